@@ -1,0 +1,9 @@
+// The runtime of custody: everything generated code, the conformance suite and the reference
+// deployment import from hand-written code.
+export * from "./hmac.ts";
+export * from "./envelope.ts";
+export * from "./errors.ts";
+export * from "./webhook-signature.ts";
+export * from "./http-client.ts";
+export * from "./jsonrpc-client.ts";
+export * from "./server/index.ts";

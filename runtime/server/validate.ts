@@ -1,0 +1,65 @@
+// Input validation with the operation's zod schemas; a failure becomes one message naming the field,
+// e.g. "body.amount: Invalid string: must match pattern /^.../".
+import type { IncomingMessage } from "node:http";
+import type { z } from "zod";
+import type { HandlerInput, OperationDefinition } from "./types.ts";
+
+export type InputLocation = "params" | "query" | "headers" | "body";
+
+const MAX_ISSUES_IN_MESSAGE = 3;
+const MAX_MESSAGE_LENGTH = 500;
+
+/** `body.items[0].amount` from a location and a zod issue path. */
+export function fieldPath(location: InputLocation, path: readonly PropertyKey[]): string {
+  let out: string = location;
+  for (const key of path) out += typeof key === "number" ? `[${key}]` : `.${String(key)}`;
+  return out;
+}
+
+export function formatIssues(location: InputLocation, issues: readonly z.core.$ZodIssue[]): string {
+  const shown = issues.slice(0, MAX_ISSUES_IN_MESSAGE).map((issue) => `${fieldPath(location, issue.path)}: ${issue.message}`);
+  if (issues.length > MAX_ISSUES_IN_MESSAGE) shown.push(`and ${issues.length - MAX_ISSUES_IN_MESSAGE} more`);
+  const message = shown.join("; ");
+  return message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH - 1)}…` : message;
+}
+
+/** Query string as a record: a repeated key becomes an array (which a scalar schema then refuses). */
+export function queryRecord(search: string): Record<string, string | string[]> {
+  const out = new Map<string, string | string[]>();
+  for (const [key, value] of new URLSearchParams(search)) {
+    const existing = out.get(key);
+    if (existing === undefined) out.set(key, value);
+    else out.set(key, Array.isArray(existing) ? [...existing, value] : [existing, value]);
+  }
+  // fromEntries defines own properties, so a key named __proto__ stays a plain key.
+  return Object.fromEntries(out);
+}
+
+/** Request headers with lower-case names; a header sent more than once becomes an array. */
+export function headersRecord(req: IncomingMessage): Record<string, string | string[]> {
+  return Object.fromEntries(
+    Object.entries(req.headersDistinct).map(([name, values]) => [name, values && values.length === 1 ? values[0] : (values ?? [])]),
+  );
+}
+
+export type ValidationResult =
+  | { ok: true; input: HandlerInput }
+  | { ok: false; message: string; location: InputLocation };
+
+/** Validates params, query, headers and body in that order; the first location that fails is reported. */
+export function validateInput(op: OperationDefinition, raw: HandlerInput): ValidationResult {
+  const steps: [InputLocation, z.ZodType | undefined][] = [
+    ["params", op.paramsSchema],
+    ["query", op.querySchema],
+    ["headers", op.headersSchema],
+    ["body", op.bodySchema],
+  ];
+  const input: HandlerInput = { params: undefined, query: undefined, headers: undefined, body: undefined };
+  for (const [location, schema] of steps) {
+    if (schema === undefined) continue;
+    const result = schema.safeParse(raw[location]);
+    if (!result.success) return { ok: false, message: formatIssues(location, result.error.issues), location };
+    input[location] = result.data;
+  }
+  return { ok: true, input };
+}
