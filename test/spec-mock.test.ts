@@ -1,0 +1,63 @@
+// `custody mock` serves spec/openapi.yaml with Prism on loopback: no ACCESS headers → 401 with the
+// contract's envelope, all three headers → 200 with the operation's example.
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { parseMockArgs, run, startMock, type MockHandle } from "../cli/mock.ts";
+import { UsageError } from "../cli/usage-error.ts";
+
+const spec: any = parse(readFileSync(new URL("../spec/openapi.yaml", import.meta.url), "utf8"), { maxAliasCount: -1 });
+const OVERVIEW = "/api/v1/wallets/wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K/overview";
+// Prism checks that the headers are present; it cannot check the HMAC, so any values pass.
+const ACCESS_HEADERS = { "ACCESS-API-KEY": "key_01J9ZP0A1B2C3D4E5F6G7H8J9K", "ACCESS-TIMESTAMP": "1736935500", "ACCESS-SIGN": "bm90IGNoZWNrZWQgYnkgcHJpc20=" };
+
+describe("custody mock (Prism)", () => {
+  let mock: MockHandle;
+
+  beforeAll(async () => {
+    mock = await startMock({ port: 0 });
+  }, 90_000);
+
+  afterAll(async () => {
+    await mock?.stop();
+  }, 30_000);
+
+  it("listens on loopback", () => {
+    expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it("answers a request without the ACCESS headers with 401 and the unauthorized envelope", async () => {
+    const res = await fetch(mock.url + OVERVIEW);
+    expect(res.status).toBe(401);
+    // Prism serves the 401 example of the spec, so the body is the contract's envelope, not a Prism problem document.
+    expect(await res.json()).toEqual({ success: false, message: "invalid api signature", code: "unauthorized", data: null });
+  });
+
+  it("answers a request with all three ACCESS headers with 200 and the example", async () => {
+    const res = await fetch(mock.url + OVERVIEW, { headers: ACCESS_HEADERS });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual(spec.components.examples.WalletBalanceListResponse.value);
+  });
+
+  it("still refuses a request that carries only two of the headers", async () => {
+    const { "ACCESS-SIGN": _omitted, ...two } = ACCESS_HEADERS;
+    const res = await fetch(mock.url + OVERVIEW, { headers: two });
+    expect(res.status).toBe(401);
+  });
+});
+
+describe("custody mock arguments", () => {
+  it("parses port, host and spec", () => {
+    const opts = parseMockArgs(["--port", "4011", "--host=127.0.0.1", "--spec", "spec/openapi.yaml"]);
+    expect(opts).toMatchObject({ port: 4011, host: "127.0.0.1", help: false });
+    expect(opts.spec).toMatch(/spec\/openapi\.yaml$/);
+  });
+
+  it("rejects bad flags with a UsageError", async () => {
+    await expect(run(["--port", "http"])).rejects.toBeInstanceOf(UsageError);
+    await expect(run(["--port", "70000"])).rejects.toBeInstanceOf(UsageError);
+    await expect(run(["--bogus"])).rejects.toBeInstanceOf(UsageError);
+    await expect(run(["--host"])).rejects.toBeInstanceOf(UsageError);
+    await expect(run(["--spec", "no/such/file.yaml"])).rejects.toThrow(/spec not found/);
+  });
+});
