@@ -1,0 +1,163 @@
+// `custody sandbox`: serves the reference deployment until SIGINT/SIGTERM.
+// With --json it prints exactly one JSON line once both servers listen (the sandbox's own seeded
+// credentials: printing them is the point, they exist only in this sandbox).
+import { startSandbox, type Sandbox, type SandboxOptions } from "../reference/sandbox.ts";
+import { UsageError } from "./usage-error.ts";
+
+export const SANDBOX_USAGE = `usage: custody sandbox [options]
+
+  --port P            wallet API port (default: a free port)
+  --rpc-port R        node access (JSON-RPC) port (default: a free port)
+  --host H            address to listen on (default 127.0.0.1)
+  --json              print one JSON line with URLs and credentials once listening
+  --upstream URL      forward node access to this JSON-RPC node instead of the embedded chain
+  --data DIR          keep state in DIR across restarts (default: in memory)
+  --block-time S      seconds between blocks of the embedded chain (default 1)
+  --seed TEXT         derive every seeded credential from TEXT (reproducible runs)
+  --webhook-profile P standard-webhooks (default) or canonical-json
+
+Fixed values can also come from the environment: CUSTODY_SANDBOX_SEED, CUSTODY_SANDBOX_API_KEY,
+CUSTODY_SANDBOX_API_SECRET, CUSTODY_SANDBOX_RPC_API_KEY, CUSTODY_SANDBOX_FAUCET_PRIVATE_KEY, ...`;
+
+interface ParsedArgs {
+  options: SandboxOptions;
+  json: boolean;
+  help: boolean;
+}
+
+const VALUE_FLAGS = new Set(["--port", "--rpc-port", "--host", "--upstream", "--data", "--block-time", "--seed", "--webhook-profile"]);
+
+export function parseSandboxArgs(argv: string[]): ParsedArgs {
+  const options: SandboxOptions = {};
+  let json = false;
+  let help = false;
+  for (let i = 0; i < argv.length; i++) {
+    let flag = argv[i];
+    let value: string | undefined;
+    const eq = flag.indexOf("=");
+    if (flag.startsWith("--") && eq > 0) {
+      value = flag.slice(eq + 1);
+      flag = flag.slice(0, eq);
+    }
+    if (flag === "--json" || flag === "--help" || flag === "-h") {
+      if (value !== undefined) throw new UsageError(`${flag} takes no value`);
+      if (flag === "--json") json = true;
+      else help = true;
+      continue;
+    }
+    if (!VALUE_FLAGS.has(flag)) throw new UsageError(`unknown option '${flag}'\n\n${SANDBOX_USAGE}`);
+    if (value === undefined) {
+      value = argv[++i];
+      if (value === undefined || value.startsWith("--")) throw new UsageError(`${flag} needs a value`);
+    }
+    switch (flag) {
+      case "--port":
+        options.port = parsePort(flag, value);
+        break;
+      case "--rpc-port":
+        options.rpcPort = parsePort(flag, value);
+        break;
+      case "--host":
+        if (value === "") throw new UsageError("--host needs a value");
+        options.host = value;
+        break;
+      case "--upstream":
+        options.upstreamUrl = parseUrl(value);
+        break;
+      case "--data":
+        if (value === "") throw new UsageError("--data needs a directory");
+        options.dataDir = value;
+        break;
+      case "--block-time": {
+        const s = Number(value);
+        if (!/^[0-9]+(\.[0-9]+)?$/.test(value) || !Number.isFinite(s) || s > 3600) throw new UsageError("--block-time must be a number of seconds between 0 and 3600");
+        options.blockTimeSeconds = s;
+        break;
+      }
+      case "--seed":
+        options.seed = value;
+        break;
+      case "--webhook-profile":
+        if (value !== "standard-webhooks" && value !== "canonical-json") throw new UsageError("--webhook-profile must be standard-webhooks or canonical-json");
+        options.webhookProfile = value;
+        break;
+    }
+  }
+  if (options.port !== undefined && options.port !== 0 && options.port === options.rpcPort) throw new UsageError("--port and --rpc-port must differ");
+  return { options, json, help };
+}
+
+function parsePort(flag: string, value: string): number {
+  const n = Number(value);
+  if (!/^[0-9]{1,5}$/.test(value) || n > 65535) throw new UsageError(`${flag} must be a port number (0-65535)`);
+  return n;
+}
+
+function parseUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError("--upstream must be an http(s) URL");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError("--upstream must be an http(s) URL");
+  return value;
+}
+
+/** The --json line: exactly these fields, in this order. */
+export function sandboxJson(s: Sandbox): string {
+  return JSON.stringify({
+    base_url: s.base_url,
+    rpc_url: s.rpc_url,
+    ws_url: s.ws_url,
+    workspace_id: s.workspace_id,
+    api_key: s.api_key,
+    api_secret: s.api_secret,
+    viewer_api_key: s.viewer_api_key,
+    viewer_api_secret: s.viewer_api_secret,
+    scoped_api_key: s.scoped_api_key,
+    scoped_api_secret: s.scoped_api_secret,
+    rpc_api_key: s.rpc_api_key,
+    faucet_private_key: s.faucet_private_key,
+  });
+}
+
+function summary(s: Sandbox, dataDir: string | undefined): string {
+  return [
+    "custody sandbox is running (the credentials below exist only in this sandbox)",
+    "",
+    `  wallet API      ${s.base_url}/api/v1`,
+    `  node access     ${s.rpc_url}/rpc   ${s.ws_url}`,
+    `  workspace       ${s.workspace_id}`,
+    `  owner key       ${s.api_key}   secret ${s.api_secret}`,
+    `  viewer key      ${s.viewer_api_key}   secret ${s.viewer_api_secret}`,
+    `  balances key    ${s.scoped_api_key}   secret ${s.scoped_api_secret}   (balances:read only)`,
+    `  rpc api key     ${s.rpc_api_key}`,
+    `  faucet key      ${s.faucet_private_key}`,
+    `  state           ${dataDir ? `kept in ${dataDir}` : "in memory (lost on exit; use --data DIR to keep it)"}`,
+    "",
+    "Press Ctrl+C to stop.",
+  ].join("\n");
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const { options, json, help } = parseSandboxArgs(argv);
+  if (help) {
+    console.log(SANDBOX_USAGE);
+    return 0;
+  }
+  const sandbox = await startSandbox(options);
+  process.stdout.write(`${json ? sandboxJson(sandbox) : summary(sandbox, options.dataDir)}\n`);
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    const onSignal = (sig: NodeJS.Signals) => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      resolve(sig);
+    };
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+  });
+  if (!json) process.stderr.write(`custody sandbox: ${signal} received, stopping\n`);
+  await sandbox.close();
+  return 0;
+}

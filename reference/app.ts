@@ -1,0 +1,119 @@
+// The reference deployment's core, without HTTP: the domain services, the chain watcher, the withdrawal
+// executor and the webhook dispatcher over one store and one chain. sandbox.ts puts the wallet API and
+// the node access in front of it.
+import { ChainClient } from "./chain/chain-client.ts";
+import { ChainWatcher } from "./chain/watcher.ts";
+import type { ChainBackend } from "./node/backend.ts";
+import { ApiKeyService } from "./domain/api-keys.ts";
+import { AuditLogService } from "./domain/audit-log.ts";
+import { BalanceService } from "./domain/balances.ts";
+import { Catalog } from "./domain/catalog.ts";
+import { DEFAULT_DOMAIN_SETTINGS, type DomainContext, type DomainSettings } from "./domain/context.ts";
+import { DepositService } from "./domain/deposits.ts";
+import { SigningService } from "./domain/signing.ts";
+import { TransactionService } from "./domain/transactions.ts";
+import { WalletService } from "./domain/wallets.ts";
+import { WithdrawalExecutor } from "./domain/withdrawal-executor.ts";
+import { WithdrawalService } from "./domain/withdrawals.ts";
+import type { StateStore } from "./store/state-store.ts";
+import { DEFAULT_RETRY_SCHEDULE, validateRetrySchedule, type RetrySchedule } from "./webhooks/backoff.ts";
+import { DEFAULT_DISPATCHER_OPTIONS, WebhookDispatcher } from "./webhooks/dispatcher.ts";
+import { WebhookRegistry } from "./webhooks/registry.ts";
+import type { WebhookProfile } from "../runtime/webhook-signature.ts";
+
+export interface AppOptions {
+  store: StateStore;
+  backend: ChainBackend;
+  /** 32 bytes. */
+  walletMasterSeed: Uint8Array;
+  confirmationBlocks?: number;
+  settings?: Partial<DomainSettings>;
+  webhookProfile: WebhookProfile;
+  webhookRetry?: Partial<RetrySchedule>;
+  webhookTimeoutMs?: number;
+  allowPrivateWebhookTargets?: boolean;
+  /** Poll interval of the chain watcher's safety net. */
+  chainPollIntervalMs?: number;
+  now?: () => Date;
+  onError?: (message: string) => void;
+}
+
+export class ReferenceApp {
+  readonly ctx: DomainContext;
+  readonly apiKeys: ApiKeyService;
+  readonly wallets: WalletService;
+  readonly balances: BalanceService;
+  readonly deposits: DepositService;
+  readonly withdrawals: WithdrawalService;
+  readonly executor: WithdrawalExecutor;
+  readonly signing: SigningService;
+  readonly transactions: TransactionService;
+  readonly audit: AuditLogService;
+  readonly webhooks: WebhookRegistry;
+  readonly dispatcher: WebhookDispatcher;
+  readonly watcher: ChainWatcher;
+  readonly chain: ChainClient;
+  private closed = false;
+
+  constructor(opts: AppOptions) {
+    const now = opts.now ?? (() => new Date());
+    this.chain = new ChainClient(opts.backend);
+    this.ctx = {
+      store: opts.store,
+      now,
+      catalog: new Catalog({ chainId: opts.backend.chainId, confirmationBlocks: opts.confirmationBlocks }),
+      chain: this.chain,
+      masterSeed: opts.walletMasterSeed,
+      settings: { ...DEFAULT_DOMAIN_SETTINGS, ...opts.settings },
+    };
+    this.apiKeys = new ApiKeyService(this.ctx);
+    this.wallets = new WalletService(this.ctx);
+    this.balances = new BalanceService(this.ctx);
+    this.deposits = new DepositService(this.ctx);
+    this.withdrawals = new WithdrawalService(this.ctx, this.wallets, this.balances);
+    this.executor = new WithdrawalExecutor(this.ctx, this.wallets);
+    this.withdrawals.onApproved = () => void this.executor.kick();
+    this.signing = new SigningService(this.ctx, this.wallets);
+    this.transactions = new TransactionService(this.ctx);
+    this.audit = new AuditLogService(this.ctx);
+    this.webhooks = new WebhookRegistry(this.ctx, { allowPrivateTargets: opts.allowPrivateWebhookTargets ?? true });
+    this.dispatcher = new WebhookDispatcher(opts.store, now, {
+      ...DEFAULT_DISPATCHER_OPTIONS,
+      profile: opts.webhookProfile,
+      retry: validateRetrySchedule({ ...DEFAULT_RETRY_SCHEDULE, ...opts.webhookRetry }),
+      ...(opts.webhookTimeoutMs !== undefined ? { timeoutMs: opts.webhookTimeoutMs } : {}),
+    });
+    this.watcher = new ChainWatcher(opts.store, this.chain, this.deposits, this.executor, {
+      pollIntervalMs: opts.chainPollIntervalMs,
+      onError: (e) => opts.onError?.(`chain watcher: ${e instanceof Error ? e.message : String(e)}`),
+    });
+  }
+
+  get catalog(): Catalog {
+    return this.ctx.catalog;
+  }
+
+  /** Resumes everything a previous run left open, then follows the chain and delivers webhooks. */
+  async start(): Promise<void> {
+    const { chainReset } = await this.watcher.start();
+    // The embedded chain starts empty after a restart unless it is persisted: transactions signed for
+    // the old chain cannot be watched or resent there.
+    if (chainReset) {
+      this.executor.failForChainReset();
+      this.deposits.failForChainReset();
+    }
+    this.wallets.resumePending();
+    this.dispatcher.start();
+    void this.executor.kick();
+  }
+
+  /** Stops timers, the watcher, the executor and in-flight deliveries. The store and chain stay open. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.wallets.close();
+    await this.watcher.close();
+    await this.executor.close();
+    await this.dispatcher.close();
+  }
+}

@@ -1,0 +1,166 @@
+// Options of the reference deployment and the values it seeds (workspace, API keys, node-access key,
+// faucet key, wallet master seed, webhook signing key).
+//
+// Reproducible runs: with a `seed` every seeded value is derived from it (HMAC-SHA256(seed, label)), so
+// two runs with the same seed print the same credentials and derive the same wallet addresses. Single
+// values can also be fixed one by one, by option or by CUSTODY_SANDBOX_* environment variable (options
+// win). Without either, everything is random. With a data directory the values of the first run are
+// stored and reused on every restart.
+import { createHmac, randomBytes } from "node:crypto";
+import type { WebhookProfile } from "../runtime/webhook-signature.ts";
+import type { RetrySchedule } from "./webhooks/backoff.ts";
+
+export interface SandboxCredentials {
+  workspaceId?: string;
+  apiKey?: string;
+  apiSecret?: string;
+  viewerApiKey?: string;
+  viewerApiSecret?: string;
+  scopedApiKey?: string;
+  scopedApiSecret?: string;
+  rpcApiKey?: string;
+  /** 0x + 64 hex digits: the funded account of the embedded chain. */
+  faucetPrivateKey?: string;
+  /** 64 hex digits: master seed of the wallet keys. */
+  walletMasterSeed?: string;
+  /** 64 hex digits: Ed25519 secret of the workspace's webhook signatures. */
+  webhookPrivateKey?: string;
+}
+
+export interface SandboxOptions {
+  /** Default 127.0.0.1 (loopback only). */
+  host?: string;
+  /** Wallet API port; default 0 (a free port). */
+  port?: number;
+  /** Node-access port; default 0. */
+  rpcPort?: number;
+  /** Durable state directory; absent = in memory. */
+  dataDir?: string;
+  /** Forward node access to this JSON-RPC node instead of the embedded chain. */
+  upstreamUrl?: string;
+  /** Seconds between blocks of the embedded chain. Default 1. */
+  blockTimeSeconds?: number;
+  /** Chain id of the embedded chain. Default 1337. */
+  chainId?: number;
+  /** confirmation_blocks of the sandbox network. Default 3. */
+  confirmationBlocks?: number;
+  /** Derive every seeded value from this string (reproducible runs). */
+  seed?: string;
+  credentials?: SandboxCredentials;
+  /** Webhook signature profile. Default standard-webhooks. */
+  webhookProfile?: WebhookProfile;
+  webhookRetry?: Partial<RetrySchedule>;
+  /** Time allowed for one delivery attempt. Default 10000 ms (the spec's timeout). */
+  webhookTimeoutMs?: number;
+  /** Loopback/private receivers (the sandbox is for local development). Default true. */
+  allowPrivateWebhookTargets?: boolean;
+  /** Delay before a new wallet becomes `success`. Default 500 ms. */
+  walletCreationDelayMs?: number;
+  /** Approvals per withdrawal. Default 1. */
+  requiredApprovals?: number;
+  /** Environment to read CUSTODY_SANDBOX_* from. Default process.env; pass {} to ignore it. */
+  env?: Record<string, string | undefined>;
+  /** Where internal errors go (never secrets). Default: stderr. */
+  logger?: { error(message: string): void };
+}
+
+/** The values a sandbox is seeded with. */
+export interface SeededValues {
+  workspaceId: string;
+  apiKey: string;
+  apiSecret: string;
+  viewerApiKey: string;
+  viewerApiSecret: string;
+  scopedApiKey: string;
+  scopedApiSecret: string;
+  rpcApiKey: string;
+  faucetPrivateKey: `0x${string}`;
+  walletMasterSeed: string;
+  webhookPrivateKey: string;
+}
+
+const ENV: Record<keyof SandboxCredentials, string> = {
+  workspaceId: "CUSTODY_SANDBOX_WORKSPACE_ID",
+  apiKey: "CUSTODY_SANDBOX_API_KEY",
+  apiSecret: "CUSTODY_SANDBOX_API_SECRET",
+  viewerApiKey: "CUSTODY_SANDBOX_VIEWER_API_KEY",
+  viewerApiSecret: "CUSTODY_SANDBOX_VIEWER_API_SECRET",
+  scopedApiKey: "CUSTODY_SANDBOX_SCOPED_API_KEY",
+  scopedApiSecret: "CUSTODY_SANDBOX_SCOPED_API_SECRET",
+  rpcApiKey: "CUSTODY_SANDBOX_RPC_API_KEY",
+  faucetPrivateKey: "CUSTODY_SANDBOX_FAUCET_PRIVATE_KEY",
+  walletMasterSeed: "CUSTODY_SANDBOX_WALLET_MASTER_SEED",
+  webhookPrivateKey: "CUSTODY_SANDBOX_WEBHOOK_PRIVATE_KEY",
+};
+export const SEED_ENV = "CUSTODY_SANDBOX_SEED";
+export const PROFILE_ENV = "CUSTODY_SANDBOX_WEBHOOK_PROFILE";
+
+// secp256k1 group order (a faucet key must be in [1, n-1]).
+const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+const ID_SYNTAX = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
+
+/** Fixed values from the environment, then from options (options win). */
+export function fixedCredentials(options: SandboxOptions): SandboxCredentials {
+  const env = options.env ?? process.env;
+  const fromEnv: SandboxCredentials = {};
+  for (const [k, name] of Object.entries(ENV) as [keyof SandboxCredentials, string][]) {
+    const v = env[name];
+    if (v !== undefined && v !== "") fromEnv[k] = v;
+  }
+  const fromOptions = Object.fromEntries(Object.entries(options.credentials ?? {}).filter(([, v]) => v !== undefined && v !== ""));
+  return { ...fromEnv, ...fromOptions };
+}
+
+export function seedOf(options: SandboxOptions): string | undefined {
+  const env = options.env ?? process.env;
+  return options.seed ?? (env[SEED_ENV] || undefined);
+}
+
+export function webhookProfileOf(options: SandboxOptions): WebhookProfile {
+  const env = options.env ?? process.env;
+  const p = options.webhookProfile ?? env[PROFILE_ENV] ?? "standard-webhooks";
+  if (p !== "standard-webhooks" && p !== "canonical-json") throw new Error(`unknown webhook profile '${p}' (standard-webhooks or canonical-json)`);
+  return p;
+}
+
+/** Every seeded value: fixed ones as given, the rest derived from the seed, or random. */
+export function seedValues(fixed: SandboxCredentials, seed: string | undefined): SeededValues {
+  const bytes = (label: string): Buffer => (seed === undefined ? randomBytes(32) : createHmac("sha256", seed).update(`custody-sandbox/${label}`).digest());
+  const hex = (label: string, n: number) => bytes(label).toString("hex").slice(0, n);
+  const values: SeededValues = {
+    workspaceId: fixed.workspaceId ?? `ws_${hex("workspace", 24)}`,
+    apiKey: fixed.apiKey ?? `key_${hex("key/admin", 24)}`,
+    apiSecret: fixed.apiSecret ?? bytes("secret/admin").toString("base64url"),
+    viewerApiKey: fixed.viewerApiKey ?? `key_${hex("key/viewer", 24)}`,
+    viewerApiSecret: fixed.viewerApiSecret ?? bytes("secret/viewer").toString("base64url"),
+    scopedApiKey: fixed.scopedApiKey ?? `key_${hex("key/scoped", 24)}`,
+    scopedApiSecret: fixed.scopedApiSecret ?? bytes("secret/scoped").toString("base64url"),
+    rpcApiKey: fixed.rpcApiKey ?? `rpc_${hex("rpc", 32)}`,
+    faucetPrivateKey: (fixed.faucetPrivateKey ?? faucetKey(bytes)) as `0x${string}`,
+    walletMasterSeed: fixed.walletMasterSeed ?? hex("wallet-master-seed", 64),
+    webhookPrivateKey: fixed.webhookPrivateKey ?? hex("webhook-ed25519", 64),
+  };
+  validateSeeded(values);
+  return values;
+}
+
+function faucetKey(bytes: (label: string) => Buffer): string {
+  for (let n = 0; ; n++) {
+    const b = bytes(`faucet/${n}`);
+    const k = BigInt(`0x${b.toString("hex")}`);
+    if (k > 0n && k < SECP256K1_N) return `0x${b.toString("hex")}`;
+  }
+}
+
+function validateSeeded(v: SeededValues): void {
+  for (const [name, id] of [["workspace id", v.workspaceId], ["api key", v.apiKey], ["viewer api key", v.viewerApiKey], ["scoped api key", v.scopedApiKey]] as const) {
+    if (!ID_SYNTAX.test(id)) throw new Error(`${name} must match ${ID_SYNTAX.source}`);
+  }
+  if (new Set([v.apiKey, v.viewerApiKey, v.scopedApiKey]).size !== 3) throw new Error("the three seeded API keys must differ");
+  for (const [name, s] of [["api secret", v.apiSecret], ["viewer api secret", v.viewerApiSecret], ["scoped api secret", v.scopedApiSecret], ["rpc api key", v.rpcApiKey]] as const) {
+    if (s.length < 8 || s.length > 256 || /\s/.test(s)) throw new Error(`${name} must be 8..256 characters without spaces`);
+  }
+  if (!/^0x[0-9a-fA-F]{64}$/.test(v.faucetPrivateKey)) throw new Error("faucet private key must be 0x followed by 64 hex digits");
+  if (!/^[0-9a-fA-F]{64}$/.test(v.walletMasterSeed)) throw new Error("wallet master seed must be 64 hex digits");
+  if (!/^[0-9a-fA-F]{64}$/.test(v.webhookPrivateKey)) throw new Error("webhook private key must be 64 hex digits");
+}

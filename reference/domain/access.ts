@@ -1,0 +1,19 @@
+// Tenancy checks shared by the services: a resource of another workspace is reported as absent, so
+// a key never learns whether an id exists elsewhere.
+import { notFound } from "../../runtime/errors.ts";
+import type { StateStore } from "../store/state-store.ts";
+import { C, type Actor, type WalletRecord } from "./records.ts";
+
+export function assertWorkspace(actor: Actor, workspaceId: string): void {
+  if (workspaceId !== actor.workspaceId) throw notFound("workspace not found");
+}
+
+export function findWallet(store: StateStore, actor: Actor, walletId: string): WalletRecord {
+  const wallet = store.get<WalletRecord>(C.wallets, walletId);
+  if (!wallet || wallet.workspace_id !== actor.workspaceId) throw notFound("wallet not found");
+  return wallet;
+}
+
+export function inWorkspace<T extends { workspace_id: string }>(actor: Actor, record: T | undefined): record is T {
+  return record !== undefined && record.workspace_id === actor.workspaceId;
+}

@@ -1,0 +1,78 @@
+// Balances come from chain state. The confirmed balance is the address's balance at block
+// `latest - (confirmation_blocks - 1)`, so a deposit counts once it has confirmation_blocks
+// confirmations and not before. on_hold is what withdrawals have reserved but the confirmed state does
+// not show as spent yet; available = confirmed - on_hold.
+import type { Hex } from "viem";
+import { formatAmount, usdValue } from "./amounts.ts";
+import type { AssetInfo, NetworkInfo } from "./catalog.ts";
+import type { DomainContext } from "./context.ts";
+import { C, type WalletAssetRecord, type WithdrawalRecord } from "./records.ts";
+
+export interface BalanceView {
+  wallet_id: string;
+  asset: AssetInfo;
+  network: NetworkInfo;
+  confirmed_wei: bigint;
+  on_hold_wei: bigint;
+  available_wei: bigint;
+  /** Decimal strings in whole units, and USD values at the sandbox price. */
+  balance: string;
+  on_hold: string;
+  available_balance: string;
+  balance_usd: string;
+  confirmed_block: number;
+  refreshed_at: string;
+}
+
+const OPEN_STATUSES = new Set(["pending", "pending_approval", "approved", "processing"]);
+
+export class BalanceService {
+  constructor(private readonly ctx: DomainContext) {}
+
+  /** The block whose state counts as confirmed. */
+  async confirmedBlock(): Promise<bigint> {
+    const head = await this.ctx.chain.head();
+    const depth = BigInt(this.ctx.catalog.network.confirmation_blocks - 1);
+    return head > depth ? head - depth : 0n;
+  }
+
+  async balanceOf(attached: WalletAssetRecord): Promise<BalanceView> {
+    const asset = this.ctx.catalog.asset(attached.asset_id) as AssetInfo;
+    const network = this.ctx.catalog.network;
+    const block = await this.confirmedBlock();
+    const confirmed = await this.ctx.chain.balanceAt(attached.address as Hex, block);
+    const onHold = this.onHoldWei(attached.wallet_id, asset.id, block);
+    const available = confirmed > onHold ? confirmed - onHold : 0n;
+    return {
+      wallet_id: attached.wallet_id,
+      asset,
+      network,
+      confirmed_wei: confirmed,
+      on_hold_wei: onHold,
+      available_wei: available,
+      balance: formatAmount(confirmed, asset.decimals),
+      on_hold: formatAmount(onHold, asset.decimals),
+      available_balance: formatAmount(available, asset.decimals),
+      balance_usd: usdValue(confirmed, asset.decimals, asset.price_usd),
+      confirmed_block: Number(block),
+      refreshed_at: this.ctx.now().toISOString(),
+    };
+  }
+
+  /**
+   * Amount + fee reserved by open withdrawals, plus what settled withdrawals spent in blocks newer than
+   * the confirmed block (the confirmed balance does not show those as spent yet).
+   */
+  onHoldWei(walletId: string, assetId: string, confirmedBlock: bigint): bigint {
+    let total = 0n;
+    for (const w of this.ctx.store.list<WithdrawalRecord>(C.withdrawals, (w) => w.wallet_id === walletId && w.asset_id === assetId)) {
+      if (OPEN_STATUSES.has(w.status)) {
+        total += BigInt(w.amount_wei) + BigInt(w.fee_reserve_wei);
+      } else if ((w.status === "completed" || w.status === "failed") && w.block_number !== undefined && BigInt(w.block_number) > confirmedBlock) {
+        const fee = BigInt(w.gas_used ?? "0") * BigInt(w.effective_gas_price_wei ?? "0");
+        total += fee + (w.status === "completed" ? BigInt(w.amount_wei) : 0n);
+      }
+    }
+    return total;
+  }
+}

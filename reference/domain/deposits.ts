@@ -1,0 +1,108 @@
+// Deposits: native transfers to a wallet's deposit address. Detected (deposit.pending) when the
+// transaction is in a block; confirmed (deposit.confirmed) once it has the network's
+// confirmation_blocks confirmations. Deposits never need approval.
+import { formatAmount } from "./amounts.ts";
+import type { DomainContext } from "./context.ts";
+import { publishEvent } from "./events.ts";
+import type { Transaction } from "../../generated/types.ts";
+import { depositTransactionView } from "./views.ts";
+import { C, type Actor, type DepositRecord, type WalletAssetRecord } from "./records.ts";
+
+export interface DetectedTransfer {
+  hash: string;
+  from: string;
+  to: string;
+  valueWei: bigint;
+  blockNumber: bigint;
+  blockHash: string;
+}
+
+export class DepositService {
+  constructor(private readonly ctx: DomainContext) {}
+
+  /** Lower-cased deposit address → attachment, for the native asset (the transfers a block scan sees). */
+  watchedAddresses(): Map<string, WalletAssetRecord> {
+    const native = this.ctx.catalog.nativeAsset().id;
+    const map = new Map<string, WalletAssetRecord>();
+    for (const a of this.ctx.store.list<WalletAssetRecord>(C.walletAssets, (a) => a.asset_id === native)) {
+      map.set(a.address.toLowerCase(), a);
+    }
+    return map;
+  }
+
+  /** Records a detected deposit once (a rescan of the same block changes nothing). */
+  recordDetected(attached: WalletAssetRecord, t: DetectedTransfer, head: bigint): DepositRecord | undefined {
+    const id = `dep_${t.hash.slice(2).toLowerCase()}`;
+    if (this.ctx.store.get(C.deposits, id)) return undefined;
+    const asset = this.ctx.catalog.asset(attached.asset_id)!;
+    const at = this.ctx.now();
+    const deposit: DepositRecord = {
+      id,
+      workspace_id: attached.workspace_id,
+      wallet_id: attached.wallet_id,
+      asset_id: attached.asset_id,
+      network_id: attached.network_id,
+      from_address: t.from,
+      to_address: attached.address,
+      amount: formatAmount(t.valueWei, asset.decimals),
+      amount_wei: t.valueWei.toString(),
+      tx_hash: t.hash,
+      block_number: Number(t.blockNumber),
+      block_hash: t.blockHash,
+      confirmations: Number(head - t.blockNumber + 1n),
+      status: "pending",
+      detected_at: at.toISOString(),
+      updated_at: at.toISOString(),
+    };
+    this.ctx.store.transact((tx) => {
+      tx.put(C.deposits, deposit);
+      publishEvent(tx, this.ctx.store, at, deposit.workspace_id, "deposit.pending", this.eventData(deposit));
+    });
+    return deposit;
+  }
+
+  /** Updates confirmations of pending deposits; confirms those that reached confirmation_blocks. */
+  updateConfirmations(head: bigint): void {
+    const required = this.ctx.catalog.network.confirmation_blocks;
+    for (const d of this.ctx.store.list<DepositRecord>(C.deposits, (d) => d.status === "pending")) {
+      const confirmations = Math.max(0, Number(head) - d.block_number + 1);
+      if (confirmations === d.confirmations && confirmations < required) continue;
+      const at = this.ctx.now();
+      const confirmed = confirmations >= required;
+      const updated: DepositRecord = {
+        ...d,
+        confirmations,
+        status: confirmed ? "confirmed" : "pending",
+        ...(confirmed ? { confirmed_at: at.toISOString() } : {}),
+        updated_at: at.toISOString(),
+      };
+      this.ctx.store.transact((tx) => {
+        tx.put(C.deposits, updated);
+        if (!confirmed) return;
+        publishEvent(tx, this.ctx.store, at, d.workspace_id, "deposit.confirmed", this.eventData(updated));
+      });
+    }
+  }
+
+  /**
+   * After the chain was replaced, deposits still pending on the old one can never confirm; without
+   * this they would "confirm" once the new chain reached their block height.
+   */
+  failForChainReset(): void {
+    const stranded = this.ctx.store.list<DepositRecord>(C.deposits, (d) => d.status === "pending");
+    if (stranded.length === 0) return;
+    const at = this.ctx.now().toISOString();
+    this.ctx.store.transact((tx) => {
+      for (const d of stranded) tx.put<DepositRecord>(C.deposits, { ...d, status: "failed", status_reason: "the sandbox chain was reset before the deposit confirmed", updated_at: at });
+    });
+  }
+
+  list(actor: Actor): DepositRecord[] {
+    return this.ctx.store.list<DepositRecord>(C.deposits, (d) => d.workspace_id === actor.workspaceId);
+  }
+
+  /** Deposit events carry the deposit as a Transaction. */
+  eventData(d: DepositRecord): Transaction {
+    return depositTransactionView(d);
+  }
+}

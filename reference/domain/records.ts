@@ -1,0 +1,218 @@
+// What the sandbox persists. These are storage records, not API types: they carry internal fields
+// (signed raw transactions, idempotency hashes, secrets, key material) that the API never shows.
+// reference/api/mappers.ts turns them into the types of generated/types.ts, which stay the only
+// declaration of what the API returns.
+
+import type { WebhookEvent } from "../../generated/webhooks.ts";
+import type { EventType, Role, WalletCreationState, WalletType, WebhookDeliveryStatus, WithdrawalStatus } from "../../generated/types.ts";
+
+// The spec's value sets, used by the records (never re-declared here).
+export type { EventType, Role, WalletType, WithdrawalStatus };
+
+export const C = {
+  workspaces: "workspaces",
+  apiKeys: "api_keys",
+  wallets: "wallets",
+  walletAssets: "wallet_assets",
+  deposits: "deposits",
+  withdrawals: "withdrawals",
+  idempotency: "idempotency",
+  events: "events",
+  webhooks: "webhooks",
+  deliveries: "deliveries",
+  audit: "audit_logs",
+} as const;
+
+/** Who makes a request: the authenticated API key. */
+export interface Actor {
+  keyId: string;
+  role: Role;
+  scopes: readonly string[];
+  workspaceId: string;
+}
+
+export interface WorkspaceRecord {
+  id: string;
+  name: string;
+  owner_email: string;
+  /** Ed25519 secret seed (hex) that signs this workspace's webhook deliveries. */
+  webhook_private_key: string;
+  created_at: string;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  workspace_id: string;
+  name: string;
+  role: Role;
+  scopes: string[];
+  /** The HMAC secret. Needed in clear to verify signatures; never logged, returned only at creation. */
+  secret: string;
+  status: "active" | "revoked";
+  created_at: string;
+  revoked_at?: string;
+  last_used_at?: string;
+}
+
+export interface WalletRecord {
+  id: string;
+  workspace_id: string;
+  name: string;
+  wallet_type: WalletType;
+  status: WalletCreationState;
+  status_reason?: string;
+  mpc_correlation_id: string;
+  /** Derived EVM address; set when creation completes. */
+  address?: string;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  completed_at?: string;
+}
+
+export interface WalletAssetRecord {
+  /** `${wallet_id}:${asset_id}` */
+  id: string;
+  workspace_id: string;
+  wallet_id: string;
+  asset_id: string;
+  network_id: string;
+  address: string;
+  created_at: string;
+}
+
+export interface DepositRecord {
+  /** `dep_` + the transaction hash without 0x (one native transfer pays one address). */
+  id: string;
+  workspace_id: string;
+  wallet_id: string;
+  asset_id: string;
+  network_id: string;
+  from_address: string;
+  to_address: string;
+  amount: string;
+  amount_wei: string;
+  tx_hash: string;
+  block_number: number;
+  block_hash: string;
+  confirmations: number;
+  /** failed: detected on a chain that was later replaced (see DepositService.failForChainReset). */
+  status: "pending" | "confirmed" | "failed";
+  status_reason?: string;
+  detected_at: string;
+  confirmed_at?: string;
+  updated_at: string;
+}
+
+export interface ApprovalRecord {
+  id: string;
+  key_id: string;
+  role: Role;
+  decision: "approved" | "rejected";
+  comment?: string;
+  at: string;
+}
+
+export interface WithdrawalRecord {
+  id: string;
+  workspace_id: string;
+  wallet_id: string;
+  asset_id: string;
+  network_id: string;
+  amount: string;
+  amount_wei: string;
+  /** Network fee kept on hold until the transaction is settled (21000 gas × max fee per gas at creation). */
+  fee_reserve_wei: string;
+  recipient_address: string;
+  from_address: string;
+  note?: string;
+  status: WithdrawalStatus;
+  status_reason?: string;
+  error?: string;
+  idempotency_key: string;
+  request_hash: string;
+  created_by: string;
+  approvals: ApprovalRecord[];
+  required_approvals: number;
+  /** Set before broadcast: a resend after a crash sends these exact bytes (same nonce, same hash). */
+  nonce?: number;
+  raw_tx?: string;
+  tx_hash?: string;
+  sent_at?: string;
+  block_number?: number;
+  block_hash?: string;
+  gas_used?: string;
+  effective_gas_price_wei?: string;
+  confirmed_at?: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IdempotencyRecord {
+  /** `${workspace_id}:${idempotency key}` */
+  id: string;
+  withdrawal_id: string;
+  request_hash: string;
+  created_at: string;
+}
+
+/** An event exactly as receivers get it (the spec's webhook event shapes). */
+export type EventRecord = WebhookEvent;
+
+export interface WebhookRecord {
+  id: string;
+  workspace_id: string;
+  url: string;
+  event_types: EventType[];
+  description?: string;
+  status: "active" | "deleted";
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  deleted_at?: string;
+}
+
+export interface DeliveryAttempt {
+  number: number;
+  at: string;
+  duration_ms: number;
+  response_status?: number;
+  error?: string;
+}
+
+export interface DeliveryRecord {
+  id: string;
+  workspace_id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: EventType;
+  status: WebhookDeliveryStatus;
+  /** Attempts over the delivery's whole life (a resend keeps counting). */
+  attempt_count: number;
+  /** Attempts since the delivery was (re)queued; the retry limit applies to these. */
+  series_attempts: number;
+  next_attempt_at?: string;
+  last_attempt_at?: string;
+  delivered_at?: string;
+  response_status?: number;
+  response_body?: string;
+  error?: string;
+  attempts: DeliveryAttempt[];
+  created_at: string;
+  updated_at: string;
+}
+
+/** One state-changing API call, recorded after it was answered (the spec's AuditLogEntry). */
+export interface AuditRecord {
+  id: string;
+  workspace_id: string;
+  created_at: string;
+  actor_key_id: string;
+  /** The operationId. */
+  action: string;
+  method: string;
+  path: string;
+  status: number;
+  request_id: string;
+  resource_id?: string;
+}

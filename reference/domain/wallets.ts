@@ -1,0 +1,133 @@
+// Wallets: asynchronous creation (pending → success, then a wallet.created event), attached assets and
+// their deposit addresses. Each wallet has one derived EVM key (key-derivation.ts); its address is the
+// deposit address of every asset attached to it.
+import { randomUUID } from "node:crypto";
+import { badRequest, conflict, notFound } from "../../runtime/errors.ts";
+import { assertWorkspace, findWallet } from "./access.ts";
+import type { DomainContext } from "./context.ts";
+import { publishEvent } from "./events.ts";
+import { newId } from "./ids.ts";
+import { deriveWalletAddress, deriveWalletPrivateKey, type Hex } from "./key-derivation.ts";
+import { creationStatusView } from "./views.ts";
+import { C, type Actor, type WalletAssetRecord, type WalletRecord, type WalletType } from "./records.ts";
+
+export class WalletService {
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  constructor(private readonly ctx: DomainContext) {}
+
+  create(actor: Actor, input: { name: string; wallet_type?: WalletType }): WalletRecord {
+    const now = this.ctx.now().toISOString();
+    const wallet: WalletRecord = {
+      id: newId("wal"),
+      workspace_id: actor.workspaceId,
+      name: input.name,
+      wallet_type: input.wallet_type ?? "mpc",
+      status: "pending",
+      mpc_correlation_id: randomUUID(),
+      created_by: actor.keyId,
+      created_at: now,
+      updated_at: now,
+    };
+    const saved = this.ctx.store.transact((tx) => {
+      const w = tx.put(C.wallets, wallet);
+      return w;
+    });
+    this.scheduleCompletion(saved.id, this.ctx.settings.walletCreationDelayMs);
+    return saved;
+  }
+
+  get(actor: Actor, walletId: string): WalletRecord {
+    return findWallet(this.ctx.store, actor, walletId);
+  }
+
+  list(actor: Actor): WalletRecord[] {
+    return this.ctx.store.list<WalletRecord>(C.wallets, (w) => w.workspace_id === actor.workspaceId);
+  }
+
+  /** Completes every creation a previous run left pending (after a restart with --data). */
+  resumePending(): void {
+    for (const w of this.ctx.store.list<WalletRecord>(C.wallets, (w) => w.status === "pending")) {
+      this.scheduleCompletion(w.id, 0);
+    }
+  }
+
+  attachAsset(actor: Actor, walletId: string, assetId: string): WalletAssetRecord {
+    const wallet = this.readyWallet(actor, walletId, conflict);
+    const asset = this.ctx.catalog.asset(assetId);
+    if (!asset) throw badRequest(`asset_id: unknown asset '${assetId}'`);
+    const id = `${wallet.id}:${asset.id}`;
+    if (this.ctx.store.get<WalletAssetRecord>(C.walletAssets, id)) throw conflict(`asset '${asset.id}' is already attached to this wallet`);
+    const record: WalletAssetRecord = {
+      id,
+      workspace_id: wallet.workspace_id,
+      wallet_id: wallet.id,
+      asset_id: asset.id,
+      network_id: asset.network_id,
+      address: wallet.address as string,
+      created_at: this.ctx.now().toISOString(),
+    };
+    return this.ctx.store.transact((tx) => tx.put(C.walletAssets, record));
+  }
+
+  attachedAssets(actor: Actor, walletId: string): WalletAssetRecord[] {
+    const wallet = findWallet(this.ctx.store, actor, walletId);
+    return this.ctx.store.list<WalletAssetRecord>(C.walletAssets, (a) => a.wallet_id === wallet.id);
+  }
+
+  attachedAsset(actor: Actor, walletId: string, assetId: string): WalletAssetRecord {
+    const wallet = findWallet(this.ctx.store, actor, walletId);
+    const record = this.ctx.store.get<WalletAssetRecord>(C.walletAssets, `${wallet.id}:${assetId}`);
+    if (!record) throw notFound(`asset '${assetId}' is not attached to this wallet`);
+    return record;
+  }
+
+  /**
+   * A wallet that finished creation; withdrawals, attaching and signing need one. `refuse` builds the
+   * error for a wallet still being created (409 where the operation declares it, else 400).
+   */
+  readyWallet(actor: Actor, walletId: string, refuse: (message: string) => Error): WalletRecord & { address: string } {
+    const wallet = findWallet(this.ctx.store, actor, walletId);
+    if (wallet.status !== "success" || !wallet.address) throw refuse(`wallet is not ready (creation status is ${wallet.status})`);
+    return wallet as WalletRecord & { address: string };
+  }
+
+  privateKeyOf(walletId: string): Hex {
+    return deriveWalletPrivateKey(this.ctx.masterSeed, walletId);
+  }
+
+  assertWorkspace(actor: Actor, workspaceId: string): void {
+    assertWorkspace(actor, workspaceId);
+  }
+
+  close(): void {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  private scheduleCompletion(walletId: string, delayMs: number): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.complete(walletId);
+    }, delayMs);
+    timer.unref?.();
+    this.timers.add(timer);
+  }
+
+  private complete(walletId: string): void {
+    const wallet = this.ctx.store.get<WalletRecord>(C.wallets, walletId);
+    if (!wallet || wallet.status !== "pending") return;
+    const at = this.ctx.now();
+    const updated: WalletRecord = {
+      ...wallet,
+      status: "success",
+      address: deriveWalletAddress(this.ctx.masterSeed, wallet.id),
+      updated_at: at.toISOString(),
+      completed_at: at.toISOString(),
+    };
+    this.ctx.store.transact((tx) => {
+      tx.put(C.wallets, updated);
+      publishEvent(tx, this.ctx.store, at, wallet.workspace_id, "wallet.created", creationStatusView(updated));
+    });
+  }
+}

@@ -1,0 +1,178 @@
+// Withdrawals: creation under an Idempotency-Key, the approval policy, and the reads. Sending on chain
+// and settling from receipts is withdrawal-executor.ts.
+//
+// Policy (sandbox): every withdrawal needs `requiredApprovals` (default 1) approvals by a key with the
+// admin or owner role (the spec's x-custody-min-role on approve enforces the role). The key that created
+// the withdrawal may approve it itself — a real deployment would demand four eyes; a sandbox used by one
+// developer would otherwise be unable to move funds.
+import { createHash } from "node:crypto";
+import { isAddress, type Hex } from "viem";
+import { canonicalJson } from "../../runtime/webhook-signature.ts";
+import { badRequest, conflict, notFound } from "../../runtime/errors.ts";
+import { findWallet, inWorkspace } from "./access.ts";
+import { parseAmount, formatAmount } from "./amounts.ts";
+import type { BalanceService } from "./balances.ts";
+import type { DomainContext } from "./context.ts";
+import { publishEvent } from "./events.ts";
+import { newId } from "./ids.ts";
+import { KeyedMutex } from "./locks.ts";
+import type { Withdrawal } from "../../generated/types.ts";
+import { withdrawalView } from "./views.ts";
+import { C, type Actor, type IdempotencyRecord, type WalletAssetRecord, type WithdrawalRecord } from "./records.ts";
+import type { WalletService } from "./wallets.ts";
+import { TRANSFER_GAS } from "../chain/chain-client.ts";
+
+export interface CreateWithdrawalInput {
+  asset_id: string;
+  amount: string;
+  recipient_address: string;
+  note?: string;
+}
+
+export class WithdrawalService {
+  private readonly locks = new KeyedMutex();
+  /** Called after a withdrawal becomes `approved` (the executor sends it). */
+  onApproved: () => void = () => {};
+
+  constructor(
+    private readonly ctx: DomainContext,
+    private readonly wallets: WalletService,
+    private readonly balances: BalanceService,
+  ) {}
+
+  /**
+   * Same key + same request → the withdrawal made the first time (`replayed: true`), nothing moves again.
+   * Same key + another request → 409. Creation is serialized per workspace, so two racing requests with
+   * one key cannot both pass the check, and two different ones cannot both spend the same available balance.
+   */
+  async create(actor: Actor, walletId: string, input: CreateWithdrawalInput, idempotencyKey: string): Promise<{ record: WithdrawalRecord; replayed: boolean }> {
+    const requestHash = hashRequest(walletId, input);
+    const idemId = `${actor.workspaceId}:${idempotencyKey}`;
+    return this.locks.run(actor.workspaceId, async () => {
+      const previous = this.ctx.store.get<IdempotencyRecord>(C.idempotency, idemId);
+      if (previous) {
+        if (previous.request_hash !== requestHash) {
+          throw conflict("Idempotency-Key was already used with a different request");
+        }
+        return { record: this.ctx.store.get<WithdrawalRecord>(C.withdrawals, previous.withdrawal_id) as WithdrawalRecord, replayed: true };
+      }
+      const record = await this.validate(actor, walletId, input, idempotencyKey, requestHash);
+      this.commitNew(actor, record, idemId);
+      return { record: this.ctx.store.get<WithdrawalRecord>(C.withdrawals, record.id) as WithdrawalRecord, replayed: false };
+    });
+  }
+
+  approve(actor: Actor, withdrawalId: string, comment?: string): WithdrawalRecord {
+    const w = this.get(actor, withdrawalId);
+    if (w.status !== "pending_approval") throw conflict(`withdrawal is ${w.status}, not pending_approval`);
+    if (w.approvals.some((a) => a.key_id === actor.keyId && a.decision === "approved")) {
+      throw conflict("this API key has already approved the withdrawal");
+    }
+    const at = this.ctx.now();
+    const approvals = [...w.approvals, { id: newId("apr"), key_id: actor.keyId, role: actor.role, decision: "approved" as const, ...(comment ? { comment } : {}), at: at.toISOString() }];
+    const approvedCount = approvals.filter((a) => a.decision === "approved").length;
+    const done = approvedCount >= w.required_approvals;
+    const updated: WithdrawalRecord = { ...w, approvals, status: done ? "approved" : w.status, updated_at: at.toISOString() };
+    this.ctx.store.transact((tx) => {
+      tx.put(C.withdrawals, updated);
+      if (done) tx.afterCommit(() => this.onApproved());
+    });
+    return updated;
+  }
+
+  reject(actor: Actor, withdrawalId: string, reason?: string): WithdrawalRecord {
+    const w = this.get(actor, withdrawalId);
+    if (w.status !== "pending_approval") throw conflict(`withdrawal is ${w.status}, not pending_approval`);
+    const at = this.ctx.now();
+    const updated: WithdrawalRecord = {
+      ...w,
+      status: "rejected",
+      status_reason: reason ?? "rejected by an approver",
+      approvals: [...w.approvals, { id: newId("apr"), key_id: actor.keyId, role: actor.role, decision: "rejected", ...(reason ? { comment: reason } : {}), at: at.toISOString() }],
+      updated_at: at.toISOString(),
+    };
+    this.ctx.store.transact((tx) => {
+      tx.put(C.withdrawals, updated);
+    });
+    return updated;
+  }
+
+  get(actor: Actor, withdrawalId: string): WithdrawalRecord {
+    const w = this.ctx.store.get<WithdrawalRecord>(C.withdrawals, withdrawalId);
+    if (!inWorkspace(actor, w)) throw notFound("withdrawal not found");
+    return w;
+  }
+
+  listForWallet(actor: Actor, walletId: string): WithdrawalRecord[] {
+    const wallet = findWallet(this.ctx.store, actor, walletId);
+    return this.ctx.store.list<WithdrawalRecord>(C.withdrawals, (w) => w.wallet_id === wallet.id).reverse();
+  }
+
+  private async validate(actor: Actor, walletId: string, input: CreateWithdrawalInput, idempotencyKey: string, requestHash: string): Promise<WithdrawalRecord> {
+    const wallet = this.wallets.readyWallet(actor, walletId, conflict);
+    const asset = this.ctx.catalog.asset(input.asset_id);
+    if (!asset) throw badRequest(`asset_id: unknown asset '${input.asset_id}'`);
+    const attached = this.ctx.store.get<WalletAssetRecord>(C.walletAssets, `${wallet.id}:${asset.id}`);
+    if (!attached) throw badRequest(`asset_id: asset '${asset.id}' is not attached to this wallet`);
+    const units = parseAmount(input.amount, asset.decimals);
+    if (units === undefined || units === 0n) {
+      throw badRequest(`amount: must be a positive decimal string with at most ${asset.decimals} fraction digits`);
+    }
+    if (!isAddress(input.recipient_address)) throw badRequest("recipient_address: not a valid EVM address");
+    const fees = await this.ctx.chain.fees();
+    const feeReserve = TRANSFER_GAS * fees.maxFeePerGas;
+    const balance = await this.balances.balanceOf(attached);
+    // 409, as the spec declares: the request is well formed but conflicts with the current balance.
+    if (units + feeReserve > balance.available_wei) {
+      throw conflict(
+        `amount: insufficient available balance (available ${balance.available_balance} ${asset.symbol}, requested ${input.amount} plus a network fee reserve of ${formatAmount(feeReserve, asset.decimals)})`,
+      );
+    }
+    const now = this.ctx.now().toISOString();
+    return {
+      id: newId("wdr"),
+      workspace_id: actor.workspaceId,
+      wallet_id: wallet.id,
+      asset_id: asset.id,
+      network_id: asset.network_id,
+      amount: formatAmount(units, asset.decimals),
+      amount_wei: units.toString(),
+      fee_reserve_wei: feeReserve.toString(),
+      recipient_address: input.recipient_address,
+      from_address: wallet.address as Hex,
+      ...(input.note !== undefined ? { note: input.note } : {}),
+      status: "pending",
+      idempotency_key: idempotencyKey,
+      request_hash: requestHash,
+      created_by: actor.keyId,
+      approvals: [],
+      required_approvals: this.ctx.settings.requiredApprovals,
+      created_at: now,
+      updated_at: now,
+    };
+  }
+
+  /** Stores the withdrawal and its key, emits withdrawal.pending and applies the policy, in one transaction. */
+  private commitNew(actor: Actor, record: WithdrawalRecord, idemId: string): void {
+    const at = this.ctx.now();
+    const needsApproval = record.required_approvals > 0;
+    const afterPolicy: WithdrawalRecord = { ...record, status: needsApproval ? "pending_approval" : "approved" };
+    this.ctx.store.transact((tx) => {
+      tx.put(C.withdrawals, afterPolicy);
+      tx.put<IdempotencyRecord>(C.idempotency, { id: idemId, withdrawal_id: record.id, request_hash: record.request_hash, created_at: at.toISOString() });
+      publishEvent(tx, this.ctx.store, at, record.workspace_id, "withdrawal.pending", withdrawalEventData(afterPolicy));
+      if (!needsApproval) tx.afterCommit(() => this.onApproved());
+    });
+  }
+}
+
+/** Withdrawal events carry the withdrawal as the API shows it at that moment. */
+export function withdrawalEventData(w: WithdrawalRecord): Withdrawal {
+  return withdrawalView(w);
+}
+
+/** The identity of a request for idempotency: wallet + body, in canonical JSON. */
+function hashRequest(walletId: string, input: CreateWithdrawalInput): string {
+  const body = { wallet_id: walletId, asset_id: input.asset_id, amount: input.amount, recipient_address: input.recipient_address, note: input.note };
+  return createHash("sha256").update(canonicalJson(body)).digest("hex");
+}

@@ -1,0 +1,109 @@
+// The reference deployment ("sandbox"): the wallet API (generated server + reference handlers) on one
+// port and the node access (JSON-RPC gateway over the embedded chain, or --upstream) on another, both
+// on loopback by default, over one state store.
+import { startEmbeddedChain } from "./node/chain.ts";
+import { connectUpstreamChain } from "./node/upstream-chain.ts";
+import { startNodeAccess, type NodeAccess } from "./node/server.ts";
+import type { ChainBackend } from "./node/backend.ts";
+import { ReferenceApp } from "./app.ts";
+import { fixedCredentials, seedOf, seedValues, webhookProfileOf, type SandboxOptions } from "./config.ts";
+import { ensureSeeded } from "./seed-store.ts";
+import { StateStore } from "./store/state-store.ts";
+import { startWalletApi, type WalletApi } from "./api/server.ts";
+
+export type { SandboxOptions } from "./config.ts";
+
+export interface Sandbox {
+  /** Wallet API base URL, without /api/v1. */
+  base_url: string;
+  /** Node access base URL; HTTP JSON-RPC at `${rpc_url}/rpc`. */
+  rpc_url: string;
+  /** WebSocket JSON-RPC URL, ending in /ws. */
+  ws_url: string;
+  workspace_id: string;
+  api_key: string;
+  api_secret: string;
+  viewer_api_key: string;
+  viewer_api_secret: string;
+  scoped_api_key: string;
+  scoped_api_secret: string;
+  rpc_api_key: string;
+  faucet_private_key: string;
+  /** The running core, for in-process tests and tools. */
+  app: ReferenceApp;
+  /** Stops both servers, the background work, flushes the store and closes the chain. Idempotent. */
+  close(): Promise<void>;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const host = options.host ?? "127.0.0.1";
+  const logError = options.logger?.error.bind(options.logger) ?? ((m: string) => process.stderr.write(`custody sandbox: ${m}\n`));
+  const fresh = seedValues(fixedCredentials(options), seedOf(options));
+  const store = StateStore.open(options.dataDir ? { dataDir: options.dataDir } : {});
+  const cleanups: Array<() => Promise<void> | void> = [() => store.close()];
+  const unwind = async () => {
+    for (const c of cleanups.splice(0).reverse()) {
+      try {
+        await c();
+      } catch (error) {
+        logError(`while stopping: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  };
+  try {
+    const { values } = ensureSeeded(store, fresh, new Date());
+    const backend: ChainBackend = options.upstreamUrl
+      ? await connectUpstreamChain({ url: options.upstreamUrl })
+      : await startEmbeddedChain({
+          blockTimeSeconds: options.blockTimeSeconds ?? 1,
+          faucetPrivateKey: values.faucetPrivateKey,
+          ...(options.chainId !== undefined ? { chainId: options.chainId } : {}),
+        });
+    cleanups.push(() => backend.close());
+
+    const app = new ReferenceApp({
+      store,
+      backend,
+      walletMasterSeed: Buffer.from(values.walletMasterSeed, "hex"),
+      confirmationBlocks: options.confirmationBlocks,
+      settings: {
+        ...(options.walletCreationDelayMs !== undefined ? { walletCreationDelayMs: options.walletCreationDelayMs } : {}),
+        ...(options.requiredApprovals !== undefined ? { requiredApprovals: options.requiredApprovals } : {}),
+      },
+      webhookProfile: webhookProfileOf(options),
+      webhookRetry: options.webhookRetry,
+      webhookTimeoutMs: options.webhookTimeoutMs,
+      allowPrivateWebhookTargets: options.allowPrivateWebhookTargets,
+      chainPollIntervalMs: Math.max(250, (options.blockTimeSeconds ?? 1) * 2000),
+      onError: logError,
+    });
+    cleanups.push(() => app.close());
+    await app.start();
+
+    const node: NodeAccess = await startNodeAccess({ backend, apiKeys: new Set([values.rpcApiKey]), host, port: options.rpcPort ?? 0 });
+    cleanups.push(() => node.close());
+    const api: WalletApi = await startWalletApi(app, { host, port: options.port ?? 0, logError });
+    cleanups.push(() => api.close());
+
+    let closing: Promise<void> | undefined;
+    return {
+      base_url: api.url,
+      rpc_url: node.url,
+      ws_url: node.wsUrl,
+      workspace_id: values.workspaceId,
+      api_key: values.apiKey,
+      api_secret: values.apiSecret,
+      viewer_api_key: values.viewerApiKey,
+      viewer_api_secret: values.viewerApiSecret,
+      scoped_api_key: values.scopedApiKey,
+      scoped_api_secret: values.scopedApiSecret,
+      rpc_api_key: values.rpcApiKey,
+      faucet_private_key: values.faucetPrivateKey,
+      app,
+      close: () => (closing ??= unwind()),
+    };
+  } catch (error) {
+    await unwind();
+    throw error;
+  }
+}

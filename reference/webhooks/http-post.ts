@@ -1,0 +1,93 @@
+// One delivery attempt: POST the body, wait at most `timeoutMs` for the whole answer (connect,
+// headers and body), read at most `maxBodyBytes` of the response body. Redirects are not followed (a
+// 3xx is a failed attempt: a receiver must answer at the URL it registered).
+import http from "node:http";
+import https from "node:https";
+
+export interface PostResult {
+  status?: number;
+  body?: string;
+  error?: string;
+  durationMs: number;
+}
+
+export interface PostOptions {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  maxBodyBytes: number;
+  signal?: AbortSignal;
+}
+
+export function postWebhook(opts: PostOptions): Promise<PostResult> {
+  const started = Date.now();
+  let url: URL;
+  try {
+    url = new URL(opts.url);
+  } catch {
+    return Promise.resolve({ error: "invalid receiver URL", durationMs: 0 });
+  }
+  return new Promise<PostResult>((resolve) => {
+    let settled = false;
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    let status: number | undefined;
+    const finish = (result: Omit<PostResult, "durationMs">) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      opts.signal?.removeEventListener("abort", onAbort);
+      req.destroy();
+      resolve({ ...result, durationMs: Date.now() - started });
+    };
+    const transport = url.protocol === "https:" ? https : http;
+    const payload = Buffer.from(opts.body, "utf8");
+    const req = transport.request(url, {
+      method: "POST",
+      headers: { ...opts.headers, "content-length": String(payload.length) },
+      // A fresh connection per attempt: a receiver that hung before must not poison the next attempt.
+      agent: false,
+    });
+    const timer = setTimeout(() => finish({ ...(status !== undefined ? { status } : {}), error: `timeout: no complete response within ${opts.timeoutMs} ms` }), opts.timeoutMs);
+    const onAbort = () => finish({ error: "aborted: the sandbox is shutting down" });
+    opts.signal?.addEventListener("abort", onAbort);
+    req.on("error", (err: NodeJS.ErrnoException) => finish({ ...(status !== undefined ? { status } : {}), error: describeError(err) }));
+    req.on("response", (res) => {
+      status = res.statusCode;
+      res.on("data", (chunk: Buffer) => {
+        if (kept < opts.maxBodyBytes) {
+          const part = chunk.subarray(0, opts.maxBodyBytes - kept);
+          chunks.push(part);
+          kept += part.length;
+        }
+      });
+      res.on("end", () => finish({ status, body: decode(chunks) }));
+      res.on("aborted", () => finish({ status, body: decode(chunks), error: "connection closed before the response was complete" }));
+      res.on("error", (err: NodeJS.ErrnoException) => finish({ status, body: decode(chunks), error: describeError(err) }));
+    });
+    req.end(payload);
+  });
+}
+
+function decode(chunks: Buffer[]): string {
+  // A cut in the middle of a UTF-8 sequence becomes U+FFFD rather than an exception.
+  return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
+}
+
+function describeError(err: NodeJS.ErrnoException): string {
+  switch (err.code) {
+    case "ECONNREFUSED":
+      return "connection refused";
+    case "ECONNRESET":
+      return "connection reset by the receiver";
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return "host name could not be resolved";
+    case "EHOSTUNREACH":
+    case "ENETUNREACH":
+      return "receiver unreachable";
+    default:
+      return err.message === "socket hang up" ? "connection closed before the response was complete" : `connection error: ${err.message}`;
+  }
+}

@@ -1,0 +1,108 @@
+// Webhook registrations of a workspace, the delivery log reads, requeue (operation 6), delete
+// (operation 7) and the verification key (operation 8).
+import { badRequest, notFound } from "../../runtime/errors.ts";
+import { publicKeyBase64 } from "../../runtime/webhook-signature.ts";
+import { assertWorkspace, inWorkspace } from "../domain/access.ts";
+import type { DomainContext } from "../domain/context.ts";
+import { newId } from "../domain/ids.ts";
+import { C, type Actor, type DeliveryRecord, type EventType, type WebhookRecord, type WorkspaceRecord } from "../domain/records.ts";
+import { checkWebhookUrl, type UrlPolicy } from "./url-policy.ts";
+
+export class WebhookRegistry {
+  constructor(
+    private readonly ctx: DomainContext,
+    private readonly urlPolicy: UrlPolicy,
+  ) {}
+
+  create(actor: Actor, workspaceId: string, input: { url: string; event_types: EventType[]; description?: string }): WebhookRecord {
+    assertWorkspace(actor, workspaceId);
+    const problem = checkWebhookUrl(input.url, this.urlPolicy);
+    if (problem) throw badRequest(problem);
+    if (input.event_types.length === 0) throw badRequest("event_types: at least one event type");
+    const at = this.ctx.now().toISOString();
+    const record: WebhookRecord = {
+      id: newId("whk"),
+      workspace_id: actor.workspaceId,
+      url: input.url,
+      event_types: [...new Set(input.event_types)],
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      status: "active",
+      created_by: actor.keyId,
+      created_at: at,
+      updated_at: at,
+    };
+    return this.ctx.store.transact((tx) => {
+      const saved = tx.put(C.webhooks, record);
+      return saved;
+    });
+  }
+
+  /** Active registrations; deleted ones are gone from the list (their deliveries stay in the log). */
+  list(actor: Actor, workspaceId: string): WebhookRecord[] {
+    assertWorkspace(actor, workspaceId);
+    return this.ctx.store.list<WebhookRecord>(C.webhooks, (w) => w.workspace_id === actor.workspaceId && w.status === "active");
+  }
+
+  /**
+   * Marks the webhook deleted and cancels its pending deliveries (status failed, error says why), so it
+   * receives nothing more. Deleting twice answers the same result.
+   */
+  delete(actor: Actor, workspaceId: string, webhookId: string): WebhookRecord {
+    assertWorkspace(actor, workspaceId);
+    const webhook = this.ctx.store.get<WebhookRecord>(C.webhooks, webhookId);
+    if (!inWorkspace(actor, webhook)) throw notFound("webhook not found");
+    if (webhook.status === "deleted") return webhook;
+    const at = this.ctx.now().toISOString();
+    const deleted: WebhookRecord = { ...webhook, status: "deleted", deleted_at: at, updated_at: at };
+    const pending = this.ctx.store.list<DeliveryRecord>(C.deliveries, (d) => d.webhook_id === webhookId && d.status === "pending");
+    return this.ctx.store.transact((tx) => {
+      const saved = tx.put(C.webhooks, deleted);
+      for (const d of pending) {
+        const { next_attempt_at: _dropped, ...rest } = d;
+        tx.put<DeliveryRecord>(C.deliveries, { ...rest, status: "failed", error: "cancelled: the webhook was deleted", updated_at: at });
+      }
+      return saved;
+    });
+  }
+
+  deliveries(actor: Actor, workspaceId: string, filter: { webhook_id?: string; status?: string } = {}): DeliveryRecord[] {
+    assertWorkspace(actor, workspaceId);
+    return this.ctx.store
+      .list<DeliveryRecord>(
+        C.deliveries,
+        (d) => d.workspace_id === actor.workspaceId && (filter.webhook_id === undefined || d.webhook_id === filter.webhook_id) && (filter.status === undefined || d.status === filter.status),
+      )
+      .reverse();
+  }
+
+  delivery(actor: Actor, workspaceId: string, deliveryId: string): DeliveryRecord {
+    assertWorkspace(actor, workspaceId);
+    const d = this.ctx.store.get<DeliveryRecord>(C.deliveries, deliveryId);
+    if (!inWorkspace(actor, d)) throw notFound("webhook delivery not found");
+    return d;
+  }
+
+  /**
+   * Operation 6: queues the delivery again, same record, same event (so the same webhook-id header),
+   * due now, with a fresh retry budget. Not possible for a deleted webhook (it gets nothing more).
+   */
+  resend(actor: Actor, workspaceId: string, deliveryId: string): DeliveryRecord {
+    const d = this.delivery(actor, workspaceId, deliveryId);
+    const webhook = this.ctx.store.get<WebhookRecord>(C.webhooks, d.webhook_id);
+    if (!webhook || webhook.status !== "active") throw notFound("the webhook of this delivery was deleted; it receives nothing more");
+    const at = this.ctx.now().toISOString();
+    const { delivered_at: _was, ...rest } = d;
+    const requeued: DeliveryRecord = { ...rest, status: "pending", series_attempts: 0, next_attempt_at: at, updated_at: at };
+    return this.ctx.store.transact((tx) => {
+      const saved = tx.put(C.deliveries, requeued);
+      return saved;
+    });
+  }
+
+  verificationKey(actor: Actor, workspaceId: string): { public_key: string } {
+    assertWorkspace(actor, workspaceId);
+    const ws = this.ctx.store.get<WorkspaceRecord>(C.workspaces, actor.workspaceId);
+    if (!ws) throw notFound("workspace not found");
+    return { public_key: publicKeyBase64(ws.webhook_private_key) };
+  }
+}
