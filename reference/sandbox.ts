@@ -1,3 +1,4 @@
+import { join } from "node:path";
 // The reference deployment ("sandbox"): the wallet API (generated server + reference handlers) on one
 // port and the node access (JSON-RPC gateway over the embedded chain, or --upstream) on another, both
 // on loopback by default, over one state store.
@@ -57,6 +58,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       : await startEmbeddedChain({
           blockTimeSeconds: options.blockTimeSeconds ?? 1,
           faucetPrivateKey: values.faucetPrivateKey,
+          // With --data the chain lives beside the journal, so withdrawals and deposits survive a restart.
+          ...(options.dataDir ? { dbPath: join(options.dataDir, "chain") } : {}),
           ...(options.chainId !== undefined ? { chainId: options.chainId } : {}),
         });
     cleanups.push(() => backend.close());

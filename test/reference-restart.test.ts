@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CustodialWalletServiceClient } from "../generated/client.ts";
 import { startSandbox, type Sandbox } from "../reference/sandbox.ts";
-import { startReceiver, waitFor } from "./reference-helpers.ts";
+import { chainClients, startReceiver, waitFor } from "./reference-helpers.ts";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -62,6 +62,28 @@ describe("restart with --data", () => {
       await first?.close();
       await second?.close();
       await receiver.close();
+    }
+  });
+
+  it("keeps the embedded chain: a transaction mined before the restart is found after it", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "custody-sandbox-chain-"));
+    dirs.push(dataDir);
+    const options = { env: {}, dataDir, blockTimeSeconds: 0.25 };
+    let sandbox: Sandbox | undefined = await startSandbox(options);
+    try {
+      const chainId = Number(await (await fetch(`${sandbox.rpc_url}/rpc?api_key=${sandbox.rpc_api_key}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId" }) })).json().then((r: any) => r.result));
+      const before = chainClients(sandbox.rpc_url, sandbox.rpc_api_key, chainId, sandbox.faucet_private_key);
+      const hash = await before.wallet.sendTransaction({ to: "0x000000000000000000000000000000000000dEaD", value: 12345n });
+      const receipt = await before.public.waitForTransactionReceipt({ hash, pollingInterval: 100 });
+      await sandbox.close();
+      sandbox = await startSandbox(options);
+      const after = chainClients(sandbox.rpc_url, sandbox.rpc_api_key, chainId, sandbox.faucet_private_key);
+      const again = await after.public.getTransactionReceipt({ hash });
+      expect(again.blockHash).toBe(receipt.blockHash);
+      expect(await after.public.getBalance({ address: "0x000000000000000000000000000000000000dEaD" })).toBe(12345n);
+      expect(await after.public.getBlockNumber()).toBeGreaterThanOrEqual(receipt.blockNumber);
+    } finally {
+      await sandbox?.close();
     }
   });
 });

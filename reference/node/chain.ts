@@ -18,6 +18,8 @@ export interface EmbeddedChainOptions {
   faucetPrivateKey?: string;
   /** Faucet balance in wei. Default 1,000,000 ether. */
   faucetBalanceWei?: bigint;
+  /** Folder where ganache keeps the chain (LevelDB) so it survives a restart; in memory when absent. */
+  dbPath?: string;
 }
 
 export interface Faucet {
@@ -67,6 +69,7 @@ export class EmbeddedChain implements ChainBackend {
       chain: { chainId, networkId: chainId },
       miner: { blockTime: blockTimeSeconds },
       wallet: { accounts: [{ secretKey: faucet.privateKey, balance: `0x${balance.toString(16)}` }] },
+      ...(options.dbPath ? { database: { dbPath: options.dbPath } } : {}),
     }) as unknown as GanacheProvider;
     const chain = new EmbeddedChain(provider, chainId, blockTimeSeconds, faucet);
     await chain.request({ method: "eth_blockNumber" });
