@@ -1,0 +1,102 @@
+// `custody generate [--spec spec/openapi.yaml] [--rpc-spec spec/openrpc.json] [--out generated] [--check]`
+// Exit 0: done (or, with --check, nothing would change). Exit 1: a broken spec, or --check found drift.
+import { existsSync } from "node:fs";
+import { SpecError } from "../generator/load/spec-error.ts";
+import { generate } from "../generator/index.ts";
+import { UsageError } from "./usage-error.ts";
+
+export const GENERATE_USAGE = `usage: custody generate [--spec FILE] [--rpc-spec FILE | --no-rpc] [--out DIR] [--check]
+
+  --spec FILE       OpenAPI 3.0 or 3.1 document (default spec/openapi.yaml)
+  --rpc-spec FILE   OpenRPC document for rpc.ts (default spec/openrpc.json when --spec is the default and it exists)
+  --no-rpc          do not generate rpc.ts
+  --out DIR         output directory (default generated); replaced as a whole, atomically
+  --check           write nothing; exit 1 naming each file that would change`;
+
+export interface GenerateArgs {
+  spec: string;
+  rpcSpec?: string;
+  out: string;
+  check: boolean;
+  help: boolean;
+}
+
+const DEFAULT_SPEC = "spec/openapi.yaml";
+const DEFAULT_RPC_SPEC = "spec/openrpc.json";
+
+export function parseGenerateArgs(argv: readonly string[]): GenerateArgs {
+  const args: GenerateArgs = { spec: DEFAULT_SPEC, out: "generated", check: false, help: false };
+  let rpcSpec: string | undefined;
+  let noRpc = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const value = (): string => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v === "" || (inline === undefined && v.startsWith("--"))) throw new UsageError(`${flag} needs a value\n\n${GENERATE_USAGE}`);
+      return v;
+    };
+    switch (flag) {
+      case "--spec":
+        args.spec = value();
+        break;
+      case "--rpc-spec":
+        rpcSpec = value();
+        break;
+      case "--no-rpc":
+        noRpc = true;
+        break;
+      case "--out":
+        args.out = value();
+        break;
+      case "--check":
+        args.check = true;
+        break;
+      case "--help":
+      case "-h":
+        args.help = true;
+        break;
+      default:
+        throw new UsageError(`unknown option '${arg}'\n\n${GENERATE_USAGE}`);
+    }
+  }
+  if (noRpc && rpcSpec !== undefined) throw new UsageError(`--rpc-spec and --no-rpc exclude each other\n\n${GENERATE_USAGE}`);
+  if (!noRpc) args.rpcSpec = rpcSpec ?? (args.spec === DEFAULT_SPEC && existsSync(DEFAULT_RPC_SPEC) ? DEFAULT_RPC_SPEC : undefined);
+  return args;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const args = parseGenerateArgs(argv);
+  if (args.help) {
+    console.log(GENERATE_USAGE);
+    return 0;
+  }
+  try {
+    const result = await generate({ specPath: args.spec, rpcSpecPath: args.rpcSpec, outDir: args.out, check: args.check });
+    const changed = result.files.filter((f) => f.changed);
+    const seconds = (result.durationMs / 1000).toFixed(2);
+    if (args.check) {
+      if (changed.length === 0) {
+        console.log(`custody generate --check: ${args.out} is up to date (${result.files.length} files, ${seconds} s)`);
+        return 0;
+      }
+      console.error(`custody generate --check: ${args.out} is out of date; run \`custody generate\`:`);
+      for (const f of changed) console.error(`  ${f.status.padEnd(7)} ${args.out}/${f.path}`);
+      return 1;
+    }
+    const total = result.files.filter((f) => f.status !== "removed").length;
+    const counts = (["changed", "added", "removed"] as const)
+      .map((status) => [status, result.files.filter((f) => f.status === status).length] as const)
+      .filter(([, n]) => n > 0)
+      .map(([status, n]) => `${n} ${status}`);
+    const what = result.written === 0 ? `${total} files unchanged` : `${total} files: ${counts.join(", ")}`;
+    console.log(`custody generate: ${result.operations} operations, ${result.schemas} schemas → ${args.out} (${what}, ${seconds} s)`);
+    return 0;
+  } catch (error) {
+    if (error instanceof SpecError) {
+      console.error(`custody generate: the spec is invalid, nothing was written:\n${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,45 @@
+// What every file emitter gets: the model, the header text, and where runtime/ is from the output.
+import type { SpecModel } from "../model/types.ts";
+import type { TypeContext } from "./ts-type.ts";
+import type { ZodContext } from "./zod-schema.ts";
+import type { Statement } from "./print.ts";
+
+export interface EmitContext {
+  model: SpecModel;
+  /** Header lines (without comment markers). */
+  headerLines: readonly string[];
+  /** Header lines for rpc.ts, which comes from the OpenRPC document. */
+  rpcHeaderLines?: readonly string[];
+  /** Module specifier of runtime/ as seen from the output directory, e.g. "../runtime". */
+  runtimeImport: string;
+}
+
+export interface EmittedFile {
+  /** Relative to the output directory. */
+  path: string;
+  content: string;
+}
+
+export function typeContext(ctx: EmitContext): TypeContext {
+  return { document: ctx.model.document, components: ctx.model.schemasByRef };
+}
+
+export function zodContext(ctx: EmitContext, coerce = false): ZodContext {
+  return { document: ctx.model.document, components: ctx.model.schemasByRef, coerce, version: ctx.model.version };
+}
+
+export function headerStatement(lines: readonly string[]): Statement {
+  return { kind: "text", text: lines.map((l) => `// ${l}`.trimEnd()).join("\n") };
+}
+
+export function importStatement(moduleSpecifier: string, named: string[], options: { typeOnly?: boolean; namespace?: string } = {}): Statement {
+  return {
+    kind: "import",
+    structure: {
+      moduleSpecifier,
+      isTypeOnly: options.typeOnly,
+      namespaceImport: options.namespace,
+      namedImports: options.namespace ? undefined : named,
+    },
+  };
+}

@@ -1,0 +1,178 @@
+// generated/rpc.ts: types and zod schemas of the OpenRPC methods (by-position params as tuples),
+// and createRpcClient with one typed method per JSON-RPC method, over HTTP and WebSocket
+// (runtime/jsonrpc-client.ts; the API key by query or header).
+import type { RpcMethodModel, RpcModel } from "../model/types.ts";
+import { headerStatement, importStatement, type EmitContext, type EmittedFile } from "./context.ts";
+import { printStatements, type Statement } from "./print.ts";
+import { docText, indent, objectShape, tsType, type TypeContext } from "./ts-type.ts";
+import { zodSchema, type ZodContext } from "./zod-schema.ts";
+import { isObjectShape, typeInfo } from "../model/schema-utils.ts";
+
+const CLIENT = `export interface RpcClientOptions {
+  /** HTTP endpoint, e.g. http://127.0.0.1:8545/rpc */
+  url: string;
+  /** WebSocket endpoint, e.g. ws://127.0.0.1:8545/ws; needed for client.ws. */
+  wsUrl?: string;
+  apiKey: string;
+  /** Where the key goes: the api_key query parameter (default) or \`authorization: APIKEY <key>\`. */
+  auth?: RpcAuth;
+  timeoutMs?: number;
+  dispatcher?: Dispatcher;
+}
+
+export interface RpcClient extends RpcMethods {
+  /** The same methods over WebSocket (connected on first use). */
+  readonly ws: RpcMethods;
+  /** The untyped transports, for batches, notifications and subscriptions. */
+  readonly http: RuntimeRpcClient;
+  socket(): WsRpcClient;
+  close(): Promise<void>;
+}
+
+/** Sends one call and checks its result against the method's schema. */
+async function callRpc<T>(client: RuntimeRpcClient, method: string, params: readonly unknown[], schema: z.ZodType): Promise<T> {
+  const result = await client.request(method, trimOptional(params));
+  const checked = schema.safeParse(result);
+  if (checked.success) return checked.data as T;
+  const issue = checked.error.issues[0];
+  const where = issue !== undefined && issue.path.length > 0 ? issue.path.join(".") : "(root)";
+  throw new RpcTransportError("invalid_response", \`\${method}: the result does not match the spec at \${where}: \${issue?.message ?? "invalid"}\`);
+}
+
+/** Trailing optional params left out are not sent as nulls. */
+function trimOptional(params: readonly unknown[]): unknown[] {
+  let end = params.length;
+  while (end > 0 && params[end - 1] === undefined) end--;
+  return params.slice(0, end);
+}
+
+export function createRpcClient(options: RpcClientOptions): RpcClient {
+  const http = httpRpc({ url: options.url, apiKey: options.apiKey, auth: options.auth, timeoutMs: options.timeoutMs, dispatcher: options.dispatcher });
+  let ws: WsRpcClient | undefined;
+  const socket = (): WsRpcClient => {
+    if (options.wsUrl === undefined) throw new Error("createRpcClient: no wsUrl was given");
+    ws ??= wsRpc({ url: options.wsUrl, apiKey: options.apiKey, auth: options.auth, timeoutMs: options.timeoutMs });
+    return ws;
+  };
+  return {
+    ...rpcMethodsOver(() => http),
+    ws: rpcMethodsOver(socket),
+    http,
+    socket,
+    async close() {
+      await http.close();
+      await ws?.close();
+    },
+  };
+}`;
+
+export function emitRpc(ctx: EmitContext): EmittedFile | undefined {
+  const rpc = ctx.model.rpc;
+  if (rpc === undefined) return undefined;
+  const tctx: TypeContext = { document: rpc.document, components: new Map(rpc.schemas.map((s) => [s.ref, s])) };
+  const zctx: ZodContext = { document: rpc.document, components: tctx.components, version: "3.1" };
+  const statements: Statement[] = [
+    headerStatement(ctx.rpcHeaderLines ?? ctx.headerLines),
+    importStatement("undici", ["Dispatcher"], { typeOnly: true }),
+    importStatement("zod", ["z"]),
+    importStatement(`${ctx.runtimeImport}/jsonrpc-client.ts`, [
+      "httpRpc",
+      "RpcTransportError",
+      "wsRpc",
+      "type RpcAuth",
+      "type RpcClient as RuntimeRpcClient",
+      "type WsRpcClient",
+    ]),
+  ];
+  const sortedSchemas = [...rpc.schemas].sort((a, b) => (a.typeName < b.typeName ? -1 : 1));
+  for (const named of sortedSchemas) statements.push(rpcType(named.typeName, named.schema, tctx));
+  for (const named of rpc.schemas) {
+    const code = zodSchema(named.schema, zctx);
+    statements.push(
+      named.recursive
+        ? constant(named.schemaName, `z.lazy(() => ${code})`, `z.ZodType<${named.typeName}>`)
+        : constant(named.schemaName, code),
+    );
+  }
+  for (const method of rpc.methods) statements.push(...methodDeclarations(method, tctx, zctx));
+  statements.push(
+    constant("rpcMethods", `[${rpc.methods.map((m) => JSON.stringify(m.name)).join(", ")}] as const`),
+    methodsInterface(rpc),
+    methodsFactory(rpc),
+    { kind: "text", text: CLIENT },
+  );
+  return { path: "rpc.ts", content: printStatements(statements) };
+}
+
+function constant(name: string, initializer: string, type?: string): Statement {
+  return { kind: "variable", structure: { isExported: true, declarationKind: "const" as never, declarations: [{ name, initializer, type }] } };
+}
+
+function rpcType(name: string, schema: RpcModel["schemas"][number]["schema"], tctx: TypeContext): Statement {
+  const docs = docText(schema);
+  if (typeof schema === "object" && isObjectShape(schema) && !schema.allOf && schema.properties && !typeInfo(schema).nullable) {
+    const { properties, index } = objectShape(schema, tctx);
+    return {
+      kind: "interface",
+      structure: {
+        name,
+        isExported: true,
+        docs: docs ? [docs] : undefined,
+        properties: properties.map((p) => ({ name: p.key, type: p.type, hasQuestionToken: p.optional, docs: p.docs ? [p.docs] : undefined })),
+        indexSignatures: index === undefined ? undefined : [{ keyName: "key", keyType: "string", returnType: index }],
+      },
+    };
+  }
+  return { kind: "typeAlias", structure: { name, isExported: true, type: tsType(schema, tctx), docs: docs ? [docs] : undefined } };
+}
+
+function methodDeclarations(method: RpcMethodModel, tctx: TypeContext, zctx: ZodContext): Statement[] {
+  const n = method.names;
+  const tuple = method.params.map((p) => `${safeLabel(p.name)}${p.required ? "" : "?"}: ${tsType(p.schema, tctx)}`);
+  const zodItems = method.params.map((p) => `${zodSchema(p.schema, zctx)}${p.required ? "" : ".optional()"}`);
+  const result = method.result ? tsType(method.result.schema, tctx) : "unknown";
+  return [
+    { kind: "typeAlias", structure: { name: n.params, isExported: true, type: `[${tuple.join(", ")}]`, docs: [`Params of ${method.name} (by position).`] } },
+    { kind: "typeAlias", structure: { name: n.result, isExported: true, type: result, docs: [`Result of ${method.name}.`] } },
+    constant(n.paramsSchema, zodItems.length === 0 ? "z.tuple([])" : `z.tuple([\n${zodItems.map((z) => indent(z + ",")).join("\n")}\n])`),
+    constant(n.resultSchema, method.result ? zodSchema(method.result.schema, zctx) : "z.unknown()"),
+  ];
+}
+
+/** Tuple labels must be identifiers. */
+function safeLabel(name: string): string {
+  const cleaned = name.replace(/[^A-Za-z0-9_$]/g, "_");
+  return /^[0-9]/.test(cleaned) ? `_${cleaned}` : cleaned || "param";
+}
+
+function methodsInterface(rpc: RpcModel): Statement {
+  return {
+    kind: "interface",
+    structure: {
+      name: "RpcMethods",
+      isExported: true,
+      docs: ["One typed method per JSON-RPC method of the OpenRPC document."],
+      methods: rpc.methods.map((m) => ({
+        name: m.clientName,
+        docs: m.summary ? [m.summary] : undefined,
+        parameters: [{ name: "params", isRestParameter: true, type: m.names.params }],
+        returnType: `Promise<${m.names.result}>`,
+      })),
+    },
+  };
+}
+
+function methodsFactory(rpc: RpcModel): Statement {
+  const members = rpc.methods.map(
+    (m) => `${m.clientName}: (...params) => callRpc(transport(), ${JSON.stringify(m.name)}, params, ${m.names.resultSchema}),`,
+  );
+  return {
+    kind: "function",
+    structure: {
+      name: "rpcMethodsOver",
+      parameters: [{ name: "transport", type: "() => RuntimeRpcClient" }],
+      returnType: "RpcMethods",
+      statements: [`return {\n${members.map(indent).join("\n")}\n};`],
+    },
+  };
+}

@@ -1,0 +1,126 @@
+// generated/types.ts: a type per component schema (interfaces for object shapes) and per operation
+// its Params, Query, Headers, Body, Data, Error, Input and HandlerInput.
+import { isObjectShape, typeInfo } from "../model/schema-utils.ts";
+import type { NamedSchema, OperationModel, ParameterModel, ResponseModel, SchemaObject } from "../model/types.ts";
+import { headerStatement, typeContext, type EmitContext, type EmittedFile } from "./context.ts";
+import { printStatements, type Statement } from "./print.ts";
+import { docText, objectShape, tsType, type TypeContext } from "./ts-type.ts";
+import { propertyKey } from "../model/names.ts";
+
+export function emitTypes(ctx: EmitContext): EmittedFile {
+  const tctx = typeContext(ctx);
+  const statements: Statement[] = [headerStatement(ctx.headerLines)];
+  const components = [...ctx.model.schemas].sort((a, b) => (a.typeName < b.typeName ? -1 : a.typeName > b.typeName ? 1 : 0));
+  for (const named of components) statements.push(componentDeclaration(named, tctx));
+  for (const op of ctx.model.operations) statements.push(...operationDeclarations(op, tctx));
+  for (const hook of ctx.model.webhooks) {
+    if (hook.componentRef !== undefined) continue;
+    statements.push(alias(hook.typeName, tsType(hook.schema, tctx), hook.summary ?? `Body of the ${hook.event} webhook event.`));
+  }
+  return { path: "types.ts", content: printStatements(statements) };
+}
+
+function alias(name: string, type: string, docs?: string): Statement {
+  return { kind: "typeAlias", structure: { name, isExported: true, type, docs: docs ? [docs] : undefined } };
+}
+
+/** Object shapes without composition become interfaces; everything else a type alias. */
+function componentDeclaration(named: NamedSchema, tctx: TypeContext): Statement {
+  const schema = named.schema;
+  const docs = docText(schema);
+  if (typeof schema === "object" && isPlainInterface(schema)) {
+    const { properties, index } = objectShape(schema, tctx);
+    return {
+      kind: "interface",
+      structure: {
+        name: named.typeName,
+        isExported: true,
+        docs: docs ? [docs] : undefined,
+        properties: properties.map((p) => ({ name: p.key, type: p.type, hasQuestionToken: p.optional, docs: p.docs ? [p.docs] : undefined })),
+        indexSignatures: index === undefined ? undefined : [{ keyName: "key", keyType: "string", returnType: index }],
+      },
+    };
+  }
+  return alias(named.typeName, tsType(schema, tctx), docs);
+}
+
+function isPlainInterface(schema: SchemaObject): boolean {
+  return typeof schema.$ref !== "string" && isObjectShape(schema) && !schema.allOf && !typeInfo(schema).nullable && schema.properties !== undefined;
+}
+
+// Written out: a component named "Record" would shadow the global in types.ts.
+const EMPTY = "{ [key: string]: never }";
+
+function parametersType(name: string, params: ParameterModel[], tctx: TypeContext, what: string): Statement {
+  if (params.length === 0) return alias(name, EMPTY, `${what}: none.`);
+  return {
+    kind: "interface",
+    structure: {
+      name,
+      isExported: true,
+      properties: params.map((p) => ({
+        name: propertyKey(p.key),
+        type: tsType(p.schema, tctx),
+        hasQuestionToken: !p.required,
+        docs: p.description || p.deprecated ? [[p.description, p.deprecated ? "@deprecated" : undefined].filter(Boolean).join("\n")] : undefined,
+      })),
+    },
+  };
+}
+
+function operationDeclarations(op: OperationModel, tctx: TypeContext): Statement[] {
+  const n = op.names;
+  const where = `${op.method} ${op.path}`;
+  const out: Statement[] = [
+    parametersType(n.params, op.params.path, tctx, `Path parameters of ${op.operationId} (${where})`),
+    parametersType(n.query, op.params.query, tctx, `Query parameters of ${op.operationId}`),
+    parametersType(n.headers, op.params.header, tctx, `Header parameters of ${op.operationId}`),
+  ];
+  if (op.body) out.push(alias(n.body, tsType(op.body.schema, tctx), op.body.description ?? `Request body of ${op.operationId}.`));
+  out.push(alias(n.data, dataType(op, tctx), `What ${op.operationId} returns on success${op.envelope ? " (the envelope's data)" : ""}.`));
+  out.push(alias(n.error, errorType(op, tctx), `Bodies of the error responses ${op.operationId} declares.`));
+  out.push(inputType(op, n.input, false));
+  out.push(inputType(op, n.handlerInput, true));
+  return out;
+}
+
+function successResponses(op: OperationModel): ResponseModel[] {
+  const ok = op.responses.filter((r) => (r.code !== undefined && r.code >= 200 && r.code < 300) || r.status === "2XX");
+  if (ok.length > 0) return ok;
+  return op.responses.filter((r) => r.status === "default");
+}
+
+function dataType(op: OperationModel, tctx: TypeContext): string {
+  const types = successResponses(op).map((r) => (r.schema === undefined ? "void" : tsType(r.dataSchema ?? r.schema, tctx)));
+  const unique = [...new Set(types)];
+  return unique.length === 0 ? "void" : unique.join(" | ");
+}
+
+function errorType(op: OperationModel, tctx: TypeContext): string {
+  const ok = new Set(successResponses(op));
+  const types = op.responses.filter((r) => !ok.has(r) && r.schema !== undefined).map((r) => tsType(r.schema, tctx));
+  const unique = [...new Set(types)];
+  return unique.length === 0 ? "unknown" : unique.join(" | ");
+}
+
+/** Input for the client (empty parts left out, optional parts optional) or for handlers (all present). */
+function inputType(op: OperationModel, name: string, handler: boolean): Statement {
+  const n = op.names;
+  const members: { name: string; type: string; optional: boolean }[] = [];
+  const part = (key: string, type: string, params: ParameterModel[]) => {
+    if (params.length > 0) members.push({ name: key, type, optional: !handler && params.every((p) => !p.required) });
+  };
+  part("params", n.params, op.params.path);
+  part("query", n.query, op.params.query);
+  part("headers", n.headers, op.params.header);
+  if (op.body) {
+    const optional = !op.body.required;
+    members.push({ name: "body", type: handler && optional ? `${n.body} | undefined` : n.body, optional: !handler && optional });
+  }
+  const docs = handler ? `What the ${op.operationId} handler receives, parsed and validated.` : `Input of ${op.operationId}.`;
+  if (members.length === 0) return alias(name, EMPTY, docs);
+  return {
+    kind: "interface",
+    structure: { name, isExported: true, docs: [docs], properties: members.map((m) => ({ name: m.name, type: m.type, hasQuestionToken: m.optional })) },
+  };
+}

@@ -1,0 +1,120 @@
+// generated/webhooks.ts: the event types of the spec's `webhooks:` with their zod schemas, a parser,
+// and verifyWebhook for receivers (signature via runtime/webhook-signature.ts, then the typed event).
+import { derefSchema, flattenObject } from "../model/schema-utils.ts";
+import type { SpecModel, WebhookModel } from "../model/types.ts";
+import type { EmitContext, EmittedFile } from "./context.ts";
+import { headerStatement, importStatement } from "./context.ts";
+import { printStatements, type Statement } from "./print.ts";
+import { indent } from "./ts-type.ts";
+
+const PROFILES = new Set(["standard-webhooks", "canonical-json"]);
+
+const FUNCTIONS = `/** Why a webhook was refused: a signature check failed, or the body is not a declared event. */
+export class WebhookVerificationError extends Error {
+  readonly reason: WebhookFailureReason | "invalid_event";
+
+  constructor(reason: WebhookFailureReason | "invalid_event", message: string) {
+    super(message);
+    this.name = "WebhookVerificationError";
+    this.reason = reason;
+  }
+}
+
+/** Parses a delivery body (raw text, bytes or parsed JSON) into a typed event; the \`type\` field picks the schema. */
+export function parseWebhookEvent(body: unknown): WebhookEvent {
+  let value: unknown = body;
+  if (typeof body === "string" || body instanceof Uint8Array) {
+    try {
+      value = JSON.parse(typeof body === "string" ? body : new TextDecoder().decode(body));
+    } catch {
+      throw new WebhookVerificationError("invalid_event", "webhook body is not JSON");
+    }
+  }
+  const type = typeof value === "object" && value !== null ? (value as { type?: unknown }).type : undefined;
+  const schema: z.ZodType =
+    typeof type === "string" && Object.hasOwn(webhookEventSchemas, type) ? webhookEventSchemas[type as WebhookEventType] : WebhookEventSchema;
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const where = issue !== undefined && issue.path.length > 0 ? issue.path.join(".") : "(root)";
+    throw new WebhookVerificationError("invalid_event", \`webhook event does not match the spec at \${where}: \${issue?.message ?? "invalid"}\`);
+  }
+  return result.data as WebhookEvent;
+}
+
+export interface VerifyWebhookOptions {
+  /** base64 of the raw 32-byte Ed25519 public key. */
+  publicKeyBase64: string;
+  headers: HeadersInput;
+  /** The raw body exactly as received. */
+  body: string | Uint8Array;
+  /** Unix seconds or a Date; defaults to now. */
+  now?: number | Date;
+  /** Defaults to the spec's profile. */
+  profile?: WebhookProfile;
+  toleranceSeconds?: number;
+}
+
+/** Checks the signature (and timestamp window) of a delivery, then returns its typed event. */
+export function verifyWebhook(options: VerifyWebhookOptions): WebhookEvent {
+  const result = verifyWebhookSignature({ ...options, profile: options.profile ?? DEFAULT_PROFILE });
+  if (!result.ok) throw new WebhookVerificationError(result.reason, \`webhook signature rejected: \${result.reason}\`);
+  return parseWebhookEvent(options.body);
+}`;
+
+export function emitWebhooks(ctx: EmitContext): EmittedFile | undefined {
+  const hooks = ctx.model.webhooks;
+  if (hooks.length === 0) return undefined;
+  const profile = ctx.model.webhookProfile !== undefined && PROFILES.has(ctx.model.webhookProfile) ? JSON.stringify(ctx.model.webhookProfile) : "undefined";
+  const eventList = hooks.map((h) => JSON.stringify(h.event)).join(", ");
+  const schemaRecord = `{\n${hooks.map((h) => indent(`${JSON.stringify(h.event)}: S.${h.schemaName},`)).join("\n")}\n}`;
+  const members = [...new Set(hooks.map((h) => `S.${h.schemaName}`))];
+  const statements: Statement[] = [
+    headerStatement(ctx.headerLines),
+    importStatement("zod", ["z"]),
+    importStatement(`${ctx.runtimeImport}/webhook-signature.ts`, [
+      "verifyWebhook as verifyWebhookSignature",
+      "type HeadersInput",
+      "type WebhookFailureReason",
+      "type WebhookProfile",
+    ]),
+    importStatement("./schemas.ts", [], { namespace: "S" }),
+    importStatement("./types.ts", [], { typeOnly: true, namespace: "T" }),
+    variable("webhookEventTypes", `[${eventList}] as const`, "Every event type the spec declares."),
+    { kind: "typeAlias", structure: { name: "WebhookEventType", isExported: true, type: "(typeof webhookEventTypes)[number]" } },
+    {
+      kind: "typeAlias",
+      structure: { name: "WebhookEvent", isExported: true, type: [...new Set(hooks.map((h) => `T.${h.typeName}`))].join(" | ") },
+    },
+    variable("webhookEventSchemas", `${schemaRecord} as const`, "The zod schema of each event type's body."),
+    variable("WebhookEventSchema", anyEventSchema(ctx.model, hooks, members), "Any declared event."),
+    {
+      kind: "variable",
+      structure: {
+        declarationKind: "const" as never,
+        docs: ["The spec's default signature profile (x-custody-webhook-signature); undefined: detect from the headers."],
+        declarations: [{ name: "DEFAULT_PROFILE", type: "WebhookProfile | undefined", initializer: profile }],
+      },
+    },
+    { kind: "text", text: FUNCTIONS },
+  ];
+  return { path: "webhooks.ts", content: printStatements(statements) };
+}
+
+/** z.discriminatedUnion on `type` when every event is an object const with a literal type, else z.union. */
+function anyEventSchema(model: SpecModel, hooks: WebhookModel[], members: string[]): string {
+  if (members.length === 1) return members[0];
+  const discriminable = hooks.every((hook) => {
+    const named = hook.componentRef === undefined ? undefined : model.schemasByRef.get(hook.componentRef);
+    if (named === undefined || !named.zodObject) return false;
+    const flat = flattenObject(model.document, named.schema);
+    const type = flat?.properties.type === undefined ? undefined : derefSchema(model.document, flat.properties.type);
+    if (!flat?.required.has("type") || typeof type !== "object" || type === null) return false;
+    return type.const === hook.event || (Array.isArray(type.enum) && type.enum.length === 1 && type.enum[0] === hook.event);
+  });
+  return discriminable ? `z.discriminatedUnion("type", [${members.join(", ")}])` : `z.union([${members.join(", ")}])`;
+}
+
+function variable(name: string, initializer: string, doc: string): Statement {
+  return { kind: "variable", structure: { isExported: true, declarationKind: "const" as never, docs: [doc], declarations: [{ name, initializer }] } };
+}

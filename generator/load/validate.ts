@@ -1,0 +1,80 @@
+// Validation with @apidevtools/swagger-parser (OpenAPI 3.0 and 3.1 JSON schemas). It dereferences
+// and so mutates what it is given: callers pass a private copy. Its errors become `file#/pointer: problem`.
+import { Worker } from "node:worker_threads";
+import { SpecError, type SpecProblem } from "./spec-error.ts";
+
+const WORKER_URL = new URL("./validate-worker.mjs", import.meta.url);
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+export async function validateWithSwaggerParser(copy: Record<string, unknown>, filePath: string, displayPath: string): Promise<void> {
+  // Loaded on demand: the usual path validates in the worker and never needs it on this thread.
+  const { default: SwaggerParser } = await import("@apidevtools/swagger-parser");
+  try {
+    await SwaggerParser.validate(filePath, copy as never, {
+      dereference: { circular: "ignore" },
+      validate: { schema: true, spec: true },
+    } as never);
+  } catch (error) {
+    throw new SpecError(displayPath, problemsOf(error));
+  }
+}
+
+/**
+ * The same validation in a worker thread, from the file's text. Resolves to the SpecError (or
+ * undefined when valid) instead of rejecting, so it can run unobserved while the caller works.
+ */
+export function validateInWorker(text: string, isJson: boolean, filePath: string, displayPath: string): Promise<SpecError | undefined> {
+  return new Promise((resolve) => {
+    const worker = new Worker(WORKER_URL, { workerData: { path: filePath, text, isJson } });
+    worker.once("message", (message: { ok: boolean; message?: string; details?: AjvError[] }) => {
+      if (message.ok) return resolve(undefined);
+      const error = Object.assign(new Error(message.message ?? "validation failed"), { details: message.details });
+      resolve(new SpecError(displayPath, problemsOf(error)));
+    });
+    worker.once("error", (error) => resolve(new SpecError(displayPath, problemsOf(error))));
+    worker.once("exit", (code) => {
+      if (code !== 0) resolve(new SpecError(displayPath, [{ pointer: "", problem: `validation worker exited with code ${code}` }]));
+    });
+  });
+}
+
+export function problemsOf(error: unknown): SpecProblem[] {
+  const details = (error as { details?: unknown }).details;
+  if (Array.isArray(details) && details.length > 0) return ajvProblems(details as AjvError[]);
+  const message = error instanceof Error ? error.message : String(error);
+  const missing = /Missing \$ref pointer "([^"]*)"/.exec(message);
+  if (missing) return [{ pointer: "", problem: `$ref "${missing[1]}" points to nothing` }];
+  return [{ pointer: "", problem: message.split("\n")[0] }];
+}
+
+/** Keeps the most specific errors: those whose location holds no deeper error (oneOf noise sits above). */
+function ajvProblems(errors: AjvError[]): SpecProblem[] {
+  const paths = errors.map((e) => e.instancePath);
+  const leaves = errors.filter((e) => !paths.some((p) => p !== e.instancePath && p.startsWith(e.instancePath + "/")));
+  const seen = new Set<string>();
+  const problems: SpecProblem[] = [];
+  for (const e of leaves) {
+    const problem = describe(e);
+    const key = e.instancePath + "\0" + problem;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    problems.push({ pointer: e.instancePath, problem });
+  }
+  return problems;
+}
+
+function describe(e: AjvError): string {
+  const base = e.message ?? e.keyword;
+  const params = e.params ?? {};
+  if (e.keyword === "additionalProperties" && typeof params.additionalProperty === "string") {
+    return `${base}: '${params.additionalProperty}'`;
+  }
+  if (e.keyword === "enum" && Array.isArray(params.allowedValues)) return `${base}: ${params.allowedValues.join(", ")}`;
+  return base;
+}

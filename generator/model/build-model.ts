@@ -1,0 +1,133 @@
+// Builds the one normalized model from a loaded document. Names are handed out in a fixed order
+// (fixed exports, operations, component schemas, webhooks, rpc) so they are stable run to run.
+import { escapeToken, toPointer } from "../load/json-pointer.ts";
+import { SpecError, type SpecProblem } from "../load/spec-error.ts";
+import type { LoadedSpec } from "../load/load-spec.ts";
+import { NameRegistry, toPascalCase } from "./names.ts";
+import { buildOperation, listOperations } from "./operations.ts";
+import { componentDependencies, orderByDependencies } from "./schema-graph.ts";
+import { COMPONENT_SCHEMA_PREFIX, flattenObject, isRefSchema } from "./schema-utils.ts";
+import { buildSecurity } from "./security.ts";
+import type { NamedSchema, RpcModel, Schema, SpecModel } from "./types.ts";
+import { buildWebhooks, webhookProfile } from "./webhooks.ts";
+
+/** Names every generated file exports besides the per-schema and per-operation ones. */
+export const FIXED_EXPORTS = [
+  "operations",
+  "operationList",
+  "OperationName",
+  "OperationEntry",
+  "Handlers",
+  "RequestContext",
+  "ServerOptions",
+  "createServer",
+  "ClientOptions",
+  "CallOptions",
+  "WebhookEvent",
+  "WebhookEventType",
+  "WebhookEventSchema",
+  "webhookEventTypes",
+  "webhookEventSchemas",
+  "parseWebhookEvent",
+  "verifyWebhook",
+  "VerifyWebhookOptions",
+  "WebhookVerificationError",
+  "createRpcClient",
+  "RpcClient",
+  "RpcClientOptions",
+  "rpcMethods",
+  "RpcMethods",
+];
+
+export interface BuildOptions {
+  rpc?: (names: NameRegistry) => RpcModel;
+}
+
+export function buildModel(loaded: LoadedSpec, options: BuildOptions = {}): SpecModel {
+  const document = loaded.document;
+  const problems: SpecProblem[] = [];
+  const exportNames = new NameRegistry();
+  const info = (document.info ?? {}) as Record<string, unknown>;
+  const clientName = clientClassName(info);
+  exportNames.reserve(...FIXED_EXPORTS, clientName);
+
+  const methodNames = new NameRegistry({ allowReserved: true });
+  // Members a method or table key must not be: the class's own, object plumbing, and `then`
+  // (a client with a then() method would be mistaken for a promise).
+  methodNames.reserve("constructor", "transport", "toString", "valueOf", "hasOwnProperty", "__proto__", "prototype", "then");
+  const seenIds = new Map<string, string>();
+  const ctx = { document, methodNames, exportNames, problems, globalSecurity: document.security };
+  const operations = listOperations(document).map((raw) => buildOperation(ctx, raw, seenIds));
+
+  const schemas = buildComponentSchemas(document, exportNames);
+  const schemasByRef = new Map(schemas.map((s) => [s.ref, s]));
+  const security = buildSecurity(document, problems);
+  const webhooks = buildWebhooks(document, schemasByRef, exportNames, problems);
+  const rpc = options.rpc?.(exportNames);
+
+  if (problems.length > 0) throw new SpecError(loaded.source.displayPath, problems);
+  return {
+    displayPath: loaded.source.displayPath,
+    sha256: loaded.source.sha256,
+    version: loaded.version,
+    title: typeof info.title === "string" ? info.title : "API",
+    apiVersion: typeof info.version === "string" ? info.version : "",
+    clientName,
+    document,
+    schemas,
+    schemasByRef,
+    operations,
+    security,
+    webhooks,
+    webhookProfile: webhookProfile(document),
+    rpc,
+  };
+}
+
+/** info.x-custody-client-name when given, else the title in PascalCase without a trailing "Api", plus "Client". */
+export function clientClassName(info: Record<string, unknown>): string {
+  const declared = info["x-custody-client-name"];
+  if (typeof declared === "string" && /^[A-Z][A-Za-z0-9_]*$/.test(declared)) return declared;
+  const title = typeof info.title === "string" ? info.title : "Api";
+  const base = toPascalCase(title).replace(/(Api|API)$/, "") || "Api";
+  return `${base}Client`;
+}
+
+/** True when the component's zod const will be a ZodObject (z.object and friends), which .extend() needs. */
+function emitsPlainObject(document: Record<string, unknown>, named: NamedSchema): boolean {
+  const schema = named.schema;
+  if (named.recursive || typeof schema !== "object" || isRefSchema(schema) || Object.hasOwn(schema, "default")) return false;
+  const flat = flattenObject(document, schema);
+  return flat !== undefined && (Object.keys(flat.properties).length > 0 || flat.additionalProperties === false);
+}
+
+/** Component schemas, named (sorted by original name for stable suffixes) and ordered for emission. */
+export function buildComponentSchemas(document: Record<string, unknown>, names: NameRegistry, prefix = ""): NamedSchema[] {
+  const components = ((document.components ?? {}) as Record<string, unknown>).schemas as Record<string, Schema> | undefined;
+  if (!components) return [];
+  const originals = Object.keys(components).sort();
+  const byRef = new Map<string, NamedSchema>();
+  for (const original of originals) {
+    const typeName = names.claim(prefix + toPascalCase(original), ["", "Schema"]);
+    const ref = COMPONENT_SCHEMA_PREFIX + escapeToken(original);
+    byRef.set(ref, {
+      ref,
+      originalName: original,
+      typeName,
+      schemaName: `${typeName}Schema`,
+      schema: components[original],
+      recursive: false,
+      zodObject: false,
+      pointer: toPointer(["components", "schemas", original]),
+    });
+  }
+  const edges = new Map<string, string[]>();
+  for (const [ref, named] of byRef) edges.set(ref, componentDependencies(document, named.schema));
+  const { order, recursive } = orderByDependencies([...byRef.keys()], edges);
+  return order.map((ref) => {
+    const named = byRef.get(ref) as NamedSchema;
+    named.recursive = recursive.has(ref);
+    named.zodObject = emitsPlainObject(document, named);
+    return named;
+  });
+}

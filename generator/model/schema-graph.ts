@@ -1,0 +1,85 @@
+// Reference graph of the component schemas: emission order (dependencies first, so every zod const
+// is defined before use) and recursion (members of a cycle become z.lazy with an explicit type).
+import { resolvePointer } from "../load/json-pointer.ts";
+import { canonicalComponentRef, collectRefs } from "./schema-utils.ts";
+
+/** Component refs a schema reaches, looking through refs to non-component places. */
+export function componentDependencies(document: unknown, schema: unknown): string[] {
+  const found = new Set<string>();
+  const visited = new Set<string>();
+  const pending = [...collectRefs(schema)];
+  while (pending.length > 0) {
+    const ref = pending.pop() as string;
+    const component = canonicalComponentRef(ref);
+    if (component !== undefined) {
+      found.add(component);
+      continue;
+    }
+    if (visited.has(ref)) continue;
+    visited.add(ref);
+    pending.push(...collectRefs(resolvePointer(document, ref)));
+  }
+  return [...found].sort();
+}
+
+export interface GraphOrder {
+  /** Dependencies before dependents; ties in name order. */
+  order: string[];
+  recursive: Set<string>;
+}
+
+/** Tarjan's strongly connected components (iterative: deep specs must not overflow the stack). */
+export function orderByDependencies(nodes: readonly string[], edges: ReadonlyMap<string, readonly string[]>): GraphOrder {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const order: string[] = [];
+  const recursive = new Set<string>();
+  let counter = 0;
+
+  for (const root of nodes) {
+    if (index.has(root)) continue;
+    const work: { node: string; next: number }[] = [{ node: root, next: 0 }];
+    index.set(root, counter);
+    low.set(root, counter++);
+    stack.push(root);
+    onStack.add(root);
+    while (work.length > 0) {
+      const frame = work[work.length - 1];
+      const targets = (edges.get(frame.node) ?? []).filter((t) => edges.has(t));
+      if (frame.next < targets.length) {
+        const target = targets[frame.next++];
+        if (!index.has(target)) {
+          index.set(target, counter);
+          low.set(target, counter++);
+          stack.push(target);
+          onStack.add(target);
+          work.push({ node: target, next: 0 });
+        } else if (onStack.has(target)) {
+          low.set(frame.node, Math.min(low.get(frame.node)!, index.get(target)!));
+        }
+        continue;
+      }
+      work.pop();
+      if (work.length > 0) {
+        const parent = work[work.length - 1].node;
+        low.set(parent, Math.min(low.get(parent)!, low.get(frame.node)!));
+      }
+      if (low.get(frame.node) === index.get(frame.node)) {
+        const component: string[] = [];
+        let member: string;
+        do {
+          member = stack.pop() as string;
+          onStack.delete(member);
+          component.push(member);
+        } while (member !== frame.node);
+        component.sort();
+        const selfLoop = (edges.get(frame.node) ?? []).includes(frame.node);
+        if (component.length > 1 || selfLoop) for (const m of component) recursive.add(m);
+        order.push(...component);
+      }
+    }
+  }
+  return { order, recursive };
+}

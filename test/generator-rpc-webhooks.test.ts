@@ -1,0 +1,144 @@
+// rpc.ts and webhooks.ts generated from spec/: the typed JSON-RPC client over HTTP and WebSocket
+// against a small fake node, and verifyWebhook against deliveries signed by runtime/webhook-signature.ts.
+import { createServer, type Server } from "node:http";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WebSocketServer } from "ws";
+import { generate } from "../generator/index.ts";
+import { RpcTransportError } from "../runtime/jsonrpc-client.ts";
+import { generateWebhookKeyPair, signWebhook } from "../runtime/webhook-signature.ts";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const API_KEY = "rpc_key_1";
+const BLOCK = {
+  hash: `0x${"ab".repeat(32)}`,
+  parentHash: `0x${"cd".repeat(32)}`,
+  number: "0x10",
+  timestamp: "0x6553f100",
+  transactions: [],
+};
+
+let work: string;
+let out: string;
+let server: Server;
+let wss: WebSocketServer;
+let base: string;
+let badResult = false;
+
+/** Answers a JSON-RPC request the way a node would (only what the test needs). */
+function answer(request: { id: unknown; method: string; params?: unknown[] }): unknown {
+  if (request.method === "eth_blockNumber") return { jsonrpc: "2.0", id: request.id, result: badResult ? 16 : "0x10" };
+  if (request.method === "eth_getBlockByNumber") return { jsonrpc: "2.0", id: request.id, result: request.params?.[0] === "latest" ? BLOCK : null };
+  return { jsonrpc: "2.0", id: request.id, error: { code: -32601, message: "method not found" } };
+}
+
+beforeAll(async () => {
+  work = await mkdtemp(join(ROOT, ".tmp-gen-rpc-"));
+  out = join(work, "out");
+  await generate({ specPath: join(ROOT, "spec/openapi.yaml"), rpcSpecPath: join(ROOT, "spec/openrpc.json"), outDir: out });
+  server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://x");
+    if (url.searchParams.get("api_key") !== API_KEY && req.headers.authorization !== `APIKEY ${API_KEY}`) {
+      res.writeHead(401, { "content-type": "application/json" }).end('{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"unauthorized"}}');
+      return;
+    }
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer(JSON.parse(body)))));
+  });
+  wss = new WebSocketServer({ server, path: "/ws" });
+  wss.on("connection", (socket) => socket.on("message", (data) => socket.send(JSON.stringify(answer(JSON.parse(String(data)))))));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+}, 60_000);
+
+afterAll(async () => {
+  wss?.close();
+  await new Promise((resolve) => server?.close(resolve));
+  await rm(work, { recursive: true, force: true });
+});
+
+describe("rpc.ts", () => {
+  it("declares params as tuples and results per OpenRPC method", async () => {
+    const text = await readFile(join(out, "rpc.ts"), "utf8");
+    expect(text).toContain("export type EthGetBlockByNumberParams = [block: RpcBlockNumberOrTag, fullTransactions: boolean];");
+    expect(text).toContain("export type EthGetBlockByNumberResult = RpcBlock | null;");
+    expect(text).toContain("eth_blockNumber(...params: EthBlockNumberParams): Promise<EthBlockNumberResult>;");
+    expect(text).toContain("export function createRpcClient(options: RpcClientOptions): RpcClient {");
+  });
+
+  it("calls typed methods over HTTP (key in the query or a header) and over WebSocket", async () => {
+    const { createRpcClient } = await import(pathToFileURL(join(out, "rpc.ts")).href);
+    const viaQuery = createRpcClient({ url: `http://${base}/rpc`, wsUrl: `ws://${base}/ws`, apiKey: API_KEY });
+    const viaHeader = createRpcClient({ url: `http://${base}/rpc`, apiKey: API_KEY, auth: "header" });
+    try {
+      expect(await viaQuery.eth_blockNumber()).toBe("0x10");
+      expect(await viaHeader.eth_getBlockByNumber("latest", false)).toEqual(BLOCK);
+      expect(await viaHeader.eth_getBlockByNumber("0x99", false)).toBeNull();
+      expect(await viaQuery.ws.eth_blockNumber()).toBe("0x10");
+    } finally {
+      await viaQuery.close();
+      await viaHeader.close();
+    }
+  });
+
+  it("refuses a result that does not match the method's schema", async () => {
+    const { createRpcClient } = await import(pathToFileURL(join(out, "rpc.ts")).href);
+    const client = createRpcClient({ url: `http://${base}/rpc`, apiKey: API_KEY });
+    badResult = true;
+    try {
+      const error = await client.eth_blockNumber().then(() => undefined, (e: unknown) => e);
+      expect(error).toBeInstanceOf(RpcTransportError);
+      expect((error as RpcTransportError).message).toMatch(/eth_blockNumber: the result does not match the spec/);
+    } finally {
+      badResult = false;
+      await client.close();
+    }
+  });
+});
+
+describe("webhooks.ts", () => {
+  const event = {
+    id: "evt_01",
+    type: "wallet.created",
+    created_at: "2025-01-01T00:00:00Z",
+    workspace_id: "ws_1",
+    data: { id: "wcs_1", wallet_id: "wal_1", status: "success", workspace_id: "ws_1", name: "Treasury", wallet_type: "mpc" },
+  };
+  const body = JSON.stringify(event);
+  const now = 1_735_689_600;
+
+  it("a union discriminated by type, one schema per event type", async () => {
+    const text = await readFile(join(out, "webhooks.ts"), "utf8");
+    expect(text).toContain('export const WebhookEventSchema = z.discriminatedUnion("type", [');
+    expect(text).toContain('"wallet.created": S.WalletCreatedEventSchema,');
+  });
+
+  it("verifyWebhook accepts a signed delivery and returns the typed event; refuses tampering and replays", async () => {
+    const hooks = await import(pathToFileURL(join(out, "webhooks.ts")).href);
+    const keys = generateWebhookKeyPair();
+    const headers = signWebhook({ profile: "standard-webhooks", privateKey: keys.privateKey, id: event.id, timestamp: now, body });
+    expect(hooks.verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers, body, now })).toEqual(event);
+
+    const reason = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (error) {
+        expect(error).toBeInstanceOf(hooks.WebhookVerificationError);
+        return (error as { reason: string }).reason;
+      }
+      return "accepted";
+    };
+    expect(reason(() => hooks.verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers, body: body.replace("Treasury", "Mallory"), now }))).toBe("no_valid_signature");
+    expect(reason(() => hooks.verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers, body, now: now + 301 }))).toBe("timestamp_out_of_window");
+    const other = generateWebhookKeyPair();
+    expect(reason(() => hooks.verifyWebhook({ publicKeyBase64: other.publicKeyBase64, headers, body, now }))).toBe("no_valid_signature");
+    // A validly signed body that is not a declared event.
+    const odd = JSON.stringify({ ...event, type: "wallet.exploded" });
+    const oddHeaders = signWebhook({ profile: "standard-webhooks", privateKey: keys.privateKey, id: event.id, timestamp: now, body: odd });
+    expect(reason(() => hooks.verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers: oddHeaders, body: odd, now }))).toBe("invalid_event");
+  });
+});
