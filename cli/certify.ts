@@ -1,0 +1,319 @@
+// `custody certify`: certifies a deployment given its URLs and credentials (flags or environment),
+// or the embedded reference deployment with --sandbox. Exit 0 certified, 1 a MUST check failed,
+// 2 bad usage or an unreachable target. Secrets are never printed.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { parseArgs } from "node:util";
+import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, defaultWsUrl, type Credentials, type RunOptions, type TargetConfig } from "../conformance/config.ts";
+import { loadGeneratedOperations, type OperationInfo } from "../conformance/operations.ts";
+import { consoleReporter } from "../conformance/report/console.ts";
+import { renderHtml } from "../conformance/report/html.ts";
+import { renderJson } from "../conformance/report/json.ts";
+import { renderJunit } from "../conformance/report/junit.ts";
+import { exitCodeOf, type Report } from "../conformance/report/model.ts";
+import { redactorFor, runSuite } from "../conformance/runner.ts";
+import type { Redactor } from "../conformance/redact.ts";
+import { GROUPS, type Group, type Level } from "../conformance/types.ts";
+import { UsageError } from "./usage-error.ts";
+
+export interface CertifyIo {
+  stdout?: (text: string) => void;
+  stderr?: (text: string) => void;
+  env?: NodeJS.ProcessEnv;
+  /** Tests pass their own operation table; the CLI reads generated/operations.ts. */
+  operations?: OperationInfo[];
+}
+
+const OPTIONS = {
+  "base-url": { type: "string" },
+  "rpc-url": { type: "string" },
+  "ws-url": { type: "string" },
+  "api-key": { type: "string" },
+  "api-secret": { type: "string" },
+  "rpc-api-key": { type: "string" },
+  "workspace-id": { type: "string" },
+  level: { type: "string" },
+  only: { type: "string" },
+  json: { type: "string" },
+  junit: { type: "string" },
+  html: { type: "string" },
+  "webhook-receiver-url": { type: "string" },
+  "webhook-listen": { type: "string" },
+  "webhook-profile": { type: "string" },
+  "timeout-ms": { type: "string" },
+  concurrency: { type: "string" },
+  "wallet-id": { type: "string" },
+  "asset-id": { type: "string" },
+  "withdrawal-id": { type: "string" },
+  "delivery-id": { type: "string" },
+  "webhook-id": { type: "string" },
+  "viewer-api-key": { type: "string" },
+  "viewer-api-secret": { type: "string" },
+  "scoped-api-key": { type: "string" },
+  "scoped-api-secret": { type: "string" },
+  "faucet-private-key": { type: "string" },
+  sandbox: { type: "boolean" },
+  quiet: { type: "boolean" },
+  "no-color": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+export const CERTIFY_USAGE = `usage: custody certify --base-url U --rpc-url R [--ws-url W] --api-key K --api-secret S --rpc-api-key RK
+                      [--workspace-id ID] [--level seed|full] [--only GROUP,...] [--timeout-ms N]
+                      [--json FILE] [--junit FILE] [--html FILE] [--webhook-receiver-url PUBLIC_URL]
+       custody certify --sandbox [same report options]
+
+target (flag or environment variable):
+  --base-url U              CUSTODY_BASE_URL         wallet API base (operation paths start with /api/v1)
+  --rpc-url R               CUSTODY_RPC_URL          node access base (HTTP JSON-RPC at R/rpc)
+  --ws-url W                CUSTODY_WS_URL           WebSocket URL (default: R with ws(s):// and /ws)
+  --api-key K               CUSTODY_API_KEY          HMAC key id (owner or admin)
+  --api-secret S            CUSTODY_API_SECRET       its secret (prefer the environment variable)
+  --rpc-api-key RK          CUSTODY_RPC_API_KEY      node access key
+  --workspace-id ID         CUSTODY_WORKSPACE_ID
+seed-level fixtures (ids of existing records):
+  --wallet-id --asset-id --withdrawal-id --delivery-id --webhook-id
+restricted keys (created with createApiKey at --level full when not given):
+  --viewer-api-key/--viewer-api-secret      CUSTODY_VIEWER_API_KEY / CUSTODY_VIEWER_API_SECRET
+  --scoped-api-key/--scoped-api-secret      CUSTODY_SCOPED_API_KEY / CUSTODY_SCOPED_API_SECRET (balances:read only)
+deposits (lifecycle checks):
+  --faucet-private-key HEX  CUSTODY_FAUCET_PRIVATE_KEY  funded chain key
+webhooks:
+  --webhook-receiver-url U  CUSTODY_WEBHOOK_RECEIVER_URL  public URL of the runner's receiver
+  --webhook-listen HOST:PORT                     where the receiver listens (default 127.0.0.1:0)
+  --webhook-profile standard-webhooks|canonical-json   require this signature profile (default: either, reported)
+run:
+  --level seed|full   seed: only what the seed specifies; full (default): also drive assumed operations
+  --only GROUP,...    ${GROUPS.join(", ")}
+  --timeout-ms N      per-check time limit, also bounds each request (default ${DEFAULT_TIMEOUT_MS})
+  --concurrency N     checks at a time (default ${DEFAULT_CONCURRENCY})
+  --json/--junit/--html FILE   write reports;  --quiet: print failures only;  --no-color
+
+exit status: 0 every MUST check passed; 1 a MUST check failed; 2 bad usage or unreachable target`;
+
+type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]["type"] extends "boolean" ? boolean : string };
+
+export async function run(argv: string[], io: CertifyIo = {}): Promise<number> {
+  const stdout = io.stdout ?? ((t: string) => void process.stdout.write(t));
+  const stderr = io.stderr ?? ((t: string) => void process.stderr.write(t));
+  const env = io.env ?? process.env;
+  let values: Values;
+  try {
+    values = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true }).values as Values;
+  } catch (err) {
+    stderr(`custody certify: ${(err as Error).message}\n\n${CERTIFY_USAGE}\n`);
+    return 2;
+  }
+  if (values.help) {
+    stdout(`${CERTIFY_USAGE}\n`);
+    return 0;
+  }
+  let sandbox: SandboxHandle | undefined;
+  try {
+    const options = runOptions(values);
+    if (values.sandbox) sandbox = await startSandbox();
+    const target = targetConfig(values, env, options.level, sandbox);
+    const operations = io.operations ?? (await loadGeneratedOperations());
+    return await certify(target, options, operations, values, stdout, stderr);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    stderr(`custody certify: ${message}${err instanceof UsageError ? `\n\n${CERTIFY_USAGE}` : ""}\n`);
+    return 2;
+  } finally {
+    await sandbox?.close().catch(() => undefined);
+  }
+}
+
+async function certify(
+  target: TargetConfig,
+  options: RunOptions,
+  operations: OperationInfo[],
+  values: Values,
+  stdout: (t: string) => void,
+  stderr: (t: string) => void,
+): Promise<number> {
+  const redactor = redactorFor(target);
+  const reporter = consoleReporter({ write: (t) => stdout(redactor.text(t)), color: !values["no-color"] && process.stdout.isTTY === true, verbose: !values.quiet });
+  const restoreConsole = redactConsole(redactor);
+  let result;
+  try {
+    result = await runSuite({ target, options, operations, onEvent: reporter, redactor });
+  } finally {
+    restoreConsole();
+  }
+  if (result.kind === "unreachable") {
+    stderr(`custody certify: target unreachable: ${result.reason}\n`);
+    return 2;
+  }
+  writeReports(result.report, values, redactor);
+  return exitCodeOf(result.report);
+}
+
+function writeReports(report: Report, values: Values, redactor: Redactor): void {
+  const outputs: Array<[string | undefined, (r: Report) => string]> = [
+    [values.json, renderJson],
+    [values.junit, renderJunit],
+    [values.html, renderHtml],
+  ];
+  for (const [file, render] of outputs) {
+    if (!file) continue;
+    mkdirSync(dirname(file), { recursive: true });
+    // Everything was redacted when captured; this pass is the last safety net.
+    writeFileSync(file, redactor.text(render(report)));
+  }
+}
+
+/** Third-party libraries (the Substrate client, for one) log URLs with api_key; mask them during the run. */
+function redactConsole(redactor: Redactor): () => void {
+  const methods = ["log", "info", "warn", "error", "debug"] as const;
+  const saved = methods.map((m) => console[m]);
+  for (const m of methods) {
+    const original = console[m];
+    console[m] = (...args: unknown[]) => original(...args.map((a) => (typeof a === "string" ? redactor.url(a) : a instanceof Error ? redactor.url(a.message) : a)));
+  }
+  return () => methods.forEach((m, i) => (console[m] = saved[i]));
+}
+
+function runOptions(v: Values): RunOptions {
+  const level = (v.level ?? "full") as Level;
+  if (level !== "seed" && level !== "full") throw new UsageError(`--level must be seed or full, not "${v.level}"`);
+  let only: Group[] | undefined;
+  if (v.only) {
+    only = v.only.split(",").map((g) => g.trim()).filter(Boolean) as Group[];
+    const unknown = only.filter((g) => !(GROUPS as readonly string[]).includes(g));
+    if (unknown.length > 0) throw new UsageError(`--only: unknown group ${unknown.join(", ")} (groups: ${GROUPS.join(", ")})`);
+  }
+  return {
+    level,
+    only,
+    timeoutMs: positiveInt(v["timeout-ms"], "--timeout-ms", DEFAULT_TIMEOUT_MS),
+    concurrency: positiveInt(v.concurrency, "--concurrency", DEFAULT_CONCURRENCY),
+  };
+}
+
+function positiveInt(raw: string | undefined, flag: string, fallback: number): number {
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) <= 0) throw new UsageError(`${flag} must be a positive integer, not "${raw}"`);
+  return Number(raw);
+}
+
+function targetConfig(v: Values, env: NodeJS.ProcessEnv, level: Level, sandbox?: SandboxHandle): TargetConfig {
+  const pick = (flag: keyof Values, envName: string, fromSandbox?: string): string | undefined => {
+    const value = (v[flag] as string | undefined) ?? env[envName] ?? fromSandbox;
+    return value === "" ? undefined : value;
+  };
+  const required = (flag: keyof Values, envName: string, fromSandbox?: string): string => {
+    const value = pick(flag, envName, fromSandbox);
+    if (!value) throw new UsageError(`missing --${String(flag)} (or ${envName})${sandbox ? "" : "; or use --sandbox"}`);
+    return value;
+  };
+  const baseUrl = httpUrl(required("base-url", "CUSTODY_BASE_URL", sandbox?.base_url), "--base-url");
+  const rpcUrl = httpUrl(required("rpc-url", "CUSTODY_RPC_URL", sandbox?.rpc_url), "--rpc-url");
+  const wsRaw = pick("ws-url", "CUSTODY_WS_URL", sandbox?.ws_url);
+  const wsUrl = wsRaw ? wsUrlOf(wsRaw) : defaultWsUrl(rpcUrl);
+  const pair = (keyFlag: keyof Values, secretFlag: keyof Values, prefix: string, s?: { key?: string; secret?: string }): Credentials | undefined => {
+    const apiKey = pick(keyFlag, `CUSTODY_${prefix}_API_KEY`, s?.key);
+    const apiSecret = pick(secretFlag, `CUSTODY_${prefix}_API_SECRET`, s?.secret);
+    if (!apiKey && !apiSecret) return undefined;
+    if (!apiKey || !apiSecret) throw new UsageError(`--${String(keyFlag)} and --${String(secretFlag)} go together`);
+    return { apiKey, apiSecret };
+  };
+  const listen = v["webhook-listen"];
+  let webhookListenHost: string | undefined;
+  let webhookListenPort: number | undefined;
+  if (listen) {
+    const m = /^(.+):(\d+)$/.exec(listen);
+    if (!m) throw new UsageError(`--webhook-listen must be HOST:PORT, not "${listen}"`);
+    webhookListenHost = m[1].replace(/^\[|\]$/g, "");
+    webhookListenPort = Number(m[2]);
+  }
+  const receiverUrl = pick("webhook-receiver-url", "CUSTODY_WEBHOOK_RECEIVER_URL");
+  const profile = v["webhook-profile"];
+  if (profile !== undefined && profile !== "standard-webhooks" && profile !== "canonical-json") {
+    throw new UsageError(`--webhook-profile must be standard-webhooks or canonical-json, not "${profile}"`);
+  }
+  // At full level the sandbox's restricted keys are left out so that createApiKey gets exercised too.
+  const restricted =
+    sandbox && level === "seed"
+      ? { viewer: { key: sandbox.viewer_api_key, secret: sandbox.viewer_api_secret }, scoped: { key: sandbox.scoped_api_key, secret: sandbox.scoped_api_secret } }
+      : undefined;
+  return {
+    baseUrl,
+    rpcUrl,
+    wsUrl,
+    admin: { apiKey: required("api-key", "CUSTODY_API_KEY", sandbox?.api_key), apiSecret: required("api-secret", "CUSTODY_API_SECRET", sandbox?.api_secret) },
+    rpcApiKey: required("rpc-api-key", "CUSTODY_RPC_API_KEY", sandbox?.rpc_api_key),
+    workspaceId: pick("workspace-id", "CUSTODY_WORKSPACE_ID", sandbox?.workspace_id),
+    viewer: pair("viewer-api-key", "viewer-api-secret", "VIEWER", restricted?.viewer),
+    scoped: pair("scoped-api-key", "scoped-api-secret", "SCOPED", restricted?.scoped),
+    faucetPrivateKey: pick("faucet-private-key", "CUSTODY_FAUCET_PRIVATE_KEY", sandbox?.faucet_private_key),
+    fixtureIds: {
+      walletId: v["wallet-id"],
+      assetId: v["asset-id"],
+      withdrawalId: v["withdrawal-id"],
+      deliveryId: v["delivery-id"],
+      webhookId: v["webhook-id"],
+    },
+    webhookReceiverUrl: receiverUrl ? httpUrl(receiverUrl, "--webhook-receiver-url") : undefined,
+    webhookListenHost,
+    webhookListenPort,
+    webhookProfile: profile,
+  };
+}
+
+function httpUrl(raw: string, flag: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`${flag} is not a URL: "${raw}"`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`${flag} must be http:// or https://, not ${url.protocol}`);
+  return raw.replace(/\/+$/, "");
+}
+
+function wsUrlOf(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`--ws-url is not a URL: "${raw}"`);
+  }
+  if (url.protocol !== "ws:" && url.protocol !== "wss:") throw new UsageError(`--ws-url must be ws:// or wss://, not ${url.protocol}`);
+  return raw;
+}
+
+/** What reference/sandbox.ts's startSandbox returns (the CLI is the only place that knows it). */
+interface SandboxHandle {
+  base_url: string;
+  rpc_url: string;
+  ws_url?: string;
+  api_key: string;
+  api_secret: string;
+  rpc_api_key: string;
+  workspace_id?: string;
+  viewer_api_key?: string;
+  viewer_api_secret?: string;
+  scoped_api_key?: string;
+  scoped_api_secret?: string;
+  faucet_private_key?: string;
+  close(): Promise<void>;
+}
+
+// A variable specifier: conformance/ must not depend on reference/, and the CLI loads it only on --sandbox.
+const SANDBOX_MODULE = "../reference/sandbox.ts";
+
+async function startSandbox(): Promise<SandboxHandle> {
+  let mod: { startSandbox?: (options?: Record<string, unknown>) => Promise<SandboxHandle> };
+  try {
+    mod = (await import(SANDBOX_MODULE)) as typeof mod;
+  } catch (err) {
+    throw new Error(`cannot load the reference deployment (reference/sandbox.ts): ${(err as Error).message}`);
+  }
+  if (typeof mod.startSandbox !== "function") throw new Error("reference/sandbox.ts does not export startSandbox");
+  const handle = await mod.startSandbox({});
+  for (const field of ["base_url", "rpc_url", "api_key", "api_secret", "rpc_api_key"] as const) {
+    if (typeof handle?.[field] !== "string") throw new Error(`the sandbox did not provide ${field}`);
+  }
+  return handle;
+}

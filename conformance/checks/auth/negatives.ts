@@ -1,0 +1,234 @@
+// Each negative check breaks exactly one part of an otherwise valid signed request.
+import { HMAC_HEADERS, unixSeconds } from "../../../runtime/hmac.ts";
+import type { Check } from "../../types.ts";
+import { macHex, negativeCheck, randomKeyId, randomSecret, signed, without } from "./matrix.ts";
+
+const K = HMAC_HEADERS.key;
+const T = HMAC_HEADERS.timestamp;
+const S = HMAC_HEADERS.signature;
+const SEED5 = "§5 rule 1";
+// Outside the ±300 s window with a margin, so ordinary clock skew cannot make the check flaky.
+const OUTSIDE_WINDOW_S = 360;
+
+/** No authentication headers at all. */
+export const noCredentials = negativeCheck({
+  id: "auth.no-credentials",
+  title: "A request without any authentication header is refused with 401",
+  seedRef: SEED5,
+  build: () => [{ label: "no authentication headers", headers: {} }],
+});
+
+/** ACCESS-API-KEY left out. */
+export const missingApiKey = negativeCheck({
+  id: "auth.missing-access-api-key",
+  title: "A request without ACCESS-API-KEY is refused with 401",
+  seedRef: SEED5,
+  build: (plan, creds) => [{ label: "ACCESS-API-KEY missing", headers: without(signed(plan, creds), K) }],
+});
+
+/** ACCESS-TIMESTAMP left out. */
+export const missingTimestamp = negativeCheck({
+  id: "auth.missing-access-timestamp",
+  title: "A request without ACCESS-TIMESTAMP is refused with 401",
+  seedRef: SEED5,
+  build: (plan, creds) => [
+    { label: "ACCESS-TIMESTAMP missing", headers: without(signed(plan, creds), T) },
+    // A deployment that treats a missing timestamp as empty (and skips the window) accepts this one.
+    { label: "ACCESS-TIMESTAMP missing, signed over an empty timestamp", headers: without(signed(plan, creds, { timestamp: "" }), T) },
+  ],
+});
+
+/** ACCESS-SIGN left out. */
+export const missingSign = negativeCheck({
+  id: "auth.missing-access-sign",
+  title: "A request without ACCESS-SIGN is refused with 401",
+  seedRef: SEED5,
+  build: (plan, creds) => [{ label: "ACCESS-SIGN missing", headers: without(signed(plan, creds), S) }],
+});
+
+/** Each of the three headers present but empty. */
+export const emptyHeaders = negativeCheck({
+  id: "auth.empty-headers",
+  title: "An empty ACCESS-API-KEY, ACCESS-TIMESTAMP or ACCESS-SIGN is refused with 401",
+  seedRef: SEED5,
+  build: (plan, creds) =>
+    [K, T, S].map((name) => ({ label: `${name} empty`, headers: { ...signed(plan, creds), [name]: "" } })),
+});
+
+/** A key id the deployment never issued, signed with a secret. */
+export const unknownKey = negativeCheck({
+  id: "auth.unknown-key",
+  title: "An unknown API key id is refused with 401",
+  seedRef: SEED5,
+  build: (plan, creds) => [{ label: "an unknown key id", headers: { ...signed(plan, creds), [K]: randomKeyId() } }],
+});
+
+/** The right key id, signed with another secret. */
+export const wrongSecret = negativeCheck({
+  id: "auth.wrong-secret",
+  title: "A signature made with the wrong secret is refused with 401",
+  seedRef: SEED5,
+  build: (plan, creds) => [{ label: "a wrong secret", headers: signed(plan, { apiKey: creds.apiKey, apiSecret: randomSecret() }) }],
+});
+
+/** Signed for another HTTP method than the one sent. */
+export const otherMethod = negativeCheck({
+  id: "auth.signed-other-method",
+  title: "A signature over another method is refused with 401",
+  seedRef: `${SEED5}; assumed: string to sign`,
+  build: (plan, creds) => [
+    { label: "a signature over another method", headers: signed(plan, creds, { method: plan.method === "GET" ? "POST" : "GET" }) },
+  ],
+});
+
+/** Signed for another path than the one sent. */
+export const otherPath = negativeCheck({
+  id: "auth.signed-other-path",
+  title: "A signature over another path is refused with 401",
+  seedRef: `${SEED5}; assumed: string to sign`,
+  build: (plan, creds) => [
+    { label: "a signature over another path", headers: signed(plan, creds, { path: "/api/v1/certify/other-path" }) },
+    { label: "a signature over the path without /api/v1", headers: signed(plan, creds, { path: plan.path.replace(/^\/api\/v1/, "") }) },
+  ],
+});
+
+/** Signed over another body than the one sent (or a body when none is sent). */
+export const otherBody = negativeCheck({
+  id: "auth.signed-other-body",
+  title: "A signature over another body is refused with 401",
+  seedRef: `${SEED5}; assumed: string to sign`,
+  build: (plan, creds) => [{ label: "a signature over another body", headers: signed(plan, creds, { body: '{"certify":"other body"}' }) }],
+});
+
+/** Signed over another timestamp than the one sent. */
+export const otherTimestamp = negativeCheck({
+  id: "auth.signed-other-timestamp",
+  title: "A signature over another timestamp than ACCESS-TIMESTAMP is refused with 401",
+  seedRef: `${SEED5}; assumed: string to sign`,
+  build: (plan, creds) => {
+    const now = unixSeconds();
+    return [{ label: "a signature over another timestamp", headers: { ...signed(plan, creds, { timestamp: now - 1 }), [T]: String(now) } }];
+  },
+});
+
+/** The body changed after signing: one added space, then one added member. */
+export const bodyTampered = negativeCheck({
+  id: "auth.body-tampered",
+  title: "A body changed after signing (even by whitespace), or left out of the signature, is refused with 401",
+  seedRef: `${SEED5}; assumed: the raw body is signed`,
+  withBodyOnly: true,
+  build: (plan, creds) => {
+    const headers = signed(plan, creds);
+    const body = plan.body ?? "{}";
+    const extended = body.trim().startsWith("{") && body.trim() !== "{}" ? body.replace(/}\s*$/, ',"certify":true}') : '{"certify":true}';
+    return [
+      { label: "one space added to the body after signing", headers, body: `${body} ` },
+      { label: "a member added to the body after signing", headers, body: extended },
+      // A deployment that leaves the body out of the string to sign accepts this one.
+      { label: "a signature made without the body", headers: signed(plan, creds, { body: "" }) },
+    ];
+  },
+});
+
+/** A timestamp older than the window. */
+export const staleTimestamp = negativeCheck({
+  id: "auth.stale-timestamp",
+  title: `A timestamp ${OUTSIDE_WINDOW_S} s in the past is refused with 401`,
+  seedRef: `${SEED5}; assumed: ±300 s window`,
+  build: (plan, creds) => [
+    { label: `a timestamp ${OUTSIDE_WINDOW_S} s old`, headers: signed(plan, creds, { timestamp: unixSeconds() - OUTSIDE_WINDOW_S }) },
+    { label: "a timestamp a day old", headers: signed(plan, creds, { timestamp: unixSeconds() - 86_400 }) },
+  ],
+});
+
+/** A timestamp ahead of the window. */
+export const futureTimestamp = negativeCheck({
+  id: "auth.future-timestamp",
+  title: `A timestamp ${OUTSIDE_WINDOW_S} s in the future is refused with 401`,
+  seedRef: `${SEED5}; assumed: ±300 s window`,
+  build: (plan, creds) => [
+    { label: `a timestamp ${OUTSIDE_WINDOW_S} s ahead`, headers: signed(plan, creds, { timestamp: unixSeconds() + OUTSIDE_WINDOW_S }) },
+  ],
+});
+
+/** Milliseconds instead of seconds (the most common client mistake), correctly signed. */
+export const timestampMilliseconds = negativeCheck({
+  id: "auth.timestamp-milliseconds",
+  title: "A timestamp in milliseconds is refused with 401",
+  seedRef: "§5 (ACCESS-TIMESTAMP is Unix seconds)",
+  build: (plan, creds) => [{ label: "a timestamp in milliseconds", headers: signed(plan, creds, { timestamp: Date.now() }) }],
+});
+
+/** Timestamps that are not plain decimal seconds, each correctly signed as sent. */
+export const timestampNotNumeric = negativeCheck({
+  id: "auth.timestamp-not-numeric",
+  title: "A timestamp that is not decimal digits is refused with 401",
+  seedRef: "§5; assumed: decimal digits only",
+  build: (plan, creds) => {
+    const now = unixSeconds();
+    return [new Date(now * 1000).toISOString(), `${now}.0`, `+${now}`, `0x${now.toString(16)}`, "now"].map((ts) => ({
+      label: `ACCESS-TIMESTAMP ${JSON.stringify(ts)}`,
+      headers: signed(plan, creds, { timestamp: ts }),
+    }));
+  },
+});
+
+/** The signature sent as bare hex, or as text that is not base64 at all. */
+export const signatureNotBase64 = negativeCheck({
+  id: "auth.signature-not-base64",
+  title: "A signature that is not base64 (bare hex, or garbage) is refused with 401",
+  seedRef: "§5 (ACCESS-SIGN is base64 of the hex signature)",
+  build: (plan, creds) => {
+    const headers = signed(plan, creds);
+    return [
+      { label: "ACCESS-SIGN as bare hex", headers: { ...headers, [S]: macHex(plan, creds, headers[T]) } },
+      { label: "ACCESS-SIGN not base64", headers: { ...headers, [S]: "%%not base64%%" } },
+    ];
+  },
+});
+
+/** base64 of the hex digest in upper case. */
+export const uppercaseHex = negativeCheck({
+  id: "auth.uppercase-hex",
+  title: "A signature of upper-case hex is refused with 401",
+  seedRef: "§5; assumed: lower-case hex",
+  build: (plan, creds) => {
+    const headers = signed(plan, creds);
+    const upper = Buffer.from(macHex(plan, creds, headers[T]).toUpperCase(), "utf8").toString("base64");
+    return [{ label: "ACCESS-SIGN over upper-case hex", headers: { ...headers, [S]: upper } }];
+  },
+});
+
+/** base64 of the raw 32-byte digest instead of its hex text. */
+export const rawDigest = negativeCheck({
+  id: "auth.raw-digest-signature",
+  title: "A signature encoded as base64 of the raw digest (not of its hex) is refused with 401",
+  seedRef: "§5 (base64-encoded hex signature)",
+  build: (plan, creds) => {
+    const headers = signed(plan, creds);
+    const raw = Buffer.from(macHex(plan, creds, headers[T]), "hex").toString("base64");
+    return [{ label: "ACCESS-SIGN as base64 of the raw digest", headers: { ...headers, [S]: raw } }];
+  },
+});
+
+export const negativeChecks: Check[] = [
+  noCredentials,
+  missingApiKey,
+  missingTimestamp,
+  missingSign,
+  emptyHeaders,
+  unknownKey,
+  wrongSecret,
+  otherMethod,
+  otherPath,
+  otherBody,
+  otherTimestamp,
+  bodyTampered,
+  staleTimestamp,
+  futureTimestamp,
+  timestampMilliseconds,
+  timestampNotNumeric,
+  signatureNotBase64,
+  uppercaseHex,
+  rawDigest,
+];

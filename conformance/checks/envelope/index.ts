@@ -1,0 +1,208 @@
+// Envelope checks (seed 2.1, 4, 7): each looks at every sampled response for one rule.
+import { UNAUTHORIZED_MESSAGE } from "../../../runtime/envelope.ts";
+import type { CheckContext } from "../../context.ts";
+import { envelopeProblem, expectError, failWith, isJsonContentType, schemaProblem } from "../../expect.ts";
+import { skip } from "../../outcome.ts";
+import { fillPath } from "../../api.ts";
+import type { Check } from "../../types.ts";
+import { SAMPLE_PREREQUISITES, samples, unknownWalletId, type Sample } from "./samples.ts";
+
+/** Sampling takes a round of requests; the checks that share it get twice the time. */
+const SAMPLING: Pick<Check, "awaits" | "timeoutScale"> = { awaits: [...SAMPLE_PREREQUISITES], timeoutScale: 2 };
+
+function parsed(s: Sample): Record<string, unknown> | undefined {
+  try {
+    const v = JSON.parse(s.ex.response.text) as unknown;
+    return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const is2xx = (s: Sample) => s.ex.response.status >= 200 && s.ex.response.status < 300;
+
+/** Applies `problem` to each sample; fails on the first sample with a problem, counting the rest. */
+async function everySample(ctx: CheckContext, filter: (s: Sample) => boolean, none: string, problem: (s: Sample) => string | undefined): Promise<void> {
+  const chosen = (await samples(ctx)).filter(filter);
+  if (chosen.length === 0) skip(none);
+  const bad = chosen.map((s) => ({ s, p: problem(s) })).filter((x) => x.p !== undefined);
+  if (bad.length > 0) {
+    const { s, p } = bad[0];
+    const more = bad.length > 1 ? ` (${bad.length} of ${chosen.length} responses; also ${bad.slice(1, 4).map((b) => b.s.op.operationId).join(", ")})` : "";
+    failWith(s.ex, `${s.label}: ${p}${more}`);
+  }
+}
+
+const NO_SUCCESS = "no successful read to examine (pass --wallet-id and --workspace-id at seed level)";
+
+export const successShape: Check = {
+  id: "envelope.success-shape",
+  ...SAMPLING,
+  group: "envelope",
+  title: "Success responses are the envelope with success true, code 0 and the data",
+  severity: "MUST",
+  seedRef: "§2.1",
+  level: "seed",
+  run: (ctx) =>
+    everySample(ctx, is2xx, NO_SUCCESS, (s) => {
+      const body = parsed(s);
+      const shape = envelopeProblem(body);
+      if (shape) return `not the envelope: ${shape}`;
+      if (body!.success !== true) return "success is not true";
+      if (body!.code !== 0) return `code is ${JSON.stringify(body!.code)}, not 0`;
+      return undefined;
+    }),
+};
+
+export const errorShape: Check = {
+  id: "envelope.error-shape",
+  ...SAMPLING,
+  group: "envelope",
+  title: "Error responses are the envelope with success false and data null",
+  severity: "MUST",
+  seedRef: "§2.1; §7",
+  level: "seed",
+  run: (ctx) =>
+    everySample(ctx, (s) => !is2xx(s), "no error response to examine", (s) => {
+      const body = parsed(s);
+      const shape = envelopeProblem(body);
+      if (shape) return `not the envelope: ${shape}`;
+      if (body!.success !== false) return "success is not false";
+      if (body!.data !== null) return "data is not null";
+      return undefined;
+    }),
+};
+
+export const successIff2xx: Check = {
+  id: "envelope.success-iff-2xx",
+  ...SAMPLING,
+  group: "envelope",
+  title: "success is true exactly when the HTTP status is 2xx",
+  severity: "MUST",
+  seedRef: "§2.1",
+  level: "seed",
+  run: (ctx) =>
+    everySample(ctx, () => true, "no response to examine", (s) => {
+      const body = parsed(s);
+      if (!body || typeof body.success !== "boolean") return "no boolean success member";
+      return body.success !== is2xx(s) ? `success is ${body.success} on HTTP ${s.ex.response.status}` : undefined;
+    }),
+};
+
+export const jsonContentType: Check = {
+  id: "envelope.json-content-type",
+  ...SAMPLING,
+  group: "envelope",
+  title: "Every response is declared as application/json",
+  severity: "MUST",
+  seedRef: "§2.1; assumed: application/json; charset=utf-8",
+  level: "seed",
+  run: (ctx) =>
+    everySample(ctx, () => true, "no response to examine", (s) =>
+      isJsonContentType(s.ex) ? undefined : `content-type is ${s.ex.response.headers["content-type"] ?? "missing"}`,
+    ),
+};
+
+export const responseSchema: Check = {
+  id: "envelope.response-schema",
+  ...SAMPLING,
+  group: "envelope",
+  title: "Response data matches the generated schema of its operation and status",
+  severity: "MUST",
+  seedRef: "§2; §4",
+  level: "seed",
+  run: (ctx) =>
+    everySample(ctx, () => true, "no response to examine", (s) => {
+      const body = parsed(s);
+      if (!body) return "body is not a JSON object";
+      return schemaProblem(s.op, s.ex.response.status, body);
+    }),
+};
+
+export const declaredStatus: Check = {
+  id: "envelope.declared-status",
+  ...SAMPLING,
+  group: "envelope",
+  title: "Every status returned is declared for its operation",
+  severity: "MUST",
+  seedRef: "§4 (statuses shown per operation)",
+  level: "seed",
+  run: (ctx) =>
+    everySample(ctx, () => true, "no response to examine", (s) =>
+      s.op.declaredStatuses.length === 0 || s.op.declaredStatuses.includes(s.ex.response.status)
+        ? undefined
+        : `HTTP ${s.ex.response.status} is not declared for ${s.op.operationId} (declared: ${s.op.declaredStatuses.join(", ")})`,
+    ),
+};
+
+export const unauthorizedMessage: Check = {
+  id: "envelope.unauthorized-envelope",
+  ...SAMPLING,
+  group: "envelope",
+  title: "A 401 says message \"invalid api signature\" and code \"unauthorized\"",
+  severity: "MUST",
+  seedRef: "§5 rule 1; §7",
+  level: "seed",
+  run: (ctx) =>
+    everySample(ctx, (s) => s.ex.response.status === 401, "no 401 response to examine", (s) => {
+      const body = parsed(s);
+      if (body?.message !== UNAUTHORIZED_MESSAGE) return `message is ${JSON.stringify(body?.message)}`;
+      if (body?.code !== "unauthorized") return `code is ${JSON.stringify(body?.code)}`;
+      return undefined;
+    }),
+};
+
+export const notFoundOverview: Check = {
+  id: "envelope.not-found-wallet",
+  group: "envelope",
+  title: "The overview of an unknown wallet is 404 with the error envelope",
+  severity: "MUST",
+  seedRef: "§4 (operation 1: 404); §7",
+  level: "seed",
+  async run(ctx) {
+    const op = ctx.operation("getWalletOverview");
+    const ex = await ctx.api.send({ method: op.method, path: fillPath(op, { wallet_id: unknownWalletId() }), credentials: ctx.config.admin });
+    expectError(ex, 404, undefined, "the overview of an unknown wallet");
+  },
+};
+
+export const requestId: Check = {
+  id: "envelope.request-id",
+  ...SAMPLING,
+  group: "envelope",
+  title: "Every response carries an x-request-id header",
+  severity: "SHOULD",
+  seedRef: "assumed: x-request-id",
+  level: "seed",
+  run: (ctx) =>
+    everySample(ctx, () => true, "no response to examine", (s) => (s.ex.response.headers["x-request-id"] ? undefined : "no x-request-id header")),
+};
+
+export const invalidBody: Check = {
+  id: "envelope.invalid-request",
+  group: "envelope",
+  title: "A malformed or invalid body is 400 with the error envelope",
+  severity: "MUST",
+  seedRef: "assumed: 400 invalid_request",
+  level: "full",
+  async run(ctx) {
+    const op = ctx.operation("createWallet");
+    for (const [body, what] of [["{not json", "a body that is not JSON"], ['{"name":123}', "a name that is not a string"]] as const) {
+      const ex = await ctx.api.send({ method: op.method, path: op.path, body, credentials: ctx.config.admin, headers: { "content-type": "application/json" } });
+      expectError(ex, 400, "invalid_request", `createWallet with ${what}`);
+    }
+  },
+};
+
+export const envelopeChecks: Check[] = [
+  successShape,
+  errorShape,
+  successIff2xx,
+  jsonContentType,
+  responseSchema,
+  declaredStatus,
+  unauthorizedMessage,
+  notFoundOverview,
+  requestId,
+  invalidBody,
+];

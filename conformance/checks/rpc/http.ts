@@ -1,0 +1,170 @@
+// Node access over HTTP (seed 4.1, 5): the key by query and by header, refusal without it,
+// standard EVM reads, and strict JSON-RPC 2.0 framing (brief "Node access").
+import type { CheckContext } from "../../context.ts";
+import { failWith } from "../../expect.ts";
+import { fail } from "../../outcome.ts";
+import { HEX_DATA_32, HEX_QUANTITY, parseRpcBatch, parseRpcResponse, RPC_UNAUTHORIZED, type KeyPlacement, type RpcResponse } from "../../rpc.ts";
+import type { Check, Severity } from "../../types.ts";
+import type { HttpExchange } from "../../probe.ts";
+
+function rpcCheck(id: string, title: string, seedRef: string, run: Check["run"], severity: Severity = "MUST"): Check {
+  return { id, group: "rpc", title, severity, seedRef, level: "seed", run };
+}
+
+/** eth_blockNumber answers a hex quantity. */
+async function blockNumberOver(ctx: CheckContext, placement: KeyPlacement): Promise<bigint> {
+  const { ex, response } = await ctx.rpc.callHttp("eth_blockNumber", [], placement);
+  if (ex.response.status !== 200) failWith(ex, `eth_blockNumber with the key in the ${placement}: HTTP ${ex.response.status}`);
+  expectResult(ex, response);
+  if (typeof response.result !== "string" || !HEX_QUANTITY.test(response.result)) {
+    failWith(ex, `eth_blockNumber result ${JSON.stringify(response.result)} is not a hex quantity`);
+  }
+  return BigInt(response.result);
+}
+
+function expectResult(ex: HttpExchange, r: RpcResponse): void {
+  if (r.jsonrpc !== "2.0") failWith(ex, `jsonrpc is ${JSON.stringify(r.jsonrpc)}, not "2.0"`);
+  if (r.error) failWith(ex, `JSON-RPC error ${JSON.stringify(r.error)}`);
+  if (!("result" in r)) failWith(ex, "response has no result");
+}
+
+function expectErrorCode(ex: HttpExchange, r: RpcResponse, code: number, what: string): void {
+  if (r.jsonrpc !== "2.0") failWith(ex, `${what}: jsonrpc is ${JSON.stringify(r.jsonrpc)}`);
+  if (!r.error || r.error.code !== code) failWith(ex, `${what}: expected error ${code}, got ${JSON.stringify(r.error ?? r.result)}`);
+  if (typeof r.error.message !== "string") failWith(ex, `${what}: error without a message`);
+  if ("result" in r) failWith(ex, `${what}: both result and error`);
+}
+
+export const httpBlockNumber = rpcCheck("rpc.http-block-number", "eth_blockNumber over HTTP (key in api_key) is a hex quantity", "§4.1; §5 node access", async (ctx) => {
+  await blockNumberOver(ctx, "query");
+});
+
+export const httpHeaderKey = rpcCheck("rpc.http-header-key", "The key in `authorization: APIKEY <key>` works over HTTP", "§5 node access", async (ctx) => {
+  await blockNumberOver(ctx, "header");
+});
+
+export const blockNumberAdvances = rpcCheck("rpc.block-number-advances", "eth_blockNumber advances as blocks are produced", "§4.1 (current block number)", async (ctx) => {
+  const first = await blockNumberOver(ctx, "query");
+  const deadline = Date.now() + ctx.timeoutMs * 0.8;
+  while (Date.now() < deadline && !ctx.signal.aborted) {
+    await ctx.sleep(250);
+    if ((await blockNumberOver(ctx, "query")) > first) return;
+  }
+  fail(`eth_blockNumber stayed at ${first} for ${Math.round(ctx.timeoutMs * 0.8)} ms`);
+});
+
+export const latestBlock = rpcCheck("rpc.get-block-latest", "eth_getBlockByNumber(\"latest\", false) has hash, number and timestamp as hex", "§4.1", async (ctx) => {
+  const { ex, response } = await ctx.rpc.callHttp("eth_getBlockByNumber", ["latest", false]);
+  expectResult(ex, response);
+  const block = response.result as Record<string, unknown> | null;
+  if (!block || typeof block !== "object") failWith(ex, "result is not a block object");
+  const bad: string[] = [];
+  if (typeof block.hash !== "string" || !HEX_DATA_32.test(block.hash)) bad.push(`hash ${JSON.stringify(block.hash)}`);
+  if (typeof block.number !== "string" || !HEX_QUANTITY.test(block.number)) bad.push(`number ${JSON.stringify(block.number)}`);
+  if (typeof block.timestamp !== "string" || !HEX_QUANTITY.test(block.timestamp)) bad.push(`timestamp ${JSON.stringify(block.timestamp)}`);
+  if (bad.length > 0) failWith(ex, `block fields are not hex: ${bad.join(", ")}`);
+});
+
+export const idEcho = rpcCheck("rpc.id-echo", "The response echoes the request id: number, string and null", "§4.1 (id: echo of the request id)", async (ctx) => {
+  for (const id of [7, "certify-id", null, 0]) {
+    const ex = await ctx.rpc.post({ jsonrpc: "2.0", id, method: "eth_blockNumber", params: [] });
+    const r = parseRpcResponse(ex);
+    if (JSON.stringify(r.id) !== JSON.stringify(id)) failWith(ex, `request id ${JSON.stringify(id)} came back as ${JSON.stringify(r.id)}`);
+    if (r.jsonrpc !== "2.0") failWith(ex, `jsonrpc is ${JSON.stringify(r.jsonrpc)}, not "2.0"`);
+  }
+});
+
+export const contentType = rpcCheck("rpc.json-content-type", "HTTP answers are application/json", "§4.1 (Content-Type application/json)", async (ctx) => {
+  const { ex } = await ctx.rpc.callHttp("eth_blockNumber");
+  if (!/^application\/json/i.test(ex.response.headers["content-type"] ?? "")) failWith(ex, `content-type is ${ex.response.headers["content-type"] ?? "missing"}`);
+}, "SHOULD");
+
+export const unauthorized = rpcCheck("rpc.unauthorized", "No key or a wrong key gets HTTP 401 with the unauthorized JSON-RPC error", "§5 node access; assumed: 401 body", async (ctx) => {
+  const cases: Array<[string, () => Promise<HttpExchange>]> = [
+    ["no key", () => ctx.rpc.post({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }, "none")],
+    ["a wrong key in api_key", () => ctx.rpc.post({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }, "query", `${ctx.config.rpcApiKey}-wrong`)],
+    ["a wrong key in authorization", () => ctx.rpc.post({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }, "header", `${ctx.config.rpcApiKey}-wrong`)],
+  ];
+  for (const [what, send] of cases) {
+    const ex = await send();
+    if (ex.response.status !== 401) failWith(ex, `${what}: expected HTTP 401, got ${ex.response.status}`);
+    let body: unknown;
+    try {
+      body = JSON.parse(ex.response.text);
+    } catch {
+      failWith(ex, `${what}: the 401 body is not JSON`);
+    }
+    if (JSON.stringify(body) !== JSON.stringify(RPC_UNAUTHORIZED)) failWith(ex, `${what}: the 401 body is not ${JSON.stringify(RPC_UNAUTHORIZED)}`);
+  }
+});
+
+export const parseError = rpcCheck("rpc.errors.parse", "Invalid JSON gets error -32700 with id null", "assumed: strict JSON-RPC 2.0", async (ctx) => {
+  const ex = await ctx.rpc.post('{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"');
+  const r = parseRpcResponse(ex);
+  expectErrorCode(ex, r, -32700, "invalid JSON");
+  if (r.id !== null) failWith(ex, `a parse error must carry id null, got ${JSON.stringify(r.id)}`);
+});
+
+export const invalidRequest = rpcCheck("rpc.errors.invalid-request", "A request object without method (or jsonrpc) gets error -32600", "assumed: strict JSON-RPC 2.0", async (ctx) => {
+  for (const [payload, what] of [
+    [{ jsonrpc: "2.0", id: 1 }, "a request without method"],
+    [{ jsonrpc: "1.0", id: 2, method: "eth_blockNumber" }, "jsonrpc 1.0"],
+    [{ jsonrpc: "2.0", id: 3, method: 42 }, "a numeric method"],
+  ] as const) {
+    const ex = await ctx.rpc.post(payload);
+    expectErrorCode(ex, parseRpcResponse(ex), -32600, what);
+  }
+});
+
+export const methodNotFound = rpcCheck("rpc.errors.method-not-found", "An unknown method gets error -32601", "assumed: strict JSON-RPC 2.0", async (ctx) => {
+  const ex = await ctx.rpc.post({ jsonrpc: "2.0", id: 9, method: "certify_noSuchMethod", params: [] });
+  const r = parseRpcResponse(ex);
+  expectErrorCode(ex, r, -32601, "an unknown method");
+  if (r.id !== 9) failWith(ex, `the error carries id ${JSON.stringify(r.id)}, not 9`);
+});
+
+export const invalidParams = rpcCheck("rpc.errors.invalid-params", "Bad parameters get error -32602", "assumed: strict JSON-RPC 2.0", async (ctx) => {
+  const ex = await ctx.rpc.post({ jsonrpc: "2.0", id: 10, method: "eth_getBlockByNumber", params: ["not-a-block", "not-a-bool"] });
+  expectErrorCode(ex, parseRpcResponse(ex), -32602, "eth_getBlockByNumber with bad params");
+});
+
+export const batch = rpcCheck("rpc.batch", "A batch gets an array with one response per request, matched by id", "assumed: strict JSON-RPC 2.0", async (ctx) => {
+  const ex = await ctx.rpc.post([
+    { jsonrpc: "2.0", id: "a", method: "eth_blockNumber", params: [] },
+    { jsonrpc: "2.0", id: "b", method: "certify_noSuchMethod", params: [] },
+    { jsonrpc: "2.0", method: "eth_blockNumber", params: [] },
+  ]);
+  const list = parseRpcBatch(ex);
+  const ids = list.map((r) => r.id).sort();
+  if (JSON.stringify(ids) !== JSON.stringify(["a", "b"])) failWith(ex, `batch answered ids ${JSON.stringify(ids)}, expected "a" and "b" (the notification gets none)`);
+  const a = list.find((r) => r.id === "a")!;
+  const b = list.find((r) => r.id === "b")!;
+  if (typeof a.result !== "string") failWith(ex, "the eth_blockNumber member has no result");
+  if (b.error?.code !== -32601) failWith(ex, "the unknown method member has no -32601 error");
+  const empty = await ctx.rpc.post([]);
+  expectErrorCode(empty, parseRpcResponse(empty), -32600, "an empty batch");
+});
+
+export const notification = rpcCheck("rpc.notification", "A notification (no id) gets no response body", "assumed: strict JSON-RPC 2.0", async (ctx) => {
+  const ex = await ctx.rpc.post({ jsonrpc: "2.0", method: "eth_blockNumber", params: [] });
+  if (ex.response.text.trim() !== "") failWith(ex, `a notification was answered: ${ex.response.text.slice(0, 120)}`);
+  if (ex.response.status >= 300) failWith(ex, `a notification got HTTP ${ex.response.status}`);
+  const batchEx = await ctx.rpc.post([{ jsonrpc: "2.0", method: "eth_blockNumber", params: [] }]);
+  if (batchEx.response.text.trim() !== "") failWith(batchEx, `a batch of notifications was answered: ${batchEx.response.text.slice(0, 120)}`);
+});
+
+export const httpRpcChecks: Check[] = [
+  httpBlockNumber,
+  httpHeaderKey,
+  blockNumberAdvances,
+  latestBlock,
+  idEcho,
+  contentType,
+  unauthorized,
+  parseError,
+  invalidRequest,
+  methodNotFound,
+  invalidParams,
+  batch,
+  notification,
+];

@@ -1,0 +1,131 @@
+// Node access over WebSocket (seed 4.1, 5): the key by query and by header, refusal of the upgrade
+// without it, a request sent the instant the socket opens, and a Substrate-style client.
+import type { CheckContext } from "../../context.ts";
+import { CheckFailed, fail, skip } from "../../outcome.ts";
+import { HEX_QUANTITY, RPC_UNAUTHORIZED, type KeyPlacement } from "../../rpc.ts";
+import type { Check } from "../../types.ts";
+import type { WsConnection } from "../../ws-probe.ts";
+
+function wsCheck(id: string, title: string, seedRef: string, run: Check["run"]): Check {
+  return { id, group: "rpc", title, severity: "MUST", seedRef, level: "seed", run };
+}
+
+/** Opens, runs `body`, and always closes. */
+async function withSocket<T>(ctx: CheckContext, placement: KeyPlacement, body: (conn: WsConnection) => Promise<T>): Promise<T> {
+  const conn = await ctx.rpc.openWs(placement);
+  try {
+    return await body(conn);
+  } finally {
+    conn.close();
+  }
+}
+
+async function blockNumberOverWs(ctx: CheckContext, conn: WsConnection): Promise<void> {
+  const r = await ctx.rpc.callWs(conn, "eth_blockNumber");
+  if (r.jsonrpc !== "2.0") fail(`jsonrpc is ${JSON.stringify(r.jsonrpc)}`, conn.evidence());
+  if (typeof r.result !== "string" || !HEX_QUANTITY.test(r.result)) fail(`eth_blockNumber over WebSocket answered ${JSON.stringify(r.result ?? r.error)}`, conn.evidence());
+}
+
+export const wsQueryKey = wsCheck("rpc.ws-query-key", "WebSocket with the key in api_key answers eth_blockNumber", "§4.1; §5 node access", (ctx) =>
+  withSocket(ctx, "query", (conn) => blockNumberOverWs(ctx, conn)),
+);
+
+export const wsHeaderKey = wsCheck("rpc.ws-header-key", "WebSocket with `authorization: APIKEY <key>` answers eth_blockNumber", "§5 node access", (ctx) =>
+  withSocket(ctx, "header", (conn) => blockNumberOverWs(ctx, conn)),
+);
+
+export const wsUnauthorized = wsCheck("rpc.ws-unauthorized", "The WebSocket upgrade without a key (or with a wrong one) is refused with HTTP 401", "§5 node access; assumed: upgrade refused with 401", async (ctx) => {
+  for (const [placement, key, what] of [
+    ["none", undefined, "no key"],
+    ["query", `${ctx.config.rpcApiKey}-wrong`, "a wrong key"],
+  ] as const) {
+    const attempt = await ctx.rpc.tryOpenWs(placement, key);
+    if (attempt.ok) {
+      attempt.connection.close();
+      fail(`the WebSocket opened with ${what}`);
+    }
+    if (attempt.status !== 401) throw new CheckFailed(`with ${what}: ${attempt.reason}, expected the upgrade refused with HTTP 401`, attempt.evidence);
+    if (attempt.body !== undefined && attempt.body.trim() !== "" && attempt.body.trim() !== JSON.stringify(RPC_UNAUTHORIZED)) {
+      throw new CheckFailed(`with ${what}: the 401 body is not ${JSON.stringify(RPC_UNAUTHORIZED)}`, attempt.evidence);
+    }
+  }
+});
+
+export const wsImmediateRequest = wsCheck("rpc.ws-immediate-request", "A request sent the instant the socket opens is answered", "§4.1 (the client may send requests immediately)", async (ctx) => {
+  const id = "certify-immediate";
+  const conn = await ctx.rpc.openWs("query", (socket) => {
+    socket.send(JSON.stringify({ jsonrpc: "2.0", id, method: "eth_blockNumber", params: [] }));
+  });
+  try {
+    const r = await ctx.rpc.awaitId(conn, id);
+    if (typeof r.result !== "string") fail(`the immediate request was answered ${JSON.stringify(r.error ?? r)}`, conn.evidence());
+  } finally {
+    conn.close();
+  }
+});
+
+export const wsFraming = wsCheck("rpc.ws-framing", "Over WebSocket: id echo, -32700 on bad JSON, batches, and no answer to a notification", "§4.1; assumed: strict JSON-RPC 2.0", (ctx) =>
+  withSocket(ctx, "query", async (conn) => {
+    for (const id of ["ws-string-id", 42, null]) {
+      conn.send({ jsonrpc: "2.0", id, method: "eth_blockNumber", params: [] });
+      const r = await ctx.rpc.awaitId(conn, id);
+      if (typeof r.result !== "string") fail(`id ${JSON.stringify(id)} was answered without a result`, conn.evidence());
+    }
+    // A notification first, then a request: the first message must answer the request.
+    conn.send({ jsonrpc: "2.0", method: "eth_blockNumber", params: [] });
+    conn.send({ jsonrpc: "2.0", id: "after-notification", method: "eth_blockNumber", params: [] });
+    const first = JSON.parse(await conn.next(ctx.timeoutMs)) as { id?: unknown };
+    if (first.id !== "after-notification") fail(`a notification was answered over WebSocket (${JSON.stringify(first).slice(0, 120)})`, conn.evidence());
+    conn.send("{not json");
+    const parse = JSON.parse(await conn.next(ctx.timeoutMs)) as { error?: { code?: unknown } };
+    if (parse.error?.code !== -32700) fail(`invalid JSON over WebSocket answered ${JSON.stringify(parse).slice(0, 120)}`, conn.evidence());
+    conn.send([
+      { jsonrpc: "2.0", id: "b1", method: "eth_blockNumber", params: [] },
+      { jsonrpc: "2.0", id: "b2", method: "eth_blockNumber", params: [] },
+    ]);
+    const batch = JSON.parse(await conn.next(ctx.timeoutMs)) as unknown;
+    if (!Array.isArray(batch) || batch.length !== 2) fail(`a batch over WebSocket answered ${JSON.stringify(batch).slice(0, 120)}`, conn.evidence());
+  }),
+);
+
+export const substrateClient = wsCheck("rpc.substrate-client", "A Substrate-style client (@polkadot/rpc-provider WsProvider, key in api_key) connects and gets answers", "§1; §4.1 (Substrate-style clients, api_key query)", async (ctx) => {
+  let WsProvider: typeof import("@polkadot/rpc-provider").WsProvider;
+  try {
+    ({ WsProvider } = await import("@polkadot/rpc-provider"));
+  } catch {
+    skip("@polkadot/rpc-provider is not installed");
+  }
+  const url = ctx.rpc.wsUrl("query");
+  // Inner deadlines stay inside the check's own limit, so a stall is reported with what stalled.
+  const stepMs = Math.floor(ctx.timeoutMs * 0.8);
+  const provider = new WsProvider(url, false, {}, stepMs);
+  const errors: string[] = [];
+  provider.on("error", (e: unknown) => errors.push(e instanceof Error ? e.message : String((e as { message?: unknown })?.message ?? "error")));
+  const evidence = { request: { method: "GET (websocket upgrade, WsProvider)", url: ctx.redactor.url(url), headers: {} } };
+  try {
+    await withDeadline(provider.connect(), stepMs, "WsProvider.connect");
+    await withDeadline(provider.isReady, stepMs, "WsProvider ready");
+    const block = await withDeadline(provider.send<string>("eth_blockNumber", []), stepMs, "eth_blockNumber via WsProvider");
+    if (typeof block !== "string" || !HEX_QUANTITY.test(block)) fail(`WsProvider got ${JSON.stringify(block)} for eth_blockNumber`, evidence);
+    const latest = await withDeadline(provider.send<Record<string, unknown>>("eth_getBlockByNumber", ["latest", false]), stepMs, "eth_getBlockByNumber via WsProvider");
+    if (!latest || typeof latest.hash !== "string") fail("WsProvider got no block for eth_getBlockByNumber", evidence);
+  } catch (err) {
+    if (err instanceof CheckFailed) throw err.evidence ? err : new CheckFailed(err.message, evidence);
+    if ((err as Error).name === "CheckSkipped") throw err;
+    fail(`WsProvider: ${ctx.redactor.text((err as Error).message)}${errors.length ? ` (${ctx.redactor.text(errors[0])})` : ""}`, evidence);
+  } finally {
+    await provider.disconnect().catch(() => undefined);
+  }
+});
+
+function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new CheckFailed(`${what} did not complete within ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+export const wsRpcChecks: Check[] = [wsQueryKey, wsHeaderKey, wsUnauthorized, wsImmediateRequest, wsFraming, substrateClient];

@@ -1,0 +1,88 @@
+// Scopes (seed 5 rule 2) and workspace isolation: a key gets what its scopes name, nothing else.
+import { randomUUID } from "node:crypto";
+import { expectError, expectSuccess, failWith } from "../../expect.ts";
+import { findOperation } from "../../operations.ts";
+import { skip } from "../../outcome.ts";
+import type { Check } from "../../types.ts";
+
+/** A key with only balances:read reads balances and is refused everything else with 403. */
+export const balancesReadOnly: Check = {
+  id: "scope.balances-read-only",
+  group: "scope",
+  title: "A key limited to balances:read reads balances and gets 403 elsewhere",
+  severity: "MUST",
+  seedRef: "§5 rule 2",
+  level: "seed",
+  requires: ["scoped-key", "wallet"],
+  async run(ctx) {
+    const creds = await ctx.need("scoped-key");
+    const wallet = await ctx.need("wallet");
+    const overview = await ctx.call("getWalletOverview", { params: { wallet_id: wallet.walletId }, credentials: creds });
+    expectSuccess(overview, ctx.operation("getWalletOverview"), "getWalletOverview with a balances:read key");
+    const refused: Array<[string, Record<string, string>]> = [
+      ["listWalletWithdrawals", { wallet_id: wallet.walletId }],
+      ["getWalletCreationStatus", { wallet_id: wallet.walletId }],
+    ];
+    if (ctx.level === "full") refused.push(["getWallet", { wallet_id: wallet.walletId }], ["listWallets", {}]);
+    let tried = 0;
+    for (const [operationId, params] of refused) {
+      if (!findOperation(ctx.operations, operationId)) continue;
+      tried++;
+      const ex = await ctx.call(operationId, { params, credentials: creds });
+      expectError(ex, 403, "forbidden", `${operationId} with a balances:read key`);
+    }
+    if (tried === 0) skip("no operation outside balances:read to try");
+  },
+};
+
+/** A key created for one workspace is refused another workspace's records (without saying it exists). */
+export const otherWorkspaceRefused: Check = {
+  id: "scope.other-workspace-refused",
+  group: "scope",
+  title: "Another workspace's records are refused (403 or 404, never data)",
+  severity: "MUST",
+  seedRef: "§1 (wallets live inside a workspace); assumed: workspace isolation",
+  level: "seed",
+  async run(ctx) {
+    const ex = await ctx.call("getWebhookVerificationKey", { params: { workspace_id: `certify-other-${randomUUID()}` } });
+    expectError(ex, [403, 404], undefined, "the verification key of another workspace");
+  },
+};
+
+/** ...and the refusal does not reveal whether that workspace exists. */
+export const otherWorkspaceNotFound: Check = {
+  id: "scope.other-workspace-not-found",
+  group: "scope",
+  title: "Another workspace is answered 404, as if it did not exist",
+  severity: "SHOULD",
+  seedRef: "assumed: workspace isolation answers not_found",
+  level: "seed",
+  async run(ctx) {
+    const ex = await ctx.call("getWebhookVerificationKey", { params: { workspace_id: `certify-other-${randomUUID()}` } });
+    if (ex.response.status !== 404) failWith(ex, `expected 404 for another workspace, got ${ex.response.status}`);
+  },
+};
+
+/** The owner key creates an API key whose secret is shown once (full level; feeds the restricted-key checks). */
+export const apiKeyCreation: Check = {
+  id: "scope.api-key-creation",
+  awaits: ["scoped-key", "wallet"],
+  group: "scope",
+  title: "createApiKey makes a restricted key that authenticates",
+  severity: "MUST",
+  seedRef: "assumed: createApiKey",
+  level: "full",
+  async run(ctx) {
+    if (ctx.config.scoped) skip("the scoped key was given by flags; nothing was created");
+    const result = await ctx.settle("scoped-key");
+    if (!result.ok) {
+      if (result.failure) throw result.failure;
+      skip(result.reason);
+    }
+    const wallet = await ctx.need("wallet");
+    const ex = await ctx.call("getWalletOverview", { params: { wallet_id: wallet.walletId }, credentials: result.value });
+    if (ex.response.status === 401) failWith(ex, "the key createApiKey returned does not authenticate");
+  },
+};
+
+export const scopeChecks: Check[] = [balancesReadOnly, otherWorkspaceRefused, otherWorkspaceNotFound, apiKeyCreation];

@@ -1,0 +1,285 @@
+// Webhooks (seed 6, 2.7–2.9): the verification key, real signed deliveries to our own receiver,
+// requeue with operation 6 and deletion with operation 7. The profile the deployment's signatures
+// matched is reported as a fact.
+import { decodePublicKey, verifyWebhook, type WebhookProfile } from "../../../runtime/webhook-signature.ts";
+import type { CheckContext } from "../../context.ts";
+import { expectSuccess, failWith } from "../../expect.ts";
+import { createWalletAndWait } from "../../fixtures/wallet.ts";
+import { registerWebhook } from "../../fixtures/webhook.ts";
+import { certifyName, EVENT_TYPES, firstString } from "../../fixtures/util.ts";
+import { fail, skip } from "../../outcome.ts";
+import { eventIdOf, type ReceivedDelivery } from "../../receiver.ts";
+import type { Check, Evidence } from "../../types.ts";
+
+/** Operation 8, validated: the base64 of exactly 32 bytes. */
+async function verificationKey(ctx: CheckContext): Promise<string> {
+  const workspaceId = await ctx.need("workspace");
+  const ex = await ctx.call("getWebhookVerificationKey", { params: { workspace_id: workspaceId } });
+  const data = expectSuccess(ex, ctx.operation("getWebhookVerificationKey")) as { public_key?: unknown };
+  const key = data?.public_key;
+  if (typeof key !== "string") failWith(ex, "public_key is not a string");
+  if (!decodePublicKey(key)) failWith(ex, `public_key is not base64 of 32 bytes (decodes to ${Buffer.from(key, "base64").length} bytes)`);
+  return key;
+}
+
+function deliveryEvidence(d: ReceivedDelivery, extra?: unknown): Evidence {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(d.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(", ") : v;
+  return { details: { received_delivery: { channel: d.channel, headers, body: d.body.slice(0, 4096) }, ...(extra as object) } };
+}
+
+function verify(key: string, d: ReceivedDelivery, body = d.body, headers = d.headers, profile?: WebhookProfile) {
+  return verifyWebhook({ publicKeyBase64: key, headers, body, profile });
+}
+
+export const verificationKeyCheck: Check = {
+  id: "webhooks.verification-key",
+  group: "webhooks",
+  title: "Operation 8 gives a base64 Ed25519 public key of 32 bytes",
+  severity: "MUST",
+  seedRef: "§2.9; §6",
+  level: "seed",
+  requires: ["workspace"],
+  async run(ctx) {
+    await verificationKey(ctx);
+  },
+};
+
+export const registration: Check = {
+  id: "webhooks.registration",
+  awaits: ["webhook"],
+  group: "webhooks",
+  title: "createWebhook registers a webhook that listWebhooks then shows",
+  severity: "MUST",
+  seedRef: "§1 (workspaces register webhooks); assumed: createWebhook, listWebhooks",
+  level: "full",
+  requires: ["receiver"],
+  async run(ctx) {
+    const result = await ctx.settle("webhook");
+    if (!result.ok) {
+      if (result.failure) throw result.failure;
+      skip(result.reason);
+    }
+    const workspaceId = await ctx.need("workspace");
+    const ex = await ctx.call("listWebhooks", { params: { workspace_id: workspaceId } });
+    const list = expectSuccess(ex, ctx.operation("listWebhooks"));
+    const found = Array.isArray(list) && list.some((w) => firstString(w as Record<string, unknown>, "id", "webhook_id") === result.value.id);
+    if (!found) failWith(ex, `webhook ${result.value.id} is not in listWebhooks`);
+  },
+};
+
+export const deliverySignature: Check = {
+  id: "webhooks.delivery-signature",
+  awaits: ["event"],
+  group: "webhooks",
+  title: "A real delivery verifies with the key of operation 8 (reports the signature profile)",
+  severity: "MUST",
+  seedRef: "§6 (deliveries are signed, Ed25519)",
+  level: "seed",
+  requires: ["receiver", "workspace"],
+  async run(ctx) {
+    const event = await ownedEvent(ctx);
+    const key = await verificationKey(ctx);
+    // With --webhook-profile the deployment must sign that way; otherwise the headers say which.
+    const required = ctx.config.webhookProfile;
+    const result = verify(key, event, event.body, event.headers, required);
+    if (!result.ok) {
+      fail(
+        `the delivery does not verify with the published key: ${result.reason}${result.profile ? ` (profile ${result.profile}${required ? ", required by --webhook-profile" : ""})` : ""}`,
+        deliveryEvidence(event),
+      );
+    }
+    ctx.fact("profile", result.profile);
+  },
+};
+
+export const eventShape: Check = {
+  id: "webhooks.event-shape",
+  awaits: ["event"],
+  group: "webhooks",
+  title: "A delivered event is JSON with id, type, created_at, workspace_id and data",
+  severity: "MUST",
+  seedRef: "§6; assumed: event body",
+  level: "full",
+  requires: ["receiver"],
+  async run(ctx) {
+    const event = await ownedEvent(ctx);
+    const e = event.event;
+    if (!e) fail("the delivery body is not a JSON object", deliveryEvidence(event));
+    const problems: string[] = [];
+    if (typeof e.id !== "string" || !e.id) problems.push("id is not a string");
+    if (typeof e.type !== "string" || !(EVENT_TYPES as readonly string[]).includes(e.type)) problems.push(`type ${JSON.stringify(e.type)} is not an event type`);
+    if (typeof e.created_at !== "string" || Number.isNaN(Date.parse(e.created_at))) problems.push("created_at is not a date-time");
+    if (typeof e.workspace_id !== "string") problems.push("workspace_id is not a string");
+    if (typeof e.data !== "object" || e.data === null) problems.push("data is not an object");
+    const headerId = event.headers["webhook-id"];
+    if (typeof headerId === "string" && headerId !== e.id) problems.push(`webhook-id header ${headerId} differs from the event id ${String(e.id)}`);
+    if (problems.length > 0) fail(`delivered event: ${problems.join("; ")}`, deliveryEvidence(event));
+  },
+};
+
+export const tamperedBodyRejected: Check = {
+  id: "webhooks.tampered-body-rejected",
+  awaits: ["event"],
+  group: "webhooks",
+  title: "The delivery signature binds the body: a tampered body (or id, or timestamp) fails verification",
+  severity: "MUST",
+  seedRef: "§6 (the receiver verifies the signed payload)",
+  level: "seed",
+  requires: ["receiver", "workspace"],
+  async run(ctx) {
+    const event = await ownedEvent(ctx);
+    const key = await verificationKey(ctx);
+    const original = verify(key, event);
+    if (!original.ok) skip(`the untampered delivery does not verify either (${original.reason}); see webhooks.delivery-signature`);
+    const tampered = tamperBody(event.body);
+    const attempts: Array<[string, ReturnType<typeof verify>]> = [["a changed body", verify(key, event, tampered)]];
+    if (original.profile === "standard-webhooks") {
+      const ts = Number(event.headers["webhook-timestamp"]);
+      attempts.push(["a changed webhook-id", verify(key, event, event.body, { ...event.headers, "webhook-id": `${String(event.headers["webhook-id"])}x` })]);
+      attempts.push(["a changed webhook-timestamp", verify(key, event, event.body, { ...event.headers, "webhook-timestamp": String(ts - 1) })]);
+    }
+    const accepted = attempts.filter(([, r]) => r.ok).map(([what]) => what);
+    if (accepted.length > 0) fail(`the signature still verifies with ${accepted.join(", ")}`, deliveryEvidence(event, { tampered_body: tampered }));
+  },
+};
+
+export const deliveryLogged: Check = {
+  id: "webhooks.delivery-logged",
+  awaits: ["delivery"],
+  group: "webhooks",
+  title: "The delivery is logged with event_type, event_id, status and payload",
+  severity: "MUST",
+  seedRef: "§2.7; §6",
+  level: "full",
+  requires: ["receiver"],
+  async run(ctx) {
+    const result = await ctx.settle("delivery");
+    if (!result.ok) {
+      if (result.failure) throw result.failure;
+      skip(result.reason);
+    }
+    const workspaceId = await ctx.need("workspace");
+    const webhook = await ctx.need("webhook");
+    const ex = await ctx.call("listWebhookDeliveries", { params: { workspace_id: workspaceId }, query: { webhook_id: webhook.id } });
+    const list = expectSuccess(ex, ctx.operation("listWebhookDeliveries")) as Array<Record<string, unknown>>;
+    const item = list.find((d) => firstString(d, "id", "delivery_id") === result.value.deliveryId);
+    if (!item) failWith(ex, `delivery ${result.value.deliveryId} is not listed`);
+    const problems: string[] = [];
+    if (item.event_type !== "wallet.created") problems.push(`event_type is ${JSON.stringify(item.event_type)}`);
+    if (item.event_id !== result.value.eventId) problems.push(`event_id is ${JSON.stringify(item.event_id)}, delivered ${result.value.eventId}`);
+    if (!["pending", "delivered", "failed"].includes(String(item.status))) problems.push(`status is ${JSON.stringify(item.status)}`);
+    if (typeof item.payload !== "object" || item.payload === null) problems.push("payload is not an object");
+    if (problems.length > 0) failWith(ex, `logged delivery: ${problems.join("; ")}`);
+  },
+};
+
+export const resendSameEvent: Check = {
+  id: "webhooks.resend-same-event",
+  awaits: ["event"],
+  group: "webhooks",
+  title: "Operation 6 requeues a delivery and the same event id arrives again",
+  severity: "MUST",
+  seedRef: "§4 operation 6; §6",
+  level: "seed",
+  requires: ["receiver", "workspace", "delivery"],
+  after: ["webhooks.delivery-signature"],
+  async run(ctx) {
+    const receiver = await ctx.need("receiver");
+    const workspaceId = await ctx.need("workspace");
+    const delivery = await ctx.need("delivery");
+    const eventId = delivery.eventId ?? eventIdOf(await ctx.need("event"));
+    const since = Date.now();
+    const ex = await ctx.call("resendWebhookDelivery", { params: { workspace_id: workspaceId, delivery_id: delivery.deliveryId } });
+    const data = expectSuccess(ex, ctx.operation("resendWebhookDelivery")) as Record<string, unknown>;
+    if (typeof data?.status !== "string") failWith(ex, "the requeued delivery record has no status");
+    const again = await receiver.waitFor((d) => d.receivedAt >= since && eventIdOf(d) === eventId, ctx.timeoutMs, ctx.signal);
+    if (!again) failWith(ex, `event ${eventId} did not arrive again within ${ctx.timeoutMs} ms of requeueing`);
+  },
+};
+
+export const deleteStopsDelivery: Check = {
+  id: "webhooks.delete-stops-delivery",
+  group: "webhooks",
+  title: "Operation 7 answers status deleted and nothing is delivered to that webhook afterwards",
+  severity: "MUST",
+  seedRef: "§2.8; §4 operation 7",
+  level: "seed",
+  requires: ["receiver", "workspace"],
+  after: ["webhooks.resend-same-event", "webhooks.delivery-signature", "webhooks.tampered-body-rejected", "webhooks.delivery-logged"],
+  timeoutScale: 2,
+  run: (ctx) => (ctx.level === "full" ? deleteOwnWebhook(ctx) : deleteGivenWebhook(ctx)),
+};
+
+/** Full level: a second webhook of ours is deleted; a new event reaches the primary one but not it. */
+async function deleteOwnWebhook(ctx: CheckContext): Promise<void> {
+  const receiver = await ctx.need("receiver");
+  const primary = await ctx.need("webhook");
+  const workspaceId = await ctx.need("workspace");
+  const doomed = await registerWebhook(ctx.suite, `deleted${Date.now().toString(36)}`, ctx.signal);
+  const ex = await ctx.call("deleteWebhook", { params: { workspace_id: workspaceId, webhook_id: doomed.id } });
+  expectDeleted(ctx, ex, doomed.id);
+  const deletedAt = Date.now();
+  const wallet = await createWalletAndWait(ctx.suite, certifyName("after-delete"), ctx.signal);
+  const reachedPrimary = await receiver.waitFor(
+    (d) => d.channel === primary.channel && d.event?.type === "wallet.created" && d.body.includes(wallet.walletId),
+    ctx.timeoutMs,
+    ctx.signal,
+  );
+  if (!reachedPrimary) skip("no new event reached the primary webhook either, so deletion cannot be told apart");
+  await ctx.sleep(Math.min(1_000, ctx.timeoutMs / 4));
+  const leaked = receiver.deliveries.find((d) => d.channel === doomed.channel && d.receivedAt >= deletedAt);
+  if (leaked) fail(`webhook ${doomed.id} still received ${String(leaked.event?.type)} after it was deleted`, deliveryEvidence(leaked));
+}
+
+/** Seed level: --webhook-id is deleted, then requeueing --delivery-id must deliver nothing. */
+async function deleteGivenWebhook(ctx: CheckContext): Promise<void> {
+  const receiver = await ctx.need("receiver");
+  const webhook = await ctx.need("webhook");
+  const workspaceId = await ctx.need("workspace");
+  const ex = await ctx.call("deleteWebhook", { params: { workspace_id: workspaceId, webhook_id: webhook.id } });
+  expectDeleted(ctx, ex, webhook.id);
+  const delivery = await ctx.need("delivery");
+  const since = Date.now();
+  await ctx.call("resendWebhookDelivery", { params: { workspace_id: workspaceId, delivery_id: delivery.deliveryId } });
+  await ctx.sleep(Math.min(2_000, ctx.timeoutMs / 2));
+  const leaked = receiver.deliveries.find((d) => d.receivedAt >= since);
+  if (leaked) fail(`a delivery still arrived after webhook ${webhook.id} was deleted`, deliveryEvidence(leaked));
+}
+
+function expectDeleted(ctx: CheckContext, ex: Parameters<typeof expectSuccess>[0], webhookId: string): void {
+  const data = expectSuccess(ex, ctx.operation("deleteWebhook")) as Record<string, unknown>;
+  if (data?.status !== "deleted") failWith(ex, `deleteWebhook answered status ${JSON.stringify(data?.status)}, not "deleted"`);
+  const id = firstString(data, "webhook_id", "id");
+  if (id !== undefined && id !== webhookId) failWith(ex, `deleteWebhook answered for webhook ${id}, not ${webhookId}`);
+}
+
+/** The signed delivery the run got (skipped with the reason when there is none). */
+async function ownedEvent(ctx: CheckContext): Promise<ReceivedDelivery> {
+  const result = await ctx.settle("event");
+  if (result.ok) return result.value;
+  // No delivery arrived although everything it needs was there: that is this check's failure.
+  if (result.failure) throw result.failure;
+  skip(result.reason);
+}
+
+/** The body with one character of a string value changed, still valid JSON. */
+export function tamperBody(body: string): string {
+  const at = body.search(/"[^"]*[a-zA-Z0-9]/);
+  if (at === -1) return `${body} `;
+  const index = body.slice(at + 1).search(/[a-zA-Z0-9]/) + at + 1;
+  const ch = body[index];
+  const swapped = ch === "a" ? "b" : ch === "0" ? "1" : /[0-9]/.test(ch) ? "0" : "a";
+  return body.slice(0, index) + swapped + body.slice(index + 1);
+}
+
+export const webhookChecks: Check[] = [
+  verificationKeyCheck,
+  registration,
+  deliverySignature,
+  eventShape,
+  tamperedBodyRejected,
+  deliveryLogged,
+  resendSameEvent,
+  deleteStopsDelivery,
+];

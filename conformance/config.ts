@@ -1,0 +1,71 @@
+// What the suite knows about a target: URLs and credentials, nothing else.
+import type { Group, Level } from "./types.ts";
+
+export interface Credentials {
+  apiKey: string;
+  apiSecret: string;
+}
+
+export interface SeedFixtureIds {
+  walletId?: string;
+  assetId?: string;
+  withdrawalId?: string;
+  deliveryId?: string;
+  webhookId?: string;
+}
+
+export interface TargetConfig {
+  /** Wallet API base; operation paths (which start with /api/v1) are appended. */
+  baseUrl: string;
+  /** Node access base; HTTP JSON-RPC at `${rpcUrl}/rpc`. */
+  rpcUrl: string;
+  /** Full WebSocket URL (default: rpcUrl with the ws scheme and /ws). */
+  wsUrl: string;
+  admin: Credentials;
+  rpcApiKey: string;
+  workspaceId?: string;
+  viewer?: Credentials;
+  scoped?: Credentials;
+  faucetPrivateKey?: string;
+  fixtureIds: SeedFixtureIds;
+  /** Public URL of our webhook receiver when the deployment cannot reach 127.0.0.1. */
+  webhookReceiverUrl?: string;
+  /** Require this webhook signature profile (default: accept either, report which matched). */
+  webhookProfile?: "standard-webhooks" | "canonical-json";
+  /** Where the receiver listens (default 127.0.0.1, port 0 or the public URL's port). */
+  webhookListenHost?: string;
+  webhookListenPort?: number;
+}
+
+export interface RunOptions {
+  level: Level;
+  only?: Group[];
+  /** Per-check time limit; a single request gets the same bound. */
+  timeoutMs: number;
+  /** Checks run at the same time. */
+  concurrency: number;
+}
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_CONCURRENCY = 8;
+
+export function defaultWsUrl(rpcUrl: string): string {
+  const url = new URL(rpcUrl);
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  url.pathname = `${url.pathname.replace(/\/+$/, "")}/ws`;
+  return url.toString();
+}
+
+export function joinUrl(base: string, path: string): string {
+  return `${base.replace(/\/+$/, "")}${path.startsWith("/") ? path : `/${path}`}`;
+}
+
+/** True when the host is this machine, so a receiver on 127.0.0.1 is reachable from the deployment. */
+export function isLoopbackUrl(url: string): boolean {
+  try {
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+    return host === "localhost" || host === "::1" || host.startsWith("127.");
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,158 @@
+// What a running check sees: the target, bounded clients bound to its own deadline, the operation
+// table and the shared prerequisites (fixtures), which are created once and shared by all checks.
+import { ApiClient, fillPath } from "./api.ts";
+import type { Credentials, RunOptions, TargetConfig } from "./config.ts";
+import type { FixtureRegistry, FixtureResult, FixtureValues } from "./fixtures/registry.ts";
+import type { OperationInfo } from "./operations.ts";
+import { findOperation } from "./operations.ts";
+import { CheckSkipped } from "./outcome.ts";
+import type { HttpExchange, HttpProbe } from "./probe.ts";
+import type { Redactor } from "./redact.ts";
+import { RpcClient } from "./rpc.ts";
+import type { Level, Prerequisite } from "./types.ts";
+
+export interface CallArgs {
+  params?: Record<string, string | undefined>;
+  query?: Record<string, string>;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Defaults to the admin key; `null` sends the request unsigned. */
+  credentials?: Credentials | null;
+}
+
+/** State shared by every check of one run. */
+export class Suite {
+  readonly cleanups: Array<() => Promise<void>> = [];
+  fixtures!: FixtureRegistry;
+
+  constructor(
+    readonly config: TargetConfig,
+    readonly options: RunOptions,
+    readonly operations: OperationInfo[],
+    readonly redactor: Redactor,
+    readonly http: HttpProbe,
+    /** Aborted when the whole run stops. */
+    readonly signal: AbortSignal,
+  ) {}
+
+  get level(): Level {
+    return this.options.level;
+  }
+
+  /** The operation, or a skip naming it when the spec in use has none by that id. */
+  operation(operationId: string): OperationInfo {
+    const op = findOperation(this.operations, operationId);
+    if (!op) throw new CheckSkipped(`operation ${operationId} is not in the operation table`);
+    return op;
+  }
+
+  api(signal: AbortSignal = this.signal): ApiClient {
+    return new ApiClient(this.http, this.config.baseUrl, signal);
+  }
+
+  rpc(signal: AbortSignal = this.signal): RpcClient {
+    const target = { rpcUrl: this.config.rpcUrl, wsUrl: this.config.wsUrl, apiKey: this.config.rpcApiKey };
+    return new RpcClient(target, this.http, this.redactor, this.options.timeoutMs, signal);
+  }
+
+  /** Calls an operation by id, signed with the admin key unless told otherwise. */
+  call(operationId: string, args: CallArgs = {}, signal: AbortSignal = this.signal): Promise<HttpExchange> {
+    const op = this.operation(operationId);
+    return this.api(signal).send({
+      method: op.method,
+      path: fillPath(op, args.params ?? {}),
+      query: args.query,
+      body: args.body,
+      headers: args.headers,
+      credentials: args.credentials === null ? undefined : (args.credentials ?? this.config.admin),
+    });
+  }
+}
+
+/** The per-check view: same suite, requests bound to this check's deadline. */
+export class CheckContext {
+  readonly facts: Record<string, string> = {};
+  readonly api: ApiClient;
+  readonly rpc: RpcClient;
+
+  constructor(
+    readonly suite: Suite,
+    readonly signal: AbortSignal,
+  ) {
+    this.api = suite.api(signal);
+    this.rpc = suite.rpc(signal);
+  }
+
+  get config(): TargetConfig {
+    return this.suite.config;
+  }
+  get level(): Level {
+    return this.suite.level;
+  }
+  get timeoutMs(): number {
+    return this.suite.options.timeoutMs;
+  }
+  get operations(): OperationInfo[] {
+    return this.suite.operations;
+  }
+  get redactor(): Redactor {
+    return this.suite.redactor;
+  }
+
+  operation(operationId: string): OperationInfo {
+    return this.suite.operation(operationId);
+  }
+
+  call(operationId: string, args: CallArgs = {}): Promise<HttpExchange> {
+    return this.suite.call(operationId, args, this.signal);
+  }
+
+  /** The prerequisite's value, or CheckSkipped with the reason it is unavailable. */
+  need<K extends Prerequisite>(name: K): Promise<FixtureValues[K]> {
+    return this.suite.fixtures.need(name);
+  }
+
+  /** The prerequisite's outcome as a value (owner checks turn a setup failure into their own failure). */
+  settle<K extends Prerequisite>(name: K): Promise<FixtureResult<FixtureValues[K]>> {
+    return this.suite.fixtures.settle(name);
+  }
+
+  /** A fact for the report (e.g. the webhook profile the deployment matched). */
+  fact(key: string, value: string): void {
+    this.facts[key] = value;
+  }
+
+  /** Sleeps, cut short when the check's deadline passes. */
+  sleep(ms: number): Promise<void> {
+    return sleep(ms, this.signal);
+  }
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
+/** Polls `probe` every `intervalMs` until it returns a value or `timeoutMs` passes (then undefined). */
+export async function pollUntil<T>(
+  probe: () => Promise<T | undefined>,
+  timeoutMs: number,
+  intervalMs: number,
+  signal?: AbortSignal,
+): Promise<T | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() + intervalMs > deadline || signal?.aborted) return undefined;
+    await sleep(intervalMs, signal);
+  }
+}

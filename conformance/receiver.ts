@@ -1,0 +1,126 @@
+// The runner's own webhook receiver: a small node:http server that records every delivery
+// (raw bytes and headers, exactly as received) so the checks can verify real signatures.
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+const MAX_DELIVERY_BYTES = 1024 * 1024;
+
+export interface ReceivedDelivery {
+  /** The path token after /hooks/ that tells which registered webhook this is. */
+  channel: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  receivedAt: number;
+  /** Parsed body when it is JSON. */
+  event?: { id?: unknown; type?: unknown; data?: unknown; [k: string]: unknown };
+}
+
+export interface ReceiverOptions {
+  host?: string;
+  port?: number;
+  /** Public URL the deployment should call (when it cannot reach host:port directly). */
+  publicUrl?: string;
+}
+
+export class WebhookReceiver {
+  readonly deliveries: ReceivedDelivery[] = [];
+  private listeners = new Set<() => void>();
+  private server: Server | undefined;
+  private base = "";
+
+  async start(options: ReceiverOptions = {}): Promise<void> {
+    this.server = createServer((req, res) => {
+      this.accept(req).then(
+        (status) => {
+          res.writeHead(status, { "content-type": "application/json" });
+          res.end(status === 200 ? '{"received":true}' : '{"received":false}');
+        },
+        () => {
+          res.writeHead(400);
+          res.end();
+        },
+      );
+    });
+    const server = this.server;
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
+    });
+    const address = server.address() as AddressInfo;
+    const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+    this.base = (options.publicUrl ?? `http://${host}:${address.port}`).replace(/\/+$/, "");
+  }
+
+  /** The URL to register for one channel (a webhook of ours). */
+  url(channel: string): string {
+    return `${this.base}/hooks/${channel}`;
+  }
+
+  /** Resolves with the first delivery (already received or future) matching `predicate`, or undefined at the deadline. */
+  waitFor(predicate: (d: ReceivedDelivery) => boolean, timeoutMs: number, signal?: AbortSignal): Promise<ReceivedDelivery | undefined> {
+    const found = this.deliveries.find(predicate);
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve) => {
+      const done = (value: ReceivedDelivery | undefined) => {
+        clearTimeout(timer);
+        this.listeners.delete(listener);
+        signal?.removeEventListener("abort", onAbort);
+        resolve(value);
+      };
+      const listener = () => {
+        const match = this.deliveries.find(predicate);
+        if (match) done(match);
+      };
+      const onAbort = () => done(undefined);
+      const timer = setTimeout(() => done(undefined), timeoutMs);
+      this.listeners.add(listener);
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = undefined;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  private async accept(req: IncomingMessage): Promise<number> {
+    const match = /^\/hooks\/([A-Za-z0-9_-]+)/.exec(req.url ?? "");
+    if (req.method !== "POST" || !match) {
+      req.resume();
+      return 404;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_DELIVERY_BYTES) return 413;
+      chunks.push(chunk as Buffer);
+    }
+    const body = Buffer.concat(chunks).toString("utf8");
+    const delivery: ReceivedDelivery = { channel: match[1], headers: { ...req.headers }, body, receivedAt: Date.now() };
+    try {
+      const parsed = JSON.parse(body) as unknown;
+      if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) delivery.event = parsed as ReceivedDelivery["event"];
+    } catch {
+      // Kept as raw text: the signature checks report a non-JSON event themselves.
+    }
+    this.deliveries.push(delivery);
+    for (const listener of [...this.listeners]) listener();
+    return 200;
+  }
+}
+
+/** The event id of a delivery: the webhook-id header (standard-webhooks) or the body's id. */
+export function eventIdOf(d: ReceivedDelivery): string | undefined {
+  const header = d.headers["webhook-id"];
+  if (typeof header === "string" && header) return header;
+  return typeof d.event?.id === "string" ? d.event.id : undefined;
+}
+
+/** True when the event (anywhere in its data) mentions `needle`, compared case-insensitively. */
+export function eventMentions(d: ReceivedDelivery, needle: string): boolean {
+  return d.body.toLowerCase().includes(needle.toLowerCase());
+}

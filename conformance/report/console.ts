@@ -1,0 +1,88 @@
+// The console reporter: one line per finished check as it happens, a line when a group completes,
+// failures with the reproducing request, and a summary table at the end.
+import type { RunEvent } from "../runner.ts";
+import type { CheckResult } from "../types.ts";
+import type { Report } from "./model.ts";
+import { curlOf } from "./reproduce.ts";
+
+export interface ConsoleOptions {
+  write: (text: string) => void;
+  color?: boolean;
+  /** Print passed checks too (default); false keeps only failures and group lines. */
+  verbose?: boolean;
+}
+
+export function consoleReporter(options: ConsoleOptions): (event: RunEvent) => void {
+  const paint = (code: string, text: string) => (options.color ? `\x1b[${code}m${text}\x1b[0m` : text);
+  const out = (line = "") => options.write(`${line}\n`);
+  let total = 0;
+  let done = 0;
+  return (event) => {
+    switch (event.type) {
+      case "start":
+        total = event.checks.length;
+        out(`custody certify — level ${event.options.level} — ${event.target.baseUrl}`);
+        out(`node access ${event.target.rpcUrl} (ws ${event.target.wsUrl})`);
+        out(`${total} checks, ${event.options.concurrency} at a time, ${event.options.timeoutMs} ms each`);
+        out();
+        break;
+      case "check-end": {
+        done++;
+        const r = event.result;
+        if (r.status === "passed" && options.verbose === false) break;
+        out(line(r, done, total, paint));
+        if (r.status === "failed") for (const detail of failureDetails(r)) out(`        ${detail}`);
+        break;
+      }
+      case "group-end": {
+        const count = (s: string) => event.results.filter((r) => r.status === s).length;
+        out(paint("1", `  ▸ ${event.group}: ${count("passed")} passed, ${count("failed")} failed, ${count("skipped")} skipped`));
+        break;
+      }
+      case "end":
+        out();
+        for (const l of summaryLines(event.report, paint)) out(l);
+        break;
+    }
+  };
+}
+
+type Paint = (code: string, text: string) => string;
+
+function line(r: CheckResult, done: number, total: number, paint: Paint): string {
+  const progress = `[${String(done).padStart(String(total).length)}/${total}]`;
+  const mark = r.status === "passed" ? paint("32", "PASS") : r.status === "failed" ? paint("31", "FAIL") : paint("33", "SKIP");
+  const severity = r.severity === "SHOULD" ? " (SHOULD)" : "";
+  const tail = r.status === "skipped" ? ` — ${r.message}` : r.status === "failed" ? ` — ${r.message}` : "";
+  return `${progress} ${mark} ${r.group.padEnd(9)} ${r.id}${severity} ${r.durationMs} ms${tail}`;
+}
+
+function failureDetails(r: CheckResult): string[] {
+  const ev = r.evidence;
+  if (!ev) return [];
+  const lines: string[] = [];
+  if (ev.request) lines.push(`reproduce: ${curlOf(ev.request)}`);
+  if (ev.response) {
+    const body = (ev.response.body ?? "").replace(/\s+/g, " ").slice(0, 200);
+    lines.push(`response: ${ev.response.status !== undefined ? `HTTP ${ev.response.status}` : "none"}${ev.response.error ? ` (${ev.response.error})` : ""}${body ? ` ${body}` : ""}`);
+  }
+  return lines;
+}
+
+export function summaryLines(report: Report, paint: Paint = (_c, t) => t): string[] {
+  const s = report.summary;
+  const row = (a: string, b: string | number, c: string | number, d: string | number) =>
+    `  ${a.padEnd(10)} ${String(b).padStart(6)} ${String(c).padStart(6)} ${String(d).padStart(7)}`;
+  const lines = ["summary", row("group", "passed", "failed", "skipped")];
+  for (const g of s.groups) lines.push(row(g.group, g.passed, g.failed, g.skipped));
+  lines.push(row("total", s.passed, s.failed, s.skipped));
+  lines.push("");
+  if (s.webhook_profile) lines.push(`webhook signature profile: ${s.webhook_profile}`);
+  const mustFailures = report.checks.filter((c) => c.status === "failed" && c.severity === "MUST").map((c) => c.id);
+  if (s.certified) {
+    lines.push(paint("32;1", `CERTIFIED at level ${s.level}: every MUST check passed (${s.skipped} skipped, ${s.should_failed} SHOULD failed) in ${s.duration_ms} ms`));
+  } else {
+    lines.push(paint("31;1", `NOT CERTIFIED: ${s.must_failed} MUST check${s.must_failed === 1 ? "" : "s"} failed: ${mustFailures.join(", ")}`));
+  }
+  return lines;
+}

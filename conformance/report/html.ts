@@ -1,0 +1,32 @@
+// --html FILE: a self-contained page (inline CSS, no scripts from elsewhere) rendered with
+// handlebars from templates/report.html.hbs. Handlebars escapes every value.
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import Handlebars from "handlebars";
+import type { Report } from "./model.ts";
+import { curlOf } from "./reproduce.ts";
+
+const TEMPLATE = fileURLToPath(new URL("../../templates/report.html.hbs", import.meta.url));
+
+let compiled: Handlebars.TemplateDelegate | undefined;
+
+export function renderHtml(report: Report): string {
+  if (!compiled) {
+    const hb = Handlebars.create();
+    hb.registerHelper("json", (value: unknown) => JSON.stringify(value, null, 2));
+    compiled = hb.compile(readFileSync(TEMPLATE, "utf8"), { strict: false, noEscape: false });
+  }
+  const groups = report.summary.groups.map((g) => ({
+    ...g,
+    checks: report.checks
+      .filter((c) => c.group === g.group)
+      .map((c) => ({
+        ...c,
+        failed: c.status === "failed",
+        reproduce: c.evidence?.request ? curlOf(c.evidence.request) : undefined,
+        requestHeaders: c.evidence?.request ? Object.entries(c.evidence.request.headers).map(([name, value]) => ({ name, value })) : [],
+        responseHeaders: c.evidence?.response?.headers ? Object.entries(c.evidence.response.headers).map(([name, value]) => ({ name, value })) : [],
+      })),
+  }));
+  return compiled({ summary: report.summary, groups, generatedAt: report.summary.finished_at });
+}

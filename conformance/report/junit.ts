@@ -1,0 +1,49 @@
+// --junit FILE: JUnit XML, one testsuite per group, so CI shows each check as a test.
+import type { Report, ReportCheck } from "./model.ts";
+import { curlOf } from "./reproduce.ts";
+
+/** Escapes text for XML and drops characters XML 1.0 cannot carry at all. */
+export function xmlEscape(text: string): string {
+  return text
+    .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, "\uFFFD")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&apos;");
+}
+
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
+
+function testcase(c: ReportCheck): string {
+  const name = xmlEscape(`${c.id} [${c.severity}] ${c.title}`);
+  const open = `    <testcase classname="custody.${xmlEscape(c.group)}" name="${name}" time="${seconds(c.duration_ms)}">`;
+  const props = `      <properties><property name="seed_ref" value="${xmlEscape(c.seed_ref)}"/><property name="severity" value="${c.severity}"/>${
+    c.profile ? `<property name="profile" value="${xmlEscape(c.profile)}"/>` : ""
+  }</properties>`;
+  if (c.status === "skipped") return `${open}\n${props}\n      <skipped message="${xmlEscape(c.message ?? "")}"/>\n    </testcase>`;
+  if (c.status === "passed") return `${open}\n${props}\n    </testcase>`;
+  const details = [c.message ?? "", "", ...(c.evidence?.request ? [`Reproduce: ${curlOf(c.evidence.request)}`] : []), "", JSON.stringify(c.evidence, null, 2)].join("\n");
+  // A failing SHOULD check is reported as a failure too, but typed so CI can tell them apart.
+  return `${open}\n${props}\n      <failure message="${xmlEscape(c.message ?? "failed")}" type="${c.severity}">${xmlEscape(details)}</failure>\n    </testcase>`;
+}
+
+export function renderJunit(report: Report): string {
+  const suites = report.summary.groups.map((g) => {
+    const cases = report.checks.filter((c) => c.group === g.group);
+    const time = cases.reduce((sum, c) => sum + c.duration_ms, 0);
+    return [
+      `  <testsuite name="${xmlEscape(g.group)}" tests="${cases.length}" failures="${g.failed}" errors="0" skipped="${g.skipped}" time="${seconds(time)}" timestamp="${report.summary.started_at.replace(/Z$/, "")}">`,
+      ...cases.map(testcase),
+      "  </testsuite>",
+    ].join("\n");
+  });
+  const s = report.summary;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="custody certify" tests="${s.total}" failures="${s.failed}" errors="0" skipped="${s.skipped}" time="${seconds(s.duration_ms)}">`,
+    ...suites,
+    "</testsuites>",
+    "",
+  ].join("\n");
+}

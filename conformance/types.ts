@@ -1,0 +1,91 @@
+// The vocabulary of the conformance suite: a check, its outcome and the evidence it leaves.
+// A check knows a target only by URLs and credentials (never the reference implementation).
+
+export type Severity = "MUST" | "SHOULD";
+export type Level = "seed" | "full";
+export type CheckStatus = "passed" | "failed" | "skipped";
+
+export const GROUPS = ["envelope", "auth", "scope", "role", "webhooks", "lifecycle", "rpc"] as const;
+export type Group = (typeof GROUPS)[number];
+
+/** One HTTP (or WebSocket upgrade) request as it went on the wire, secrets already redacted. */
+export interface RequestEvidence {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** What came back, truncated and redacted; `error` says why there is no (complete) answer. */
+export interface ResponseEvidence {
+  status?: number;
+  headers?: Record<string, string>;
+  body?: string;
+  error?: string;
+}
+
+/** What a failed check shows: the reproducing request and what the target answered. */
+export interface Evidence {
+  request?: RequestEvidence;
+  response?: ResponseEvidence;
+  /** Free-form facts (expected vs actual, a received webhook, a chain receipt), redacted. */
+  details?: unknown;
+}
+
+export type Outcome =
+  | { status: "passed"; message?: string }
+  | { status: "failed"; message: string; evidence?: Evidence }
+  | { status: "skipped"; message: string };
+
+/** Names of the things a check may need before it can run (see fixtures/). */
+export type Prerequisite =
+  | "wallet" // a wallet id (created at full level, --wallet-id at seed level)
+  | "asset" // an asset id attached to the wallet
+  | "peer-asset" // a second wallet with the asset attached (withdrawal destination)
+  | "withdrawal" // a withdrawal id
+  | "workspace" // the workspace id
+  | "webhook" // a webhook registered to our receiver
+  | "delivery" // a delivery id of a webhook
+  | "event" // a signed delivery our receiver got
+  | "receiver" // a webhook receiver the deployment can reach
+  | "viewer-key" // an API key with role viewer
+  | "scoped-key" // an API key limited to balances:read
+  | "faucet" // a funded chain key to send deposits
+  | "deposit" // a deposit made and watched to confirmation
+  | "withdrawal-executed"; // a withdrawal driven to a terminal state
+
+export interface Check {
+  /** Stable id (`auth.stale-timestamp`); scripts and CI depend on it. */
+  id: string;
+  group: Group;
+  title: string;
+  severity: Severity;
+  /** Where the rule comes from: a seed section, or "assumed: <spec decision>". */
+  seedRef: string;
+  /** seed: uses only what the seed specifies; full: also drives assumed operations. */
+  level: Level;
+  requires?: Prerequisite[];
+  /** Prerequisites to let settle (whatever their outcome) before the time limit starts. */
+  awaits?: Prerequisite[];
+  /** Ids of checks that must have finished first (ordering, e.g. delete after resend). */
+  after?: string[];
+  /** Multiplies the per-check timeout for checks that wait on the chain. */
+  timeoutScale?: number;
+  /** Returns nothing on success; throws CheckFailed / CheckSkipped (see outcome.ts) or returns an Outcome. */
+  run(ctx: import("./context.ts").CheckContext): Promise<Outcome | void>;
+}
+
+export interface CheckResult {
+  id: string;
+  group: Group;
+  title: string;
+  severity: Severity;
+  seedRef: string;
+  level: Level;
+  status: CheckStatus;
+  durationMs: number;
+  message?: string;
+  evidence?: Evidence;
+  /** Extra facts to report (e.g. the webhook signature profile the deployment matched). */
+  facts?: Record<string, string>;
+}

@@ -1,0 +1,103 @@
+// `custody certify` as a command: flags and environment variables, exit codes 0/1/2, reports
+// written where asked, and secrets kept out of the output.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { run, type CertifyIo } from "../cli/certify.ts";
+import { startFakeTarget, type FakeTarget } from "./support/fake-target.ts";
+
+let t: FakeTarget;
+const dir = mkdtempSync(join(tmpdir(), "custody-cli-"));
+beforeAll(async () => {
+  t = await startFakeTarget();
+});
+afterAll(async () => {
+  await t.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function certify(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const io: CertifyIo = { env, operations: t.operations, stdout: (s) => (out += s), stderr: (s) => (err += s) };
+  const code = await run(argv, io);
+  return { code, out, err };
+}
+
+const targetFlags = () => ["--base-url", t.baseUrl, "--rpc-url", t.rpcUrl, "--api-key", t.owner.apiKey, "--api-secret", t.owner.apiSecret, "--rpc-api-key", t.rpcApiKey];
+
+describe("custody certify", () => {
+  it("prints its usage with --help and exits 0", async () => {
+    const { code, out } = await certify(["--help"]);
+    expect(code).toBe(0);
+    expect(out).toContain("--base-url");
+    expect(out).toContain("CUSTODY_API_SECRET");
+  });
+
+  it("exits 2 naming the missing flag and its environment variable", async () => {
+    const { code, err } = await certify(["--base-url", t.baseUrl]);
+    expect(code).toBe(2);
+    expect(err).toContain("missing --rpc-url (or CUSTODY_RPC_URL)");
+  });
+
+  it.each([
+    [["--level", "gold"], "--level must be seed or full"],
+    [["--only", "auth,bogus"], "--only: unknown group bogus"],
+    [["--timeout-ms", "0"], "--timeout-ms must be a positive integer"],
+    [["--ws-url", "http://x"], "--ws-url must be ws:// or wss://"],
+    [["--viewer-api-key", "k"], "--viewer-api-key and --viewer-api-secret go together"],
+    [["--frobnicate"], "Unknown option '--frobnicate'"],
+  ])("exits 2 on bad usage: %j", async (extra, message) => {
+    const { code, err } = await certify([...targetFlags(), ...extra]);
+    expect(code).toBe(2);
+    expect(err).toContain(message);
+  });
+
+  it("certifies from environment variables, exits 0 and writes the reports asked for", async () => {
+    const files = { json: join(dir, "env.json"), junit: join(dir, "out/env.xml"), html: join(dir, "env.html") };
+    const { code, out } = await certify(["--only", "rpc,auth", "--json", files.json, "--junit", files.junit, "--html", files.html, "--no-color"], {
+      CUSTODY_BASE_URL: t.baseUrl,
+      CUSTODY_RPC_URL: t.rpcUrl,
+      CUSTODY_API_KEY: t.owner.apiKey,
+      CUSTODY_API_SECRET: t.owner.apiSecret,
+      CUSTODY_RPC_API_KEY: t.rpcApiKey,
+      CUSTODY_WORKSPACE_ID: t.workspaceId,
+    });
+    expect(code).toBe(0);
+    expect(out).toContain("CERTIFIED at level full");
+    for (const file of Object.values(files)) expect(existsSync(file), file).toBe(true);
+    const json = JSON.parse(readFileSync(files.json, "utf8")) as { summary: { groups: Array<{ group: string }> } };
+    expect(json.summary.groups.map((g) => g.group)).toEqual(["auth", "rpc"]);
+    const everything = out + Object.values(files).map((f) => readFileSync(f, "utf8")).join("");
+    for (const secret of [t.owner.apiSecret, t.rpcApiKey, t.owner.apiKey]) expect(everything).not.toContain(secret);
+  });
+
+  it("exits 1 when a MUST check fails", async () => {
+    const broken = await startFakeTarget({ faults: ["rpc-no-auth"] });
+    try {
+      let out = "";
+      const code = await run(
+        ["--base-url", broken.baseUrl, "--rpc-url", broken.rpcUrl, "--api-key", broken.owner.apiKey, "--api-secret", broken.owner.apiSecret, "--rpc-api-key", broken.rpcApiKey, "--only", "rpc"],
+        { env: {}, operations: broken.operations, stdout: (s) => (out += s), stderr: (s) => (out += s) },
+      );
+      expect(code).toBe(1);
+      expect(out).toContain("NOT CERTIFIED: 1 MUST check failed: rpc.unauthorized");
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it("exits 0 when only a SHOULD check fails", async () => {
+    const should = await startFakeTarget({ faults: ["no-request-id"] });
+    try {
+      const code = await run(
+        ["--base-url", should.baseUrl, "--rpc-url", should.rpcUrl, "--api-key", should.owner.apiKey, "--api-secret", should.owner.apiSecret, "--rpc-api-key", should.rpcApiKey, "--only", "envelope"],
+        { env: {}, operations: should.operations, stdout: () => undefined, stderr: () => undefined },
+      );
+      expect(code).toBe(0);
+    } finally {
+      await should.close();
+    }
+  });
+});

@@ -1,0 +1,235 @@
+// The checks against a hand-written fake deployment: the clean fake certifies, and each fault
+// switch (one broken rule) makes the check for that rule fail. The fault-injection suite against
+// the reference deployment builds on the same idea.
+import { createServer } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { signRequest } from "../runtime/hmac.ts";
+import type { RunOptions } from "../conformance/config.ts";
+import type { Report } from "../conformance/report/model.ts";
+import { runSuite } from "../conformance/runner.ts";
+import { CATALOG } from "../conformance/catalog.ts";
+import type { Group } from "../conformance/types.ts";
+import { fakeTargetConfig, startFakeTarget, type FakeFault, type FakeTarget } from "./support/fake-target.ts";
+
+const started: FakeTarget[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((t) => t.close()));
+});
+
+async function fake(faults: FakeFault[] = []): Promise<FakeTarget> {
+  const t = await startFakeTarget({ faults });
+  started.push(t);
+  return t;
+}
+
+async function certify(t: FakeTarget, options: Partial<RunOptions> = {}, over: Parameters<typeof fakeTargetConfig>[1] = {}): Promise<Report> {
+  const result = await runSuite({
+    target: fakeTargetConfig(t, over),
+    options: { level: "full", timeoutMs: 3_000, concurrency: 8, ...options },
+    operations: t.operations,
+  });
+  if (result.kind !== "completed") throw new Error(`run did not complete: ${result.reason}`);
+  return result.report;
+}
+
+const failedIds = (r: Report) => r.checks.filter((c) => c.status === "failed").map((c) => `${c.id}: ${c.message}`);
+
+describe("a clean fake deployment", () => {
+  it("certifies at level full: every check passes except those needing a chain", async () => {
+    const report = await certify(await fake());
+    expect(failedIds(report)).toEqual([]);
+    expect(report.summary.certified).toBe(true);
+    const skipped = report.checks.filter((c) => c.status === "skipped");
+    // Only deposits and withdrawals need a funded chain key, which the fake has no chain for.
+    for (const c of skipped) expect(c.message).toMatch(/faucet/);
+    expect(report.summary.webhook_profile).toBe("standard-webhooks");
+    expect(report.checks.find((c) => c.id === "webhooks.delivery-signature")?.profile).toBe("standard-webhooks");
+  });
+
+  it("certifies at level seed with fixture ids, skipping what needs the assumed operations", async () => {
+    const t = await fake();
+    const report = await certify(t, { level: "seed" }, {
+      fixtureIds: { walletId: t.walletId, assetId: t.assetId, withdrawalId: t.withdrawalId },
+      viewer: t.viewer,
+      scoped: t.scoped,
+    });
+    expect(failedIds(report)).toEqual([]);
+    const fullOnly = report.checks.filter((c) => CATALOG.find((k) => k.id === c.id)?.level === "full");
+    for (const c of fullOnly) expect(c.status, c.id).toBe("skipped");
+    expect(report.checks.find((c) => c.id === "scope.balances-read-only")?.status).toBe("passed");
+  });
+
+  it("skips (never passes) a check whose prerequisite is missing, naming the reason", async () => {
+    const t = await fake();
+    const report = await certify(t, { level: "seed", only: ["scope", "role"] });
+    const balances = report.checks.find((c) => c.id === "scope.balances-read-only")!;
+    expect(balances.status).toBe("skipped");
+    expect(balances.message).toMatch(/--scoped-api-key|--wallet-id/);
+  });
+
+  it("verifies real deliveries at seed level through --webhook-receiver-url", async () => {
+    const t = await fake();
+    const port = await freePort();
+    const hook = await signedFetch(t, "POST", `/api/v1/workspaces/${t.workspaceId}/webhooks`, {
+      url: `http://127.0.0.1:${port}/hooks/seed`,
+      event_types: ["wallet.created"],
+    });
+    await signedFetch(t, "POST", "/api/v1/wallets", { name: "seed-delivery" });
+    let deliveryId: string | undefined;
+    for (let i = 0; i < 50 && !deliveryId; i++) {
+      const list = (await signedFetch(t, "GET", `/api/v1/workspaces/${t.workspaceId}/webhook-logs`)) as Array<{ id: string }>;
+      deliveryId = list[0]?.id;
+      if (!deliveryId) await new Promise((r) => setTimeout(r, 50));
+    }
+    const report = await certify(t, { level: "seed", only: ["webhooks"] }, {
+      webhookReceiverUrl: `http://127.0.0.1:${port}`,
+      fixtureIds: { webhookId: (hook as { id: string }).id, deliveryId },
+    });
+    const status = Object.fromEntries(report.checks.map((c) => [c.id, c.status]));
+    expect(failedIds(report)).toEqual([]);
+    for (const id of ["webhooks.verification-key", "webhooks.delivery-signature", "webhooks.tampered-body-rejected", "webhooks.resend-same-event", "webhooks.delete-stops-delivery"]) {
+      expect(status[id], id).toBe("passed");
+    }
+  });
+});
+
+describe("webhook signature profiles", () => {
+  it("reports canonical-json when the deployment signs that way, and fails when another profile is required", async () => {
+    const t = await startFakeTarget({ profile: "canonical-json" });
+    started.push(t);
+    const report = await certify(t, { only: ["webhooks"] });
+    expect(failedIds(report)).toEqual([]);
+    expect(report.summary.webhook_profile).toBe("canonical-json");
+    const strict = await certify(t, { only: ["webhooks"] }, { webhookProfile: "standard-webhooks" });
+    const signature = strict.checks.find((c) => c.id === "webhooks.delivery-signature")!;
+    expect(signature.status).toBe("failed");
+    expect(signature.message).toContain("required by --webhook-profile");
+  });
+});
+
+/** Each fault breaks one rule; the check named next to it must fail (others may fail too). */
+const FAULTS: Array<[FakeFault, string]> = [
+  ["accept-no-credentials", "auth.no-credentials"],
+  ["default-key-when-missing", "auth.missing-access-api-key"],
+  ["timestamp-optional", "auth.missing-access-timestamp"],
+  ["accept-missing-sign", "auth.missing-access-sign"],
+  ["accept-empty-key", "auth.empty-headers"],
+  ["accept-unknown-key", "auth.unknown-key"],
+  ["skip-signature-check", "auth.wrong-secret"],
+  ["ignore-method-in-signature", "auth.signed-other-method"],
+  ["ignore-path-in-signature", "auth.signed-other-path"],
+  ["skip-signature-check", "auth.signed-other-body"],
+  ["signature-over-other-timestamp", "auth.signed-other-timestamp"],
+  ["ignore-body-in-signature", "auth.body-tampered"],
+  ["parsed-body-signature", "auth.body-tampered"],
+  ["accept-stale-timestamp", "auth.stale-timestamp"],
+  ["accept-future-timestamp", "auth.future-timestamp"],
+  ["accept-milliseconds", "auth.timestamp-milliseconds"],
+  ["lenient-timestamp-parse", "auth.timestamp-not-numeric"],
+  ["accept-raw-hex-signature", "auth.signature-not-base64"],
+  ["case-insensitive-signature", "auth.uppercase-hex"],
+  ["accept-raw-digest-signature", "auth.raw-digest-signature"],
+  ["leaky-401", "auth.identical-401"],
+  ["pretty-401", "auth.canonical-401-body"],
+  ["uppercase-only-signature", "auth.valid-signature"],
+  ["sign-with-query", "auth.query-not-signed"],
+  ["narrow-window", "auth.window-edge"],
+  ["success-code-string", "envelope.success-shape"],
+  ["error-data-missing", "envelope.error-shape"],
+  ["error-as-200", "envelope.success-iff-2xx"],
+  ["text-content-type", "envelope.json-content-type"],
+  ["schema-balance-number", "envelope.response-schema"],
+  ["undeclared-418", "envelope.declared-status"],
+  ["unauthorized-wrong-message", "envelope.unauthorized-envelope"],
+  ["error-as-200", "envelope.not-found-wallet"],
+  ["no-request-id", "envelope.request-id"],
+  ["invalid-body-500", "envelope.invalid-request"],
+  ["ignore-scopes", "scope.balances-read-only"],
+  ["other-workspace-data", "scope.other-workspace-refused"],
+  ["other-workspace-403", "scope.other-workspace-not-found"],
+  ["created-key-unusable", "scope.api-key-creation"],
+  ["viewer-cannot-read", "role.viewer-can-read"],
+  ["ignore-roles", "role.viewer-cannot-withdraw"],
+  ["ignore-roles", "role.viewer-cannot-change-settings"],
+  ["verification-key-short", "webhooks.verification-key"],
+  ["webhook-not-listed", "webhooks.registration"],
+  ["webhook-wrong-key", "webhooks.delivery-signature"],
+  ["webhook-unsigned-body", "webhooks.delivery-signature"],
+  ["event-missing-type", "webhooks.event-shape"],
+  ["no-delivery-log", "webhooks.delivery-logged"],
+  ["resend-new-event-id", "webhooks.resend-same-event"],
+  ["resend-no-delivery", "webhooks.resend-same-event"],
+  ["delete-keeps-delivering", "webhooks.delete-stops-delivery"],
+  ["delete-status-wrong", "webhooks.delete-stops-delivery"],
+  ["creation-skips-pending", "lifecycle.wallet-creation"],
+  ["creation-never-completes", "lifecycle.wallet-creation"],
+  ["no-wallet-created-event", "lifecycle.wallet-created-event"],
+  ["deposit-address-invalid", "lifecycle.deposit-address"],
+  ["export-csv-missing", "lifecycle.transactions-export"],
+  ["rpc-block-number-decimal", "rpc.http-block-number"],
+  ["rpc-jsonrpc-version", "rpc.http-block-number"],
+  ["rpc-header-key-ignored", "rpc.http-header-key"],
+  ["rpc-block-frozen", "rpc.block-number-advances"],
+  ["rpc-block-fields-decimal", "rpc.get-block-latest"],
+  ["rpc-id-not-echoed", "rpc.id-echo"],
+  ["rpc-text-content-type", "rpc.json-content-type"],
+  ["rpc-no-auth", "rpc.unauthorized"],
+  ["rpc-wrong-401-body", "rpc.unauthorized"],
+  ["rpc-parse-error-code", "rpc.errors.parse"],
+  ["rpc-invalid-request-code", "rpc.errors.invalid-request"],
+  ["rpc-method-not-found-code", "rpc.errors.method-not-found"],
+  ["rpc-invalid-params-code", "rpc.errors.invalid-params"],
+  ["rpc-no-batch", "rpc.batch"],
+  ["rpc-notification-answered", "rpc.notification"],
+  ["rpc-ws-query-key-ignored", "rpc.ws-query-key"],
+  ["rpc-ws-header-ignored", "rpc.ws-header-key"],
+  ["rpc-ws-no-auth", "rpc.ws-unauthorized"],
+  ["rpc-ws-drop-early", "rpc.ws-immediate-request"],
+  ["rpc-ws-notification-answered", "rpc.ws-framing"],
+  ["rpc-ws-query-key-ignored", "rpc.substrate-client"],
+];
+
+describe.concurrent("each fault is detected by the check for its rule", () => {
+  it.each(FAULTS)("%s → %s fails", async (fault, checkId) => {
+    const t = await startFakeTarget({ faults: [fault] });
+    try {
+      const group = checkId.split(".")[0] as Group;
+      const report = await certify(t, { only: [group] });
+      const check = report.checks.find((c) => c.id === checkId)!;
+      expect(check.status, `${checkId} with ${fault}: ${check.message}`).toBe("failed");
+      expect(check.message).toBeTruthy();
+      expect(report.summary.certified).toBe(check.severity === "SHOULD");
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe("fault coverage", () => {
+  it("every check that the fake can exercise has at least one fault", () => {
+    const covered = new Set(FAULTS.map(([, id]) => id));
+    // The chain-driven lifecycle checks need a funded chain; their faults run against the reference.
+    const needsChain = new Set(["lifecycle.deposit-detected", "lifecycle.deposit-confirmation", "lifecycle.balance-matches-chain", "lifecycle.withdrawal-idempotency", "lifecycle.withdrawal-receipt", "lifecycle.wallet-to-wallet"]);
+    // The verifier-side check: no deployment can make a tampered body verify under either profile.
+    const verifierSide = new Set(["webhooks.tampered-body-rejected"]);
+    const uncovered = CATALOG.map((c) => c.id).filter((id) => !covered.has(id) && !needsChain.has(id) && !verifierSide.has(id));
+    expect(uncovered).toEqual([]);
+  });
+});
+
+async function signedFetch(t: FakeTarget, method: string, path: string, body?: unknown): Promise<unknown> {
+  const raw = body === undefined ? undefined : JSON.stringify(body);
+  const headers = signRequest({ apiKey: t.owner.apiKey, apiSecret: t.owner.apiSecret, method, path, body: raw });
+  const res = await fetch(`${t.baseUrl}${path}`, { method, headers: { ...headers, "content-type": "application/json" }, body: raw });
+  return ((await res.json()) as { data: unknown }).data;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
