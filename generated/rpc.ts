@@ -3,7 +3,8 @@
 
 import type { Dispatcher } from "undici";
 import { z } from "zod";
-import { httpRpc, RpcTransportError, wsRpc, type RpcAuth, type RpcClient as RuntimeRpcClient, type WsRpcClient } from "../runtime/jsonrpc-client.ts";
+import { callRpcMethod } from "../runtime/rpc-call.ts";
+import { httpRpc, wsRpc, type RpcAuth, type RpcClient as RuntimeRpcClient, type WsRpcClient } from "../runtime/jsonrpc-client.ts";
 
 export type RpcAddress = string;
 
@@ -415,20 +416,20 @@ export interface RpcMethods {
 
 function rpcMethodsOver(transport: () => RuntimeRpcClient): RpcMethods {
   return {
-    eth_blockNumber: (...params) => callRpc(transport(), "eth_blockNumber", params, EthBlockNumberResultSchema),
-    eth_getBlockByNumber: (...params) => callRpc(transport(), "eth_getBlockByNumber", params, EthGetBlockByNumberResultSchema),
-    eth_chainId: (...params) => callRpc(transport(), "eth_chainId", params, EthChainIdResultSchema),
-    net_version: (...params) => callRpc(transport(), "net_version", params, NetVersionResultSchema),
-    eth_gasPrice: (...params) => callRpc(transport(), "eth_gasPrice", params, EthGasPriceResultSchema),
-    eth_getBalance: (...params) => callRpc(transport(), "eth_getBalance", params, EthGetBalanceResultSchema),
-    eth_getTransactionCount: (...params) => callRpc(transport(), "eth_getTransactionCount", params, EthGetTransactionCountResultSchema),
-    eth_call: (...params) => callRpc(transport(), "eth_call", params, EthCallResultSchema),
-    eth_estimateGas: (...params) => callRpc(transport(), "eth_estimateGas", params, EthEstimateGasResultSchema),
-    eth_sendRawTransaction: (...params) => callRpc(transport(), "eth_sendRawTransaction", params, EthSendRawTransactionResultSchema),
-    eth_getTransactionByHash: (...params) => callRpc(transport(), "eth_getTransactionByHash", params, EthGetTransactionByHashResultSchema),
-    eth_getTransactionReceipt: (...params) => callRpc(transport(), "eth_getTransactionReceipt", params, EthGetTransactionReceiptResultSchema),
-    eth_subscribe: (...params) => callRpc(transport(), "eth_subscribe", params, EthSubscribeResultSchema),
-    eth_unsubscribe: (...params) => callRpc(transport(), "eth_unsubscribe", params, EthUnsubscribeResultSchema),
+    eth_blockNumber: (...params) => callRpcMethod(transport(), "eth_blockNumber", params, EthBlockNumberResultSchema),
+    eth_getBlockByNumber: (...params) => callRpcMethod(transport(), "eth_getBlockByNumber", params, EthGetBlockByNumberResultSchema),
+    eth_chainId: (...params) => callRpcMethod(transport(), "eth_chainId", params, EthChainIdResultSchema),
+    net_version: (...params) => callRpcMethod(transport(), "net_version", params, NetVersionResultSchema),
+    eth_gasPrice: (...params) => callRpcMethod(transport(), "eth_gasPrice", params, EthGasPriceResultSchema),
+    eth_getBalance: (...params) => callRpcMethod(transport(), "eth_getBalance", params, EthGetBalanceResultSchema),
+    eth_getTransactionCount: (...params) => callRpcMethod(transport(), "eth_getTransactionCount", params, EthGetTransactionCountResultSchema),
+    eth_call: (...params) => callRpcMethod(transport(), "eth_call", params, EthCallResultSchema),
+    eth_estimateGas: (...params) => callRpcMethod(transport(), "eth_estimateGas", params, EthEstimateGasResultSchema),
+    eth_sendRawTransaction: (...params) => callRpcMethod(transport(), "eth_sendRawTransaction", params, EthSendRawTransactionResultSchema),
+    eth_getTransactionByHash: (...params) => callRpcMethod(transport(), "eth_getTransactionByHash", params, EthGetTransactionByHashResultSchema),
+    eth_getTransactionReceipt: (...params) => callRpcMethod(transport(), "eth_getTransactionReceipt", params, EthGetTransactionReceiptResultSchema),
+    eth_subscribe: (...params) => callRpcMethod(transport(), "eth_subscribe", params, EthSubscribeResultSchema),
+    eth_unsubscribe: (...params) => callRpcMethod(transport(), "eth_unsubscribe", params, EthUnsubscribeResultSchema),
   };
 }
 
@@ -451,23 +452,6 @@ export interface RpcClient extends RpcMethods {
   readonly http: RuntimeRpcClient;
   socket(): WsRpcClient;
   close(): Promise<void>;
-}
-
-/** Sends one call and checks its result against the method's schema. */
-async function callRpc<T>(client: RuntimeRpcClient, method: string, params: readonly unknown[], schema: z.ZodType): Promise<T> {
-  const result = await client.request(method, trimOptional(params));
-  const checked = schema.safeParse(result);
-  if (checked.success) return checked.data as T;
-  const issue = checked.error.issues[0];
-  const where = issue !== undefined && issue.path.length > 0 ? issue.path.join(".") : "(root)";
-  throw new RpcTransportError("invalid_response", `${method}: the result does not match the spec at ${where}: ${issue?.message ?? "invalid"}`);
-}
-
-/** Trailing optional params left out are not sent as nulls. */
-function trimOptional(params: readonly unknown[]): unknown[] {
-  let end = params.length;
-  while (end > 0 && params[end - 1] === undefined) end--;
-  return params.slice(0, end);
 }
 
 export function createRpcClient(options: RpcClientOptions): RpcClient {

@@ -2,7 +2,8 @@
 // Do not edit by hand: change the spec and run `custody generate`.
 
 import { z } from "zod";
-import { verifyWebhook as verifyWebhookSignature, type HeadersInput, type WebhookFailureReason, type WebhookProfile } from "../runtime/webhook-signature.ts";
+import { parseEvent, verifyEvent, WebhookVerificationError, type EventSchemas, type VerifyWebhookOptions } from "../runtime/webhook-event.ts";
+import { type WebhookProfile } from "../runtime/webhook-signature.ts";
 import * as S from "./schemas.ts";
 import type * as T from "./types.ts";
 
@@ -30,55 +31,16 @@ export const WebhookEventSchema = z.discriminatedUnion("type", [S.DepositConfirm
 /** The spec's default signature profile (x-custody-webhook-signature); undefined: detect from the headers. */
 const DEFAULT_PROFILE: WebhookProfile | undefined = "standard-webhooks";
 
-/** Why a webhook was refused: a signature check failed, or the body is not a declared event. */
-export class WebhookVerificationError extends Error {
-  readonly reason: WebhookFailureReason | "invalid_event";
+export { WebhookVerificationError, type VerifyWebhookOptions };
 
-  constructor(reason: WebhookFailureReason | "invalid_event", message: string) {
-    super(message);
-    this.name = "WebhookVerificationError";
-    this.reason = reason;
-  }
-}
+const eventSchemas: EventSchemas = { byType: webhookEventSchemas, any: WebhookEventSchema };
 
 /** Parses a delivery body (raw text, bytes or parsed JSON) into a typed event; the `type` field picks the schema. */
 export function parseWebhookEvent(body: unknown): WebhookEvent {
-  let value: unknown = body;
-  if (typeof body === "string" || body instanceof Uint8Array) {
-    try {
-      value = JSON.parse(typeof body === "string" ? body : new TextDecoder().decode(body));
-    } catch {
-      throw new WebhookVerificationError("invalid_event", "webhook body is not JSON");
-    }
-  }
-  const type = typeof value === "object" && value !== null ? (value as { type?: unknown }).type : undefined;
-  const schema: z.ZodType =
-    typeof type === "string" && Object.hasOwn(webhookEventSchemas, type) ? webhookEventSchemas[type as WebhookEventType] : WebhookEventSchema;
-  const result = schema.safeParse(value);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const where = issue !== undefined && issue.path.length > 0 ? issue.path.join(".") : "(root)";
-    throw new WebhookVerificationError("invalid_event", `webhook event does not match the spec at ${where}: ${issue?.message ?? "invalid"}`);
-  }
-  return result.data as WebhookEvent;
-}
-
-export interface VerifyWebhookOptions {
-  /** base64 of the raw 32-byte Ed25519 public key. */
-  publicKeyBase64: string;
-  headers: HeadersInput;
-  /** The raw body exactly as received. */
-  body: string | Uint8Array;
-  /** Unix seconds or a Date; defaults to now. */
-  now?: number | Date;
-  /** Defaults to the spec's profile. */
-  profile?: WebhookProfile;
-  toleranceSeconds?: number;
+  return parseEvent(body, eventSchemas) as WebhookEvent;
 }
 
 /** Checks the signature (and timestamp window) of a delivery, then returns its typed event. */
 export function verifyWebhook(options: VerifyWebhookOptions): WebhookEvent {
-  const result = verifyWebhookSignature({ ...options, profile: options.profile ?? DEFAULT_PROFILE });
-  if (!result.ok) throw new WebhookVerificationError(result.reason, `webhook signature rejected: ${result.reason}`);
-  return parseWebhookEvent(options.body);
+  return verifyEvent(options, DEFAULT_PROFILE, eventSchemas) as WebhookEvent;
 }

@@ -7,3 +7,7 @@ export * from "./webhook-signature.ts";
 export * from "./http-client.ts";
 export * from "./jsonrpc-client.ts";
 export * from "./server/index.ts";
+export * from "./schema-issue.ts";
+export * from "./client-call.ts";
+export * from "./rpc-call.ts";
+export * from "./webhook-event.ts";

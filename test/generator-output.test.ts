@@ -152,7 +152,7 @@ describe("files", () => {
     expect(client).toContain("export interface ClientOptions extends TransportOptions {");
     expect(client).toContain("createWallet(input: T.CreateWalletInput, options?: CallOptions): Promise<T.CreateWalletData> {");
     expect(client).toContain("listWallets(input: T.ListWalletsInput = {}, options?: CallOptions): Promise<T.ListWalletsData> {");
-    expect(client).toContain('import { createTransport, unwrapEnvelope,');
+    expect(client).toContain('import { callOperation, type CallOptions } from "../../runtime/client-call.ts";');
     const generic = await (await generated("allof")).read("client.ts");
     expect(generic).toContain('export interface ClientOptions extends Omit<TransportOptions, "apiKey" | "apiSecret"> {');
   });

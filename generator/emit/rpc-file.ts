@@ -29,23 +29,6 @@ export interface RpcClient extends RpcMethods {
   close(): Promise<void>;
 }
 
-/** Sends one call and checks its result against the method's schema. */
-async function callRpc<T>(client: RuntimeRpcClient, method: string, params: readonly unknown[], schema: z.ZodType): Promise<T> {
-  const result = await client.request(method, trimOptional(params));
-  const checked = schema.safeParse(result);
-  if (checked.success) return checked.data as T;
-  const issue = checked.error.issues[0];
-  const where = issue !== undefined && issue.path.length > 0 ? issue.path.join(".") : "(root)";
-  throw new RpcTransportError("invalid_response", \`\${method}: the result does not match the spec at \${where}: \${issue?.message ?? "invalid"}\`);
-}
-
-/** Trailing optional params left out are not sent as nulls. */
-function trimOptional(params: readonly unknown[]): unknown[] {
-  let end = params.length;
-  while (end > 0 && params[end - 1] === undefined) end--;
-  return params.slice(0, end);
-}
-
 export function createRpcClient(options: RpcClientOptions): RpcClient {
   const http = httpRpc({ url: options.url, apiKey: options.apiKey, auth: options.auth, timeoutMs: options.timeoutMs, dispatcher: options.dispatcher });
   let ws: WsRpcClient | undefined;
@@ -75,9 +58,9 @@ export function emitRpc(ctx: EmitContext): EmittedFile | undefined {
     headerStatement(ctx.rpcHeaderLines ?? ctx.headerLines),
     importStatement("undici", ["Dispatcher"], { typeOnly: true }),
     importStatement("zod", ["z"]),
+    importStatement(`${ctx.runtimeImport}/rpc-call.ts`, ["callRpcMethod"]),
     importStatement(`${ctx.runtimeImport}/jsonrpc-client.ts`, [
       "httpRpc",
-      "RpcTransportError",
       "wsRpc",
       "type RpcAuth",
       "type RpcClient as RuntimeRpcClient",
@@ -164,7 +147,7 @@ function methodsInterface(rpc: RpcModel): Statement {
 
 function methodsFactory(rpc: RpcModel): Statement {
   const members = rpc.methods.map(
-    (m) => `${m.clientName}: (...params) => callRpc(transport(), ${JSON.stringify(m.name)}, params, ${m.names.resultSchema}),`,
+    (m) => `${m.clientName}: (...params) => callRpcMethod(transport(), ${JSON.stringify(m.name)}, params, ${m.names.resultSchema}),`,
   );
   return {
     kind: "function",

@@ -9,57 +9,18 @@ import { indent } from "./ts-type.ts";
 
 const PROFILES = new Set(["standard-webhooks", "canonical-json"]);
 
-const FUNCTIONS = `/** Why a webhook was refused: a signature check failed, or the body is not a declared event. */
-export class WebhookVerificationError extends Error {
-  readonly reason: WebhookFailureReason | "invalid_event";
+const FUNCTIONS = `export { WebhookVerificationError, type VerifyWebhookOptions };
 
-  constructor(reason: WebhookFailureReason | "invalid_event", message: string) {
-    super(message);
-    this.name = "WebhookVerificationError";
-    this.reason = reason;
-  }
-}
+const eventSchemas: EventSchemas = { byType: webhookEventSchemas, any: WebhookEventSchema };
 
 /** Parses a delivery body (raw text, bytes or parsed JSON) into a typed event; the \`type\` field picks the schema. */
 export function parseWebhookEvent(body: unknown): WebhookEvent {
-  let value: unknown = body;
-  if (typeof body === "string" || body instanceof Uint8Array) {
-    try {
-      value = JSON.parse(typeof body === "string" ? body : new TextDecoder().decode(body));
-    } catch {
-      throw new WebhookVerificationError("invalid_event", "webhook body is not JSON");
-    }
-  }
-  const type = typeof value === "object" && value !== null ? (value as { type?: unknown }).type : undefined;
-  const schema: z.ZodType =
-    typeof type === "string" && Object.hasOwn(webhookEventSchemas, type) ? webhookEventSchemas[type as WebhookEventType] : WebhookEventSchema;
-  const result = schema.safeParse(value);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const where = issue !== undefined && issue.path.length > 0 ? issue.path.join(".") : "(root)";
-    throw new WebhookVerificationError("invalid_event", \`webhook event does not match the spec at \${where}: \${issue?.message ?? "invalid"}\`);
-  }
-  return result.data as WebhookEvent;
-}
-
-export interface VerifyWebhookOptions {
-  /** base64 of the raw 32-byte Ed25519 public key. */
-  publicKeyBase64: string;
-  headers: HeadersInput;
-  /** The raw body exactly as received. */
-  body: string | Uint8Array;
-  /** Unix seconds or a Date; defaults to now. */
-  now?: number | Date;
-  /** Defaults to the spec's profile. */
-  profile?: WebhookProfile;
-  toleranceSeconds?: number;
+  return parseEvent(body, eventSchemas) as WebhookEvent;
 }
 
 /** Checks the signature (and timestamp window) of a delivery, then returns its typed event. */
 export function verifyWebhook(options: VerifyWebhookOptions): WebhookEvent {
-  const result = verifyWebhookSignature({ ...options, profile: options.profile ?? DEFAULT_PROFILE });
-  if (!result.ok) throw new WebhookVerificationError(result.reason, \`webhook signature rejected: \${result.reason}\`);
-  return parseWebhookEvent(options.body);
+  return verifyEvent(options, DEFAULT_PROFILE, eventSchemas) as WebhookEvent;
 }`;
 
 export function emitWebhooks(ctx: EmitContext): EmittedFile | undefined {
@@ -72,12 +33,14 @@ export function emitWebhooks(ctx: EmitContext): EmittedFile | undefined {
   const statements: Statement[] = [
     headerStatement(ctx.headerLines),
     importStatement("zod", ["z"]),
-    importStatement(`${ctx.runtimeImport}/webhook-signature.ts`, [
-      "verifyWebhook as verifyWebhookSignature",
-      "type HeadersInput",
-      "type WebhookFailureReason",
-      "type WebhookProfile",
+    importStatement(`${ctx.runtimeImport}/webhook-event.ts`, [
+      "parseEvent",
+      "verifyEvent",
+      "WebhookVerificationError",
+      "type EventSchemas",
+      "type VerifyWebhookOptions",
     ]),
+    importStatement(`${ctx.runtimeImport}/webhook-signature.ts`, ["type WebhookProfile"]),
     importStatement("./schemas.ts", [], { namespace: "S" }),
     importStatement("./types.ts", [], { typeOnly: true, namespace: "T" }),
     variable("webhookEventTypes", `[${eventList}] as const`, "Every event type the spec declares."),

@@ -1,0 +1,59 @@
+// Receiving a webhook: verify the signature (runtime/webhook-signature.ts), then parse the body into
+// one of the spec's declared events. Generated webhooks.ts binds these to its event schemas.
+import type { z } from "zod";
+import { firstIssue } from "./schema-issue.ts";
+import { verifyWebhook as verifyWebhookSignature, type HeadersInput, type WebhookFailureReason, type WebhookProfile } from "./webhook-signature.ts";
+
+/** Why a webhook was refused: a signature check failed, or the body is not a declared event. */
+export class WebhookVerificationError extends Error {
+  readonly reason: WebhookFailureReason | "invalid_event";
+
+  constructor(reason: WebhookFailureReason | "invalid_event", message: string) {
+    super(message);
+    this.name = "WebhookVerificationError";
+    this.reason = reason;
+  }
+}
+
+export interface VerifyWebhookOptions {
+  /** base64 of the raw 32-byte Ed25519 public key. */
+  publicKeyBase64: string;
+  headers: HeadersInput;
+  /** The raw body exactly as received. */
+  body: string | Uint8Array;
+  /** Unix seconds or a Date; defaults to now. */
+  now?: number | Date;
+  /** Defaults to the spec's profile. */
+  profile?: WebhookProfile;
+  toleranceSeconds?: number;
+}
+
+/** The event schemas of a spec: one per type, and the union of all. */
+export interface EventSchemas {
+  byType: Readonly<Record<string, z.ZodType>>;
+  any: z.ZodType;
+}
+
+/** Parses a delivery body (raw text, bytes or parsed JSON) into an event; the `type` field picks the schema. */
+export function parseEvent(body: unknown, schemas: EventSchemas): unknown {
+  let value: unknown = body;
+  if (typeof body === "string" || body instanceof Uint8Array) {
+    try {
+      value = JSON.parse(typeof body === "string" ? body : new TextDecoder().decode(body));
+    } catch {
+      throw new WebhookVerificationError("invalid_event", "webhook body is not JSON");
+    }
+  }
+  const type = typeof value === "object" && value !== null ? (value as { type?: unknown }).type : undefined;
+  const schema = typeof type === "string" && Object.hasOwn(schemas.byType, type) ? schemas.byType[type] : schemas.any;
+  const result = schema.safeParse(value);
+  if (!result.success) throw new WebhookVerificationError("invalid_event", `webhook event does not match the spec at ${firstIssue(result.error)}`);
+  return result.data;
+}
+
+/** Checks the signature (and timestamp window) of a delivery, then parses its event. */
+export function verifyEvent(options: VerifyWebhookOptions, defaultProfile: WebhookProfile | undefined, schemas: EventSchemas): unknown {
+  const result = verifyWebhookSignature({ ...options, profile: options.profile ?? defaultProfile });
+  if (!result.ok) throw new WebhookVerificationError(result.reason, `webhook signature rejected: ${result.reason}`);
+  return parseEvent(options.body, schemas);
+}
