@@ -1,0 +1,189 @@
+// Section "certify": (1) wall time of `custody certify --sandbox` for the full suite, as a user runs it;
+// (2) how the runner's own overhead grows with the number of operations: spec copies with 2x and 4x
+// the operations, generated, then the per-operation groups run programmatically (runSuite, the same
+// code the CLI calls) against a fake target that answers every request at once.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { parse } from "yaml";
+import type { TargetConfig } from "../conformance/config.ts";
+import { normalizeOperation, type OperationInfo } from "../conformance/operations.ts";
+import { runSuite } from "../conformance/runner.ts";
+import type { Group } from "../conformance/types.ts";
+import { measureNode } from "./child.ts";
+import type { BenchContext, SectionResult } from "./context.ts";
+import { spawnServer, type ServerChild } from "./spawn-server.ts";
+import { entry, median, type ResultEntry } from "./stats.ts";
+
+const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+/** The groups whose work is per operation; the others wait on a chain or a webhook, not on the catalog. */
+const PER_OPERATION_GROUPS: Group[] = ["envelope", "auth", "scope", "role"];
+const MULTIPLIERS = [1, 2, 4] as const;
+
+interface ReportSummary {
+  total: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  certified: boolean;
+}
+
+/**
+ * The spec with its operations repeated `times` times: copy k lives under /api/v1/c<k>/… with
+ * operationIds suffixed C<k>; everything else (components, webhooks) is shared.
+ */
+export function multiplySpec(document: Record<string, unknown>, times: number): Record<string, unknown> {
+  const paths = (document.paths ?? {}) as Record<string, Record<string, unknown>>;
+  const out: Record<string, Record<string, unknown>> = { ...paths };
+  for (let k = 2; k <= times; k++) {
+    for (const [path, item] of Object.entries(paths)) {
+      const copyPath = path.startsWith("/api/v1/") ? `/api/v1/c${k}/${path.slice("/api/v1/".length)}` : `/c${k}${path}`;
+      const copy: Record<string, unknown> = { ...item };
+      for (const method of HTTP_METHODS) {
+        const op = item[method] as Record<string, unknown> | undefined;
+        if (op) copy[method] = { ...op, ...(typeof op.operationId === "string" ? { operationId: `${op.operationId}C${k}` } : {}) };
+      }
+      out[copyPath] = copy;
+    }
+  }
+  return { ...document, paths: out };
+}
+
+async function loadOperations(dir: string): Promise<OperationInfo[]> {
+  const mod = (await import(pathToFileURL(join(dir, "operations.ts")).href)) as Record<string, unknown>;
+  const raw = mod.operationList ?? (mod.operations && Object.values(mod.operations as object));
+  if (!Array.isArray(raw)) throw new Error(`${dir}/operations.ts exports no operations`);
+  return raw.map(normalizeOperation);
+}
+
+function fakeTarget(baseUrl: string): TargetConfig {
+  return {
+    baseUrl,
+    rpcUrl: baseUrl,
+    wsUrl: `${baseUrl.replace(/^http/, "ws")}/ws`,
+    admin: { apiKey: "bench-admin", apiSecret: "bench-admin-secret" },
+    viewer: { apiKey: "bench-viewer", apiSecret: "bench-viewer-secret" },
+    scoped: { apiKey: "bench-scoped", apiSecret: "bench-scoped-secret" },
+    rpcApiKey: "bench-rpc",
+    workspaceId: "ws_bench",
+    fixtureIds: { walletId: "wal_bench", assetId: "eth", withdrawalId: "wd_bench", deliveryId: "dlv_bench", webhookId: "wh_bench" },
+  };
+}
+
+async function servedCount(baseUrl: string): Promise<number> {
+  const res = await fetch(`${baseUrl}/__bench/requests`);
+  return ((await res.json()) as { served: number }).served;
+}
+
+async function fullSuite(ctx: BenchContext): Promise<{ entries: ResultEntry[]; notes: string[] }> {
+  const dir = ctx.scratch("certify-full");
+  const runs = ctx.quick ? 1 : 3;
+  const times: number[] = [];
+  const notes: string[] = [];
+  let summary: ReportSummary | undefined;
+  for (let i = 0; i < runs; i++) {
+    const json = join(dir, `report-${i}.json`);
+    const m = await measureNode({
+      script: join(ctx.root, "bin/custody.js"),
+      args: ["certify", "--sandbox", "--json", json, "--quiet", "--no-color"],
+      cwd: ctx.root,
+      timeoutMs: 180_000,
+    });
+    // Exit 1 (a MUST check failed) is still a complete run; only 2 or a crash means no figure.
+    if (m.exitCode !== 0 && m.exitCode !== 1) {
+      notes.push(`certify: \`custody certify --sandbox\` did not complete: ${m.failure ?? `exit ${m.exitCode}`}: ${m.stderr.trim().split("\n").slice(-2).join(" | ").slice(0, 300)}`);
+      break;
+    }
+    times.push(m.wallSeconds);
+    try {
+      summary = (JSON.parse(readFileSync(json, "utf8")) as { summary: ReportSummary }).summary;
+    } catch {
+      notes.push("certify: the --json report could not be read");
+    }
+    ctx.log(`certify --sandbox: ${m.wallSeconds.toFixed(1)} s (exit ${m.exitCode})`);
+  }
+  const entries: ResultEntry[] = [];
+  if (times.length > 0) {
+    const counts = summary ? `${summary.total} checks: ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped${summary.certified ? "" : " (not certified)"}` : undefined;
+    entries.push(entry("certify --sandbox, full suite (wall, incl. sandbox start)", median(times), "goal: under 20 s", 20, "s", [counts, runs > 1 ? `median of ${times.length}` : "1 run"].filter(Boolean).join("; ")));
+  }
+  return { entries, notes };
+}
+
+async function scaling(ctx: BenchContext): Promise<{ entries: ResultEntry[]; notes: string[] }> {
+  const dir = ctx.scratch("certify-scaling");
+  const document = parse(readFileSync(join(ctx.root, "spec/openapi.yaml"), "utf8")) as Record<string, unknown>;
+  const tables = new Map<number, OperationInfo[]>();
+  const generateTimes = new Map<number, number>();
+  for (const times of MULTIPLIERS) {
+    const specPath = join(dir, `openapi-x${times}.json`);
+    writeFileSync(specPath, JSON.stringify(multiplySpec(document, times)));
+    const out = join(dir, `generated-x${times}`);
+    const m = await measureNode({ script: join(ctx.root, "bin/custody.js"), args: ["generate", "--spec", specPath, "--no-rpc", "--out", out], cwd: ctx.root, timeoutMs: 180_000 });
+    if (!m.ok) throw new Error(`generating the ${times}x spec failed: ${m.failure}: ${m.stderr.trim().slice(-300)}`);
+    generateTimes.set(times, m.wallSeconds);
+    tables.set(times, await loadOperations(out));
+  }
+  let fake: ServerChild<{ base_url: string }> | undefined;
+  const wall: Record<number, number[]> = { 1: [], 2: [], 4: [] };
+  const requests: Record<number, number> = {};
+  try {
+    fake = await spawnServer<{ base_url: string }>({
+      args: ["--import", "tsx", join(ctx.root, "bench/servers/floor-http.ts")],
+      cwd: ctx.root,
+      env: { BENCH_FLOOR_COUNT: "1", BENCH_FLOOR_BODY: JSON.stringify({ success: true, message: "success", code: 0, data: {} }) },
+    });
+    const target = fakeTarget(fake.info.base_url);
+    const runs = ctx.quick ? 3 : 5;
+    ctx.log(`certify scaling: 1 warm-up + ${runs} runs per size (groups ${PER_OPERATION_GROUPS.join(",")}, fake instant target)`);
+    for (let round = 0; round < runs + 1; round++) {
+      for (const times of MULTIPLIERS) {
+        const before = await servedCount(target.baseUrl);
+        const started = performance.now();
+        const result = await runSuite({ target, options: { level: "full", only: PER_OPERATION_GROUPS, timeoutMs: 10_000, concurrency: 8 }, operations: tables.get(times)! });
+        const seconds = (performance.now() - started) / 1000;
+        if (result.kind !== "completed") throw new Error(`the runner found the fake target unreachable: ${result.reason}`);
+        requests[times] = (await servedCount(target.baseUrl)) - before;
+        if (round > 0) wall[times].push(seconds);
+      }
+    }
+  } finally {
+    await fake?.stop();
+  }
+  const t = (times: number) => median(wall[times]);
+  const entries: ResultEntry[] = [];
+  for (const times of [2, 4] as const) {
+    const growth = t(times) / t(1);
+    entries.push(
+      entry(
+        `certify runner overhead, ${times}x operations (${tables.get(times)!.length} ops) vs 1x (${tables.get(1)!.length})`,
+        growth,
+        `linear growth (${times}x)`,
+        times,
+        "x",
+        `${t(1).toFixed(2)} s → ${t(times).toFixed(2)} s; requests ${requests[1]} → ${requests[times]}`,
+      ),
+    );
+  }
+  const notes = [
+    `certify scaling: runner wall time for groups ${PER_OPERATION_GROUPS.join(", ")} against an instant fake target: ` +
+      MULTIPLIERS.map((m) => `${m}x ${t(m).toFixed(2)} s (${requests[m]} requests, ${((t(m) * 1000) / Math.max(1, requests[m])).toFixed(2)} ms/request)`).join(", ") +
+      `; generating those specs took ${MULTIPLIERS.map((m) => `${generateTimes.get(m)!.toFixed(2)} s`).join(", ")}.`,
+  ];
+  return { entries, notes };
+}
+
+export async function benchCertify(ctx: BenchContext): Promise<SectionResult> {
+  const entries: ResultEntry[] = [];
+  const notes: string[] = [];
+  for (const part of [fullSuite, scaling]) {
+    try {
+      const r = await part(ctx);
+      entries.push(...r.entries);
+      notes.push(...r.notes);
+    } catch (error) {
+      notes.push(`certify (${part.name}): ${(error as Error).message}`);
+    }
+  }
+  return { entries, notes };
+}
