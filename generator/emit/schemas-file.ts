@@ -5,7 +5,7 @@ import type { NamedSchema, OperationModel, ParameterModel, ResponseModel } from 
 import { headerStatement, importStatement, zodContext, type EmitContext, type EmittedFile } from "./context.ts";
 import { printStatements, type Statement } from "./print.ts";
 import { indent } from "./ts-type.ts";
-import { emitsDefault, zodSchema, type ZodContext } from "./zod-schema.ts";
+import { emitsDefault, withOwnProperties, zodSchema, type ZodContext } from "./zod-schema.ts";
 
 const HELPERS: Record<string, string> = {
   toArray: [
@@ -18,6 +18,11 @@ const HELPERS: Record<string, string> = {
     "/** A non-exploded query array: one comma-separated value. */",
     "function splitCommas(value: unknown): unknown {",
     '  return typeof value === "string" ? (value === "" ? [] : value.split(",")) : value;',
+    "}",
+  ].join("\n"),  ownProperties: [
+    "/** The input without its prototype: a key named constructor or toString is then absent unless sent. */",
+    "function ownProperties(value: unknown): unknown {",
+    '  return value !== null && typeof value === "object" && !Array.isArray(value) ? Object.assign(Object.create(null), value) : value;',
     "}",
   ].join("\n"),
 };
@@ -59,7 +64,7 @@ function parametersSchema(params: ParameterModel[], ctx: EmitContext): string {
     const optional = !p.required && !emitsDefault(p.schema, ctx.model.document);
     return `${objectLiteralKey(p.key)}: ${code}${optional ? ".optional()" : ""},`;
   });
-  return `z.object({\n${lines.map(indent).join("\n")}\n})`;
+  return withOwnProperties(params.map((p) => p.key), `z.object({\n${lines.map(indent).join("\n")}\n})`);
 }
 
 function operationSchemas(op: OperationModel, ctx: EmitContext): Statement[] {

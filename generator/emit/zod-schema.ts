@@ -1,7 +1,7 @@
 // Schema → zod 4 expression text, one small function per kind of schema node. Component refs
 // become the component's const; objects whose allOf parts are all objects are merged into one
 // z.object; a discriminator becomes z.discriminatedUnion when every member is an object const.
-import { objectLiteralKey } from "../model/names.ts";
+import { isPrototypeMember, objectLiteralKey } from "../model/names.ts";
 import { canonicalComponentRef, derefSchema, flattenObject, isRefSchema, typeInfo, type FlatObject } from "../model/schema-utils.ts";
 import type { NamedSchema, Schema, SchemaObject } from "../model/types.ts";
 import { indent } from "./ts-type.ts";
@@ -171,10 +171,20 @@ export function objectZod(flat: FlatObject, ctx: ZodContext, depth: number): str
   }
   const lines = names.map((name) => `${objectLiteralKey(name)}: ${propertyZod(flat.properties[name], flat.required.has(name), ctx, depth)},`);
   const body = `{\n${lines.map(indent).join("\n")}\n}`;
-  if (extra === false) return `z.strictObject(${body})`;
-  if (extra === true || (extra !== undefined && isEmptySchema(extra))) return `z.looseObject(${body})`;
-  if (isSchemaExtra) return `z.object(${body}).catchall(${zodOf(extra, ctx, depth + 1)})`;
-  return `z.object(${body})`;
+  let out = `z.object(${body})`;
+  if (extra === false) out = `z.strictObject(${body})`;
+  else if (extra === true || (extra !== undefined && isEmptySchema(extra))) out = `z.looseObject(${body})`;
+  else if (isSchemaExtra) out = `z.object(${body}).catchall(${zodOf(extra, ctx, depth + 1)})`;
+  return withOwnProperties(names, out);
+}
+
+/**
+ * An object schema with a key named like an Object.prototype member (constructor, toString...) reads
+ * the input through `ownProperties`, a copy without prototype, so an absent key is absent rather than
+ * the inherited function (see isPrototypeMember).
+ */
+export function withOwnProperties(keys: readonly string[], objectCode: string): string {
+  return keys.some(isPrototypeMember) ? `z.preprocess(ownProperties, ${objectCode})` : objectCode;
 }
 
 function propertyZod(schema: Schema, required: boolean, ctx: ZodContext, depth: number): string {

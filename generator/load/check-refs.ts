@@ -44,11 +44,25 @@ export function scanRefs(document: unknown): RefScan {
         problems.push({ pointer: toPointer([...path, "$ref"]), problem: `$ref "${ref}" points to nothing` });
       }
     }
+    checkMapping(record.discriminator);
     for (const key of Object.keys(record)) {
       if (isData(key, record[key], path)) continue;
       path.push(key);
       walk(record[key]);
       path.pop();
+    }
+  }
+
+  /** Discriminator mapping values are refs too (as strings), or bare component schema names. */
+  function checkMapping(discriminator: unknown): void {
+    const mapping = (discriminator as { mapping?: unknown } | null)?.mapping;
+    if (mapping === null || typeof mapping !== "object" || Array.isArray(mapping)) return;
+    for (const [value, target] of Object.entries(mapping)) {
+      if (typeof target !== "string") continue;
+      const local = target.startsWith("#") ? target : /^[^/#.]+$/.test(target) ? `#/components/schemas/${target}` : undefined;
+      if (local !== undefined && resolvePointer(document, local) === undefined) {
+        problems.push({ pointer: toPointer([...path, "discriminator", "mapping", value]), problem: `mapping "${value}" points to ${JSON.stringify(target)}, which does not exist` });
+      }
     }
   }
 

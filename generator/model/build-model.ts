@@ -3,9 +3,9 @@
 import { escapeToken, toPointer } from "../load/json-pointer.ts";
 import { SpecError, type SpecProblem } from "../load/spec-error.ts";
 import type { LoadedSpec } from "../load/load-spec.ts";
-import { NameRegistry, toPascalCase } from "./names.ts";
+import { NameRegistry, isPrototypeMember, toPascalCase } from "./names.ts";
 import { buildOperation, listOperations } from "./operations.ts";
-import { componentDependencies, orderByDependencies } from "./schema-graph.ts";
+import { aliasCycles, componentDependencies, orderByDependencies } from "./schema-graph.ts";
 import { COMPONENT_SCHEMA_PREFIX, flattenObject, isRefSchema } from "./schema-utils.ts";
 import { buildSecurity } from "./security.ts";
 import type { NamedSchema, RpcModel, Schema, SpecModel } from "./types.ts";
@@ -60,6 +60,7 @@ export function buildModel(loaded: LoadedSpec, options: BuildOptions = {}): Spec
   const operations = listOperations(document).map((raw) => buildOperation(ctx, raw, seenIds));
 
   const schemas = buildComponentSchemas(document, exportNames);
+  problems.push(...aliasCycleProblems(document, schemas));
   const schemasByRef = new Map(schemas.map((s) => [s.ref, s]));
   const security = buildSecurity(document, problems);
   const webhooks = buildWebhooks(document, schemasByRef, exportNames, problems);
@@ -84,6 +85,18 @@ export function buildModel(loaded: LoadedSpec, options: BuildOptions = {}): Spec
   };
 }
 
+/** One problem per cycle of components that only alias each other (see aliasCycles). */
+function aliasCycleProblems(document: Record<string, unknown>, schemas: readonly NamedSchema[]): SpecProblem[] {
+  const byRef = new Map(schemas.map((s) => [s.ref, s]));
+  return aliasCycles(document, schemas.map((s) => s.ref)).map((cycle) => {
+    const names = cycle.map((ref) => byRef.get(ref)?.originalName ?? ref);
+    return {
+      pointer: byRef.get(cycle[0])?.pointer ?? "",
+      problem: `${names.length === 1 ? `${names[0]} refers to itself` : `${names.join(", ")} refer to each other`} only through $ref, allOf, oneOf or anyOf, so no type can be built from ${names.length === 1 ? "it" : "them"}; the cycle needs an object property or an array item`,
+    };
+  });
+}
+
 /** info.x-custody-client-name when given, else the title in PascalCase without a trailing "Api", plus "Client". */
 export function clientClassName(info: Record<string, unknown>): string {
   const declared = info["x-custody-client-name"];
@@ -98,6 +111,8 @@ function emitsPlainObject(document: Record<string, unknown>, named: NamedSchema)
   const schema = named.schema;
   if (named.recursive || typeof schema !== "object" || isRefSchema(schema) || Object.hasOwn(schema, "default")) return false;
   const flat = flattenObject(document, schema);
+  // With a key such as `constructor` the const is z.preprocess(ownProperties, z.object(...)), not a ZodObject.
+  if (flat !== undefined && Object.keys(flat.properties).some(isPrototypeMember)) return false;
   return flat !== undefined && (Object.keys(flat.properties).length > 0 || flat.additionalProperties === false);
 }
 

@@ -22,6 +22,16 @@ export function isReserved(name: string): boolean {
   return RESERVED.has(name);
 }
 
+// Keys every plain object inherits. zod reads a declared key with `in` and `[]`, so a property named
+// `constructor` or `toString` sees the inherited function when the key is absent (and fails). __proto__
+// is left out: zod skips a declared __proto__ altogether.
+const PROTOTYPE_MEMBERS = new Set(Object.getOwnPropertyNames(Object.prototype).filter((n) => n !== "__proto__"));
+
+/** True for names such as constructor, toString, hasOwnProperty, valueOf. */
+export function isPrototypeMember(name: string): boolean {
+  return PROTOTYPE_MEMBERS.has(name);
+}
+
 /** A property key as written in a type or object literal: bare when possible, else a JSON string. */
 export function propertyKey(name: string): string {
   return isIdentifier(name) ? name : JSON.stringify(name);

@@ -83,3 +83,55 @@ export function orderByDependencies(nodes: readonly string[], edges: ReadonlyMap
   }
   return { order, recursive };
 }
+
+/**
+ * Component refs a schema *is*, rather than contains: its own $ref, and the members of its allOf, oneOf
+ * and anyOf, followed through non-component refs. A ref under properties, items or
+ * additionalProperties is a contained value, which recursion may go through.
+ */
+export function directComponentRefs(document: unknown, schema: unknown): string[] {
+  const found = new Set<string>();
+  const visited = new Set<unknown>();
+  const pending: unknown[] = [schema];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (node === null || typeof node !== "object" || visited.has(node)) continue;
+    visited.add(node);
+    const record = node as Record<string, unknown>;
+    if (typeof record.$ref === "string") {
+      const component = canonicalComponentRef(record.$ref);
+      if (component !== undefined) found.add(component);
+      else pending.push(resolvePointer(document, record.$ref));
+    }
+    for (const key of ["allOf", "oneOf", "anyOf"]) if (Array.isArray(record[key])) pending.push(...(record[key] as unknown[]));
+  }
+  return [...found].sort();
+}
+
+/**
+ * Cycles no type can be built from: each step is a $ref or an allOf/oneOf/anyOf member, none is a
+ * property or an item (`A: {$ref: B}`, `B: {allOf: [{$ref: A}]}`). TypeScript rejects the aliases as
+ * circular and the z.lazy schemas would recurse forever. Returns each such cycle, members sorted.
+ */
+export function aliasCycles(document: unknown, refs: readonly string[]): string[][] {
+  const edges = new Map<string, string[]>();
+  for (const ref of refs) edges.set(ref, directComponentRefs(document, resolvePointer(document, ref)));
+  const { order, recursive } = orderByDependencies(refs, edges);
+  // Group the recursive members into their cycles: members reachable from each other.
+  const cycles: string[][] = [];
+  const placed = new Set<string>();
+  for (const ref of order) {
+    if (!recursive.has(ref) || placed.has(ref)) continue;
+    const reach = (from: string) => {
+      const seen = new Set<string>([from]);
+      const stack = [from];
+      while (stack.length > 0) for (const t of edges.get(stack.pop() as string) ?? []) if (!seen.has(t) && edges.has(t)) seen.add(t), stack.push(t);
+      return seen;
+    };
+    const fromRef = reach(ref);
+    const cycle = [...fromRef].filter((m) => recursive.has(m) && reach(m).has(ref)).sort();
+    for (const m of cycle) placed.add(m);
+    cycles.push(cycle);
+  }
+  return cycles;
+}

@@ -44,6 +44,12 @@ const USER_AGENT = "custody-sandbox-webhooks/0.1";
 
 export class WebhookDispatcher {
   private readonly inFlight = new Map<string, { abort: AbortController; done: Promise<void>; webhookId: string }>();
+  /**
+   * Ids of the deliveries that are `pending`, kept up to date from the store's commits, so that a look
+   * at the queue costs the pending deliveries and not every delivery ever made (delivered and failed ones
+   * pile up; scanning them after every attempt made a burst of deliveries quadratic).
+   */
+  private readonly pending = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private scheduled = false;
   private closed = false;
@@ -56,8 +62,16 @@ export class WebhookDispatcher {
   ) {}
 
   start(): void {
+    for (const d of this.store.list<DeliveryRecord>(C.deliveries)) if (d.status === "pending") this.pending.add(d.id);
     this.unsubscribe = this.store.onCommit((ops) => {
-      if (ops.some((op) => "c" in op && op.c === C.deliveries)) this.wake();
+      let touched = false;
+      for (const op of ops) {
+        if (!("c" in op) || op.c !== C.deliveries) continue;
+        touched = true;
+        if ("v" in op && (op.v as DeliveryRecord).status === "pending") this.pending.add(op.id);
+        else this.pending.delete(op.id);
+      }
+      if (touched) this.wake();
     });
     this.wake();
   }
@@ -86,10 +100,12 @@ export class WebhookDispatcher {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     const nowMs = this.now().getTime();
-    const queue = this.store
-      .list<DeliveryRecord>(C.deliveries, (d) => d.status === "pending" && !this.inFlight.has(d.id))
-      .map((d) => ({ d, due: d.next_attempt_at ? Date.parse(d.next_attempt_at) : nowMs }))
-      .sort((a, b) => a.due - b.due);
+    const queue: { d: DeliveryRecord; due: number }[] = [];
+    for (const id of this.pending) {
+      const d = this.inFlight.has(id) ? undefined : this.store.get<DeliveryRecord>(C.deliveries, id);
+      if (d?.status === "pending") queue.push({ d, due: d.next_attempt_at ? Date.parse(d.next_attempt_at) : nowMs });
+    }
+    queue.sort((a, b) => a.due - b.due);
     const perWebhook = new Map<string, number>();
     for (const f of this.inFlight.values()) perWebhook.set(f.webhookId, (perWebhook.get(f.webhookId) ?? 0) + 1);
     for (const { d, due } of queue) {
