@@ -127,14 +127,16 @@ export function webhookProfileOf(options: SandboxOptions): WebhookProfile {
 export function seedValues(fixed: SandboxCredentials, seed: string | undefined): SeededValues {
   const bytes = (label: string): Buffer => (seed === undefined ? randomBytes(32) : createHmac("sha256", seed).update(`custody-sandbox/${label}`).digest());
   const hex = (label: string, n: number) => bytes(label).toString("hex").slice(0, n);
+  // The sk_ prefix keeps a secret from starting with "-", which command lines would read as a flag.
+  const secret = (label: string) => `sk_${bytes(label).toString("base64url")}`;
   const values: SeededValues = {
     workspaceId: fixed.workspaceId ?? `ws_${hex("workspace", 24)}`,
     apiKey: fixed.apiKey ?? `key_${hex("key/admin", 24)}`,
-    apiSecret: fixed.apiSecret ?? bytes("secret/admin").toString("base64url"),
+    apiSecret: fixed.apiSecret ?? secret("secret/admin"),
     viewerApiKey: fixed.viewerApiKey ?? `key_${hex("key/viewer", 24)}`,
-    viewerApiSecret: fixed.viewerApiSecret ?? bytes("secret/viewer").toString("base64url"),
+    viewerApiSecret: fixed.viewerApiSecret ?? secret("secret/viewer"),
     scopedApiKey: fixed.scopedApiKey ?? `key_${hex("key/scoped", 24)}`,
-    scopedApiSecret: fixed.scopedApiSecret ?? bytes("secret/scoped").toString("base64url"),
+    scopedApiSecret: fixed.scopedApiSecret ?? secret("secret/scoped"),
     rpcApiKey: fixed.rpcApiKey ?? `rpc_${hex("rpc", 32)}`,
     faucetPrivateKey: (fixed.faucetPrivateKey ?? faucetKey(bytes)) as `0x${string}`,
     walletMasterSeed: fixed.walletMasterSeed ?? hex("wallet-master-seed", 64),

@@ -25,7 +25,7 @@ async function certify(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<{ c
   return { code, out, err };
 }
 
-const targetFlags = () => ["--base-url", t.baseUrl, "--rpc-url", t.rpcUrl, "--api-key", t.owner.apiKey, "--api-secret", t.owner.apiSecret, "--rpc-api-key", t.rpcApiKey];
+const targetFlags = () => ["--base-url", t.baseUrl, "--rpc-url", t.rpcUrl, "--api-key", t.owner.apiKey, `--api-secret=${t.owner.apiSecret}`, "--rpc-api-key", t.rpcApiKey];
 
 describe("custody certify", () => {
   it("prints its usage with --help and exits 0", async () => {
@@ -78,7 +78,7 @@ describe("custody certify", () => {
     try {
       let out = "";
       const code = await run(
-        ["--base-url", broken.baseUrl, "--rpc-url", broken.rpcUrl, "--api-key", broken.owner.apiKey, "--api-secret", broken.owner.apiSecret, "--rpc-api-key", broken.rpcApiKey, "--only", "rpc"],
+        ["--base-url", broken.baseUrl, "--rpc-url", broken.rpcUrl, "--api-key", broken.owner.apiKey, `--api-secret=${broken.owner.apiSecret}`, "--rpc-api-key", broken.rpcApiKey, "--only", "rpc"],
         { env: {}, operations: broken.operations, stdout: (s) => (out += s), stderr: (s) => (out += s) },
       );
       expect(code).toBe(1);
@@ -92,7 +92,7 @@ describe("custody certify", () => {
     const should = await startFakeTarget({ faults: ["no-request-id"] });
     try {
       const code = await run(
-        ["--base-url", should.baseUrl, "--rpc-url", should.rpcUrl, "--api-key", should.owner.apiKey, "--api-secret", should.owner.apiSecret, "--rpc-api-key", should.rpcApiKey, "--only", "envelope"],
+        ["--base-url", should.baseUrl, "--rpc-url", should.rpcUrl, "--api-key", should.owner.apiKey, `--api-secret=${should.owner.apiSecret}`, "--rpc-api-key", should.rpcApiKey, "--only", "envelope"],
         { env: {}, operations: should.operations, stdout: () => undefined, stderr: () => undefined },
       );
       expect(code).toBe(0);

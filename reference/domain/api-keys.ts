@@ -36,8 +36,9 @@ export interface ResolvedKey {
   workspaceId: string;
 }
 
+/** A new API secret; the sk_ prefix keeps it from starting with "-", which command lines read as a flag. */
 export function generateSecret(): string {
-  return randomBytes(32).toString("base64url");
+  return `sk_${randomBytes(32).toString("base64url")}`;
 }
 
 export class ApiKeyService {
