@@ -14,6 +14,12 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Extra headers, applied after signing; undefined removes one. */
   headers?: Record<string, string | undefined>;
+  /**
+   * Check the answer against the operation's response schema (default: the transport's
+   * validateResponses, itself true by default). Unchecked data is the parsed JSON as it came,
+   * unknown fields included.
+   */
+  validateResponse?: boolean;
 }
 
 /** What a generated method hands over: the operation's input parts. */
@@ -49,22 +55,50 @@ export async function callOperation(
     method: op.method,
     path: expandPath(op.path, input.params),
     query: input.query as Record<string, QueryValue> | undefined,
-    headers: { ...headerStrings(input.headers), ...options?.headers },
+    headers: input.headers === undefined && options?.headers === undefined ? undefined : { ...headerStrings(input.headers), ...options?.headers },
     body: input.body,
     idempotent: op.idempotent,
     timeoutMs: options?.timeoutMs,
     retry: options?.retry,
     signal: options?.signal,
   });
-  if (op.envelope) return checked(op, response, unwrapEnvelope(response, op.successStatus));
+  const validate = options?.validateResponse ?? transport.validateResponses ?? true;
+  if (op.envelope) {
+    const data = unwrapEnvelope(response, op.successStatus);
+    return validate ? checked(op, response, data) : data;
+  }
   if (response.status < 200 || response.status >= 300) throw httpError(response);
-  return checked(op, response, kind === "text" ? response.text : kind === "none" ? undefined : response.body);
+  const data = kind === "text" ? response.text : kind === "none" ? undefined : response.body;
+  return validate ? checked(op, response, data) : data;
+}
+
+/** A path template cut at its parameters: literal pieces around parameter names. */
+interface PathTemplate {
+  literals: string[];
+  names: string[];
+}
+
+// One entry per template the client calls: bounded by the operations of the spec.
+const templates = new Map<string, PathTemplate>();
+
+function pathTemplate(template: string): PathTemplate {
+  let compiled = templates.get(template);
+  if (compiled === undefined) {
+    // split with a capturing group alternates literal, name, literal, ..., literal.
+    const pieces = template.split(/\{([^}]+)\}/);
+    compiled = { literals: pieces.filter((_, i) => i % 2 === 0), names: pieces.filter((_, i) => i % 2 === 1) };
+    templates.set(template, compiled);
+  }
+  return compiled;
 }
 
 /** Fills the path template; each value is percent-encoded as one path segment. */
 export function expandPath(template: string, params: object | undefined): string {
   const values = (params ?? {}) as Record<string, unknown>;
-  return template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(values[name])));
+  const { literals, names } = pathTemplate(template);
+  let path = literals[0];
+  for (let i = 0; i < names.length; i++) path += encodeURIComponent(String(values[names[i]])) + literals[i + 1];
+  return path;
 }
 
 function headerStrings(headers: object | undefined): Record<string, string> {

@@ -33,6 +33,17 @@ export function successEnvelope<T>(data: T): SuccessEnvelope<T> {
   return { success: true, message: "success", code: 0, data };
 }
 
+const SUCCESS_PREFIX = '{"success":true,"message":"success","code":0,"data":';
+
+/**
+ * JSON.stringify(successEnvelope(data)), byte for byte, without building the envelope object: the
+ * fixed part is a constant. Falls back to the object when `data` itself serializes to nothing.
+ */
+export function serializeSuccess(data: unknown): string {
+  const json = JSON.stringify(data);
+  return json === undefined ? JSON.stringify(successEnvelope(data)) : SUCCESS_PREFIX + json + "}";
+}
+
 export function errorEnvelope(message: string, code: string): ErrorEnvelope {
   return { success: false, message, code, data: null };
 }

@@ -2,7 +2,8 @@
 // for idempotent calls) and hand back status, headers, parsed JSON and the raw text as evidence.
 // It never follows redirects and never reads more than maxResponseBytes of a body.
 import { getGlobalDispatcher, type Dispatcher } from "undici";
-import { signRequest, unixSeconds } from "./hmac.ts";
+import { signingKey, signRequest, unixSeconds } from "./hmac.ts";
+import { BodyTooLarge, DeadlineExceeded, declaresMoreThan, exchange, type RawResponse } from "./http-exchange.ts";
 import { isEnvelope } from "./envelope.ts";
 import { ApiError } from "./errors.ts";
 
@@ -99,6 +100,11 @@ export interface TransportOptions {
   headers?: Record<string, string>;
   /** Unix seconds used for ACCESS-TIMESTAMP; defaults to the clock. */
   now?: () => number;
+  /**
+   * Whether generated client methods check answers against the spec's response schemas (default
+   * true; runtime/client-call.ts reads it). The transport itself never validates.
+   */
+  validateResponses?: boolean;
 }
 
 export type QueryValue = string | number | boolean | undefined | null | readonly (string | number | boolean)[];
@@ -148,7 +154,12 @@ export interface TransportResponse {
 export interface Transport {
   request(request: TransportRequest): Promise<TransportResponse>;
   readonly baseUrl: string;
+  /** See TransportOptions.validateResponses; absent means true. */
+  readonly validateResponses?: boolean;
 }
+
+const ACCEPT_JSON_HEADER: Readonly<Record<string, string>> = Object.freeze({ accept: "application/json" });
+const JSON_CONTENT_TYPE_HEADER: Readonly<Record<string, string>> = Object.freeze({ "content-type": "application/json" });
 
 const IDEMPOTENT_METHODS = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
 
@@ -165,11 +176,22 @@ export function isIdempotentRequest(request: Pick<TransportRequest, "method" | "
 /** Sets headers case-insensitively: a later name replaces an earlier one of any case; undefined removes it. */
 function mergeHeaders(...layers: (Record<string, string | undefined> | undefined)[]): Record<string, string> {
   const out: Record<string, string> = {};
+  // Lower-case name → the spelling currently in `out`, so a replacement costs one lookup.
+  const spelled = new Map<string, string>();
   for (const layer of layers) {
     if (layer === undefined) continue;
-    for (const [name, value] of Object.entries(layer)) {
-      for (const existing of Object.keys(out)) if (existing.toLowerCase() === name.toLowerCase()) delete out[existing];
-      if (value !== undefined) out[name] = value;
+    for (const name in layer) {
+      if (!Object.hasOwn(layer, name)) continue;
+      const value = layer[name];
+      const lower = name.toLowerCase();
+      const existing = spelled.get(lower);
+      if (existing !== undefined) delete out[existing];
+      if (value === undefined) {
+        spelled.delete(lower);
+        continue;
+      }
+      out[name] = value;
+      spelled.set(lower, name);
     }
   }
   return out;
@@ -223,12 +245,6 @@ function retryAfterMs(headers: Record<string, string>): number | undefined {
   return value !== undefined && /^\d{1,6}$/.test(value.trim()) ? Number(value.trim()) * 1000 : undefined;
 }
 
-interface RawResponse {
-  status: number;
-  headers: Record<string, string>;
-  text: string;
-}
-
 /** Reads a Node or web stream up to `limit` bytes, then gives up with a clear error. */
 async function readLimited(chunks: AsyncIterable<Uint8Array>, limit: number, onTooLarge: () => Error): Promise<string> {
   const parts: Buffer[] = [];
@@ -240,15 +256,6 @@ async function readLimited(chunks: AsyncIterable<Uint8Array>, limit: number, onT
   }
   // Decoding the whole buffer once keeps multi-byte characters split across chunks intact.
   return Buffer.concat(parts).toString("utf8");
-}
-
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
-  }
-  return out;
 }
 
 async function* webStreamChunks(stream: ReadableStream<Uint8Array>): AsyncIterable<Uint8Array> {
@@ -271,40 +278,43 @@ export function createTransport(options: TransportOptions): Transport {
   const basePath = base.pathname.replace(/\/+$/, "");
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const now = options.now ?? (() => unixSeconds());
+  // The transport's own policy, built once; a per-request override builds its own.
+  const transportPolicy = retryPolicy(options.retry);
+  // The secret prepared once: every call signs with it.
+  const secret = options.apiSecret === undefined ? undefined : signingKey(options.apiSecret);
 
-  async function sendOnce(
-    sent: SentRequest,
-    body: string | Uint8Array | undefined,
-    signal: AbortSignal,
-  ): Promise<RawResponse> {
-    const tooLarge = () => new TransportError("too_large", `response body exceeds ${maxBytes} bytes`, sent);
-    if (options.fetch !== undefined) {
+  /** Through the injected fetch: web streams and an AbortSignal for the deadline. */
+  async function sendViaFetch(fetch: FetchLike, sent: SentRequest, body: string | Uint8Array | undefined, timeoutMs: number, external: AbortSignal | undefined): Promise<RawResponse> {
+    const tooLarge = () => new BodyTooLarge(maxBytes);
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = external === undefined ? timeout : AbortSignal.any([timeout, external]);
+    try {
       const init = { method: sent.method, headers: sent.headers, body, redirect: "manual" as const, signal, dispatcher: options.dispatcher };
-      const res = await options.fetch(sent.url, init);
+      const res = await fetch(sent.url, init);
       const headers: Record<string, string> = {};
       res.headers.forEach((value, key) => (headers[key.toLowerCase()] = value));
-      checkDeclaredLength(headers, maxBytes, tooLarge);
+      if (declaresMoreThan(headers, maxBytes)) throw tooLarge();
       const text = res.body === null ? "" : await readLimited(webStreamChunks(res.body), maxBytes, tooLarge);
       return { status: res.status, headers, text };
-    }
-    const dispatcher = options.dispatcher ?? getGlobalDispatcher();
-    const res = await dispatcher.request({
-      origin,
-      path: sent.url.slice(origin.length),
-      method: sent.method as Dispatcher.HttpMethod,
-      headers: sent.headers,
-      body: body ?? null,
-      signal,
-    });
-    const headers = flattenHeaders(res.headers);
-    try {
-      checkDeclaredLength(headers, maxBytes, tooLarge);
-      const text = await readLimited(res.body, maxBytes, tooLarge);
-      return { status: res.statusCode, headers, text };
     } catch (error) {
-      res.body.destroy();
+      if (timeout.aborted && !(error instanceof BodyTooLarge) && !external?.aborted) throw new DeadlineExceeded(timeoutMs);
       throw error;
     }
+  }
+
+  function sendOnce(sent: SentRequest, body: string | Uint8Array | undefined, timeoutMs: number, signal: AbortSignal | undefined): Promise<RawResponse> {
+    if (options.fetch !== undefined) return sendViaFetch(options.fetch, sent, body, timeoutMs, signal);
+    return exchange({
+      dispatcher: options.dispatcher ?? getGlobalDispatcher(),
+      origin,
+      path: sent.url.slice(origin.length),
+      method: sent.method,
+      headers: sent.headers,
+      body,
+      timeoutMs,
+      signal,
+      maxBytes,
+    });
   }
 
   async function attempt(request: TransportRequest, body: string | Uint8Array | undefined, attemptNo: number): Promise<{ raw: RawResponse; sent: SentRequest }> {
@@ -313,39 +323,40 @@ export function createTransport(options: TransportOptions): Transport {
     const url = origin + path + buildQueryString(request.query);
     // fetch normalizes the URL it is given, so sign what it will actually send.
     const sentPath = options.fetch !== undefined ? new URL(url).pathname : path;
-    const shouldSign = (request.sign ?? true) && options.apiKey !== undefined && options.apiSecret !== undefined;
+    const shouldSign = (request.sign ?? true) && options.apiKey !== undefined && secret !== undefined;
     const signed = shouldSign
       ? signRequest({
           apiKey: options.apiKey as string,
-          apiSecret: options.apiSecret as string,
+          apiSecret: secret,
           method,
           path: sentPath,
           body,
           timestamp: request.timestamp ?? now(),
         })
       : undefined;
-    const contentType = body === undefined ? undefined : { "content-type": "application/json" };
-    const headers = mergeHeaders({ accept: "application/json" }, options.headers, contentType, signed, request.headers);
+    const contentType = body === undefined ? undefined : JSON_CONTENT_TYPE_HEADER;
+    // Without caller headers the layers' names cannot collide (accept, content-type, ACCESS-*): no merge needed.
+    const headers =
+      options.headers === undefined && request.headers === undefined
+        ? { ...ACCEPT_JSON_HEADER, ...contentType, ...signed }
+        : mergeHeaders(ACCEPT_JSON_HEADER, options.headers, contentType, signed, request.headers);
     const bodyText = body === undefined ? undefined : typeof body === "string" ? body : Buffer.from(body).toString("utf8");
     const sent: SentRequest = { method, url, path: sentPath, headers, body: bodyText };
 
     const timeoutMs = request.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = request.signal === undefined ? timeout : AbortSignal.any([timeout, request.signal]);
     try {
-      return { raw: await sendOnce(sent, body, signal), sent };
+      return { raw: await sendOnce(sent, body, timeoutMs, request.signal), sent };
     } catch (error) {
-      if (error instanceof TransportError) throw error;
+      if (error instanceof BodyTooLarge) throw new TransportError("too_large", error.message, sent);
       if (request.signal?.aborted) throw new TransportError("aborted", `${method} ${url} was aborted`, sent, error);
-      if (timeout.aborted) throw new TransportError("timeout", `${method} ${url} timed out after ${timeoutMs} ms (attempt ${attemptNo})`, sent, error);
+      if (error instanceof DeadlineExceeded) throw new TransportError("timeout", `${method} ${url} timed out after ${timeoutMs} ms (attempt ${attemptNo})`, sent, error);
       const reason = error instanceof Error ? error.message : String(error);
       throw new TransportError("network", `${method} ${url} failed: ${reason}`, sent, error);
     }
   }
 
   async function request(request: TransportRequest): Promise<TransportResponse> {
-    const retryOverride = request.retry ?? options.retry;
-    const policy: RetryPolicy = retryOverride === false ? { ...DEFAULT_RETRY_POLICY, retries: 0 } : { ...DEFAULT_RETRY_POLICY, ...retryOverride };
+    const policy = request.retry === undefined ? transportPolicy : retryPolicy(request.retry);
     const maxAttempts = isIdempotentRequest(request) ? 1 + Math.max(0, policy.retries) : 1;
     // Serialized once: every attempt signs and sends these same bytes.
     const body = serializeBody(request.body);
@@ -377,12 +388,11 @@ export function createTransport(options: TransportOptions): Transport {
     }
   }
 
-  return { request, baseUrl: origin + basePath };
+  return { request, baseUrl: origin + basePath, validateResponses: options.validateResponses ?? true };
 }
 
-function checkDeclaredLength(headers: Record<string, string>, limit: number, onTooLarge: () => Error): void {
-  const declared = headers["content-length"];
-  if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > limit) throw onTooLarge();
+function retryPolicy(override: Partial<RetryPolicy> | false | undefined): RetryPolicy {
+  return override === false ? { ...DEFAULT_RETRY_POLICY, retries: 0 } : { ...DEFAULT_RETRY_POLICY, ...override };
 }
 
 /**

@@ -52,7 +52,7 @@ export function createHandlers(app: ReferenceApp, opts: { version: string }): Ha
     // ----- balances
     getWalletOverview: async ({ params }, ctx) => {
       const attached = app.wallets.attachedAssets(actorOf(ctx), params.wallet_id);
-      return Promise.all(attached.map(async (a) => balanceView(await app.balances.balanceOf(a))));
+      return (await app.balances.balancesOf(attached)).map(balanceView);
     },
     getWalletAssetBalance: async ({ params }, ctx) => {
       const attached = app.wallets.attachedAsset(actorOf(ctx), params.wallet_id, params.asset_id);

@@ -4,6 +4,7 @@
 // not show as spent yet; available = confirmed - on_hold.
 import type { Hex } from "viem";
 import { formatAmount, usdValue } from "./amounts.ts";
+import { BalanceCache } from "./balance-cache.ts";
 import type { AssetInfo, NetworkInfo } from "./catalog.ts";
 import type { DomainContext } from "./context.ts";
 import { C, type WalletAssetRecord, type WithdrawalRecord } from "./records.ts";
@@ -27,20 +28,36 @@ export interface BalanceView {
 const OPEN_STATUSES = new Set(["pending", "pending_approval", "approved", "processing"]);
 
 export class BalanceService {
+  // Balances at a block never change; the head is still read on every call, so nothing older than
+  // the chain's current confirmed block is ever served.
+  private readonly cache = new BalanceCache();
+
   constructor(private readonly ctx: DomainContext) {}
 
   /** The block whose state counts as confirmed. */
   async confirmedBlock(): Promise<bigint> {
     const head = await this.ctx.chain.head();
+    this.cache.seeHead(head);
     const depth = BigInt(this.ctx.catalog.network.confirmation_blocks - 1);
     return head > depth ? head - depth : 0n;
   }
 
   async balanceOf(attached: WalletAssetRecord): Promise<BalanceView> {
+    return this.balanceAtBlock(attached, await this.confirmedBlock());
+  }
+
+  /** Balances of several attached assets, all at one confirmed block (one head read for all). */
+  async balancesOf(attached: readonly WalletAssetRecord[]): Promise<BalanceView[]> {
+    if (attached.length === 0) return [];
+    const block = await this.confirmedBlock();
+    return Promise.all(attached.map((a) => this.balanceAtBlock(a, block)));
+  }
+
+  private async balanceAtBlock(attached: WalletAssetRecord, block: bigint): Promise<BalanceView> {
     const asset = this.ctx.catalog.asset(attached.asset_id) as AssetInfo;
     const network = this.ctx.catalog.network;
-    const block = await this.confirmedBlock();
-    const confirmed = await this.ctx.chain.balanceAt(attached.address as Hex, block);
+    const address = attached.address as Hex;
+    const confirmed = await this.cache.balanceAt(address, block, () => this.ctx.chain.balanceAt(address, block));
     const onHold = this.onHoldWei(attached.wallet_id, asset.id, block);
     const available = confirmed > onHold ? confirmed - onHold : 0n;
     return {

@@ -39,10 +39,45 @@ export function singleHeader(req: IncomingMessage, name: string): string | undef
   return count === 1 && found !== undefined && found !== "" ? found : undefined;
 }
 
+const KEY_HEADER = HMAC_HEADERS.key.toLowerCase();
+const TIMESTAMP_HEADER = HMAC_HEADERS.timestamp.toLowerCase();
+const SIGNATURE_HEADER = HMAC_HEADERS.signature.toLowerCase();
+
+/** The three authentication headers, each as singleHeader reads it, in one pass over rawHeaders. */
+export function authHeaders(req: IncomingMessage): { keyId?: string; timestamp?: string; signature?: string } {
+  const raw = req.rawHeaders;
+  let keyId: string | undefined;
+  let timestamp: string | undefined;
+  let signature: string | undefined;
+  let keyCount = 0;
+  let timestampCount = 0;
+  let signatureCount = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i];
+    // Lengths first: most headers are skipped without lower-casing their names.
+    if (name.length !== KEY_HEADER.length && name.length !== TIMESTAMP_HEADER.length && name.length !== SIGNATURE_HEADER.length) continue;
+    const lower = name.toLowerCase();
+    if (lower === KEY_HEADER) {
+      keyCount++;
+      keyId = raw[i + 1];
+    } else if (lower === TIMESTAMP_HEADER) {
+      timestampCount++;
+      timestamp = raw[i + 1];
+    } else if (lower === SIGNATURE_HEADER) {
+      signatureCount++;
+      signature = raw[i + 1];
+    }
+  }
+  return { keyId: sentOnce(keyCount, keyId), timestamp: sentOnce(timestampCount, timestamp), signature: sentOnce(signatureCount, signature) };
+}
+
+/** The value of a header seen `count` times: kept only when it came exactly once and is not empty. */
+function sentOnce(count: number, value: string | undefined): string | undefined {
+  return count === 1 && value !== undefined && value !== "" ? value : undefined;
+}
+
 export async function authenticate(input: AuthenticateInput): Promise<AuthContext | undefined> {
-  const keyId = singleHeader(input.req, HMAC_HEADERS.key);
-  const rawTimestamp = singleHeader(input.req, HMAC_HEADERS.timestamp);
-  const signature = singleHeader(input.req, HMAC_HEADERS.signature);
+  const { keyId, timestamp: rawTimestamp, signature } = authHeaders(input.req);
   if (keyId === undefined || rawTimestamp === undefined || signature === undefined) return undefined;
   if (keyId.length > MAX_KEY_ID_LENGTH || signature.length > MAX_SIGNATURE_LENGTH) return undefined;
 

@@ -23,6 +23,17 @@ function drain(req: IncomingMessage): void {
   req.resume();
 }
 
+/** What readBody gives for a request without a body. */
+export const EMPTY_BODY: BodyReadResult = Object.freeze({ ok: true, bytes: Buffer.alloc(0) });
+
+/**
+ * Whether the request carries a body at all: in HTTP/1.1 only content-length or transfer-encoding
+ * announce one (RFC 9112 6.3), and node's parser frames requests the same way.
+ */
+export function hasBody(req: IncomingMessage): boolean {
+  return req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
+}
+
 /**
  * Reads the whole body, refusing more than `limit` bytes (by content-length up front, else while
  * streaming).

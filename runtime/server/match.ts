@@ -58,14 +58,22 @@ export function createMatcher<T>(routes: readonly { method: string; path: string
   }));
   // Sorted once (stable), so the first route that matches is the most specific one.
   compiled.sort((a, b) => compareSpecificity(a.segments, b.segments));
+  // Grouped by method and segment count (order kept), so a request only tries routes that can match.
+  const byMethod = new Map<string, CompiledRoute<T>[][]>();
+  for (const route of compiled) {
+    const byLength = byMethod.get(route.method) ?? [];
+    byMethod.set(route.method, byLength);
+    (byLength[route.segments.length] ??= []).push(route);
+  }
 
   return {
     match(method, path) {
       if (!path.startsWith("/")) return undefined;
-      const parts = path.split("/").slice(1);
-      const wanted = method.toUpperCase();
-      for (const route of compiled) {
-        if (route.method !== wanted || route.segments.length !== parts.length) continue;
+      // parts[0] is the empty string before the leading slash.
+      const parts = path.split("/");
+      const candidates = byMethod.get(method.toUpperCase())?.[parts.length - 1];
+      if (candidates === undefined) return undefined;
+      for (const route of candidates) {
         const params = matchSegments(route.segments, parts);
         if (params !== undefined) return { value: route.value, params };
       }
@@ -74,18 +82,23 @@ export function createMatcher<T>(routes: readonly { method: string; path: string
   };
 }
 
+/** `parts` is the split path including the empty first element, so segment i is parts[i + 1]. */
 function matchSegments(segments: Segment[], parts: string[]): Record<string, string> | undefined {
-  const params: Record<string, string> = Object.create(null);
+  let params: Record<string, string> | undefined;
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i];
+    const part = parts[i + 1];
     if ("literal" in segment) {
-      if (segment.literal !== parts[i]) return undefined;
+      if (segment.literal !== part) return undefined;
       continue;
     }
-    // An empty or undecodable segment never fills a parameter.
-    const value = parts[i] === "" ? undefined : decodeSegment(parts[i]);
+    // An empty or undecodable segment never fills a parameter; without a % there is nothing to decode.
+    const value = part === "" ? undefined : part.includes("%") ? decodeSegment(part) : part;
     if (value === undefined) return undefined;
-    params[segment.param] = value;
+    params ??= {};
+    // Defined, not assigned, so that a parameter named __proto__ stays a plain key.
+    if (segment.param === "__proto__") Object.defineProperty(params, segment.param, { value, enumerable: true, writable: true, configurable: true });
+    else params[segment.param] = value;
   }
-  return { ...params };
+  return params ?? {};
 }

@@ -20,18 +20,36 @@ export interface SendOptions {
   close?: boolean;
 }
 
+// Set by sendJson itself; a caller's header of the same name is replaced, as setHeader would.
+const OWN_HEADERS = new Set(["content-type", "content-length", "x-request-id", "cache-control", "x-content-type-options"]);
+
 /** Sends an already serialized JSON body. */
 export function sendJson(res: ServerResponse, status: number, body: string, requestId: string, options: SendOptions = {}): void {
   if (res.headersSent || res.destroyed) return;
-  for (const [name, value] of Object.entries(options.headers ?? {})) res.setHeader(name, value);
-  res.statusCode = status;
-  res.setHeader("content-type", JSON_CONTENT_TYPE);
-  res.setHeader("content-length", Buffer.byteLength(body, "utf8"));
-  res.setHeader("x-request-id", requestId);
-  // Envelopes describe one caller's money; no shared cache may keep them.
-  res.setHeader("cache-control", "no-store");
-  res.setHeader("x-content-type-options", "nosniff");
-  if (options.close) res.setHeader("connection", "close");
+  // One writeHead with a flat list: node then skips its per-response header map (setHeader per header).
+  const headers: string[] = [];
+  if (options.headers !== undefined) {
+    for (const name in options.headers) {
+      if (!Object.hasOwn(options.headers, name)) continue;
+      const lower = name.toLowerCase();
+      if (!OWN_HEADERS.has(lower) && !(options.close && lower === "connection")) headers.push(name, options.headers[name]);
+    }
+  }
+  headers.push(
+    "content-type",
+    JSON_CONTENT_TYPE,
+    "content-length",
+    String(Buffer.byteLength(body, "utf8")),
+    "x-request-id",
+    requestId,
+    // Envelopes describe one caller's money; no shared cache may keep them.
+    "cache-control",
+    "no-store",
+    "x-content-type-options",
+    "nosniff",
+  );
+  if (options.close) headers.push("connection", "close");
+  res.writeHead(status, headers);
   res.end(body);
 }
 

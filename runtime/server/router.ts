@@ -4,16 +4,16 @@
 // Authentication comes before validation so an unauthenticated caller learns nothing about inputs.
 // Nothing is ever sent that the operation does not declare, and no error shows a stack.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { successEnvelope } from "../envelope.ts";
+import { serializeSuccess } from "../envelope.ts";
 import { ApiError } from "../errors.ts";
 import { unixSeconds } from "../hmac.ts";
 import { authenticate } from "./auth.ts";
 import { isAuthorized } from "./authorize.ts";
-import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_MAX_JSON_DEPTH, parseJsonBody, readBody } from "./body.ts";
+import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_MAX_JSON_DEPTH, EMPTY_BODY, hasBody, parseJsonBody, readBody } from "./body.ts";
 import { createMatcher } from "./match.ts";
 import { resolveRequestId, sendError, sendJson, sendUnauthorized } from "./respond.ts";
 import type { HandlerContext, Logger, OperationDefinition, RouterOptions } from "./types.ts";
-import { headersRecord, queryRecord, validateInput } from "./validate.ts";
+import { headersRecord, headersSubset, queryRecord, readKeys, validateInput } from "./validate.ts";
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -55,6 +55,8 @@ export function createRouter(options: RouterOptions): RequestListener {
   const now = options.now ?? (() => unixSeconds());
   const logger = options.logger ?? defaultLogger;
   const workspaceParam = options.workspaceParam ?? "workspace_id";
+  // Per operation, once: the header names its schema reads (undefined: it gets every header).
+  const headerNames = new Map(options.operations.map((op) => [op, readKeys(op.headersSchema)]));
 
   async function handle(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
     const { path, search } = splitTarget(req.url ?? "");
@@ -65,7 +67,8 @@ export function createRouter(options: RouterOptions): RequestListener {
     }
     const op = match.value;
 
-    const read = await readBody(req, bodyLimit);
+    // A request without content-length or transfer-encoding has no body (RFC 9112 6.3): nothing to wait for.
+    const read = hasBody(req) ? await readBody(req, bodyLimit) : EMPTY_BODY;
     if (!read.ok) {
       if (read.reason === "aborted") return;
       return sendError(res, declaredStatus(op, 413, 400), `body: larger than ${bodyLimit} bytes`, requestId, { close: true });
@@ -95,7 +98,9 @@ export function createRouter(options: RouterOptions): RequestListener {
       if (!parsed.ok) return sendError(res, declaredStatus(op, 400), parsed.message, requestId);
       body = parsed.value;
     }
-    const validation = validateInput(op, { params: match.params, query: queryRecord(search), headers: headersRecord(req), body });
+    const names = headerNames.get(op);
+    const headers = names === undefined ? headersRecord(req) : headersSubset(req, names);
+    const validation = validateInput(op, { params: match.params, query: queryRecord(search), headers, body });
     if (!validation.ok) {
       // A malformed path parameter names no existing resource; 404 when 400 is not declared.
       const status = validation.location === "params" ? declaredStatus(op, 400, 404) : declaredStatus(op, 400);
@@ -129,7 +134,7 @@ export function createRouter(options: RouterOptions): RequestListener {
       }
     }
     // JSON.stringify throws on bigints and cycles; that is a handler bug and becomes a 500.
-    const text = JSON.stringify(successEnvelope(data === undefined ? null : data));
+    const text = serializeSuccess(data === undefined ? null : data);
     sendJson(res, op.successStatus, text, requestId, { headers: extraHeaders });
   }
 

@@ -25,6 +25,7 @@ export function formatIssues(location: InputLocation, issues: readonly z.core.$Z
 
 /** Query string as a record: a repeated key becomes an array (which a scalar schema then refuses). */
 export function queryRecord(search: string): Record<string, string | string[]> {
+  if (search === "") return {};
   const out = new Map<string, string | string[]>();
   for (const [key, value] of new URLSearchParams(search)) {
     const existing = out.get(key);
@@ -40,6 +41,33 @@ export function headersRecord(req: IncomingMessage): Record<string, string | str
   return Object.fromEntries(
     Object.entries(req.headersDistinct).map(([name, values]) => [name, values && values.length === 1 ? values[0] : (values ?? [])]),
   );
+}
+
+/**
+ * The keys a schema reads when it is a zod object that drops unknown keys (the default mode): its
+ * result then depends on those keys only, so the router hands it just them. Undefined for any other
+ * schema (strict, loose, catchall, transformed), which gets every header.
+ */
+export function readKeys(schema: z.ZodType | undefined): readonly string[] | undefined {
+  const def = (schema as { _zod?: { def?: { type?: string; catchall?: unknown; shape?: object } } } | undefined)?._zod?.def;
+  if (def?.type !== "object" || def.catchall !== undefined || def.shape === undefined) return undefined;
+  const keys = Object.keys(def.shape);
+  return keys.includes("__proto__") ? undefined : keys;
+}
+
+/**
+ * headersRecord restricted to `names`: the same values for those names, without building the record
+ * of every header (most operations read none, and then no header is looked at).
+ */
+export function headersSubset(req: IncomingMessage, names: readonly string[]): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  if (names.length === 0) return out;
+  const distinct = req.headersDistinct;
+  for (const name of names) {
+    const values = Object.hasOwn(distinct, name) ? distinct[name] : undefined;
+    if (values !== undefined) out[name] = values.length === 1 ? values[0] : values;
+  }
+  return out;
 }
 
 export type ValidationResult =
