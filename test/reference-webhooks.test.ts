@@ -117,10 +117,8 @@ describe("a receiver that fails, then recovers", () => {
       socket.once("data", () => socket.end("HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\npartial"));
     });
     await Promise.all([new Promise<void>((r) => hanging.listen(0, "127.0.0.1", r)), new Promise<void>((r) => cutting.listen(0, "127.0.0.1", r))]);
-    const closed = net.createServer();
-    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
-    const closedPort = (closed.address() as AddressInfo).port;
-    await new Promise<void>((r) => closed.close(() => r()));
+    // Port 1 on loopback: nothing listens there, and unlike a freed ephemeral port no parallel test can take it.
+    const closedPort = 1;
     try {
       const ids = {
         hang: await hook(`http://127.0.0.1:${(hanging.address() as AddressInfo).port}/`),

@@ -7,6 +7,7 @@ import type { ChainClient } from "./chain-client.ts";
 import type { StateStore } from "../store/state-store.ts";
 import type { DepositService } from "../domain/deposits.ts";
 import type { WithdrawalExecutor } from "../domain/withdrawal-executor.ts";
+import { SerialRunner } from "../domain/serial-runner.ts";
 
 const CURSOR = "chain.scan_cursor";
 const GENESIS = "chain.genesis_hash";
@@ -19,9 +20,7 @@ export interface WatcherOptions {
 }
 
 export class ChainWatcher {
-  private running: Promise<void> | undefined;
-  private again = false;
-  private closed = false;
+  private readonly runner = new SerialRunner(() => this.guardedPass());
   private unsubscribe: (() => void) | undefined;
   private poll: NodeJS.Timeout | undefined;
   /** Head seen by the last completed pass (for health). */
@@ -59,37 +58,25 @@ export class ChainWatcher {
   }
 
   kick(): Promise<void> {
-    if (this.closed) return Promise.resolve();
-    if (this.running) {
-      this.again = true;
-      return this.running;
+    return this.runner.kick();
+  }
+
+  // Report a failure once, not on every poll while the node stays down.
+  private async guardedPass(): Promise<void> {
+    try {
+      await this.pass();
+      this.lastError = undefined;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (message !== this.lastError) this.opts.onError?.(error);
+      this.lastError = message;
     }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          try {
-            await this.pass();
-            this.lastError = undefined;
-          } catch (error) {
-            const message = error instanceof Error ? error.message : String(error);
-            // Report a failure once, not on every poll while the node stays down.
-            if (message !== this.lastError) this.opts.onError?.(error);
-            this.lastError = message;
-          }
-        } while (this.again && !this.closed);
-      } finally {
-        this.running = undefined;
-      }
-    })();
-    return this.running;
   }
 
   async close(): Promise<void> {
-    this.closed = true;
     this.unsubscribe?.();
     if (this.poll) clearInterval(this.poll);
-    await this.running?.catch(() => undefined);
+    await this.runner.close();
   }
 
   private async pass(): Promise<void> {
@@ -98,15 +85,15 @@ export class ChainWatcher {
     if (head < cursor) cursor = head; // the chain went backwards (reset): resume from its head
     const end = cursor + BigInt(MAX_BLOCKS_PER_PASS) < head ? cursor + BigInt(MAX_BLOCKS_PER_PASS) : head;
     let scanned = cursor;
-    for (let n = cursor + 1n; n <= end && !this.closed; n++) {
+    for (let n = cursor + 1n; n <= end && !this.runner.closed; n++) {
       await this.scanBlock(n, end);
       scanned = n;
     }
     // One cursor write per pass, not per block: a crash mid-pass rescans a few blocks, which changes
     // nothing (a deposit's id is its transaction hash, so it is recorded once).
     if (scanned !== cursor) this.store.transact((tx) => tx.setMeta(CURSOR, scanned.toString()));
-    if (end < head) this.again = true;
-    if (this.closed) return;
+    if (end < head) this.runner.again();
+    if (this.runner.closed) return;
     this.deposits.updateConfirmations(end);
     this.lastHead = head;
     await this.executor.kick();

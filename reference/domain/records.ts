@@ -4,7 +4,7 @@
 // declaration of what the API returns.
 
 import type { WebhookEvent } from "../../generated/webhooks.ts";
-import type { EventType, Role, WalletCreationState, WalletType, WebhookDeliveryStatus, WithdrawalStatus } from "../../generated/types.ts";
+import type { AuditLogEntry, EventType, Role, WalletCreationState, WalletType, WebhookDeliveryStatus, WithdrawalStatus } from "../../generated/types.ts";
 
 // The spec's value sets, used by the records (never re-declared here).
 export type { EventType, Role, WalletType, WithdrawalStatus };
@@ -202,17 +202,5 @@ export interface DeliveryRecord {
   updated_at: string;
 }
 
-/** One state-changing API call, recorded after it was answered (the spec's AuditLogEntry). */
-export interface AuditRecord {
-  id: string;
-  workspace_id: string;
-  created_at: string;
-  actor_key_id: string;
-  /** The operationId. */
-  action: string;
-  method: string;
-  path: string;
-  status: number;
-  request_id: string;
-  resource_id?: string;
-}
+/** One state-changing API call, recorded after it was answered: stored exactly as the spec's AuditLogEntry. */
+export type AuditRecord = AuditLogEntry;

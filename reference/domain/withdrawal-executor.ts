@@ -16,11 +16,13 @@ import { publishEvent } from "./events.ts";
 import { C, type WithdrawalRecord } from "./records.ts";
 import type { WalletService } from "./wallets.ts";
 import { withdrawalEventData } from "./withdrawals.ts";
+import { SerialRunner } from "./serial-runner.ts";
 
 export class WithdrawalExecutor {
-  private running: Promise<void> | undefined;
-  private again = false;
-  private closed = false;
+  private readonly runner = new SerialRunner(async () => {
+    await this.sendApproved();
+    await this.settleProcessing();
+  });
   /** Last transient error (chain unreachable); the next kick retries. */
   lastError: string | undefined;
 
@@ -31,28 +33,11 @@ export class WithdrawalExecutor {
 
   /** Runs a pass now, or right after the one in progress. */
   kick(): Promise<void> {
-    if (this.closed) return Promise.resolve();
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          await this.sendApproved();
-          await this.settleProcessing();
-        } while (this.again && !this.closed);
-      } finally {
-        this.running = undefined;
-      }
-    })();
-    return this.running;
+    return this.runner.kick();
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    await this.running?.catch(() => undefined);
+    await this.runner.close();
   }
 
   /**
@@ -68,7 +53,7 @@ export class WithdrawalExecutor {
   private async sendApproved(): Promise<void> {
     const approved = this.ctx.store.list<WithdrawalRecord>(C.withdrawals, (w) => w.status === "approved");
     for (const w of approved) {
-      if (this.closed) return;
+      if (this.runner.closed) return;
       try {
         const prepared = w.raw_tx ? w : await this.prepare(w);
         await this.broadcast(prepared);
@@ -138,7 +123,7 @@ export class WithdrawalExecutor {
   async settleProcessing(): Promise<void> {
     const processing = this.ctx.store.list<WithdrawalRecord>(C.withdrawals, (w) => w.status === "processing");
     for (const w of processing) {
-      if (this.closed) return;
+      if (this.runner.closed) return;
       try {
         await this.settle(w);
       } catch (error) {
