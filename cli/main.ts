@@ -8,6 +8,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   generate: { summary: "spec/ → generated/ (--check: fail on drift)", load: async () => (await import("./generate.ts")).run },
   certify: { summary: "certify a deployment (--sandbox: the embedded reference)", load: async () => (await import("./certify.ts")).run },
   sandbox: { summary: "serve the reference deployment until stopped", load: async () => (await import("./sandbox.ts")).run },
+  diff: { summary: "what a spec change breaks: old vs new (file or git:REF:path)", load: async () => (await import("./diff.ts")).run },
   mock: { summary: "serve a Prism mock of spec/openapi.yaml", load: async () => (await import("./mock.ts")).run },
 };
 
