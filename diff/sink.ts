@@ -8,8 +8,9 @@ export class Sink {
   readonly changes: Change[] = [];
   private readonly keys = new Set<string>();
 
-  add(change: Change): void {
-    const key = `${change.where}\0${change.id}\0${change.oldPointer ?? ""}\0${change.newPointer ?? ""}\0${change.message}`;
+  /** `detail` tells changes at the same place apart (two enum values); the property path does not. */
+  add(change: Change, detail = change.message): void {
+    const key = `${change.where}\0${change.id}\0${change.oldPointer ?? ""}\0${change.newPointer ?? ""}\0${detail}`;
     if (this.keys.has(key)) return;
     this.keys.add(key);
     this.changes.push(change);
@@ -28,7 +29,7 @@ export class Sink {
       const nested = f.path.length > 0;
       const level: Level = schemaCheckLevel(subject, f.suffix);
       const what = nested ? `${context} property \`${f.path.join("/")}\`` : context;
-      this.add({ id: schemaCheckId(subject, nested, f.suffix), level, where, oldPointer: f.oldPtr, newPointer: f.newPtr, message: `${what}: ${f.detail}` });
+      this.add({ id: schemaCheckId(subject, nested, f.suffix), level, where, oldPointer: f.oldPtr, newPointer: f.newPtr, message: `${what}: ${f.detail}` }, f.detail);
     }
   }
 }
