@@ -1,4 +1,4 @@
-// `custody diff <old> <new> [--rpc-old F --rpc-new F] [--format text|markdown|json|junit] [--fail-on breaking|warning]`
+// `custody diff <old> <new> [--rpc-old F --rpc-new F] [--format text|markdown|json|junit] [--fail-on breaking|warning] [--validate]`
 // Exit 0: nothing at or above --fail-on. Exit 1: something is. Exit 2: bad usage or an unreadable document.
 import { SpecError } from "../generator/load/spec-error.ts";
 import { diffDocuments, type DiffInput } from "../diff/index.ts";
@@ -10,13 +10,14 @@ import { loadSide } from "../diff/source.ts";
 import { LEVEL_RANK, type Level } from "../diff/types.ts";
 import { UsageError } from "./usage-error.ts";
 
-export const DIFF_USAGE = `usage: custody diff <old> <new> [--rpc-old FILE --rpc-new FILE] [--format text|markdown|json|junit] [--fail-on breaking|warning]
+export const DIFF_USAGE = `usage: custody diff <old> <new> [--rpc-old FILE --rpc-new FILE] [--format text|markdown|json|junit] [--fail-on breaking|warning] [--validate]
 
   <old> <new>       OpenAPI 3.0/3.1 documents: files, or git:REF:path (e.g. git:main:spec/openapi.yaml)
   --rpc-old FILE    OpenRPC document before (file or git:REF:path); needs --rpc-new
   --rpc-new FILE    OpenRPC document after
   --format F        text (default), markdown, json or junit
   --fail-on L       exit 1 when a change is at least L: breaking (default) or warning
+  --validate        also validate both documents against the OpenAPI schema (slower on big documents)
 
 exit status: 0 nothing at or above --fail-on, 1 found, 2 bad usage or an unreadable document`;
 
@@ -30,11 +31,12 @@ export interface DiffArgs {
   rpcNew?: string;
   format: Format;
   failOn: Level;
+  validate: boolean;
   help: boolean;
 }
 
 export function parseDiffArgs(argv: readonly string[]): DiffArgs {
-  const args: DiffArgs = { format: "text", failOn: "breaking", help: false };
+  const args: DiffArgs = { format: "text", failOn: "breaking", validate: false, help: false };
   const positional: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -63,6 +65,9 @@ export function parseDiffArgs(argv: readonly string[]): DiffArgs {
         args.failOn = l;
         break;
       }
+      case "--validate":
+        args.validate = true;
+        break;
       case "--help":
       case "-h":
         args.help = true;
@@ -89,8 +94,8 @@ export async function run(argv: string[]): Promise<number> {
   const input: DiffInput = {};
   try {
     const [old, next, rpcOld, rpcNew] = await Promise.all([
-      args.old === undefined ? undefined : loadSide(args.old, "openapi"),
-      args.new === undefined ? undefined : loadSide(args.new, "openapi"),
+      args.old === undefined ? undefined : loadSide(args.old, "openapi", args),
+      args.new === undefined ? undefined : loadSide(args.new, "openapi", args),
       args.rpcOld === undefined ? undefined : loadSide(args.rpcOld, "openrpc"),
       args.rpcNew === undefined ? undefined : loadSide(args.rpcNew, "openrpc"),
     ]);
