@@ -125,7 +125,7 @@ export const CHECKS: Record<string, { level: Level; about: string }> = {
   "added-optional-request-body": { level: I, about: "an optional request body was added" },
   "request-body-became-required": { level: B, about: "the request body became required" },
   "request-body-became-optional": { level: I, about: "the request body became optional" },
-  "request-body-removed": { level: W, about: "the request body was removed" },
+  "request-body-removed": { level: B, about: "the request body was removed: the SDK no longer sends it" },
   "request-body-media-type-removed": { level: B, about: "a request content type is no longer accepted" },
   "request-body-media-type-added": { level: I, about: "a request content type was added" },
   "response-success-status-removed": { level: B, about: "a success (2xx) response status was removed" },
