@@ -31,6 +31,8 @@ function pathsByShape(ctx: DiffContext, side: "old" | "next"): Map<string, Item>
   if (!isObj(paths.node)) return out;
   for (const path of Object.keys(paths.node)) {
     const item = { ...doc.deref(child(paths, path)), path };
+    // A path item left without operations is a removed path.
+    if (!METHODS.some((m) => isObj(child(item, m).node))) continue;
     const shape = path.replace(/\{[^}]*\}/g, "{}");
     if (!out.has(shape)) out.set(shape, item);
     out.set("raw:" + path, item);
@@ -46,7 +48,8 @@ export function checkOperations(ctx: DiffContext): void {
   const counterpart = (path: string, theirs: Map<string, Item>): Item | undefined => theirs.get("raw:" + path) ?? theirs.get(path.replace(/\{[^}]*\}/g, "{}"));
 
   for (const path of oldPaths) {
-    const oldItem = olds.get("raw:" + path) as Item;
+    const oldItem = olds.get("raw:" + path);
+    if (!oldItem) continue;
     const nextItem = counterpart(path, news);
     for (const method of METHODS) {
       const op = child(oldItem, method);
@@ -73,7 +76,8 @@ export function checkOperations(ctx: DiffContext): void {
     }
   }
   for (const path of newPaths) {
-    const nextItem = news.get("raw:" + path) as Item;
+    const nextItem = news.get("raw:" + path);
+    if (!nextItem) continue;
     const oldItem = counterpart(path, olds);
     for (const method of METHODS) {
       const op = child(nextItem, method);
