@@ -2,7 +2,7 @@
 // Exit 0: done (or, with --check, nothing would change). Exit 1: a broken spec, or --check found drift.
 import { existsSync } from "node:fs";
 import { SpecError } from "../generator/load/spec-error.ts";
-import { generate } from "../generator/index.ts";
+import { displayPath, generate } from "../generator/index.ts";
 import { UsageError } from "./usage-error.ts";
 
 export const GENERATE_USAGE = `usage: custody generate [--spec FILE] [--rpc-spec FILE | --no-rpc] [--out DIR] [--check]
@@ -82,6 +82,8 @@ export async function run(argv: string[]): Promise<number> {
       }
       console.error(`custody generate --check: ${args.out} is out of date; run \`custody generate\`:`);
       for (const f of changed) console.error(`  ${f.status.padEnd(7)} ${args.out}/${f.path}`);
+      const { sdkSurfaceSummary } = await import("../diff/surface.ts");
+      for (const line of await sdkSurfaceSummary({ openapi: args.spec, rpc: args.rpcSpec, display: displayPath }, args.out).catch((e: Error) => [`SDK surface: not compared (${e.message.split("\n")[0]})`])) console.error(line);
       return 1;
     }
     const total = result.files.filter((f) => f.status !== "removed").length;
