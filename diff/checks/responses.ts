@@ -3,7 +3,7 @@
 import type { DiffContext } from "../context.ts";
 import { child, isObj } from "../document.ts";
 import type { OperationPair } from "./operations.ts";
-import { compareContent } from "./request-body.ts";
+import { compareContent } from "./content.ts";
 
 const success = (status: string): boolean => /^2/.test(status);
 

@@ -4,7 +4,7 @@
 import type { DiffContext } from "../context.ts";
 import { child, isObj } from "../document.ts";
 import { METHODS } from "./operations.ts";
-import { compareContent } from "./request-body.ts";
+import { compareContent } from "./content.ts";
 
 export function checkWebhooks(ctx: DiffContext): void {
   const o = ctx.old.at("/webhooks");
