@@ -72,7 +72,7 @@ async function main(root: string | undefined): Promise<number> {
   }
   const { covered, uncovered } = await agreement(root);
   const agree = covered.filter((p) => p.oasdiffBreaking === p.oursBreaking);
-  console.log(`${agree.length}/${covered.length} pairs agree on the breaking verdict (${((100 * agree.length) / covered.length).toFixed(1)}%); ${uncovered} pairs test checks custody diff does not implement`);
+  console.log(`${agree.length}/${covered.length} test cases agree on the breaking verdict (${((100 * agree.length) / covered.length).toFixed(1)}%); ${uncovered} more test checks custody diff does not implement`);
   for (const p of covered.filter((x) => x.oasdiffBreaking !== x.oursBreaking)) {
     console.log(`- ${p.test}: oasdiff ${p.oasdiffBreaking ? "breaking" : "not breaking"} (${p.oasdiffIds.join(", ") || "no change"}), ours ${p.oursBreaking ? "breaking" : "not breaking"} (${[...new Set(p.ours)].join(", ") || "no change"})`);
   }
