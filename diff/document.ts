@@ -15,7 +15,8 @@ export function child(at: At, ...tokens: (string | number)[]): At {
   let ptr = at.ptr;
   for (const t of tokens) {
     node = node !== null && typeof node === "object" ? (node as Obj)[t as string] : undefined;
-    ptr += "/" + escapeToken(String(t));
+    const token = String(t);
+    ptr += "/" + (token.includes("~") || token.includes("/") ? escapeToken(token) : token);
   }
   return { node, ptr };
 }
@@ -51,6 +52,7 @@ export interface Flat {
 
 export class SpecDoc {
   private readonly flats = new Map<string, Flat>();
+  private readonly refs = new Map<string, At>();
 
   constructor(
     readonly root: Obj,
@@ -69,7 +71,11 @@ export class SpecDoc {
     for (let hops = 0; hops < 32 && isObj(cur.node) && typeof cur.node.$ref === "string"; hops++) {
       const ref = cur.node.$ref;
       if (!ref.startsWith("#")) break;
-      const next = this.at(ref.slice(1));
+      let next = this.refs.get(ref);
+      if (!next) {
+        next = this.at(ref.slice(1));
+        this.refs.set(ref, next);
+      }
       if (next.node === undefined) break;
       cur = next;
     }
