@@ -10,7 +10,7 @@ import { diffDocuments } from "../diff/index.ts";
 import { loadSide } from "../diff/source.ts";
 
 /** oasdiff checks on JSON Schema keywords or features custody diff does not compare. */
-const UNCOVERED = /contains|dependent|-if-|-then-|-else-|pattern-propert|property-names|prefix-items|unevaluated|content-schema|content-media|content-encoding|discriminator|default-value|extensible-enum|all-of|media-type-schema|component|stability|sunset|deprecat|operation-id|tag-|loosely|comment|header-property/;
+const UNCOVERED = /contains|dependent|-if-|-then-|-else-|pattern-propert|property-names|prefix-items|unevaluated|content-schema|content-media|content-encoding|discriminator|(body|property)-default-value|extensible-enum|all-of|media-type-schema|component|stability|sunset|deprecat|operation-id|tag-|loosely|comment|header-property/;
 /** Tests about keywords we do not descend into (if/then/else, not, contains, …). */
 const UNCOVERED_TESTS = /SubSchemaTraversal/;
 

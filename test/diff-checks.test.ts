@@ -1,6 +1,7 @@
 // One small spec pair per check family: the mutation on the left, exactly the changes expected.
 import { describe, expect, it } from "vitest";
-import { allChecks } from "../diff/catalog.ts";
+import { readFileSync } from "node:fs";
+import { allChecks, CHECKS, SCHEMA_CHECKS } from "../diff/catalog.ts";
 import { baseSpec, diffOf, lines, rpcDiffOf } from "./diff/helpers.ts";
 
 const W = "/wallets/{id}";
@@ -55,6 +56,12 @@ describe("custody diff: parameters", () => {
     expect(lines(diffOf((d) => (d.paths[W].get.parameters = [])))).toEqual([`breaking request-parameter-removed ${GET}`]);
     expect(lines(diffOf((d) => (d.paths[W].get.parameters[0].required = true)))).toEqual([`breaking request-parameter-became-required ${GET}`]);
     expect(lines(diffOf((d) => (d.paths[W].get.parameters[0].in = "header")))).toEqual([`breaking request-parameter-location-changed ${GET}`]);
+  });
+  it("an optional parameter's default changed", () => {
+    const base = baseSpec();
+    base.paths[W].get.parameters[0].schema.default = false;
+    expect(lines(diffOf((d) => (d.paths[W].get.parameters[0].schema.default = true), base))).toEqual([`breaking request-parameter-default-value-changed ${GET}`]);
+    expect(lines(diffOf((d) => (d.paths[W].get.parameters[0].schema.default = true)))).toEqual([`breaking request-parameter-default-value-added ${GET}`]);
   });
   it("type narrowed is breaking, widened is info", () => {
     expect(lines(diffOf((d) => (d.paths[W].parameters[0].schema = { type: "integer" })))).toEqual([`breaking request-parameter-type-changed ${GET}`]);
@@ -193,5 +200,10 @@ describe("custody diff: catalog", () => {
     expect(r.changes.length).toBeGreaterThan(3);
     for (const c of r.changes) expect(catalog.get(c.id), c.id).toBe(c.level);
     expect(new Set(allChecks().map((c) => c.id)).size).toBe(allChecks().length);
+  });
+
+  it("README lists every check id and schema suffix", () => {
+    const readme = readFileSync("README.md", "utf8");
+    for (const id of [...Object.keys(CHECKS), ...Object.keys(SCHEMA_CHECKS)]) expect(readme, id).toContain("| `" + id + "` |");
   });
 });

@@ -55,6 +55,7 @@ export function checkParameters(ctx: DiffContext, pair: OperationPair): void {
     if (n) {
       if (!o.required && n.required) sink.check("request-parameter-became-required", w, o.at.ptr, n.at.ptr, `the ${o.in} parameter \`${o.name}\` became required`);
       if (o.required && !n.required) sink.check("request-parameter-became-optional", w, o.at.ptr, n.at.ptr, `the ${o.in} parameter \`${o.name}\` became optional`);
+      if (o.schema && n.schema && !n.required) defaults(ctx, w, o, n);
       if (o.schema && n.schema) sink.schema(w, SUBJECTS.parameter, `the ${o.in} parameter \`${o.name}\``, schemas.compare(o.schema, n.schema, "request"));
       continue;
     }
@@ -71,4 +72,15 @@ export function checkParameters(ctx: DiffContext, pair: OperationPair): void {
     const id = n.required ? "new-required-request-parameter" : "new-optional-request-parameter";
     sink.check(id, w, pair.old.ptr, n.at.ptr, `a new ${n.required ? "required" : "optional"} ${n.in} parameter \`${n.name}\` was added`);
   }
+}
+
+/** The server assumes a parameter's default when the client omits it: changing it changes behaviour. */
+function defaults(ctx: DiffContext, where: string, o: Param, n: Param): void {
+  const os = ctx.old.deref(o.schema as At).node as Obj | undefined;
+  const ns = ctx.next.deref(n.schema as At).node as Obj | undefined;
+  const a = isObj(os) ? os.default : undefined;
+  const b = isObj(ns) ? ns.default : undefined;
+  if (JSON.stringify(a) === JSON.stringify(b)) return;
+  const id = a === undefined ? "request-parameter-default-value-added" : b === undefined ? "request-parameter-default-value-removed" : "request-parameter-default-value-changed";
+  ctx.sink.check(id, where, child(o.schema as At, "default").ptr, child(n.schema as At, "default").ptr, `the default of the ${o.in} parameter \`${o.name}\` changed from ${JSON.stringify(a) ?? "none"} to ${JSON.stringify(b) ?? "none"}`);
 }
