@@ -2,8 +2,8 @@
 // executor and the webhook dispatcher over one store and one chain. sandbox.ts puts the wallet API and
 // the node access in front of it.
 import { ChainClient } from "./chain/chain-client.ts";
-import { ChainWatcher } from "./chain/watcher.ts";
-import type { ChainBackend } from "./node/backend.ts";
+import { ChainWatcher } from "./domain/chain-watcher.ts";
+import type { ChainBackend } from "./chain/backend.ts";
 import { ApiKeyService } from "./domain/api-keys.ts";
 import { AuditLogService } from "./domain/audit-log.ts";
 import { BalanceService } from "./domain/balances.ts";

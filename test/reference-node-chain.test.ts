@@ -1,9 +1,9 @@
-// The embedded ganache chain: it mines on its own, funds a faucet, announces blocks in order, and
+// The embedded chain (anvil as a supervised child): it mines on its own, funds a faucet, announces blocks in order, and
 // mines a signed transaction at the next block.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWalletClient, custom, parseEther, defineChain } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { startEmbeddedChain, type EmbeddedChain, type NewBlock } from "../reference/node/index.ts";
+import { startEmbeddedChain, type EmbeddedChain, type NewBlock } from "../reference/chain/index.ts";
 
 const FAUCET_KEY = `0x${"4c".repeat(32)}`;
 let chain: EmbeddedChain;
@@ -98,7 +98,7 @@ describe("embedded chain", () => {
   });
 
   it("reports chain errors as ChainRpcError without internals, and refuses calls once closed", async () => {
-    await expect(chain.request({ method: "eth_getBalance", params: ["0xzz", "latest"] })).rejects.toMatchObject({ name: "ChainRpcError", code: -32000 });
+    await expect(chain.request({ method: "eth_getBalance", params: ["0xzz", "latest"] })).rejects.toMatchObject({ name: "ChainRpcError", code: -32602 });
     const closing = await startEmbeddedChain({ blockTimeSeconds: 0 });
     await closing.close();
     await expect(closing.request({ method: "eth_blockNumber" })).rejects.toThrow(/closed/);

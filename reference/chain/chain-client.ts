@@ -3,7 +3,7 @@
 // API working whatever the node access does with keys and limits, and works for both the embedded
 // chain and an --upstream node.
 import { createPublicClient, custom, type PublicClient, type Hex } from "viem";
-import type { ChainBackend } from "../node/backend.ts";
+import type { ChainBackend } from "./backend.ts";
 
 export interface ChainFees {
   maxFeePerGas: bigint;

@@ -9,7 +9,7 @@
 // its receipt. A withdrawal is therefore never signed twice and never sent as two different transactions.
 import { keccak256, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { ChainRpcError } from "../node/backend.ts";
+import { ChainRpcError } from "../chain/backend.ts";
 import { TRANSFER_GAS } from "../chain/chain-client.ts";
 import type { DomainContext } from "./context.ts";
 import { publishEvent } from "./events.ts";

@@ -3,11 +3,11 @@
 // time (a block arriving mid-pass schedules one more pass), driven by the backend's new-block
 // notifications plus a slow poll as a safety net (an upstream node may not push blocks).
 import type { Hex } from "viem";
-import type { ChainClient } from "./chain-client.ts";
+import type { ChainClient } from "../chain/chain-client.ts";
 import type { StateStore } from "../store/state-store.ts";
-import type { DepositService } from "../domain/deposits.ts";
-import type { WithdrawalExecutor } from "../domain/withdrawal-executor.ts";
-import { SerialRunner } from "../domain/serial-runner.ts";
+import type { DepositService } from "./deposits.ts";
+import type { WithdrawalExecutor } from "./withdrawal-executor.ts";
+import { SerialRunner } from "./serial-runner.ts";
 
 const CURSOR = "chain.scan_cursor";
 const GENESIS = "chain.genesis_hash";
