@@ -57,6 +57,11 @@ export class ChainClient {
     return tx !== null && tx !== undefined;
   }
 
+  /** Transactions of this address already mined (the nonce its next mined transaction must carry). */
+  async minedNonce(address: Hex): Promise<number> {
+    return this.viem.getTransactionCount({ address, blockTag: "latest" });
+  }
+
   async pendingNonce(address: Hex): Promise<number> {
     return this.viem.getTransactionCount({ address, blockTag: "pending" });
   }
