@@ -46,7 +46,8 @@ const WATCHDOG = [
   '"$0" "$@" & child=$!',
   "trap 'kill -TERM $child 2>/dev/null' TERM INT HUP",
   "while kill -0 $child 2>/dev/null; do",
-  '  kill -0 "$CUSTODY_PARENT_PID" 2>/dev/null || kill -TERM $child 2>/dev/null',
+  // Once only: a second SIGTERM would cut anvil's state write short.
+  '  if [ -z "$sent" ] && ! kill -0 "$CUSTODY_PARENT_PID" 2>/dev/null; then kill -TERM $child 2>/dev/null; sent=1; fi',
   "  sleep 0.5",
   "done",
   "wait $child",

@@ -6,7 +6,7 @@
 // the custody process (a crash of one does not take the other's memory with it), and it supports
 // Node 20. Calls go over HTTP (the same bounded client as --upstream), new blocks come from anvil's own
 // WebSocket `newHeads` subscription.
-import { mkdirSync, existsSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import WebSocket from "ws";
 import { generatePrivateKey, privateKeyToAddress } from "viem/accounts";
@@ -37,6 +37,14 @@ export interface Faucet {
 const DEFAULT_CHAIN_ID = 1337;
 const DEFAULT_FAUCET_BALANCE_WEI = 1_000_000n * 10n ** 18n;
 const STATE_FILE = "anvil-state.json";
+/** The running node's (watchdog's) pid, so a restart after a crash waits for the old node to write its state. */
+const PID_FILE = "anvil.pid";
+/**
+ * The genesis block's timestamp, fixed for the life of the state file: anvil builds a new genesis block on
+ * every start, also when it loads a state, and its hash must stay the one the sandbox recorded (a new
+ * timestamp would give a new hash, and the loaded chain could answer block 0 with either).
+ */
+const GENESIS_TIME_FILE = "genesis-timestamp";
 /** Seconds between state writes while running (anvil also writes it when stopped). */
 const STATE_INTERVAL_S = 5;
 
@@ -86,18 +94,22 @@ export class EmbeddedChain implements ChainBackend {
       mkdirSync(options.dbPath, { recursive: true, mode: 0o700 });
       stateFile = join(options.dbPath, STATE_FILE);
     }
+    if (options.dbPath) await waitForPreviousNode(join(options.dbPath, PID_FILE));
     const fresh = !stateFile || !existsSync(stateFile);
+    const genesisTime = options.dbPath ? genesisTimestamp(join(options.dbPath, GENESIS_TIME_FILE), fresh) : undefined;
     const args = [
       "--host", "127.0.0.1",
       "--chain-id", String(chainId),
       "--accounts", "0",
       ...(blockTimeSeconds > 0 ? ["--block-time", String(blockTimeSeconds)] : []),
+      ...(genesisTime !== undefined ? ["--timestamp", String(genesisTime)] : []),
       // Historical states are kept in the file so balances at recent blocks still answer after a reload.
       ...(stateFile ? ["--state", stateFile, "--state-interval", String(STATE_INTERVAL_S), "--preserve-historical-states"] : []),
     ];
     const run = await runAnvil(bin, [...args, "--port", "0"]);
     let rpc: UpstreamChain | undefined;
     try {
+      if (options.dbPath && run.child.pid !== undefined) writeFileSync(join(options.dbPath, PID_FILE), `${run.child.pid}\n`, { mode: 0o600 });
       rpc = await UpstreamChain.connect({ url: `http://127.0.0.1:${run.port}/` });
       if (fresh) {
         const balance = options.faucetBalanceWei ?? DEFAULT_FAUCET_BALANCE_WEI;
@@ -140,6 +152,7 @@ export class EmbeddedChain implements ChainBackend {
     this.#heads?.terminate();
     await this.#rpc.close();
     await stopAnvil(this.#run);
+    if (this.stateFile) rmSync(join(this.stateFile, "..", PID_FILE), { force: true });
   }
 
   // One WebSocket newHeads subscription feeds every listener; reopened after a restart of the node.
@@ -194,6 +207,45 @@ export class EmbeddedChain implements ChainBackend {
       }
     });
   }
+}
+
+function genesisTimestamp(file: string, fresh: boolean): number {
+  if (!fresh) {
+    try {
+      const t = Number.parseInt(readFileSync(file, "utf8"), 10);
+      if (Number.isSafeInteger(t) && t > 0) return t;
+    } catch {
+      // A state file from before this file existed: start its genesis time now, once.
+    }
+  }
+  const t = Math.floor(Date.now() / 1000);
+  writeFileSync(file, `${t}\n`, { mode: 0o600 });
+  return t;
+}
+
+/**
+ * After a crash the old node is still stopping (its watchdog notices within half a second, then anvil
+ * writes its state): wait for it, so the new node loads the final state and not an older one.
+ */
+async function waitForPreviousNode(pidFile: string, timeoutMs = 15_000): Promise<void> {
+  let pid: number;
+  try {
+    pid = Number.parseInt(readFileSync(pidFile, "utf8"), 10);
+  } catch {
+    return;
+  }
+  if (!Number.isSafeInteger(pid) || pid <= 1) return;
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const deadline = Date.now() + timeoutMs;
+  while (alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  if (alive()) throw new Error(`the chain node of a previous run (pid ${pid}, see ${pidFile}) is still running: stop it first`);
 }
 
 /** Starts an embedded chain (see EmbeddedChain). */

@@ -107,9 +107,11 @@ export class ChainWatcher {
       if (!t.to || t.value === 0n) continue;
       const attached = watched.get(t.to.toLowerCase());
       if (!attached || t.from.toLowerCase() === t.to.toLowerCase()) continue;
-      // A transfer that reverted moved nothing.
+      // A transfer that reverted moved nothing. A mined transaction without a receipt yet (the node still
+      // indexing its block) fails the pass, so the block is scanned again instead of skipped for good.
       const receipt = await this.chain.receipt(t.hash as Hex);
-      if (!receipt || receipt.status !== "success") continue;
+      if (!receipt) throw new Error(`block ${n}: no receipt yet for ${t.hash}; scanning it again`);
+      if (receipt.status !== "success") continue;
       this.deposits.recordDetected(attached, { hash: t.hash, from: t.from, to: t.to, valueWei: t.value, blockNumber: n, blockHash: block.hash as string }, scannedTo);
     }
   }
