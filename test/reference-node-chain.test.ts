@@ -104,3 +104,33 @@ describe("embedded chain", () => {
     await expect(closing.request({ method: "eth_blockNumber" })).rejects.toThrow(/closed/);
   });
 });
+
+describe("the embedded chain as a supervised node", () => {
+  it("restarts a node that exits on its own, on its state file and the same port", async () => {
+    const { mkdtempSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const dir = mkdtempSync(join(tmpdir(), "custody-chain-"));
+    const node = await startEmbeddedChain({ dbPath: dir, blockTimeSeconds: 0.2, faucetPrivateKey: FAUCET_KEY });
+    try {
+      const url = node.url;
+      const genesis = ((await node.request({ method: "eth_getBlockByNumber", params: ["0x0", false] })) as { hash: string }).hash;
+      const to = `0x${"34".repeat(20)}` as const;
+      const account = privateKeyToAccount(FAUCET_KEY as `0x${string}`);
+      const wallet = createWalletClient({ account, chain: defineChain({ id: 1337, name: "embedded", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [] } } }), transport: custom({ request: ({ method, params }) => node.request({ method, params }) }) });
+      const hash = await wallet.sendTransaction({ to, value: 7n });
+      await waitFor(async () => (await node.request({ method: "eth_getTransactionReceipt", params: [hash] })) ?? undefined);
+      // The node stops on its own (SIGTERM to its process group: it writes its state and exits).
+      process.kill(-(node.pid as number), "SIGTERM");
+      await waitFor(async () => (node.restarts === 1 ? true : undefined));
+      const receipt = await waitFor(async () => (await node.request({ method: "eth_getTransactionReceipt", params: [hash] }).catch(() => undefined)) ?? undefined);
+      expect(receipt).toMatchObject({ status: "0x1" });
+      expect(node.url).toBe(url);
+      expect(((await node.request({ method: "eth_getBlockByNumber", params: ["0x0", false] })) as { hash: string }).hash).toBe(genesis);
+      expect(await node.request({ method: "eth_getBalance", params: [to, "latest"] })).toBe("0x7");
+    } finally {
+      await node.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

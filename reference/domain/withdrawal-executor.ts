@@ -185,6 +185,10 @@ export class WithdrawalExecutor {
 
   private async reconcile(w: WithdrawalRecord): Promise<void> {
     if (await this.settleIfMined(w)) return;
+    // Handed to the node moments ago: only the receipt is worth asking for until a resend could be due.
+    const last = w.last_sent_at ? Date.parse(w.last_sent_at) : 0;
+    const resendDue = w.status !== "processing" || this.ctx.now().getTime() - last >= (this.opts.resendAfterMs ?? 2_000);
+    if (!resendDue) return;
     const hash = w.tx_hash as Hex;
     if (await this.ctx.chain.knowsTransaction(hash)) {
       if (w.status === "approved") this.commitSent(w); // sent before a crash, not yet recorded
@@ -198,8 +202,6 @@ export class WithdrawalExecutor {
       this.log(`withdrawal ${w.id}: nonce ${w.nonce} was used by another transaction; failed, funds released`);
       return;
     }
-    const last = w.last_sent_at ? Date.parse(w.last_sent_at) : 0;
-    if (w.status === "processing" && this.ctx.now().getTime() - last < (this.opts.resendAfterMs ?? 2_000)) return;
     this.log(`withdrawal ${w.id}: transaction ${hash} (nonce ${w.nonce}) is not known to the node; sending the stored bytes again (send ${(w.send_count ?? 0) + 1})`);
     await this.send(w);
   }
