@@ -298,7 +298,7 @@ export async function runCrash(opts: CrashOptions): Promise<CrashFigures> {
 }
 
 async function startSandboxProcess(dataDir: string, blockTimeSeconds: number): Promise<{ child: ChildProcess; info: SandboxInfo; exited: Promise<void> }> {
-  const child = spawn(process.execPath, [path.join(ROOT, "bin/custody.js"), "sandbox", "--json", "--data", dataDir, "--block-time", String(blockTimeSeconds), "--seed", "crash-run"], {
+  const child = spawn(process.execPath, [path.join(ROOT, "bin/custody.js"), "sandbox", "--json", "--port", "0", "--rpc-port", "0", "--data", dataDir, "--block-time", String(blockTimeSeconds), "--seed", "crash-run"], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, CUSTODY_SANDBOX_SEED: "" },
