@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only generation,serving,client,gateway,crypto,certify]`
+// `npm run bench [-- --quick] [-- --only generation,serving,client,gateway,crypto,certify,withdrawals]`
 // Runs the sections, prints one table of ratios (> 1: ours is better), writes bench/results.json
 // (the entries), bench/results.md (the table with date and machine) and, after a run of every
 // section, the table in bench/README.md.
@@ -11,6 +11,7 @@ import { benchCrypto } from "./crypto.ts";
 import { benchGateway } from "./gateway.ts";
 import { benchGeneration } from "./generation.ts";
 import { benchClient, benchServing } from "./serving.ts";
+import { benchWithdrawals } from "./withdrawals.ts";
 import type { ResultEntry } from "./stats.ts";
 import { consoleTable, markdownTable } from "./table.ts";
 
@@ -21,6 +22,7 @@ const SECTIONS: Record<string, Section> = {
   gateway: benchGateway,
   crypto: benchCrypto,
   certify: benchCertify,
+  withdrawals: benchWithdrawals,
 };
 
 const USAGE = `usage: npm run bench -- [--quick] [--only ${Object.keys(SECTIONS).join(",")}]

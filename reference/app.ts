@@ -2,8 +2,8 @@
 // executor and the webhook dispatcher over one store and one chain. sandbox.ts puts the wallet API and
 // the node access in front of it.
 import { ChainClient } from "./chain/chain-client.ts";
-import { ChainWatcher } from "./chain/watcher.ts";
-import type { ChainBackend } from "./node/backend.ts";
+import { ChainWatcher } from "./domain/chain-watcher.ts";
+import type { ChainBackend } from "./chain/backend.ts";
 import { ApiKeyService } from "./domain/api-keys.ts";
 import { AuditLogService } from "./domain/audit-log.ts";
 import { BalanceService } from "./domain/balances.ts";
@@ -71,7 +71,7 @@ export class ReferenceApp {
     this.balances = new BalanceService(this.ctx);
     this.deposits = new DepositService(this.ctx);
     this.withdrawals = new WithdrawalService(this.ctx, this.wallets, this.balances);
-    this.executor = new WithdrawalExecutor(this.ctx, this.wallets);
+    this.executor = new WithdrawalExecutor(this.ctx, this.wallets, { log: (m) => opts.onError?.(m) });
     this.withdrawals.onApproved = () => void this.executor.kick();
     this.signing = new SigningService(this.ctx, this.wallets);
     this.transactions = new TransactionService(this.ctx);
@@ -104,7 +104,8 @@ export class ReferenceApp {
     }
     this.wallets.resumePending();
     this.dispatcher.start();
-    void this.executor.kick();
+    // Reconciles every withdrawal a previous run left in flight, then keeps doing so on a timer.
+    this.executor.start();
   }
 
   /** Stops timers, the watcher, the executor and in-flight deliveries. The store and chain stay open. */

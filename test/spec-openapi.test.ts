@@ -352,8 +352,8 @@ describe("seed resources (section 2)", () => {
   it("gives every seed field of each resource its type", () => {
     const fields: Record<string, number> = { Asset: 14, Network: 10, WalletCreationStatus: 11, WebhookDelivery: 17, WebhookDeleteResult: 3, WebhookVerificationKey: 1 };
     for (const [name, count] of Object.entries(fields)) expect(Object.keys(S()[name].properties).length, name).toBe(count);
-    // Withdrawal: the 18 seed fields plus the assumed `note`.
-    expect(Object.keys(S().Withdrawal.properties)).toHaveLength(19);
+    // Withdrawal: the 18 seed fields plus the assumed `note` and `last_sent_at`.
+    expect(Object.keys(S().Withdrawal.properties)).toHaveLength(20);
     for (const name of ["confirmed_at"]) expect(S().Withdrawal.properties[name].format).toBe("date-time");
     for (const name of ["next_attempt_at", "last_attempt_at", "delivered_at", "created_at", "updated_at"]) expect(S().WebhookDelivery.properties[name].format).toBe("date-time");
   });

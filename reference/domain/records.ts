@@ -139,6 +139,10 @@ export interface WithdrawalRecord {
   raw_tx?: string;
   tx_hash?: string;
   sent_at?: string;
+  /** When the stored raw transaction was last handed to the node (first send or a resend). */
+  last_sent_at?: string;
+  /** How many times the stored raw transaction was handed to the node. */
+  send_count?: number;
   block_number?: number;
   block_hash?: string;
   gas_used?: string;

@@ -122,6 +122,7 @@ export function withdrawalView(w: WithdrawalRecord): Withdrawal {
     confirmed_at: w.confirmed_at,
     error: w.error,
     status_reason: w.status_reason,
+    last_sent_at: w.last_sent_at,
     note: w.note,
     transaction: sent
       ? compact({ hash: w.tx_hash, from: w.from_address, to: w.recipient_address, value_wei: w.amount_wei, nonce: w.nonce, sent_at: w.sent_at, block_number: w.block_number, block_hash: w.block_hash })
