@@ -5,7 +5,9 @@ import { getGlobalDispatcher, type Dispatcher } from "undici";
 import { signingKey, signRequest, unixSeconds } from "./hmac.ts";
 import { BodyTooLarge, DeadlineExceeded, declaresMoreThan, exchange, type RawResponse } from "./http-exchange.ts";
 import { isEnvelope } from "./envelope.ts";
-import { ApiError } from "./errors.ts";
+import { ApiError, TransportError, type TransportErrorKind } from "./errors.ts";
+
+export { TransportError, type TransportErrorKind };
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
@@ -47,23 +49,7 @@ export function backoffDelayMs(policy: Pick<RetryPolicy, "minDelayMs" | "maxDela
   return Math.floor(random() * ceiling);
 }
 
-export type TransportErrorKind = "network" | "timeout" | "too_large" | "aborted";
 
-/** The request got no usable response: what went wrong, on which request, after how many attempts. */
-export class TransportError extends Error {
-  readonly kind: TransportErrorKind;
-  readonly method: string;
-  readonly url: string;
-  attempts = 1;
-
-  constructor(kind: TransportErrorKind, message: string, request: { method: string; url: string }, cause?: unknown) {
-    super(message, cause === undefined ? undefined : { cause });
-    this.name = "TransportError";
-    this.kind = kind;
-    this.method = request.method;
-    this.url = request.url;
-  }
-}
 
 /** The subset of the Fetch API the transport uses, so undici's fetch, the global fetch or a fake fit. */
 export type FetchLike = (

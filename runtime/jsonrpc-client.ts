@@ -2,40 +2,15 @@
 // The API key goes either in the api_key query parameter or in `authorization: APIKEY <key>`.
 import { getGlobalDispatcher, type Dispatcher } from "undici";
 import WebSocket from "ws";
+import { JsonRpcError, RpcTransportError, type RpcTransportErrorKind } from "./errors.ts";
+
+export { JsonRpcError, RpcTransportError, type RpcTransportErrorKind };
 
 export const DEFAULT_RPC_TIMEOUT_MS = 10_000;
 const MAX_RPC_RESPONSE_BYTES = 10 * 1024 * 1024;
 
-/** An error object the server answered with. */
-export class JsonRpcError extends Error {
-  readonly code: number;
-  readonly data?: unknown;
 
-  constructor(code: number, message: string, data?: unknown) {
-    super(message);
-    this.name = "JsonRpcError";
-    this.code = code;
-    if (data !== undefined) this.data = data;
-  }
-}
 
-export type RpcTransportErrorKind = "http" | "network" | "timeout" | "closed" | "invalid_response";
-
-/** No JSON-RPC answer at all: the transport failed, timed out, or the server sent something else. */
-export class RpcTransportError extends Error {
-  readonly kind: RpcTransportErrorKind;
-  readonly status?: number;
-  /** Raw response text when there was one, for evidence. */
-  readonly body?: string;
-
-  constructor(kind: RpcTransportErrorKind, message: string, details: { status?: number; body?: string; cause?: unknown } = {}) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.name = "RpcTransportError";
-    this.kind = kind;
-    if (details.status !== undefined) this.status = details.status;
-    if (details.body !== undefined) this.body = details.body;
-  }
-}
 
 export type RpcAuth = "query" | "header";
 export type RpcParams = readonly unknown[] | Record<string, unknown>;
