@@ -60,7 +60,9 @@ export function importedPackages(files: readonly EmittedFile[]): string[] {
   const names = new Set<string>();
   for (const file of files) {
     if (!file.path.endsWith(".ts")) continue;
-    for (const match of file.content.matchAll(/(?:from|import)\s*\(?\s*"([^".][^"]*)"/g)) {
+    const statics = file.content.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+"([^".][^"]*)"/gm);
+    const dynamics = file.content.matchAll(/\bimport\(\s*"([^".][^"]*)"\s*\)/g);
+    for (const match of [...statics, ...dynamics]) {
       const spec = match[1];
       if (spec.startsWith("node:")) continue;
       const parts = spec.split("/");
