@@ -10,7 +10,7 @@ describe("CustodyError", () => {
       new TransportError("timeout", "GET http://x/ timed out", { method: "GET", url: "http://x/" }),
       new JsonRpcError(-32601, "method not found"),
       new RpcTransportError("http", "HTTP 502", { status: 502 }),
-      new WebhookVerificationError("bad_signature", "signature does not match"),
+      new WebhookVerificationError("no_valid_signature", "no signature matches"),
     ];
     for (const error of errors) {
       expect(error).toBeInstanceOf(CustodyError);
