@@ -3,6 +3,15 @@
 // answer becomes a result or a JsonRpcError. Written once, for every client of node access.
 import { JsonRpcError } from "./errors.ts";
 
+/** JSON-RPC 2.0's reserved error codes, and the node-access ones (-32000 server error, -32001 unauthorized). */
+export const PARSE_ERROR = -32700;
+export const INVALID_REQUEST = -32600;
+export const METHOD_NOT_FOUND = -32601;
+export const INVALID_PARAMS = -32602;
+export const INTERNAL_ERROR = -32603;
+export const SERVER_ERROR = -32000;
+export const UNAUTHORIZED = -32001;
+
 export const DEFAULT_RPC_TIMEOUT_MS = 10_000;
 export const MAX_RPC_RESPONSE_BYTES = 10 * 1024 * 1024;
 
@@ -64,7 +73,7 @@ export function toJsonRpcError(error: unknown): JsonRpcError {
   if (isRecord(error) && typeof error.code === "number" && typeof error.message === "string") {
     return new JsonRpcError(error.code, error.message, error.data);
   }
-  return new JsonRpcError(-32603, "malformed error object in response", error);
+  return new JsonRpcError(INTERNAL_ERROR, "malformed error object in response", error);
 }
 
 export function outcomeOf(response: Record<string, unknown>): BatchOutcome {
