@@ -95,6 +95,20 @@ describe("custody installed from its tarball", () => {
     await expect(readdir(join(project, "node_modules", "tsx"))).rejects.toThrow();
   });
 
+  it("exports custody and custody/runtime, with declarations a NodeNext project type-checks against", async () => {
+    const bin = join(project, "node_modules", ".bin", "custody");
+    const loaded = await run(process.execPath, ["--input-type=module", "-e", 'const r = await import("custody/runtime"); const c = await import("custody"); console.log(typeof r.createTransport, typeof c.CustodialWalletServiceClient, c.ApiError === r.ApiError)'], project);
+    expect(loaded.stdout.trim(), loaded.stderr).toBe("function function true");
+    const gen = await run(bin, ["generate", "--runtime", "package", "--out", "client"], project);
+    expect(gen.code, gen.stderr).toBe(0);
+    await writeFile(
+      join(project, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", strict: true, noEmit: true, types: ["node"] }, include: ["client"] }),
+    );
+    const checked = await run(process.execPath, [join(project, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], project);
+    expect(checked.code, checked.stdout + checked.stderr).toBe(0);
+  }, 120_000);
+
   it("generates an SDK package, builds it with plain tsc, and calls a running sandbox from plain node", async () => {
     const bin = join(project, "node_modules", ".bin", "custody");
     const gen = await run(bin, ["generate", "--package", "@acme/wallet-sdk@1.0.0", "--out", "sdk"], project);
