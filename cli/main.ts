@@ -1,5 +1,7 @@
 // The `custody` command line: one bin, one module per subcommand, loaded on demand
 // so that `custody generate` never pays for the sandbox's chain and vice versa.
+import { readFileSync } from "node:fs";
+import { packagePath } from "../lib/package-root.ts";
 import { UsageError } from "./usage-error.ts";
 
 type Command = (argv: string[]) => Promise<number>;
@@ -14,7 +16,11 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
 
 export function usage(): string {
   const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
-  return ["usage: custody <command> [options]", "", "commands:", ...rows, "", "custody <command> --help for its options"].join("\n");
+  return ["usage: custody <command> [options]", "", "commands:", ...rows, "", "custody <command> --help for its options; custody --version"].join("\n");
+}
+
+export function version(): string {
+  return (JSON.parse(readFileSync(packagePath(import.meta.url, "package.json"), "utf8")) as { version: string }).version;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -22,6 +28,10 @@ export async function main(argv: string[]): Promise<number> {
   if (!name || name === "--help" || name === "-h" || name === "help") {
     console.log(usage());
     return name ? 0 : 2;
+  }
+  if (name === "--version" || name === "-v" || name === "version") {
+    console.log(version());
+    return 0;
   }
   const command = COMMANDS[name];
   if (!command) {

@@ -1,15 +1,17 @@
 // `custody mock`: serve a Prism mock of spec/openapi.yaml. Prism answers each operation with its
 // first example and refuses requests that lack the ACCESS headers with the spec's 401 example.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { packagePath } from "../lib/package-root.ts";
 import { UsageError } from "./usage-error.ts";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const PRISM_BIN = path.join(ROOT, "node_modules", ".bin", "prism");
-export const DEFAULT_SPEC = path.join(ROOT, "spec", "openapi.yaml");
+export const DEFAULT_SPEC = packagePath(import.meta.url, "spec", "openapi.yaml");
+/** Prism is an optional peer dependency: only `custody mock` needs it. */
+export const PRISM_PACKAGE = "@stoplight/prism-cli";
+export const PRISM_INSTALL = `npm install ${PRISM_PACKAGE}@5.14.2`;
 const DEFAULT_PORT = 4010;
 const DEFAULT_HOST = "127.0.0.1";
 const STARTUP_TIMEOUT_MS = 60_000;
@@ -30,7 +32,7 @@ const USAGE = `usage: custody mock [--port P] [--host H] [--spec FILE]
 Serves a Prism mock of the wallet API (every operation answers with its example).
   --port P     port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
   --host H     address to listen on (default ${DEFAULT_HOST})
-  --spec FILE  OpenAPI document to serve (default spec/openapi.yaml)`;
+  --spec FILE  OpenAPI document to serve (default: the spec/openapi.yaml custody ships)`;
 
 /** Parses `--flag value` and `--flag=value` forms; anything else is a UsageError. */
 export function parseMockArgs(argv: string[]): Required<MockOptions> & { help: boolean } {
@@ -71,10 +73,35 @@ export async function freePort(host = DEFAULT_HOST): Promise<number> {
   });
 }
 
+/** Prism's CLI script, wherever npm put it: beside custody, or in the project custody runs from. */
+export function prismScript(): string {
+  const bases = [import.meta.url, path.join(process.cwd(), "package.json")];
+  for (const base of bases) {
+    try {
+      const manifest = createRequire(base).resolve(`${PRISM_PACKAGE}/package.json`);
+      const bin = (JSON.parse(readFileSync(manifest, "utf8")) as { bin?: Record<string, string> }).bin?.prism;
+      if (bin) return path.join(path.dirname(manifest), bin);
+    } catch {
+      // not installed from this base
+    }
+  }
+  throw new UsageError(`needs Prism, which is not installed: ${PRISM_INSTALL}`);
+}
+
+/** One clear line instead of Prism's own start-up failure when the port is taken. */
+async function assertPortFree(host: string, port: number): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const server = createServer();
+    server.once("error", (err: NodeJS.ErrnoException) =>
+      reject(err.code === "EADDRINUSE" ? new UsageError(`port ${port} on ${host} is already in use; choose another with --port (0 picks a free one)`) : new UsageError(`cannot listen on ${host}:${port}: ${err.message}`)),
+    );
+    server.listen(port, host, () => server.close(() => resolve()));
+  });
+}
+
 function spawnPrism(opts: Required<MockOptions>, stdio: "inherit" | "pipe"): ChildProcess {
   if (!existsSync(opts.spec)) throw new UsageError(`spec not found: ${opts.spec}`);
-  if (!existsSync(PRISM_BIN)) throw new Error(`Prism is not installed (${PRISM_BIN} is missing); run npm install`);
-  return spawn(PRISM_BIN, ["mock", "-h", opts.host, "-p", String(opts.port), opts.spec], { stdio: ["ignore", stdio, stdio] });
+  return spawn(process.execPath, [prismScript(), "mock", "-h", opts.host, "-p", String(opts.port), opts.spec], { stdio: ["ignore", stdio, stdio] });
 }
 
 function urlFor(host: string, port: number): string {
@@ -85,6 +112,7 @@ function urlFor(host: string, port: number): string {
 export async function startMock(options: MockOptions = {}): Promise<MockHandle> {
   const host = options.host ?? DEFAULT_HOST;
   const port = options.port === undefined || options.port === 0 ? await freePort(host) : options.port;
+  if (options.port) await assertPortFree(host, port);
   const child = spawnPrism({ host, port, spec: path.resolve(options.spec ?? DEFAULT_SPEC) }, "pipe");
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   await waitUntilListening(child);
@@ -139,6 +167,7 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   const port = opts.port === 0 ? await freePort(opts.host) : opts.port;
+  if (opts.port !== 0) await assertPortFree(opts.host, port);
   const child = spawnPrism({ ...opts, port }, "inherit");
   console.error(`custody mock: serving ${path.relative(process.cwd(), opts.spec) || opts.spec} at ${urlFor(opts.host, port)}`);
   let stopping = false;

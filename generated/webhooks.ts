@@ -2,10 +2,10 @@
 // Do not edit by hand: change the spec and run `custody generate`.
 
 import { z } from "zod";
-import { parseEvent, verifyEvent, WebhookVerificationError, type EventSchemas, type VerifyWebhookOptions } from "../runtime/webhook-event.ts";
-import { type WebhookProfile } from "../runtime/webhook-signature.ts";
-import * as S from "./schemas.ts";
-import type * as T from "./types.ts";
+import { parseEvent, verifyEvent, WebhookVerificationError, type EventSchemas, type VerifyWebhookOptions } from "../runtime/webhook-event.js";
+import { type WebhookProfile } from "../runtime/webhook-signature.js";
+import * as S from "./schemas.js";
+import type * as T from "./types.js";
 
 /** Every event type the spec declares. */
 export const webhookEventTypes = ["deposit.confirmed", "deposit.pending", "wallet.created", "withdrawal.confirmed", "withdrawal.executed", "withdrawal.failed", "withdrawal.pending"] as const;

@@ -1,19 +1,12 @@
 // Receiving a webhook: verify the signature (runtime/webhook-signature.ts), then parse the body into
 // one of the spec's declared events. Generated webhooks.ts binds these to its event schemas.
 import type { z } from "zod";
+import { WebhookVerificationError } from "./errors.ts";
 import { firstIssue } from "./schema-issue.ts";
+
+export { WebhookVerificationError };
 import { verifyWebhook as verifyWebhookSignature, type HeadersInput, type WebhookFailureReason, type WebhookProfile } from "./webhook-signature.ts";
 
-/** Why a webhook was refused: a signature check failed, or the body is not a declared event. */
-export class WebhookVerificationError extends Error {
-  readonly reason: WebhookFailureReason | "invalid_event";
-
-  constructor(reason: WebhookFailureReason | "invalid_event", message: string) {
-    super(message);
-    this.name = "WebhookVerificationError";
-    this.reason = reason;
-  }
-}
 
 export interface VerifyWebhookOptions {
   /** base64 of the raw 32-byte Ed25519 public key. */

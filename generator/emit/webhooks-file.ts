@@ -33,16 +33,16 @@ export function emitWebhooks(ctx: EmitContext): EmittedFile | undefined {
   const statements: Statement[] = [
     headerStatement(ctx.headerLines),
     importStatement("zod", ["z"]),
-    importStatement(`${ctx.runtimeImport}/webhook-event.ts`, [
+    importStatement(ctx.runtime("webhook-event"), [
       "parseEvent",
       "verifyEvent",
       "WebhookVerificationError",
       "type EventSchemas",
       "type VerifyWebhookOptions",
     ]),
-    importStatement(`${ctx.runtimeImport}/webhook-signature.ts`, ["type WebhookProfile"]),
-    importStatement("./schemas.ts", [], { namespace: "S" }),
-    importStatement("./types.ts", [], { typeOnly: true, namespace: "T" }),
+    importStatement(ctx.runtime("webhook-signature"), ["type WebhookProfile"]),
+    importStatement("./schemas.js", [], { namespace: "S" }),
+    importStatement("./types.js", [], { typeOnly: true, namespace: "T" }),
     variable("webhookEventTypes", `[${eventList}] as const`, "Every event type the spec declares."),
     { kind: "typeAlias", structure: { name: "WebhookEventType", isExported: true, type: "(typeof webhookEventTypes)[number]" } },
     {
