@@ -3,6 +3,7 @@
 // credentials: printing them is the point, they exist only in this sandbox).
 import { startSandbox, type Sandbox, type SandboxOptions } from "../reference/sandbox.ts";
 import { UsageError } from "./usage-error.ts";
+import { parseCorsOrigins } from "../runtime/server/cors.ts";
 
 export const SANDBOX_USAGE = `usage: custody sandbox [options]
 
@@ -15,6 +16,8 @@ export const SANDBOX_USAGE = `usage: custody sandbox [options]
   --block-time S      seconds between blocks of the embedded chain (default 1)
   --seed TEXT         derive every seeded credential from TEXT (reproducible runs)
   --webhook-profile P standard-webhooks (default) or canonical-json
+  --cors-origin O     origin allowed to call the API from a browser, e.g. http://localhost:5173
+                      (repeat or comma-separate; default '*', any origin: the sandbox is for local work)
 
 Fixed values can also come from the environment: CUSTODY_SANDBOX_SEED, CUSTODY_SANDBOX_API_KEY,
 CUSTODY_SANDBOX_API_SECRET, CUSTODY_SANDBOX_RPC_API_KEY, CUSTODY_SANDBOX_FAUCET_PRIVATE_KEY, ...`;
@@ -25,7 +28,7 @@ interface ParsedArgs {
   help: boolean;
 }
 
-const VALUE_FLAGS = new Set(["--port", "--rpc-port", "--host", "--upstream", "--data", "--block-time", "--seed", "--webhook-profile"]);
+const VALUE_FLAGS = new Set(["--port", "--rpc-port", "--host", "--upstream", "--data", "--block-time", "--seed", "--webhook-profile", "--cors-origin"]);
 
 export function parseSandboxArgs(argv: string[]): ParsedArgs {
   const options: SandboxOptions = {};
@@ -76,6 +79,13 @@ export function parseSandboxArgs(argv: string[]): ParsedArgs {
       }
       case "--seed":
         options.seed = value;
+        break;
+      case "--cors-origin":
+        try {
+          options.corsOrigins = [...(options.corsOrigins ?? []), ...parseCorsOrigins([value])];
+        } catch (error) {
+          throw new UsageError((error as Error).message);
+        }
         break;
       case "--webhook-profile":
         if (value !== "standard-webhooks" && value !== "canonical-json") throw new UsageError("--webhook-profile must be standard-webhooks or canonical-json");

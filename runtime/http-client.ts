@@ -6,6 +6,7 @@ import { signingKey, signRequest, unixSeconds } from "./hmac.ts";
 import { BodyTooLarge, DeadlineExceeded, declaresMoreThan, exchange, type RawResponse } from "./http-exchange.ts";
 import { isEnvelope } from "./envelope.ts";
 import { ApiError } from "./errors.ts";
+import { walletApiBaseUrl } from "./base-url.ts";
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
@@ -273,7 +274,7 @@ async function* webStreamChunks(stream: ReadableStream<Uint8Array>): AsyncIterab
 }
 
 export function createTransport(options: TransportOptions): Transport {
-  const base = new URL(options.baseUrl);
+  const base = new URL(walletApiBaseUrl(options.baseUrl));
   const origin = base.origin;
   const basePath = base.pathname.replace(/\/+$/, "");
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
