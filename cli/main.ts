@@ -9,6 +9,8 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   certify: { summary: "certify a deployment (--sandbox: the embedded reference)", load: async () => (await import("./certify.ts")).run },
   sandbox: { summary: "serve the reference deployment until stopped", load: async () => (await import("./sandbox.ts")).run },
   mock: { summary: "serve a Prism mock of spec/openapi.yaml", load: async () => (await import("./mock.ts")).run },
+  request: { summary: "send one signed wallet API call (operationId or METHOD PATH)", load: async () => (await import("./request.ts")).run },
+  trigger: { summary: "make a deposit, withdrawal failure, block… happen on a running sandbox", load: async () => (await import("./trigger.ts")).run },
 };
 
 export function usage(): string {
