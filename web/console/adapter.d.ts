@@ -49,3 +49,14 @@ export function rejectWithdrawal(call: Call, ctx: Ctx, id: string, reason?: stri
 export function webhookDeliveries(call: Call, ctx: Ctx): Promise<DeliveryView[]>;
 export function resendDelivery(call: Call, ctx: Ctx, id: string): Promise<unknown>;
 export function listWebhooks(call: Call, ctx: Ctx): Promise<Array<Record<string, unknown>>>;
+export interface TransactionView {
+  id: string;
+  wallet_id: string;
+  direction: string;
+  status: string;
+  amount: string;
+  tx_hash?: string;
+  created_at: string;
+}
+export function createWebhook(call: Call, ctx: Ctx, url: string, eventTypes: string[]): Promise<unknown>;
+export function transactions(call: Call, ctx: Ctx): Promise<TransactionView[]>;

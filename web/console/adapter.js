@@ -30,15 +30,15 @@ export async function nativeAsset(call) {
 
 /** The wallet's deposit address for `assetId`, attaching the asset first when it is not attached yet. */
 export async function depositAddress(call, ctx, walletId, assetId) {
-  void ctx;
-  const ask = () => call("getDepositAddress", { params: { wallet_id: walletId }, query: { asset_id: assetId } });
-  try {
-    return (await ask()).address;
-  } catch (error) {
-    if (error.status !== 404) throw error;
-    await call("attachAsset", { params: { wallet_id: walletId }, body: { asset_id: assetId } });
-    return (await ask()).address;
+  const attached = (await balances(call, ctx, walletId)).some((b) => b.asset_id === assetId);
+  if (!attached) {
+    try {
+      await call("attachAsset", { params: { wallet_id: walletId }, body: { asset_id: assetId } });
+    } catch (error) {
+      if (error.status !== 409) throw error; // attached meanwhile
+    }
   }
+  return (await call("getDepositAddress", { params: { wallet_id: walletId }, query: { asset_id: assetId } })).address;
 }
 
 /** Balances per attached asset, amounts as decimal strings in whole units. */
@@ -117,4 +117,23 @@ export async function resendDelivery(call, ctx, id) {
 
 export async function listWebhooks(call, ctx) {
   return (await call("listWebhooks", { params: { workspace_id: ctx.workspace_id } })) ?? [];
+}
+
+/** Registers a webhook endpoint for `eventTypes`. */
+export async function createWebhook(call, ctx, url, eventTypes) {
+  return call("createWebhook", { params: { workspace_id: ctx.workspace_id }, body: { url, event_types: eventTypes } });
+}
+
+/** The workspace's deposits and withdrawals as on-chain transactions (status pending → confirmed). */
+export async function transactions(call, ctx) {
+  const rows = (await call("listTransactions", { params: { workspace_id: ctx.workspace_id } })) ?? [];
+  return rows.map((t) => ({
+    id: t.id,
+    wallet_id: t.wallet_id,
+    direction: t.direction,
+    status: t.status,
+    amount: t.amount,
+    tx_hash: t.tx_hash,
+    created_at: t.created_at,
+  }));
 }
