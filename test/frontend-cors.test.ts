@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operationList } from "../generated/operations.ts";
 import { walletApiBaseUrl } from "../runtime/base-url.ts";
+import { createTransport } from "../runtime/http-client.ts";
 import { CORS_ALLOWED_HEADERS, parseCorsOrigins } from "../runtime/server/cors.ts";
 import { SANDBOX_ADMIN_ROUTES } from "../reference/api/sandbox-admin.ts";
 import { startSandbox, type Sandbox } from "../reference/sandbox.ts";
@@ -102,5 +103,6 @@ describe("base URL with /api/v1", () => {
     expect(walletApiBaseUrl("http://127.0.0.1:8150/api/v1/")).toBe("http://127.0.0.1:8150");
     expect(walletApiBaseUrl("https://h.example/custody/api/v1")).toBe("https://h.example/custody");
     expect(walletApiBaseUrl("https://h.example/custody/")).toBe("https://h.example/custody");
+    expect(createTransport({ baseUrl: "http://127.0.0.1:8150/api/v1" }).baseUrl).toBe("http://127.0.0.1:8150");
   });
 });

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request as httpRequest } from "node:http";
 import { computeSignature, unixSeconds } from "../runtime/hmac.ts";
 import { startSandbox, type Sandbox } from "../reference/sandbox.ts";
+import { webhookEventTypes } from "../generated/webhooks.ts";
+import { EVENT_TYPES } from "../web/console/adapter.js";
 
 let sandbox: Sandbox;
 
@@ -99,5 +101,11 @@ describe("sandbox actions", () => {
     expect((await sent.json()).data.tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
     const after = (await (await signed("/_sandbox/mine", { blocks: 2 })).json()).data.block_number as number;
     expect(after).toBeGreaterThanOrEqual(before + 2);
+  });
+});
+
+describe("console adapter", () => {
+  it("subscribes to exactly the spec's webhook event types", () => {
+    expect([...EVENT_TYPES].sort()).toEqual([...webhookEventTypes].sort());
   });
 });

@@ -60,3 +60,4 @@ export interface TransactionView {
 }
 export function createWebhook(call: Call, ctx: Ctx, url: string, eventTypes: string[]): Promise<unknown>;
 export function transactions(call: Call, ctx: Ctx): Promise<TransactionView[]>;
+export const EVENT_TYPES: string[];

@@ -6,6 +6,9 @@
 // envelope's `data` (it throws an Error carrying `status` and the envelope's `message` otherwise).
 // `ctx` is { workspace_id }.
 
+/** The webhook event types of the spec (what "add endpoint" subscribes to). */
+export const EVENT_TYPES = ["wallet.created", "deposit.pending", "deposit.confirmed", "withdrawal.pending", "withdrawal.executed", "withdrawal.confirmed", "withdrawal.failed"];
+
 /** @returns {Promise<Array<{ id: string, name: string, status: string, created_at: string }>>} */
 export async function listWallets(call, ctx) {
   const data = await call("listWallets", {});

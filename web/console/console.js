@@ -5,7 +5,6 @@ import * as api from "./adapter.js";
 import { operationCaller, sandboxAction } from "./signing.js";
 
 const REFRESH_MS = 1500;
-const EVENT_TYPES = ["wallet.created", "deposit.pending", "deposit.confirmed", "withdrawal.pending", "withdrawal.executed", "withdrawal.confirmed", "withdrawal.failed"];
 
 const config = await (await fetch("config.json")).json();
 const operations = await (await fetch("operations.json")).json();
@@ -200,7 +199,7 @@ document.getElementById("create-wallet").onsubmit = (e) => {
 document.getElementById("create-webhook").onsubmit = (e) => {
   e.preventDefault();
   const url = new FormData(e.target).get("url");
-  act(`adding endpoint ${url}`, () => api.createWebhook(call, ctx, url, EVENT_TYPES));
+  act(`adding endpoint ${url}`, () => api.createWebhook(call, ctx, url, api.EVENT_TYPES));
 };
 
 await refresh();
