@@ -7,9 +7,14 @@ import { withCors } from "../../runtime/server/cors.ts";
 import { createConsolePage, type ConsoleConfig } from "../../web/console-page.ts";
 import { createDocsPage } from "../../web/docs-page.ts";
 import type { ReferenceApp } from "../app.ts";
-import { createSandboxAdmin, SANDBOX_ADMIN_ROUTES } from "./sandbox-admin.ts";
+import { createSandboxAdmin, SANDBOX_ADMIN_PREFIX, SANDBOX_ADMIN_ROUTES } from "./sandbox-admin.ts";
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** True for the paths this module serves beside the wallet API (pages and sandbox actions). */
+export function isFrontDoorPath(path: string): boolean {
+  return path === "/" || /^\/(docs|console)(\/|$)/.test(path) || path.startsWith(SANDBOX_ADMIN_PREFIX);
+}
 
 export interface FrontDoorOptions {
   /** Allowed CORS origins; default any ("*"). */
