@@ -29,6 +29,8 @@ export interface MockOptions {
 export interface MockHandle {
   url: string;
   stop(): Promise<void>;
+  /** Resolves with Prism's exit code when it exits (on stop, or by itself). */
+  exited: Promise<number | null>;
 }
 
 const USAGE = `usage: custody mock [--port P] [--host H] [--spec FILE] [--cors-origin O]
@@ -116,16 +118,18 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
   const spec = path.resolve(options.spec ?? DEFAULT_SPEC);
   const prismPort = await freePort(DEFAULT_HOST);
   const child = spawnPrism(spec, prismPort);
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   let front: RunningServer | undefined;
-  const stop = async () => {
-    await front?.close();
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill("SIGTERM");
-    const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-    await exited;
-    clearTimeout(timer);
-  };
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      await front?.close();
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+      await exited;
+      clearTimeout(timer);
+    })());
   try {
     await waitUntilListening(child);
     const proxy = createMockProxy({ upstream: urlFor(DEFAULT_HOST, prismPort), specFile: spec, corsOrigins: options.corsOrigins });
@@ -134,7 +138,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
     await stop();
     throw error;
   }
-  return { url: front.url, stop };
+  return { url: front.url, stop, exited };
 }
 
 function waitUntilListening(child: ChildProcess): Promise<void> {
@@ -179,16 +183,21 @@ export async function run(argv: string[]): Promise<number> {
   const mock = await startMock(opts);
   const shown = path.relative(process.cwd(), opts.spec) || opts.spec;
   console.error(`custody mock: serving ${shown} at ${mock.url} (API reference at ${mock.url}/docs; CORS: ${opts.corsOrigins.join(", ")})`);
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    const onSignal = (sig: NodeJS.Signals) => {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-      resolve(sig);
-    };
+  let onSignal: (sig: NodeJS.Signals) => void = () => {};
+  const signal = new Promise<NodeJS.Signals>((resolve) => {
+    onSignal = resolve;
     process.on("SIGINT", onSignal);
     process.on("SIGTERM", onSignal);
   });
-  console.error(`custody mock: ${signal} received, stopping`);
+  const ended = await Promise.race([signal, mock.exited.then((code) => ({ code }))]);
+  process.off("SIGINT", onSignal);
+  process.off("SIGTERM", onSignal);
+  if (typeof ended === "object") {
+    console.error(`custody mock: Prism exited (code ${ended.code}); stopping`);
+    await mock.stop();
+    return 1;
+  }
+  console.error(`custody mock: ${ended} received, stopping`);
   await mock.stop();
   return 0;
 }

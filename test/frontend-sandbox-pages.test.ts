@@ -60,6 +60,7 @@ describe("pages", () => {
     expect(own.status).toBe(200);
     expect(JSON.parse(own.body)).toMatchObject({ api_key: sandbox.api_key, workspace_id: sandbox.workspace_id, key_role: "owner" });
     expect(own.headers["access-control-allow-origin"]).toBeUndefined();
+    expect(own.headers["cache-control"]).toBe("no-store");
     const local = await getWithHost("/console/config.json", `localhost:${port}`);
     expect(local.status).toBe(200);
     const rebound = await getWithHost("/console/config.json", `attacker.example:${port}`);

@@ -52,7 +52,7 @@ export function createConsolePage(options: ConsolePageOptions): (req: IncomingMe
         res.end("the console's key is handed out only to pages loaded from this sandbox's own host name\n");
         return true;
       }
-      sendAsset(res, req.method, name, config);
+      sendAsset(res, req.method, name, config, "no-store"); // a secret: never kept by a cache
     } else if (FILES.includes(name)) sendAsset(res, req.method, packageFile("web", "console", name));
     else return false;
     return true;

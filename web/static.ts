@@ -28,11 +28,11 @@ export function readAsset(file: string): Buffer {
 }
 
 /** Sends a file (or given bytes) with its content type; HEAD gets the headers only. */
-export function sendAsset(res: ServerResponse, method: string | undefined, file: string, bytes: Buffer = readAsset(file)): void {
+export function sendAsset(res: ServerResponse, method: string | undefined, file: string, bytes: Buffer = readAsset(file), cacheControl = "no-cache"): void {
   res.writeHead(200, {
     "content-type": TYPES[path.extname(file)] ?? "application/octet-stream",
     "content-length": String(bytes.length),
-    "cache-control": "no-cache",
+    "cache-control": cacheControl,
     "x-content-type-options": "nosniff",
     "content-security-policy": CSP,
     "referrer-policy": "no-referrer",
