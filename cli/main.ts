@@ -12,6 +12,8 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   sandbox: { summary: "serve the reference deployment until stopped", load: async () => (await import("./sandbox.ts")).run },
   diff: { summary: "what a spec change breaks: old vs new (file or git:REF:path)", load: async () => (await import("./diff.ts")).run },
   mock: { summary: "serve a Prism mock of spec/openapi.yaml", load: async () => (await import("./mock.ts")).run },
+  request: { summary: "send one signed wallet API call (operationId or METHOD PATH)", load: async () => (await import("./request.ts")).run },
+  trigger: { summary: "make a deposit, withdrawal failure, block… happen on a running sandbox", load: async () => (await import("./trigger.ts")).run },
 };
 
 export function usage(): string {

@@ -58,6 +58,8 @@ export interface SandboxOptions {
   walletCreationDelayMs?: number;
   /** Approvals per withdrawal. Default 1. */
   requiredApprovals?: number;
+  /** Origins allowed to call the wallet API from a browser (CORS); default ["*"], any origin. */
+  corsOrigins?: readonly string[];
   /** Environment to read CUSTODY_SANDBOX_* from. Default process.env; pass {} to ignore it. */
   env?: Record<string, string | undefined>;
   /** Where internal errors go (never secrets). Default: stderr. */

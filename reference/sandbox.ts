@@ -86,7 +86,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
     const node: NodeAccess = await startNodeAccess({ backend, apiKeys: new Set([values.rpcApiKey]), host, port: options.rpcPort ?? 0 });
     cleanups.push(() => node.close());
-    const api: WalletApi = await startWalletApi(app, { host, port: options.port ?? 0, logError });
+    const owner = { workspace_id: values.workspaceId, api_key: values.apiKey, api_secret: values.apiSecret, key_role: "owner" };
+    const frontDoor = { corsOrigins: options.corsOrigins, console: owner, faucetPrivateKey: values.faucetPrivateKey, embeddedChain: backend.kind === "embedded", host };
+    const api: WalletApi = await startWalletApi(app, { host, port: options.port ?? 0, logError, frontDoor });
     cleanups.push(() => api.close());
 
     let closing: Promise<void> | undefined;

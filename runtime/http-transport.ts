@@ -1,6 +1,7 @@
 // HTTP transport of the wallet API client, on undici (or a fetch). One job: send one signed request (with retries
 // for idempotent calls) and hand back status, headers, parsed JSON and the raw text as evidence.
 // It never follows redirects and never reads more than maxResponseBytes of a body.
+import { walletApiBaseUrl } from "./base-url.ts";
 import { getGlobalDispatcher, type Dispatcher } from "undici";
 import { signingKey, signRequest, unixSeconds } from "./hmac.ts";
 import { BodyTooLarge, DeadlineExceeded, declaresMoreThan, exchange, type RawResponse } from "./http-exchange.ts";
@@ -207,7 +208,7 @@ function defaultFetch(options: TransportOptions): FetchLike | undefined {
 
 export function createTransport(options: TransportOptions): Transport {
   const fetchVia = defaultFetch(options);
-  const base = new URL(options.baseUrl);
+  const base = new URL(walletApiBaseUrl(options.baseUrl));
   const origin = base.origin;
   const basePath = base.pathname.replace(/\/+$/, "");
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;

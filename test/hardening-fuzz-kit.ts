@@ -11,6 +11,7 @@ import { computeSignature, unixSeconds } from "../runtime/hmac.ts";
 import { createMatcher } from "../runtime/server/match.ts";
 import { JSON_CONTENT_TYPE } from "../runtime/server/respond.ts";
 import { splitTarget } from "../runtime/server/router.ts";
+import { isFrontDoorPath } from "../reference/api/front-door.ts";
 
 export interface Credential {
   key: string;
@@ -530,6 +531,8 @@ export function violations(plan: RequestPlan, outcome: Outcome): string[] {
   if (outcome.kind === "timeout") return [`no complete answer in time (${outcome.partial} bytes received)`];
   if (outcome.kind === "closed") return [`connection closed without a complete answer (${outcome.partial} bytes received${outcome.error ? `, ${outcome.error}` : ""})`];
   const { status, headers, body } = outcome.answer;
+  // The sandbox's pages and actions beside the API (reference/api/front-door.ts) are not operations.
+  if (isFrontDoorPath(splitTarget(plan.target.toString("latin1")).path)) return status >= 500 ? [`server error ${status}`] : [];
   const out: string[] = [];
   const text = body.toString("utf8");
   const header = (name: string) => headers.filter(([n]) => n === name).map(([, v]) => v);

@@ -8,6 +8,7 @@ import { createServer } from "../../generated/server.ts";
 import type { ReferenceApp } from "../app.ts";
 import { withAudit } from "./audit-calls.ts";
 import { createHandlers } from "./handlers.ts";
+import { withFrontDoor, type FrontDoorOptions } from "./front-door.ts";
 
 export interface WalletApi {
   /** http://host:port, without /api/v1. */
@@ -19,6 +20,8 @@ export interface WalletApiOptions {
   host: string;
   port: number;
   logError: (message: string) => void;
+  /** Docs, console, sandbox actions and CORS in front of the API; absent: the API alone. */
+  frontDoor?: FrontDoorOptions;
 }
 
 const VERSION = (JSON.parse(fs.readFileSync(packagePath(import.meta.url, "package.json"), "utf8")) as { version: string }).version;
@@ -33,6 +36,7 @@ export function createWalletApiListener(app: ReferenceApp, logError: (message: s
 }
 
 export async function startWalletApi(app: ReferenceApp, opts: WalletApiOptions): Promise<WalletApi> {
-  const running = await listen(createWalletApiListener(app, opts.logError), { host: opts.host, port: opts.port });
+  const api = createWalletApiListener(app, opts.logError);
+  const running = await listen(opts.frontDoor ? withFrontDoor(app, api, opts.frontDoor) : api, { host: opts.host, port: opts.port });
   return { url: running.url, close: () => running.close() };
 }
