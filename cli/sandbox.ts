@@ -3,10 +3,12 @@
 // credentials: printing them is the point, they exist only in this sandbox).
 import { startSandbox, type Sandbox, type SandboxOptions } from "../reference/sandbox.ts";
 import { UsageError } from "./usage-error.ts";
+import { createServer } from "node:net";
 
 export const SANDBOX_USAGE = `usage: custody sandbox [options]
 
-  --port P            wallet API port (default: a free port)
+  --port P            wallet API port (default: 8150 when free, else a free port; 8150 is where the
+                      real service's SDK looks with environment 'local')
   --rpc-port R        node access (JSON-RPC) port (default: a free port)
   --host H            address to listen on (default 127.0.0.1)
   --json              print one JSON line with URLs and credentials once listening
@@ -14,7 +16,7 @@ export const SANDBOX_USAGE = `usage: custody sandbox [options]
   --data DIR          keep state in DIR across restarts (default: in memory)
   --block-time S      seconds between blocks of the embedded chain (default 1)
   --seed TEXT         derive every seeded credential from TEXT (reproducible runs)
-  --webhook-profile P standard-webhooks (default) or canonical-json
+  --webhook-profile P canonical-json (default, the real service's) or standard-webhooks
 
 Fixed values can also come from the environment: CUSTODY_SANDBOX_SEED, CUSTODY_SANDBOX_API_KEY,
 CUSTODY_SANDBOX_API_SECRET, CUSTODY_SANDBOX_RPC_API_KEY, CUSTODY_SANDBOX_FAUCET_PRIVATE_KEY, ...`;
@@ -87,6 +89,22 @@ export function parseSandboxArgs(argv: string[]): ParsedArgs {
   return { options, json, help };
 }
 
+/**
+ * The port of the real service's self-hosted deployment: its public SDK's environment 'local' targets
+ * http://localhost:8150/api/v1 (fystack/platform-sdk src/config.ts), so the SDK and its examples reach
+ * the sandbox with no code change.
+ */
+export const SDK_LOCAL_PORT = 8150;
+
+/** True when nothing listens on host:port yet (a bind probe, closed at once). */
+export function portIsFree(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", () => resolve(false));
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve(true)));
+  });
+}
+
 function parsePort(flag: string, value: string): number {
   const n = Number(value);
   if (!/^[0-9]{1,5}$/.test(value) || n > 65535) throw new UsageError(`${flag} must be a port number (0-65535)`);
@@ -146,6 +164,7 @@ export async function run(argv: string[]): Promise<number> {
     console.log(SANDBOX_USAGE);
     return 0;
   }
+  if (options.port === undefined) options.port = (await portIsFree(SDK_LOCAL_PORT, options.host ?? "127.0.0.1")) ? SDK_LOCAL_PORT : 0;
   const sandbox = await startSandbox(options);
   process.stdout.write(`${json ? sandboxJson(sandbox) : summary(sandbox, options.dataDir)}\n`);
   const signal = await new Promise<NodeJS.Signals>((resolve) => {

@@ -11,6 +11,7 @@ import { computeSignature, unixSeconds } from "../runtime/hmac.ts";
 import { createMatcher } from "../runtime/server/match.ts";
 import { JSON_CONTENT_TYPE } from "../runtime/server/respond.ts";
 import { splitTarget } from "../runtime/server/router.ts";
+import { SANDBOX_ETH_ASSET_ID } from "../reference/domain/catalog.ts";
 
 export interface Credential {
   key: string;
@@ -131,7 +132,7 @@ function bendPath(path: string, bend: string): string {
 }
 
 const QUERY_NAMES = ["network_id", "asset_id", "format", "from", "to", "webhook_id", "status", "__proto__", "constructor", "limit", "a[b]", ""];
-const QUERY_VALUES = ["json", "csv", "xml", "pending", "delivered", "failed", "2026-01-01T00:00:00Z", "2026-13-45T99:99:99Z", "not-a-date", "ast_sandbox_eth", "net_sandbox", "", "%", "%zz", "%E0%A4", "+", "a+b", "&", "="];
+const QUERY_VALUES = ["json", "csv", "xml", "pending", "delivered", "failed", "2026-01-01T00:00:00Z", "2026-13-45T99:99:99Z", "not-a-date", SANDBOX_ETH_ASSET_ID, "net_sandbox", "", "%", "%zz", "%E0%A4", "+", "a+b", "&", "="];
 
 function queryArb(known: readonly string[]): fc.Arbitrary<string> {
   const pair = fc.tuple(
@@ -148,7 +149,7 @@ function queryArb(known: readonly string[]): fc.Arbitrary<string> {
 
 // ---------------------------------------------------------------- bodies
 
-const ETH = "ast_sandbox_eth";
+const ETH = SANDBOX_ETH_ASSET_ID;
 const SCOPES = ["*", "catalog:read", "wallets:read", "wallets:write", "balances:read", "withdrawals:read", "withdrawals:write", "withdrawals:approve", "transactions:read", "signing:write", "webhooks:read", "webhooks:write", "api-keys:read", "api-keys:write", "audit:read", "observability:read"];
 
 /** A body the operation's schema accepts (so that the handler runs), per operation with a body. */
@@ -654,7 +655,7 @@ export async function startFuzzSandbox(): Promise<FuzzSandbox> {
     const { wallet: faucet } = chainClients(sandbox.rpc_url, sandbox.rpc_api_key, network.chain_id as number, sandbox.faucet_private_key);
     await faucet.sendTransaction({ to: asset.address as `0x${string}`, value: parseEther("5") });
     await waitFor("funds", async () => (await owner.getWalletAssetBalance({ params: { wallet_id: walletId, asset_id: ETH } })).balance === "5");
-    const withdrawal = await owner.createWithdrawal({ params: { wallet_id: walletId }, headers: { "idempotency-key": "fuzz-setup" }, body: { asset_id: ETH, amount: "0.001", recipient_address: "0x000000000000000000000000000000000000dEaD" } });
+    const { withdrawal } = await owner.createWithdrawal({ params: { wallet_id: walletId }, headers: { "idempotency-key": "fuzz-setup" }, body: { asset_id: ETH, amount: "0.001", recipient_address: "0x000000000000000000000000000000000000dEaD" } });
     const [delivery] = await waitFor("a delivery", async () => {
       const list = await owner.listWebhookDeliveries({ params: { workspace_id: ws } });
       return list.length > 0 && list;

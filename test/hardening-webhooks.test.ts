@@ -270,7 +270,7 @@ describe("nothing is dropped", () => {
       expect(accepted).toHaveLength(20);
       expect(new Set(accepted)).toEqual(eventIds);
       // And they are the wallet.created events of the 20 wallets.
-      const wallets = new Set(receiver.received.filter((r) => r.answeredWith === 200).map((r) => r.event.data.wallet_id ?? r.event.data.id));
+      const wallets = new Set(receiver.received.filter((r) => r.answeredWith === 200).map((r) => r.event.payload.wallet_id ?? r.event.payload.id));
       for (const c of created) expect(wallets.has(c.wallet_id)).toBe(true);
     } finally {
       await receiver.close();
