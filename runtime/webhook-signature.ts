@@ -4,7 +4,7 @@
 // - standard-webhooks: webhook-id, webhook-timestamp, webhook-signature: v1a,<base64 sig> over the UTF-8
 //   bytes of `${id}.${timestamp}.${body}`; binds id and time so a replay is detectable.
 // Two interchangeable Ed25519 backends: node:crypto (default, fast) and @noble/ed25519 (portable, audited JS).
-import { createPrivateKey, createPublicKey, randomBytes, sign as nodeSign, verify as nodeVerify, type KeyObject } from "node:crypto";
+import { createHmac, createPrivateKey, createPublicKey, randomBytes, sign as nodeSign, verify as nodeVerify, type KeyObject } from "node:crypto";
 import * as ed from "@noble/ed25519";
 import { sha512 } from "@noble/hashes/sha2.js";
 import { parseTimestamp, unixSeconds } from "./hmac.ts";
@@ -23,7 +23,19 @@ export const WEBHOOK_HEADERS = {
   signature: "webhook-signature",
   canonicalSignature: "x-webhook-signature",
   canonicalEventId: "x-webhook-event-id",
+  canonicalHmac: "x-webhook-hmac-signature",
 } as const;
+
+/** The HMAC header of the canonical-json profile: what the real service's SDK verifyEvent checks. */
+export const WEBHOOK_HMAC_HEADER = WEBHOOK_HEADERS.canonicalHmac;
+
+/**
+ * Lowercase hex HMAC-SHA256 of the event's canonical JSON keyed with the UTF-8 API secret, as
+ * fystack/platform-sdk src/utils.ts computeHMACForWebhook computes it.
+ */
+export function webhookHmac(apiSecret: string, body: string | Uint8Array | object): string {
+  return createHmac("sha256", Buffer.from(apiSecret, "utf8")).update(canonicalWebhookContent(body)).digest("hex");
+}
 
 /** The event id header of the canonical-json profile (a name of our choosing; the real service shows none). */
 export const WEBHOOK_EVENT_ID_HEADER = WEBHOOK_HEADERS.canonicalEventId;

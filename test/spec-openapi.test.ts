@@ -339,7 +339,7 @@ describe("webhooks and events", () => {
     expect(sig["why-default"]).toMatch(/fystack\/platform-sdk src\/utils.ts/);
     expect(Object.keys(sig.profiles).sort()).toEqual(["canonical-json", "standard-webhooks"]);
     expect(sig.profiles["standard-webhooks"].headers).toEqual({ id: "webhook-id", timestamp: "webhook-timestamp", signature: "webhook-signature" });
-    expect(sig.profiles["canonical-json"].headers).toEqual({ signature: "x-webhook-signature", "event-id": "x-webhook-event-id" });
+    expect(sig.profiles["canonical-json"].headers).toEqual({ signature: "x-webhook-signature", "event-id": "x-webhook-event-id", hmac: "x-webhook-hmac-signature" });
   });
 });
 

@@ -16,6 +16,9 @@ export const SANDBOX_ETH_ASSET_ID = "0b9e4f7c-2d61-4a83-b5c9-7e1f3a6d8c20";
 /** When the sandbox catalog was defined: its assets' created_at/updated_at (fixed, so runs compare). */
 export const CATALOG_DATE = "2025-01-01T00:00:00.000Z";
 
+/** A self-contained logo (no network fetch), since the real service's asset records carry logo_url. */
+const SANDBOX_ETH_LOGO = `data:image/svg+xml;utf8,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="16" fill="#627eea"/><text x="16" y="20" font-size="9" text-anchor="middle" fill="#fff">ETH</text></svg>')}`;
+
 /** Sandbox prices: fixed, clearly not live market data. */
 export const SANDBOX_PRICES_USD: Readonly<Record<string, string>> = { ETH: "3000.00" };
 
@@ -47,6 +50,7 @@ export class Catalog {
         is_whitelisted: true,
         network_id: SANDBOX_NETWORK_ID,
         price_usd: SANDBOX_PRICES_USD.ETH,
+        logo_url: SANDBOX_ETH_LOGO,
         created_at: CATALOG_DATE,
         updated_at: CATALOG_DATE,
       },
