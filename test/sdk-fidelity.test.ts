@@ -143,6 +143,10 @@ describe("the real service's SDK against the sandbox", () => {
       // A changed event no longer verifies.
       expect(sdkVerifyEd25519(keyHex, { ...event, resource_id: "x" }, delivery.headers["x-webhook-signature"] as string)).toBe(false);
     }
+    // rescanTransaction (src/api.ts transformRescanTransactionParams): a known deposit stays one deposit.
+    const [network] = await sdkCall("GET", "/networks");
+    expect(await sdkCall("POST", "/networks/rescan-transaction", { tx_hash: hash, network_id: network.id })).toMatchObject({ deposit: true });
+    expect(receiver.received.filter((r) => r.event.event === "deposit.pending" && r.event.payload.tx_hash === hash)).toHaveLength(1);
     const deposit = arrived[1].event.payload;
     expect(deposit).toMatchObject({ direction: "in", status: "confirmed", wallet_id: walletId, amount: "1", to_address: address });
     expect(deposit).toHaveProperty("omitempty", null);

@@ -36,6 +36,7 @@ const OPERATIONS: Record<string, [string, string, string, string, "seed" | "assu
   approveWithdrawal: ["post", "/api/v1/withdrawals/{withdrawal_id}/approve", "withdrawals", "200", "assumed"],
   rejectWithdrawal: ["post", "/api/v1/withdrawals/{withdrawal_id}/reject", "withdrawals", "200", "assumed"],
   listTransactions: ["get", "/api/v1/workspaces/{workspace_id}/transactions", "transactions", "200", "assumed"],
+  rescanTransaction: ["post", "/api/v1/networks/rescan-transaction", "transactions", "200", "assumed"],
   signMessage: ["post", "/api/v1/wallets/{wallet_id}/sign-message", "signing", "200", "assumed"],
   getApiKeyWalletDetail: ["get", "/api/v1/web3/wallet-detail", "signing", "200", "assumed"],
   getWeb3WalletDetail: ["get", "/api/v1/web3/wallet-detail/{wallet_id}", "signing", "200", "assumed"],

@@ -8,6 +8,7 @@ import type { ReferenceApp } from "../app.ts";
 import type { Actor, EventRecord, EventType, Role, WebhookRecord } from "../domain/records.ts";
 import { notFound } from "../../runtime/errors.ts";
 import { WithdrawalService } from "../domain/withdrawals.ts";
+import { rescanTransaction } from "../domain/rescan.ts";
 import { C } from "../domain/records.ts";
 import {
   apiKeyView,
@@ -120,6 +121,8 @@ export function createHandlers(app: ReferenceApp, opts: { version: string }): Ha
       const transactions = app.transactions.list(actorOf(ctx), params.workspace_id, { from: query.from, to: query.to });
       return buildExport({ workspaceId: params.workspace_id, format: query.format ?? "json", from: query.from, to: query.to, generatedAt: now(), transactions });
     },
+
+    rescanTransaction: async ({ body }, ctx) => rescanTransaction(app.ctx, app.deposits, actorOf(ctx), body),
 
     // ----- signing
     signMessage: async ({ params, body }, ctx) => app.signing.signMessage(actorOf(ctx), params.wallet_id, body),
