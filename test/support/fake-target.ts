@@ -102,7 +102,6 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
   const idempotency = new Map<string, string>();
   const webhooks = new Map<string, Webhook>();
   const deliveries = new Map<string, Delivery>();
-  const eventBodies = new Map<string, string>();
   const timers = new Set<NodeJS.Timeout>();
   const later = (ms: number, fn: () => void) => {
     const t = setTimeout(() => {
@@ -117,6 +116,7 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
     const key = has("webhook-wrong-key") ? otherSigning.privateKey : signing.privateKey;
     const signedBody = has("webhook-unsigned-body") ? JSON.stringify({ id: delivery.event_id }) : body;
     const headers = signWebhook({ profile, privateKey: key, id: delivery.event_id, body: profile === "canonical-json" ? JSON.parse(signedBody) : signedBody });
+    if (profile === "canonical-json") headers["x-webhook-event-id"] = delivery.event_id;
     delivery.attempt_count++;
     try {
       const res = await fetch(webhook.url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body, signal: AbortSignal.timeout(2_000) });
@@ -127,15 +127,16 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
     }
   }
 
+  // The spec's event envelope {webhook_id, resource_id, url, payload, event}, one body per webhook.
   function emit(type: string, data: Record<string, unknown>): void {
-    const event = { id: rid("evt"), type: has("event-missing-type") ? undefined : type, created_at: new Date().toISOString(), workspace_id: workspaceId, data };
-    const body = JSON.stringify(event);
-    eventBodies.set(event.id, body);
+    const eventId = rid("evt");
+    const createdAt = new Date().toISOString();
     for (const webhook of webhooks.values()) {
       if (!webhook.event_types.includes(type)) continue;
-      const delivery: Delivery = { id: rid("dlv"), webhook_id: webhook.id, event_id: event.id, event_type: type, status: "pending", attempt_count: 0, payload: event, workspace_id: workspaceId, created_at: event.created_at };
+      const event = { webhook_id: webhook.id, resource_id: String(data.wallet_id ?? data.id ?? ""), url: webhook.url, payload: data, event: has("event-missing-type") ? undefined : type };
+      const delivery: Delivery = { id: rid("dlv"), webhook_id: webhook.id, event_id: eventId, event_type: type, status: "pending", attempt_count: 0, payload: event, workspace_id: workspaceId, created_at: createdAt };
       if (!has("no-delivery-log")) deliveries.set(delivery.id, delivery);
-      void deliver(webhook, delivery, body);
+      void deliver(webhook, delivery, JSON.stringify(event));
     }
   }
 
@@ -166,9 +167,8 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
       if (!d) throw new ApiErr(404, "not_found", "delivery not found");
       const webhook = webhooks.get(d.webhook_id) ?? (has("delete-keeps-delivering") ? deletedWebhooks.get(d.webhook_id) : undefined);
       if (webhook && !has("resend-no-delivery")) {
-        let body = eventBodies.get(d.event_id)!;
-        if (has("resend-new-event-id")) body = JSON.stringify({ ...JSON.parse(body), id: rid("evt") });
-        const copy = { ...d, event_id: (JSON.parse(body) as { id: string }).id };
+        const body = JSON.stringify(d.payload);
+        const copy = { ...d, event_id: has("resend-new-event-id") ? rid("evt") : d.event_id };
         d.status = "pending";
         void deliver(webhook, copy, body).then(() => (d.status = copy.status));
       }
