@@ -11,11 +11,12 @@ export interface ApiErrorOptions {
 
 export class ApiError extends Error {
   readonly status: number;
-  readonly code: string;
+  /** The envelope's code: the HTTP status as an integer, `unauthorized` on 401, or a client-side string. */
+  readonly code: number | string;
   readonly requestId?: string;
   readonly body?: unknown;
 
-  constructor(status: number, code: string, message: string, options: ApiErrorOptions = {}) {
+  constructor(status: number, code: number | string, message: string, options: ApiErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "ApiError";
     this.status = status;

@@ -70,8 +70,8 @@ describe("roles and scopes", () => {
     ]) {
       const e = await refusal(attempt);
       expect(e.status).toBe(403);
-      expect(e.code).toBe("forbidden");
-      expect(e.body).toMatchObject({ success: false, code: "forbidden", data: null });
+      expect(e.code).toBe(403);
+      expect(e.body).toMatchObject({ success: false, code: 403, data: null });
     }
   });
 
@@ -111,11 +111,11 @@ describe("bad input", () => {
   it("answers the 400 envelope naming the field", async () => {
     const e = await refusal(owner.createWallet({ body: { name: "" } }));
     expect(e.status).toBe(400);
-    expect(e.body).toMatchObject({ success: false, code: "invalid_request", data: null });
+    expect(e.body).toMatchObject({ success: false, code: 400, data: null });
     expect(e.message).toContain("name");
 
     const bad = await raw("POST", "/api/v1/wallets", "{not json");
-    expect(bad).toMatchObject({ status: 400, body: { success: false, code: "invalid_request", data: null } });
+    expect(bad).toMatchObject({ status: 400, body: { success: false, code: 400, data: null } });
     // Unknown members are ignored (x-custody-limits.unknown-body-fields); a listed member of the wrong type is not.
     const unknownField = await raw("POST", "/api/v1/wallets", JSON.stringify({ name: "x", color: "red" }));
     expect(unknownField.status).toBe(202);
