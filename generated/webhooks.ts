@@ -26,7 +26,7 @@ export const webhookEventSchemas = {
 } as const;
 
 /** Any declared event. */
-export const WebhookEventSchema = z.union([S.DepositConfirmedEventSchema, S.DepositPendingEventSchema, S.WalletCreatedEventSchema, S.WithdrawalConfirmedEventSchema, S.WithdrawalExecutedEventSchema, S.WithdrawalFailedEventSchema, S.WithdrawalPendingEventSchema]);
+export const WebhookEventSchema = z.discriminatedUnion("event", [S.DepositConfirmedEventSchema, S.DepositPendingEventSchema, S.WalletCreatedEventSchema, S.WithdrawalConfirmedEventSchema, S.WithdrawalExecutedEventSchema, S.WithdrawalFailedEventSchema, S.WithdrawalPendingEventSchema]);
 
 /** The spec's default signature profile (x-custody-webhook-signature); undefined: detect from the headers. */
 const DEFAULT_PROFILE: WebhookProfile | undefined = "canonical-json";
