@@ -5,10 +5,12 @@ import { startSandbox, type Sandbox, type SandboxOptions } from "../reference/sa
 import { UsageError } from "./usage-error.ts";
 import { parseCorsOrigins } from "../runtime/server/cors.ts";
 import { removeSandboxFile, sandboxFilePath, writeSandboxFile, type SandboxFile } from "./sandbox-file.ts";
+import { createServer } from "node:net";
 
 export const SANDBOX_USAGE = `usage: custody sandbox [options]
 
-  --port P            wallet API port (default: a free port)
+  --port P            wallet API port (default: 8150 when free, else a free port; 8150 is where the
+                      real service's SDK looks with environment 'local')
   --rpc-port R        node access (JSON-RPC) port (default: a free port)
   --host H            address to listen on (default 127.0.0.1)
   --json              print one JSON line with URLs and credentials once listening
@@ -16,7 +18,7 @@ export const SANDBOX_USAGE = `usage: custody sandbox [options]
   --data DIR          keep state in DIR across restarts (default: in memory)
   --block-time S      seconds between blocks of the embedded chain (default 1)
   --seed TEXT         derive every seeded credential from TEXT (reproducible runs)
-  --webhook-profile P standard-webhooks (default) or canonical-json
+  --webhook-profile P canonical-json (default, the real service's) or standard-webhooks
   --cors-origin O     origin allowed to call the API from a browser, e.g. http://localhost:5173
                       (repeat or comma-separate; default '*', any origin: the sandbox is for local work)
 
@@ -96,6 +98,22 @@ export function parseSandboxArgs(argv: string[]): ParsedArgs {
   }
   if (options.port !== undefined && options.port !== 0 && options.port === options.rpcPort) throw new UsageError("--port and --rpc-port must differ");
   return { options, json, help };
+}
+
+/**
+ * The port of the real service's self-hosted deployment: its public SDK's environment 'local' targets
+ * http://localhost:8150/api/v1 (fystack/platform-sdk src/config.ts), so the SDK and its examples reach
+ * the sandbox with no code change.
+ */
+export const SDK_LOCAL_PORT = 8150;
+
+/** True when nothing listens on host:port yet (a bind probe, closed at once). */
+export function portIsFree(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", () => resolve(false));
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve(true)));
+  });
 }
 
 function parsePort(flag: string, value: string): number {
@@ -182,6 +200,7 @@ export async function run(argv: string[]): Promise<number> {
     console.log(SANDBOX_USAGE);
     return 0;
   }
+  if (options.port === undefined) options.port = (await portIsFree(SDK_LOCAL_PORT, options.host ?? "127.0.0.1")) ? SDK_LOCAL_PORT : 0;
   const sandbox = await startSandbox(options);
   const file = sandboxFilePath();
   let written: string | undefined;

@@ -101,11 +101,12 @@ export interface ApiErrorOptions {
 /** The service answered with an error; thrown by handlers too (the router maps it to its envelope). */
 export class ApiError extends CustodyError {
   readonly status: number;
-  readonly code: string;
+  /** The envelope's code: the HTTP status as an integer, `unauthorized` on 401, or a client-side string. */
+  readonly code: number | string;
   readonly requestId?: string;
   readonly body?: unknown;
 
-  constructor(status: number, code: string, message: string, options: ApiErrorOptions = {}) {
+  constructor(status: number, code: number | string, message: string, options: ApiErrorOptions = {}) {
     super(message, { cause: options.cause, details: options.requestId === undefined ? `HTTP ${status} ${code}` : `HTTP ${status} ${code}, request ${options.requestId}`, docsPath: "README.md#errors" });
     this.name = "ApiError";
     this.status = status;

@@ -12,7 +12,7 @@ export function unwrapEnvelope<T = unknown>(response: TransportResponse, expecte
   const statusOk = expectedStatus === undefined ? status >= 200 && status < 300 : status === expectedStatus;
   if (isEnvelope(body)) {
     if (body.success && statusOk) return body.data as T;
-    const code = body.success ? "unexpected_status" : String(body.code);
+    const code = body.success ? "unexpected_status" : body.code;
     const message = body.success ? `unexpected HTTP status ${status}` : body.message;
     throw new ApiError(status, code, message, { requestId, body });
   }

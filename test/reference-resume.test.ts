@@ -14,8 +14,9 @@ import { startEmbeddedChain, type EmbeddedChain } from "../reference/chain/embed
 import { ensureSeeded } from "../reference/seed-store.ts";
 import { StateStore } from "../reference/store/state-store.ts";
 import { startReceiver, waitFor, type Receiver } from "./reference-helpers.ts";
+import { SANDBOX_ETH_ASSET_ID } from "../reference/domain/catalog.ts";
 
-const ETH = "ast_sandbox_eth";
+const ETH = SANDBOX_ETH_ASSET_ID;
 const RECIPIENT = "0x000000000000000000000000000000000000dEaD";
 
 let chain: EmbeddedChain;
