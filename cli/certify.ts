@@ -15,6 +15,8 @@ import { redactorFor, runSuite } from "../conformance/runner.ts";
 import type { Redactor } from "../conformance/redact.ts";
 import { GROUPS, type Group, type Level } from "../conformance/types.ts";
 import { UsageError } from "./usage-error.ts";
+import { FUZZ_FLAGS, FUZZ_USAGE, fuzzBanner, fuzzCatalog, fuzzOptionsOf } from "./certify-fuzz.ts";
+import { CATALOG } from "../conformance/catalog.ts";
 import { walletApiBaseUrl } from "../runtime/base-url.ts";
 
 export interface CertifyIo {
@@ -57,6 +59,7 @@ const OPTIONS = {
   quiet: { type: "boolean" },
   "no-color": { type: "boolean" },
   help: { type: "boolean", short: "h" },
+  ...FUZZ_FLAGS,
 } as const;
 
 export const CERTIFY_USAGE = `usage: custody certify --base-url U --rpc-url R [--ws-url W] --api-key K --api-secret S --rpc-api-key RK
@@ -89,6 +92,8 @@ run:
   --timeout-ms N      per-check time limit, also bounds each request (default ${DEFAULT_TIMEOUT_MS})
   --concurrency N     checks at a time (default ${DEFAULT_CONCURRENCY})
   --json/--junit/--html FILE   write reports;  --quiet: print failures only;  --no-color
+
+${FUZZ_USAGE}
 
 exit status: 0 every MUST check passed; 1 a MUST check failed; 2 bad usage or unreachable target`;
 
@@ -136,9 +141,11 @@ async function certify(
   const redactor = redactorFor(target);
   const reporter = consoleReporter({ write: (t) => stdout(redactor.text(t)), color: !values["no-color"] && process.stdout.isTTY === true, verbose: !values.quiet });
   const restoreConsole = redactConsole(redactor);
+  const fuzz = fuzzOptionsOf(values);
+  if (fuzz) stdout(fuzzBanner(fuzz));
   let result;
   try {
-    result = await runSuite({ target, options, operations, onEvent: reporter, redactor });
+    result = await runSuite({ target, options, operations, onEvent: reporter, redactor, catalog: [...CATALOG, ...fuzzCatalog(fuzz, operations)] });
   } finally {
     restoreConsole();
   }

@@ -57,6 +57,7 @@ export class ApiKeyService {
     if (ROLE_RANK[input.role] > ROLE_RANK[actor.role]) throw forbidden(`a ${actor.role} key cannot create a ${input.role} key`);
     const unknown = input.scopes.filter((s) => s !== "*" && !(SCOPES as readonly string[]).includes(s));
     if (unknown.length > 0) throw badRequest(`scopes: unknown scope ${unknown.map((s) => `'${s}'`).join(", ")}`);
+    if (new Set(input.scopes).size !== input.scopes.length) throw badRequest("scopes: each scope at most once (uniqueItems)");
     if (!actor.scopes.includes("*")) {
       const beyond = input.scopes.filter((s) => !actor.scopes.includes(s));
       if (beyond.length > 0) throw forbidden(`this key cannot grant scopes it does not hold: ${beyond.join(", ")}`);

@@ -19,6 +19,9 @@ export class WebhookRegistry {
     const problem = checkWebhookUrl(input.url, this.urlPolicy);
     if (problem) throw badRequest(problem);
     if (input.event_types.length === 0) throw badRequest("event_types: at least one event type");
+    // The spec: url has format uri (RFC 3986: ASCII only) and event_types has uniqueItems.
+    if (/[^\x21-\x7e]/.test(input.url)) throw badRequest("url: a URI has ASCII characters only (percent-encode the others)");
+    if (new Set(input.event_types).size !== input.event_types.length) throw badRequest("event_types: each event type at most once");
     const at = this.ctx.now().toISOString();
     const record: WebhookRecord = {
       id: newId(),

@@ -1,0 +1,55 @@
+// The --fuzz flags of `custody certify`: parsed here so the command's own file changes little.
+import { fuzzChecks, type FuzzOptions } from "../conformance/checks/fuzz/index.ts";
+import { randomSeed } from "../conformance/fuzz/prng.ts";
+import type { OperationInfo } from "../conformance/operations.ts";
+import type { Check } from "../conformance/types.ts";
+import { UsageError } from "./usage-error.ts";
+
+export const FUZZ_FLAGS = {
+  fuzz: { type: "string" },
+  seed: { type: "string" },
+  "fuzz-time": { type: "string" },
+  "allow-writes": { type: "boolean" },
+} as const;
+
+export const FUZZ_USAGE = `fuzzing (schema-driven cases, see README "What certify covers"):
+  --fuzz N            N requests per operation drawn from the spec's schemas, valid and invalid
+  --seed S            repeat a run's cases (the seed is printed; default: random)
+  --fuzz-time SECONDS stop drawing cases after this long
+  --allow-writes      also send valid cases to operations that move funds, sign, delete or create keys
+                      (only for test networks and sandboxes; --sandbox implies it)`;
+
+export interface FuzzFlagValues {
+  fuzz?: string;
+  seed?: string;
+  "fuzz-time"?: string;
+  "allow-writes"?: boolean;
+  sandbox?: boolean;
+}
+
+/** The fuzz options, or undefined without --fuzz; a wrong value is a usage error naming the flag. */
+export function fuzzOptionsOf(v: FuzzFlagValues): FuzzOptions | undefined {
+  if (v.fuzz === undefined) {
+    for (const flag of ["seed", "fuzz-time", "allow-writes"] as const) {
+      if (v[flag] !== undefined) throw new UsageError(`--${flag} needs --fuzz N`);
+    }
+    return undefined;
+  }
+  if (!/^\d+$/.test(v.fuzz) || Number(v.fuzz) <= 0 || Number(v.fuzz) > 100_000) throw new UsageError(`--fuzz must be a number of cases from 1 to 100000, not "${v.fuzz}"`);
+  let timeSeconds: number | undefined;
+  if (v["fuzz-time"] !== undefined) {
+    if (!/^\d+(\.\d+)?$/.test(v["fuzz-time"]) || Number(v["fuzz-time"]) <= 0) throw new UsageError(`--fuzz-time must be a positive number of seconds, not "${v["fuzz-time"]}"`);
+    timeSeconds = Number(v["fuzz-time"]);
+  }
+  if (v.seed !== undefined && !/^[\w.-]{1,64}$/.test(v.seed)) throw new UsageError(`--seed must be 1 to 64 letters, digits, '.', '_' or '-', not "${v.seed}"`);
+  return { cases: Number(v.fuzz), seed: v.seed ?? randomSeed(), allowWrites: v["allow-writes"] === true || v.sandbox === true, ...(timeSeconds !== undefined ? { timeSeconds } : {}) };
+}
+
+/** The checks --fuzz adds to the catalog. */
+export function fuzzCatalog(options: FuzzOptions | undefined, operations: OperationInfo[]): Check[] {
+  return options ? fuzzChecks(operations, options) : [];
+}
+
+export function fuzzBanner(options: FuzzOptions): string {
+  return `fuzz: ${options.cases} cases per operation, seed ${options.seed}${options.allowWrites ? ", writes allowed" : ", guarded operations get invalid cases only"}${options.timeSeconds ? `, at most ${options.timeSeconds} s` : ""}\n`;
+}

@@ -1,0 +1,58 @@
+// The request schemas the fuzzer draws from: each input of an operation (path, query, headers,
+// body) as JSON Schema, converted once from the generated zod schemas (the spec, compiled). The zod
+// schema stays the judge of what is valid; spec-only rules zod does not carry (uniqueItems, a URI
+// being ASCII) are added from spec/openapi.yaml by constraints.ts.
+import { z, type ZodType } from "zod";
+import type { OperationInfo } from "../operations.ts";
+
+/** The subset of JSON Schema the generator understands. */
+export interface JsonSchema {
+  type?: string | string[];
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: boolean | JsonSchema;
+  items?: JsonSchema;
+  minItems?: number;
+  maxItems?: number;
+  uniqueItems?: boolean;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  format?: string;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  default?: unknown;
+}
+
+export type InputPart = "params" | "query" | "headers" | "body";
+export const INPUT_PARTS: readonly InputPart[] = ["params", "query", "headers", "body"];
+
+const cache = new WeakMap<ZodType, JsonSchema>();
+
+/** JSON Schema of a zod schema as a request input (defaults optional), or undefined when it has none. */
+export function jsonSchemaOf(schema: ZodType | undefined): JsonSchema | undefined {
+  if (!schema) return undefined;
+  let json = cache.get(schema);
+  if (!json) {
+    json = z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) as JsonSchema;
+    cache.set(schema, json);
+  }
+  return json;
+}
+
+export function zodOf(op: OperationInfo, part: InputPart): ZodType | undefined {
+  return part === "params" ? op.paramsSchema : part === "query" ? op.querySchema : part === "headers" ? op.headersSchema : op.bodySchema;
+}
+
+/** The schema's types as a list ("integer" counts as a number too). */
+export function typesOf(schema: JsonSchema): string[] {
+  if (schema.type === undefined) return [];
+  return Array.isArray(schema.type) ? schema.type : [schema.type];
+}
