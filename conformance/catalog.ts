@@ -7,6 +7,7 @@ import { roleChecks } from "./checks/role/index.ts";
 import { httpRpcChecks } from "./checks/rpc/http.ts";
 import { wsRpcChecks } from "./checks/rpc/ws.ts";
 import { scopeChecks } from "./checks/scope/index.ts";
+import { authzChecks } from "./checks/authz/index.ts";
 import { webhookChecks } from "./checks/webhooks/index.ts";
 import type { Check } from "./types.ts";
 
@@ -16,6 +17,7 @@ export const CATALOG: readonly Check[] = [
   ...negativeChecks,
   ...scopeChecks,
   ...roleChecks,
+  ...authzChecks,
   ...webhookChecks,
   ...lifecycleChecks,
   ...httpRpcChecks,

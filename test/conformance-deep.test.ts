@@ -1,0 +1,126 @@
+// The deep checks against the sandbox: the authorization matrix and --fuzz pass against the clean
+// sandbox, and each implementer bug injected by a proxy in front of it is caught by the check for
+// that rule. Also: the same seed draws the same cases, failures are shrunk, guarded operations get
+// only invalid cases with ids nobody has.
+import { describe, expect, it } from "vitest";
+import { authzChecks } from "../conformance/checks/authz/index.ts";
+import { fuzzChecks, isGuarded } from "../conformance/checks/fuzz/index.ts";
+import { drawCase, judgeInput } from "../conformance/fuzz/cases.ts";
+import { Prng } from "../conformance/fuzz/prng.ts";
+import { loadGeneratedOperations, type OperationInfo } from "../conformance/operations.ts";
+import type { Report } from "../conformance/report/model.ts";
+import { asAdmin, envelope, keyOf, runBehindProxy, type Admin } from "./support/deep-target.ts";
+import type { ProxiedRequest, ProxiedResponse } from "./support/fake-proxy.ts";
+
+const failed = (report: Report) => report.checks.filter((c) => c.status === "failed").map((c) => c.id);
+const notPassed = (report: Report) => report.checks.filter((c) => c.status !== "passed").map((c) => `${c.id} ${c.status}: ${c.message}`);
+const only = (ops: OperationInfo[], ids: string[]) => ops.filter((op) => ids.includes(op.operationId));
+
+describe("the authorization matrix", () => {
+  it("passes against the sandbox: every operation × viewer, balances:read, single-scope, admin keys and another workspace", { timeout: 120_000 }, async () => {
+    const { report } = await runBehindProxy({ catalog: () => authzChecks });
+    expect(notPassed(report)).toEqual([]);
+    expect(report.checks.map((c) => c.id).sort()).toEqual(["authz.admin-matrix", "authz.other-workspace", "authz.scope-matrix", "authz.scoped-matrix", "authz.viewer-matrix"]);
+  });
+
+  const notAdmin = (admin: Admin, r: ProxiedRequest) => keyOf(r) !== undefined && keyOf(r) !== admin.apiKey;
+  const FAULTS: Array<{ name: string; expectFailed: string[]; hooks: (admin: Admin) => { request?: (r: ProxiedRequest) => ProxiedRequest | null; response?: (q: ProxiedRequest, s: ProxiedResponse) => ProxiedResponse } }> = [
+    {
+      name: "a viewer key may sign messages and reject withdrawals",
+      expectFailed: ["authz.viewer-matrix", "authz.scope-matrix", "authz.scoped-matrix"],
+      hooks: (admin) => ({ request: (r) => (notAdmin(admin, r) && /\/(sign-message|reject)$/.test(r.path) ? asAdmin(admin, r) : r) }),
+    },
+    {
+      name: "a scoped key may list webhooks outside its scopes",
+      expectFailed: ["authz.scope-matrix", "authz.scoped-matrix"],
+      hooks: (admin) => ({ request: (r) => (notAdmin(admin, r) && r.method === "GET" && /\/webhooks$/.test(r.path) ? asAdmin(admin, r) : r) }),
+    },
+    {
+      name: "an admin key may revoke API keys (an owner's operation)",
+      expectFailed: ["authz.admin-matrix"],
+      hooks: (admin) => ({ request: (r) => (notAdmin(admin, r) && r.method === "DELETE" && /\/api-keys\//.test(r.path) ? asAdmin(admin, r) : r) }),
+    },
+    {
+      name: "a refusal is a bare 403 without the envelope",
+      expectFailed: ["authz.viewer-matrix"],
+      hooks: () => ({ response: (_q, s) => (s.status === 403 ? { status: 403, headers: { "content-type": "text/plain" }, body: "Forbidden" } : s) }),
+    },
+    {
+      name: "another workspace's webhooks are listed",
+      expectFailed: ["authz.other-workspace"],
+      hooks: () => ({ response: (q, s) => (q.method === "GET" && /\/webhooks$/.test(q.path) && s.status === 404 ? envelope(200, []) : s) }),
+    },
+  ];
+
+  it.each(FAULTS)("$name → caught", { timeout: 120_000 }, async (fault) => {
+    const { report } = await runBehindProxy({ catalog: () => authzChecks, hooks: fault.hooks });
+    for (const id of fault.expectFailed) expect(failed(report), `${id} should fail`).toContain(id);
+  });
+});
+
+describe("certify --fuzz", () => {
+  it("the same seed draws the same cases; another seed draws others", async () => {
+    const ops = await loadGeneratedOperations();
+    const draw = (seed: string) =>
+      ops.flatMap((op) => {
+        const prng = new Prng(seed, op.operationId);
+        return Array.from({ length: 20 }, (_, i) => ({ op, c: drawCase({ op, prng, ids: { wallet_id: "w1" }, placeholderIds: false, validAllowed: true }, i) }));
+      });
+    const text = (seed: string) => JSON.stringify(draw(seed).map((d) => d.c));
+    expect(text("42")).toBe(text("42"));
+    expect(text("42")).not.toBe(text("43"));
+    const cases = draw("42").filter((d) => d.c !== undefined);
+    // Both kinds, and each case's label is the oracle's verdict.
+    expect(cases.some((d) => d.c!.valid) && cases.some((d) => !d.c!.valid)).toBe(true);
+    for (const { op, c } of cases) expect(judgeInput(op, c!) === undefined, `${op.operationId} case ${c!.index}`).toBe(c!.valid);
+  });
+
+  it("guarded operations are sent invalid cases only, with ids nobody has", async () => {
+    const ops = await loadGeneratedOperations();
+    for (const op of ops.filter(isGuarded)) {
+      const prng = new Prng("7", op.operationId);
+      for (let i = 0; i < 30; i++) {
+        const c = drawCase({ op, prng, ids: { wallet_id: "real-wallet", workspace_id: "ws" }, placeholderIds: true, validAllowed: false }, i);
+        if (!c) continue;
+        expect(c.valid, `${op.operationId} case ${i}`).toBe(false);
+        expect(judgeInput(op, c), `${op.operationId} case ${i}`).toBeDefined();
+        expect(Object.values(c.params)).not.toContain("real-wallet");
+      }
+    }
+    expect(ops.filter(isGuarded).map((o) => o.operationId).sort()).toEqual(
+      ["approveWithdrawal", "createApiKey", "createWithdrawal", "deleteWebhook", "rejectWithdrawal", "requestSign", "revokeApiKey", "signMessage", "signRawTransaction"],
+    );
+  });
+
+  it("the sandbox passes a CI-sized run over every operation", { timeout: 180_000 }, async () => {
+    const { report } = await runBehindProxy({ catalog: (ops) => fuzzChecks(ops, { cases: 25, seed: "ci", allowWrites: true }) });
+    expect(notPassed(report)).toEqual([]);
+    expect(report.checks.length).toBeGreaterThanOrEqual(38);
+  });
+
+  it("a 500 to a long string is caught, shrunk to the smallest body, and names its seed", { timeout: 120_000 }, async () => {
+    const hooks = () => ({
+      response: (q: ProxiedRequest, s: ProxiedResponse) => (q.method === "POST" && /"name":"[^"]{60,}"/.test(q.body) ? envelope(500, null) : s),
+    });
+    const { report } = await runBehindProxy({ hooks, catalog: (ops) => fuzzChecks(only(ops, ["createWallet"]), { cases: 60, seed: "5", allowWrites: true }) });
+    const check = report.checks.find((c) => c.id === "fuzz.createWallet")!;
+    expect(check.status).toBe("failed");
+    expect(check.message).toMatch(/HTTP 500/);
+    expect(check.message).toMatch(/--seed 5/);
+    const body = JSON.parse(check.evidence!.request!.body!) as Record<string, unknown>;
+    expect(Object.keys(body)).toEqual(["name"]);
+  });
+
+  it("a 500 to a non-ASCII query value is caught", { timeout: 120_000 }, async () => {
+    const hooks = () => ({ response: (q: ProxiedRequest, s: ProxiedResponse) => (/\?.*%[89A-F][0-9A-F]/i.test(q.path) ? envelope(500, null) : s) });
+    const { report } = await runBehindProxy({ hooks, catalog: (ops) => fuzzChecks(only(ops, ["listAssets"]), { cases: 60, seed: "5", allowWrites: false }) });
+    expect(failed(report)).toEqual(["fuzz.listAssets"]);
+  });
+
+  it("an invalid body answered as a success is caught", { timeout: 120_000 }, async () => {
+    const hooks = () => ({ response: (q: ProxiedRequest, s: ProxiedResponse) => (q.method === "POST" && s.status === 400 ? envelope(201, null) : s) });
+    const { report } = await runBehindProxy({ hooks, catalog: (ops) => fuzzChecks(only(ops, ["createWebhook", "createWithdrawal"]), { cases: 40, seed: "9", allowWrites: false }) });
+    expect(failed(report).sort()).toEqual(["fuzz.createWebhook", "fuzz.createWithdrawal"]);
+    expect(report.checks.find((c) => c.id === "fuzz.createWithdrawal")!.message).toMatch(/invalid request/);
+  });
+});

@@ -1,0 +1,76 @@
+// The sandbox behind a fault proxy, for the deep checks (authorization matrix, fuzz): one call
+// starts both and runs a catalog against them.
+import type { TargetConfig } from "../../conformance/config.ts";
+import { loadGeneratedOperations, type OperationInfo } from "../../conformance/operations.ts";
+import type { Report } from "../../conformance/report/model.ts";
+import { runSuite } from "../../conformance/runner.ts";
+import type { Check, Group } from "../../conformance/types.ts";
+import { signRequest } from "../../runtime/hmac.ts";
+import { startSandbox } from "../../reference/sandbox.ts";
+import { startFaultProxy, type ProxiedRequest, type ProxyHooks } from "./fake-proxy.ts";
+
+export interface Admin {
+  apiKey: string;
+  apiSecret: string;
+}
+
+export interface DeepRun {
+  report: Report;
+  /** Requests that went through the proxy, in order. */
+  seen: ProxiedRequest[];
+  workspaceId: string;
+}
+
+export async function runBehindProxy(opts: {
+  hooks?: (admin: Admin) => ProxyHooks;
+  catalog: (operations: OperationInfo[]) => Check[];
+  only?: Group[];
+}): Promise<DeepRun> {
+  const sandbox = await startSandbox({});
+  const admin = { apiKey: sandbox.api_key, apiSecret: sandbox.api_secret };
+  const seen: ProxiedRequest[] = [];
+  const hooks = opts.hooks?.(admin) ?? {};
+  const proxy = await startFaultProxy(sandbox.base_url, {
+    request: (r) => {
+      seen.push(r);
+      return hooks.request ? hooks.request(r) : r;
+    },
+    ...(hooks.response ? { response: hooks.response } : {}),
+  });
+  try {
+    const target: TargetConfig = {
+      baseUrl: proxy.url,
+      rpcUrl: sandbox.rpc_url,
+      wsUrl: sandbox.ws_url,
+      admin,
+      rpcApiKey: sandbox.rpc_api_key,
+      workspaceId: sandbox.workspace_id,
+      faucetPrivateKey: sandbox.faucet_private_key,
+      fixtureIds: {},
+    };
+    const operations = await loadGeneratedOperations();
+    const result = await runSuite({ target, options: { level: "full", timeoutMs: 20_000, concurrency: 4, ...(opts.only ? { only: opts.only } : {}) }, operations, catalog: opts.catalog(operations) });
+    if (result.kind !== "completed") throw new Error(JSON.stringify(result));
+    return { report: result.report, seen, workspaceId: sandbox.workspace_id };
+  } finally {
+    await proxy.close();
+    await sandbox.close();
+  }
+}
+
+/** Re-signs a request with the admin key, as a deployment that ignores the caller's role would act. */
+export function asAdmin(admin: Admin, r: ProxiedRequest): ProxiedRequest {
+  const headers: Record<string, string> = { ...r.headers };
+  for (const [name, value] of Object.entries(signRequest({ ...admin, method: r.method, path: r.path.split("?")[0], body: r.body }))) headers[name.toLowerCase()] = value;
+  return { ...r, headers };
+}
+
+/** The key id a request was signed with. */
+export function keyOf(r: ProxiedRequest): string | undefined {
+  return r.headers["access-api-key"];
+}
+
+export function envelope(status: number, data: unknown): { status: number; headers: Record<string, string>; body: string } {
+  const ok = status < 300;
+  return { status, headers: { "content-type": "application/json" }, body: JSON.stringify({ success: ok, message: ok ? "success" : "error", code: ok ? 0 : status, data: ok ? data : null }) };
+}
