@@ -8,6 +8,7 @@ import { httpRpcChecks } from "./checks/rpc/http.ts";
 import { wsRpcChecks } from "./checks/rpc/ws.ts";
 import { scopeChecks } from "./checks/scope/index.ts";
 import { authzChecks } from "./checks/authz/index.ts";
+import { moneyChecks } from "./checks/money/index.ts";
 import { webhookChecks } from "./checks/webhooks/index.ts";
 import type { Check } from "./types.ts";
 
@@ -20,6 +21,7 @@ export const CATALOG: readonly Check[] = [
   ...authzChecks,
   ...webhookChecks,
   ...lifecycleChecks,
+  ...moneyChecks,
   ...httpRpcChecks,
   ...wsRpcChecks,
 ];

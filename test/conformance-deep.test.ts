@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { authzChecks } from "../conformance/checks/authz/index.ts";
 import { fuzzChecks, isGuarded } from "../conformance/checks/fuzz/index.ts";
+import { moneyChecks } from "../conformance/checks/money/index.ts";
 import { drawCase, judgeInput } from "../conformance/fuzz/cases.ts";
 import { Prng } from "../conformance/fuzz/prng.ts";
 import { loadGeneratedOperations, type OperationInfo } from "../conformance/operations.ts";
@@ -54,6 +55,7 @@ describe("the authorization matrix", () => {
 
   it.each(FAULTS)("$name → caught", { timeout: 120_000 }, async (fault) => {
     const { report } = await runBehindProxy({ catalog: () => authzChecks, hooks: fault.hooks });
+    if (process.env.SHOW_FAULTS) console.log(fault.name, notPassed(report));
     for (const id of fault.expectFailed) expect(failed(report), `${id} should fail`).toContain(id);
   });
 });
@@ -124,3 +126,77 @@ describe("certify --fuzz", () => {
     expect(report.checks.find((c) => c.id === "fuzz.createWithdrawal")!.message).toMatch(/invalid request/);
   });
 });
+
+describe("money-path semantics", () => {
+  const isCreate = (q: ProxiedRequest) => q.method === "POST" && /\/request-withdrawal$/.test(q.path);
+  const isBalance = (q: ProxiedRequest) => q.method === "GET" && /\/balance\//.test(q.path);
+
+  it("pass against the sandbox", { timeout: 180_000 }, async () => {
+    const { report } = await runBehindProxy({ catalog: () => moneyChecks });
+    expect(notPassed(report)).toEqual([]);
+  });
+
+  const firstAnswers = new Map<string, ProxiedResponse>();
+  let rejects = 0;
+  const FAULTS: Array<{ name: string; expectFailed: string[]; hooks: () => { request?: (r: ProxiedRequest) => ProxiedRequest | null; response?: (q: ProxiedRequest, s: ProxiedResponse) => ProxiedResponse } }> = [
+    {
+      name: "an Idempotency-Key reused with another body answers the first withdrawal",
+      expectFailed: ["money.idempotency-conflict"],
+      hooks: () => ({
+        response: (q, s) => {
+          const key = q.headers["idempotency-key"];
+          if (!isCreate(q) || !key) return s;
+          const first = firstAnswers.get(key);
+          if (!first) firstAnswers.set(key, s);
+          return first && s.status === 409 ? first : s;
+        },
+      }),
+    },
+    {
+      name: "the Idempotency-Key is dropped, so concurrent submits make several withdrawals",
+      expectFailed: ["money.concurrent-submits", "money.idempotent-replay"],
+      hooks: () => ({ request: (r) => (isCreate(r) ? { ...r, headers: Object.fromEntries(Object.entries(r.headers).filter(([k]) => k !== "idempotency-key")) } : r) }),
+    },
+    {
+      name: "an overdraft is accepted",
+      expectFailed: ["money.overdraft-refused"],
+      hooks: () => ({ response: (q, s) => (isCreate(q) && s.status === 409 ? envelope(201, { auto_approved: false, withdrawal: { id: "00000000-0000-4000-8000-000000000000", status: "pending_approval" } }) : s) }),
+    },
+    {
+      name: "reject keeps the hold",
+      expectFailed: ["money.reject-releases-hold"],
+      hooks: () => ({
+        request: (r) => {
+          if (r.method === "POST" && /\/reject$/.test(r.path)) rejects++;
+          return r;
+        },
+        response: (q, s) => {
+          if (!isBalance(q) || s.status !== 200 || rejects === 0) return s;
+          const body = JSON.parse(s.body) as { data: Record<string, string> };
+          const phantom = BigInt(rejects) * 100_000_000_000_000n; // 0.0001 per reject, still held
+          const shift = (v: string, sign: bigint) => fmt(toWei(v) + sign * phantom);
+          body.data.on_hold = shift(body.data.on_hold ?? "0", 1n);
+          body.data.available_balance = shift(body.data.available_balance ?? body.data.balance, -1n);
+          return { ...s, body: JSON.stringify(body) };
+        },
+      }),
+    },
+  ];
+
+  it.each(FAULTS)("$name → caught", { timeout: 180_000 }, async (fault) => {
+    const { report } = await runBehindProxy({ catalog: () => moneyChecks, hooks: fault.hooks });
+    if (process.env.SHOW_FAULTS) console.log(fault.name, notPassed(report));
+    for (const id of fault.expectFailed) expect(failed(report), `${id} should fail`).toContain(id);
+  });
+});
+
+function toWei(v: string): bigint {
+  const [whole, fraction = ""] = v.split(".");
+  return BigInt(whole) * 10n ** 18n + BigInt(fraction.padEnd(18, "0").slice(0, 18) || "0");
+}
+
+function fmt(wei: bigint): string {
+  const whole = wei / 10n ** 18n;
+  const fraction = (wei % 10n ** 18n).toString().padStart(18, "0").replace(/0+$/, "");
+  return fraction ? `${whole}.${fraction}` : whole.toString();
+}

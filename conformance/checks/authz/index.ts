@@ -72,7 +72,7 @@ function verdict(label: string, wrong: WrongCell[], cells: number): void {
   if (wrong.length === 0) return;
   const listed = wrong.slice(0, 6).map((w) => w.message).join("; ");
   const more = wrong.length > 6 ? `; and ${wrong.length - 6} more` : "";
-  throw new CheckFailed(`${label}: ${wrong.length} of ${cells} operations answered against the spec's roles and scopes: ${listed}${more}`, {
+  throw new CheckFailed(`${label}: ${wrong.length} of ${cells} operations answered against the spec: ${listed}${more}`, {
     ...wrong[0].evidence,
     details: { wrong: wrong.map((w) => w.message) },
   });

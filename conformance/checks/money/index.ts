@@ -1,0 +1,207 @@
+// Money-path semantics at --level full, on the funded wallet of the lifecycle: a withdrawal replayed
+// with its Idempotency-Key is the same withdrawal; the key with another body is 409; identical
+// submits at the same time make one withdrawal; an overdraft is refused with nothing held; reject
+// releases the hold. Every withdrawal made here waits for approval and is rejected, so nothing
+// leaves the wallet. The checks run one after the other: they read the same balance.
+import { randomUUID } from "node:crypto";
+import type { CheckContext } from "../../context.ts";
+import { expectError, expectSuccess, failWith } from "../../expect.ts";
+import type { AssetFixture } from "../../fixtures/registry.ts";
+import { fail, skip } from "../../outcome.ts";
+import type { HttpExchange } from "../../probe.ts";
+import type { Check } from "../../types.ts";
+import { decimalToUnits, unitsToDecimal } from "../../units.ts";
+
+const AMOUNT = "0.0001";
+const RECIPIENT_FALLBACK = "0x000000000000000000000000000000000000dEaD";
+
+interface Funded {
+  asset: AssetFixture;
+  recipient: string;
+}
+
+async function funded(ctx: CheckContext): Promise<Funded> {
+  const deposit = await ctx.need("deposit");
+  if (!deposit.reflected) skip("the deposit never reached the balance, so there is nothing to hold");
+  const asset = await ctx.need("asset");
+  const peer = await ctx.settle("peer-asset");
+  return { asset, recipient: peer.ok && peer.value.address ? peer.value.address : RECIPIENT_FALLBACK };
+}
+
+function submit(ctx: CheckContext, f: Funded, key: string | undefined, amount = AMOUNT, notes = "custody certify money path"): Promise<HttpExchange> {
+  return ctx.call("createWithdrawal", {
+    params: { wallet_id: f.asset.walletId },
+    body: { asset_id: f.asset.assetId, amount, recipient_address: f.recipient, notes },
+    headers: key ? { "Idempotency-Key": key } : {},
+  });
+}
+
+/** The id of the withdrawal a createWithdrawal answer carries ({auto_approved, withdrawal}). */
+function withdrawalId(ctx: CheckContext, ex: HttpExchange): string {
+  const data = expectSuccess(ex, ctx.operation("createWithdrawal"), "createWithdrawal") as Record<string, unknown>;
+  const w = (data?.withdrawal ?? data) as Record<string, unknown>;
+  const id = w?.id ?? w?.withdrawal_id;
+  if (typeof id !== "string") failWith(ex, "createWithdrawal answered without a withdrawal id");
+  if (data?.auto_approved === true) skip("the deployment approves withdrawals by itself, so they cannot be held and rejected without moving funds");
+  return id;
+}
+
+/** Rejects the withdrawal (releasing its hold); registered as a cleanup too, in case the check stops. */
+async function release(ctx: CheckContext, id: string): Promise<HttpExchange> {
+  const ex = await ctx.call("rejectWithdrawal", { params: { withdrawal_id: id }, body: { reason: "custody certify money path" } });
+  return ex;
+}
+
+function cleanupReject(ctx: CheckContext, id: string): void {
+  ctx.suite.cleanups.push(async () => void (await ctx.suite.call("rejectWithdrawal", { params: { withdrawal_id: id }, body: { reason: "custody certify" } })));
+}
+
+interface Holding {
+  available: bigint;
+  onHold: bigint;
+  ex: HttpExchange;
+}
+
+async function holding(ctx: CheckContext, f: Funded): Promise<Holding> {
+  const ex = await ctx.call("getWalletAssetBalance", { params: { wallet_id: f.asset.walletId, asset_id: f.asset.assetId } });
+  const b = expectSuccess(ex, ctx.operation("getWalletAssetBalance")) as Record<string, unknown>;
+  const available = decimalToUnits(b?.available_balance ?? b?.balance, f.asset.decimals);
+  const onHold = decimalToUnits(b?.on_hold ?? "0", f.asset.decimals);
+  if (available === undefined || onHold === undefined) failWith(ex, "the balance has no available_balance/on_hold (or balance) as decimal strings");
+  return { available, onHold, ex };
+}
+
+async function withdrawalIds(ctx: CheckContext, f: Funded): Promise<Set<string>> {
+  const ex = await ctx.call("listWalletWithdrawals", { params: { wallet_id: f.asset.walletId } });
+  const list = expectSuccess(ex, ctx.operation("listWalletWithdrawals"));
+  const items = Array.isArray(list) ? list : (((list as Record<string, unknown>)?.items as unknown[]) ?? []);
+  return new Set(items.map((w) => String((w as Record<string, unknown>).id ?? (w as Record<string, unknown>).withdrawal_id)));
+}
+
+const COMMON = {
+  group: "money" as const,
+  severity: "MUST" as const,
+  level: "full" as const,
+  requires: ["faucet", "deposit", "asset"] as Check["requires"],
+  // After the lifecycle's own withdrawal has run its course, so the balance holds still.
+  awaits: ["withdrawal-executed", "peer-asset"] as Check["awaits"],
+  timeoutScale: 4,
+};
+
+export const sameKeySameBody: Check = {
+  ...COMMON,
+  id: "money.idempotent-replay",
+  title: "createWithdrawal with the same Idempotency-Key and body answers the same withdrawal, and holds once",
+  seedRef: "assumed: Idempotency-Key on createWithdrawal",
+  async run(ctx) {
+    const f = await funded(ctx);
+    const before = await holding(ctx, f);
+    const key = `certify-${randomUUID()}`;
+    const first = withdrawalId(ctx, await submit(ctx, f, key));
+    cleanupReject(ctx, first);
+    const again = await submit(ctx, f, key);
+    const second = withdrawalId(ctx, again);
+    if (second !== first) failWith(again, `the replay answered withdrawal ${second}, the first call ${first}`);
+    const held = await holding(ctx, f);
+    const amount = decimalToUnits(AMOUNT, f.asset.decimals)!;
+    // One hold: the amount (plus whatever fee reserve) once, never twice.
+    if (held.onHold - before.onHold >= 2n * amount) failWith(held.ex, `on_hold grew by ${unitsToDecimal(held.onHold - before.onHold, f.asset.decimals)} after one withdrawal of ${AMOUNT} and its replay`);
+    await release(ctx, first);
+  },
+};
+
+export const sameKeyOtherBody: Check = {
+  ...COMMON,
+  id: "money.idempotency-conflict",
+  after: ["money.idempotent-replay"],
+  title: "The same Idempotency-Key with another body answers 409 and creates nothing",
+  seedRef: "assumed: Idempotency-Key on createWithdrawal (409 on reuse with another request)",
+  async run(ctx) {
+    const f = await funded(ctx);
+    const key = `certify-${randomUUID()}`;
+    const first = withdrawalId(ctx, await submit(ctx, f, key));
+    cleanupReject(ctx, first);
+    const before = await withdrawalIds(ctx, f);
+    const other = await submit(ctx, f, key, "0.0002");
+    expectError(other, 409, undefined, "createWithdrawal reusing an Idempotency-Key with another amount");
+    const after = await withdrawalIds(ctx, f);
+    const made = [...after].filter((id) => !before.has(id));
+    if (made.length > 0) failWith(other, `the refused request still created withdrawal ${made.join(", ")}`);
+    await release(ctx, first);
+  },
+};
+
+export const concurrentSubmits: Check = {
+  ...COMMON,
+  id: "money.concurrent-submits",
+  after: ["money.idempotency-conflict"],
+  title: "Identical submits sent at the same time with one Idempotency-Key make one withdrawal",
+  seedRef: "assumed: Idempotency-Key on createWithdrawal",
+  async run(ctx) {
+    const f = await funded(ctx);
+    const before = await withdrawalIds(ctx, f);
+    const key = `certify-${randomUUID()}`;
+    const answers = await Promise.all(Array.from({ length: 5 }, () => submit(ctx, f, key)));
+    const ids = new Set<string>();
+    for (const ex of answers) {
+      if (ex.response.status >= 200 && ex.response.status < 300) ids.add(withdrawalId(ctx, ex));
+      else if (ex.response.status !== 409) failWith(ex, `a concurrent identical submit answered HTTP ${ex.response.status} (expected the same withdrawal, or 409 while the first is in flight)`);
+    }
+    for (const id of ids) cleanupReject(ctx, id);
+    const after = await withdrawalIds(ctx, f);
+    const made = [...after].filter((id) => !before.has(id));
+    for (const id of made) cleanupReject(ctx, id);
+    if (ids.size !== 1 || made.length !== 1) fail(`5 identical submits with one Idempotency-Key made ${made.length} withdrawals (answers named ${ids.size})`, answers[0].evidence);
+    await release(ctx, made[0]);
+  },
+};
+
+export const overdraftRefused: Check = {
+  ...COMMON,
+  id: "money.overdraft-refused",
+  after: ["money.concurrent-submits"],
+  title: "A withdrawal above the available balance is refused (4xx) and nothing is held",
+  seedRef: "§1 (withdrawals follow policy); assumed: 409 on insufficient balance",
+  async run(ctx) {
+    const f = await funded(ctx);
+    const before = await holding(ctx, f);
+    const ids = await withdrawalIds(ctx, f);
+    const tooMuch = unitsToDecimal(before.available + 10n ** BigInt(f.asset.decimals), f.asset.decimals);
+    const ex = await submit(ctx, f, `certify-${randomUUID()}`, tooMuch);
+    if (ex.response.status < 400 || ex.response.status >= 500) {
+      const made = [...(await withdrawalIds(ctx, f))].filter((id) => !ids.has(id));
+      for (const id of made) cleanupReject(ctx, id);
+      failWith(ex, `a withdrawal of ${tooMuch} (available ${unitsToDecimal(before.available, f.asset.decimals)}) answered HTTP ${ex.response.status}`);
+    }
+    expectError(ex, [400, 409], undefined, "an overdraft");
+    const after = await holding(ctx, f);
+    if (after.onHold !== before.onHold || after.available !== before.available) {
+      failWith(after.ex, `after the refused overdraft on_hold went ${unitsToDecimal(before.onHold, f.asset.decimals)} → ${unitsToDecimal(after.onHold, f.asset.decimals)}, available ${unitsToDecimal(before.available, f.asset.decimals)} → ${unitsToDecimal(after.available, f.asset.decimals)}`);
+    }
+  },
+};
+
+export const rejectReleases: Check = {
+  ...COMMON,
+  id: "money.reject-releases-hold",
+  after: ["money.overdraft-refused"],
+  title: "A pending withdrawal holds its amount; rejecting it gives the hold back",
+  seedRef: "§1 (withdrawals follow policy and approvals); assumed: on_hold and available_balance",
+  async run(ctx) {
+    const f = await funded(ctx);
+    const before = await holding(ctx, f);
+    const id = withdrawalId(ctx, await submit(ctx, f, `certify-${randomUUID()}`));
+    cleanupReject(ctx, id);
+    const held = await holding(ctx, f);
+    const amount = decimalToUnits(AMOUNT, f.asset.decimals)!;
+    if (before.available - held.available < amount) failWith(held.ex, `a pending withdrawal of ${AMOUNT} left available_balance at ${unitsToDecimal(held.available, f.asset.decimals)} (was ${unitsToDecimal(before.available, f.asset.decimals)})`);
+    const rejected = await release(ctx, id);
+    expectSuccess(rejected, ctx.operation("rejectWithdrawal"), "rejectWithdrawal");
+    const after = await holding(ctx, f);
+    if (after.available !== before.available || after.onHold !== before.onHold) {
+      failWith(after.ex, `after reject, available is ${unitsToDecimal(after.available, f.asset.decimals)} and on_hold ${unitsToDecimal(after.onHold, f.asset.decimals)}; before the withdrawal they were ${unitsToDecimal(before.available, f.asset.decimals)} and ${unitsToDecimal(before.onHold, f.asset.decimals)}`);
+    }
+  },
+};
+
+export const moneyChecks: Check[] = [sameKeySameBody, sameKeyOtherBody, concurrentSubmits, overdraftRefused, rejectReleases];
