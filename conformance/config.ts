@@ -1,4 +1,5 @@
 // What the suite knows about a target: URLs and credentials, nothing else.
+import type { SupplyMode } from "./supply.ts";
 import type { Group, Level } from "./types.ts";
 
 export interface Credentials {
@@ -44,6 +45,8 @@ export interface RunOptions {
   timeoutMs: number;
   /** Checks run at the same time. */
   concurrency: number;
+  /** How fixtures are supplied (supply.ts); default: created at --level full, given at seed. */
+  supply?: SupplyMode;
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;

@@ -9,6 +9,7 @@ import { CheckSkipped } from "./outcome.ts";
 import type { HttpExchange, HttpProbe } from "./probe.ts";
 import type { Redactor } from "./redact.ts";
 import { RpcClient } from "./rpc.ts";
+import { supplyMode, type SupplyMode } from "./supply.ts";
 import type { Level, Prerequisite } from "./types.ts";
 
 export interface CallArgs {
@@ -23,7 +24,7 @@ export interface CallArgs {
 /** State shared by every check of one run. */
 export class Suite {
   readonly cleanups: Array<() => Promise<void>> = [];
-  fixtures!: FixtureRegistry;
+  fixtures!: FixtureRegistry<Suite>;
 
   constructor(
     readonly config: TargetConfig,
@@ -39,10 +40,15 @@ export class Suite {
     return this.options.level;
   }
 
+  /** Whether fixtures come only from flags or may be created (decided once, supply.ts). */
+  get supply(): SupplyMode {
+    return this.options.supply ?? supplyMode(this.options.level, false);
+  }
+
   /** The operation, or a skip naming it when the spec in use has none by that id. */
   operation(operationId: string): OperationInfo {
     const op = findOperation(this.operations, operationId);
-    if (!op) throw new CheckSkipped(`operation ${operationId} is not in the operation table`);
+    if (!op) throw new CheckSkipped(`operation ${operationId} is not in the operation table`, undefined, "inapplicable");
     return op;
   }
 

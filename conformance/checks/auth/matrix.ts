@@ -10,7 +10,8 @@ import { expectUnauthorized } from "../../expect.ts";
 import { CheckFailed, skip } from "../../outcome.ts";
 import type { HttpExchange } from "../../probe.ts";
 import { knownIds, mapLimit, operationsInScope, planRequest, type RequestPlan } from "../../targets.ts";
-import type { Check, Severity } from "../../types.ts";
+import type { Check } from "../../check.ts";
+import type { Severity } from "../../types.ts";
 
 /** One request to send: the headers (auth ones included), and optionally a different body or path. */
 export interface AuthCase {

@@ -8,7 +8,7 @@ import { isRead } from "../../operations.ts";
 import { CheckFailed, fail, skip } from "../../outcome.ts";
 import type { HttpExchange } from "../../probe.ts";
 import { knownIds, mapLimit, operationsInScope, planRequest, type RequestPlan } from "../../targets.ts";
-import type { Check } from "../../types.ts";
+import type { Check } from "../../check.ts";
 import { randomKeyId, randomSecret, sendCase, signed, summarize } from "./matrix.ts";
 
 // Inside the ±300 s window with a margin for clock skew between the runner and the target.

@@ -4,7 +4,7 @@ import type { CheckContext } from "../../context.ts";
 import { envelopeProblem, expectError, failWith, isJsonContentType, schemaProblem } from "../../expect.ts";
 import { skip } from "../../outcome.ts";
 import { fillPath } from "../../api.ts";
-import type { Check } from "../../types.ts";
+import type { Check } from "../../check.ts";
 import { SAMPLE_PREREQUISITES, samples, unknownWalletId, type Sample } from "./samples.ts";
 
 /** Sampling takes a round of requests; the checks that share it get twice the time. */

@@ -6,7 +6,8 @@ import { pollUntil, type CheckContext } from "../../context.ts";
 import { expectSuccess, failWith } from "../../expect.ts";
 import type { FixtureValues } from "../../fixtures/registry.ts";
 import { fail, skip } from "../../outcome.ts";
-import type { Check, Evidence, Prerequisite } from "../../types.ts";
+import type { Check } from "../../check.ts";
+import type { Evidence, Prerequisite } from "../../types.ts";
 import { balanceOf, decimalToUnits, unitsToDecimal } from "../../units.ts";
 
 /** The prerequisite this check owns: its setup failure is this check's failure. */

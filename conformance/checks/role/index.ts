@@ -7,7 +7,7 @@ import { expectError, expectSuccess } from "../../expect.ts";
 import { findOperation } from "../../operations.ts";
 import { skip } from "../../outcome.ts";
 import { EVENT_TYPES } from "../../fixtures/util.ts";
-import type { Check } from "../../types.ts";
+import type { Check } from "../../check.ts";
 
 async function expectForbidden(ctx: CheckContext, operationId: string, args: Parameters<CheckContext["call"]>[1]): Promise<boolean> {
   if (!findOperation(ctx.operations, operationId)) return false;

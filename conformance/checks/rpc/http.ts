@@ -4,7 +4,8 @@ import type { CheckContext } from "../../context.ts";
 import { failWith } from "../../expect.ts";
 import { fail } from "../../outcome.ts";
 import { HEX_DATA_32, HEX_QUANTITY, parseRpcBatch, parseRpcResponse, RPC_UNAUTHORIZED, type KeyPlacement, type RpcResponse } from "../../rpc.ts";
-import type { Check, Severity } from "../../types.ts";
+import type { Check } from "../../check.ts";
+import type { Severity } from "../../types.ts";
 import type { HttpExchange } from "../../probe.ts";
 
 function rpcCheck(id: string, title: string, seedRef: string, run: Check["run"], severity: Severity = "MUST"): Check {

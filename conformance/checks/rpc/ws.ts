@@ -3,7 +3,7 @@
 import type { CheckContext } from "../../context.ts";
 import { CheckFailed, fail, skip } from "../../outcome.ts";
 import { HEX_QUANTITY, RPC_UNAUTHORIZED, type KeyPlacement } from "../../rpc.ts";
-import type { Check } from "../../types.ts";
+import type { Check } from "../../check.ts";
 import type { WsConnection } from "../../ws-probe.ts";
 
 function wsCheck(id: string, title: string, seedRef: string, run: Check["run"]): Check {

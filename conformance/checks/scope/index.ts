@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { expectError, expectSuccess, failWith } from "../../expect.ts";
 import { findOperation } from "../../operations.ts";
 import { skip } from "../../outcome.ts";
-import type { Check } from "../../types.ts";
+import type { Check } from "../../check.ts";
 
 /** A key with only balances:read reads balances and is refused everything else with 403. */
 export const balancesReadOnly: Check = {

@@ -9,7 +9,8 @@ import { registerWebhook } from "../../fixtures/webhook.ts";
 import { certifyName, EVENT_TYPES, firstString } from "../../fixtures/util.ts";
 import { fail, skip } from "../../outcome.ts";
 import { eventIdOf, type ReceivedDelivery } from "../../receiver.ts";
-import type { Check, Evidence } from "../../types.ts";
+import type { Check } from "../../check.ts";
+import type { Evidence } from "../../types.ts";
 
 /** Operation 8, validated: the base64 of exactly 32 bytes. */
 async function verificationKey(ctx: CheckContext): Promise<string> {
