@@ -69,7 +69,7 @@ export const CERTIFY_USAGE = `usage: custody certify --base-url U --rpc-url R [-
 target (flag or environment variable):
   --base-url U              CUSTODY_BASE_URL         wallet API base (operation paths start with /api/v1)
   --rpc-url R               CUSTODY_RPC_URL          node access base (HTTP JSON-RPC at R/rpc)
-  --ws-url W                CUSTODY_WS_URL           WebSocket URL (default: R with ws(s):// and /ws)
+  --ws-url W                CUSTODY_WS_URL           WebSocket URL (default, seed 4.1: wss://{host of R}/ws)
   --api-key K               CUSTODY_API_KEY          HMAC key id (owner or admin)
   --api-secret S            CUSTODY_API_SECRET       its secret (prefer the environment variable)
   --rpc-api-key RK          CUSTODY_RPC_API_KEY      node access key

@@ -52,11 +52,10 @@ export interface RunOptions {
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_CONCURRENCY = 8;
 
+/** The seed's WebSocket address, wss://{rpc_host}/ws (4.1): the host of --rpc-url, path /ws (ws:// for an http:// rpc URL). */
 export function defaultWsUrl(rpcUrl: string): string {
   const url = new URL(rpcUrl);
-  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
-  url.pathname = `${url.pathname.replace(/\/+$/, "")}/ws`;
-  return url.toString();
+  return `${url.protocol === "https:" ? "wss:" : "ws:"}//${url.host}/ws`;
 }
 
 export function joinUrl(base: string, path: string): string {

@@ -1,7 +1,6 @@
 // The fixture supply table: for each prerequisite, the flag that supplies it and whether the run may
 // create it by driving operations the seed does not specify. Decided here once; providers ask
 // `supplied` / `missing` instead of re-deciding from the level.
-import type { TargetConfig } from "./config.ts";
 import { CheckSkipped } from "./outcome.ts";
 import type { Prerequisite } from "./types.ts";
 
@@ -50,10 +49,4 @@ export function needsOf(name: Prerequisite, mode: SupplyMode): string {
 export function missing(name: Prerequisite, mode: SupplyMode, detail?: string): never {
   const needs = needsOf(name, mode);
   throw new CheckSkipped(`no ${SUPPLY[name].what}${detail ? ` (${detail})` : ""}: pass ${needs}`, needs);
-}
-
-/** The given seed-level ids, by prerequisite (undefined when not passed). */
-export function givenId(config: TargetConfig, name: "wallet" | "withdrawal" | "delivery" | "webhook"): string | undefined {
-  const ids = config.fixtureIds;
-  return { wallet: ids.walletId, withdrawal: ids.withdrawalId, delivery: ids.deliveryId, webhook: ids.webhookId }[name];
 }

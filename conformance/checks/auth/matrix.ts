@@ -53,6 +53,8 @@ export function without(headers: Record<string, string>, ...names: string[]): Re
 /** Defines one negative check over every operation in scope. */
 export function negativeCheck(spec: {
   id: string;
+  /** Seed statements (spec/trace.yaml ids) the check enforces. */
+  statements: string[];
   title: string;
   seedRef: string;
   severity?: Severity;
@@ -67,6 +69,7 @@ export function negativeCheck(spec: {
     severity: spec.severity ?? "MUST",
     seedRef: spec.seedRef,
     level: "seed",
+    statements: spec.statements,
     async run(ctx) {
       const ids = knownIds(ctx);
       const plans = operationsInScope(ctx)

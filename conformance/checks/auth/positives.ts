@@ -42,6 +42,7 @@ function expectAccepted(ex: HttpExchange, what: string): void {
 /** Every read operation accepts a correctly signed request. */
 export const validSignature: Check = {
   id: "auth.valid-signature",
+  statements: ["s4.base-url", "s4.no-body-no-query", "s4.path-params-strings-required", "s5.three-headers", "s9.prefix"],
   group: "auth",
   title: "A correctly signed request is accepted on every read operation (positive control)",
   severity: "MUST",
@@ -86,6 +87,7 @@ export const queryNotSigned: Check = {
 /** Timestamps close to both edges of the ±300 s window are accepted. */
 export const windowEdge: Check = {
   id: "auth.window-edge",
+  statements: ["s5.access-timestamp"],
   group: "auth",
   title: `Timestamps ${NEAR_EDGE_S} s in the past and in the future are accepted`,
   severity: "MUST",
@@ -103,6 +105,7 @@ export const windowEdge: Check = {
 /** Different failures, different operations: always the same bytes, so nothing hints at what was wrong. */
 export const identical401: Check = {
   id: "auth.identical-401",
+  statements: ["s4.all-need-auth", "s5.rule1-401-envelope", "s7.auth-failed"],
   group: "auth",
   title: "Every authentication failure gets byte-identical 401 answers (no hint which part was wrong)",
   severity: "MUST",
@@ -142,6 +145,7 @@ export const identical401: Check = {
 /** The 401 body is exactly the bytes the spec gives (same member order, no whitespace). */
 export const canonical401Body: Check = {
   id: "auth.canonical-401-body",
+  statements: ["s7.auth-failed"],
   group: "auth",
   title: "The 401 body is exactly the spec's serialized unauthorized envelope",
   severity: "SHOULD",

@@ -35,6 +35,7 @@ function verify(key: string, d: ReceivedDelivery, body = d.body, headers = d.hea
 
 export const verificationKeyCheck: Check = {
   id: "webhooks.verification-key",
+  statements: ["s1.deliveries-signed", "s2.9.webhook-verification-key", "s4.op8-webhook-verification-key", "s6.signed-ed25519"],
   group: "webhooks",
   title: "Operation 8 gives a base64 Ed25519 public key of 32 bytes",
   severity: "MUST",
@@ -48,6 +49,7 @@ export const verificationKeyCheck: Check = {
 
 export const registration: Check = {
   id: "webhooks.registration",
+  statements: ["s1.webhooks-registered", "s6.webhook-delivery"],
   awaits: ["webhook"],
   group: "webhooks",
   title: "createWebhook registers a webhook that listWebhooks then shows",
@@ -71,6 +73,7 @@ export const registration: Check = {
 
 export const deliverySignature: Check = {
   id: "webhooks.delivery-signature",
+  statements: ["s1.deliveries-logged", "s1.deliveries-signed", "s6.webhook-delivery", "s6.signed-ed25519"],
   awaits: ["event"],
   group: "webhooks",
   title: "A real delivery verifies with the key of operation 8 (reports the signature profile)",
@@ -96,6 +99,7 @@ export const deliverySignature: Check = {
 
 export const eventShape: Check = {
   id: "webhooks.event-shape",
+  statements: ["s6.webhook-delivery"],
   awaits: ["event"],
   group: "webhooks",
   title: "A delivered event is JSON with id, type, created_at, workspace_id and data",
@@ -121,6 +125,7 @@ export const eventShape: Check = {
 
 export const tamperedBodyRejected: Check = {
   id: "webhooks.tampered-body-rejected",
+  statements: ["s1.deliveries-signed", "s6.signed-ed25519"],
   awaits: ["event"],
   group: "webhooks",
   title: "The delivery signature binds the body: a tampered body (or id, or timestamp) fails verification",
@@ -147,6 +152,7 @@ export const tamperedBodyRejected: Check = {
 
 export const deliveryLogged: Check = {
   id: "webhooks.delivery-logged",
+  statements: ["s1.deliveries-logged", "s2.7.webhook-delivery", "s3.delivery-status-pending", "s6.delivery-recorded"],
   awaits: ["delivery"],
   group: "webhooks",
   title: "The delivery is logged with event_type, event_id, status and payload",
@@ -177,6 +183,7 @@ export const deliveryLogged: Check = {
 
 export const resendSameEvent: Check = {
   id: "webhooks.resend-same-event",
+  statements: ["s1.deliveries-logged", "s1.deliveries-requeued", "s2.7.webhook-delivery", "s3.delivery-status-pending", "s4.op6-resend-delivery", "s6.requeue-returns-record"],
   awaits: ["event"],
   group: "webhooks",
   title: "Operation 6 requeues a delivery and the same event id arrives again",
@@ -201,6 +208,7 @@ export const resendSameEvent: Check = {
 
 export const deleteStopsDelivery: Check = {
   id: "webhooks.delete-stops-delivery",
+  statements: ["s2.8.webhook-delete-result", "s3.delete-result-deleted", "s4.op7-delete-webhook"],
   group: "webhooks",
   title: "Operation 7 answers status deleted and nothing is delivered to that webhook afterwards",
   severity: "MUST",
