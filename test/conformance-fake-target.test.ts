@@ -10,6 +10,7 @@ import { runSuite } from "../conformance/runner.ts";
 import { CATALOG } from "../conformance/catalog.ts";
 import type { Group } from "../conformance/types.ts";
 import { fakeTargetConfig, startFakeTarget, type FakeFault, type FakeTarget } from "./support/fake-target.ts";
+import { SEED_ONLY_FAULT_CHECKS } from "./support/seed-only-target.ts";
 
 const started: FakeTarget[] = [];
 afterEach(async () => {
@@ -177,6 +178,8 @@ const FAULTS: Array<[FakeFault, string]> = [
   ["rpc-block-frozen", "rpc.block-number-advances"],
   ["rpc-block-fields-decimal", "rpc.get-block-latest"],
   ["rpc-id-not-echoed", "rpc.id-echo"],
+  ["rpc-id-not-echoed", "rpc.id-echo-string-null"],
+  ["rpc-id-not-echoed", "rpc.ws-framing"],
   ["rpc-text-content-type", "rpc.json-content-type"],
   ["rpc-no-auth", "rpc.unauthorized"],
   ["rpc-no-auth", "rpc.unauthorized-body"],
@@ -192,7 +195,7 @@ const FAULTS: Array<[FakeFault, string]> = [
   ["rpc-ws-no-auth", "rpc.ws-unauthorized"],
   ["rpc-ws-no-auth", "rpc.ws-unauthorized-401"],
   ["rpc-ws-drop-early", "rpc.ws-immediate-request"],
-  ["rpc-ws-notification-answered", "rpc.ws-framing"],
+  ["rpc-ws-notification-answered", "rpc.ws-strict-json-rpc"],
   ["rpc-ws-query-key-ignored", "rpc.substrate-client"],
 ];
 
@@ -216,7 +219,8 @@ describe.concurrent("each fault is detected by the check for its rule", () => {
 
 describe("fault coverage", () => {
   it("every check that the fake can exercise has at least one fault", () => {
-    const covered = new Set(FAULTS.map(([, id]) => id));
+    // Faults of the independent seed-only deployment (test/conformance-seed-only.test.ts) count too.
+    const covered = new Set([...FAULTS, ...SEED_ONLY_FAULT_CHECKS].map(([, id]) => id));
     // The chain-driven lifecycle checks need a funded chain; their faults run against the reference.
     const needsChain = new Set(["lifecycle.deposit-detected", "lifecycle.deposit-confirmation", "lifecycle.balance-matches-chain", "lifecycle.withdrawal-idempotency", "lifecycle.withdrawal-receipt", "lifecycle.wallet-to-wallet"]);
     // The verifier-side check: no deployment can make a tampered body verify under either profile.

@@ -82,9 +82,20 @@ export const wsImmediateRequest = wsCheck("rpc.ws-immediate-request", ["s4.1.ws-
   }
 });
 
-export const wsFraming = wsCheck("rpc.ws-framing", ["s4.1.ws-transport", "s4.1.response-shape"], "Over WebSocket: id echo, -32700 on bad JSON, batches, and no answer to a notification", "§4.1; assumed: strict JSON-RPC 2.0", (ctx) =>
+export const wsFraming = wsCheck("rpc.ws-framing", ["s4.1.ws-transport", "s4.1.response-shape"], "Over WebSocket the same JSON-RPC messages: a numeric id is echoed with the result", "§4.1 (same JSON-RPC messages over the socket)", (ctx) =>
   withSocket(ctx, "query", async (conn) => {
-    for (const id of ["ws-string-id", 42, null]) {
+    for (const id of [42, 0]) {
+      conn.send({ jsonrpc: "2.0", id, method: "eth_blockNumber", params: [] });
+      const r = await ctx.rpc.awaitId(conn, id);
+      if (typeof r.result !== "string") fail(`id ${JSON.stringify(id)} was answered without a result`, conn.evidence());
+    }
+  }),
+);
+
+/** Beyond the seed: the rest of JSON-RPC 2.0 over the socket. */
+export const wsStrictJsonRpc = wsCheck("rpc.ws-strict-json-rpc", [], "Over WebSocket: string and null ids, -32700 on bad JSON, batches, and no answer to a notification", "assumed: strict JSON-RPC 2.0", (ctx) =>
+  withSocket(ctx, "query", async (conn) => {
+    for (const id of ["ws-string-id", null]) {
       conn.send({ jsonrpc: "2.0", id, method: "eth_blockNumber", params: [] });
       const r = await ctx.rpc.awaitId(conn, id);
       if (typeof r.result !== "string") fail(`id ${JSON.stringify(id)} was answered without a result`, conn.evidence());
@@ -104,6 +115,7 @@ export const wsFraming = wsCheck("rpc.ws-framing", ["s4.1.ws-transport", "s4.1.r
     const batch = JSON.parse(await conn.next(ctx.timeoutMs)) as unknown;
     if (!Array.isArray(batch) || batch.length !== 2) fail(`a batch over WebSocket answered ${JSON.stringify(batch).slice(0, 120)}`, conn.evidence());
   }),
+  "SHOULD",
 );
 
 export const substrateClient = wsCheck("rpc.substrate-client", ["s1.substrate-clients", "s4.1.substrate-api-key-query"], "A Substrate-style client (@polkadot/rpc-provider WsProvider, key in api_key) connects and gets answers", "§1; §4.1 (Substrate-style clients, api_key query)", async (ctx) => {
@@ -146,4 +158,4 @@ function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise
   ]).finally(() => clearTimeout(timer));
 }
 
-export const wsRpcChecks: Check[] = [wsQueryKey, wsHeaderKey, wsUnauthorized, wsUnauthorized401, wsImmediateRequest, wsFraming, substrateClient];
+export const wsRpcChecks: Check[] = [wsQueryKey, wsHeaderKey, wsUnauthorized, wsUnauthorized401, wsImmediateRequest, wsFraming, wsStrictJsonRpc, substrateClient];
