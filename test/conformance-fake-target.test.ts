@@ -26,7 +26,7 @@ async function fake(faults: FakeFault[] = []): Promise<FakeTarget> {
 async function certify(t: FakeTarget, options: Partial<RunOptions> = {}, over: Parameters<typeof fakeTargetConfig>[1] = {}): Promise<Report> {
   const result = await runSuite({
     target: fakeTargetConfig(t, over),
-    options: { level: "full", timeoutMs: 3_000, concurrency: 8, ...options },
+    options: { level: "full", timeoutMs: 6_000, concurrency: 8, ...options },
     operations: t.operations,
   });
   if (result.kind !== "completed") throw new Error(`run did not complete: ${result.failure.lines.join(" ")}`);

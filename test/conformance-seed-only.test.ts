@@ -39,7 +39,7 @@ async function certifySeedOnly(faults: SeedOnlyFault[] = [], extra: string[] = [
         "--level", "seed", "--workspace-id", t.workspaceId, "--wallet-id", t.walletId, "--asset-id", t.assetId, "--withdrawal-id", t.withdrawalId,
         "--webhook-id", t.webhookId, "--delivery-id", t.deliveryId,
         "--viewer-api-key", t.viewer.apiKey, "--viewer-api-secret", t.viewer.apiSecret, "--scoped-api-key", t.scoped.apiKey, "--scoped-api-secret", t.scoped.apiSecret,
-        "--webhook-receiver-url", receiverUrl, "--webhook-listen", `127.0.0.1:${port}`, "--timeout-ms", "3000", "--json", json, "--no-color", "--quiet", ...extra,
+        "--webhook-receiver-url", receiverUrl, "--webhook-listen", `127.0.0.1:${port}`, "--timeout-ms", "8000", "--json", json, "--no-color", "--quiet", ...extra,
       ],
       { env: {}, operations: await loadGeneratedOperations(), stdout: (s) => (out += s), stderr: (s) => (out += s) },
     );
