@@ -59,7 +59,7 @@ let consoleText = "";
 
 beforeAll(async () => {
   // A real run with faults on, so there are passes, failures with evidence, and skips.
-  const t = await startFakeTarget({ faults: ["accept-stale-timestamp", "no-request-id", "rpc-no-batch"] });
+  const t = await startFakeTarget({ faults: ["accept-stale-timestamp", "accept-milliseconds", "no-request-id", "rpc-no-batch"] });
   try {
     const print = consoleReporter({ write: (s) => (consoleText += s) });
     const result = await runSuite({
@@ -109,7 +109,7 @@ describe("JSON report", () => {
     expect(s.certified).toBe(false);
     expect(s.must_failed).toBeGreaterThan(0);
     expect(s.should_failed).toBe(report.checks.filter((c) => c.status === "failed" && c.severity === "SHOULD").length);
-    expect(s.should_failed).toBeGreaterThan(0); // no-request-id and rpc-no-batch break SHOULD rules
+    expect(s.should_failed).toBeGreaterThan(0); // stale timestamps, no-request-id and rpc-no-batch break SHOULD rules
   });
 
   it("carries the reproducing request and the response of a failure", () => {
