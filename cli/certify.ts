@@ -17,6 +17,7 @@ import { redactorFor, runSuite } from "../conformance/runner.ts";
 import type { Redactor } from "../conformance/redact.ts";
 import { GROUPS, type Group, type Level } from "../conformance/types.ts";
 import { UsageError } from "./usage-error.ts";
+import { walletApiBaseUrl } from "../runtime/base-url.ts";
 
 export interface CertifyIo {
   stdout?: (text: string) => void;
@@ -231,7 +232,7 @@ function targetConfig(v: Values, env: NodeJS.ProcessEnv, level: Level, sandbox?:
   const admin = { apiKey: required("api-key", "CUSTODY_API_KEY", sandbox?.api_key), apiSecret: required("api-secret", "CUSTODY_API_SECRET", sandbox?.api_secret) };
   const rpcApiKey = required("rpc-api-key", "CUSTODY_RPC_API_KEY", sandbox?.rpc_api_key);
   if (missing.length > 0) throw new UsageError(`missing ${missing.join(", ")}${sandbox ? "" : "; or use --sandbox"}`);
-  const baseUrl = httpUrl(rawBase, "--base-url");
+  const baseUrl = walletApiBaseUrl(httpUrl(rawBase, "--base-url"));
   const rpcUrl = httpUrl(rawRpc, "--rpc-url");
   const wsRaw = pick("ws-url", "CUSTODY_WS_URL", sandbox?.ws_url);
   const wsUrl = wsRaw ? wsUrlOf(wsRaw) : defaultWsUrl(rpcUrl);

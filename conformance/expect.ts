@@ -74,22 +74,22 @@ export function expectSuccess(ex: HttpExchange, op?: OperationInfo, what?: strin
 }
 
 /** An error envelope with this status (and code, when given). */
-export function expectError(ex: HttpExchange, status: number | number[], code?: string, what = "the request"): Envelope<unknown> {
+export function expectError(ex: HttpExchange, status: number | number[], code?: number | string, what = "the request"): Envelope<unknown> {
   expectStatus(ex, status, what);
   const env = expectEnvelope(ex);
   if (env.success !== false) failWith(ex, `${what}: HTTP ${ex.response.status} with success true`);
-  if (code !== undefined && env.code !== code) failWith(ex, `${what}: error code ${JSON.stringify(env.code)}, expected "${code}"`);
+  if (code !== undefined && env.code !== code) failWith(ex, `${what}: error code ${JSON.stringify(env.code)}, expected ${JSON.stringify(code)}`);
   return env;
 }
 
 /**
- * A refusal. At --level full the spec's choice, HTTP 403 with code "forbidden"; at seed level any
+ * A refusal. At --level full the spec's choice, HTTP 403 with code 403; at seed level any
  * error envelope (success false, data null, a non-2xx status), since the seed fixes neither the
  * status nor the code of errors other than 401 (section 7).
  */
 export function expectRefusal(level: "seed" | "full", ex: HttpExchange, what: string): void {
   if (level === "full") {
-    expectError(ex, 403, "forbidden", what);
+    expectError(ex, 403, 403, what);
     return;
   }
   if (ex.response.status < 400) failWith(ex, `${what}: expected a refusal, got HTTP ${ex.response.status}: ${bodyPreview(ex)}`);

@@ -58,8 +58,8 @@ export function emitRpc(ctx: EmitContext): EmittedFile | undefined {
     headerStatement(ctx.rpcHeaderLines ?? ctx.headerLines),
     importStatement("undici", ["Dispatcher"], { typeOnly: true }),
     importStatement("zod", ["z"]),
-    importStatement(`${ctx.runtimeImport}/rpc-call.ts`, ["callRpcMethod"]),
-    importStatement(`${ctx.runtimeImport}/jsonrpc-client.ts`, [
+    importStatement(ctx.runtime("rpc-call"), ["callRpcMethod"]),
+    importStatement(ctx.runtime("jsonrpc-client"), [
       "httpRpc",
       "wsRpc",
       "type RpcAuth",

@@ -37,7 +37,7 @@ export function emitSchemas(ctx: EmitContext): EmittedFile {
   }
 
   const head: Statement[] = [headerStatement(ctx.headerLines), importStatement("zod", ["z"])];
-  if (ctx.model.schemas.some((s) => s.recursive)) head.push(importStatement("./types.ts", [], { typeOnly: true, namespace: "T" }));
+  if (ctx.model.schemas.some((s) => s.recursive)) head.push(importStatement("./types.js", [], { typeOnly: true, namespace: "T" }));
   const text = printStatements(body);
   for (const [name, code] of Object.entries(HELPERS)) {
     if (text.includes(`(${name}, `)) head.push({ kind: "text", text: code });
