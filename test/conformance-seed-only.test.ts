@@ -25,11 +25,15 @@ function freePort(): Promise<number> {
   });
 }
 
-async function certifySeedOnly(faults: SeedOnlyFault[] = [], extra: string[] = []): Promise<{ code: number; out: string; report: Report }> {
+async function certifySeedOnly(
+  faults: SeedOnlyFault[] = [],
+  extra: string[] = [],
+  profile: "standard-webhooks" | "canonical-json" = "standard-webhooks",
+): Promise<{ code: number; out: string; report: Report }> {
   const port = await freePort();
   // The deployment's webhook was registered by hand to a path of its own choosing under the receiver URL.
   const receiverUrl = `http://127.0.0.1:${port}`;
-  const t = await startSeedOnlyTarget(`${receiverUrl}/incoming/custody`, faults);
+  const t = await startSeedOnlyTarget(`${receiverUrl}/incoming/custody`, faults, profile);
   const json = join(dir, `${faults.join("+") || "clean"}-${port}.json`);
   let out = "";
   try {
@@ -59,9 +63,16 @@ describe("an independent seed-only deployment", () => {
     expect(report.summary.verdict).toBe("certified");
     expect(code).toBe(0);
     expect(out).toMatch(/CERTIFIED at level seed/);
-    expect(report.summary.webhook_profile).toBe("canonical-json");
+    expect(report.summary.webhook_profile).toBe("standard-webhooks");
     // Its choices beyond the seed show up as SHOULD failures only (batches, 401 bodies, x-request-id ...).
     for (const c of report.checks.filter((c) => c.status === "failed")) expect(c.severity, c.id).toBe("SHOULD");
+  });
+
+  it("passes every webhooks check at --level seed with the real service's profile (canonical JSON, hex) too", { timeout: 90_000 }, async () => {
+    const { code, report } = await certifySeedOnly([], ["--only", "webhooks"], "canonical-json");
+    expect(report.checks.filter((c) => c.status !== "passed").map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+    expect(report.summary.webhook_profile).toBe("canonical-json");
+    expect(code).toBe(3); // --only: every webhooks check passed, but the run is not a certification
   });
 
   it.each(SEED_ONLY_FAULT_CHECKS)("%s is caught by %s", { timeout: 90_000 }, async (fault, checkId) => {

@@ -6,7 +6,9 @@
 //     integer code equal to the HTTP status; a role refusal is 403, a scope refusal and another
 //     workspace are 404;
 //   - bodies are pretty-printed with the envelope keys in another order, no x-request-id header;
-//   - webhook deliveries are signed with the canonical-JSON profile (Ed25519, hex);
+//   - webhook deliveries are signed with the Standard Webhooks profile (Ed25519 over id.timestamp.body,
+//     base64) by default, not the sandbox's canonical-JSON profile (selectable too, as the real
+//     service signs); the body is its own {id, type, data};
 //   - delivery status values are its own ("requeued", "sent");
 //   - JSON-RPC refusals are HTTP 403 with a plain JSON body; batches are not supported.
 // Only the eight operations of seed section 4 and the node access of 4.1 exist. Each fault of
@@ -75,7 +77,11 @@ const num = () => String(randomInt(1000, 999_999));
 const secret = () => createHash("sha256").update(String(Math.random())).digest("hex");
 
 /** Starts the deployment; its one webhook delivers to `receiverUrl`. */
-export async function startSeedOnlyTarget(receiverUrl: string, faults: SeedOnlyFault[] = []): Promise<SeedOnlyTarget> {
+export async function startSeedOnlyTarget(
+  receiverUrl: string,
+  faults: SeedOnlyFault[] = [],
+  profile: "standard-webhooks" | "canonical-json" = "standard-webhooks",
+): Promise<SeedOnlyTarget> {
   const broken = (f: SeedOnlyFault) => faults.includes(f);
   const keys = new Map<string, Key>([
     [num(), { secret: secret(), role: "owner", scopes: ["*"] }],
@@ -100,7 +106,7 @@ export async function startSeedOnlyTarget(receiverUrl: string, faults: SeedOnlyF
   async function redeliver(): Promise<void> {
     const sent = broken("resend-new-event") ? { ...event, id: num() } : event;
     const body = JSON.stringify(sent);
-    await fetch(webhook.url, { method: "POST", headers: { "content-type": "application/json", ...signWebhook({ profile: "canonical-json", privateKey: signing.privateKey, body: sent }) }, body }).catch(() => undefined);
+    await fetch(webhook.url, { method: "POST", headers: { "content-type": "application/json", ...signWebhook({ profile, privateKey: signing.privateKey, id: sent.id, body }) }, body }).catch(() => undefined);
   }
 
   /** The eight operations of seed section 4, matched on the path's segments. */
