@@ -31,6 +31,7 @@ export const SEED_ONLY_FAULTS = [
   "scope-ignored", // §5 rule 2: a balances:read key reads balances only
   "error-data", // §7: every error has data null
   "block-number-string", // §2.5: Withdrawal.block_number is an integer
+  "creation-status-other-wallet", // §4 operation 5: the creation status of the wallet asked for
 ] as const;
 export type SeedOnlyFault = (typeof SEED_ONLY_FAULTS)[number];
 
@@ -45,6 +46,7 @@ export const SEED_ONLY_FAULT_CHECKS: Array<[SeedOnlyFault, string]> = [
   ["scope-ignored", "scope.balances-read-only"],
   ["error-data", "envelope.error-shape"],
   ["block-number-string", "envelope.seed-record-fields"],
+  ["creation-status-other-wallet", "envelope.seed-record-fields"],
 ];
 
 
@@ -115,7 +117,7 @@ export async function startSeedOnlyTarget(
     const [a, b, c, d, e] = parts;
     if (method === "GET" && a === "wallets" && b === "creation-status" && c !== undefined && d === undefined) {
       if (!may("wallets:read")) return refuse(404, "not found");
-      return c === wallet ? ok({ wallet_id: wallet, status: "ready", workspace_id: workspace, created_at: new Date(0).toISOString() }) : notFound;
+      return c === wallet ? ok({ wallet_id: broken("creation-status-other-wallet") ? num() : wallet, status: "ready", workspace_id: workspace, created_at: new Date(0).toISOString() }) : notFound;
     }
     if (method === "GET" && a === "wallets" && c === "overview" && d === undefined) {
       if (!may("balances:read")) return refuse(404, "not found");

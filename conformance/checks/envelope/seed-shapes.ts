@@ -65,6 +65,23 @@ function hasType(value: unknown, type: FieldType): boolean {
   }
 }
 
+/**
+ * Seed 4: a read by id answers the record of that id. Only fields that name the path's ids are
+ * compared, and only when present (the seed does not say which of `id`/`withdrawal_id` is the key).
+ */
+export function identityProblem(record: unknown, expected: Record<string, string | string[]>): string | undefined {
+  if (!record || typeof record !== "object") return undefined;
+  const r = record as Record<string, unknown>;
+  for (const [wanted, fields] of Object.entries(expected)) {
+    const names = Array.isArray(fields) ? fields : [fields];
+    const present = names.filter((f) => typeof r[f] === "string");
+    if (present.length > 0 && !present.some((f) => r[f] === wanted)) {
+      return present.map((f) => `${f} is ${JSON.stringify(r[f])}`).join(", ") + `, not the ${JSON.stringify(wanted)} asked for`;
+    }
+  }
+  return undefined;
+}
+
 function successData(ex: HttpExchange, what: string): unknown {
   const env = expectEnvelope(ex);
   if (ex.response.status !== 200 || env.success !== true) failWith(ex, `${what}: expected the HTTP 200 success envelope, got HTTP ${ex.response.status}`);
@@ -75,7 +92,7 @@ function successData(ex: HttpExchange, what: string): unknown {
 export const balanceShapes: Check = {
   id: "envelope.seed-balance-fields",
   group: "envelope",
-  title: "Balance reads (operations 1 and 2) are WalletBalance records with the seed's field types",
+  title: "Balance reads (operations 1 and 2) are WalletBalance records of the wallet asked for, with the seed's field types",
   severity: "MUST",
   seedRef: "§2.2; §4 operations 1-2",
   level: "seed",
@@ -88,9 +105,14 @@ export const balanceShapes: Check = {
     if (!Array.isArray(overview)) failWith(overviewEx, "the overview's data is not an array of WalletBalance (seed 4, operation 1)");
     const problems = overview.flatMap((item) => seedFieldProblems(item, "WalletBalance"));
     if (problems.length > 0) failWith(overviewEx, `the overview: ${problems.slice(0, 3).join("; ")}`);
+    const foreign = overview.map((item) => identityProblem(item, { [asset.walletId]: "wallet_id" })).find(Boolean);
+    if (foreign) failWith(overviewEx, `the overview of wallet ${asset.walletId} lists another wallet's balance: ${foreign}`);
     const balanceEx = await ctx.call("getWalletAssetBalance", { params: { wallet_id: asset.walletId, asset_id: asset.assetId } });
-    const one = seedFieldProblems(successData(balanceEx, "the asset balance"), "WalletBalance");
+    const balance = successData(balanceEx, "the asset balance");
+    const one = seedFieldProblems(balance, "WalletBalance");
     if (one.length > 0) failWith(balanceEx, `the asset balance: ${one.slice(0, 3).join("; ")}`);
+    const other = identityProblem(balance, { [asset.walletId]: "wallet_id", [asset.assetId]: "asset_id" });
+    if (other) failWith(balanceEx, `the asset balance is another record's: ${other}`);
   },
 };
 
@@ -148,7 +170,7 @@ export const unknownRecords: Check = {
 export const recordShapes: Check = {
   id: "envelope.seed-record-fields",
   group: "envelope",
-  title: "Withdrawal, creation status and verification key reads have the seed's field types",
+  title: "Withdrawal, creation status and verification key reads have the seed's field types and are the record asked for",
   severity: "MUST",
   seedRef: "§2.5; §2.6; §2.9; §4 operations 3, 5, 8",
   level: "seed",
@@ -156,19 +178,22 @@ export const recordShapes: Check = {
   // A withdrawal is read when one is given or already made; creating one drives a deposit first (slow).
   awaits: ["wallet", "workspace"],
   async run(ctx: CheckContext) {
-    const reads: Array<[string, Record<string, string>, keyof typeof SEED_FIELDS]> = [];
+    const reads: Array<[string, Record<string, string>, keyof typeof SEED_FIELDS, Record<string, string | string[]>]> = [];
     const f = ctx.suite.fixtures;
     const wallet = f.peek("wallet");
     const withdrawal = ctx.config.fixtureIds.withdrawalId ?? f.peek("withdrawal");
     const workspace = f.peek("workspace") ?? ctx.config.workspaceId;
-    if (withdrawal) reads.push(["getWithdrawal", { withdrawal_id: withdrawal }, "Withdrawal"]);
-    if (wallet) reads.push(["getWalletCreationStatus", { wallet_id: wallet.walletId }, "WalletCreationStatus"]);
-    if (workspace) reads.push(["getWebhookVerificationKey", { workspace_id: workspace }, "WebhookVerificationKey"]);
+    if (withdrawal) reads.push(["getWithdrawal", { withdrawal_id: withdrawal }, "Withdrawal", { [withdrawal]: ["id", "withdrawal_id"] }]);
+    if (wallet) reads.push(["getWalletCreationStatus", { wallet_id: wallet.walletId }, "WalletCreationStatus", { [wallet.walletId]: "wallet_id" }]);
+    if (workspace) reads.push(["getWebhookVerificationKey", { workspace_id: workspace }, "WebhookVerificationKey", {}]);
     if (reads.length === 0) skip("no record to read: pass --wallet-id, --withdrawal-id or --workspace-id", "--wallet-id, --withdrawal-id or --workspace-id");
-    for (const [operationId, params, table] of reads) {
+    for (const [operationId, params, table, identity] of reads) {
       const ex = await ctx.call(operationId, { params });
-      const problems = seedFieldProblems(successData(ex, operationId), table);
+      const data = successData(ex, operationId);
+      const problems = seedFieldProblems(data, table);
       if (problems.length > 0) failWith(ex, `${operationId}: ${problems.slice(0, 3).join("; ")}`);
+      const other = identityProblem(data, identity);
+      if (other) failWith(ex, `${operationId} answered another record: ${other}`);
     }
   },
 };
