@@ -74,6 +74,16 @@ describe("verdict", () => {
     expect(verdictLines(r).at(-1)).toBe("NOT CERTIFIED (incomplete): rpc: 1 MUST checks passed; 2 not run");
   });
 
+  it("a remote target at --level full without --webhook-receiver-url skips the webhook checks: not a certification", async () => {
+    const remote: TargetConfig = { ...target, baseUrl: "https://wallet.example" };
+    const needsReceiver = check("webhooks.needs-receiver", "webhooks", { level: "full", requires: ["receiver"], run: async (ctx) => void (await ctx.need("receiver")) });
+    const result = await runSuite({ target: remote, options: { level: "full", timeoutMs: 500, concurrency: 1 }, operations: [], catalog: [needsReceiver], preflight: false });
+    if (result.kind !== "completed") throw new Error("preflight was off");
+    expect(result.report.checks[0]?.status).toBe("skipped");
+    expect(result.report.checks[0]?.message).toMatch(/cannot reach 127\.0\.0\.1\): pass --webhook-receiver-url/);
+    expect(exitCodeOf(result.report)).toBe(3);
+  });
+
   it("a failed MUST check fails the run (exit 1), whatever else was skipped", async () => {
     const r = await report([check("auth.broken", "auth", { run: async () => fail("broken") }), check("scope.needs-wallet", "scope", { requires: ["wallet"] })]);
     expect(r.summary.verdict).toBe("failed");
