@@ -66,14 +66,15 @@ export const validSignature: Check = {
   },
 };
 
-/** The query string is not part of the string to sign. */
+/** The query string is not part of the string to sign (the spec's choice, so --level full). */
 export const queryNotSigned: Check = {
   id: "auth.query-not-signed",
   group: "auth",
   title: "A query string is not signed: a request signed without it is accepted",
   severity: "MUST",
   seedRef: "§5; assumed: path without query string",
-  level: "seed",
+  // No seed operation takes a query (section 4) and the string to sign is not shown (section 5 rule 4).
+  level: "full",
   async run(ctx) {
     const withQuery = readPlans(ctx).filter((p) => p.query !== undefined);
     const plans = withQuery.length > 0 ? withQuery : [{ ...bestReadPlan(ctx), query: { certify: "1" } }];

@@ -12,6 +12,11 @@ function rpcCheck(id: string, statements: string[], title: string, seedRef: stri
   return { id, group: "rpc", title, severity, seedRef, level: "seed", statements, run };
 }
 
+/** A check of JSON-RPC 2.0 rules the seed does not state (no seed statement): the spec's choice, so --level full. */
+function strictRpcCheck(id: string, title: string, run: Check["run"]): Check {
+  return { ...rpcCheck(id, [], title, "assumed: strict JSON-RPC 2.0", run), level: "full" };
+}
+
 /** eth_blockNumber answers a hex quantity. */
 async function blockNumberOver(ctx: CheckContext, placement: KeyPlacement): Promise<bigint> {
   const { ex, response } = await ctx.rpc.callHttp("eth_blockNumber", [], placement);
@@ -142,7 +147,7 @@ export const unauthorizedBody = rpcCheck("rpc.unauthorized-body", [], "No key or
   }
 }, "SHOULD");
 
-export const parseError = rpcCheck("rpc.errors.parse", [], "Invalid JSON gets error -32700 with id null", "assumed: strict JSON-RPC 2.0", async (ctx) => {
+export const parseError = strictRpcCheck("rpc.errors.parse", "Invalid JSON gets error -32700 with id null", async (ctx) => {
   const ex = await ctx.rpc.post('{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"');
   const r = parseRpcResponse(ex);
   expectErrorCode(ex, r, -32700, "invalid JSON");
@@ -160,7 +165,7 @@ export const invalidRequest = rpcCheck("rpc.errors.invalid-request", ["s4.1.requ
   }
 });
 
-export const methodNotFound = rpcCheck("rpc.errors.method-not-found", [], "An unknown method gets error -32601", "assumed: strict JSON-RPC 2.0", async (ctx) => {
+export const methodNotFound = strictRpcCheck("rpc.errors.method-not-found", "An unknown method gets error -32601", async (ctx) => {
   const ex = await ctx.rpc.post({ jsonrpc: "2.0", id: 9, method: "certify_noSuchMethod", params: [] });
   const r = parseRpcResponse(ex);
   expectErrorCode(ex, r, -32601, "an unknown method");
