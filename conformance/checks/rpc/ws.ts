@@ -1,7 +1,7 @@
 // Node access over WebSocket (seed 4.1, 5): the key by query and by header, refusal of the upgrade
 // without it, a request sent the instant the socket opens, and a Substrate-style client.
 import type { CheckContext } from "../../context.ts";
-import { CheckFailed, fail, skip } from "../../outcome.ts";
+import { CheckFailed, fail } from "../../outcome.ts";
 import { HEX_QUANTITY, RPC_UNAUTHORIZED, type KeyPlacement } from "../../rpc.ts";
 import type { Check } from "../../check.ts";
 import type { Severity } from "../../types.ts";
@@ -118,12 +118,13 @@ export const wsStrictJsonRpc = wsCheck("rpc.ws-strict-json-rpc", [], "Over WebSo
   "SHOULD",
 );
 
-export const substrateClient = wsCheck("rpc.substrate-client", ["s1.substrate-clients", "s4.1.substrate-api-key-query"], "A Substrate-style client (@polkadot/rpc-provider WsProvider, key in api_key) connects and gets answers", "§1; §4.1 (Substrate-style clients, api_key query)", async (ctx) => {
+export const substrateClient = wsCheck("rpc.substrate-client", ["s1.substrate-clients", "s4.1.substrate-api-key-query"], "A Substrate-style client (@polkadot/rpc-provider WsProvider when installed, else the same exchange; key in api_key) connects and gets answers", "§1; §4.1 (Substrate-style clients, api_key query)", async (ctx) => {
   let WsProvider: typeof import("@polkadot/rpc-provider").WsProvider;
   try {
     ({ WsProvider } = await import("@polkadot/rpc-provider"));
   } catch {
-    skip("@polkadot/rpc-provider is not installed (npm install @polkadot/rpc-provider to run this check)");
+    // An optional peer: without it the check still runs, as the same exchange on the wire.
+    return substrateStyleExchange(ctx);
   }
   const url = ctx.rpc.wsUrl("query");
   // Inner deadlines stay inside the check's own limit, so a stall is reported with what stalled.
@@ -147,6 +148,24 @@ export const substrateClient = wsCheck("rpc.substrate-client", ["s1.substrate-cl
     await provider.disconnect().catch(() => undefined);
   }
 });
+
+/**
+ * What a Substrate-style client does on the wire (seed 1, 4.1), for runs without
+ * @polkadot/rpc-provider: it opens the WebSocket address with the key in api_key and, once open,
+ * sends its JSON-RPC requests at once, with numeric ids, each matched by id.
+ */
+async function substrateStyleExchange(ctx: CheckContext): Promise<void> {
+  await withSocket(ctx, "query", async (conn) => {
+    conn.send({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] });
+    conn.send({ jsonrpc: "2.0", id: 2, method: "eth_getBlockByNumber", params: ["latest", false] });
+    const what = "(a Substrate-style exchange; @polkadot/rpc-provider is not installed)";
+    const block = await ctx.rpc.awaitId(conn, 1);
+    if (typeof block.result !== "string" || !HEX_QUANTITY.test(block.result)) fail(`eth_blockNumber answered ${JSON.stringify(block.result ?? block.error)} ${what}`, conn.evidence());
+    const latest = await ctx.rpc.awaitId(conn, 2);
+    const hash = (latest.result as Record<string, unknown> | null | undefined)?.hash;
+    if (typeof hash !== "string") fail(`eth_getBlockByNumber answered no block ${what}`, conn.evidence());
+  });
+}
 
 function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout;
