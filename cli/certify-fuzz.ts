@@ -2,7 +2,8 @@
 import { fuzzChecks, type FuzzOptions } from "../conformance/checks/fuzz/index.ts";
 import { randomSeed } from "../conformance/fuzz/prng.ts";
 import type { OperationInfo } from "../conformance/operations.ts";
-import type { Check } from "../conformance/types.ts";
+import type { Check } from "../conformance/check.ts";
+import type { Level } from "../conformance/types.ts";
 import { UsageError } from "./usage-error.ts";
 
 export const FUZZ_FLAGS = {
@@ -46,8 +47,8 @@ export function fuzzOptionsOf(v: FuzzFlagValues): FuzzOptions | undefined {
 }
 
 /** The checks --fuzz adds to the catalog. */
-export function fuzzCatalog(options: FuzzOptions | undefined, operations: OperationInfo[]): Check[] {
-  return options ? fuzzChecks(operations, options) : [];
+export function fuzzCatalog(options: FuzzOptions | undefined, operations: OperationInfo[], level: Level): Check[] {
+  return options ? fuzzChecks(operations, options, level) : [];
 }
 
 export function fuzzBanner(options: FuzzOptions): string {

@@ -10,7 +10,7 @@ import { scopeChecks } from "./checks/scope/index.ts";
 import { authzChecks } from "./checks/authz/index.ts";
 import { moneyChecks } from "./checks/money/index.ts";
 import { webhookChecks } from "./checks/webhooks/index.ts";
-import type { Check } from "./types.ts";
+import type { Check } from "./check.ts";
 
 export const CATALOG: readonly Check[] = [
   ...envelopeChecks,

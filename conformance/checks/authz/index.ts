@@ -9,7 +9,8 @@ import { CheckFailed } from "../../outcome.ts";
 import type { OperationInfo } from "../../operations.ts";
 import { pathParams } from "../../operations.ts";
 import type { HttpExchange } from "../../probe.ts";
-import type { Check, Evidence } from "../../types.ts";
+import type { Check } from "../../check.ts";
+import type { Evidence } from "../../types.ts";
 import { allows, createMatrixKey, specScopes, type MatrixKey } from "./keys.ts";
 import { cellRequest, type KnownIds } from "./requests.ts";
 
@@ -78,10 +79,9 @@ function verdict(label: string, wrong: WrongCell[], cells: number): void {
   });
 }
 
-const STATEMENTS = ["s1.workspace-roles", "s5.rule2-scopes", "s5.rule3-viewer-no-writes", "s5.rule3-higher-roles"];
-
 export const viewerMatrix: Check = {
   id: "authz.viewer-matrix",
+  statements: ["s5.rule3-viewer-reads", "s5.rule3-viewer-no-writes", "s5.rule3-higher-roles"],
   group: "authz",
   title: "A viewer key gets every operation whose min role is viewer, and 403 on every other",
   severity: "MUST",
@@ -98,6 +98,7 @@ export const viewerMatrix: Check = {
 
 export const scopedMatrix: Check = {
   id: "authz.scoped-matrix",
+  statements: ["s5.rule2-scopes"],
   group: "authz",
   title: "A balances:read key gets the balance reads, and 403 on every operation needing another scope",
   severity: "MUST",
@@ -114,6 +115,7 @@ export const scopedMatrix: Check = {
 
 export const scopeByScopeMatrix: Check = {
   id: "authz.scope-matrix",
+  statements: ["s5.rule2-scopes"],
   group: "authz",
   title: "For each scope of the spec, a key holding only it gets exactly the operations that scope covers",
   severity: "MUST",
@@ -137,6 +139,7 @@ export const scopeByScopeMatrix: Check = {
 
 export const adminMatrix: Check = {
   id: "authz.admin-matrix",
+  statements: ["s5.rule3-higher-roles"],
   group: "authz",
   title: "An admin key with every scope gets all but the owner's operations, which answer 403",
   severity: "MUST",
@@ -154,6 +157,7 @@ export const adminMatrix: Check = {
 
 export const otherWorkspaceMatrix: Check = {
   id: "authz.other-workspace",
+  statements: ["s1.mpc-wallets-in-workspace"],
   group: "authz",
   title: "Every workspace operation, called for another workspace, answers 403 or 404 and never data",
   severity: "MUST",

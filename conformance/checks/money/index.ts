@@ -9,7 +9,7 @@ import { expectError, expectSuccess, failWith } from "../../expect.ts";
 import type { AssetFixture } from "../../fixtures/registry.ts";
 import { fail, skip } from "../../outcome.ts";
 import type { HttpExchange } from "../../probe.ts";
-import type { Check } from "../../types.ts";
+import type { Check } from "../../check.ts";
 import { decimalToUnits, unitsToDecimal } from "../../units.ts";
 
 const AMOUNT = "0.0001";
