@@ -9,6 +9,7 @@ import { wsRpcChecks } from "./checks/rpc/ws.ts";
 import { scopeChecks } from "./checks/scope/index.ts";
 import { authzChecks } from "./checks/authz/index.ts";
 import { moneyChecks } from "./checks/money/index.ts";
+import { deliveryChecks } from "./checks/webhooks/delivery.ts";
 import { webhookChecks } from "./checks/webhooks/index.ts";
 import type { Check } from "./check.ts";
 
@@ -20,6 +21,7 @@ export const CATALOG: readonly Check[] = [
   ...roleChecks,
   ...authzChecks,
   ...webhookChecks,
+  ...deliveryChecks,
   ...lifecycleChecks,
   ...moneyChecks,
   ...httpRpcChecks,

@@ -11,9 +11,19 @@ export interface ReceivedDelivery {
   headers: Record<string, string | string[] | undefined>;
   body: string;
   receivedAt: number;
+  /** 1 for the first attempt of this event on this channel, 2 for its first retry, ... */
+  attempt?: number;
+  /** What the receiver answered when a failure plan made it fail ("error": 500, "hang": no answer). */
+  failedWith?: FailureStep;
   /** Parsed body when it is JSON. */
   event?: { event?: unknown; payload?: unknown; webhook_id?: unknown; resource_id?: unknown; url?: unknown; [k: string]: unknown };
 }
+
+/** A planned failure: "error" answers 500, "hang" answers nothing until the sender gives up. */
+export type FailureStep = "error" | "hang";
+
+/** How long a "hang" holds the request at most (longer than the spec's 10-second delivery time-out). */
+const HANG_MS = 30_000;
 
 export interface ReceiverOptions {
   host?: string;
@@ -25,6 +35,7 @@ export interface ReceiverOptions {
 export class WebhookReceiver {
   readonly deliveries: ReceivedDelivery[] = [];
   private listeners = new Set<() => void>();
+  private readonly plans = new Map<string, FailureStep[]>();
   private server: Server | undefined;
   private base = "";
 
@@ -49,6 +60,11 @@ export class WebhookReceiver {
     const address = server.address() as AddressInfo;
     const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
     this.base = (options.publicUrl ?? `http://${host}:${address.port}`).replace(/\/+$/, "");
+  }
+
+  /** Attempt n of every event on `channel` gets plan[n-1]; later attempts are answered 200. */
+  failFirst(channel: string, plan: FailureStep[]): void {
+    this.plans.set(channel, plan);
   }
 
   /** The URL to register for one channel (a webhook of ours). */
@@ -109,9 +125,22 @@ export class WebhookReceiver {
     } catch {
       // Kept as raw text: the signature checks report a non-JSON event themselves.
     }
+    const plan = this.plans.get(delivery.channel);
+    if (plan) {
+      const id = eventIdOf(delivery);
+      delivery.attempt = 1 + this.deliveries.filter((d) => d.channel === delivery.channel && eventIdOf(d) === id).length;
+      delivery.failedWith = plan[delivery.attempt - 1];
+    }
     this.deliveries.push(delivery);
     for (const listener of [...this.listeners]) listener();
-    return 200;
+    if (delivery.failedWith === "hang") {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, HANG_MS);
+        req.socket.once("close", () => (clearTimeout(timer), resolve()));
+      });
+      return 504;
+    }
+    return delivery.failedWith === "error" ? 500 : 200;
   }
 }
 

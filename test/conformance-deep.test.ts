@@ -2,10 +2,12 @@
 // sandbox, and each implementer bug injected by a proxy in front of it is caught by the check for
 // that rule. Also: the same seed draws the same cases, failures are shrunk, guarded operations get
 // only invalid cases with ids nobody has.
+import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { authzChecks } from "../conformance/checks/authz/index.ts";
 import { fuzzChecks, isGuarded } from "../conformance/checks/fuzz/index.ts";
 import { moneyChecks } from "../conformance/checks/money/index.ts";
+import { deliveryChecks } from "../conformance/checks/webhooks/delivery.ts";
 import { drawCase, judgeInput } from "../conformance/fuzz/cases.ts";
 import { Prng } from "../conformance/fuzz/prng.ts";
 import { loadGeneratedOperations, type OperationInfo } from "../conformance/operations.ts";
@@ -200,3 +202,54 @@ function fmt(wei: bigint): string {
   const fraction = (wei % 10n ** 18n).toString().padStart(18, "0").replace(/0+$/, "");
   return fraction ? `${whole}.${fraction}` : whole.toString();
 }
+
+describe("delivery semantics", () => {
+  const seenEvents = new Set<string>();
+  const eventId = (r: ProxiedRequest) => r.headers["x-webhook-event-id"] ?? r.headers["webhook-id"] ?? "";
+
+  it("pass against the sandbox (the receiver fails a first attempt with 500, the second with a time-out)", { timeout: 180_000 }, async () => {
+    const { report } = await runBehindProxy({ catalog: () => deliveryChecks });
+    expect(notPassed(report)).toEqual([]);
+  });
+
+  const FAULTS: Array<{ name: string; expectFailed: string[]; deliveries: { request?: (r: ProxiedRequest) => ProxiedRequest | null } }> = [
+    {
+      name: "a failed delivery is never retried",
+      expectFailed: ["webhooks.retry-same-event"],
+      deliveries: {
+        request: (r) => {
+          const id = eventId(r);
+          if (seenEvents.has(id)) return null;
+          seenEvents.add(id);
+          return r;
+        },
+      },
+    },
+    {
+      name: "a retry carries a new event id",
+      expectFailed: ["webhooks.retry-same-event"],
+      deliveries: {
+        request: (r) => {
+          const id = eventId(r);
+          if (!seenEvents.has(`n:${id}`)) {
+            seenEvents.add(`n:${id}`);
+            return r;
+          }
+          return { ...r, headers: { ...r.headers, "x-webhook-event-id": randomUUID(), "webhook-id": randomUUID() } };
+        },
+      },
+    },
+    {
+      name: "events break their schema",
+      expectFailed: ["webhooks.events-match-schema"],
+      deliveries: { request: (r) => ({ ...r, body: r.body.replace('"resource_id":"', '"resource_id":7,"was":"') }) },
+    },
+  ];
+
+  it.each(FAULTS)("$name → caught", { timeout: 180_000 }, async (fault) => {
+    // Only the check under test: the others would wait out their fixtures behind a broken receiver path.
+    const { report } = await runBehindProxy({ catalog: () => deliveryChecks.filter((c) => fault.expectFailed.includes(c.id)), deliveries: fault.deliveries });
+    if (process.env.SHOW_FAULTS) console.log(fault.name, notPassed(report));
+    for (const id of fault.expectFailed) expect(failed(report), `${id} should fail`).toContain(id);
+  });
+});

@@ -4,6 +4,7 @@ import type { TargetConfig } from "../../conformance/config.ts";
 import { loadGeneratedOperations, type OperationInfo } from "../../conformance/operations.ts";
 import type { Report } from "../../conformance/report/model.ts";
 import { runSuite } from "../../conformance/runner.ts";
+import { createServer } from "node:net";
 import type { Check } from "../../conformance/check.ts";
 import type { Group } from "../../conformance/types.ts";
 import { signRequest } from "../../runtime/hmac.ts";
@@ -24,6 +25,8 @@ export interface DeepRun {
 
 export async function runBehindProxy(opts: {
   hooks?: (admin: Admin) => ProxyHooks;
+  /** In front of the runner's webhook receiver (between the deployment and the runner). */
+  deliveries?: ProxyHooks;
   catalog: (operations: OperationInfo[]) => Check[];
   only?: Group[];
 }): Promise<DeepRun> {
@@ -38,6 +41,7 @@ export async function runBehindProxy(opts: {
     },
     ...(hooks.response ? { response: hooks.response } : {}),
   });
+  let receiverProxy: Awaited<ReturnType<typeof startFaultProxy>> | undefined;
   try {
     const target: TargetConfig = {
       baseUrl: proxy.url,
@@ -49,11 +53,18 @@ export async function runBehindProxy(opts: {
       faucetPrivateKey: sandbox.faucet_private_key,
       fixtureIds: {},
     };
+    if (opts.deliveries) {
+      const port = await freePort();
+      receiverProxy = await startFaultProxy(`http://127.0.0.1:${port}`, opts.deliveries);
+      target.webhookReceiverUrl = receiverProxy.url;
+      target.webhookListenPort = port;
+    }
     const operations = await loadGeneratedOperations();
     const result = await runSuite({ target, options: { level: "full", timeoutMs: 20_000, concurrency: 4, ...(opts.only ? { only: opts.only } : {}) }, operations, catalog: opts.catalog(operations) });
     if (result.kind !== "completed") throw new Error(JSON.stringify(result));
     return { report: result.report, seen, workspaceId: sandbox.workspace_id };
   } finally {
+    await receiverProxy?.close();
     await proxy.close();
     await sandbox.close();
   }
@@ -74,4 +85,14 @@ export function keyOf(r: ProxiedRequest): string | undefined {
 export function envelope(status: number, data: unknown): { status: number; headers: Record<string, string>; body: string } {
   const ok = status < 300;
   return { status, headers: { "content-type": "application/json" }, body: JSON.stringify({ success: ok, message: ok ? "success" : "error", code: ok ? 0 : status, data: ok ? data : null }) };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 }

@@ -1,0 +1,127 @@
+// Delivery semantics (full level): the runner's receiver fails the first attempts of an event (a 500,
+// then no answer at all) and the deployment must retry the same event, same id and same bytes, and
+// log the attempts; every event the receiver got validates against its schema in the spec; a resend
+// carries the same event again.
+import { randomUUID } from "node:crypto";
+import { webhookEventSchemas } from "../../../generated/webhooks.ts";
+import type { Check } from "../../check.ts";
+import type { CheckContext } from "../../context.ts";
+import { expectSuccess, failWith } from "../../expect.ts";
+import { firstString, successRecord } from "../../fixtures/util.ts";
+import { fail, skip } from "../../outcome.ts";
+import { eventIdOf, eventMentions, eventTypeOf, type ReceivedDelivery } from "../../receiver.ts";
+
+function attemptsEvidence(attempts: ReceivedDelivery[]) {
+  return { details: { attempts: attempts.map((a) => ({ attempt: a.attempt, answered: a.failedWith ?? 200, event_id: eventIdOf(a), body: a.body.slice(0, 1024) })) } };
+}
+
+const done = (status: unknown) => status === "delivered" || status === "failed";
+
+/**
+ * Waits for the third attempt of our event. Stops early when a retry carries another event id, or
+ * when the deployment's log calls the delivery finished although the receiver never answered 2xx.
+ */
+async function awaitThirdAttempt(ctx: CheckContext, all: ReceivedDelivery[], ours: (d: ReceivedDelivery) => boolean, workspaceId: string, webhookId: string): Promise<ReceivedDelivery[]> {
+  const deadline = Date.now() + ctx.timeoutMs * 24;
+  let finishedSince: number | undefined;
+  for (let round = 0; Date.now() < deadline && !ctx.signal.aborted; round++) {
+    const attempts = all.filter(ours);
+    const ids = new Set(attempts.map((a) => eventIdOf(a)));
+    if (ids.size > 1) fail("a retry carries another event id than the first attempt (a retry must be the same event)", attemptsEvidence(attempts));
+    if (attempts.some((a) => (a.attempt ?? 0) >= 3)) return attempts;
+    if (attempts.length > 0 && round % 4 === 3) {
+      const log = await ctx.call("listWebhookDeliveries", { params: { workspace_id: workspaceId }, query: { webhook_id: webhookId } });
+      const items = (log.response.status === 200 ? ((JSON.parse(log.response.text) as { data?: unknown }).data as Array<Record<string, unknown>>) : []) ?? [];
+      const entry = Array.isArray(items) ? items.find((i) => i.event_id === eventIdOf(attempts[0])) : undefined;
+      if (entry && done(entry.status)) finishedSince ??= Date.now();
+      // A short grace for an attempt in flight; then the log says it will not come.
+      if (finishedSince !== undefined && Date.now() - finishedSince > 3_000) {
+        fail(`the delivery log says ${String(entry?.status)} after ${attempts.length} attempt(s) the receiver refused (${describeAttempts(attempts)}): it was not retried`, attemptsEvidence(attempts));
+      }
+    }
+    await ctx.sleep(500);
+  }
+  const attempts = all.filter(ours);
+  if (attempts.length === 0) fail("wallet.created for the new wallet never reached the receiver", attemptsEvidence(attempts));
+  fail(`after ${describeAttempts(attempts)} the event was not delivered again within ${ctx.timeoutMs * 24} ms`, attemptsEvidence(attempts));
+}
+
+function describeAttempts(attempts: ReceivedDelivery[]): string {
+  return attempts.map((a) => (a.failedWith === "error" ? "a 500" : a.failedWith === "hang" ? "a time-out" : "a 200")).join(", ");
+}
+
+export const retrySameEvent: Check = {
+  id: "webhooks.retry-same-event",
+  group: "webhooks",
+  title: "A delivery answered 500, then not answered at all, is retried with the same event id and body, and logged",
+  severity: "MUST",
+  seedRef: "§6 (deliveries are logged); assumed: x-custody-webhook-delivery (failed attempts are retried)",
+  level: "full",
+  requires: ["receiver", "workspace"],
+  // The spec's schedule retries after 30 s and 120 s, plus a 10 s time-out; the sandbox is quicker.
+  timeoutScale: 25,
+  async run(ctx) {
+    const receiver = await ctx.need("receiver");
+    const workspaceId = await ctx.need("workspace");
+    const channel = `retry${randomUUID().slice(0, 8)}`;
+    receiver.failFirst(channel, ["error", "hang"]);
+    const hook = await ctx.call("createWebhook", { params: { workspace_id: workspaceId }, body: { url: receiver.url(channel), event_types: ["wallet.created"], description: "custody certify retries" } });
+    const webhookId = firstString(successRecord(ctx.suite, "createWebhook", hook), "id", "webhook_id");
+    if (!webhookId) failWith(hook, "createWebhook answered without an id");
+    ctx.suite.cleanups.push(async () => void (await ctx.suite.call("deleteWebhook", { params: { workspace_id: workspaceId, webhook_id: webhookId } })));
+    const created = await ctx.call("createWallet", { body: { name: `custody-certify-retry-${Date.now().toString(36)}` } });
+    const walletId = firstString(successRecord(ctx.suite, "createWallet", created), "id", "wallet_id");
+    if (!walletId) failWith(created, "createWallet answered without an id");
+    const ours = (d: ReceivedDelivery) => d.channel === channel && eventMentions(d, walletId);
+    const attempts = await awaitThirdAttempt(ctx, receiver.deliveries, ours, workspaceId, webhookId);
+    const first = attempts[0];
+    const sameEvent = attempts.every((a) => eventIdOf(a) === eventIdOf(first) && eventIdOf(a) !== undefined);
+    if (!sameEvent) fail("the retries carry another event id than the first attempt (a retry must be the same event)", attemptsEvidence(attempts));
+    if (!attempts.every((a) => a.body === first.body)) fail("the retries carry another body than the first attempt (the same signed event must be sent again)", attemptsEvidence(attempts));
+    const log = await ctx.call("listWebhookDeliveries", { params: { workspace_id: workspaceId }, query: { webhook_id: webhookId } });
+    const list = expectSuccess(log, ctx.operation("listWebhookDeliveries"));
+    const items = (Array.isArray(list) ? list : []) as Array<Record<string, unknown>>;
+    const entry = items.find((i) => i.event_id === eventIdOf(first) || JSON.stringify(i.payload ?? {}).includes(walletId));
+    if (!entry) failWith(log, `the delivery log of webhook ${webhookId} has no entry for event ${eventIdOf(first)}`);
+    if (typeof entry.attempt_count === "number" && entry.attempt_count < 3) failWith(log, `the delivery log counts ${entry.attempt_count} attempts; the receiver saw 3`);
+    ctx.fact("retries", `${attempts.length} attempts of event ${eventIdOf(first)}`);
+  },
+};
+
+export const eventsMatchSchema: Check = {
+  id: "webhooks.events-match-schema",
+  group: "webhooks",
+  title: "Every event the receiver got validates against the spec's schema for its event type",
+  severity: "MUST",
+  seedRef: "§6; assumed: one event schema per event type",
+  level: "full",
+  requires: ["receiver"],
+  awaits: ["event", "deposit", "withdrawal-executed"],
+  after: ["webhooks.retry-same-event", "webhooks.resend-same-event"],
+  async run(ctx) {
+    const receiver = await ctx.need("receiver");
+    const events = receiver.deliveries.filter((d) => d.event !== undefined);
+    if (events.length === 0) skip("no event reached the receiver");
+    const schemas = webhookEventSchemas as Record<string, { safeParse(v: unknown): { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } } }>;
+    const problems: string[] = [];
+    const types = new Set<string>();
+    for (const d of events) {
+      const type = eventTypeOf(d) ?? "(none)";
+      types.add(type);
+      const schema = schemas[type];
+      if (!schema) {
+        problems.push(`event type ${type} is not one of the spec's`);
+        continue;
+      }
+      const result = schema.safeParse(d.event);
+      if (!result.success) {
+        const issue = result.error?.issues[0];
+        problems.push(`${type} ${eventIdOf(d) ?? ""}: ${issue?.path.map(String).join(".") || "(root)"}: ${issue?.message}`);
+      }
+    }
+    ctx.fact("events", `${events.length} deliveries, types ${[...types].sort().join(", ")}`);
+    if (problems.length > 0) fail(`${problems.length} of ${events.length} delivered events break their schema: ${problems.slice(0, 5).join("; ")}`, attemptsEvidence(events.slice(0, 3)));
+  },
+};
+
+export const deliveryChecks: Check[] = [retrySameEvent, eventsMatchSchema];
