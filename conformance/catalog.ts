@@ -5,6 +5,7 @@ import { envelopeChecks } from "./checks/envelope/index.ts";
 import { lifecycleChecks } from "./checks/lifecycle/index.ts";
 import { roleChecks } from "./checks/role/index.ts";
 import { httpRpcChecks } from "./checks/rpc/http.ts";
+import { rpcResultChecks } from "./checks/rpc/results.ts";
 import { wsRpcChecks } from "./checks/rpc/ws.ts";
 import { scopeChecks } from "./checks/scope/index.ts";
 import { authzChecks } from "./checks/authz/index.ts";
@@ -26,6 +27,7 @@ export const CATALOG: readonly Check[] = [
   ...moneyChecks,
   ...httpRpcChecks,
   ...wsRpcChecks,
+  ...rpcResultChecks,
 ];
 
 export function checkById(id: string): Check | undefined {

@@ -4,10 +4,12 @@
 // only invalid cases with ids nobody has.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { WebSocketServer } from "ws";
 import { authzChecks } from "../conformance/checks/authz/index.ts";
 import { fuzzChecks, isGuarded } from "../conformance/checks/fuzz/index.ts";
 import { moneyChecks } from "../conformance/checks/money/index.ts";
 import { deliveryChecks } from "../conformance/checks/webhooks/delivery.ts";
+import { rpcResultChecks } from "../conformance/checks/rpc/results.ts";
 import { drawCase, judgeInput } from "../conformance/fuzz/cases.ts";
 import { Prng } from "../conformance/fuzz/prng.ts";
 import { loadGeneratedOperations, type OperationInfo } from "../conformance/operations.ts";
@@ -251,5 +253,48 @@ describe("delivery semantics", () => {
     const { report } = await runBehindProxy({ catalog: () => deliveryChecks.filter((c) => fault.expectFailed.includes(c.id)), deliveries: fault.deliveries });
     if (process.env.SHOW_FAULTS) console.log(fault.name, notPassed(report));
     for (const id of fault.expectFailed) expect(failed(report), `${id} should fail`).toContain(id);
+  });
+});
+
+describe("JSON-RPC results and subscriptions", () => {
+  const decimalResult = (method: string) => ({
+    response: (q: ProxiedRequest, s: ProxiedResponse) => {
+      if (!q.body.includes(`"method":"${method}"`)) return s;
+      const body = JSON.parse(s.body) as { result?: unknown };
+      if (typeof body.result === "string" && body.result.startsWith("0x")) body.result = BigInt(body.result).toString(10);
+      return { ...s, body: JSON.stringify(body) };
+    },
+  });
+
+  it("pass against the sandbox", { timeout: 120_000 }, async () => {
+    const { report } = await runBehindProxy({ catalog: () => rpcResultChecks });
+    expect(notPassed(report)).toEqual([]);
+  });
+
+  it.each(["eth_getTransactionCount", "eth_gasPrice", "eth_estimateGas"])("%s answering a decimal number → caught", { timeout: 120_000 }, async (method) => {
+    const { report } = await runBehindProxy({ catalog: () => [rpcResultChecks[0]], rpc: decimalResult(method) });
+    const check = report.checks.find((c) => c.id === "rpc.results-match-schemas")!;
+    expect(check.status).toBe("failed");
+    expect(check.message).toContain(method);
+  });
+
+  it("eth_subscribe answering an id and never notifying → caught", { timeout: 120_000 }, async () => {
+    const server = new WebSocketServer({ host: "127.0.0.1", port: 0 });
+    await new Promise((resolve) => server.once("listening", resolve));
+    server.on("connection", (socket) =>
+      socket.on("message", (raw) => {
+        const m = JSON.parse(String(raw)) as { id: unknown; method: string };
+        socket.send(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: m.method === "eth_subscribe" ? "0x1" : true }));
+      }),
+    );
+    try {
+      const { port } = server.address() as { port: number };
+      const { report } = await runBehindProxy({ catalog: () => [rpcResultChecks[1]], wsUrl: `ws://127.0.0.1:${port}/ws`, timeoutMs: 2_000 });
+      const check = report.checks.find((c) => c.id === "rpc.ws-new-heads")!;
+      expect(check.status).toBe("failed");
+      expect(check.message).toMatch(/no newHeads notification/);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

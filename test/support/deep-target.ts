@@ -25,10 +25,14 @@ export interface DeepRun {
 
 export async function runBehindProxy(opts: {
   hooks?: (admin: Admin) => ProxyHooks;
+  /** In front of node access over HTTP (the WebSocket stays direct unless wsUrl is given). */
+  rpc?: ProxyHooks;
+  wsUrl?: string;
   /** In front of the runner's webhook receiver (between the deployment and the runner). */
   deliveries?: ProxyHooks;
   catalog: (operations: OperationInfo[]) => Check[];
   only?: Group[];
+  timeoutMs?: number;
 }): Promise<DeepRun> {
   const sandbox = await startSandbox({});
   const admin = { apiKey: sandbox.api_key, apiSecret: sandbox.api_secret };
@@ -42,6 +46,7 @@ export async function runBehindProxy(opts: {
     ...(hooks.response ? { response: hooks.response } : {}),
   });
   let receiverProxy: Awaited<ReturnType<typeof startFaultProxy>> | undefined;
+  let rpcProxy: Awaited<ReturnType<typeof startFaultProxy>> | undefined;
   try {
     const target: TargetConfig = {
       baseUrl: proxy.url,
@@ -53,6 +58,12 @@ export async function runBehindProxy(opts: {
       faucetPrivateKey: sandbox.faucet_private_key,
       fixtureIds: {},
     };
+    if (opts.rpc) {
+      rpcProxy = await startFaultProxy(sandbox.rpc_url, opts.rpc);
+      target.rpcUrl = rpcProxy.url;
+      target.wsUrl = sandbox.ws_url;
+    }
+    if (opts.wsUrl) target.wsUrl = opts.wsUrl;
     if (opts.deliveries) {
       const port = await freePort();
       receiverProxy = await startFaultProxy(`http://127.0.0.1:${port}`, opts.deliveries);
@@ -60,11 +71,12 @@ export async function runBehindProxy(opts: {
       target.webhookListenPort = port;
     }
     const operations = await loadGeneratedOperations();
-    const result = await runSuite({ target, options: { level: "full", timeoutMs: 20_000, concurrency: 4, ...(opts.only ? { only: opts.only } : {}) }, operations, catalog: opts.catalog(operations) });
+    const result = await runSuite({ target, options: { level: "full", timeoutMs: opts.timeoutMs ?? 20_000, concurrency: 4, ...(opts.only ? { only: opts.only } : {}) }, operations, catalog: opts.catalog(operations) });
     if (result.kind !== "completed") throw new Error(JSON.stringify(result));
     return { report: result.report, seen, workspaceId: sandbox.workspace_id };
   } finally {
     await receiverProxy?.close();
+    await rpcProxy?.close();
     await proxy.close();
     await sandbox.close();
   }
