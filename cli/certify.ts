@@ -19,6 +19,7 @@ import { GROUPS, type Group, type Level } from "../conformance/types.ts";
 import { UsageError } from "./usage-error.ts";
 import { FUZZ_FLAGS, FUZZ_USAGE, fuzzBanner, fuzzCatalog, fuzzOptionsOf } from "./certify-fuzz.ts";
 import { CATALOG } from "../conformance/catalog.ts";
+import { HAR_FLAGS, HAR_USAGE, harRecorder, writeHar } from "./certify-har.ts";
 import { walletApiBaseUrl } from "../runtime/base-url.ts";
 
 export interface CertifyIo {
@@ -63,6 +64,7 @@ const OPTIONS = {
   "no-color": { type: "boolean" },
   help: { type: "boolean", short: "h" },
   ...FUZZ_FLAGS,
+  ...HAR_FLAGS,
 } as const;
 
 export const CERTIFY_USAGE = `usage: custody certify --base-url U --rpc-url R [--ws-url W] --api-key K --api-secret S --rpc-api-key RK
@@ -97,6 +99,7 @@ run:
   --timeout-ms N      per-check time limit, also bounds each request (default ${DEFAULT_TIMEOUT_MS})
   --concurrency N     checks at a time (default ${DEFAULT_CONCURRENCY})
   --json/--junit/--html FILE   write reports;  --quiet: print failures only;  --no-color
+${HAR_USAGE}
 
 ${FUZZ_USAGE}
 
@@ -153,9 +156,10 @@ async function certify(
   const restoreConsole = redactConsole(redactor);
   const fuzz = fuzzOptionsOf(values);
   if (fuzz) stdout(fuzzBanner(fuzz));
+  const har = harRecorder(values.har);
   let result;
   try {
-    result = await runSuite({ target, options, operations, onEvent: reporter, redactor, catalog: [...CATALOG, ...fuzzCatalog(fuzz, operations, options.level)] });
+    result = await runSuite({ target, options, operations, onEvent: reporter, redactor, catalog: [...CATALOG, ...fuzzCatalog(fuzz, operations, options.level)], ...(har ? { onExchange: har.record } : {}) });
   } finally {
     restoreConsole();
   }
@@ -164,6 +168,7 @@ async function certify(
     return EXIT.usageOrPreflight;
   }
   for (const [kind, file] of writeReports(result.report, values, redactor)) stdout(`${kind} report written to ${file}\n`);
+  if (har && values.har) stdout(`HAR (${har.size} exchanges) written to ${writeHar(values.har, har, redactor)}\n`);
   return exitCodeOf(result.report);
 }
 

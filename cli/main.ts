@@ -13,6 +13,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   diff: { summary: "what a spec change breaks: old vs new (file or git:REF:path)", load: async () => (await import("./diff.ts")).run },
   mock: { summary: "serve a Prism mock of spec/openapi.yaml", load: async () => (await import("./mock.ts")).run },
   request: { summary: "send one signed wallet API call (operationId or METHOD PATH)", load: async () => (await import("./request.ts")).run },
+  replay: { summary: "re-send a failed check's recorded request, signed now (certify --json report)", load: async () => (await import("./replay.ts")).run },
   trigger: { summary: "make a deposit, withdrawal failure, block… happen on a running sandbox", load: async () => (await import("./trigger.ts")).run },
 };
 

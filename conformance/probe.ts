@@ -45,18 +45,31 @@ export interface ProbeOptions {
   timeoutMs: number;
   maxBodyBytes?: number;
   redactor: Redactor;
+  /** Sees every exchange (redacted evidence), e.g. to write a HAR file. */
+  onExchange?: (exchange: RecordedExchange) => void;
+}
+
+/** One exchange as recorded for --har: when it started, how long it took, and its redacted evidence. */
+export interface RecordedExchange {
+  startedAt: Date;
+  durationMs: number;
+  evidence: Evidence;
+  /** Why there is no (complete) answer. */
+  error?: string;
 }
 
 export class HttpProbe {
   readonly timeoutMs: number;
   readonly maxBodyBytes: number;
   readonly redactor: Redactor;
+  private readonly onExchange: ProbeOptions["onExchange"];
   private readonly agent: Agent;
 
   constructor(options: ProbeOptions) {
     this.timeoutMs = options.timeoutMs;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.redactor = options.redactor;
+    this.onExchange = options.onExchange;
     this.agent = new Agent({
       connect: { timeout: options.timeoutMs },
       headersTimeout: options.timeoutMs,
@@ -74,6 +87,15 @@ export class HttpProbe {
 
   /** Like send, but a failure is returned as a value (for preflight and checks that expect refusal). */
   async attempt(req: HttpRequest, signal?: AbortSignal): Promise<HttpAttempt> {
+    if (!this.onExchange) return this.attemptOnce(req, signal);
+    const startedAt = new Date();
+    const result = await this.attemptOnce(req, signal);
+    const evidence = result.ok ? result.exchange.evidence : result.evidence;
+    this.onExchange({ startedAt, durationMs: Date.now() - startedAt.getTime(), evidence, ...(result.ok ? {} : { error: result.reason }) });
+    return result;
+  }
+
+  private async attemptOnce(req: HttpRequest, signal?: AbortSignal): Promise<HttpAttempt> {
     const timeoutMs = req.timeoutMs ?? this.timeoutMs;
     const started = Date.now();
     const deadline = new AbortController();

@@ -9,7 +9,7 @@ import type { OperationInfo } from "./operations.ts";
 import { outcomeOf } from "./outcome.ts";
 import { preflight, type PreflightFailure, type PreflightResult } from "./preflight.ts";
 import { selectChecks } from "./levels.ts";
-import { HttpProbe } from "./probe.ts";
+import { HttpProbe, type ProbeOptions } from "./probe.ts";
 import { Redactor } from "./redact.ts";
 import { buildReport, type Report } from "./report/model.ts";
 import type { Check } from "./check.ts";
@@ -32,6 +32,8 @@ export interface RunInput {
   onEvent?: (event: RunEvent) => void;
   /** Shared with reporters so everything they write is redacted the same way. */
   redactor?: Redactor;
+  /** Sees every HTTP exchange of the run, redacted (certify --har). */
+  onExchange?: ProbeOptions["onExchange"];
   /** Tests of the runner alone may skip the preflight (default: run it). */
   preflight?: boolean;
 }
@@ -57,7 +59,7 @@ export function redactorFor(target: TargetConfig): Redactor {
 export async function runSuite(input: RunInput): Promise<RunResult> {
   const { target, options } = input;
   const redactor = input.redactor ?? redactorFor(target);
-  const http = new HttpProbe({ timeoutMs: options.timeoutMs, redactor });
+  const http = new HttpProbe({ timeoutMs: options.timeoutMs, redactor, ...(input.onExchange ? { onExchange: input.onExchange } : {}) });
   const stop = new AbortController();
   const suite = new Suite(target, options, input.operations, redactor, http, stop.signal);
   suite.fixtures = createFixtures(suite);

@@ -1,6 +1,7 @@
 // The sandbox behind a fault proxy, for the deep checks (authorization matrix, fuzz): one call
 // starts both and runs a catalog against them.
 import type { TargetConfig } from "../../conformance/config.ts";
+import type { RecordedExchange } from "../../conformance/probe.ts";
 import { loadGeneratedOperations, type OperationInfo } from "../../conformance/operations.ts";
 import type { Report } from "../../conformance/report/model.ts";
 import { runSuite } from "../../conformance/runner.ts";
@@ -21,6 +22,9 @@ export interface DeepRun {
   /** Requests that went through the proxy, in order. */
   seen: ProxiedRequest[];
   workspaceId: string;
+  target: TargetConfig;
+  /** The sandbox itself, behind no proxy. */
+  sandboxUrl: string;
 }
 
 export async function runBehindProxy(opts: {
@@ -33,6 +37,9 @@ export async function runBehindProxy(opts: {
   catalog: (operations: OperationInfo[]) => Check[];
   only?: Group[];
   timeoutMs?: number;
+  onExchange?: (e: RecordedExchange) => void;
+  /** Runs before the sandbox and the proxies close (to replay against them). */
+  then?: (run: DeepRun) => Promise<void>;
 }): Promise<DeepRun> {
   const sandbox = await startSandbox({});
   const admin = { apiKey: sandbox.api_key, apiSecret: sandbox.api_secret };
@@ -71,9 +78,11 @@ export async function runBehindProxy(opts: {
       target.webhookListenPort = port;
     }
     const operations = await loadGeneratedOperations();
-    const result = await runSuite({ target, options: { level: "full", timeoutMs: opts.timeoutMs ?? 20_000, concurrency: 4, ...(opts.only ? { only: opts.only } : {}) }, operations, catalog: opts.catalog(operations) });
+    const result = await runSuite({ target, options: { level: "full", timeoutMs: opts.timeoutMs ?? 20_000, concurrency: 4, ...(opts.only ? { only: opts.only } : {}) }, operations, catalog: opts.catalog(operations), ...(opts.onExchange ? { onExchange: opts.onExchange } : {}) });
     if (result.kind !== "completed") throw new Error(JSON.stringify(result));
-    return { report: result.report, seen, workspaceId: sandbox.workspace_id };
+    const run: DeepRun = { report: result.report, seen, workspaceId: sandbox.workspace_id, target, sandboxUrl: sandbox.base_url };
+    await opts.then?.(run);
+    return run;
   } finally {
     await receiverProxy?.close();
     await rpcProxy?.close();
