@@ -3,6 +3,7 @@ import { negativeChecks } from "./checks/auth/negatives.ts";
 import { positiveChecks } from "./checks/auth/positives.ts";
 import { envelopeChecks } from "./checks/envelope/index.ts";
 import { lifecycleChecks } from "./checks/lifecycle/index.ts";
+import { resourceGraphSequence } from "./checks/lifecycle/sequence.ts";
 import { roleChecks } from "./checks/role/index.ts";
 import { httpRpcChecks } from "./checks/rpc/http.ts";
 import { rpcResultChecks } from "./checks/rpc/results.ts";
@@ -25,6 +26,7 @@ export const CATALOG: readonly Check[] = [
   ...deliveryChecks,
   ...lifecycleChecks,
   ...moneyChecks,
+  resourceGraphSequence,
   ...httpRpcChecks,
   ...wsRpcChecks,
   ...rpcResultChecks,

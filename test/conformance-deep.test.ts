@@ -10,12 +10,13 @@ import { fuzzChecks, isGuarded } from "../conformance/checks/fuzz/index.ts";
 import { moneyChecks } from "../conformance/checks/money/index.ts";
 import { deliveryChecks } from "../conformance/checks/webhooks/delivery.ts";
 import { rpcResultChecks } from "../conformance/checks/rpc/results.ts";
+import { resourceGraphSequence } from "../conformance/checks/lifecycle/sequence.ts";
 import { drawCase, judgeInput } from "../conformance/fuzz/cases.ts";
 import { Prng } from "../conformance/fuzz/prng.ts";
 import { loadGeneratedOperations, type OperationInfo } from "../conformance/operations.ts";
 import type { Report } from "../conformance/report/model.ts";
 import { asAdmin, envelope, keyOf, runBehindProxy, type Admin } from "./support/deep-target.ts";
-import type { ProxiedRequest, ProxiedResponse } from "./support/fake-proxy.ts";
+import { rewriteData, type ProxiedRequest, type ProxiedResponse } from "./support/fake-proxy.ts";
 
 const failed = (report: Report) => report.checks.filter((c) => c.status === "failed").map((c) => c.id);
 const notPassed = (report: Report) => report.checks.filter((c) => c.status !== "passed").map((c) => `${c.id} ${c.status}: ${c.message}`);
@@ -296,5 +297,43 @@ describe("JSON-RPC results and subscriptions", () => {
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+});
+
+describe("the resource-graph sequence", () => {
+  const successSeen = new Set<string>();
+  it("passes against the sandbox", { timeout: 180_000 }, async () => {
+    const { report } = await runBehindProxy({ catalog: () => [resourceGraphSequence] });
+    expect(notPassed(report)).toEqual([]);
+  });
+
+  const FAULTS: Array<{ name: string; hooks: () => { response: (q: ProxiedRequest, s: ProxiedResponse) => ProxiedResponse } }> = [
+    {
+      name: "a created wallet's status goes back from success to pending",
+      hooks: () => ({
+        response: rewriteData(
+          (q) => q.method === "GET" && q.path.includes("/wallets/creation-status/"),
+          (d) => {
+            const id = String(d.wallet_id ?? d.id);
+            if (successSeen.has(id)) d.status = "pending";
+            else if (d.status === "success") successSeen.add(id);
+          },
+        )!,
+      }),
+    },
+    {
+      name: "a withdrawal read answers another id",
+      hooks: () => ({ response: rewriteData((q) => q.method === "GET" && /^\/api\/v1\/withdrawals\//.test(q.path), (d) => (d.id = randomUUID()))! }),
+    },
+    {
+      name: "a rejected withdrawal can still be approved",
+      hooks: () => ({ response: (q, s) => (q.method === "POST" && /\/approve$/.test(q.path) && s.status === 409 ? envelope(200, { id: q.path.split("/")[4], status: "approved" }) : s) }),
+    },
+  ];
+
+  it.each(FAULTS)("$name → caught", { timeout: 180_000 }, async (fault) => {
+    const { report } = await runBehindProxy({ catalog: () => [resourceGraphSequence], hooks: fault.hooks });
+    if (process.env.SHOW_FAULTS) console.log(fault.name, notPassed(report));
+    expect(failed(report)).toEqual(["lifecycle.resource-sequence"]);
   });
 });
