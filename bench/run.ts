@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only generation,serving,client,gateway,crypto,certify,withdrawals]`
+// `npm run bench [-- --quick] [-- --only generation,serving,client,gateway,crypto,certify,certify-fuzz,withdrawals]`
 // Runs the sections, prints one table of ratios (> 1: ours is better), writes bench/results.json
 // (the entries), bench/results.md (the table with date and machine) and, after a run of every
 // section, the table in bench/README.md.
@@ -6,6 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { benchCertify } from "./certify.ts";
+import { benchCertifyFuzz } from "./certify-fuzz.ts";
 import { createContext, type Section } from "./context.ts";
 import { benchCrypto } from "./crypto.ts";
 import { benchGateway } from "./gateway.ts";
@@ -23,6 +24,7 @@ const SECTIONS: Record<string, Section> = {
   gateway: benchGateway,
   crypto: benchCrypto,
   certify: benchCertify,
+  "certify-fuzz": benchCertifyFuzz,
   withdrawals: benchWithdrawals,
   ship: benchShip,
 };

@@ -47,8 +47,8 @@ export function fuzzOptionsOf(v: FuzzFlagValues): FuzzOptions | undefined {
 }
 
 /** The checks --fuzz adds to the catalog. */
-export function fuzzCatalog(options: FuzzOptions | undefined, operations: OperationInfo[], level: Level): Check[] {
-  return options ? fuzzChecks(operations, options, level) : [];
+export function fuzzCatalog(options: FuzzOptions | undefined, operations: OperationInfo[], level: Level, before: readonly Check[] = []): Check[] {
+  return options ? fuzzChecks(operations, options, level, before.map((c) => c.id)) : [];
 }
 
 export function fuzzBanner(options: FuzzOptions): string {

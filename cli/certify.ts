@@ -159,7 +159,7 @@ async function certify(
   const har = harRecorder(values.har);
   let result;
   try {
-    result = await runSuite({ target, options, operations, onEvent: reporter, redactor, catalog: [...CATALOG, ...fuzzCatalog(fuzz, operations, options.level)], ...(har ? { onExchange: har.record } : {}) });
+    result = await runSuite({ target, options, operations, onEvent: reporter, redactor, catalog: [...CATALOG, ...fuzzCatalog(fuzz, operations, options.level, CATALOG)], ...(har ? { onExchange: har.record } : {}) });
   } finally {
     restoreConsole();
   }

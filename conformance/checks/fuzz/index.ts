@@ -40,7 +40,7 @@ const ID_FIXTURES = ["workspace", "wallet", "asset"] as const;
  * One check per operation. At --level full every operation, MUST. At --level seed only the seed's
  * operations, as SHOULD: the seed states the envelope of answers, not how invalid input is refused.
  */
-export function fuzzChecks(operations: OperationInfo[], options: FuzzOptions, level: Level = "full"): Check[] {
+export function fuzzChecks(operations: OperationInfo[], options: FuzzOptions, level: Level = "full", after: string[] = []): Check[] {
   const deadline = options.timeSeconds !== undefined ? Date.now() + options.timeSeconds * 1000 : undefined;
   const inScope = level === "full" ? operations : operations.filter((op) => op.source === "seed");
   return inScope.map((op) => ({
@@ -51,6 +51,9 @@ export function fuzzChecks(operations: OperationInfo[], options: FuzzOptions, le
     seedRef: "§2.1 (every answer is the envelope); assumed: requests that break the schema are refused with 400",
     level,
     awaits: [...ID_FIXTURES],
+    // After the rest of the suite: the records valid cases create (webhooks to unreachable URLs, wallets)
+    // would otherwise slow the deliveries and chain watching other checks time.
+    after,
     // N requests, each bounded by --timeout-ms; the check's own limit grows with N.
     timeoutScale: Math.max(1, options.cases / 20),
     run: (ctx) => fuzzOperation(ctx, op.operationId, options, deadline),
