@@ -96,18 +96,18 @@ export interface RpcTransaction {
   type?: RpcQuantity;
 }
 
-export const RpcAddressSchema = z.string().regex(new RegExp("^0x[0-9a-fA-F]{40}$"));
+export const RpcAddressSchema = z.string().regex(new RegExp("^0x[0-9a-fA-F]{40}$", "u"));
 
-export const RpcHash32Schema = z.string().regex(new RegExp("^0x[0-9a-f]{64}$"));
+export const RpcHash32Schema = z.string().regex(new RegExp("^0x[0-9a-f]{64}$", "u"));
 
-export const RpcQuantitySchema = z.string().regex(new RegExp("^0x(0|[1-9a-f][0-9a-f]*)$"));
+export const RpcQuantitySchema = z.string().regex(new RegExp("^0x(0|[1-9a-f][0-9a-f]*)$", "u"));
 
-export const RpcBytesSchema = z.string().regex(new RegExp("^0x([0-9a-fA-F]{2})*$"));
+export const RpcBytesSchema = z.string().regex(new RegExp("^0x([0-9a-fA-F]{2})*$", "u"));
 
 export const RpcTransactionSchema = z.object({
   hash: RpcHash32Schema,
   from: RpcAddressSchema,
-  to: z.union([
+  to: z.xor([
     RpcAddressSchema,
     z.null(),
   ]).optional(),
@@ -116,15 +116,15 @@ export const RpcTransactionSchema = z.object({
   gas: RpcQuantitySchema.optional(),
   gasPrice: RpcQuantitySchema.optional(),
   input: RpcBytesSchema,
-  blockHash: z.union([
+  blockHash: z.xor([
     RpcHash32Schema,
     z.null(),
   ]).optional(),
-  blockNumber: z.union([
+  blockNumber: z.xor([
     RpcQuantitySchema,
     z.null(),
   ]).optional(),
-  transactionIndex: z.union([
+  transactionIndex: z.xor([
     RpcQuantitySchema,
     z.null(),
   ]).optional(),
@@ -141,7 +141,7 @@ export const RpcBlockSchema = z.object({
   gasLimit: RpcQuantitySchema.optional(),
   gasUsed: RpcQuantitySchema.optional(),
   baseFeePerGas: RpcQuantitySchema.optional(),
-  transactions: z.array(z.union([
+  transactions: z.array(z.xor([
     RpcHash32Schema,
     RpcTransactionSchema,
   ])).optional(),
@@ -160,7 +160,7 @@ export const RpcBlockHeaderSchema = z.object({
 
 export const RpcBlockTagSchema = z.enum(["latest", "earliest", "pending", "safe", "finalized"]);
 
-export const RpcBlockNumberOrTagSchema = z.union([
+export const RpcBlockNumberOrTagSchema = z.xor([
   RpcQuantitySchema,
   RpcBlockTagSchema,
 ]);
@@ -189,14 +189,14 @@ export const RpcReceiptSchema = z.object({
   blockHash: RpcHash32Schema,
   blockNumber: RpcQuantitySchema,
   from: RpcAddressSchema,
-  to: z.union([
+  to: z.xor([
     RpcAddressSchema,
     z.null(),
   ]).optional(),
   gasUsed: RpcQuantitySchema,
   effectiveGasPrice: RpcQuantitySchema.optional(),
   cumulativeGasUsed: RpcQuantitySchema.optional(),
-  contractAddress: z.union([
+  contractAddress: z.xor([
     RpcAddressSchema,
     z.null(),
   ]).optional(),
@@ -204,7 +204,7 @@ export const RpcReceiptSchema = z.object({
   logs: z.array(RpcLogSchema),
 });
 
-export const RpcSubscriptionIdSchema = z.string().regex(new RegExp("^0x[0-9a-f]+$"));
+export const RpcSubscriptionIdSchema = z.string().regex(new RegExp("^0x[0-9a-f]+$", "u"));
 
 /** Params of eth_blockNumber (by position). */
 export type EthBlockNumberParams = [];
@@ -227,7 +227,7 @@ export const EthGetBlockByNumberParamsSchema = z.tuple([
   z.boolean(),
 ]);
 
-export const EthGetBlockByNumberResultSchema = z.union([
+export const EthGetBlockByNumberResultSchema = z.xor([
   RpcBlockSchema,
   z.null(),
 ]);
@@ -250,7 +250,7 @@ export type NetVersionResult = string;
 
 export const NetVersionParamsSchema = z.tuple([]);
 
-export const NetVersionResultSchema = z.string().regex(new RegExp("^[0-9]+$"));
+export const NetVersionResultSchema = z.string().regex(new RegExp("^[0-9]+$", "u"));
 
 /** Params of eth_gasPrice (by position). */
 export type EthGasPriceParams = [];
@@ -336,7 +336,7 @@ export const EthGetTransactionByHashParamsSchema = z.tuple([
   z.unknown().optional(),
 ]);
 
-export const EthGetTransactionByHashResultSchema = z.union([
+export const EthGetTransactionByHashResultSchema = z.xor([
   RpcTransactionSchema,
   z.null(),
 ]);
@@ -351,7 +351,7 @@ export const EthGetTransactionReceiptParamsSchema = z.tuple([
   z.unknown().optional(),
 ]);
 
-export const EthGetTransactionReceiptResultSchema = z.union([
+export const EthGetTransactionReceiptResultSchema = z.xor([
   RpcReceiptSchema,
   z.null(),
 ]);

@@ -2,6 +2,8 @@
 // Do not edit by hand: change the spec and run `custody generate`.
 
 import { z } from "zod";
+import { lengthWithin, isInteger, arrayRule } from "../runtime/json-schema.ts";
+import { isDateTime, isUri } from "../runtime/json-schema-formats.ts";
 
 export const RoleSchema = z.enum(["viewer", "admin", "owner"]);
 
@@ -14,21 +16,21 @@ export const ApiKeySchema = z.object({
   role: RoleSchema,
   scopes: z.array(ScopeSchema),
   status: z.enum(["active", "revoked"]),
-  created_at: z.iso.datetime({ offset: true }),
-  revoked_at: z.iso.datetime({ offset: true }).optional(),
+  created_at: z.string().refine(isDateTime, "format date-time"),
+  revoked_at: z.string().refine(isDateTime, "format date-time").optional(),
 });
 
 export const ApiKeyListResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: z.array(ApiKeySchema),
 });
 
 export const ApiKeyResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: ApiKeySchema,
 });
 
@@ -39,31 +41,31 @@ export const ApiKeyWithSecretSchema = z.object({
   role: RoleSchema,
   scopes: z.array(ScopeSchema),
   status: z.enum(["active", "revoked"]),
-  created_at: z.iso.datetime({ offset: true }),
-  revoked_at: z.iso.datetime({ offset: true }).optional(),
+  created_at: z.string().refine(isDateTime, "format date-time"),
+  revoked_at: z.string().refine(isDateTime, "format date-time").optional(),
   secret: z.string(),
 });
 
 export const ApiKeyWithSecretResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: ApiKeyWithSecretSchema,
 });
 
 export const ApproveWithdrawalRequestSchema = z.strictObject({
-  comment: z.string().max(500).optional(),
+  comment: z.string().refine((s) => lengthWithin(s, 0, 500), "length").optional(),
 });
 
 export const NetworkSchema = z.object({
   id: z.string(),
   name: z.string().optional(),
   is_evm: z.boolean().optional(),
-  chain_id: z.number().int().optional(),
+  chain_id: z.number().refine(isInteger, "integer").optional(),
   native_currency: z.string().optional(),
   is_testnet: z.boolean().optional(),
   internal_code: z.string().optional(),
-  confirmation_blocks: z.number().int().optional(),
+  confirmation_blocks: z.number().refine(isInteger, "integer").optional(),
   disabled: z.boolean().optional(),
   logo_url: z.string().optional(),
 });
@@ -72,7 +74,7 @@ export const AssetSchema = z.object({
   id: z.string(),
   name: z.string().optional(),
   symbol: z.string().optional(),
-  decimals: z.number().int().optional(),
+  decimals: z.number().refine(isInteger, "integer").optional(),
   address: z.string().optional(),
   contract_address: z.string().optional(),
   asset_type: z.string().optional(),
@@ -88,11 +90,11 @@ export const AssetSchema = z.object({
 export const AssetListResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: z.array(AssetSchema),
 });
 
-export const ResourceIdSchema = z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$"));
+export const ResourceIdSchema = z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u"));
 
 export const AttachAssetRequestSchema = z.strictObject({
   asset_id: ResourceIdSchema,
@@ -101,12 +103,12 @@ export const AttachAssetRequestSchema = z.strictObject({
 export const AuditLogEntrySchema = z.object({
   id: z.string(),
   workspace_id: z.string(),
-  created_at: z.iso.datetime({ offset: true }),
+  created_at: z.string().refine(isDateTime, "format date-time"),
   actor_key_id: z.string(),
   action: z.string(),
   method: z.string(),
   path: z.string(),
-  status: z.number().int(),
+  status: z.number().refine(isInteger, "integer"),
   request_id: z.string(),
   resource_id: z.string().optional(),
 });
@@ -114,36 +116,36 @@ export const AuditLogEntrySchema = z.object({
 export const AuditLogListResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: z.array(AuditLogEntrySchema),
 });
 
 export const CreateApiKeyRequestSchema = z.strictObject({
-  name: z.string().min(1).max(100),
+  name: z.string().refine((s) => lengthWithin(s, 1, 100), "length"),
   role: RoleSchema,
-  scopes: z.array(ScopeSchema).min(1),
+  scopes: z.unknown().refine(arrayRule({ uniqueItems: true }), "array keywords").pipe(z.array(ScopeSchema).min(1)),
 });
 
 export const WalletTypeSchema = z.enum(["mpc", "standard"]);
 
 export const CreateWalletRequestSchema = z.strictObject({
-  name: z.string().min(1).max(100),
-  wallet_type: WalletTypeSchema.default("mpc"),
+  name: z.string().refine((s) => lengthWithin(s, 1, 100), "length"),
+  wallet_type: WalletTypeSchema.optional(),
 });
 
 export const EventTypeSchema = z.enum(["wallet.created", "deposit.pending", "deposit.confirmed", "withdrawal.pending", "withdrawal.executed", "withdrawal.confirmed", "withdrawal.failed"]);
 
 export const CreateWebhookRequestSchema = z.strictObject({
-  url: z.url().max(2048).regex(new RegExp("^https?://")),
-  event_types: z.array(EventTypeSchema).min(1),
-  description: z.string().max(500).optional(),
+  url: z.string().refine((s) => lengthWithin(s, 0, 2048), "length").regex(new RegExp("^https?://", "u")).refine(isUri, "format uri"),
+  event_types: z.unknown().refine(arrayRule({ uniqueItems: true }), "array keywords").pipe(z.array(EventTypeSchema).min(1)),
+  description: z.string().refine((s) => lengthWithin(s, 0, 500), "length").optional(),
 });
 
 export const CreateWithdrawalRequestSchema = z.strictObject({
   asset_id: ResourceIdSchema,
-  amount: z.string().max(78).regex(new RegExp("^[0-9]+(\\.[0-9]+)?$")),
-  recipient_address: z.string().regex(new RegExp("^0x[0-9a-fA-F]{40}$")),
-  note: z.string().max(500).optional(),
+  amount: z.string().refine((s) => lengthWithin(s, 0, 78), "length").regex(new RegExp("^[0-9]+(\\.[0-9]+)?$", "u")),
+  recipient_address: z.string().regex(new RegExp("^0x[0-9a-fA-F]{40}$", "u")),
+  note: z.string().refine((s) => lengthWithin(s, 0, 500), "length").optional(),
 });
 
 export const DepositAddressSchema = z.object({
@@ -157,7 +159,7 @@ export const DepositAddressSchema = z.object({
 export const DepositAddressResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: DepositAddressSchema,
 });
 
@@ -173,16 +175,16 @@ export const TransactionSchema = z.object({
   from_address: z.string().optional(),
   to_address: z.string().optional(),
   tx_hash: z.string().optional(),
-  block_number: z.number().int().optional(),
+  block_number: z.number().refine(isInteger, "integer").optional(),
   withdrawal_id: z.string().optional(),
-  created_at: z.iso.datetime({ offset: true }),
-  confirmed_at: z.iso.datetime({ offset: true }).optional(),
+  created_at: z.string().refine(isDateTime, "format date-time"),
+  confirmed_at: z.string().refine(isDateTime, "format date-time").optional(),
 });
 
 export const DepositConfirmedEventSchema = z.object({
   id: z.string(),
   type: z.literal("deposit.confirmed"),
-  created_at: z.iso.datetime({ offset: true }),
+  created_at: z.string().refine(isDateTime, "format date-time"),
   workspace_id: z.string(),
   data: TransactionSchema,
 });
@@ -190,7 +192,7 @@ export const DepositConfirmedEventSchema = z.object({
 export const DepositPendingEventSchema = z.object({
   id: z.string(),
   type: z.literal("deposit.pending"),
-  created_at: z.iso.datetime({ offset: true }),
+  created_at: z.string().refine(isDateTime, "format date-time"),
   workspace_id: z.string(),
   data: TransactionSchema,
 });
@@ -198,7 +200,7 @@ export const DepositPendingEventSchema = z.object({
 export const ErrorEnvelopeSchema = z.object({
   success: z.literal(false),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: z.null(),
 });
 
@@ -207,56 +209,56 @@ export const HealthSchema = z.object({
   version: z.string(),
   chain: z.object({
     reachable: z.boolean(),
-    chain_id: z.number().int().optional(),
-    block_number: z.number().int().optional(),
+    chain_id: z.number().refine(isInteger, "integer").optional(),
+    block_number: z.number().refine(isInteger, "integer").optional(),
   }),
 });
 
 export const HealthResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: HealthSchema,
 });
 
 export const NetworkListResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: z.array(NetworkSchema),
 });
 
 export const RejectWithdrawalRequestSchema = z.strictObject({
-  reason: z.string().max(500).optional(),
+  reason: z.string().refine((s) => lengthWithin(s, 0, 500), "length").optional(),
 });
 
 export const SignMessageRequestSchema = z.strictObject({
-  message: z.string().min(1).max(4096),
-  encoding: z.enum(["utf8", "hex"]).default("utf8"),
+  message: z.string().refine((s) => lengthWithin(s, 1, 4096), "length"),
+  encoding: z.enum(["utf8", "hex"]).optional(),
 });
 
 export const SignedMessageSchema = z.object({
   wallet_id: z.string(),
   address: z.string(),
   message: z.string(),
-  signature: z.string().regex(new RegExp("^0x[0-9a-fA-F]{130}$")),
+  signature: z.string().regex(new RegExp("^0x[0-9a-fA-F]{130}$", "u")),
   signature_scheme: z.literal("eip191"),
 });
 
 export const SignedMessageResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: SignedMessageSchema,
 });
 
 export const TransactionExportSchema = z.object({
   workspace_id: z.string(),
   format: z.enum(["json", "csv"]),
-  generated_at: z.iso.datetime({ offset: true }),
-  from: z.iso.datetime({ offset: true }).optional(),
-  to: z.iso.datetime({ offset: true }).optional(),
-  count: z.number().int().min(0),
+  generated_at: z.string().refine(isDateTime, "format date-time"),
+  from: z.string().refine(isDateTime, "format date-time").optional(),
+  to: z.string().refine(isDateTime, "format date-time").optional(),
+  count: z.number().refine(isInteger, "integer").min(0),
   transactions: z.array(TransactionSchema).optional(),
   csv: z.string().optional(),
 });
@@ -264,14 +266,14 @@ export const TransactionExportSchema = z.object({
 export const TransactionExportResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: TransactionExportSchema,
 });
 
 export const TransactionListResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: z.array(TransactionSchema),
 });
 
@@ -290,7 +292,7 @@ export const WalletSchema = z.object({
   name: z.string(),
   wallet_type: WalletTypeSchema,
   creation_status: WalletCreationStateSchema,
-  created_at: z.iso.datetime({ offset: true }),
+  created_at: z.string().refine(isDateTime, "format date-time"),
 });
 
 export const WalletAssetSchema = z.object({
@@ -298,13 +300,13 @@ export const WalletAssetSchema = z.object({
   asset_id: z.string(),
   network_id: z.string(),
   address: z.string(),
-  attached_at: z.iso.datetime({ offset: true }),
+  attached_at: z.string().refine(isDateTime, "format date-time"),
 });
 
 export const WalletAssetResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: WalletAssetSchema,
 });
 
@@ -321,23 +323,23 @@ export const WalletBalanceSchema = z.object({
   usd_value: z.string().optional(),
   value_usd: z.string().optional(),
   price_usd: z.string().optional(),
-  decimals: z.number().int().optional(),
+  decimals: z.number().refine(isInteger, "integer").optional(),
   asset: AssetSchema.optional(),
   network: NetworkSchema.optional(),
-  refreshed_at: z.iso.datetime({ offset: true }).optional(),
+  refreshed_at: z.string().refine(isDateTime, "format date-time").optional(),
 });
 
 export const WalletBalanceListResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: z.array(WalletBalanceSchema),
 });
 
 export const WalletBalanceResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: WalletBalanceSchema,
 });
 
@@ -350,15 +352,15 @@ export const WalletCreationStatusSchema = z.object({
   wallet_type: WalletTypeSchema.optional(),
   status_reason: z.string().optional(),
   mpc_correlation_id: z.string().optional(),
-  created_at: z.iso.datetime({ offset: true }).optional(),
-  updated_at: z.iso.datetime({ offset: true }).optional(),
-  completed_at: z.iso.datetime({ offset: true }).optional(),
+  created_at: z.string().refine(isDateTime, "format date-time").optional(),
+  updated_at: z.string().refine(isDateTime, "format date-time").optional(),
+  completed_at: z.string().refine(isDateTime, "format date-time").optional(),
 });
 
 export const WalletCreatedEventSchema = z.object({
   id: z.string(),
   type: z.literal("wallet.created"),
-  created_at: z.iso.datetime({ offset: true }),
+  created_at: z.string().refine(isDateTime, "format date-time"),
   workspace_id: z.string(),
   data: WalletCreationStatusSchema,
 });
@@ -366,31 +368,31 @@ export const WalletCreatedEventSchema = z.object({
 export const WalletCreationStatusResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: WalletCreationStatusSchema,
 });
 
 export const WalletListResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: z.array(WalletSchema),
 });
 
 export const WalletResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: WalletSchema,
 });
 
 export const WebhookSchema = z.object({
   id: z.string(),
   workspace_id: z.string(),
-  url: z.url(),
+  url: z.string().refine(isUri, "format uri"),
   event_types: z.array(EventTypeSchema),
   description: z.string().optional(),
-  created_at: z.iso.datetime({ offset: true }),
+  created_at: z.string().refine(isDateTime, "format date-time"),
 });
 
 export const WebhookDeleteResultSchema = z.object({
@@ -402,7 +404,7 @@ export const WebhookDeleteResultSchema = z.object({
 export const WebhookDeleteResultResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: WebhookDeleteResultSchema,
 });
 
@@ -415,55 +417,55 @@ export const WebhookDeliverySchema = z.object({
   event_type: z.string().optional(),
   event_id: z.string().optional(),
   status: WebhookDeliveryStatusSchema.optional(),
-  attempt_count: z.number().int().optional(),
+  attempt_count: z.number().refine(isInteger, "integer").optional(),
   workspace_id: z.string().optional(),
-  next_attempt_at: z.iso.datetime({ offset: true }).optional(),
-  last_attempt_at: z.iso.datetime({ offset: true }).optional(),
-  delivered_at: z.iso.datetime({ offset: true }).optional(),
-  response_status: z.number().int().optional(),
+  next_attempt_at: z.string().refine(isDateTime, "format date-time").optional(),
+  last_attempt_at: z.string().refine(isDateTime, "format date-time").optional(),
+  delivered_at: z.string().refine(isDateTime, "format date-time").optional(),
+  response_status: z.number().refine(isInteger, "integer").optional(),
   response_body: z.string().optional(),
   error: z.string().optional(),
   payload: z.record(z.string(), z.unknown()).optional(),
-  created_at: z.iso.datetime({ offset: true }).optional(),
-  updated_at: z.iso.datetime({ offset: true }).optional(),
+  created_at: z.string().refine(isDateTime, "format date-time").optional(),
+  updated_at: z.string().refine(isDateTime, "format date-time").optional(),
 });
 
 export const WebhookDeliveryListResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: z.array(WebhookDeliverySchema),
 });
 
 export const WebhookDeliveryResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: WebhookDeliverySchema,
 });
 
 export const WebhookListResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: z.array(WebhookSchema),
 });
 
 export const WebhookResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: WebhookSchema,
 });
 
 export const WebhookVerificationKeySchema = z.object({
-  public_key: z.string().regex(new RegExp("^[A-Za-z0-9+/]{43}=$")).optional(),
+  public_key: z.string().regex(new RegExp("^[A-Za-z0-9+/]{43}=$", "u")).optional(),
 });
 
 export const WebhookVerificationKeyResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: WebhookVerificationKeySchema,
 });
 
@@ -472,7 +474,7 @@ export const WithdrawalApprovalSchema = z.object({
   approver_key_id: z.string().optional(),
   decision: z.enum(["approved", "rejected"]).optional(),
   comment: z.string().optional(),
-  created_at: z.iso.datetime({ offset: true }).optional(),
+  created_at: z.string().refine(isDateTime, "format date-time").optional(),
 });
 
 export const WithdrawalStatusSchema = z.enum(["pending", "pending_approval", "approved", "rejected", "processing", "completed", "failed"]);
@@ -487,11 +489,11 @@ export const WithdrawalSchema = z.object({
   recipient_address: z.string().optional(),
   status: WithdrawalStatusSchema.optional(),
   tx_hash: z.string().optional(),
-  block_number: z.number().int().optional(),
+  block_number: z.number().refine(isInteger, "integer").optional(),
   block_hash: z.string().optional(),
   gas_used: z.string().optional(),
   effective_gas_price_wei: z.string().optional(),
-  confirmed_at: z.iso.datetime({ offset: true }).optional(),
+  confirmed_at: z.string().refine(isDateTime, "format date-time").optional(),
   error: z.string().optional(),
   status_reason: z.string().optional(),
   note: z.string().optional(),
@@ -502,7 +504,7 @@ export const WithdrawalSchema = z.object({
 export const WithdrawalConfirmedEventSchema = z.object({
   id: z.string(),
   type: z.literal("withdrawal.confirmed"),
-  created_at: z.iso.datetime({ offset: true }),
+  created_at: z.string().refine(isDateTime, "format date-time"),
   workspace_id: z.string(),
   data: WithdrawalSchema,
 });
@@ -510,7 +512,7 @@ export const WithdrawalConfirmedEventSchema = z.object({
 export const WithdrawalExecutedEventSchema = z.object({
   id: z.string(),
   type: z.literal("withdrawal.executed"),
-  created_at: z.iso.datetime({ offset: true }),
+  created_at: z.string().refine(isDateTime, "format date-time"),
   workspace_id: z.string(),
   data: WithdrawalSchema,
 });
@@ -518,7 +520,7 @@ export const WithdrawalExecutedEventSchema = z.object({
 export const WithdrawalFailedEventSchema = z.object({
   id: z.string(),
   type: z.literal("withdrawal.failed"),
-  created_at: z.iso.datetime({ offset: true }),
+  created_at: z.string().refine(isDateTime, "format date-time"),
   workspace_id: z.string(),
   data: WithdrawalSchema,
 });
@@ -526,14 +528,14 @@ export const WithdrawalFailedEventSchema = z.object({
 export const WithdrawalListResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: z.array(WithdrawalSchema),
 });
 
 export const WithdrawalPendingEventSchema = z.object({
   id: z.string(),
   type: z.literal("withdrawal.pending"),
-  created_at: z.iso.datetime({ offset: true }),
+  created_at: z.string().refine(isDateTime, "format date-time"),
   workspace_id: z.string(),
   data: WithdrawalSchema,
 });
@@ -541,7 +543,7 @@ export const WithdrawalPendingEventSchema = z.object({
 export const WithdrawalResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: WithdrawalSchema,
 });
 
@@ -562,7 +564,7 @@ export const ListNetworksResponseSchemas = {
 export const ListAssetsParamsSchema = z.object({});
 
 export const ListAssetsQuerySchema = z.object({
-  network_id: z.string().min(1).max(128).optional(),
+  network_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").optional(),
 });
 
 export const ListAssetsHeadersSchema = z.object({});
@@ -608,7 +610,7 @@ export const CreateWalletResponseSchemas = {
 };
 
 export const GetWalletCreationStatusParamsSchema = z.object({
-  wallet_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
 export const GetWalletCreationStatusQuerySchema = z.object({});
@@ -626,7 +628,7 @@ export const GetWalletCreationStatusResponseSchemas = {
 };
 
 export const GetWalletParamsSchema = z.object({
-  wallet_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
 export const GetWalletQuerySchema = z.object({});
@@ -644,7 +646,7 @@ export const GetWalletResponseSchemas = {
 };
 
 export const AttachAssetParamsSchema = z.object({
-  wallet_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
 export const AttachAssetQuerySchema = z.object({});
@@ -665,11 +667,11 @@ export const AttachAssetResponseSchemas = {
 };
 
 export const GetDepositAddressParamsSchema = z.object({
-  wallet_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
 export const GetDepositAddressQuerySchema = z.object({
-  asset_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  asset_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
 export const GetDepositAddressHeadersSchema = z.object({});
@@ -737,13 +739,13 @@ export const ListWalletWithdrawalsResponseSchemas = {
 };
 
 export const CreateWithdrawalParamsSchema = z.object({
-  wallet_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
 export const CreateWithdrawalQuerySchema = z.object({});
 
 export const CreateWithdrawalHeadersSchema = z.object({
-  "idempotency-key": z.string().min(1).max(255),
+  "idempotency-key": z.string().refine((s) => lengthWithin(s, 1, 255), "length"),
 });
 
 export const CreateWithdrawalBodySchema = CreateWithdrawalRequestSchema;
@@ -760,7 +762,7 @@ export const CreateWithdrawalResponseSchemas = {
 };
 
 export const GetWithdrawalParamsSchema = z.object({
-  withdrawal_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  withdrawal_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
 export const GetWithdrawalQuerySchema = z.object({});
@@ -778,7 +780,7 @@ export const GetWithdrawalResponseSchemas = {
 };
 
 export const ApproveWithdrawalParamsSchema = z.object({
-  withdrawal_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  withdrawal_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
 export const ApproveWithdrawalQuerySchema = z.object({});
@@ -799,7 +801,7 @@ export const ApproveWithdrawalResponseSchemas = {
 };
 
 export const RejectWithdrawalParamsSchema = z.object({
-  withdrawal_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  withdrawal_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
 export const RejectWithdrawalQuerySchema = z.object({});
@@ -820,7 +822,7 @@ export const RejectWithdrawalResponseSchemas = {
 };
 
 export const ListTransactionsParamsSchema = z.object({
-  workspace_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
 export const ListTransactionsQuerySchema = z.object({});
@@ -838,13 +840,13 @@ export const ListTransactionsResponseSchemas = {
 };
 
 export const ExportTransactionsParamsSchema = z.object({
-  workspace_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
 export const ExportTransactionsQuerySchema = z.object({
   format: z.enum(["json", "csv"]).default("json"),
-  from: z.iso.datetime({ offset: true }).optional(),
-  to: z.iso.datetime({ offset: true }).optional(),
+  from: z.string().refine(isDateTime, "format date-time").optional(),
+  to: z.string().refine(isDateTime, "format date-time").optional(),
 });
 
 export const ExportTransactionsHeadersSchema = z.object({});
@@ -860,7 +862,7 @@ export const ExportTransactionsResponseSchemas = {
 };
 
 export const SignMessageParamsSchema = z.object({
-  wallet_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
 export const SignMessageQuerySchema = z.object({});
@@ -880,7 +882,7 @@ export const SignMessageResponseSchemas = {
 };
 
 export const ListWebhooksParamsSchema = z.object({
-  workspace_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
 export const ListWebhooksQuerySchema = z.object({});
@@ -898,7 +900,7 @@ export const ListWebhooksResponseSchemas = {
 };
 
 export const CreateWebhookParamsSchema = z.object({
-  workspace_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
 export const CreateWebhookQuerySchema = z.object({});
@@ -918,8 +920,8 @@ export const CreateWebhookResponseSchemas = {
 };
 
 export const DeleteWebhookParamsSchema = z.object({
-  workspace_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
-  webhook_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  webhook_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
 export const DeleteWebhookQuerySchema = z.object({});
@@ -937,11 +939,11 @@ export const DeleteWebhookResponseSchemas = {
 };
 
 export const ListWebhookDeliveriesParamsSchema = z.object({
-  workspace_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
 export const ListWebhookDeliveriesQuerySchema = z.object({
-  webhook_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")).optional(),
+  webhook_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")).optional(),
   status: z.enum(["pending", "delivered", "failed"]).optional(),
 });
 
@@ -958,8 +960,8 @@ export const ListWebhookDeliveriesResponseSchemas = {
 };
 
 export const ResendWebhookDeliveryParamsSchema = z.object({
-  workspace_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
-  delivery_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  delivery_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
 export const ResendWebhookDeliveryQuerySchema = z.object({});
@@ -994,7 +996,7 @@ export const GetWebhookVerificationKeyResponseSchemas = {
 };
 
 export const ListApiKeysParamsSchema = z.object({
-  workspace_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
 export const ListApiKeysQuerySchema = z.object({});
@@ -1012,7 +1014,7 @@ export const ListApiKeysResponseSchemas = {
 };
 
 export const CreateApiKeyParamsSchema = z.object({
-  workspace_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
 export const CreateApiKeyQuerySchema = z.object({});
@@ -1032,8 +1034,8 @@ export const CreateApiKeyResponseSchemas = {
 };
 
 export const RevokeApiKeyParamsSchema = z.object({
-  workspace_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
-  key_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  key_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
 export const RevokeApiKeyQuerySchema = z.object({});
@@ -1051,7 +1053,7 @@ export const RevokeApiKeyResponseSchemas = {
 };
 
 export const ListAuditLogsParamsSchema = z.object({
-  workspace_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
 export const ListAuditLogsQuerySchema = z.object({});

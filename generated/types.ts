@@ -500,9 +500,7 @@ export interface WebhookDelivery {
   response_body?: string;
   error?: string;
   /** The event object (see the webhooks section). */
-  payload?: {
-    [key: string]: unknown;
-  };
+  payload?: { [key: string]: unknown };
   created_at?: string;
   updated_at?: string;
 }
@@ -584,9 +582,7 @@ export interface Withdrawal {
   /** The note given at creation. Not in the seed, so a deployment may omit it. */
   note?: string;
   /** The on-chain transaction. Its inner fields are not shown by the seed (2.10) and are not constrained here. */
-  transaction?: {
-    [key: string]: unknown;
-  };
+  transaction?: { [key: string]: unknown };
   /** Approval decisions, oldest first. */
   withdrawal_approvals?: WithdrawalApproval[];
 }

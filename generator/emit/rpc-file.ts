@@ -1,12 +1,12 @@
 // generated/rpc.ts: types and zod schemas of the OpenRPC methods (by-position params as tuples),
 // and createRpcClient with one typed method per JSON-RPC method, over HTTP and WebSocket
 // (runtime/jsonrpc-client.ts; the API key by query or header).
-import type { RpcMethodModel, RpcModel } from "../model/types.ts";
+import type { RpcMethodModel, RpcModel, SchemaObject } from "../model/types.ts";
 import { headerStatement, importStatement, type EmitContext, type EmittedFile } from "./context.ts";
 import { printStatements, type Statement } from "./print.ts";
 import { docText, indent, objectShape, tsType, type TypeContext } from "./ts-type.ts";
 import { zodSchema, type ZodContext } from "./zod-schema.ts";
-import { isObjectShape, typeInfo } from "../model/schema-utils.ts";
+import { isInterfaceShape } from "../model/schema-shape.ts";
 
 const CLIENT = `export interface RpcClientOptions {
   /** HTTP endpoint, e.g. http://127.0.0.1:8545/rpc */
@@ -52,8 +52,8 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
 export function emitRpc(ctx: EmitContext): EmittedFile | undefined {
   const rpc = ctx.model.rpc;
   if (rpc === undefined) return undefined;
-  const tctx: TypeContext = { document: rpc.document, components: new Map(rpc.schemas.map((s) => [s.ref, s])) };
-  const zctx: ZodContext = { document: rpc.document, components: tctx.components, version: "3.1" };
+  const tctx: TypeContext = { document: rpc.document, components: new Map(rpc.schemas.map((s) => [s.ref, s])), resolver: rpc.resolver };
+  const zctx: ZodContext = { document: rpc.document, components: tctx.components, resolver: rpc.resolver, version: "3.1" };
   const statements: Statement[] = [
     headerStatement(ctx.rpcHeaderLines ?? ctx.headerLines),
     importStatement("undici", ["Dispatcher"], { typeOnly: true }),
@@ -93,8 +93,8 @@ function constant(name: string, initializer: string, type?: string): Statement {
 
 function rpcType(name: string, schema: RpcModel["schemas"][number]["schema"], tctx: TypeContext): Statement {
   const docs = docText(schema);
-  if (typeof schema === "object" && isObjectShape(schema) && !schema.allOf && schema.properties && !typeInfo(schema).nullable) {
-    const { properties, index } = objectShape(schema, tctx);
+  if (isInterfaceShape(schema, tctx.resolver)) {
+    const { properties, index } = objectShape(schema as SchemaObject, tctx);
     return {
       kind: "interface",
       structure: {

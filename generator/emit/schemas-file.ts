@@ -5,7 +5,7 @@ import type { NamedSchema, OperationModel, ParameterModel, ResponseModel } from 
 import { headerStatement, importStatement, zodContext, type EmitContext, type EmittedFile } from "./context.ts";
 import { printStatements, type Statement } from "./print.ts";
 import { indent } from "./ts-type.ts";
-import { emitsDefault, withOwnProperties, zodSchema, type ZodContext } from "./zod-schema.ts";
+import { runtimeHelpersUsed, withOwnProperties, zodSchema, type ZodContext } from "./zod-schema.ts";
 
 const HELPERS: Record<string, string> = {
   toArray: [
@@ -39,6 +39,9 @@ export function emitSchemas(ctx: EmitContext): EmittedFile {
   const head: Statement[] = [headerStatement(ctx.headerLines), importStatement("zod", ["z"])];
   if (ctx.model.schemas.some((s) => s.recursive)) head.push(importStatement("./types.ts", [], { typeOnly: true, namespace: "T" }));
   const text = printStatements(body);
+  const used = runtimeHelpersUsed(text);
+  if (used.schema.length > 0) head.push(importStatement(`${ctx.runtimeImport}/json-schema.ts`, used.schema));
+  if (used.formats.length > 0) head.push(importStatement(`${ctx.runtimeImport}/json-schema-formats.ts`, used.formats));
   for (const [name, code] of Object.entries(HELPERS)) {
     if (text.includes(`(${name}, `)) head.push({ kind: "text", text: code });
   }
@@ -61,10 +64,26 @@ function parametersSchema(params: ParameterModel[], ctx: EmitContext): string {
   const lines = params.map((p) => {
     const zctx: ZodContext = { ...zodContext(ctx, true), explode: p.explode };
     const code = zodSchema(p.schema, zctx);
-    const optional = !p.required && !emitsDefault(p.schema, ctx.model.document);
-    return `${objectLiteralKey(p.key)}: ${code}${optional ? ".optional()" : ""},`;
+    return `${objectLiteralKey(p.key)}: ${code}${p.required ? "" : parameterDefault(p)},`;
   });
   return withOwnProperties(params.map((p) => p.key), `z.object({\n${lines.map(indent).join("\n")}\n})`);
+}
+
+/**
+ * An optional parameter's default is applied when the request leaves it out (parameters are only ever
+ * requests); a default of the wrong type is left out. Bodies and responses apply none: JSON Schema's
+ * default is an annotation, and a response must carry what it requires.
+ */
+function parameterDefault(p: ParameterModel): string {
+  const schema = p.schema;
+  if (typeof schema !== "object" || !Object.hasOwn(schema, "default")) return ".optional()";
+  const value = schema.default;
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  const fits =
+    (typeof value === "string" && types.includes("string") && !schema.format && (!Array.isArray(schema.enum) || schema.enum.includes(value))) ||
+    (typeof value === "number" && (types.includes("number") || (types.includes("integer") && Number.isInteger(value)))) ||
+    (typeof value === "boolean" && types.includes("boolean"));
+  return fits ? `.default(${JSON.stringify(value)})` : ".optional()";
 }
 
 function operationSchemas(op: OperationModel, ctx: EmitContext): Statement[] {

@@ -1,6 +1,6 @@
 // generated/types.ts: a type per component schema (interfaces for object shapes) and per operation
 // its Params, Query, Headers, Body, Data, Error, Input and HandlerInput.
-import { isObjectShape, typeInfo } from "../model/schema-utils.ts";
+import { isInterfaceShape } from "../model/schema-shape.ts";
 import type { NamedSchema, OperationModel, ParameterModel, ResponseModel, SchemaObject } from "../model/types.ts";
 import { headerStatement, typeContext, type EmitContext, type EmittedFile } from "./context.ts";
 import { printStatements, type Statement } from "./print.ts";
@@ -28,8 +28,8 @@ function alias(name: string, type: string, docs?: string): Statement {
 function componentDeclaration(named: NamedSchema, tctx: TypeContext): Statement {
   const schema = named.schema;
   const docs = docText(schema);
-  if (typeof schema === "object" && isPlainInterface(schema)) {
-    const { properties, index } = objectShape(schema, tctx);
+  if (isInterfaceShape(schema, tctx.resolver)) {
+    const { properties, index } = objectShape(schema as SchemaObject, tctx);
     return {
       kind: "interface",
       structure: {
@@ -44,9 +44,6 @@ function componentDeclaration(named: NamedSchema, tctx: TypeContext): Statement 
   return alias(named.typeName, tsType(schema, tctx), docs);
 }
 
-function isPlainInterface(schema: SchemaObject): boolean {
-  return typeof schema.$ref !== "string" && isObjectShape(schema) && !schema.allOf && !typeInfo(schema).nullable && schema.properties !== undefined;
-}
 
 // Written out: a component named "Record" would shadow the global in types.ts.
 const EMPTY = "{ [key: string]: never }";

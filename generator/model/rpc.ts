@@ -4,6 +4,8 @@ import { readDocument } from "../load/read-document.ts";
 import { scanRefs } from "../load/check-refs.ts";
 import { SpecError, type SpecProblem } from "../load/spec-error.ts";
 import { buildComponentSchemas } from "./build-model.ts";
+import { SchemaResolver } from "./resolve-schema.ts";
+import { isPlainZodObject } from "./schema-shape.ts";
 import { isIdentifier, toPascalCase, type NameRegistry } from "./names.ts";
 import type { RpcMethodModel, RpcModel, Schema } from "./types.ts";
 
@@ -29,6 +31,8 @@ export async function loadRpcModel(path: string, displayPath: string): Promise<(
 
   return (names) => {
     const schemas = buildComponentSchemas(document, names, "Rpc");
+    const resolver = new SchemaResolver(document, "3.1", new Map(schemas.map((s) => [s.ref, s])));
+    for (const named of schemas) named.zodObject = isPlainZodObject(named.schema, resolver);
     const info = (document.info ?? {}) as Obj;
     return {
       displayPath,
@@ -36,6 +40,7 @@ export async function loadRpcModel(path: string, displayPath: string): Promise<(
       title: typeof info.title === "string" ? info.title : "JSON-RPC",
       document,
       schemas,
+      resolver,
       methods: methods.map((m) => methodModel(m as Obj, names)),
     };
   };

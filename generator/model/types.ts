@@ -37,6 +37,9 @@ export interface SchemaObject {
   [extension: string]: unknown;
 }
 
+import type { SpecProblem } from "../load/spec-error.ts";
+import type { SchemaResolver } from "./resolve-schema.ts";
+
 export interface NamedSchema {
   /** "#/components/schemas/<original>" */
   ref: string;
@@ -186,6 +189,8 @@ export interface RpcModel {
   /** The OpenRPC document (component refs resolve against it). */
   document: Record<string, unknown>;
   schemas: NamedSchema[];
+  /** Resolves the OpenRPC document's schemas. */
+  resolver: SchemaResolver;
 }
 
 export interface SpecModel {
@@ -199,6 +204,10 @@ export interface SpecModel {
   /** Component schemas in emission order (dependencies first). */
   schemas: NamedSchema[];
   schemasByRef: Map<string, NamedSchema>;
+  /** The resolved form of every schema (see resolve-schema.ts); both emitters print from it. */
+  resolver: SchemaResolver;
+  /** Keywords the generated validators do not express, and other things generate reports but accepts. */
+  warnings: SpecProblem[];
   operations: OperationModel[];
   security: SecurityModel;
   webhooks: WebhookModel[];
