@@ -5,19 +5,22 @@ import { SpecError } from "../generator/load/spec-error.ts";
 import { generate } from "../generator/index.ts";
 import { UsageError } from "./usage-error.ts";
 
-export const GENERATE_USAGE = `usage: custody generate [--spec FILE] [--rpc-spec FILE | --no-rpc] [--out DIR] [--check]
+export const GENERATE_USAGE = `usage: custody generate [--spec FILE] [--rpc-spec FILE | --no-rpc] [--out DIR] [--check] [--lenient]
 
   --spec FILE       OpenAPI 3.0 or 3.1 document (default spec/openapi.yaml)
   --rpc-spec FILE   OpenRPC document for rpc.ts (default spec/openrpc.json when --spec is the default and it exists)
   --no-rpc          do not generate rpc.ts
   --out DIR         output directory (default generated); replaced as a whole, atomically
-  --check           write nothing; exit 1 naming each file that would change`;
+  --check           write nothing; exit 1 naming each file that would change
+  --lenient         generate from documents invalid in common published ways (type 'null' in 3.0,
+                    schema: null), printing one warning per repair`;
 
 export interface GenerateArgs {
   spec: string;
   rpcSpec?: string;
   out: string;
   check: boolean;
+  lenient?: boolean;
   help: boolean;
 }
 
@@ -52,6 +55,9 @@ export function parseGenerateArgs(argv: readonly string[]): GenerateArgs {
       case "--check":
         args.check = true;
         break;
+      case "--lenient":
+        args.lenient = true;
+        break;
       case "--help":
       case "-h":
         args.help = true;
@@ -72,7 +78,8 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   try {
-    const result = await generate({ specPath: args.spec, rpcSpecPath: args.rpcSpec, outDir: args.out, check: args.check });
+    const result = await generate({ specPath: args.spec, rpcSpecPath: args.rpcSpec, outDir: args.out, check: args.check, lenient: args.lenient });
+    printWarnings(result.warnings);
     const changed = result.files.filter((f) => f.changed);
     const seconds = (result.durationMs / 1000).toFixed(2);
     if (args.check) {
@@ -99,4 +106,12 @@ export async function run(argv: string[]): Promise<number> {
     }
     throw error;
   }
+}
+
+const MAX_WARNINGS = 20;
+
+/** One line per warning on stderr (the first 20, then a count). */
+function printWarnings(warnings: readonly string[]): void {
+  for (const w of warnings.slice(0, MAX_WARNINGS)) console.error(`custody generate: warning: ${w}`);
+  if (warnings.length > MAX_WARNINGS) console.error(`custody generate: ... and ${warnings.length - MAX_WARNINGS} more warnings`);
 }

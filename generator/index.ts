@@ -19,6 +19,8 @@ import { emitTypes } from "./emit/types-file.ts";
 import { emitWebhooks } from "./emit/webhooks-file.ts";
 import { diffOutput, writeOutput, type FileChange } from "./write/output.ts";
 
+import { formatLocation } from "./load/spec-error.ts";
+
 export { SpecError } from "./load/spec-error.ts";
 export type { FileChange } from "./write/output.ts";
 
@@ -28,6 +30,8 @@ export interface GenerateOptions {
   outDir: string;
   /** Write nothing; report what would change. */
   check?: boolean;
+  /** Repair the common ways published documents are invalid (each repair is a warning). */
+  lenient?: boolean;
 }
 
 export interface GenerateResult {
@@ -38,6 +42,8 @@ export interface GenerateResult {
   written: number;
   operations: number;
   schemas: number;
+  /** `file#/pointer: message`: --lenient repairs, then keywords the validators do not express. */
+  warnings: string[];
 }
 
 const PROJECT_ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -58,7 +64,7 @@ export function runtimeImportFrom(outDir: string): string {
 }
 
 export async function renderFiles(options: GenerateOptions): Promise<{ model: SpecModel; files: EmittedFile[] }> {
-  const loaded = await loadSpec(options.specPath, displayPath(options.specPath));
+  const loaded = await loadSpec(options.specPath, displayPath(options.specPath), { lenient: options.lenient });
   let rendered: { model: SpecModel; files: EmittedFile[] };
   try {
     rendered = await renderModel(loaded, options);
@@ -103,5 +109,6 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     written: options.check || !anyChange ? 0 : files.length,
     operations: model.operations.length,
     schemas: model.schemas.length,
+    warnings: [...model.repairs, ...model.warnings].map((w) => `${formatLocation(model.displayPath, w.pointer)}: ${w.problem}`),
   };
 }

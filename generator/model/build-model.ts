@@ -84,6 +84,7 @@ export function buildModel(loaded: LoadedSpec, options: BuildOptions = {}): Spec
     schemasByRef,
     resolver,
     warnings: resolver.report.warnings,
+    repairs: loaded.repairs,
     operations,
     security,
     webhooks,

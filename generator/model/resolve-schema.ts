@@ -279,6 +279,13 @@ export function patternFlags(pattern: string): string | undefined {
   return undefined;
 }
 
+/** "#/pointer" of the only $dynamicAnchor named `name`, or undefined. */
+export function dynamicAnchorRef(document: unknown, name: string): string | undefined {
+  const anchors: string[] = [];
+  findAnchors(document, [], name, anchors);
+  return anchors.length === 1 ? `#${anchors[0]}` : undefined;
+}
+
 function findAnchors(node: unknown, path: string[], name: string, out: string[]): void {
   if (node === null || typeof node !== "object" || out.length > 1) return;
   if (Array.isArray(node)) {

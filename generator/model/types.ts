@@ -208,6 +208,8 @@ export interface SpecModel {
   resolver: SchemaResolver;
   /** Keywords the generated validators do not express, and other things generate reports but accepts. */
   warnings: SpecProblem[];
+  /** What --lenient repaired in the document. */
+  repairs: SpecProblem[];
   operations: OperationModel[];
   security: SecurityModel;
   webhooks: WebhookModel[];
