@@ -2,8 +2,8 @@
 // every component schema, instances sampled from the schema (valid by construction where it can be)
 // and mutated with fast-check, each judged by both; every disagreement is returned. OpenAPI 3.0
 // documents are converted for ajv the way the generator reads them (nullable, boolean bounds).
-import Ajv2020 from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
 import fc from "fast-check";
 import type { SchemaResolver } from "../generator/model/resolve-schema.ts";
 import type { Schema, SchemaObject, SpecModel } from "../generator/model/types.ts";
@@ -33,7 +33,9 @@ const FORMATS = ["date-time", "date", "time", "uuid", "email", "uri", "hostname"
 /** ajv over the document, with 3.0's nullable and boolean exclusive bounds in their 2020-12 form. */
 export function ajvFor(document: Record<string, unknown>, version: "3.0" | "3.1"): (ref: string) => (value: unknown) => boolean {
   const ajv = new Ajv2020({ strict: false, validateFormats: true, allErrors: false, unicodeRegExp: true });
-  (addFormats as unknown as (a: unknown, f: string[]) => void)(ajv, FORMATS);
+  // ajv-formats is CommonJS: its function is the default export's default under Node's ESM interop.
+  const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: unknown, f: string[]) => void;
+  addFormats(ajv, FORMATS);
   // Unknown formats are annotations (JSON Schema 2020-12 section 7.2.1).
   const known = new Set(FORMATS);
   const converted = convert(structuredClone(document), version, known);
