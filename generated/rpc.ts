@@ -263,53 +263,53 @@ export const EthGasPriceParamsSchema = z.tuple([]);
 export const EthGasPriceResultSchema = RpcQuantitySchema;
 
 /** Params of eth_getBalance (by position). */
-export type EthGetBalanceParams = [undefined?: unknown, undefined?: unknown];
+export type EthGetBalanceParams = [address: RpcAddress, block?: RpcBlockNumberOrTag];
 
 /** Result of eth_getBalance. */
 export type EthGetBalanceResult = RpcQuantity;
 
 export const EthGetBalanceParamsSchema = z.tuple([
-  z.unknown().optional(),
-  z.unknown().optional(),
+  RpcAddressSchema,
+  RpcBlockNumberOrTagSchema.optional(),
 ]);
 
 export const EthGetBalanceResultSchema = RpcQuantitySchema;
 
 /** Params of eth_getTransactionCount (by position). */
-export type EthGetTransactionCountParams = [undefined?: unknown, undefined?: unknown];
+export type EthGetTransactionCountParams = [address: RpcAddress, block?: RpcBlockNumberOrTag];
 
 /** Result of eth_getTransactionCount. */
 export type EthGetTransactionCountResult = RpcQuantity;
 
 export const EthGetTransactionCountParamsSchema = z.tuple([
-  z.unknown().optional(),
-  z.unknown().optional(),
+  RpcAddressSchema,
+  RpcBlockNumberOrTagSchema.optional(),
 ]);
 
 export const EthGetTransactionCountResultSchema = RpcQuantitySchema;
 
 /** Params of eth_call (by position). */
-export type EthCallParams = [call: RpcCallObject, undefined?: unknown];
+export type EthCallParams = [call: RpcCallObject, block?: RpcBlockNumberOrTag];
 
 /** Result of eth_call. */
 export type EthCallResult = RpcBytes;
 
 export const EthCallParamsSchema = z.tuple([
   RpcCallObjectSchema,
-  z.unknown().optional(),
+  RpcBlockNumberOrTagSchema.optional(),
 ]);
 
 export const EthCallResultSchema = RpcBytesSchema;
 
 /** Params of eth_estimateGas (by position). */
-export type EthEstimateGasParams = [transaction: RpcCallObject, undefined?: unknown];
+export type EthEstimateGasParams = [transaction: RpcCallObject, block?: RpcBlockNumberOrTag];
 
 /** Result of eth_estimateGas. */
 export type EthEstimateGasResult = RpcQuantity;
 
 export const EthEstimateGasParamsSchema = z.tuple([
   RpcCallObjectSchema,
-  z.unknown().optional(),
+  RpcBlockNumberOrTagSchema.optional(),
 ]);
 
 export const EthEstimateGasResultSchema = RpcQuantitySchema;
@@ -327,13 +327,13 @@ export const EthSendRawTransactionParamsSchema = z.tuple([
 export const EthSendRawTransactionResultSchema = RpcHash32Schema;
 
 /** Params of eth_getTransactionByHash (by position). */
-export type EthGetTransactionByHashParams = [undefined?: unknown];
+export type EthGetTransactionByHashParams = [transactionHash: RpcHash32];
 
 /** Result of eth_getTransactionByHash. */
 export type EthGetTransactionByHashResult = RpcTransaction | null;
 
 export const EthGetTransactionByHashParamsSchema = z.tuple([
-  z.unknown().optional(),
+  RpcHash32Schema,
 ]);
 
 export const EthGetTransactionByHashResultSchema = z.xor([
@@ -342,13 +342,13 @@ export const EthGetTransactionByHashResultSchema = z.xor([
 ]);
 
 /** Params of eth_getTransactionReceipt (by position). */
-export type EthGetTransactionReceiptParams = [undefined?: unknown];
+export type EthGetTransactionReceiptParams = [transactionHash: RpcHash32];
 
 /** Result of eth_getTransactionReceipt. */
 export type EthGetTransactionReceiptResult = RpcReceipt | null;
 
 export const EthGetTransactionReceiptParamsSchema = z.tuple([
-  z.unknown().optional(),
+  RpcHash32Schema,
 ]);
 
 export const EthGetTransactionReceiptResultSchema = z.xor([

@@ -5,7 +5,7 @@ import type { RpcMethodModel, RpcModel, SchemaObject } from "../model/types.ts";
 import { headerStatement, importStatement, type EmitContext, type EmittedFile } from "./context.ts";
 import { printStatements, type Statement } from "./print.ts";
 import { docText, indent, objectShape, tsType, type TypeContext } from "./ts-type.ts";
-import { zodSchema, type ZodContext } from "./zod-schema.ts";
+import { runtimeHelpersUsed, zodSchema, type ZodContext } from "./zod-schema.ts";
 import { isInterfaceShape } from "../model/schema-shape.ts";
 
 const CLIENT = `export interface RpcClientOptions {
@@ -84,6 +84,11 @@ export function emitRpc(ctx: EmitContext): EmittedFile | undefined {
     methodsFactory(rpc),
     { kind: "text", text: CLIENT },
   );
+  // Keyword and format helpers the schemas call, imported after the other imports.
+  const body = statements.findIndex((s, i) => i > 0 && s.kind !== "import");
+  const used = runtimeHelpersUsed(printStatements(statements.slice(body)));
+  if (used.formats.length > 0) statements.splice(body, 0, importStatement(`${ctx.runtimeImport}/json-schema-formats.ts`, used.formats));
+  if (used.schema.length > 0) statements.splice(body, 0, importStatement(`${ctx.runtimeImport}/json-schema.ts`, used.schema));
   return { path: "rpc.ts", content: printStatements(statements) };
 }
 
