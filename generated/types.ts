@@ -651,15 +651,6 @@ export interface WithdrawalResponse {
 /** Status of a withdrawal. Terminal values are completed, failed and rejected. */
 export type WithdrawalStatus = "pending" | "pending_approval" | "approved" | "rejected" | "processing" | "completed" | "failed";
 
-/** Path parameters of listNetworks (GET /api/v1/networks): none. */
-export type ListNetworksParams = { [key: string]: never };
-
-/** Query parameters of listNetworks: none. */
-export type ListNetworksQuery = { [key: string]: never };
-
-/** Header parameters of listNetworks: none. */
-export type ListNetworksHeaders = { [key: string]: never };
-
 /** What listNetworks returns on success (the envelope's data). */
 export type ListNetworksData = Network[];
 
@@ -670,18 +661,12 @@ export type ListNetworksError = UnauthorizedEnvelope | ErrorEnvelope;
 export type ListNetworksInput = { [key: string]: never };
 
 /** What the listNetworks handler receives, parsed and validated. */
-export type ListNetworksHandlerInput = { [key: string]: never };
-
-/** Path parameters of listAssets (GET /api/v1/assets): none. */
-export type ListAssetsParams = { [key: string]: never };
+export type ListNetworksHandlerInput = ListNetworksInput;
 
 export interface ListAssetsQuery {
   /** Only assets of this network. An unknown network gives an empty list. */
   network_id?: string;
 }
-
-/** Header parameters of listAssets: none. */
-export type ListAssetsHeaders = { [key: string]: never };
 
 /** What listAssets returns on success (the envelope's data). */
 export type ListAssetsData = Asset[];
@@ -699,15 +684,6 @@ export interface ListAssetsHandlerInput {
   query: ListAssetsQuery;
 }
 
-/** Path parameters of listWallets (GET /api/v1/wallets): none. */
-export type ListWalletsParams = { [key: string]: never };
-
-/** Query parameters of listWallets: none. */
-export type ListWalletsQuery = { [key: string]: never };
-
-/** Header parameters of listWallets: none. */
-export type ListWalletsHeaders = { [key: string]: never };
-
 /** What listWallets returns on success (the envelope's data). */
 export type ListWalletsData = Wallet[];
 
@@ -718,16 +694,7 @@ export type ListWalletsError = UnauthorizedEnvelope | ErrorEnvelope;
 export type ListWalletsInput = { [key: string]: never };
 
 /** What the listWallets handler receives, parsed and validated. */
-export type ListWalletsHandlerInput = { [key: string]: never };
-
-/** Path parameters of createWallet (POST /api/v1/wallets): none. */
-export type CreateWalletParams = { [key: string]: never };
-
-/** Query parameters of createWallet: none. */
-export type CreateWalletQuery = { [key: string]: never };
-
-/** Header parameters of createWallet: none. */
-export type CreateWalletHeaders = { [key: string]: never };
+export type ListWalletsHandlerInput = ListWalletsInput;
 
 /** Request body of createWallet. */
 export type CreateWalletBody = CreateWalletRequest;
@@ -744,20 +711,12 @@ export interface CreateWalletInput {
 }
 
 /** What the createWallet handler receives, parsed and validated. */
-export interface CreateWalletHandlerInput {
-  body: CreateWalletBody;
-}
+export type CreateWalletHandlerInput = CreateWalletInput;
 
 export interface GetWalletCreationStatusParams {
   /** Wallet id. A malformed id gives 400, and an unknown one or one of another workspace gives 404. */
   wallet_id: ResourceId;
 }
-
-/** Query parameters of getWalletCreationStatus: none. */
-export type GetWalletCreationStatusQuery = { [key: string]: never };
-
-/** Header parameters of getWalletCreationStatus: none. */
-export type GetWalletCreationStatusHeaders = { [key: string]: never };
 
 /** What getWalletCreationStatus returns on success (the envelope's data). */
 export type GetWalletCreationStatusData = WalletCreationStatus;
@@ -771,20 +730,12 @@ export interface GetWalletCreationStatusInput {
 }
 
 /** What the getWalletCreationStatus handler receives, parsed and validated. */
-export interface GetWalletCreationStatusHandlerInput {
-  params: GetWalletCreationStatusParams;
-}
+export type GetWalletCreationStatusHandlerInput = GetWalletCreationStatusInput;
 
 export interface GetWalletParams {
   /** Wallet id. A malformed id gives 400, and an unknown one or one of another workspace gives 404. */
   wallet_id: ResourceId;
 }
-
-/** Query parameters of getWallet: none. */
-export type GetWalletQuery = { [key: string]: never };
-
-/** Header parameters of getWallet: none. */
-export type GetWalletHeaders = { [key: string]: never };
 
 /** What getWallet returns on success (the envelope's data). */
 export type GetWalletData = Wallet;
@@ -798,20 +749,12 @@ export interface GetWalletInput {
 }
 
 /** What the getWallet handler receives, parsed and validated. */
-export interface GetWalletHandlerInput {
-  params: GetWalletParams;
-}
+export type GetWalletHandlerInput = GetWalletInput;
 
 export interface AttachAssetParams {
   /** Wallet id. A malformed id gives 400, and an unknown one or one of another workspace gives 404. */
   wallet_id: ResourceId;
 }
-
-/** Query parameters of attachAsset: none. */
-export type AttachAssetQuery = { [key: string]: never };
-
-/** Header parameters of attachAsset: none. */
-export type AttachAssetHeaders = { [key: string]: never };
 
 /** Request body of attachAsset. */
 export type AttachAssetBody = AttachAssetRequest;
@@ -829,10 +772,7 @@ export interface AttachAssetInput {
 }
 
 /** What the attachAsset handler receives, parsed and validated. */
-export interface AttachAssetHandlerInput {
-  params: AttachAssetParams;
-  body: AttachAssetBody;
-}
+export type AttachAssetHandlerInput = AttachAssetInput;
 
 export interface GetDepositAddressParams {
   /** Wallet id. A malformed id gives 400, and an unknown one or one of another workspace gives 404. */
@@ -843,9 +783,6 @@ export interface GetDepositAddressQuery {
   /** The attached asset whose address is wanted. */
   asset_id: ResourceId;
 }
-
-/** Header parameters of getDepositAddress: none. */
-export type GetDepositAddressHeaders = { [key: string]: never };
 
 /** What getDepositAddress returns on success (the envelope's data). */
 export type GetDepositAddressData = DepositAddress;
@@ -860,21 +797,12 @@ export interface GetDepositAddressInput {
 }
 
 /** What the getDepositAddress handler receives, parsed and validated. */
-export interface GetDepositAddressHandlerInput {
-  params: GetDepositAddressParams;
-  query: GetDepositAddressQuery;
-}
+export type GetDepositAddressHandlerInput = GetDepositAddressInput;
 
 export interface GetWalletOverviewParams {
   /** Wallet id. Any string. An unknown id gives 404. */
   wallet_id: string;
 }
-
-/** Query parameters of getWalletOverview: none. */
-export type GetWalletOverviewQuery = { [key: string]: never };
-
-/** Header parameters of getWalletOverview: none. */
-export type GetWalletOverviewHeaders = { [key: string]: never };
 
 /** What getWalletOverview returns on success (the envelope's data). */
 export type GetWalletOverviewData = WalletBalance[];
@@ -888,9 +816,7 @@ export interface GetWalletOverviewInput {
 }
 
 /** What the getWalletOverview handler receives, parsed and validated. */
-export interface GetWalletOverviewHandlerInput {
-  params: GetWalletOverviewParams;
-}
+export type GetWalletOverviewHandlerInput = GetWalletOverviewInput;
 
 export interface GetWalletAssetBalanceParams {
   /** Wallet id. Any string. An unknown id gives 404. */
@@ -898,12 +824,6 @@ export interface GetWalletAssetBalanceParams {
   /** Asset id. Any string. An asset that is unknown or not attached to the wallet gives 404. */
   asset_id: string;
 }
-
-/** Query parameters of getWalletAssetBalance: none. */
-export type GetWalletAssetBalanceQuery = { [key: string]: never };
-
-/** Header parameters of getWalletAssetBalance: none. */
-export type GetWalletAssetBalanceHeaders = { [key: string]: never };
 
 /** What getWalletAssetBalance returns on success (the envelope's data). */
 export type GetWalletAssetBalanceData = WalletBalance;
@@ -917,20 +837,12 @@ export interface GetWalletAssetBalanceInput {
 }
 
 /** What the getWalletAssetBalance handler receives, parsed and validated. */
-export interface GetWalletAssetBalanceHandlerInput {
-  params: GetWalletAssetBalanceParams;
-}
+export type GetWalletAssetBalanceHandlerInput = GetWalletAssetBalanceInput;
 
 export interface ListWalletWithdrawalsParams {
   /** Wallet id. Any string. An unknown id gives 404. */
   wallet_id: string;
 }
-
-/** Query parameters of listWalletWithdrawals: none. */
-export type ListWalletWithdrawalsQuery = { [key: string]: never };
-
-/** Header parameters of listWalletWithdrawals: none. */
-export type ListWalletWithdrawalsHeaders = { [key: string]: never };
 
 /** What listWalletWithdrawals returns on success (the envelope's data). */
 export type ListWalletWithdrawalsData = Withdrawal[];
@@ -944,17 +856,12 @@ export interface ListWalletWithdrawalsInput {
 }
 
 /** What the listWalletWithdrawals handler receives, parsed and validated. */
-export interface ListWalletWithdrawalsHandlerInput {
-  params: ListWalletWithdrawalsParams;
-}
+export type ListWalletWithdrawalsHandlerInput = ListWalletWithdrawalsInput;
 
 export interface CreateWithdrawalParams {
   /** Wallet id. A malformed id gives 400, and an unknown one or one of another workspace gives 404. */
   wallet_id: ResourceId;
 }
-
-/** Query parameters of createWithdrawal: none. */
-export type CreateWithdrawalQuery = { [key: string]: never };
 
 export interface CreateWithdrawalHeaders {
   /** Client-chosen key that makes a retried creation safe (see x-custody-limits.idempotency). */
@@ -978,22 +885,12 @@ export interface CreateWithdrawalInput {
 }
 
 /** What the createWithdrawal handler receives, parsed and validated. */
-export interface CreateWithdrawalHandlerInput {
-  params: CreateWithdrawalParams;
-  headers: CreateWithdrawalHeaders;
-  body: CreateWithdrawalBody;
-}
+export type CreateWithdrawalHandlerInput = CreateWithdrawalInput;
 
 export interface GetWithdrawalParams {
   /** Withdrawal id (`wdr_...`). */
   withdrawal_id: ResourceId;
 }
-
-/** Query parameters of getWithdrawal: none. */
-export type GetWithdrawalQuery = { [key: string]: never };
-
-/** Header parameters of getWithdrawal: none. */
-export type GetWithdrawalHeaders = { [key: string]: never };
 
 /** What getWithdrawal returns on success (the envelope's data). */
 export type GetWithdrawalData = Withdrawal;
@@ -1007,20 +904,12 @@ export interface GetWithdrawalInput {
 }
 
 /** What the getWithdrawal handler receives, parsed and validated. */
-export interface GetWithdrawalHandlerInput {
-  params: GetWithdrawalParams;
-}
+export type GetWithdrawalHandlerInput = GetWithdrawalInput;
 
 export interface ApproveWithdrawalParams {
   /** Withdrawal id (`wdr_...`). */
   withdrawal_id: ResourceId;
 }
-
-/** Query parameters of approveWithdrawal: none. */
-export type ApproveWithdrawalQuery = { [key: string]: never };
-
-/** Header parameters of approveWithdrawal: none. */
-export type ApproveWithdrawalHeaders = { [key: string]: never };
 
 /** Request body of approveWithdrawal. */
 export type ApproveWithdrawalBody = ApproveWithdrawalRequest;
@@ -1038,21 +927,12 @@ export interface ApproveWithdrawalInput {
 }
 
 /** What the approveWithdrawal handler receives, parsed and validated. */
-export interface ApproveWithdrawalHandlerInput {
-  params: ApproveWithdrawalParams;
-  body: ApproveWithdrawalBody;
-}
+export type ApproveWithdrawalHandlerInput = ApproveWithdrawalInput;
 
 export interface RejectWithdrawalParams {
   /** Withdrawal id (`wdr_...`). */
   withdrawal_id: ResourceId;
 }
-
-/** Query parameters of rejectWithdrawal: none. */
-export type RejectWithdrawalQuery = { [key: string]: never };
-
-/** Header parameters of rejectWithdrawal: none. */
-export type RejectWithdrawalHeaders = { [key: string]: never };
 
 /** Request body of rejectWithdrawal. */
 export type RejectWithdrawalBody = RejectWithdrawalRequest;
@@ -1070,21 +950,12 @@ export interface RejectWithdrawalInput {
 }
 
 /** What the rejectWithdrawal handler receives, parsed and validated. */
-export interface RejectWithdrawalHandlerInput {
-  params: RejectWithdrawalParams;
-  body: RejectWithdrawalBody;
-}
+export type RejectWithdrawalHandlerInput = RejectWithdrawalInput;
 
 export interface ListTransactionsParams {
   /** Workspace id. It must be the key's own workspace, or the answer is 404. */
   workspace_id: ResourceId;
 }
-
-/** Query parameters of listTransactions: none. */
-export type ListTransactionsQuery = { [key: string]: never };
-
-/** Header parameters of listTransactions: none. */
-export type ListTransactionsHeaders = { [key: string]: never };
 
 /** What listTransactions returns on success (the envelope's data). */
 export type ListTransactionsData = Transaction[];
@@ -1098,9 +969,7 @@ export interface ListTransactionsInput {
 }
 
 /** What the listTransactions handler receives, parsed and validated. */
-export interface ListTransactionsHandlerInput {
-  params: ListTransactionsParams;
-}
+export type ListTransactionsHandlerInput = ListTransactionsInput;
 
 export interface ExportTransactionsParams {
   /** Workspace id. It must be the key's own workspace, or the answer is 404. */
@@ -1115,9 +984,6 @@ export interface ExportTransactionsQuery {
   /** Latest created_at to include (inclusive). */
   to?: string;
 }
-
-/** Header parameters of exportTransactions: none. */
-export type ExportTransactionsHeaders = { [key: string]: never };
 
 /** What exportTransactions returns on success (the envelope's data). */
 export type ExportTransactionsData = TransactionExport;
@@ -1142,12 +1008,6 @@ export interface SignMessageParams {
   wallet_id: ResourceId;
 }
 
-/** Query parameters of signMessage: none. */
-export type SignMessageQuery = { [key: string]: never };
-
-/** Header parameters of signMessage: none. */
-export type SignMessageHeaders = { [key: string]: never };
-
 /** Request body of signMessage. */
 export type SignMessageBody = SignMessageRequest;
 
@@ -1164,21 +1024,12 @@ export interface SignMessageInput {
 }
 
 /** What the signMessage handler receives, parsed and validated. */
-export interface SignMessageHandlerInput {
-  params: SignMessageParams;
-  body: SignMessageBody;
-}
+export type SignMessageHandlerInput = SignMessageInput;
 
 export interface ListWebhooksParams {
   /** Workspace id. It must be the key's own workspace, or the answer is 404. */
   workspace_id: ResourceId;
 }
-
-/** Query parameters of listWebhooks: none. */
-export type ListWebhooksQuery = { [key: string]: never };
-
-/** Header parameters of listWebhooks: none. */
-export type ListWebhooksHeaders = { [key: string]: never };
 
 /** What listWebhooks returns on success (the envelope's data). */
 export type ListWebhooksData = Webhook[];
@@ -1192,20 +1043,12 @@ export interface ListWebhooksInput {
 }
 
 /** What the listWebhooks handler receives, parsed and validated. */
-export interface ListWebhooksHandlerInput {
-  params: ListWebhooksParams;
-}
+export type ListWebhooksHandlerInput = ListWebhooksInput;
 
 export interface CreateWebhookParams {
   /** Workspace id. It must be the key's own workspace, or the answer is 404. */
   workspace_id: ResourceId;
 }
-
-/** Query parameters of createWebhook: none. */
-export type CreateWebhookQuery = { [key: string]: never };
-
-/** Header parameters of createWebhook: none. */
-export type CreateWebhookHeaders = { [key: string]: never };
 
 /** Request body of createWebhook. */
 export type CreateWebhookBody = CreateWebhookRequest;
@@ -1223,10 +1066,7 @@ export interface CreateWebhookInput {
 }
 
 /** What the createWebhook handler receives, parsed and validated. */
-export interface CreateWebhookHandlerInput {
-  params: CreateWebhookParams;
-  body: CreateWebhookBody;
-}
+export type CreateWebhookHandlerInput = CreateWebhookInput;
 
 export interface DeleteWebhookParams {
   /** Workspace id. It must be the key's own workspace, or the answer is 404. */
@@ -1234,12 +1074,6 @@ export interface DeleteWebhookParams {
   /** Webhook id (`whk_...`). */
   webhook_id: ResourceId;
 }
-
-/** Query parameters of deleteWebhook: none. */
-export type DeleteWebhookQuery = { [key: string]: never };
-
-/** Header parameters of deleteWebhook: none. */
-export type DeleteWebhookHeaders = { [key: string]: never };
 
 /** What deleteWebhook returns on success (the envelope's data). */
 export type DeleteWebhookData = WebhookDeleteResult;
@@ -1253,9 +1087,7 @@ export interface DeleteWebhookInput {
 }
 
 /** What the deleteWebhook handler receives, parsed and validated. */
-export interface DeleteWebhookHandlerInput {
-  params: DeleteWebhookParams;
-}
+export type DeleteWebhookHandlerInput = DeleteWebhookInput;
 
 export interface ListWebhookDeliveriesParams {
   /** Workspace id. It must be the key's own workspace, or the answer is 404. */
@@ -1268,9 +1100,6 @@ export interface ListWebhookDeliveriesQuery {
   /** Only deliveries in this status. */
   status?: WebhookDeliveryStatus;
 }
-
-/** Header parameters of listWebhookDeliveries: none. */
-export type ListWebhookDeliveriesHeaders = { [key: string]: never };
 
 /** What listWebhookDeliveries returns on success (the envelope's data). */
 export type ListWebhookDeliveriesData = WebhookDelivery[];
@@ -1297,12 +1126,6 @@ export interface ResendWebhookDeliveryParams {
   delivery_id: ResourceId;
 }
 
-/** Query parameters of resendWebhookDelivery: none. */
-export type ResendWebhookDeliveryQuery = { [key: string]: never };
-
-/** Header parameters of resendWebhookDelivery: none. */
-export type ResendWebhookDeliveryHeaders = { [key: string]: never };
-
 /** What resendWebhookDelivery returns on success (the envelope's data). */
 export type ResendWebhookDeliveryData = WebhookDelivery;
 
@@ -1315,20 +1138,12 @@ export interface ResendWebhookDeliveryInput {
 }
 
 /** What the resendWebhookDelivery handler receives, parsed and validated. */
-export interface ResendWebhookDeliveryHandlerInput {
-  params: ResendWebhookDeliveryParams;
-}
+export type ResendWebhookDeliveryHandlerInput = ResendWebhookDeliveryInput;
 
 export interface GetWebhookVerificationKeyParams {
   /** Workspace id. Any string. Any workspace but the key's own gives 404. */
   workspace_id: string;
 }
-
-/** Query parameters of getWebhookVerificationKey: none. */
-export type GetWebhookVerificationKeyQuery = { [key: string]: never };
-
-/** Header parameters of getWebhookVerificationKey: none. */
-export type GetWebhookVerificationKeyHeaders = { [key: string]: never };
 
 /** What getWebhookVerificationKey returns on success (the envelope's data). */
 export type GetWebhookVerificationKeyData = WebhookVerificationKey;
@@ -1342,20 +1157,12 @@ export interface GetWebhookVerificationKeyInput {
 }
 
 /** What the getWebhookVerificationKey handler receives, parsed and validated. */
-export interface GetWebhookVerificationKeyHandlerInput {
-  params: GetWebhookVerificationKeyParams;
-}
+export type GetWebhookVerificationKeyHandlerInput = GetWebhookVerificationKeyInput;
 
 export interface ListApiKeysParams {
   /** Workspace id. It must be the key's own workspace, or the answer is 404. */
   workspace_id: ResourceId;
 }
-
-/** Query parameters of listApiKeys: none. */
-export type ListApiKeysQuery = { [key: string]: never };
-
-/** Header parameters of listApiKeys: none. */
-export type ListApiKeysHeaders = { [key: string]: never };
 
 /** What listApiKeys returns on success (the envelope's data). */
 export type ListApiKeysData = ApiKey[];
@@ -1369,20 +1176,12 @@ export interface ListApiKeysInput {
 }
 
 /** What the listApiKeys handler receives, parsed and validated. */
-export interface ListApiKeysHandlerInput {
-  params: ListApiKeysParams;
-}
+export type ListApiKeysHandlerInput = ListApiKeysInput;
 
 export interface CreateApiKeyParams {
   /** Workspace id. It must be the key's own workspace, or the answer is 404. */
   workspace_id: ResourceId;
 }
-
-/** Query parameters of createApiKey: none. */
-export type CreateApiKeyQuery = { [key: string]: never };
-
-/** Header parameters of createApiKey: none. */
-export type CreateApiKeyHeaders = { [key: string]: never };
 
 /** Request body of createApiKey. */
 export type CreateApiKeyBody = CreateApiKeyRequest;
@@ -1400,10 +1199,7 @@ export interface CreateApiKeyInput {
 }
 
 /** What the createApiKey handler receives, parsed and validated. */
-export interface CreateApiKeyHandlerInput {
-  params: CreateApiKeyParams;
-  body: CreateApiKeyBody;
-}
+export type CreateApiKeyHandlerInput = CreateApiKeyInput;
 
 export interface RevokeApiKeyParams {
   /** Workspace id. It must be the key's own workspace, or the answer is 404. */
@@ -1411,12 +1207,6 @@ export interface RevokeApiKeyParams {
   /** API key id (`key_...`), the value of ACCESS-API-KEY. */
   key_id: ResourceId;
 }
-
-/** Query parameters of revokeApiKey: none. */
-export type RevokeApiKeyQuery = { [key: string]: never };
-
-/** Header parameters of revokeApiKey: none. */
-export type RevokeApiKeyHeaders = { [key: string]: never };
 
 /** What revokeApiKey returns on success (the envelope's data). */
 export type RevokeApiKeyData = ApiKey;
@@ -1430,20 +1220,12 @@ export interface RevokeApiKeyInput {
 }
 
 /** What the revokeApiKey handler receives, parsed and validated. */
-export interface RevokeApiKeyHandlerInput {
-  params: RevokeApiKeyParams;
-}
+export type RevokeApiKeyHandlerInput = RevokeApiKeyInput;
 
 export interface ListAuditLogsParams {
   /** Workspace id. It must be the key's own workspace, or the answer is 404. */
   workspace_id: ResourceId;
 }
-
-/** Query parameters of listAuditLogs: none. */
-export type ListAuditLogsQuery = { [key: string]: never };
-
-/** Header parameters of listAuditLogs: none. */
-export type ListAuditLogsHeaders = { [key: string]: never };
 
 /** What listAuditLogs returns on success (the envelope's data). */
 export type ListAuditLogsData = AuditLogEntry[];
@@ -1457,18 +1239,7 @@ export interface ListAuditLogsInput {
 }
 
 /** What the listAuditLogs handler receives, parsed and validated. */
-export interface ListAuditLogsHandlerInput {
-  params: ListAuditLogsParams;
-}
-
-/** Path parameters of getHealth (GET /api/v1/health): none. */
-export type GetHealthParams = { [key: string]: never };
-
-/** Query parameters of getHealth: none. */
-export type GetHealthQuery = { [key: string]: never };
-
-/** Header parameters of getHealth: none. */
-export type GetHealthHeaders = { [key: string]: never };
+export type ListAuditLogsHandlerInput = ListAuditLogsInput;
 
 /** What getHealth returns on success (the envelope's data). */
 export type GetHealthData = Health;
@@ -1480,4 +1251,4 @@ export type GetHealthError = UnauthorizedEnvelope | ErrorEnvelope;
 export type GetHealthInput = { [key: string]: never };
 
 /** What the getHealth handler receives, parsed and validated. */
-export type GetHealthHandlerInput = { [key: string]: never };
+export type GetHealthHandlerInput = GetHealthInput;
