@@ -1,5 +1,5 @@
 // Section "gateway": eth_blockNumber through the node-access gateway (startNodeAccess in front of an
-// upstream ganache.server via connectUpstreamChain), against the same ganache.server called directly
+// upstream anvil node via connectUpstreamChain), against the same anvil node called directly
 // and against a minimal Node proxy (node:http + undici, no JSON work), over HTTP and WebSocket.
 import { join } from "node:path";
 import type { BenchContext, SectionResult } from "./context.ts";
@@ -46,7 +46,7 @@ export async function benchGateway(ctx: BenchContext): Promise<SectionResult> {
   const notes: string[] = [];
   const children: Array<ServerChild<RpcEndpoints>> = [];
   try {
-    const upstream = await child(ctx, "ganache-upstream.ts");
+    const upstream = await child(ctx, "anvil-upstream.ts");
     children.push(upstream);
     const gateway = await child(ctx, "gateway.ts", upstream.info.http_url);
     children.push(gateway);
@@ -82,7 +82,7 @@ export async function benchGateway(ctx: BenchContext): Promise<SectionResult> {
       const proxyFigure = figure("proxy");
       ctx.log(`  ${transport}: gateway ${ours.value?.toFixed(0)}, direct ${direct.value?.toFixed(0)}, proxy floor ${proxyFigure.value?.toFixed(0)} ${unit}`);
       const note = (n?: string, extra?: string) => [ours.note, n, extra].filter(Boolean).join("; ") || undefined;
-      entries.push(entry(`gateway eth_blockNumber over ${transport}`, ours.value, "ganache.server called directly", direct.value, unit, note(direct.note, "goal: ratio ≥ 0.70")));
+      entries.push(entry(`gateway eth_blockNumber over ${transport}`, ours.value, "anvil called directly", direct.value, unit, note(direct.note, "goal: ratio ≥ 0.70")));
       entries.push(
         entry(
           `gateway eth_blockNumber over ${transport}`,
@@ -95,7 +95,7 @@ export async function benchGateway(ctx: BenchContext): Promise<SectionResult> {
       );
     }
     notes.push(
-      "gateway: the gateway forwards to ganache over HTTP (UpstreamChain), WebSocket included; three processes (load generator, gateway, ganache) share the machine's cores, " +
+      "gateway: the gateway forwards to anvil over HTTP (UpstreamChain), WebSocket included; three processes (load generator, gateway, anvil) share the machine's cores, " +
         "so the direct figure has one process fewer competing.",
     );
   } catch (error) {

@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only generation,serving,client,gateway,crypto,certify]`
+// `npm run bench [-- --quick] [-- --only generation,serving,client,gateway,crypto,certify,withdrawals]`
 // Runs the sections, prints one table of ratios (> 1: ours is better), writes bench/results.json
 // (the entries), bench/results.md (the table with date and machine) and, after a run of every
 // section, the table in bench/README.md.
@@ -11,6 +11,8 @@ import { benchCrypto } from "./crypto.ts";
 import { benchGateway } from "./gateway.ts";
 import { benchGeneration } from "./generation.ts";
 import { benchClient, benchServing } from "./serving.ts";
+import { benchShip } from "./ship.ts";
+import { benchWithdrawals } from "./withdrawals.ts";
 import type { ResultEntry } from "./stats.ts";
 import { consoleTable, markdownTable } from "./table.ts";
 
@@ -21,6 +23,8 @@ const SECTIONS: Record<string, Section> = {
   gateway: benchGateway,
   crypto: benchCrypto,
   certify: benchCertify,
+  withdrawals: benchWithdrawals,
+  ship: benchShip,
 };
 
 const USAGE = `usage: npm run bench -- [--quick] [--only ${Object.keys(SECTIONS).join(",")}]
@@ -97,11 +101,19 @@ async function main(argv: string[]): Promise<number> {
   if (notes.length) console.log(`\n${notes.map((n) => `- ${n}`).join("\n")}`);
 
   const dir = join(ctx.root, "bench");
-  writeFileSync(join(dir, "results.json"), `${JSON.stringify(entries, null, 2)}\n`);
+  // A run of some sections keeps the other sections' figures (matched by entry name).
+  const previous = args.sections.length === Object.keys(SECTIONS).length || !existsSync(join(dir, "results.json")) ? [] : (JSON.parse(readFileSync(join(dir, "results.json"), "utf8")) as ResultEntry[]);
+  const kept = previous.filter((p) => !entries.some((e) => e.name === p.name));
+  writeFileSync(join(dir, "results.json"), `${JSON.stringify([...kept, ...entries], null, 2)}\n`);
+  const everySection = args.sections.length === Object.keys(SECTIONS).length;
+  if (!everySection) {
+    // results.md and bench/README.md hold one whole run with its notes; a partial run leaves them be.
+    console.log("wrote bench/results.json (this run's entries replace those of the same name)");
+    return 0;
+  }
   const block = [`_${header}_`, "", markdownTable(entries), "", ...notes.map((n) => `- ${n}`)].join("\n");
   writeFileSync(join(dir, "results.md"), `${block}\n`);
-  const everySection = args.sections.length === Object.keys(SECTIONS).length;
-  if (everySection && updateReadme(join(dir, "README.md"), block)) console.log("\nbench/README.md: results table updated");
+  if (updateReadme(join(dir, "README.md"), block)) console.log("\nbench/README.md: results table updated");
   console.log("wrote bench/results.json and bench/results.md");
   return 0;
 }

@@ -15,6 +15,7 @@ import { redactorFor, runSuite } from "../conformance/runner.ts";
 import type { Redactor } from "../conformance/redact.ts";
 import { GROUPS, type Group, type Level } from "../conformance/types.ts";
 import { UsageError } from "./usage-error.ts";
+import { walletApiBaseUrl } from "../runtime/base-url.ts";
 
 export interface CertifyIo {
   stdout?: (text: string) => void;
@@ -207,7 +208,7 @@ function targetConfig(v: Values, env: NodeJS.ProcessEnv, level: Level, sandbox?:
     if (!value) throw new UsageError(`missing --${String(flag)} (or ${envName})${sandbox ? "" : "; or use --sandbox"}`);
     return value;
   };
-  const baseUrl = httpUrl(required("base-url", "CUSTODY_BASE_URL", sandbox?.base_url), "--base-url");
+  const baseUrl = walletApiBaseUrl(httpUrl(required("base-url", "CUSTODY_BASE_URL", sandbox?.base_url), "--base-url"));
   const rpcUrl = httpUrl(required("rpc-url", "CUSTODY_RPC_URL", sandbox?.rpc_url), "--rpc-url");
   const wsRaw = pick("ws-url", "CUSTODY_WS_URL", sandbox?.ws_url);
   const wsUrl = wsRaw ? wsUrlOf(wsRaw) : defaultWsUrl(rpcUrl);

@@ -2,18 +2,23 @@
 // Exit 0: done (or, with --check, nothing would change). Exit 1: a broken spec, or --check found drift.
 import { existsSync } from "node:fs";
 import { SpecError } from "../generator/load/spec-error.ts";
-import { generate } from "../generator/index.ts";
+import { join } from "node:path";
+import { displayPath, generate, parsePackageSpec, type PackageSpec, type RuntimeSource } from "../generator/index.ts";
+import { packagePath } from "../lib/package-root.ts";
 import { UsageError } from "./usage-error.ts";
 
-export const GENERATE_USAGE = `usage: custody generate [--spec FILE] [--rpc-spec FILE | --no-rpc] [--out DIR] [--check] [--lenient]
+export const GENERATE_USAGE = `usage: custody generate [--spec FILE] [--rpc-spec FILE | --no-rpc] [--out DIR] [--runtime vendor|package] [--package NAME[@VERSION]] [--check] [--lenient]
 
-  --spec FILE       OpenAPI 3.0 or 3.1 document (default spec/openapi.yaml)
-  --rpc-spec FILE   OpenRPC document for rpc.ts (default spec/openrpc.json when --spec is the default and it exists)
-  --no-rpc          do not generate rpc.ts
-  --out DIR         output directory (default generated); replaced as a whole, atomically
-  --check           write nothing; exit 1 naming each file that would change
-  --lenient         generate from documents invalid in common published ways (type 'null' in 3.0,
-                    schema: null), printing one warning per repair`;
+  --spec FILE         OpenAPI 3.0 or 3.1 document (default ./spec/openapi.yaml, else the one custody ships)
+  --rpc-spec FILE     OpenRPC document for rpc.ts (default spec/openrpc.json beside the default spec)
+  --no-rpc            do not generate rpc.ts
+  --out DIR           output directory (default generated); replaced as a whole, atomically
+  --runtime vendor    copy custody's runtime into DIR/runtime (default): the code needs only zod, undici, ws, @noble/*
+  --runtime package   import it from "custody/runtime" instead (the project then depends on custody)
+  --package NAME[@V]  write a publishable package into DIR: package.json, tsconfig.json, README.md, sources in src/
+  --check             write nothing; exit 1 naming each file that would change
+  --lenient           generate from documents invalid in common published ways (type 'null' in 3.0,
+                      schema: null), printing one warning per repair`;
 
 export interface GenerateArgs {
   spec: string;
@@ -22,10 +27,14 @@ export interface GenerateArgs {
   check: boolean;
   lenient?: boolean;
   help: boolean;
+  runtime?: RuntimeSource;
+  package?: PackageSpec;
 }
 
-const DEFAULT_SPEC = "spec/openapi.yaml";
-const DEFAULT_RPC_SPEC = "spec/openrpc.json";
+/** The project's own spec/ when it has one, else the contract custody ships. */
+const SPEC_DIR = existsSync("spec/openapi.yaml") ? "spec" : packagePath(import.meta.url, "spec");
+const DEFAULT_SPEC = join(SPEC_DIR, "openapi.yaml");
+const DEFAULT_RPC_SPEC = join(SPEC_DIR, "openrpc.json");
 
 export function parseGenerateArgs(argv: readonly string[]): GenerateArgs {
   const args: GenerateArgs = { spec: DEFAULT_SPEC, out: "generated", check: false, help: false };
@@ -51,6 +60,19 @@ export function parseGenerateArgs(argv: readonly string[]): GenerateArgs {
         break;
       case "--out":
         args.out = value();
+        break;
+      case "--runtime": {
+        const source = value();
+        if (source !== "vendor" && source !== "package") throw new UsageError(`--runtime must be vendor or package, got '${source}'`);
+        args.runtime = source;
+        break;
+      }
+      case "--package":
+        try {
+          args.package = parsePackageSpec(value());
+        } catch (error) {
+          throw new UsageError((error as Error).message);
+        }
         break;
       case "--check":
         args.check = true;
@@ -78,7 +100,7 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   try {
-    const result = await generate({ specPath: args.spec, rpcSpecPath: args.rpcSpec, outDir: args.out, check: args.check, lenient: args.lenient });
+    const result = await generate({ specPath: args.spec, rpcSpecPath: args.rpcSpec, outDir: args.out, check: args.check, lenient: args.lenient, runtime: args.runtime, package: args.package });
     printWarnings(result.warnings);
     const changed = result.files.filter((f) => f.changed);
     const seconds = (result.durationMs / 1000).toFixed(2);
@@ -89,6 +111,8 @@ export async function run(argv: string[]): Promise<number> {
       }
       console.error(`custody generate --check: ${args.out} is out of date; run \`custody generate\`:`);
       for (const f of changed) console.error(`  ${f.status.padEnd(7)} ${args.out}/${f.path}`);
+      const { sdkSurfaceSummary } = await import("../diff/surface.ts");
+      for (const line of await sdkSurfaceSummary({ openapi: args.spec, rpc: args.rpcSpec, display: displayPath }, args.out).catch((e: Error) => [`SDK surface: not compared (${e.message.split("\n")[0]})`])) console.error(line);
       return 1;
     }
     const total = result.files.filter((f) => f.status !== "removed").length;

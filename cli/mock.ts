@@ -1,15 +1,22 @@
 // `custody mock`: serve a Prism mock of spec/openapi.yaml. Prism answers each operation with its
-// first example and refuses requests that lack the ACCESS headers with the spec's 401 example.
+// first example and refuses requests that lack the ACCESS headers with the spec's 401 example. Prism
+// listens on a private loopback port; the port given here is served by a small proxy that adds CORS,
+// the /docs page and error messages that say why (web/mock-proxy.ts).
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
 import { UsageError } from "./usage-error.ts";
+import { listen, type RunningServer } from "../runtime/server/listen.ts";
+import { parseCorsOrigins } from "../runtime/server/cors.ts";
+import { packageFile } from "../web/locate.ts";
+import { createMockProxy } from "../web/mock-proxy.ts";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const PRISM_BIN = path.join(ROOT, "node_modules", ".bin", "prism");
-export const DEFAULT_SPEC = path.join(ROOT, "spec", "openapi.yaml");
+export const DEFAULT_SPEC = packageFile("spec", "openapi.yaml");
+/** Prism is an optional peer dependency: only `custody mock` needs it. */
+export const PRISM_PACKAGE = "@stoplight/prism-cli";
+export const PRISM_INSTALL = `npm install ${PRISM_PACKAGE}@5.14.2`;
 const DEFAULT_PORT = 4010;
 const DEFAULT_HOST = "127.0.0.1";
 const STARTUP_TIMEOUT_MS = 60_000;
@@ -18,23 +25,31 @@ export interface MockOptions {
   port?: number;
   host?: string;
   spec?: string;
+  /** Origins allowed to call the mock from a browser; default ["*"]. */
+  corsOrigins?: string[];
 }
 
 export interface MockHandle {
   url: string;
   stop(): Promise<void>;
+  /** Resolves with Prism's exit code when it exits (on stop, or by itself). */
+  exited: Promise<number | null>;
 }
 
-const USAGE = `usage: custody mock [--port P] [--host H] [--spec FILE]
+const USAGE = `usage: custody mock [--port P] [--host H] [--spec FILE] [--cors-origin O]
 
-Serves a Prism mock of the wallet API (every operation answers with its example).
-  --port P     port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
-  --host H     address to listen on (default ${DEFAULT_HOST})
-  --spec FILE  OpenAPI document to serve (default spec/openapi.yaml)`;
+Serves a Prism mock of the wallet API (every operation answers with its example), its API reference
+at /docs, and CORS so that a frontend on another origin can call it.
+  --port P         port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
+  --host H         address to listen on (default ${DEFAULT_HOST})
+  --spec FILE      OpenAPI document to serve (default spec/openapi.yaml)
+  --cors-origin O  origin allowed from a browser, e.g. http://localhost:5173 (repeat or
+                   comma-separate; default '*', any origin)`;
 
 /** Parses `--flag value` and `--flag=value` forms; anything else is a UsageError. */
 export function parseMockArgs(argv: string[]): Required<MockOptions> & { help: boolean } {
-  const out = { port: DEFAULT_PORT, host: DEFAULT_HOST, spec: DEFAULT_SPEC, help: false };
+  const out = { port: DEFAULT_PORT, host: DEFAULT_HOST, spec: DEFAULT_SPEC, corsOrigins: ["*"], help: false };
+  let origins: string[] | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--help" || arg === "-h") {
@@ -42,14 +57,24 @@ export function parseMockArgs(argv: string[]): Required<MockOptions> & { help: b
       continue;
     }
     const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
-    if (flag !== "--port" && flag !== "--host" && flag !== "--spec") throw new UsageError(`unknown option '${arg}'\n\n${USAGE}`);
+    if (flag !== "--port" && flag !== "--host" && flag !== "--spec" && flag !== "--cors-origin") throw new UsageError(`unknown option '${arg}'\n\n${USAGE}`);
     const value = inline ?? argv[++i];
     if (value === undefined || value === "") throw new UsageError(`${flag} needs a value`);
     if (flag === "--port") out.port = parsePort(value);
     else if (flag === "--host") out.host = value;
+    else if (flag === "--cors-origin") origins = [...(origins ?? []), ...corsOrigins(value)];
     else out.spec = path.resolve(value);
   }
+  if (origins) out.corsOrigins = origins;
   return out;
+}
+
+function corsOrigins(value: string): string[] {
+  try {
+    return parseCorsOrigins([value]);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 function parsePort(value: string): number {
@@ -71,33 +96,64 @@ export async function freePort(host = DEFAULT_HOST): Promise<number> {
   });
 }
 
-function spawnPrism(opts: Required<MockOptions>, stdio: "inherit" | "pipe"): ChildProcess {
-  if (!existsSync(opts.spec)) throw new UsageError(`spec not found: ${opts.spec}`);
-  if (!existsSync(PRISM_BIN)) throw new Error(`Prism is not installed (${PRISM_BIN} is missing); run npm install`);
-  return spawn(PRISM_BIN, ["mock", "-h", opts.host, "-p", String(opts.port), opts.spec], { stdio: ["ignore", stdio, stdio] });
+/** Prism's CLI script, wherever npm put it: beside custody, or in the project custody runs from. */
+export function prismScript(): string {
+  const bases = [import.meta.url, path.join(process.cwd(), "package.json")];
+  for (const base of bases) {
+    try {
+      const manifest = createRequire(base).resolve(`${PRISM_PACKAGE}/package.json`);
+      const bin = (JSON.parse(readFileSync(manifest, "utf8")) as { bin?: Record<string, string> }).bin?.prism;
+      if (bin) return path.join(path.dirname(manifest), bin);
+    } catch {
+      // not installed from this base
+    }
+  }
+  throw new UsageError(`needs Prism, which is not installed: ${PRISM_INSTALL}`);
+}
+
+/** Prism on a private loopback port, with its own CORS off (the proxy in front answers CORS). */
+function spawnPrism(spec: string, port: number): ChildProcess {
+  if (!existsSync(spec)) throw new UsageError(`spec not found: ${spec}`);
+  return spawn(process.execPath, [prismScript(), "mock", "-h", DEFAULT_HOST, "-p", String(port), "--cors=false", spec], { stdio: ["ignore", "pipe", "pipe"] });
 }
 
 function urlFor(host: string, port: number): string {
   return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
 }
 
-/** Starts Prism and resolves once it says it is listening. Used by tests and by other tools. */
+/** Starts Prism and the proxy in front of it; resolves once both listen. Used by tests and by other tools. */
 export async function startMock(options: MockOptions = {}): Promise<MockHandle> {
   const host = options.host ?? DEFAULT_HOST;
-  const port = options.port === undefined || options.port === 0 ? await freePort(host) : options.port;
-  const child = spawnPrism({ host, port, spec: path.resolve(options.spec ?? DEFAULT_SPEC) }, "pipe");
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  await waitUntilListening(child);
-  return {
-    url: urlFor(host, port),
-    async stop() {
+  const spec = path.resolve(options.spec ?? DEFAULT_SPEC);
+  if (!existsSync(spec)) throw new UsageError(`spec not found: ${spec}`);
+  prismScript(); // fails with the install line before anything starts
+  const prismPort = await freePort(DEFAULT_HOST);
+  const child = spawnPrism(spec, prismPort);
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  let front: RunningServer | undefined;
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      await front?.close();
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill("SIGTERM");
       const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
       await exited;
       clearTimeout(timer);
-    },
-  };
+    })());
+  try {
+    await waitUntilListening(child);
+    const proxy = createMockProxy({ upstream: urlFor(DEFAULT_HOST, prismPort), specFile: spec, corsOrigins: options.corsOrigins });
+    front = await listen(proxy, { host, port: options.port ?? 0 }).catch((err: NodeJS.ErrnoException) => {
+      // One clear line instead of a stack when the port is taken.
+      if (err.code === "EADDRINUSE") throw new UsageError(`port ${options.port} on ${host} is already in use; choose another with --port (0 picks a free one)`);
+      throw err;
+    });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url: front.url, stop, exited };
 }
 
 function waitUntilListening(child: ChildProcess): Promise<void> {
@@ -131,30 +187,32 @@ function tail(text: string, lines = 15): string {
   return text.trim().split("\n").slice(-lines).join("\n");
 }
 
-/** `custody mock`: runs Prism in the foreground until it exits or we are told to stop. */
+/** `custody mock`: serves until it is told to stop or Prism exits. */
 export async function run(argv: string[]): Promise<number> {
   const opts = parseMockArgs(argv);
   if (opts.help) {
     console.log(USAGE);
     return 0;
   }
-  const port = opts.port === 0 ? await freePort(opts.host) : opts.port;
-  const child = spawnPrism({ ...opts, port }, "inherit");
-  console.error(`custody mock: serving ${path.relative(process.cwd(), opts.spec) || opts.spec} at ${urlFor(opts.host, port)}`);
-  let stopping = false;
-  const forward = (signal: NodeJS.Signals) => {
-    stopping = true;
-    child.kill(signal);
-  };
-  process.on("SIGINT", forward);
-  process.on("SIGTERM", forward);
-  try {
-    return await new Promise<number>((resolve, reject) => {
-      child.once("error", (err) => reject(new Error(`could not start Prism: ${err.message}`)));
-      child.once("exit", (code) => resolve(stopping ? 0 : (code ?? 1)));
-    });
-  } finally {
-    process.off("SIGINT", forward);
-    process.off("SIGTERM", forward);
+  if (!existsSync(opts.spec)) throw new UsageError(`spec not found: ${opts.spec}`);
+  const mock = await startMock(opts);
+  const shown = path.relative(process.cwd(), opts.spec) || opts.spec;
+  console.error(`custody mock: serving ${shown} at ${mock.url} (API reference at ${mock.url}/docs; CORS: ${opts.corsOrigins.join(", ")})`);
+  let onSignal: (sig: NodeJS.Signals) => void = () => {};
+  const signal = new Promise<NodeJS.Signals>((resolve) => {
+    onSignal = resolve;
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+  });
+  const ended = await Promise.race([signal, mock.exited.then((code) => ({ code }))]);
+  process.off("SIGINT", onSignal);
+  process.off("SIGTERM", onSignal);
+  if (typeof ended === "object") {
+    console.error(`custody mock: Prism exited (code ${ended.code}); stopping`);
+    await mock.stop();
+    return 1;
   }
+  console.error(`custody mock: ${ended} received, stopping`);
+  await mock.stop();
+  return 0;
 }

@@ -3,10 +3,14 @@
 // credentials: printing them is the point, they exist only in this sandbox).
 import { startSandbox, type Sandbox, type SandboxOptions } from "../reference/sandbox.ts";
 import { UsageError } from "./usage-error.ts";
+import { parseCorsOrigins } from "../runtime/server/cors.ts";
+import { removeSandboxFile, sandboxFilePath, writeSandboxFile, type SandboxFile } from "./sandbox-file.ts";
+import { createServer } from "node:net";
 
 export const SANDBOX_USAGE = `usage: custody sandbox [options]
 
-  --port P            wallet API port (default: a free port)
+  --port P            wallet API port (default: 8150 when free, else a free port; 8150 is where the
+                      real service's SDK looks with environment 'local')
   --rpc-port R        node access (JSON-RPC) port (default: a free port)
   --host H            address to listen on (default 127.0.0.1)
   --json              print one JSON line with URLs and credentials once listening
@@ -14,7 +18,9 @@ export const SANDBOX_USAGE = `usage: custody sandbox [options]
   --data DIR          keep state in DIR across restarts (default: in memory)
   --block-time S      seconds between blocks of the embedded chain (default 1)
   --seed TEXT         derive every seeded credential from TEXT (reproducible runs)
-  --webhook-profile P standard-webhooks (default) or canonical-json
+  --webhook-profile P canonical-json (default, the real service's) or standard-webhooks
+  --cors-origin O     origin allowed to call the API from a browser, e.g. http://localhost:5173
+                      (repeat or comma-separate; default '*', any origin: the sandbox is for local work)
 
 Fixed values can also come from the environment: CUSTODY_SANDBOX_SEED, CUSTODY_SANDBOX_API_KEY,
 CUSTODY_SANDBOX_API_SECRET, CUSTODY_SANDBOX_RPC_API_KEY, CUSTODY_SANDBOX_FAUCET_PRIVATE_KEY, ...`;
@@ -25,7 +31,7 @@ interface ParsedArgs {
   help: boolean;
 }
 
-const VALUE_FLAGS = new Set(["--port", "--rpc-port", "--host", "--upstream", "--data", "--block-time", "--seed", "--webhook-profile"]);
+const VALUE_FLAGS = new Set(["--port", "--rpc-port", "--host", "--upstream", "--data", "--block-time", "--seed", "--webhook-profile", "--cors-origin"]);
 
 export function parseSandboxArgs(argv: string[]): ParsedArgs {
   const options: SandboxOptions = {};
@@ -77,6 +83,13 @@ export function parseSandboxArgs(argv: string[]): ParsedArgs {
       case "--seed":
         options.seed = value;
         break;
+      case "--cors-origin":
+        try {
+          options.corsOrigins = [...(options.corsOrigins ?? []), ...parseCorsOrigins([value])];
+        } catch (error) {
+          throw new UsageError((error as Error).message);
+        }
+        break;
       case "--webhook-profile":
         if (value !== "standard-webhooks" && value !== "canonical-json") throw new UsageError("--webhook-profile must be standard-webhooks or canonical-json");
         options.webhookProfile = value;
@@ -85,6 +98,22 @@ export function parseSandboxArgs(argv: string[]): ParsedArgs {
   }
   if (options.port !== undefined && options.port !== 0 && options.port === options.rpcPort) throw new UsageError("--port and --rpc-port must differ");
   return { options, json, help };
+}
+
+/**
+ * The port of the real service's self-hosted deployment: its public SDK's environment 'local' targets
+ * http://localhost:8150/api/v1 (fystack/platform-sdk src/config.ts), so the SDK and its examples reach
+ * the sandbox with no code change.
+ */
+export const SDK_LOCAL_PORT = 8150;
+
+/** True when nothing listens on host:port yet (a bind probe, closed at once). */
+export function portIsFree(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", () => resolve(false));
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve(true)));
+  });
 }
 
 function parsePort(flag: string, value: string): number {
@@ -122,11 +151,13 @@ export function sandboxJson(s: Sandbox): string {
   });
 }
 
-function summary(s: Sandbox, dataDir: string | undefined): string {
+function summary(s: Sandbox, dataDir: string | undefined, file: string | undefined, corsOrigins: readonly string[] | undefined): string {
   return [
     "custody sandbox is running (the credentials below exist only in this sandbox)",
     "",
-    `  wallet API      ${s.base_url}/api/v1`,
+    `  wallet API      ${s.base_url}   (the base URL for clients and certify; operation paths start with /api/v1)`,
+    `  console         ${s.base_url}/console/   (acts with the owner key below)`,
+    `  API reference   ${s.base_url}/docs/`,
     `  node access     ${s.rpc_url}/rpc   ${s.ws_url}`,
     `  workspace       ${s.workspace_id}`,
     `  owner key       ${s.api_key}   secret ${s.api_secret}`,
@@ -134,10 +165,33 @@ function summary(s: Sandbox, dataDir: string | undefined): string {
     `  balances key    ${s.scoped_api_key}   secret ${s.scoped_api_secret}   (balances:read only)`,
     `  rpc api key     ${s.rpc_api_key}`,
     `  faucet key      ${s.faucet_private_key}`,
+    `  CORS            ${corsOrigins?.length ? corsOrigins.join(", ") : "any origin"} (--cors-origin to restrict)`,
     `  state           ${dataDir ? `kept in ${dataDir}` : "in memory (lost on exit; use --data DIR to keep it)"}`,
+    ...(file ? [`  credentials     ${file}   (read by custody request / custody trigger)`] : []),
+    "",
+    "Try:  custody request listWallets        custody trigger deposit",
     "",
     "Press Ctrl+C to stop.",
   ].join("\n");
+}
+
+/** What the sandbox file holds (see sandbox-file.ts). */
+export function sandboxFileContent(s: Sandbox): SandboxFile {
+  return {
+    pid: process.pid,
+    base_url: s.base_url,
+    docs_url: `${s.base_url}/docs/`,
+    console_url: `${s.base_url}/console/`,
+    rpc_url: s.rpc_url,
+    ws_url: s.ws_url,
+    workspace_id: s.workspace_id,
+    api_key: s.api_key,
+    api_secret: s.api_secret,
+    viewer_api_key: s.viewer_api_key,
+    viewer_api_secret: s.viewer_api_secret,
+    rpc_api_key: s.rpc_api_key,
+    faucet_private_key: s.faucet_private_key,
+  };
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -146,8 +200,17 @@ export async function run(argv: string[]): Promise<number> {
     console.log(SANDBOX_USAGE);
     return 0;
   }
+  if (options.port === undefined) options.port = (await portIsFree(SDK_LOCAL_PORT, options.host ?? "127.0.0.1")) ? SDK_LOCAL_PORT : 0;
   const sandbox = await startSandbox(options);
-  process.stdout.write(`${json ? sandboxJson(sandbox) : summary(sandbox, options.dataDir)}\n`);
+  const file = sandboxFilePath();
+  let written: string | undefined;
+  try {
+    writeSandboxFile(file, sandboxFileContent(sandbox));
+    written = file;
+  } catch (error) {
+    process.stderr.write(`custody sandbox: could not write ${file} (${(error as Error).message}); custody request needs --base-url/--api-key/--api-secret then\n`);
+  }
+  process.stdout.write(`${json ? sandboxJson(sandbox) : summary(sandbox, options.dataDir, written, options.corsOrigins)}\n`);
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     const onSignal = (sig: NodeJS.Signals) => {
       process.off("SIGINT", onSignal);
@@ -158,6 +221,7 @@ export async function run(argv: string[]): Promise<number> {
     process.on("SIGTERM", onSignal);
   });
   if (!json) process.stderr.write(`custody sandbox: ${signal} received, stopping\n`);
+  if (written) removeSandboxFile(written);
   await sandbox.close();
   return 0;
 }

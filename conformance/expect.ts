@@ -74,11 +74,11 @@ export function expectSuccess(ex: HttpExchange, op?: OperationInfo, what?: strin
 }
 
 /** An error envelope with this status (and code, when given). */
-export function expectError(ex: HttpExchange, status: number | number[], code?: string, what = "the request"): Envelope<unknown> {
+export function expectError(ex: HttpExchange, status: number | number[], code?: number | string, what = "the request"): Envelope<unknown> {
   expectStatus(ex, status, what);
   const env = expectEnvelope(ex);
   if (env.success !== false) failWith(ex, `${what}: HTTP ${ex.response.status} with success true`);
-  if (code !== undefined && env.code !== code) failWith(ex, `${what}: error code ${JSON.stringify(env.code)}, expected "${code}"`);
+  if (code !== undefined && env.code !== code) failWith(ex, `${what}: error code ${JSON.stringify(env.code)}, expected ${JSON.stringify(code)}`);
   return env;
 }
 

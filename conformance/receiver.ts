@@ -12,7 +12,7 @@ export interface ReceivedDelivery {
   body: string;
   receivedAt: number;
   /** Parsed body when it is JSON. */
-  event?: { id?: unknown; type?: unknown; data?: unknown; [k: string]: unknown };
+  event?: { event?: unknown; payload?: unknown; webhook_id?: unknown; resource_id?: unknown; url?: unknown; [k: string]: unknown };
 }
 
 export interface ReceiverOptions {
@@ -113,11 +113,28 @@ export class WebhookReceiver {
   }
 }
 
-/** The event id of a delivery: the webhook-id header (standard-webhooks) or the body's id. */
+/**
+ * The event id of a delivery: the webhook-id header (standard-webhooks), the x-webhook-event-id header
+ * (canonical-json, the spec's default), or an id in the body.
+ */
 export function eventIdOf(d: ReceivedDelivery): string | undefined {
-  const header = d.headers["webhook-id"];
-  if (typeof header === "string" && header) return header;
+  for (const name of ["webhook-id", "x-webhook-event-id"]) {
+    const header = d.headers[name];
+    if (typeof header === "string" && header) return header;
+  }
   return typeof d.event?.id === "string" ? d.event.id : undefined;
+}
+
+/** The event type: `event` in the spec's envelope {webhook_id, resource_id, url, payload, event}. */
+export function eventTypeOf(d: ReceivedDelivery): string | undefined {
+  const t = d.event?.event;
+  return typeof t === "string" ? t : undefined;
+}
+
+/** The resource an event carries: `payload` in the spec's envelope. */
+export function eventPayloadOf(d: ReceivedDelivery): Record<string, unknown> {
+  const p = d.event?.payload;
+  return p && typeof p === "object" && !Array.isArray(p) ? (p as Record<string, unknown>) : {};
 }
 
 /** True when the event (anywhere in its data) mentions `needle`, compared case-insensitively. */

@@ -1,5 +1,6 @@
 // Node access (seed 4.1) over the bounded probes: JSON-RPC over HTTP and WebSocket with the key
 // in the query (api_key) or in the authorization header (APIKEY <key>), or no key at all.
+import { applyRpcAuth } from "../runtime/jsonrpc-protocol.ts";
 import { joinUrl } from "./config.ts";
 import { CheckFailed } from "./outcome.ts";
 import type { HttpExchange, HttpProbe } from "./probe.ts";
@@ -31,20 +32,18 @@ export class RpcClient {
     private readonly signal?: AbortSignal,
   ) {}
 
+  // Where the key goes is runtime/jsonrpc-protocol.ts's rule, the one every client follows.
   httpUrl(placement: KeyPlacement, key = this.target.apiKey): string {
     const url = joinUrl(this.target.rpcUrl, "/rpc");
-    return placement === "query" ? `${url}?api_key=${encodeURIComponent(key)}` : url;
+    return placement === "query" ? applyRpcAuth(url, key, "query").url : url;
   }
 
   wsUrl(placement: KeyPlacement, key = this.target.apiKey): string {
-    if (placement !== "query") return this.target.wsUrl;
-    const url = new URL(this.target.wsUrl);
-    url.searchParams.set("api_key", key);
-    return url.toString();
+    return placement === "query" ? applyRpcAuth(this.target.wsUrl, key, "query").url : this.target.wsUrl;
   }
 
   keyHeaders(placement: KeyPlacement, key = this.target.apiKey): Record<string, string> {
-    return placement === "header" ? { authorization: `APIKEY ${key}` } : {};
+    return placement === "header" ? applyRpcAuth("", key, "header").headers : {};
   }
 
   /** POSTs a raw payload (a value is serialized) to {rpc_url}/rpc. */

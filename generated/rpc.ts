@@ -3,8 +3,8 @@
 
 import type { Dispatcher } from "undici";
 import { z } from "zod";
-import { callRpcMethod } from "../runtime/rpc-call.ts";
-import { httpRpc, wsRpc, type RpcAuth, type RpcClient as RuntimeRpcClient, type WsRpcClient } from "../runtime/jsonrpc-client.ts";
+import { callRpcMethod } from "../runtime/rpc-call.js";
+import { httpRpc, wsRpc, type RpcAuth, type RpcClient as RuntimeRpcClient, type WsRpcClient } from "../runtime/jsonrpc-client.js";
 
 export type RpcAddress = string;
 

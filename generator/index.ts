@@ -1,7 +1,7 @@
 // generate(): spec → model → files in memory → (check | atomic write). Nothing touches the output
 // directory until every file has rendered, so a failure anywhere leaves it as it was.
-import { isAbsolute, relative, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { packageRoot } from "../lib/package-root.ts";
 import { loadSpec, type LoadedSpec } from "./load/load-spec.ts";
 import { buildModel } from "./model/build-model.ts";
 import { loadRpcModel } from "./model/rpc.ts";
@@ -18,11 +18,15 @@ import { headerLines } from "./emit/templates.ts";
 import { emitTypes } from "./emit/types-file.ts";
 import { emitWebhooks } from "./emit/webhooks-file.ts";
 import { diffOutput, writeOutput, type FileChange } from "./write/output.ts";
-
+import { diffFiles, writeFilesIfChanged } from "./write/loose-files.ts";
+import { isInside, runtimeSpecifier, vendoredRuntime, type RuntimeSource } from "./runtime-source.ts";
+import { custodyManifest, custodyVersion, packageFiles, type PackageSpec } from "./package-files.ts";
 import { formatLocation } from "./load/spec-error.ts";
 
 export { SpecError } from "./load/spec-error.ts";
 export type { FileChange } from "./write/output.ts";
+export type { RuntimeSource } from "./runtime-source.ts";
+export { parsePackageSpec, type PackageSpec } from "./package-files.ts";
 
 export interface GenerateOptions {
   specPath: string;
@@ -32,6 +36,10 @@ export interface GenerateOptions {
   check?: boolean;
   /** Repair the common ways published documents are invalid (each repair is a warning). */
   lenient?: boolean;
+  /** Where the output gets runtime/ from (default: "local" inside custody's own package, else "vendor"). */
+  runtime?: RuntimeSource;
+  /** Write a publishable package into outDir (sources under src/) instead of a bare folder. */
+  package?: PackageSpec;
 }
 
 export interface GenerateResult {
@@ -46,7 +54,7 @@ export interface GenerateResult {
   warnings: string[];
 }
 
-const PROJECT_ROOT = fileURLToPath(new URL("../", import.meta.url));
+const PROJECT_ROOT = packageRoot(import.meta.url);
 const RUNTIME_DIR = resolve(PROJECT_ROOT, "runtime");
 
 /** The spec path as headers show it: project-relative when inside the project, else its file name. */
@@ -57,10 +65,21 @@ export function displayPath(path: string): string {
   return abs.split(sep).pop() as string;
 }
 
-/** How the output directory imports runtime/ ("../runtime" for generated/). */
-export function runtimeImportFrom(outDir: string): string {
-  const rel = relative(resolve(outDir), RUNTIME_DIR).split(sep).join("/");
-  return rel.startsWith(".") ? rel : `./${rel}`;
+/** "local" only for custody's own generated/ (compiled together with runtime/); elsewhere "vendor". */
+export function defaultRuntimeSource(outDir: string): RuntimeSource {
+  return isInside(outDir, PROJECT_ROOT) ? "local" : "vendor";
+}
+
+/** Where the TypeScript sources go: outDir itself, or outDir/src for a package. */
+export function sourceDir(options: GenerateOptions): string {
+  return options.package ? join(options.outDir, "src") : options.outDir;
+}
+
+function runtimeSourceOf(options: GenerateOptions): RuntimeSource {
+  const source = options.runtime ?? defaultRuntimeSource(sourceDir(options));
+  // A local runtime is a path into this custody; output living elsewhere must never point into it.
+  if (source === "local" && !isInside(sourceDir(options), PROJECT_ROOT)) throw new Error(`--runtime local is only for output inside custody's own folder (${PROJECT_ROOT})`);
+  return source;
 }
 
 export async function renderFiles(options: GenerateOptions): Promise<{ model: SpecModel; files: EmittedFile[] }> {
@@ -85,7 +104,7 @@ async function renderModel(loaded: LoadedSpec, options: GenerateOptions): Promis
     model,
     headerLines: headerLines([{ path: model.displayPath, sha256: model.sha256 }]),
     rpcHeaderLines: model.rpc ? headerLines([{ path: model.rpc.displayPath, sha256: model.rpc.sha256 }]) : undefined,
-    runtimeImport: runtimeImportFrom(options.outDir),
+    runtime: runtimeSpecifier(runtimeSourceOf(options), sourceDir(options), RUNTIME_DIR),
   };
   const files: EmittedFile[] = [emitTypes(ctx), emitSchemas(ctx), emitOperations(ctx), emitClient(ctx), emitServer(ctx)];
   const webhooks = emitWebhooks(ctx);
@@ -94,19 +113,31 @@ async function renderModel(loaded: LoadedSpec, options: GenerateOptions): Promis
   if (rpc) files.push(rpc);
   files.push(emitIndex(ctx, files.map((f) => f.path)));
   files.push(emitReadme(ctx));
+  if (runtimeSourceOf(options) === "vendor") files.push(...(await vendoredRuntime(RUNTIME_DIR, custodyVersion())));
   return { model, files };
 }
 
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   const started = performance.now();
   const { model, files } = await renderFiles(options);
-  const changes = await diffOutput(options.outDir, files);
-  const anyChange = changes.some((c) => c.changed);
-  if (!options.check && anyChange) await writeOutput(options.outDir, files);
+  const srcDir = sourceDir(options);
+  const srcChanges = await diffOutput(srcDir, files);
+  const anyChange = srcChanges.some((c) => c.changed);
+  const changes = options.package ? srcChanges.map((c) => ({ ...c, path: `src/${c.path}` })) : srcChanges;
+  if (!options.check && anyChange) await writeOutput(srcDir, files);
+  let written = options.check || !anyChange ? 0 : files.length;
+  if (options.package) {
+    // package.json, tsconfig.json and README.md sit beside src/ (and node_modules/, dist/), so they
+    // are written one by one instead of replacing the folder.
+    const top = packageFiles(options.package, model, files, runtimeSourceOf(options), custodyManifest());
+    const topChanges = await diffFiles(options.outDir, top);
+    changes.push(...topChanges);
+    if (!options.check) written += await writeFilesIfChanged(options.outDir, top, topChanges);
+  }
   return {
     files: changes,
     durationMs: performance.now() - started,
-    written: options.check || !anyChange ? 0 : files.length,
+    written,
     operations: model.operations.length,
     schemas: model.schemas.length,
     warnings: [...model.repairs, ...model.warnings].map((w) => `${formatLocation(model.displayPath, w.pointer)}: ${w.problem}`),

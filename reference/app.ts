@@ -2,8 +2,8 @@
 // executor and the webhook dispatcher over one store and one chain. sandbox.ts puts the wallet API and
 // the node access in front of it.
 import { ChainClient } from "./chain/chain-client.ts";
-import { ChainWatcher } from "./chain/watcher.ts";
-import type { ChainBackend } from "./node/backend.ts";
+import { ChainWatcher } from "./domain/chain-watcher.ts";
+import type { ChainBackend } from "./chain/backend.ts";
 import { ApiKeyService } from "./domain/api-keys.ts";
 import { AuditLogService } from "./domain/audit-log.ts";
 import { BalanceService } from "./domain/balances.ts";
@@ -11,6 +11,7 @@ import { Catalog } from "./domain/catalog.ts";
 import { DEFAULT_DOMAIN_SETTINGS, type DomainContext, type DomainSettings } from "./domain/context.ts";
 import { DepositService } from "./domain/deposits.ts";
 import { SigningService } from "./domain/signing.ts";
+import { Web3SigningService } from "./domain/web3-signing.ts";
 import { TransactionService } from "./domain/transactions.ts";
 import { WalletService } from "./domain/wallets.ts";
 import { WithdrawalExecutor } from "./domain/withdrawal-executor.ts";
@@ -47,6 +48,7 @@ export class ReferenceApp {
   readonly withdrawals: WithdrawalService;
   readonly executor: WithdrawalExecutor;
   readonly signing: SigningService;
+  readonly web3: Web3SigningService;
   readonly transactions: TransactionService;
   readonly audit: AuditLogService;
   readonly webhooks: WebhookRegistry;
@@ -71,9 +73,10 @@ export class ReferenceApp {
     this.balances = new BalanceService(this.ctx);
     this.deposits = new DepositService(this.ctx);
     this.withdrawals = new WithdrawalService(this.ctx, this.wallets, this.balances);
-    this.executor = new WithdrawalExecutor(this.ctx, this.wallets);
+    this.executor = new WithdrawalExecutor(this.ctx, this.wallets, { log: (m) => opts.onError?.(m) });
     this.withdrawals.onApproved = () => void this.executor.kick();
     this.signing = new SigningService(this.ctx, this.wallets);
+    this.web3 = new Web3SigningService(this.ctx, this.wallets);
     this.transactions = new TransactionService(this.ctx);
     this.audit = new AuditLogService(this.ctx);
     this.webhooks = new WebhookRegistry(this.ctx, { allowPrivateTargets: opts.allowPrivateWebhookTargets ?? true });
@@ -103,8 +106,10 @@ export class ReferenceApp {
       this.deposits.failForChainReset();
     }
     this.wallets.resumePending();
+    this.web3.resumePending();
     this.dispatcher.start();
-    void this.executor.kick();
+    // Reconciles every withdrawal a previous run left in flight, then keeps doing so on a timer.
+    this.executor.start();
   }
 
   /** Stops timers, the watcher, the executor and in-flight deliveries. The store and chain stay open. */
@@ -112,6 +117,7 @@ export class ReferenceApp {
     if (this.closed) return;
     this.closed = true;
     this.wallets.close();
+    this.web3.close();
     await this.watcher.close();
     await this.executor.close();
     await this.dispatcher.close();

@@ -7,6 +7,7 @@
 // win). Without either, everything is random. With a data directory the values of the first run are
 // stored and reused on every restart.
 import { createHmac, randomBytes } from "node:crypto";
+import { uuidFromBytes } from "./domain/ids.ts";
 import type { WebhookProfile } from "../runtime/webhook-signature.ts";
 import type { RetrySchedule } from "./webhooks/backoff.ts";
 
@@ -47,7 +48,7 @@ export interface SandboxOptions {
   /** Derive every seeded value from this string (reproducible runs). */
   seed?: string;
   credentials?: SandboxCredentials;
-  /** Webhook signature profile. Default standard-webhooks. */
+  /** Webhook signature profile. Default canonical-json (the real service's). */
   webhookProfile?: WebhookProfile;
   webhookRetry?: Partial<RetrySchedule>;
   /** Time allowed for one delivery attempt. Default 10000 ms (the spec's timeout). */
@@ -58,6 +59,8 @@ export interface SandboxOptions {
   walletCreationDelayMs?: number;
   /** Approvals per withdrawal. Default 1. */
   requiredApprovals?: number;
+  /** Origins allowed to call the wallet API from a browser (CORS); default ["*"], any origin. */
+  corsOrigins?: readonly string[];
   /** Environment to read CUSTODY_SANDBOX_* from. Default process.env; pass {} to ignore it. */
   env?: Record<string, string | undefined>;
   /** Where internal errors go (never secrets). Default: stderr. */
@@ -118,7 +121,7 @@ export function seedOf(options: SandboxOptions): string | undefined {
 
 export function webhookProfileOf(options: SandboxOptions): WebhookProfile {
   const env = options.env ?? process.env;
-  const p = options.webhookProfile ?? env[PROFILE_ENV] ?? "standard-webhooks";
+  const p = options.webhookProfile ?? env[PROFILE_ENV] ?? "canonical-json";
   if (p !== "standard-webhooks" && p !== "canonical-json") throw new Error(`unknown webhook profile '${p}' (standard-webhooks or canonical-json)`);
   return p;
 }
@@ -130,7 +133,7 @@ export function seedValues(fixed: SandboxCredentials, seed: string | undefined):
   // The sk_ prefix keeps a secret from starting with "-", which command lines would read as a flag.
   const secret = (label: string) => `sk_${bytes(label).toString("base64url")}`;
   const values: SeededValues = {
-    workspaceId: fixed.workspaceId ?? `ws_${hex("workspace", 24)}`,
+    workspaceId: fixed.workspaceId ?? uuidFromBytes(bytes("workspace")),
     apiKey: fixed.apiKey ?? `key_${hex("key/admin", 24)}`,
     apiSecret: fixed.apiSecret ?? secret("secret/admin"),
     viewerApiKey: fixed.viewerApiKey ?? `key_${hex("key/viewer", 24)}`,

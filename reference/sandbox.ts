@@ -2,10 +2,10 @@ import { join } from "node:path";
 // The reference deployment ("sandbox"): the wallet API (generated server + reference handlers) on one
 // port and the node access (JSON-RPC gateway over the embedded chain, or --upstream) on another, both
 // on loopback by default, over one state store.
-import { startEmbeddedChain } from "./node/chain.ts";
-import { connectUpstreamChain } from "./node/upstream-chain.ts";
+import { startEmbeddedChain } from "./chain/embedded-chain.ts";
+import { connectUpstreamChain } from "./chain/upstream-chain.ts";
 import { startNodeAccess, type NodeAccess } from "./node/server.ts";
-import type { ChainBackend } from "./node/backend.ts";
+import type { ChainBackend } from "./chain/backend.ts";
 import { ReferenceApp } from "./app.ts";
 import { fixedCredentials, seedOf, seedValues, webhookProfileOf, type SandboxOptions } from "./config.ts";
 import { ensureSeeded } from "./seed-store.ts";
@@ -58,6 +58,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       : await startEmbeddedChain({
           blockTimeSeconds: options.blockTimeSeconds ?? 1,
           faucetPrivateKey: values.faucetPrivateKey,
+          onEvent: logError,
           // With --data the chain lives beside the journal, so withdrawals and deposits survive a restart.
           ...(options.dataDir ? { dbPath: join(options.dataDir, "chain") } : {}),
           ...(options.chainId !== undefined ? { chainId: options.chainId } : {}),
@@ -85,7 +86,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
     const node: NodeAccess = await startNodeAccess({ backend, apiKeys: new Set([values.rpcApiKey]), host, port: options.rpcPort ?? 0 });
     cleanups.push(() => node.close());
-    const api: WalletApi = await startWalletApi(app, { host, port: options.port ?? 0, logError });
+    const owner = { workspace_id: values.workspaceId, api_key: values.apiKey, api_secret: values.apiSecret, key_role: "owner" };
+    const frontDoor = { corsOrigins: options.corsOrigins, console: owner, faucetPrivateKey: values.faucetPrivateKey, embeddedChain: backend.kind === "embedded", host };
+    const api: WalletApi = await startWalletApi(app, { host, port: options.port ?? 0, logError, frontDoor });
     cleanups.push(() => api.close());
 
     let closing: Promise<void> | undefined;

@@ -121,7 +121,7 @@ function checked(op: CallOperation, response: TransportResponse, data: unknown):
 /** A non-2xx answer without an envelope: code and message from the body when it has them. */
 function httpError(response: TransportResponse): ApiError {
   const body = (typeof response.body === "object" && response.body !== null ? response.body : {}) as Record<string, unknown>;
-  const code = typeof body.code === "string" || typeof body.code === "number" ? String(body.code) : `http_${response.status}`;
+  const code = typeof body.code === "string" || typeof body.code === "number" ? body.code : `http_${response.status}`;
   const message = typeof body.message === "string" ? body.message : `HTTP ${response.status}`;
   return new ApiError(response.status, code, message, { requestId: response.requestId, body: response.body ?? response.text });
 }

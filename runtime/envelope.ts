@@ -10,21 +10,25 @@ export interface SuccessEnvelope<T> {
 export interface ErrorEnvelope {
   success: false;
   message: string;
-  code: string;
+  /** The HTTP status as an integer; the one 401 keeps the seed's string `unauthorized`. */
+  code: number | string;
   data: null;
 }
 
 export type Envelope<T> = SuccessEnvelope<T> | ErrorEnvelope;
 
-/** Error code per HTTP status, as the spec declares them. */
+/**
+ * Error code per HTTP status, as the spec declares them (x-custody-error-codes): the status itself as an
+ * integer, as the real service answers (https://docs.fystack.io/errors); 401 keeps the seed's `unauthorized`.
+ */
 export const ERROR_CODES = {
-  400: "invalid_request",
+  400: 400,
   401: "unauthorized",
-  403: "forbidden",
-  404: "not_found",
-  409: "conflict",
-  413: "payload_too_large",
-  500: "internal_error",
+  403: 403,
+  404: 404,
+  409: 409,
+  413: 413,
+  500: 500,
 } as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
@@ -44,7 +48,7 @@ export function serializeSuccess(data: unknown): string {
   return json === undefined ? JSON.stringify(successEnvelope(data)) : SUCCESS_PREFIX + json + "}";
 }
 
-export function errorEnvelope(message: string, code: string): ErrorEnvelope {
+export function errorEnvelope(message: string, code: number | string): ErrorEnvelope {
   return { success: false, message, code, data: null };
 }
 

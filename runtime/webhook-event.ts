@@ -1,19 +1,12 @@
 // Receiving a webhook: verify the signature (runtime/webhook-signature.ts), then parse the body into
 // one of the spec's declared events. Generated webhooks.ts binds these to its event schemas.
 import type { z } from "zod";
+import { WebhookVerificationError } from "./errors.ts";
 import { firstIssue } from "./schema-issue.ts";
+
+export { WebhookVerificationError };
 import { verifyWebhook as verifyWebhookSignature, type HeadersInput, type WebhookFailureReason, type WebhookProfile } from "./webhook-signature.ts";
 
-/** Why a webhook was refused: a signature check failed, or the body is not a declared event. */
-export class WebhookVerificationError extends Error {
-  readonly reason: WebhookFailureReason | "invalid_event";
-
-  constructor(reason: WebhookFailureReason | "invalid_event", message: string) {
-    super(message);
-    this.name = "WebhookVerificationError";
-    this.reason = reason;
-  }
-}
 
 export interface VerifyWebhookOptions {
   /** base64 of the raw 32-byte Ed25519 public key. */
@@ -34,7 +27,7 @@ export interface EventSchemas {
   any: z.ZodType;
 }
 
-/** Parses a delivery body (raw text, bytes or parsed JSON) into an event; the `type` field picks the schema. */
+/** Parses a delivery body (raw text, bytes or parsed JSON) into an event; its `type` or `event` member picks the schema. */
 export function parseEvent(body: unknown, schemas: EventSchemas): unknown {
   let value: unknown = body;
   if (typeof body === "string" || body instanceof Uint8Array) {
@@ -44,8 +37,9 @@ export function parseEvent(body: unknown, schemas: EventSchemas): unknown {
       throw new WebhookVerificationError("invalid_event", "webhook body is not JSON");
     }
   }
-  const type = typeof value === "object" && value !== null ? (value as { type?: unknown }).type : undefined;
-  const schema = typeof type === "string" && Object.hasOwn(schemas.byType, type) ? schemas.byType[type] : schemas.any;
+  const record = typeof value === "object" && value !== null ? (value as { type?: unknown; event?: unknown }) : {};
+  const type = [record.type, record.event].find((t): t is string => typeof t === "string" && Object.hasOwn(schemas.byType, t));
+  const schema = type !== undefined ? schemas.byType[type] : schemas.any;
   const result = schema.safeParse(value);
   if (!result.success) throw new WebhookVerificationError("invalid_event", `webhook event does not match the spec at ${firstIssue(result.error)}`);
   return result.data;

@@ -1,9 +1,10 @@
-// Ed25519 signatures on webhook deliveries, in two profiles (see the brief, "Webhooks"):
-// - standard-webhooks (default): webhook-id, webhook-timestamp, webhook-signature: v1a,<base64 sig>
-//   over the UTF-8 bytes of `${id}.${timestamp}.${body}`; binds id and time so a replay is detectable.
-// - canonical-json: x-webhook-signature: <hex sig> over the canonical JSON of the event; no time binding.
+// Ed25519 signatures on webhook deliveries, in two profiles (spec: x-custody-webhook-signature):
+// - canonical-json (default, the real service's): x-webhook-signature: <hex sig> over the canonical JSON
+//   of the event (keys sorted at every depth, no whitespace); x-webhook-event-id names the event. No time binding.
+// - standard-webhooks: webhook-id, webhook-timestamp, webhook-signature: v1a,<base64 sig> over the UTF-8
+//   bytes of `${id}.${timestamp}.${body}`; binds id and time so a replay is detectable.
 // Two interchangeable Ed25519 backends: node:crypto (default, fast) and @noble/ed25519 (portable, audited JS).
-import { createPrivateKey, createPublicKey, randomBytes, sign as nodeSign, verify as nodeVerify, type KeyObject } from "node:crypto";
+import { createHmac, createPrivateKey, createPublicKey, randomBytes, sign as nodeSign, verify as nodeVerify, type KeyObject } from "node:crypto";
 import * as ed from "@noble/ed25519";
 import { sha512 } from "@noble/hashes/sha2.js";
 import { parseTimestamp, unixSeconds } from "./hmac.ts";
@@ -12,7 +13,8 @@ import { parseTimestamp, unixSeconds } from "./hmac.ts";
 if (ed.hashes.sha512 === undefined) ed.hashes.sha512 = sha512;
 
 export type WebhookProfile = "standard-webhooks" | "canonical-json";
-export const DEFAULT_WEBHOOK_PROFILE: WebhookProfile = "standard-webhooks";
+/** The real service's way (fystack/platform-sdk src/utils.ts verifyEd25519), so its receivers work unchanged. */
+export const DEFAULT_WEBHOOK_PROFILE: WebhookProfile = "canonical-json";
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
 
 export const WEBHOOK_HEADERS = {
@@ -20,7 +22,23 @@ export const WEBHOOK_HEADERS = {
   timestamp: "webhook-timestamp",
   signature: "webhook-signature",
   canonicalSignature: "x-webhook-signature",
+  canonicalEventId: "x-webhook-event-id",
+  canonicalHmac: "x-webhook-hmac-signature",
 } as const;
+
+/** The HMAC header of the canonical-json profile: what the real service's SDK verifyEvent checks. */
+export const WEBHOOK_HMAC_HEADER = WEBHOOK_HEADERS.canonicalHmac;
+
+/**
+ * Lowercase hex HMAC-SHA256 of the event's canonical JSON keyed with the UTF-8 API secret, as
+ * fystack/platform-sdk src/utils.ts computeHMACForWebhook computes it.
+ */
+export function webhookHmac(apiSecret: string, body: string | Uint8Array | object): string {
+  return createHmac("sha256", Buffer.from(apiSecret, "utf8")).update(canonicalWebhookContent(body)).digest("hex");
+}
+
+/** The event id header of the canonical-json profile (a name of our choosing; the real service shows none). */
+export const WEBHOOK_EVENT_ID_HEADER = WEBHOOK_HEADERS.canonicalEventId;
 
 // ---------------------------------------------------------------------------------------------
 // Ed25519 backends

@@ -29,7 +29,7 @@ describe("the reference deployment", () => {
     const notPassed = report.checks.filter((c) => c.status !== "passed").map((c) => `${c.id} ${c.status}: ${c.message}`);
     expect(notPassed).toEqual([]);
     expect(code).toBe(0);
-    expect(report.summary.webhook_profile).toBe("standard-webhooks");
+    expect(report.summary.webhook_profile).toBe("canonical-json");
   });
 });
 
@@ -83,7 +83,7 @@ const FAULTS: ProxyFault[] = [
     // A man in the middle holding the key: rewrites the recipient and signs the request again.
     api: (admin) => ({
       request: (r) => {
-        if (r.method !== "POST" || !/\/withdrawals$/.test(r.path)) return r;
+        if (r.method !== "POST" || !/\/request-withdrawal$/.test(r.path)) return r;
         const body = r.body.replace(/"recipient_address":"0x[0-9a-fA-F]{40}"/, '"recipient_address":"0x000000000000000000000000000000000000dEaD"');
         return { ...r, body, headers: { ...r.headers, ...lowerCase(signRequest({ ...admin, method: r.method, path: r.path, body })) } };
       },
@@ -93,7 +93,8 @@ const FAULTS: ProxyFault[] = [
     name: "deliveries are tampered with in transit",
     check: "webhooks.delivery-signature",
     group: "webhooks",
-    deliveries: { request: (r) => ({ ...r, body: r.body.replace('"wallet.created"', '"wallet.created" ') }) },
+    // A change of content (whitespace alone is not one under canonical-json, the default profile).
+    deliveries: { request: (r) => ({ ...r, body: r.body.replace('"status":"success"', '"status":"error"') }) },
   },
 ];
 

@@ -154,7 +154,7 @@ describe("files", () => {
     expect(client).toContain("export interface ClientOptions extends TransportOptions {");
     expect(client).toContain("createWallet(input: T.CreateWalletInput, options?: CallOptions): Promise<T.CreateWalletData> {");
     expect(client).toContain("listWallets(input: T.ListWalletsInput = {}, options?: CallOptions): Promise<T.ListWalletsData> {");
-    expect(client).toContain('import { callOperation, type CallOptions } from "../../runtime/client-call.ts";');
+    expect(client).toContain('import { callOperation, type CallOptions } from "../../runtime/client-call.js";');
     const generic = await (await generated("allof")).read("client.ts");
     expect(generic).toContain('export interface ClientOptions extends Omit<TransportOptions, "apiKey" | "apiSecret"> {');
   });
@@ -191,7 +191,7 @@ describe("files", () => {
   it("generic specs get no webhooks.ts and no rpc.ts, and index.ts re-exports what exists", async () => {
     const out = await generated("allof");
     const index = await out.read("index.ts");
-    expect(index).toContain('export * from "./client.ts";');
+    expect(index).toContain('export * from "./client.js";');
     expect(index).not.toContain("webhooks");
     await expect(out.read("webhooks.ts")).rejects.toThrow();
   });

@@ -113,7 +113,7 @@ describe("tampered requests get the 401 envelope", () => {
   it("invalid input is refused before the handler, naming the field", async () => {
     const error = await apiError(client().createWallet({ body: { name: "" } }));
     expect(error.status).toBe(400);
-    expect(error.code).toBe("invalid_request");
+    expect(error.code).toBe(400);
     expect(error.message).toContain("body.name");
   });
 });

@@ -101,27 +101,32 @@ describe("rpc.ts", () => {
 });
 
 describe("webhooks.ts", () => {
+  // The real service's envelope (spec x-custody-webhook-signature.event-envelope); the event id travels in a header.
   const event = {
-    id: "evt_01",
-    type: "wallet.created",
-    created_at: "2025-01-01T00:00:00Z",
-    workspace_id: "ws_1",
-    data: { id: "wcs_1", wallet_id: "wal_1", status: "success", workspace_id: "ws_1", name: "Treasury", wallet_type: "mpc" },
+    webhook_id: "whk_1",
+    resource_id: "wal_1",
+    url: "https://hooks.example.com/custody",
+    payload: { id: "wal_1", wallet_id: "wal_1", status: "success", workspace_id: "ws_1", name: "Treasury", wallet_type: "mpc" },
+    event: "wallet.created",
   };
+  const eventId = "evt_01";
   const body = JSON.stringify(event);
   const now = 1_735_689_600;
 
   it("a union discriminated by type, one schema per event type", async () => {
     const text = await readFile(join(out, "webhooks.ts"), "utf8");
-    expect(text).toContain('export const WebhookEventSchema = z.discriminatedUnion("type", [');
+    expect(text).toContain('export const WebhookEventSchema = z.discriminatedUnion("event", [');
     expect(text).toContain('"wallet.created": S.WalletCreatedEventSchema,');
   });
 
   it("verifyWebhook accepts a signed delivery and returns the typed event; refuses tampering and replays", async () => {
     const hooks = await import(pathToFileURL(join(out, "webhooks.ts")).href);
     const keys = generateWebhookKeyPair();
-    const headers = signWebhook({ profile: "standard-webhooks", privateKey: keys.privateKey, id: event.id, timestamp: now, body });
-    expect(hooks.verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers, body, now })).toEqual(event);
+    const headers = signWebhook({ profile: "standard-webhooks", privateKey: keys.privateKey, id: eventId, timestamp: now, body });
+    expect(hooks.verifyWebhook({ profile: "standard-webhooks", publicKeyBase64: keys.publicKeyBase64, headers, body, now })).toEqual(event);
+    // The spec's default profile is canonical-json (the real service's): verified without naming it.
+    const canonical = signWebhook({ profile: "canonical-json", privateKey: keys.privateKey, body: event });
+    expect(hooks.verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers: canonical, body })).toEqual(event);
 
     const reason = (fn: () => unknown) => {
       try {
@@ -132,13 +137,13 @@ describe("webhooks.ts", () => {
       }
       return "accepted";
     };
-    expect(reason(() => hooks.verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers, body: body.replace("Treasury", "Mallory"), now }))).toBe("no_valid_signature");
-    expect(reason(() => hooks.verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers, body, now: now + 301 }))).toBe("timestamp_out_of_window");
+    expect(reason(() => hooks.verifyWebhook({ profile: "standard-webhooks", publicKeyBase64: keys.publicKeyBase64, headers, body: body.replace("Treasury", "Mallory"), now }))).toBe("no_valid_signature");
+    expect(reason(() => hooks.verifyWebhook({ profile: "standard-webhooks", publicKeyBase64: keys.publicKeyBase64, headers, body, now: now + 301 }))).toBe("timestamp_out_of_window");
     const other = generateWebhookKeyPair();
-    expect(reason(() => hooks.verifyWebhook({ publicKeyBase64: other.publicKeyBase64, headers, body, now }))).toBe("no_valid_signature");
+    expect(reason(() => hooks.verifyWebhook({ profile: "standard-webhooks", publicKeyBase64: other.publicKeyBase64, headers, body, now }))).toBe("no_valid_signature");
     // A validly signed body that is not a declared event.
-    const odd = JSON.stringify({ ...event, type: "wallet.exploded" });
-    const oddHeaders = signWebhook({ profile: "standard-webhooks", privateKey: keys.privateKey, id: event.id, timestamp: now, body: odd });
-    expect(reason(() => hooks.verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers: oddHeaders, body: odd, now }))).toBe("invalid_event");
+    const odd = JSON.stringify({ ...event, event: "wallet.exploded" });
+    const oddHeaders = signWebhook({ profile: "standard-webhooks", privateKey: keys.privateKey, id: eventId, timestamp: now, body: odd });
+    expect(reason(() => hooks.verifyWebhook({ profile: "standard-webhooks", publicKeyBase64: keys.publicKeyBase64, headers: oddHeaders, body: odd, now }))).toBe("invalid_event");
   });
 });

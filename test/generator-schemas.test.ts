@@ -83,7 +83,7 @@ describe("recursive refs", () => {
     expect(schemasText).toContain("export const TreeNodeSchema: z.ZodType<T.TreeNode> = z.lazy(() => z.object({");
     expect(schemasText).toContain("export const PersonSchema: z.ZodType<T.Person> = z.lazy(");
     expect(schemasText).toContain("export const CompanySchema: z.ZodType<T.Company> = z.lazy(");
-    expect(schemasText).toContain('import type * as T from "./types.ts";');
+    expect(schemasText).toContain('import type * as T from "./types.js";');
     // Tag is not recursive and Company uses it outside a lazy wrapper's reach at load: declared first.
     expect(schemasText.indexOf("export const TagSchema")).toBeLessThan(schemasText.indexOf("export const CompanySchema"));
     expect(declaration(schemasText, "TagSchema")).not.toContain("z.lazy");

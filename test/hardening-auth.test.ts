@@ -29,7 +29,7 @@ vi.mock("node:crypto", async (importOriginal) => {
 const NOW = 1_800_000_000;
 const SECRET = "s3cret-of-the-known-key";
 const KEY: KeyRecord = { keyId: "key_known", secret: SECRET, role: "owner", scopes: ["*"], workspaceId: "ws_1" };
-const PATH = "/api/v1/wallets";
+const PATH = "/api/v1/workspaces/ws_1/wallets";
 /** base64 of the 64 lowercase hex digits of an HMAC-SHA256. */
 const SIGNATURE_LENGTH = 88;
 let server: RunningServer;

@@ -81,7 +81,7 @@ describe("requests node's HTTP parser refuses get the error envelope too (runtim
       expect(header("x-request-id")).toHaveLength(1);
       expect(header("connection")).toEqual(["close"]);
       const body = JSON.parse(outcome.answer.body.toString("utf8"));
-      expect(body).toMatchObject({ success: false, code: "invalid_request", data: null });
+      expect(body).toMatchObject({ success: false, code: 400, data: null });
       expect(body.message).toMatch(/^bad HTTP request: /);
     });
   }

@@ -79,7 +79,7 @@ describe("50 connections of signed reads and writes for ~3 s", () => {
     const failures: string[] = [];
     let sent = 0;
     const reads: [string, number][] = [
-      ["/api/v1/wallets", 200],
+      [`/api/v1/workspaces/${sandbox.workspace_id}/wallets`, 200],
       ["/api/v1/networks", 200],
       ["/api/v1/health", 200],
       [`/api/v1/wallets/${seeded.wallet_id}`, 200],
@@ -119,7 +119,7 @@ describe("50 connections of signed reads and writes for ~3 s", () => {
     expect(webhooks.length).toBeGreaterThan(0);
 
     // No lost write: every created wallet and webhook is listed, each once.
-    const listedWallets = ((await call("GET", "/api/v1/wallets")).data as { id: string }[]).map((w) => w.id);
+    const listedWallets = ((await call("GET", `/api/v1/workspaces/${sandbox.workspace_id}/wallets`)).data as { id: string }[]).map((w) => w.id);
     expect(listedWallets).toHaveLength(countsBefore[C.wallets] + wallets.length);
     expect(new Set(listedWallets).size).toBe(listedWallets.length);
     for (const id of wallets) expect(listedWallets).toContain(id);

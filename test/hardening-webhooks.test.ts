@@ -84,7 +84,7 @@ async function scriptedReceiver(script: readonly Behaviour[]): Promise<ScriptedR
     socket.on("error", () => undefined);
     const request = await readRequest(socket);
     const behaviour = script[Math.min(arrivals.length, script.length - 1)];
-    arrivals.push({ at: Date.now(), webhookId: request.headers["webhook-id"] ?? "", body: request.body });
+    arrivals.push({ at: Date.now(), webhookId: request.headers["x-webhook-event-id"] ?? "", body: request.body });
     await behave(socket, behaviour);
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -266,11 +266,11 @@ describe("nothing is dropped", () => {
       const eventIds = new Set(deliveries.map((d) => d.event_id));
       expect(eventIds.size).toBe(20);
       // Each event was answered 2xx exactly once: one per webhook-id, and every id is one of the 20 events.
-      const accepted = receiver.received.filter((r) => r.answeredWith === 200).map((r) => r.headers["webhook-id"] as string);
+      const accepted = receiver.received.filter((r) => r.answeredWith === 200).map((r) => r.headers["x-webhook-event-id"] as string);
       expect(accepted).toHaveLength(20);
       expect(new Set(accepted)).toEqual(eventIds);
       // And they are the wallet.created events of the 20 wallets.
-      const wallets = new Set(receiver.received.filter((r) => r.answeredWith === 200).map((r) => r.event.data.wallet_id ?? r.event.data.id));
+      const wallets = new Set(receiver.received.filter((r) => r.answeredWith === 200).map((r) => r.event.payload.wallet_id ?? r.event.payload.id));
       for (const c of created) expect(wallets.has(c.wallet_id)).toBe(true);
     } finally {
       await receiver.close();

@@ -9,8 +9,9 @@ import { ApiError } from "../runtime/errors.ts";
 import { signRequest } from "../runtime/hmac.ts";
 import { startSandbox, type Sandbox } from "../reference/sandbox.ts";
 import { chainClients, waitFor } from "./reference-helpers.ts";
+import { SANDBOX_ETH_ASSET_ID } from "../reference/domain/catalog.ts";
 
-const ETH = "ast_sandbox_eth";
+const ETH = SANDBOX_ETH_ASSET_ID;
 const RECIPIENT = "0x000000000000000000000000000000000000dEaD";
 
 let sandbox: Sandbox;
@@ -58,7 +59,7 @@ afterAll(async () => {
 
 describe("roles and scopes", () => {
   it("lets a Viewer read but not move funds or change settings", async () => {
-    expect((await viewer.listWallets()).map((w) => w.id)).toContain(walletId);
+    expect((await viewer.listWallets({ params: { workspace_id: ws } })).map((w) => w.id)).toContain(walletId);
     expect(await viewer.getWalletOverview({ params: { wallet_id: walletId } })).toHaveLength(1);
     await viewer.listAuditLogs({ params: { workspace_id: ws } });
     for (const attempt of [
@@ -69,14 +70,14 @@ describe("roles and scopes", () => {
     ]) {
       const e = await refusal(attempt);
       expect(e.status).toBe(403);
-      expect(e.code).toBe("forbidden");
-      expect(e.body).toMatchObject({ success: false, code: "forbidden", data: null });
+      expect(e.code).toBe(403);
+      expect(e.body).toMatchObject({ success: false, code: 403, data: null });
     }
   });
 
   it("limits the balances-only key to balance reads", async () => {
     expect(await scoped.getWalletAssetBalance({ params: { wallet_id: walletId, asset_id: ETH } })).toMatchObject({ asset_id: ETH });
-    for (const attempt of [scoped.getWallet({ params: { wallet_id: walletId } }), scoped.listWallets(), scoped.listTransactions({ params: { workspace_id: ws } })]) {
+    for (const attempt of [scoped.getWallet({ params: { wallet_id: walletId } }), scoped.listWallets({ params: { workspace_id: ws } }), scoped.listTransactions({ params: { workspace_id: ws } })]) {
       expect((await refusal(attempt)).status).toBe(403);
     }
   });
@@ -100,7 +101,7 @@ describe("roles and scopes", () => {
 
     const revoked = await owner.revokeApiKey({ params: { workspace_id: ws, key_id: admin.id } });
     expect(revoked.status).toBe("revoked");
-    const e = await refusal(clientFor(admin.id, admin.secret, false).listWallets());
+    const e = await refusal(clientFor(admin.id, admin.secret, false).listWallets({ params: { workspace_id: ws } }));
     expect(e.status).toBe(401);
     expect(e.body).toEqual({ success: false, message: "invalid api signature", code: "unauthorized", data: null });
   });
@@ -110,18 +111,21 @@ describe("bad input", () => {
   it("answers the 400 envelope naming the field", async () => {
     const e = await refusal(owner.createWallet({ body: { name: "" } }));
     expect(e.status).toBe(400);
-    expect(e.body).toMatchObject({ success: false, code: "invalid_request", data: null });
+    expect(e.body).toMatchObject({ success: false, code: 400, data: null });
     expect(e.message).toContain("name");
 
     const bad = await raw("POST", "/api/v1/wallets", "{not json");
-    expect(bad).toMatchObject({ status: 400, body: { success: false, code: "invalid_request", data: null } });
+    expect(bad).toMatchObject({ status: 400, body: { success: false, code: 400, data: null } });
+    // Unknown members are ignored (x-custody-limits.unknown-body-fields); a listed member of the wrong type is not.
     const unknownField = await raw("POST", "/api/v1/wallets", JSON.stringify({ name: "x", color: "red" }));
-    expect(unknownField.status).toBe(400);
+    expect(unknownField.status).toBe(202);
+    const wrongPurpose = await raw("POST", "/api/v1/wallets", JSON.stringify({ name: "x", wallet_purpose: "lottery" }));
+    expect(wrongPurpose.status).toBe(400);
 
-    const amount = await raw("POST", `/api/v1/wallets/${walletId}/withdrawals`, JSON.stringify({ asset_id: ETH, amount: "1e18", recipient_address: RECIPIENT }), { "idempotency-key": "bad-1" });
+    const amount = await raw("POST", `/api/v1/wallets/${walletId}/request-withdrawal`, JSON.stringify({ asset_id: ETH, amount: "1e18", recipient_address: RECIPIENT }), { "idempotency-key": "bad-1" });
     expect(amount.status).toBe(400);
-    const noKey = await raw("POST", `/api/v1/wallets/${walletId}/withdrawals`, JSON.stringify({ asset_id: ETH, amount: "0.1", recipient_address: RECIPIENT }));
-    expect(noKey.status).toBe(400);
+    const noAsset = await raw("POST", `/api/v1/wallets/${walletId}/request-withdrawal`, JSON.stringify({ amount: "0.1", recipient_address: RECIPIENT }));
+    expect(noAsset.status).toBe(400);
     const tooPrecise = await refusal(
       owner.createWithdrawal({ params: { wallet_id: walletId }, headers: { "idempotency-key": "bad-2" }, body: { asset_id: ETH, amount: "0.0000000000000000001", recipient_address: RECIPIENT } }),
     );
@@ -144,7 +148,7 @@ describe("idempotent withdrawals", () => {
 
   it("creates one withdrawal and one on-chain transaction for a key sent twice and raced", async () => {
     const body = { asset_id: ETH, amount: "0.3", recipient_address: RECIPIENT };
-    const send = () => owner.createWithdrawal({ params: { wallet_id: walletId }, headers: { "idempotency-key": "race-1" }, body });
+    const send = async () => (await owner.createWithdrawal({ params: { wallet_id: walletId }, headers: { "idempotency-key": "race-1" }, body })).withdrawal;
     const first = await send();
     const second = await send();
     const raced = await Promise.all(Array.from({ length: 8 }, send));
@@ -153,7 +157,7 @@ describe("idempotent withdrawals", () => {
     expect(await owner.listWalletWithdrawals({ params: { wallet_id: walletId } })).toHaveLength(1);
 
     // Racing requests with a new key, none sent before: still one.
-    const fresh = await Promise.all(Array.from({ length: 8 }, () => owner.createWithdrawal({ params: { wallet_id: walletId }, headers: { "idempotency-key": "race-2" }, body })));
+    const fresh = await Promise.all(Array.from({ length: 8 }, async () => (await owner.createWithdrawal({ params: { wallet_id: walletId }, headers: { "idempotency-key": "race-2" }, body })).withdrawal));
     expect(new Set(fresh.map((w) => w.id)).size).toBe(1);
     expect(await owner.listWalletWithdrawals({ params: { wallet_id: walletId } })).toHaveLength(2);
 

@@ -5,7 +5,8 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
 import { signRequest } from "../runtime/hmac.ts";
-import { parseSandboxArgs } from "../cli/sandbox.ts";
+import { parseSandboxArgs, portIsFree, SDK_LOCAL_PORT } from "../cli/sandbox.ts";
+import { createServer, type AddressInfo } from "node:net";
 import { UsageError } from "../cli/usage-error.ts";
 
 const BIN = path.resolve(import.meta.dirname, "../bin/custody.js");
@@ -51,7 +52,8 @@ const KEYS = [
 
 describe("custody sandbox --json", () => {
   it("prints one JSON line with working URLs and credentials, and stops cleanly on SIGTERM", async () => {
-    const child = startCli(["--json", "--block-time", "0.5"], { CUSTODY_SANDBOX_SEED: "cli-test" });
+    // --port 0: tests never take the fixed default port 8150 (others run tests on this machine too).
+    const child = startCli(["--json", "--port", "0", "--block-time", "0.5"], { CUSTODY_SANDBOX_SEED: "cli-test" });
     try {
       const line = await firstLine(child);
       const info = JSON.parse(line) as Record<string, string>;
@@ -76,7 +78,7 @@ describe("custody sandbox --json", () => {
       expect(((await rpc.json()) as { result: string }).result).toMatch(/^0x/);
 
       // Same seed, same credentials (reproducible runs).
-      const again = startCli(["--json"], { CUSTODY_SANDBOX_SEED: "cli-test" });
+      const again = startCli(["--json", "--port", "0"], { CUSTODY_SANDBOX_SEED: "cli-test" });
       try {
         const info2 = JSON.parse(await firstLine(again)) as Record<string, string>;
         for (const k of ["workspace_id", "api_key", "api_secret", "viewer_api_key", "scoped_api_secret", "rpc_api_key", "faucet_private_key"]) {
@@ -101,6 +103,21 @@ describe("custody sandbox --json", () => {
     expect(await exitCode(child)).toBe(2);
     expect(stderr).toContain("unknown option '--bogus'");
     expect(stderr).not.toMatch(/\bat .*\.ts:\d+/); // no stack trace
+  });
+});
+
+describe("default port", () => {
+  it("is 8150, where the real service's SDK looks with environment 'local', and is probed before use", async () => {
+    expect(SDK_LOCAL_PORT).toBe(8150);
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve));
+    const port = (busy.address() as AddressInfo).port;
+    try {
+      expect(await portIsFree(port, "127.0.0.1")).toBe(false);
+    } finally {
+      await new Promise((resolve) => busy.close(resolve));
+    }
+    expect(await portIsFree(port, "127.0.0.1")).toBe(true);
   });
 });
 

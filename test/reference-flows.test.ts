@@ -9,8 +9,9 @@ import type { Transaction, Withdrawal } from "../generated/types.ts";
 import { verifyWebhook } from "../runtime/webhook-signature.ts";
 import { startSandbox, type Sandbox } from "../reference/sandbox.ts";
 import { chainClients, startReceiver, waitFor, type Receiver } from "./reference-helpers.ts";
+import { SANDBOX_ETH_ASSET_ID, SANDBOX_NETWORK_ID } from "../reference/domain/catalog.ts";
 
-const ETH = "ast_sandbox_eth";
+const ETH = SANDBOX_ETH_ASSET_ID;
 const ALL_EVENTS = ["wallet.created", "deposit.pending", "deposit.confirmed", "withdrawal.pending", "withdrawal.executed", "withdrawal.confirmed", "withdrawal.failed"] as const;
 
 let sandbox: Sandbox;
@@ -37,7 +38,7 @@ afterAll(async () => {
 });
 
 function eventsOf(type: string, match: (data: Record<string, unknown>) => boolean) {
-  return receiver.received.filter((r) => r.event.type === type && match(r.event.data));
+  return receiver.received.filter((r) => r.event.event === type && match(r.event.payload));
 }
 
 async function readyWallet(name: string): Promise<string> {
@@ -49,7 +50,7 @@ async function readyWallet(name: string): Promise<string> {
 describe("catalog", () => {
   it("lists the sandbox network with the chain's id and its native asset", async () => {
     const [network] = await client.listNetworks();
-    expect(network).toMatchObject({ id: "net_sandbox_evm", is_evm: true, confirmation_blocks: 3 });
+    expect(network).toMatchObject({ id: SANDBOX_NETWORK_ID, is_evm: true, confirmation_blocks: 3 });
     expect(network.chain_id).toBe(await chain.public.getChainId());
     const assets = await client.listAssets({ query: { network_id: network.id } });
     expect(assets.map((a) => a.id)).toEqual([ETH]);
@@ -72,12 +73,13 @@ describe("wallet creation", () => {
       const e = eventsOf("wallet.created", (d) => d.wallet_id === walletId);
       return e.length > 0 && e;
     });
-    expect(event.event.data).toMatchObject({ wallet_id: walletId, status: "success" });
-    expect(verifyWebhook({ publicKeyBase64: publicKey, headers: event.headers as Record<string, string>, body: event.body })).toEqual({ ok: true, profile: "standard-webhooks" });
-    expect(event.headers["webhook-id"]).toBe(event.event.id);
+    expect(event.event.payload).toMatchObject({ wallet_id: walletId, status: "success" });
+    expect(verifyWebhook({ publicKeyBase64: publicKey, headers: event.headers as Record<string, string>, body: event.body })).toEqual({ ok: true, profile: "canonical-json" });
+    expect(event.event).toMatchObject({ event: "wallet.created", resource_id: walletId, url: receiver.url });
+    expect(event.headers["x-webhook-event-id"]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     const wallet = await client.getWallet({ params: { wallet_id: walletId } });
     expect(wallet).toMatchObject({ id: walletId, creation_status: "success" });
-    expect((await client.listWallets()).map((w) => w.id)).toContain(walletId);
+    expect((await client.listWallets({ params: { workspace_id: ws } })).map((w) => w.id)).toContain(walletId);
   });
 });
 
@@ -94,10 +96,11 @@ describe("deposit, balance and withdrawal", () => {
     addressA = attached.address as Hex;
     expect(addressA).toMatch(/^0x[0-9a-fA-F]{40}$/);
     const read = await client.getDepositAddress({ params: { wallet_id: walletA }, query: { asset_id: ETH } });
-    expect(read).toMatchObject({ wallet_id: walletA, asset_id: ETH, network_id: "net_sandbox_evm", address: addressA });
+    expect(read).toMatchObject({ wallet_id: walletA, asset_id: ETH, network_id: SANDBOX_NETWORK_ID, address: addressA });
     addressB = (await client.attachAsset({ params: { wallet_id: walletB }, body: { asset_id: ETH } })).address as Hex;
     expect(addressB.toLowerCase()).not.toBe(addressA.toLowerCase());
-    await expect(client.attachAsset({ params: { wallet_id: walletA }, body: { asset_id: ETH } })).rejects.toMatchObject({ status: 409, code: "conflict" });
+    // Native assets are attached on creation; attaching again answers the same attachment.
+    expect(await client.attachAsset({ params: { wallet_id: walletA }, body: { asset_id: ETH } })).toMatchObject({ wallet_id: walletA, asset_id: ETH, address: addressA });
   });
 
   it("reports a deposit when detected, counts it only once confirmed", async () => {
@@ -109,7 +112,7 @@ describe("deposit, balance and withdrawal", () => {
       const e = eventsOf("deposit.pending", (d) => d.tx_hash === hash);
       return e.length > 0 && e;
     });
-    expect(pending.event.data).toMatchObject({ direction: "deposit", status: "pending", wallet_id: walletA, amount: "1.5", to_address: addressA });
+    expect(pending.event.payload).toMatchObject({ direction: "in", status: "pending", wallet_id: walletA, amount: "1.5", to_address: addressA });
 
     // Until the deposit has confirmation_blocks confirmations the balance does not show it.
     let sawUnconfirmedZero = false;
@@ -129,7 +132,7 @@ describe("deposit, balance and withdrawal", () => {
       const e = eventsOf("deposit.confirmed", (d) => d.tx_hash === hash);
       return e.length > 0 && e;
     });
-    expect(confirmed.event.data).toMatchObject({ status: "confirmed", amount: "1.5" });
+    expect(confirmed.event.payload).toMatchObject({ status: "confirmed", amount: "1.5" });
     const after = await client.getWalletAssetBalance({ params: { wallet_id: walletA, asset_id: ETH } });
     expect(after).toMatchObject({ balance: "1.5", total_balance: "1.5", available_balance: "1.5", on_hold: "0", balance_usd: "4500.00", price_usd: "3000.00" });
     const overview = await client.getWalletOverview({ params: { wallet_id: walletA } });
@@ -141,17 +144,18 @@ describe("deposit, balance and withdrawal", () => {
     const created = await client.createWithdrawal({
       params: { wallet_id: walletA },
       headers: { "idempotency-key": "flow-transfer-1" },
-      body: { asset_id: ETH, amount: "0.5", recipient_address: addressB, note: "A to B" },
+      body: { asset_id: ETH, amount: "0.5", recipient_address: addressB, notes: "A to B" },
     });
-    expect(created.status).toBe("pending_approval");
-    const id = created.id as string;
+    expect(created.auto_approved).toBe(false);
+    expect(created.withdrawal.status).toBe("pending_approval");
+    const id = created.withdrawal.id as string;
     const held = await client.getWalletAssetBalance({ params: { wallet_id: walletA, asset_id: ETH } });
     expect(Number(held.on_hold)).toBeGreaterThanOrEqual(0.5);
     expect(Number(held.available_balance)).toBeLessThanOrEqual(1);
 
     const approved = await client.approveWithdrawal({ params: { withdrawal_id: id }, body: { comment: "ok" } });
     expect(approved.status).toBe("approved");
-    expect(approved.withdrawal_approvals).toEqual([expect.objectContaining({ approver_key_id: sandbox.api_key, decision: "approved", comment: "ok" })]);
+    expect(approved.withdrawal_approvals).toEqual([expect.objectContaining({ user_id: sandbox.api_key, status: "approved", comment: "ok" })]);
 
     const done = await waitFor("completed", async () => {
       const w = await client.getWithdrawal({ params: { withdrawal_id: id } });
@@ -173,9 +177,9 @@ describe("deposit, balance and withdrawal", () => {
     expect(tx.value).toBe(parseEther("0.5"));
 
     // Events in order, and the receiving wallet sees an ordinary deposit.
-    const types = receiver.received.filter((r) => r.event.data.withdrawal_id === id).map((r) => r.event.type);
-    await waitFor("withdrawal.confirmed", () => receiver.received.some((r) => r.event.type === "withdrawal.confirmed" && r.event.data.withdrawal_id === id));
-    expect(receiver.received.filter((r) => r.event.data.withdrawal_id === id).map((r) => r.event.type)).toEqual(["withdrawal.pending", "withdrawal.executed", "withdrawal.confirmed"]);
+    const types = receiver.received.filter((r) => r.event.payload.withdrawal_id === id).map((r) => r.event.event);
+    await waitFor("withdrawal.confirmed", () => receiver.received.some((r) => r.event.event === "withdrawal.confirmed" && r.event.payload.withdrawal_id === id));
+    expect(receiver.received.filter((r) => r.event.payload.withdrawal_id === id).map((r) => r.event.event)).toEqual(["withdrawal.pending", "withdrawal.executed", "withdrawal.confirmed"]);
     expect(types[0]).toBe("withdrawal.pending");
     await waitFor("deposit into B", () => eventsOf("deposit.confirmed", (d) => d.wallet_id === walletB && d.tx_hash === done.tx_hash).length > 0);
     expect((await client.getWalletAssetBalance({ params: { wallet_id: walletB, asset_id: ETH } })).balance).toBe("0.5");
@@ -197,9 +201,9 @@ describe("deposit, balance and withdrawal", () => {
       headers: { "idempotency-key": "flow-reject-1" },
       body: { asset_id: ETH, amount: "0.1", recipient_address: addressA },
     });
-    const rejected = await client.rejectWithdrawal({ params: { withdrawal_id: created.id as string }, body: { reason: "not today" } });
+    const rejected = await client.rejectWithdrawal({ params: { withdrawal_id: created.withdrawal.id as string }, body: { reason: "not today" } });
     expect(rejected).toMatchObject({ status: "rejected", status_reason: "not today" });
-    await expect(client.approveWithdrawal({ params: { withdrawal_id: created.id as string }, body: {} })).rejects.toMatchObject({ status: 409 });
+    await expect(client.approveWithdrawal({ params: { withdrawal_id: created.withdrawal.id as string }, body: {} })).rejects.toMatchObject({ status: 409 });
     expect(rejected.tx_hash).toBeUndefined();
   });
 
@@ -235,7 +239,7 @@ describe("deposit, balance and withdrawal", () => {
     expect(actions).not.toContain("getWallet");
     const approve = entries.find((e) => e.action === "approveWithdrawal");
     expect(approve).toMatchObject({ actor_key_id: sandbox.api_key, method: "POST", status: 200, workspace_id: ws });
-    expect(approve?.path).toMatch(/^\/api\/v1\/withdrawals\/wdr_[0-9a-f]+\/approve$/);
+    expect(approve?.path).toMatch(/^\/api\/v1\/withdrawals\/[0-9a-f-]{36}\/approve$/);
   });
 });
 

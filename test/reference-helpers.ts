@@ -8,7 +8,8 @@ import { privateKeyToAccount } from "viem/accounts";
 export interface ReceivedWebhook {
   headers: http.IncomingHttpHeaders;
   body: string;
-  event: { id: string; type: string; created_at: string; workspace_id: string; data: Record<string, unknown> };
+  /** The real service's envelope (spec: x-custody-webhook-signature.event-envelope). */
+  event: { webhook_id: string; resource_id: string; url: string; event: string; payload: Record<string, unknown> };
   answeredWith: number;
 }
 

@@ -1,9 +1,9 @@
-// The embedded ganache chain: it mines on its own, funds a faucet, announces blocks in order, and
+// The embedded chain (anvil as a supervised child): it mines on its own, funds a faucet, announces blocks in order, and
 // mines a signed transaction at the next block.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWalletClient, custom, parseEther, defineChain } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { startEmbeddedChain, type EmbeddedChain, type NewBlock } from "../reference/node/index.ts";
+import { startEmbeddedChain, type EmbeddedChain, type NewBlock } from "../reference/chain/index.ts";
 
 const FAUCET_KEY = `0x${"4c".repeat(32)}`;
 let chain: EmbeddedChain;
@@ -98,9 +98,39 @@ describe("embedded chain", () => {
   });
 
   it("reports chain errors as ChainRpcError without internals, and refuses calls once closed", async () => {
-    await expect(chain.request({ method: "eth_getBalance", params: ["0xzz", "latest"] })).rejects.toMatchObject({ name: "ChainRpcError", code: -32000 });
+    await expect(chain.request({ method: "eth_getBalance", params: ["0xzz", "latest"] })).rejects.toMatchObject({ name: "ChainRpcError", code: -32602 });
     const closing = await startEmbeddedChain({ blockTimeSeconds: 0 });
     await closing.close();
     await expect(closing.request({ method: "eth_blockNumber" })).rejects.toThrow(/closed/);
+  });
+});
+
+describe("the embedded chain as a supervised node", () => {
+  it("restarts a node that exits on its own, on its state file and the same port", async () => {
+    const { mkdtempSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const dir = mkdtempSync(join(tmpdir(), "custody-chain-"));
+    const node = await startEmbeddedChain({ dbPath: dir, blockTimeSeconds: 0.2, faucetPrivateKey: FAUCET_KEY });
+    try {
+      const url = node.url;
+      const genesis = ((await node.request({ method: "eth_getBlockByNumber", params: ["0x0", false] })) as { hash: string }).hash;
+      const to = `0x${"34".repeat(20)}` as const;
+      const account = privateKeyToAccount(FAUCET_KEY as `0x${string}`);
+      const wallet = createWalletClient({ account, chain: defineChain({ id: 1337, name: "embedded", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [] } } }), transport: custom({ request: ({ method, params }) => node.request({ method, params }) }) });
+      const hash = await wallet.sendTransaction({ to, value: 7n });
+      await waitFor(async () => (await node.request({ method: "eth_getTransactionReceipt", params: [hash] })) ?? undefined);
+      // The node stops on its own (SIGTERM to its process group: it writes its state and exits).
+      process.kill(-(node.pid as number), "SIGTERM");
+      await waitFor(async () => (node.restarts === 1 ? true : undefined));
+      const receipt = await waitFor(async () => (await node.request({ method: "eth_getTransactionReceipt", params: [hash] }).catch(() => undefined)) ?? undefined);
+      expect(receipt).toMatchObject({ status: "0x1" });
+      expect(node.url).toBe(url);
+      expect(((await node.request({ method: "eth_getBlockByNumber", params: ["0x0", false] })) as { hash: string }).hash).toBe(genesis);
+      expect(await node.request({ method: "eth_getBalance", params: [to, "latest"] })).toBe("0x7");
+    } finally {
+      await node.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

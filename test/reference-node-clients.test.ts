@@ -5,7 +5,8 @@ import { FetchRequest, JsonRpcProvider, WebSocketProvider, Wallet } from "ethers
 import { createPublicClient, createWalletClient, defineChain, http, parseEther, webSocket } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmbeddedChain, startNodeAccess, type EmbeddedChain, type NodeAccess } from "../reference/node/index.ts";
+import { startEmbeddedChain, type EmbeddedChain } from "../reference/chain/index.ts";
+import { startNodeAccess, type NodeAccess } from "../reference/node/index.ts";
 
 const KEY = "client-test-key";
 const CHAIN_ID = 31337;

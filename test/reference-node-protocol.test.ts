@@ -5,7 +5,7 @@ import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { BlockListeners, ChainRpcError, type BlockListener, type ChainBackend, type RpcCall } from "../reference/node/backend.ts";
+import { BlockListeners, ChainRpcError, type BlockListener, type ChainBackend, type RpcCall } from "../reference/chain/backend.ts";
 import { attachRpcGateway, createRpcGateway, startNodeAccess, type NodeAccess } from "../reference/node/index.ts";
 
 const KEY = "node-key-1";

@@ -4,16 +4,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import {
-  ChainRpcError,
-  connectUpstreamChain,
-  startEmbeddedChain,
-  startNodeAccess,
-  type EmbeddedChain,
-  type NewBlock,
-  type NodeAccess,
-  type UpstreamChain,
-} from "../reference/node/index.ts";
+import { ChainRpcError, connectUpstreamChain, startEmbeddedChain, type EmbeddedChain, type NewBlock, type UpstreamChain } from "../reference/chain/index.ts";
+import { startNodeAccess, type NodeAccess } from "../reference/node/index.ts";
 
 const UPSTREAM_KEY = "upstream-key";
 const FRONT_KEY = "front-key";
@@ -60,7 +52,7 @@ describe("forwarding to an upstream node", () => {
 
   it("passes the upstream's JSON-RPC errors on", async () => {
     const answer = await rpc({ jsonrpc: "2.0", id: 1, method: "eth_getBalance", params: [`0x${"00".repeat(20)}`, "0xzz"] });
-    expect(answer).toMatchObject({ id: 1, error: { code: -32000, message: expect.stringContaining("hex") } });
+    expect(answer).toMatchObject({ id: 1, error: { code: -32602, message: expect.stringContaining("invalid") } });
     // The upstream's own refusal is a JSON-RPC error too, with its code.
     const wrongKey = await connectUpstreamChain({ url: upstreamNode.httpUrl, headers: {} }).catch((e: Error) => e);
     expect(wrongKey).toBeInstanceOf(Error);

@@ -47,7 +47,7 @@ describe("restart with --data", () => {
       expect(await c2.getWalletCreationStatus({ params: { wallet_id: walletId } })).toMatchObject({ status: "success", name: "survivor" });
       // A key created in the first run still authenticates.
       const kept = new CustodialWalletServiceClient({ baseUrl: second.base_url, apiKey: extraKey.id, apiSecret: extraKey.secret });
-      expect((await kept.listWallets()).map((w) => w.id)).toContain(walletId);
+      expect((await kept.listWallets({ params: { workspace_id: ws } })).map((w) => w.id)).toContain(walletId);
 
       const delivered = await waitFor("delivery after restart", async () => {
         const d = (await c2.listWebhookDeliveries({ params: { workspace_id: ws }, query: { webhook_id: webhook.id } })).find((x) => x.id === pending.id);
@@ -56,7 +56,7 @@ describe("restart with --data", () => {
       expect(delivered.event_id).toBe(pending.event_id);
       expect((delivered.attempt_count ?? 0)).toBeGreaterThan(pending.attempt_count ?? 0);
       const ok = receiver.received.filter((r) => r.answeredWith === 200);
-      expect(ok.map((r) => r.headers["webhook-id"])).toEqual([pending.event_id]);
+      expect(ok.map((r) => r.headers["x-webhook-event-id"])).toEqual([pending.event_id]);
       expect((await c2.listAuditLogs({ params: { workspace_id: ws } })).map((e) => e.action)).toEqual(expect.arrayContaining(["createWebhook", "createApiKey", "createWallet"]));
     } finally {
       await first?.close();

@@ -10,12 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ReferenceApp } from "../reference/app.ts";
 import { seedValues, type SeededValues } from "../reference/config.ts";
 import { C, type Actor, type DeliveryRecord, type DepositRecord, type WithdrawalRecord } from "../reference/domain/records.ts";
-import { startEmbeddedChain, type EmbeddedChain } from "../reference/node/chain.ts";
+import { startEmbeddedChain, type EmbeddedChain } from "../reference/chain/embedded-chain.ts";
 import { ensureSeeded } from "../reference/seed-store.ts";
 import { StateStore } from "../reference/store/state-store.ts";
 import { startReceiver, waitFor, type Receiver } from "./reference-helpers.ts";
+import { SANDBOX_ETH_ASSET_ID } from "../reference/domain/catalog.ts";
 
-const ETH = "ast_sandbox_eth";
+const ETH = SANDBOX_ETH_ASSET_ID;
 const RECIPIENT = "0x000000000000000000000000000000000000dEaD";
 
 let chain: EmbeddedChain;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CustodialWalletServiceClient } from "../generated/client.ts";
 import { startSandbox, type Sandbox } from "../reference/sandbox.ts";
 import { chainClients, waitFor } from "./reference-helpers.ts";
+import { SANDBOX_ETH_ASSET_ID } from "../reference/domain/catalog.ts";
 
 let node: Sandbox;
 let sandbox: Sandbox;
@@ -28,13 +29,13 @@ describe("a sandbox in front of an upstream node", () => {
 
     const created = await client.createWallet({ body: { name: "upstream" } });
     await waitFor("wallet", async () => (await client.getWalletCreationStatus({ params: { wallet_id: created.wallet_id as string } })).status === "success");
-    const { address } = await client.attachAsset({ params: { wallet_id: created.wallet_id as string }, body: { asset_id: "ast_sandbox_eth" } });
+    const { address } = await client.attachAsset({ params: { wallet_id: created.wallet_id as string }, body: { asset_id: SANDBOX_ETH_ASSET_ID } });
     const hash = await upstream.wallet.sendTransaction({ to: address as Hex, value: parseEther("0.7") });
     const tx = await waitFor("confirmed deposit", async () => {
       const t = (await client.listTransactions({ params: { workspace_id: sandbox.workspace_id } })).find((x) => x.tx_hash === hash);
       return t?.status === "confirmed" && t;
     });
     expect(tx).toMatchObject({ direction: "deposit", amount: "0.7" });
-    expect((await client.getWalletAssetBalance({ params: { wallet_id: created.wallet_id as string, asset_id: "ast_sandbox_eth" } })).balance).toBe("0.7");
+    expect((await client.getWalletAssetBalance({ params: { wallet_id: created.wallet_id as string, asset_id: SANDBOX_ETH_ASSET_ID } })).balance).toBe("0.7");
   });
 });

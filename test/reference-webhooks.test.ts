@@ -65,9 +65,9 @@ describe("a receiver that fails, then recovers", () => {
       expect(delivered.response_status).toBe(200);
       expect(delivered.error).toBeUndefined();
       expect(delivered.next_attempt_at).toBeUndefined();
-      expect(delivered.payload).toMatchObject({ id: delivered.event_id, type: "wallet.created" });
+      expect(delivered.payload).toMatchObject({ event: "wallet.created", webhook_id: webhookId, url: receiver.url });
       // Every attempt carried the same event id; each one verifies.
-      expect(new Set(receiver.received.map((r) => r.headers["webhook-id"]))).toEqual(new Set([delivered.event_id]));
+      expect(new Set(receiver.received.map((r) => r.headers["x-webhook-event-id"]))).toEqual(new Set([delivered.event_id]));
       for (const r of receiver.received) {
         expect(verifyWebhook({ publicKeyBase64: publicKey, headers: r.headers as Record<string, string>, body: r.body }).ok).toBe(true);
       }
@@ -98,13 +98,12 @@ describe("a receiver that fails, then recovers", () => {
       const delivered = await oneDelivery(webhookId, (d) => d.status === "delivered", "delivery after resend");
       expect(delivered.attempt_count).toBe(RETRY.maxAttempts + 1);
       const last = receiver.received.at(-1);
-      expect(last?.headers["webhook-id"]).toBe(failed.event_id);
-      expect(last?.event.id).toBe(failed.event_id);
+      expect(last?.headers["x-webhook-event-id"]).toBe(failed.event_id);
 
       // Resending a delivered one delivers it again, still the same event.
       await client.resendWebhookDelivery({ params: { workspace_id: ws, delivery_id: failed.id as string } });
       await waitFor("second resend", () => receiver.received.length === RETRY.maxAttempts + 2);
-      expect(receiver.received.at(-1)?.headers["webhook-id"]).toBe(failed.event_id);
+      expect(receiver.received.at(-1)?.headers["x-webhook-event-id"]).toBe(failed.event_id);
     } finally {
       await receiver.close();
     }

@@ -276,13 +276,13 @@ describe("unwrapEnvelope", () => {
   it("raises ApiError with status, code, message and request id", () => {
     const error = (() => {
       try {
-        unwrapEnvelope(response(404, { success: false, message: "wallet not found", code: "not_found", data: null }));
+        unwrapEnvelope(response(404, { success: false, message: "wallet not found", code: 404, data: null }));
       } catch (e) {
         return e as ApiError;
       }
     })();
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status: 404, code: "not_found", message: "wallet not found", requestId: "req-9" });
+    expect(error).toMatchObject({ status: 404, code: 404, message: "wallet not found", requestId: "req-9" });
     expect(() => unwrapEnvelope(response(200, OK), 201)).toThrow(/unexpected HTTP status 200/);
     expect(() => unwrapEnvelope(response(502, "<html>bad gateway</html>"))).toThrow(/not an envelope/);
   });

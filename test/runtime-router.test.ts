@@ -185,7 +185,7 @@ describe("router: routing", () => {
     for (const c of [{ path: "/api/v1/nope" }, { method: "PUT", path: "/api/v1/wallets/w_1/overview" }, { path: "/api/v1/wallets//overview" }, { path: "/api/v1/wallets/%E0%A4%A/overview" }]) {
       const res = await call(c);
       expect(res.status).toBe(404);
-      expect(res.json).toEqual({ success: false, message: "no such operation", code: "not_found", data: null });
+      expect(res.json).toEqual({ success: false, message: "no such operation", code: 404, data: null });
     }
   });
 
@@ -267,7 +267,7 @@ describe("router: authorization", () => {
   it("answers 403 when the role is too low or a scope is missing", async () => {
     const viewer = await withdraw({ key: "key_viewer" });
     expect(viewer.status).toBe(403);
-    expect(viewer.json).toMatchObject({ success: false, code: "forbidden", data: null });
+    expect(viewer.json).toMatchObject({ success: false, code: 403, data: null });
     const narrow = await withdraw({ key: "key_admin_narrow" });
     expect(narrow.status).toBe(403);
     const scoped = await call({ path: "/api/v1/wallets/w_1/overview", key: "key_viewer" });
@@ -278,7 +278,7 @@ describe("router: authorization", () => {
     expect((await call({ path: "/api/v1/workspaces/ws_1/api-keys" })).status).toBe(200);
     const other = await call({ path: "/api/v1/workspaces/ws_2/api-keys" });
     expect(other.status).toBe(404);
-    expect(other.json.code).toBe("not_found");
+    expect(other.json.code).toBe(404);
   });
 });
 
@@ -286,7 +286,7 @@ describe("router: input validation", () => {
   it("names the failing body field", async () => {
     const res = await withdraw({ body: JSON.stringify({ ...WITHDRAWAL, amount: "1,5" }) });
     expect(res.status).toBe(400);
-    expect(res.json.code).toBe("invalid_request");
+    expect(res.json.code).toBe(400);
     expect(res.json.message).toMatch(/^body\.amount: Invalid string: must match pattern/);
     const nested = await withdraw({ body: JSON.stringify({ ...WITHDRAWAL, items: [{ n: 1 }, { n: "x" }] }) });
     expect(nested.json.message).toMatch(/^body\.items\[1\]\.n: /);
@@ -328,7 +328,7 @@ describe("router: input validation", () => {
     const big = JSON.stringify({ ...WITHDRAWAL, note: "x".repeat(LIMIT) });
     const declared = await withdraw({ body: big });
     expect(declared.status).toBe(413);
-    expect(declared.json).toEqual({ success: false, message: `body: larger than ${LIMIT} bytes`, code: "payload_too_large", data: null });
+    expect(declared.json).toEqual({ success: false, message: `body: larger than ${LIMIT} bytes`, code: 413, data: null });
 
     const auth = { ...signRequest({ apiKey: "key_admin", apiSecret: "admin-secret", method: "POST", path: "/api/v1/wallets/w_1/withdrawals", timestamp: NOW }), "idempotency-key": "i" };
     async function* chunks() {
@@ -336,7 +336,7 @@ describe("router: input validation", () => {
     }
     const res = await request(server.url + "/api/v1/wallets/w_1/withdrawals", { method: "POST", headers: auth, body: Readable.from(chunks()) });
     expect(res.statusCode).toBe(413);
-    expect((await res.body.json()) as unknown).toMatchObject({ code: "payload_too_large" });
+    expect((await res.body.json()) as unknown).toMatchObject({ code: 413 });
   });
 });
 
@@ -344,17 +344,17 @@ describe("router: handler errors", () => {
   it("maps declared ApiErrors to their envelope", async () => {
     const missing = await call({ method: "POST", path: "/api/v1/withdrawals/missing/approve" });
     expect(missing.status).toBe(404);
-    expect(missing.json).toEqual({ success: false, message: "withdrawal not found", code: "not_found", data: null });
+    expect(missing.json).toEqual({ success: false, message: "withdrawal not found", code: 404, data: null });
     const done = await call({ method: "POST", path: "/api/v1/withdrawals/done/approve" });
     expect(done.status).toBe(409);
-    expect(done.json.code).toBe("conflict");
+    expect(done.json.code).toBe(409);
   });
 
   it("turns unexpected exceptions into a 500 without stack or message, and logs them", async () => {
     logged.length = 0;
     const res = await call({ path: "/api/v1/boom" });
     expect(res.status).toBe(500);
-    expect(res.json).toEqual({ success: false, message: "internal error", code: "internal_error", data: null });
+    expect(res.json).toEqual({ success: false, message: "internal error", code: 500, data: null });
     expect(res.text).not.toMatch(/hunter2|at .*\.ts|Error:/);
     expect(logged.join("\n")).toMatch(/boom failed/);
   });
@@ -362,7 +362,7 @@ describe("router: handler errors", () => {
   it("turns thrown statuses the operation does not declare into 500", async () => {
     const teapot = await call({ path: "/api/v1/teapot" });
     expect(teapot.status).toBe(500);
-    expect(teapot.json.code).toBe("internal_error");
+    expect(teapot.json.code).toBe(500);
     const undeclared = await call({ method: "DELETE", path: "/api/v1/things/t1" });
     expect(undeclared.status).toBe(500);
     expect(logged.join("\n")).toMatch(/undeclaredConflict threw undeclared status 409/);

@@ -111,7 +111,7 @@ describe("webhook signatures", () => {
   for (const signer of backends) {
     for (const verifier of backends) {
       it(`standard-webhooks: signed with ${signer.name}, verified with ${verifier.name}`, () => {
-        const headers = signWebhook({ privateKey: keys.privateKey, id: EVENT.id, timestamp: NOW, body: BODY, backend: signer });
+        const headers = signWebhook({ profile: "standard-webhooks", privateKey: keys.privateKey, id: EVENT.id, timestamp: NOW, body: BODY, backend: signer });
         expect(headers["webhook-id"]).toBe(EVENT.id);
         expect(headers["webhook-timestamp"]).toBe(String(NOW));
         expect(headers["webhook-signature"]).toMatch(/^v1a,[A-Za-z0-9+/]{86}==$/);
@@ -131,13 +131,13 @@ describe("webhook signatures", () => {
   }
 
   it("standard-webhooks signs exactly `${id}.${timestamp}.${body}`", () => {
-    const headers = signWebhook({ privateKey: keys.privateKey, id: "evt_x", timestamp: NOW, body: "{}" });
+    const headers = signWebhook({ profile: "standard-webhooks", privateKey: keys.privateKey, id: "evt_x", timestamp: NOW, body: "{}" });
     const signature = new Uint8Array(Buffer.from(headers["webhook-signature"].slice(4), "base64"));
     expect(webhookCrypto.noble.verify(signature, new Uint8Array(Buffer.from(`evt_x.${NOW}.{}`)), keys.publicKey)).toBe(true);
   });
 
   it("rejects a tampered body, id or timestamp", () => {
-    const headers = signWebhook({ privateKey: keys.privateKey, id: EVENT.id, timestamp: NOW, body: BODY });
+    const headers = signWebhook({ profile: "standard-webhooks", privateKey: keys.privateKey, id: EVENT.id, timestamp: NOW, body: BODY });
     const check = (h: Record<string, string>, body = BODY) => verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers: h, body, now: NOW });
     expect(check(headers, BODY.replace("Treasury", "Treasurx"))).toEqual({ ok: false, reason: "no_valid_signature", profile: "standard-webhooks" });
     expect(check({ ...headers, "webhook-id": "evt_02" }).ok).toBe(false);
@@ -149,12 +149,12 @@ describe("webhook signatures", () => {
 
   it("rejects a signature by another key", () => {
     const other = generateWebhookKeyPair();
-    const headers = signWebhook({ privateKey: other.privateKey, id: EVENT.id, timestamp: NOW, body: BODY });
+    const headers = signWebhook({ profile: "standard-webhooks", privateKey: other.privateKey, id: EVENT.id, timestamp: NOW, body: BODY });
     expect(verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers, body: BODY, now: NOW })).toMatchObject({ ok: false, reason: "no_valid_signature" });
   });
 
   it("enforces the timestamp window (default 300 s, inclusive) and its override", () => {
-    const headers = signWebhook({ privateKey: keys.privateKey, id: EVENT.id, timestamp: NOW, body: BODY });
+    const headers = signWebhook({ profile: "standard-webhooks", privateKey: keys.privateKey, id: EVENT.id, timestamp: NOW, body: BODY });
     const at = (now: number, toleranceSeconds?: number) =>
       verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers, body: BODY, now, toleranceSeconds });
     expect(at(NOW + 300).ok).toBe(true);
@@ -168,7 +168,7 @@ describe("webhook signatures", () => {
   });
 
   it("reports missing headers, bad timestamps and bad keys", () => {
-    const headers = signWebhook({ privateKey: keys.privateKey, id: EVENT.id, timestamp: NOW, body: BODY });
+    const headers = signWebhook({ profile: "standard-webhooks", privateKey: keys.privateKey, id: EVENT.id, timestamp: NOW, body: BODY });
     const check = (h: Record<string, string>, key = keys.publicKeyBase64) => verifyWebhook({ publicKeyBase64: key, headers: h, body: BODY, now: NOW });
     expect(check({})).toEqual({ ok: false, reason: "missing_headers" });
     const { "webhook-id": _id, ...noId } = headers;
@@ -183,14 +183,14 @@ describe("webhook signatures", () => {
   });
 
   it("accepts any valid entry among several space-separated signatures", () => {
-    const headers = signWebhook({ privateKey: keys.privateKey, id: EVENT.id, timestamp: NOW, body: BODY });
-    const rotated = signWebhook({ privateKey: generateWebhookKeyPair().privateKey, id: EVENT.id, timestamp: NOW, body: BODY });
+    const headers = signWebhook({ profile: "standard-webhooks", privateKey: keys.privateKey, id: EVENT.id, timestamp: NOW, body: BODY });
+    const rotated = signWebhook({ profile: "standard-webhooks", privateKey: generateWebhookKeyPair().privateKey, id: EVENT.id, timestamp: NOW, body: BODY });
     const both = { ...headers, "webhook-signature": `v1,c29tZWhtYWM= ${rotated["webhook-signature"]} ${headers["webhook-signature"]}` };
     expect(verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers: both, body: BODY, now: NOW }).ok).toBe(true);
   });
 
   it("reads headers case-insensitively from a Headers object, a record, or node's IncomingHttpHeaders", () => {
-    const signed = signWebhook({ privateKey: keys.privateKey, id: EVENT.id, timestamp: NOW, body: BODY });
+    const signed = signWebhook({ profile: "standard-webhooks", privateKey: keys.privateKey, id: EVENT.id, timestamp: NOW, body: BODY });
     const upper = Object.fromEntries(Object.entries(signed).map(([k, v]) => [k.toUpperCase(), v]));
     const fetchHeaders = new Headers(upper);
     const nodeHeaders = { "webhook-id": signed["webhook-id"], "webhook-timestamp": [signed["webhook-timestamp"]], "webhook-signature": signed["webhook-signature"] };
@@ -208,8 +208,8 @@ describe("webhook signatures", () => {
   });
 
   it("refuses to sign standard-webhooks without an id or with a parsed body", () => {
-    expect(() => signWebhook({ privateKey: keys.privateKey, timestamp: NOW, body: BODY })).toThrow(/event id/);
-    expect(() => signWebhook({ privateKey: keys.privateKey, id: "evt", body: EVENT })).toThrow(/raw body/);
-    expect(() => signWebhook({ privateKey: "short", id: "evt", body: BODY })).toThrow(/32 bytes/);
+    expect(() => signWebhook({ profile: "standard-webhooks", privateKey: keys.privateKey, timestamp: NOW, body: BODY })).toThrow(/event id/);
+    expect(() => signWebhook({ profile: "standard-webhooks", privateKey: keys.privateKey, id: "evt", body: EVENT })).toThrow(/raw body/);
+    expect(() => signWebhook({ profile: "standard-webhooks", privateKey: "short", id: "evt", body: BODY })).toThrow(/32 bytes/);
   });
 });

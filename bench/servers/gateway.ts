@@ -1,6 +1,7 @@
 // Server child: the node-access gateway (reference/node) in front of an upstream JSON-RPC node given
 // as argv[2], the way `custody sandbox --upstream URL` runs it.
-import { connectUpstreamChain, startNodeAccess } from "../../reference/node/index.ts";
+import { connectUpstreamChain } from "../../reference/chain/index.ts";
+import { startNodeAccess } from "../../reference/node/index.ts";
 import { announce, failStart } from "./announce.ts";
 
 const API_KEY = "bench-rpc-key";

@@ -1,12 +1,12 @@
 // --html FILE: a self-contained page (inline CSS, no scripts from elsewhere) rendered with
 // handlebars from templates/report.html.hbs. Handlebars escapes every value.
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import Handlebars from "handlebars";
+import { packagePath } from "../../lib/package-root.ts";
 import type { Report } from "./model.ts";
 import { curlOf } from "./reproduce.ts";
 
-const TEMPLATE = fileURLToPath(new URL("../../templates/report.html.hbs", import.meta.url));
+const TEMPLATE = packagePath(import.meta.url, "templates", "report.html.hbs");
 
 let compiled: Handlebars.TemplateDelegate | undefined;
 

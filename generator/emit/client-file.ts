@@ -7,13 +7,12 @@ import { printStatements, type Statement } from "./print.ts";
 
 export function emitClient(ctx: EmitContext): EmittedFile {
   const { model } = ctx;
-  const rt = ctx.runtimeImport;
   const statements: Statement[] = [
     headerStatement(ctx.headerLines),
-    importStatement(`${rt}/client-call.ts`, ["callOperation", "type CallOptions"]),
-    importStatement(`${rt}/http-client.ts`, ["createTransport", "type Transport", "type TransportOptions"]),
-    importStatement("./operations.ts", ["operations"]),
-    importStatement("./types.ts", [], { typeOnly: true, namespace: "T" }),
+    importStatement(ctx.runtime("client-call"), ["callOperation", "type CallOptions"]),
+    importStatement(ctx.runtime("http-client"), ["createTransport", "type Transport", "type TransportOptions"]),
+    importStatement("./operations.js", ["operations"]),
+    importStatement("./types.js", [], { typeOnly: true, namespace: "T" }),
     clientOptions(model),
     { kind: "text", text: "/** Per-call overrides: timeout, retry policy, abort signal, extra headers. */\nexport type { CallOptions };" },
     clientClass(model),

@@ -10,8 +10,8 @@ export interface EmitContext {
   headerLines: readonly string[];
   /** Header lines for rpc.ts, which comes from the OpenRPC document. */
   rpcHeaderLines?: readonly string[];
-  /** Module specifier of runtime/ as seen from the output directory, e.g. "../runtime". */
-  runtimeImport: string;
+  /** Module specifier of a runtime module ("client-call", "server/index") as the output imports it. */
+  runtime: (module: string) => string;
 }
 
 export interface EmittedFile {

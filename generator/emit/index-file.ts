@@ -1,4 +1,5 @@
-// generated/index.ts: re-exports every generated module (names are collision-free by construction).
+// generated/index.ts: re-exports every generated module (names are collision-free by construction)
+// and the runtime's errors.
 import type { EmitContext, EmittedFile } from "./context.ts";
 import { headerStatement } from "./context.ts";
 import { printStatements, type Statement } from "./print.ts";
@@ -6,7 +7,12 @@ import { printStatements, type Statement } from "./print.ts";
 export function emitIndex(ctx: EmitContext, modules: readonly string[]): EmittedFile {
   const statements: Statement[] = [
     headerStatement(ctx.headerLines),
-    ...modules.map((m): Statement => ({ kind: "export", structure: { moduleSpecifier: `./${m}` } })),
+    ...modules.map((m): Statement => ({ kind: "export", structure: { moduleSpecifier: `./${m.replace(/\.ts$/, ".js")}` } })),
+    // The runtime's error classes, so that callers catch what the client throws without reaching into runtime/.
+    {
+      kind: "export",
+      structure: { moduleSpecifier: ctx.runtime("errors"), namedExports: ["CustodyError", "ApiError", "TransportError", "JsonRpcError", "RpcTransportError", "WebhookVerificationError"] },
+    },
   ];
   return { path: "index.ts", content: printStatements(statements) };
 }

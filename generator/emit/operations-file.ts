@@ -11,7 +11,7 @@ export function emitOperations(ctx: EmitContext): EmittedFile {
   const table = entries.length === 0 ? "{}" : `{\n${entries.map(indent).join("\n")}\n}`;
   const statements: Statement[] = [
     headerStatement(ctx.headerLines),
-    importStatement("./schemas.ts", [], { namespace: "S" }),
+    importStatement("./schemas.js", [], { namespace: "S" }),
     {
       kind: "variable",
       structure: {

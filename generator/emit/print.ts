@@ -2,9 +2,9 @@
 // Measured on 8,000 declarations (3.7 MB): ts-morph's createSourceFile prints AND re-parses (1.2 s),
 // and importing ts-morph loads the TypeScript compiler (0.65 s); this printer covers the structure
 // kinds the emitters use and writes at ~40 MB/s. Output is fixed: 2 spaces, LF, double quotes.
-import { createRequire } from "node:module";
+// ts-morph is a devDependency (its structure types only); code-block-writer is the run-time dependency.
+import CodeBlockWriter from "code-block-writer";
 import type {
-  CodeBlockWriter,
   ClassDeclarationStructure,
   ConstructorDeclarationStructure,
   ExportDeclarationStructure,
@@ -37,18 +37,8 @@ export type Statement =
 
 type Docs = (OptionalKind<JSDocStructure> | string)[] | undefined;
 
-/**
- * ts-morph's own writer class, from ts-morph's dependency (resolved through ts-morph, so it is the
- * exact package ts-morph uses, without loading ts-morph and the TypeScript compiler at run time).
- */
-const Writer = (() => {
-  const fromHere = createRequire(import.meta.url);
-  const fromTsMorph = createRequire(fromHere.resolve("ts-morph"));
-  return (fromTsMorph("code-block-writer") as { default: typeof CodeBlockWriter }).default;
-})();
-
 export function createWriter(): CodeBlockWriter {
-  return new Writer({ indentNumberOfSpaces: 2, newLine: "\n", useSingleQuote: false, useTabs: false });
+  return new CodeBlockWriter({ indentNumberOfSpaces: 2, newLine: "\n", useSingleQuote: false, useTabs: false });
 }
 
 /** The whole file: statements separated by one blank line (consecutive imports/exports stay together). */

@@ -58,8 +58,8 @@ export function emitRpc(ctx: EmitContext): EmittedFile | undefined {
     headerStatement(ctx.rpcHeaderLines ?? ctx.headerLines),
     importStatement("undici", ["Dispatcher"], { typeOnly: true }),
     importStatement("zod", ["z"]),
-    importStatement(`${ctx.runtimeImport}/rpc-call.ts`, ["callRpcMethod"]),
-    importStatement(`${ctx.runtimeImport}/jsonrpc-client.ts`, [
+    importStatement(ctx.runtime("rpc-call"), ["callRpcMethod"]),
+    importStatement(ctx.runtime("jsonrpc-client"), [
       "httpRpc",
       "wsRpc",
       "type RpcAuth",
@@ -87,8 +87,8 @@ export function emitRpc(ctx: EmitContext): EmittedFile | undefined {
   // Keyword and format helpers the schemas call, imported after the other imports.
   const body = statements.findIndex((s, i) => i > 0 && s.kind !== "import");
   const used = runtimeHelpersUsed(printStatements(statements.slice(body)));
-  if (used.formats.length > 0) statements.splice(body, 0, importStatement(`${ctx.runtimeImport}/json-schema-formats.ts`, used.formats));
-  if (used.schema.length > 0) statements.splice(body, 0, importStatement(`${ctx.runtimeImport}/json-schema.ts`, used.schema));
+  if (used.formats.length > 0) statements.splice(body, 0, importStatement(ctx.runtime("json-schema-formats"), used.formats));
+  if (used.schema.length > 0) statements.splice(body, 0, importStatement(ctx.runtime("json-schema"), used.schema));
   return { path: "rpc.ts", content: printStatements(statements) };
 }
 

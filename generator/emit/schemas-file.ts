@@ -37,11 +37,11 @@ export function emitSchemas(ctx: EmitContext): EmittedFile {
   }
 
   const head: Statement[] = [headerStatement(ctx.headerLines), importStatement("zod", ["z"])];
-  if (ctx.model.schemas.some((s) => s.recursive)) head.push(importStatement("./types.ts", [], { typeOnly: true, namespace: "T" }));
+  if (ctx.model.schemas.some((s) => s.recursive)) head.push(importStatement("./types.js", [], { typeOnly: true, namespace: "T" }));
   const text = printStatements(body);
   const used = runtimeHelpersUsed(text);
-  if (used.schema.length > 0) head.push(importStatement(`${ctx.runtimeImport}/json-schema.ts`, used.schema));
-  if (used.formats.length > 0) head.push(importStatement(`${ctx.runtimeImport}/json-schema-formats.ts`, used.formats));
+  if (used.schema.length > 0) head.push(importStatement(ctx.runtime("json-schema"), used.schema));
+  if (used.formats.length > 0) head.push(importStatement(ctx.runtime("json-schema-formats"), used.formats));
   for (const [name, code] of Object.entries(HELPERS)) {
     if (text.includes(`(${name}, `)) head.push({ kind: "text", text: code });
   }

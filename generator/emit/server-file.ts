@@ -19,12 +19,11 @@ const CREATE_SERVER = [
 ];
 
 export function emitServer(ctx: EmitContext): EmittedFile {
-  const rt = ctx.runtimeImport;
   const statements: Statement[] = [
     headerStatement(ctx.headerLines),
-    importStatement(`${rt}/server/index.ts`, ["createRouter", "type HandlerContext", "type OperationDefinition", "type OperationHandler", "type RequestListener", "type RouterOptions"]),
-    importStatement("./operations.ts", ["operationList"]),
-    importStatement("./types.ts", [], { typeOnly: true, namespace: "T" }),
+    importStatement(ctx.runtime("server/index"), ["createRouter", "type HandlerContext", "type OperationDefinition", "type OperationHandler", "type RequestListener", "type RouterOptions"]),
+    importStatement("./operations.js", ["operationList"]),
+    importStatement("./types.js", [], { typeOnly: true, namespace: "T" }),
     {
       kind: "typeAlias",
       structure: { name: "RequestContext", isExported: true, type: "HandlerContext", docs: ["What every handler gets besides its input: the caller's key, the request id, setHeader."] },

@@ -1,8 +1,10 @@
 // Handlebars templates (templates/*.hbs) for prose: the file header and generated/README.md.
 import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 import Handlebars from "handlebars";
+import { packagePath } from "../../lib/package-root.ts";
 
-const TEMPLATE_DIR = new URL("../../templates/", import.meta.url);
+const TEMPLATE_DIR = pathToFileURL(packagePath(import.meta.url, "templates") + "/");
 const cache = new Map<string, ReturnType<typeof Handlebars.compile>>();
 
 export function renderTemplate(name: string, data: unknown): string {

@@ -33,16 +33,16 @@ export function emitWebhooks(ctx: EmitContext): EmittedFile | undefined {
   const statements: Statement[] = [
     headerStatement(ctx.headerLines),
     importStatement("zod", ["z"]),
-    importStatement(`${ctx.runtimeImport}/webhook-event.ts`, [
+    importStatement(ctx.runtime("webhook-event"), [
       "parseEvent",
       "verifyEvent",
       "WebhookVerificationError",
       "type EventSchemas",
       "type VerifyWebhookOptions",
     ]),
-    importStatement(`${ctx.runtimeImport}/webhook-signature.ts`, ["type WebhookProfile"]),
-    importStatement("./schemas.ts", [], { namespace: "S" }),
-    importStatement("./types.ts", [], { typeOnly: true, namespace: "T" }),
+    importStatement(ctx.runtime("webhook-signature"), ["type WebhookProfile"]),
+    importStatement("./schemas.js", [], { namespace: "S" }),
+    importStatement("./types.js", [], { typeOnly: true, namespace: "T" }),
     variable("webhookEventTypes", `[${eventList}] as const`, "Every event type the spec declares."),
     { kind: "typeAlias", structure: { name: "WebhookEventType", isExported: true, type: "(typeof webhookEventTypes)[number]" } },
     {
@@ -64,19 +64,28 @@ export function emitWebhooks(ctx: EmitContext): EmittedFile | undefined {
   return { path: "webhooks.ts", content: printStatements(statements) };
 }
 
-/** z.discriminatedUnion on `type` when every event is an object const with a literal type, else z.union. */
+/**
+ * z.discriminatedUnion on the member that names the event (`type`, or `event` as in the real service's
+ * envelope) when every event is an object whose required member of that name is the literal event name,
+ * else z.union.
+ */
 function anyEventSchema(model: SpecModel, hooks: WebhookModel[], members: string[]): string {
   if (members.length === 1) return members[0];
-  const discriminable = hooks.every((hook) => {
-    const named = hook.componentRef === undefined ? undefined : model.schemasByRef.get(hook.componentRef);
-    if (named === undefined || !named.zodObject) return false;
-    const flat = flattenObject(model.document, named.schema);
-    const type = flat?.properties.type === undefined ? undefined : derefSchema(model.document, flat.properties.type);
-    if (!flat?.required.has("type") || typeof type !== "object" || type === null) return false;
-    return type.const === hook.event || (Array.isArray(type.enum) && type.enum.length === 1 && type.enum[0] === hook.event);
-  });
-  return discriminable ? `z.discriminatedUnion("type", [${members.join(", ")}])` : `z.union([${members.join(", ")}])`;
+  const discriminator = DISCRIMINATORS.find((key) =>
+    hooks.every((hook) => {
+      const named = hook.componentRef === undefined ? undefined : model.schemasByRef.get(hook.componentRef);
+      if (named === undefined || !named.zodObject) return false;
+      const flat = flattenObject(model.document, named.schema);
+      const prop = flat?.properties[key] === undefined ? undefined : derefSchema(model.document, flat.properties[key]);
+      if (!flat?.required.has(key) || typeof prop !== "object" || prop === null) return false;
+      return prop.const === hook.event || (Array.isArray(prop.enum) && prop.enum.length === 1 && prop.enum[0] === hook.event);
+    }),
+  );
+  return discriminator ? `z.discriminatedUnion("${discriminator}", [${members.join(", ")}])` : `z.union([${members.join(", ")}])`;
 }
+
+/** Member names that may carry the event name, in the order they are tried. */
+const DISCRIMINATORS = ["type", "event"] as const;
 
 function variable(name: string, initializer: string, doc: string): Statement {
   return { kind: "variable", structure: { isExported: true, declarationKind: "const" as never, docs: [doc], declarations: [{ name, initializer }] } };

@@ -5,7 +5,10 @@
 // failures are ApiErrors (runtime/errors.ts) with statuses the operation declares.
 import type { HandlerContext } from "../../runtime/server/types.ts";
 import type { ReferenceApp } from "../app.ts";
-import type { Actor, EventRecord, EventType, Role } from "../domain/records.ts";
+import type { Actor, EventRecord, EventType, Role, WebhookRecord } from "../domain/records.ts";
+import { notFound } from "../../runtime/errors.ts";
+import { WithdrawalService } from "../domain/withdrawals.ts";
+import { rescanTransaction } from "../domain/rescan.ts";
 import { C } from "../domain/records.ts";
 import {
   apiKeyView,
@@ -35,6 +38,22 @@ export function actorOf(ctx: HandlerContext): Actor {
 export function createHandlers(app: ReferenceApp, opts: { version: string }): Handlers {
   const now = () => app.ctx.now();
   const eventOf = (id: string) => app.ctx.store.get<EventRecord>(C.events, id);
+  const webhookOf = (id: string) => app.ctx.store.get<WebhookRecord>(C.webhooks, id);
+
+  /** USD value and held symbols of a wallet (listing fields of the real service), from its balances. */
+  async function walletValue(walletId: string, actor: Actor) {
+    const attached = app.wallets.attachedAssets(actor, walletId);
+    const balances = await app.balances.balancesOf(attached);
+    const cents = balances.reduce((sum, b) => sum + Math.round(Number(b.balance_usd ?? "0") * 100), 0);
+    const held = balances.filter((b) => b.balance !== "0");
+    return { value_usd: (cents / 100).toFixed(2), top_assets: held.map((b) => ({ symbol: b.asset.symbol })) };
+  }
+
+  /** The real service's wallet detail (ap_key is its spelling); the catalog has EVM addresses only. */
+  function web3Detail(wallet: { id: string; name: string; address: string }, ctx: HandlerContext, addressType = "evm") {
+    if (addressType !== "evm") throw notFound(`this wallet has no ${addressType} address`);
+    return { ap_key: ctx.auth.keyId, wallet_id: wallet.id, name: wallet.name, address_type: "evm" as const, address: wallet.address };
+  }
 
   return {
     // ----- catalog
@@ -42,12 +61,32 @@ export function createHandlers(app: ReferenceApp, opts: { version: string }): Ha
     listAssets: async ({ query }) => app.catalog.listAssets(query.network_id).map(assetView),
 
     // ----- wallets
-    listWallets: async (_input, ctx) => app.wallets.list(actorOf(ctx)).map(walletView),
-    createWallet: async ({ body }, ctx) => creationStatusView(app.wallets.create(actorOf(ctx), { name: body.name, wallet_type: body.wallet_type })),
+    listWallets: async (_input, ctx) => {
+      const actor = actorOf(ctx);
+      return Promise.all(app.wallets.list(actor).map(async (w) => walletView(w, await walletValue(w.id, actor))));
+    },
+    // Unknown members (sweep_task_params, sweep_task_id, ...) are accepted and ignored (x-custody-limits).
+    createWallet: async ({ body }, ctx) =>
+      creationStatusView(app.wallets.create(actorOf(ctx), { name: body.name, wallet_type: body.wallet_type, wallet_purpose: body.wallet_purpose })),
     getWalletCreationStatus: async ({ params }, ctx) => creationStatusView(app.wallets.get(actorOf(ctx), params.wallet_id)),
-    getWallet: async ({ params }, ctx) => walletView(app.wallets.get(actorOf(ctx), params.wallet_id)),
-    attachAsset: async ({ params, body }, ctx) => walletAssetView(app.wallets.attachAsset(actorOf(ctx), params.wallet_id, body.asset_id)),
-    getDepositAddress: async ({ params, query }, ctx) => depositAddressView(app.wallets.attachedAsset(actorOf(ctx), params.wallet_id, query.asset_id)),
+    getWallet: async ({ params }, ctx) => {
+      const actor = actorOf(ctx);
+      const w = app.wallets.get(actor, params.wallet_id);
+      return walletView(w, await walletValue(w.id, actor));
+    },
+    listWalletAssets: async ({ params }, ctx) =>
+      app.wallets.attachedAssets(actorOf(ctx), params.wallet_id).map((a) => walletAssetView(a, app.catalog.asset(a.asset_id))),
+    attachAsset: async ({ params, body }, ctx) => {
+      const a = app.wallets.attachAsset(actorOf(ctx), params.wallet_id, body.asset_id);
+      return walletAssetView(a, app.catalog.asset(a.asset_id));
+    },
+    getDepositAddress: async ({ params, query }, ctx) => {
+      const actor = actorOf(ctx);
+      const attached = query.asset_id !== undefined
+        ? app.wallets.attachedAsset(actor, params.wallet_id, query.asset_id)
+        : app.wallets.addressOfType(actor, params.wallet_id, query.address_type ?? "evm");
+      return depositAddressView(attached, app.ctx.chain.chainId, query.asset_id !== undefined);
+    },
 
     // ----- balances
     getWalletOverview: async ({ params }, ctx) => {
@@ -63,9 +102,16 @@ export function createHandlers(app: ReferenceApp, opts: { version: string }): Ha
     listWalletWithdrawals: async ({ params }, ctx) => app.withdrawals.listForWallet(actorOf(ctx), params.wallet_id).map(withdrawalView),
     createWithdrawal: async ({ params, headers, body }, ctx) => {
       const { record } = await app.withdrawals.create(actorOf(ctx), params.wallet_id, body, headers["idempotency-key"]);
-      return withdrawalView(record);
+      return { auto_approved: WithdrawalService.autoApproved(record), withdrawal: withdrawalView(record) };
     },
     getWithdrawal: async ({ params }, ctx) => withdrawalView(app.withdrawals.get(actorOf(ctx), params.withdrawal_id)),
+    getWalletWithdrawal: async ({ params }, ctx) => {
+      const actor = actorOf(ctx);
+      const wallet = app.wallets.get(actor, params.wallet_id);
+      const w = app.withdrawals.get(actor, params.withdrawal_id);
+      if (w.wallet_id !== wallet.id) throw notFound("withdrawal not found");
+      return withdrawalView(w);
+    },
     approveWithdrawal: async ({ params, body }, ctx) => withdrawalView(app.withdrawals.approve(actorOf(ctx), params.withdrawal_id, body?.comment)),
     rejectWithdrawal: async ({ params, body }, ctx) => withdrawalView(app.withdrawals.reject(actorOf(ctx), params.withdrawal_id, body?.reason)),
 
@@ -76,8 +122,16 @@ export function createHandlers(app: ReferenceApp, opts: { version: string }): Ha
       return buildExport({ workspaceId: params.workspace_id, format: query.format ?? "json", from: query.from, to: query.to, generatedAt: now(), transactions });
     },
 
+    rescanTransaction: async ({ body }, ctx) => rescanTransaction(app.ctx, app.deposits, actorOf(ctx), body),
+
     // ----- signing
     signMessage: async ({ params, body }, ctx) => app.signing.signMessage(actorOf(ctx), params.wallet_id, body),
+    getApiKeyWalletDetail: async ({ query }, ctx) => web3Detail(app.wallets.defaultWallet(actorOf(ctx)), ctx, query.address_type),
+    getWeb3WalletDetail: async ({ params, query }, ctx) => web3Detail(app.wallets.readyWallet(actorOf(ctx), params.wallet_id, notFound), ctx, query.address_type),
+    requestSign: async ({ params, headers, body }, ctx) => app.web3.requestSign(actorOf(ctx), params.wallet_id, body, headers.idempotencykey),
+    getSignStatus: async ({ params }, ctx) => app.web3.signStatus(actorOf(ctx), params.wallet_id, params.transaction_id),
+    signRawTransaction: async ({ params, headers, body }, ctx) => app.web3.signRaw(actorOf(ctx), params.wallet_id, body, headers.idempotencykey),
+    getTransactionStatus: async ({ params }, ctx) => app.web3.transactionStatus(actorOf(ctx), params.wallet_id, params.transaction_id),
 
     // ----- webhooks
     listWebhooks: async ({ params }, ctx) => app.webhooks.list(actorOf(ctx), params.workspace_id).map(webhookView),
@@ -85,10 +139,10 @@ export function createHandlers(app: ReferenceApp, opts: { version: string }): Ha
       webhookView(app.webhooks.create(actorOf(ctx), params.workspace_id, { url: body.url, event_types: body.event_types as EventType[], description: body.description })),
     deleteWebhook: async ({ params }, ctx) => webhookDeleteResultView(app.webhooks.delete(actorOf(ctx), params.workspace_id, params.webhook_id)),
     listWebhookDeliveries: async ({ params, query }, ctx) =>
-      app.webhooks.deliveries(actorOf(ctx), params.workspace_id, { webhook_id: query.webhook_id, status: query.status }).map((d) => deliveryView(d, eventOf(d.event_id))),
+      app.webhooks.deliveries(actorOf(ctx), params.workspace_id, { webhook_id: query.webhook_id, status: query.status }).map((d) => deliveryView(d, eventOf(d.event_id), webhookOf(d.webhook_id))),
     resendWebhookDelivery: async ({ params }, ctx) => {
       const d = app.webhooks.resend(actorOf(ctx), params.workspace_id, params.delivery_id);
-      return deliveryView(d, eventOf(d.event_id));
+      return deliveryView(d, eventOf(d.event_id), webhookOf(d.webhook_id));
     },
     getWebhookVerificationKey: async ({ params }, ctx) => app.webhooks.verificationKey(actorOf(ctx), params.workspace_id),
 

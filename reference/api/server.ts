@@ -1,12 +1,14 @@
 // The wallet API of the sandbox: the generated server (routing, HMAC auth, roles/scopes, validation,
 // envelopes) with the reference handlers, audited, listening on its own port.
 import fs from "node:fs";
+import { packagePath } from "../../lib/package-root.ts";
 import { listen } from "../../runtime/server/listen.ts";
 import { operationList } from "../../generated/operations.ts";
 import { createServer } from "../../generated/server.ts";
 import type { ReferenceApp } from "../app.ts";
 import { withAudit } from "./audit-calls.ts";
 import { createHandlers } from "./handlers.ts";
+import { withFrontDoor, type FrontDoorOptions } from "./front-door.ts";
 
 export interface WalletApi {
   /** http://host:port, without /api/v1. */
@@ -18,9 +20,11 @@ export interface WalletApiOptions {
   host: string;
   port: number;
   logError: (message: string) => void;
+  /** Docs, console, sandbox actions and CORS in front of the API; absent: the API alone. */
+  frontDoor?: FrontDoorOptions;
 }
 
-const VERSION = (JSON.parse(fs.readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+const VERSION = (JSON.parse(fs.readFileSync(packagePath(import.meta.url, "package.json"), "utf8")) as { version: string }).version;
 
 export function createWalletApiListener(app: ReferenceApp, logError: (message: string) => void) {
   const handlers = withAudit(app, createHandlers(app, { version: VERSION }), operationList);
@@ -32,6 +36,7 @@ export function createWalletApiListener(app: ReferenceApp, logError: (message: s
 }
 
 export async function startWalletApi(app: ReferenceApp, opts: WalletApiOptions): Promise<WalletApi> {
-  const running = await listen(createWalletApiListener(app, opts.logError), { host: opts.host, port: opts.port });
+  const api = createWalletApiListener(app, opts.logError);
+  const running = await listen(opts.frontDoor ? withFrontDoor(app, api, opts.frontDoor) : api, { host: opts.host, port: opts.port });
   return { url: running.url, close: () => running.close() };
 }

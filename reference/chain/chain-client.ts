@@ -3,7 +3,7 @@
 // API working whatever the node access does with keys and limits, and works for both the embedded
 // chain and an --upstream node.
 import { createPublicClient, custom, type PublicClient, type Hex } from "viem";
-import type { ChainBackend } from "../node/backend.ts";
+import type { ChainBackend } from "./backend.ts";
 
 export interface ChainFees {
   maxFeePerGas: bigint;
@@ -55,6 +55,11 @@ export class ChainClient {
   async knowsTransaction(hash: Hex): Promise<boolean> {
     const tx = await this.backend.request({ method: "eth_getTransactionByHash", params: [hash] });
     return tx !== null && tx !== undefined;
+  }
+
+  /** Transactions of this address already mined (the nonce its next mined transaction must carry). */
+  async minedNonce(address: Hex): Promise<number> {
+    return this.viem.getTransactionCount({ address, blockTag: "latest" });
   }
 
   async pendingNonce(address: Hex): Promise<number> {

@@ -63,7 +63,7 @@ export class ApiKeyService {
     }
     const at = this.ctx.now();
     const record: ApiKeyRecord = {
-      id: newId("key"),
+      id: newId(),
       workspace_id: actor.workspaceId,
       name: input.name,
       role: input.role,

@@ -7,6 +7,6 @@ import { newId } from "./ids.ts";
 import { C, type AuditRecord } from "./records.ts";
 
 export function recordCall(store: StateStore, at: Date, entry: Omit<AuditRecord, "id" | "created_at">): AuditRecord {
-  const record: AuditRecord = { id: newId("aud"), created_at: at.toISOString(), ...entry };
+  const record: AuditRecord = { id: newId(), created_at: at.toISOString(), ...entry };
   return store.transact((tx) => tx.put(C.audit, record));
 }

@@ -4,8 +4,10 @@
 import { formatAmount } from "./amounts.ts";
 import type { DomainContext } from "./context.ts";
 import { publishEvent } from "./events.ts";
-import type { Transaction } from "../../generated/types.ts";
-import { depositTransactionView } from "./views.ts";
+import { createHash } from "node:crypto";
+import type { DepositEventPayload } from "../../generated/types.ts";
+import { uuidFromBytes } from "./ids.ts";
+import { depositEventPayloadView } from "./views.ts";
 import { C, type Actor, type DepositRecord, type WalletAssetRecord } from "./records.ts";
 
 export interface DetectedTransfer {
@@ -32,7 +34,7 @@ export class DepositService {
 
   /** Records a detected deposit once (a rescan of the same block changes nothing). */
   recordDetected(attached: WalletAssetRecord, t: DetectedTransfer, head: bigint): DepositRecord | undefined {
-    const id = `dep_${t.hash.slice(2).toLowerCase()}`;
+    const id = uuidFromBytes(createHash("sha256").update(t.hash.toLowerCase()).digest());
     if (this.ctx.store.get(C.deposits, id)) return undefined;
     const asset = this.ctx.catalog.asset(attached.asset_id)!;
     const at = this.ctx.now();
@@ -101,8 +103,8 @@ export class DepositService {
     return this.ctx.store.list<DepositRecord>(C.deposits, (d) => d.workspace_id === actor.workspaceId);
   }
 
-  /** Deposit events carry the deposit as a Transaction. */
-  eventData(d: DepositRecord): Transaction {
-    return depositTransactionView(d);
+  /** Deposit events carry the deposit as the real service does (direction "in"). */
+  eventData(d: DepositRecord): DepositEventPayload {
+    return depositEventPayloadView(d);
   }
 }

@@ -2,20 +2,14 @@
 // of the workspace that subscribed to the event type. Because both are committed with the change that
 // caused them, a crash can never leave a change without its deliveries (the dispatcher picks up every
 // pending delivery on start).
+import type { WebhookEvent } from "../../generated/webhooks.ts";
 import type { StateStore, Tx } from "../store/state-store.ts";
 import { newId } from "./ids.ts";
-import { C, type DeliveryRecord, type EventRecord, type EventType, type WebhookRecord } from "./records.ts";
+import { C, type DeliveryRecord, type EventPayload, type EventRecord, type EventType, type WebhookRecord } from "./records.ts";
 
-export function publishEvent(
-  tx: Tx,
-  store: StateStore,
-  at: Date,
-  workspaceId: string,
-  type: EventType,
-  data: EventRecord["data"],
-): EventRecord {
-  // The type/data pairing is the caller's (each publisher passes the data its event type declares).
-  const event = { id: newId("evt"), type, created_at: at.toISOString(), workspace_id: workspaceId, data } as EventRecord;
+export function publishEvent(tx: Tx, store: StateStore, at: Date, workspaceId: string, type: EventType, data: EventPayload): EventRecord {
+  // The type/payload pairing is the caller's (each publisher passes the payload its event type declares).
+  const event: EventRecord = { id: newId(), type, created_at: at.toISOString(), workspace_id: workspaceId, resource_id: resourceIdOf(data), payload: data };
   tx.put(C.events, event);
   const subscribers = store.list<WebhookRecord>(
     C.webhooks,
@@ -25,10 +19,16 @@ export function publishEvent(
   return event;
 }
 
+/** The resource an event is about: a wallet's creation record names it by wallet_id, the rest by id. */
+function resourceIdOf(payload: EventPayload): string {
+  const p = payload as { id?: string; wallet_id?: string };
+  return p.id ?? p.wallet_id ?? "";
+}
+
 export function newDelivery(webhook: WebhookRecord, event: EventRecord, at: Date): DeliveryRecord {
   const now = at.toISOString();
   return {
-    id: newId("dlv"),
+    id: newId(),
     workspace_id: webhook.workspace_id,
     webhook_id: webhook.id,
     event_id: event.id,
@@ -43,7 +43,10 @@ export function newDelivery(webhook: WebhookRecord, event: EventRecord, at: Date
   };
 }
 
-/** The JSON body sent to receivers: exactly the event's public fields. */
-export function eventBody(event: EventRecord): EventRecord {
-  return { id: event.id, type: event.type, created_at: event.created_at, workspace_id: event.workspace_id, data: event.data } as EventRecord;
+/**
+ * The JSON body sent to one webhook: the real service's envelope (WebhookEvent of fystack/platform-sdk
+ * src/types.ts), so its receivers and its verifier work unchanged.
+ */
+export function eventBody(event: EventRecord, webhook: Pick<WebhookRecord, "id" | "url">): WebhookEvent {
+  return { webhook_id: webhook.id, resource_id: event.resource_id, url: webhook.url, payload: event.payload, event: event.type } as WebhookEvent;
 }

@@ -4,10 +4,10 @@
 // declaration of what the API returns.
 
 import type { WebhookEvent } from "../../generated/webhooks.ts";
-import type { AuditLogEntry, EventType, Role, WalletCreationState, WalletType, WebhookDeliveryStatus, WithdrawalStatus } from "../../generated/types.ts";
+import type { AuditLogEntry, EventType, Role, WalletCreationState, WalletPurpose, WalletType, WebhookDeliveryStatus, WithdrawalStatus } from "../../generated/types.ts";
 
 // The spec's value sets, used by the records (never re-declared here).
-export type { EventType, Role, WalletType, WithdrawalStatus };
+export type { EventType, Role, WalletPurpose, WalletType, WithdrawalStatus };
 
 export const C = {
   workspaces: "workspaces",
@@ -21,6 +21,7 @@ export const C = {
   webhooks: "webhooks",
   deliveries: "deliveries",
   audit: "audit_logs",
+  signRequests: "sign_requests",
 } as const;
 
 /** Who makes a request: the authenticated API key. */
@@ -62,6 +63,7 @@ export interface WalletRecord {
   status: WalletCreationState;
   status_reason?: string;
   mpc_correlation_id: string;
+  wallet_purpose?: WalletPurpose;
   /** Derived EVM address; set when creation completes. */
   address?: string;
   created_by: string;
@@ -82,7 +84,7 @@ export interface WalletAssetRecord {
 }
 
 export interface DepositRecord {
-  /** `dep_` + the transaction hash without 0x (one native transfer pays one address). */
+  /** UUID v4 derived from the transaction hash (one native transfer pays one address). */
   id: string;
   workspace_id: string;
   wallet_id: string;
@@ -125,11 +127,12 @@ export interface WithdrawalRecord {
   fee_reserve_wei: string;
   recipient_address: string;
   from_address: string;
-  note?: string;
+  notes?: string;
   status: WithdrawalStatus;
   status_reason?: string;
   error?: string;
-  idempotency_key: string;
+  /** Absent when the request carried no Idempotency-Key (it is optional). */
+  idempotency_key?: string;
   request_hash: string;
   created_by: string;
   approvals: ApprovalRecord[];
@@ -139,11 +142,34 @@ export interface WithdrawalRecord {
   raw_tx?: string;
   tx_hash?: string;
   sent_at?: string;
+  /** When the stored raw transaction was last handed to the node (first send or a resend). */
+  last_sent_at?: string;
+  /** How many times the stored raw transaction was handed to the node. */
+  send_count?: number;
   block_number?: number;
   block_hash?: string;
   gas_used?: string;
   effective_gas_price_wei?: string;
   confirmed_at?: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A /web3 signing request: a message/typed-data signature (kind sign) or a sent transaction. */
+export interface SignRequestRecord {
+  id: string;
+  workspace_id: string;
+  wallet_id: string;
+  kind: "sign" | "transaction";
+  method: string;
+  body: Record<string, unknown>;
+  status: "pending" | "confirmed" | "completed" | "failed";
+  signature?: string;
+  hash?: string;
+  failed_reason?: string;
+  request_hash: string;
+  idempotency_key?: string;
+  created_by: string;
   created_at: string;
   updated_at: string;
 }
@@ -156,8 +182,21 @@ export interface IdempotencyRecord {
   created_at: string;
 }
 
-/** An event exactly as receivers get it (the spec's webhook event shapes). */
-export type EventRecord = WebhookEvent;
+/** The payload an event carries (the `payload` of the spec's webhook event shapes). */
+export type EventPayload = WebhookEvent["payload"];
+
+/**
+ * One event. Receivers get it in the real service's envelope {webhook_id, resource_id, url, payload,
+ * event}, built per webhook by eventBody (events.ts); the id travels in the x-webhook-event-id header.
+ */
+export interface EventRecord {
+  id: string;
+  type: EventType;
+  created_at: string;
+  workspace_id: string;
+  resource_id: string;
+  payload: EventPayload;
+}
 
 export interface WebhookRecord {
   id: string;

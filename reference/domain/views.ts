@@ -7,6 +7,7 @@ import type {
   Asset,
   AuditLogEntry,
   DepositAddress,
+  DepositEventPayload,
   Network,
   Scope,
   Transaction,
@@ -21,7 +22,9 @@ import type {
 } from "../../generated/types.ts";
 import type { AssetInfo, NetworkInfo } from "./catalog.ts";
 import type { BalanceView } from "./balances.ts";
+import { createHash } from "node:crypto";
 import { eventBody } from "./events.ts";
+import { uuidFromBytes } from "./ids.ts";
 import type {
   ApiKeyRecord,
   AuditRecord,
@@ -40,8 +43,24 @@ function compact<T extends object>(o: T): T {
   return o;
 }
 
-export function walletView(w: WalletRecord): Wallet {
-  return { id: w.id, workspace_id: w.workspace_id, name: w.name, wallet_type: w.wallet_type, creation_status: w.status, created_at: w.created_at };
+/**
+ * A wallet. role, value_usd, top_assets and wallet_purpose are the real service's listing fields
+ * (WalletByWorkspaceResponse of fystack/platform-sdk src/types.ts); keys here administer every wallet
+ * of their workspace, so role is wallet_admin. `value` is the USD value and symbols held, when known.
+ */
+export function walletView(w: WalletRecord, value?: { value_usd: string; top_assets: { symbol: string; logo_url?: string }[] }): Wallet {
+  return compact({
+    id: w.id,
+    workspace_id: w.workspace_id,
+    name: w.name,
+    wallet_type: w.wallet_type,
+    creation_status: w.status,
+    created_at: w.created_at,
+    role: "wallet_admin",
+    value_usd: value?.value_usd ?? "0",
+    top_assets: value?.top_assets ?? [],
+    wallet_purpose: w.wallet_purpose ?? "general",
+  });
 }
 
 /** The creation-status record; it shares its id with the wallet it creates. */
@@ -58,15 +77,42 @@ export function creationStatusView(w: WalletRecord): WalletCreationStatus {
     created_at: w.created_at,
     updated_at: w.updated_at,
     completed_at: w.completed_at,
+    wallet_purpose: w.wallet_purpose,
   });
 }
 
-export function walletAssetView(a: WalletAssetRecord): WalletAsset {
-  return { wallet_id: a.wallet_id, asset_id: a.asset_id, network_id: a.network_id, address: a.address, attached_at: a.created_at };
+/** The public id of an attachment: a UUID v4 derived from its storage key, so it is stable. */
+function walletAssetId(a: WalletAssetRecord): string {
+  return uuidFromBytes(createHash("sha256").update(a.id).digest());
 }
 
-export function depositAddressView(a: WalletAssetRecord): DepositAddress {
-  return { wallet_id: a.wallet_id, asset_id: a.asset_id, network_id: a.network_id, address: a.address, address_type: "evm" };
+/** An attached asset with its deposit address, in the real service's shape (WalletAsset of its SDK's src/types.ts). */
+export function walletAssetView(a: WalletAssetRecord, asset?: AssetInfo): WalletAsset {
+  return compact({
+    id: walletAssetId(a),
+    wallet_id: a.wallet_id,
+    asset_id: a.asset_id,
+    network_id: a.network_id,
+    address: a.address,
+    deposit_address: a.address,
+    hidden: false,
+    attached_at: a.created_at,
+    created_at: a.created_at,
+    updated_at: a.created_at,
+    asset: asset ? assetView(asset) : undefined,
+  });
+}
+
+/** A deposit address; qr_code is the EIP-681 text a QR code of it encodes (the spec's choice). */
+export function depositAddressView(a: WalletAssetRecord, chainId: number, withAsset: boolean): DepositAddress {
+  return compact({
+    wallet_id: a.wallet_id,
+    asset_id: withAsset ? a.asset_id : undefined,
+    network_id: a.network_id,
+    address: a.address,
+    address_type: "evm",
+    qr_code: `ethereum:${a.address}@${chainId}`,
+  });
 }
 
 export function networkView(n: NetworkInfo): Network {
@@ -122,12 +168,51 @@ export function withdrawalView(w: WithdrawalRecord): Withdrawal {
     confirmed_at: w.confirmed_at,
     error: w.error,
     status_reason: w.status_reason,
-    note: w.note,
+    last_sent_at: w.last_sent_at,
+    notes: w.notes,
+    created_at: w.created_at,
+    updated_at: w.updated_at,
+    creator_id: w.created_by,
+    asset_hold_id: holdIdOf(w),
+    transaction_id: sent ? w.tx_hash : undefined,
+    error_reason: w.error,
     transaction: sent
       ? compact({ hash: w.tx_hash, from: w.from_address, to: w.recipient_address, value_wei: w.amount_wei, nonce: w.nonce, sent_at: w.sent_at, block_number: w.block_number, block_hash: w.block_hash })
       : undefined,
-    withdrawal_approvals: w.approvals.map((a) => compact({ id: a.id, approver_key_id: a.key_id, decision: a.decision, comment: a.comment, created_at: a.at })),
+    withdrawal_approvals: w.approvals.map((a) => compact({ id: a.id, user_id: a.key_id, status: a.decision, comment: a.comment, created_at: a.at, updated_at: a.at })),
   });
+}
+
+/** The hold a withdrawal keeps on the available balance: one per withdrawal, so its id derives from it. */
+function holdIdOf(w: WithdrawalRecord): string {
+  return uuidFromBytes(createHash("sha256").update(`hold:${w.id}`).digest());
+}
+
+/**
+ * A deposit as the real service's deposit events carry it (the event of fystack/platform-sdk
+ * test/webhook.spec.ts): direction "in", and a member literally named `omitempty` that it emits as null.
+ */
+export function depositEventPayloadView(d: DepositRecord): DepositEventPayload {
+  return {
+    id: d.id,
+    direction: "in",
+    status: d.status === "confirmed" ? "confirmed" : "pending",
+    type: "native_transfer",
+    method: "transfer",
+    asset_id: d.asset_id,
+    network_id: d.network_id,
+    wallet_id: d.wallet_id,
+    workspace_id: d.workspace_id,
+    amount: d.amount,
+    from_address: d.from_address,
+    to_address: d.to_address,
+    tx_hash: d.tx_hash,
+    block_number: d.block_number,
+    description: "",
+    omitempty: null,
+    created_at: d.detected_at,
+    updated_at: d.updated_at,
+  };
 }
 
 export function depositTransactionView(d: DepositRecord): Transaction {
@@ -175,7 +260,7 @@ export function webhookView(w: WebhookRecord): Webhook {
   return compact({ id: w.id, workspace_id: w.workspace_id, url: w.url, event_types: [...w.event_types], description: w.description, created_at: w.created_at });
 }
 
-export function deliveryView(d: DeliveryRecord, event: EventRecord | undefined): WebhookDelivery {
+export function deliveryView(d: DeliveryRecord, event: EventRecord | undefined, webhook: WebhookRecord | undefined): WebhookDelivery {
   return compact({
     id: d.id,
     delivery_id: d.id,
@@ -191,7 +276,7 @@ export function deliveryView(d: DeliveryRecord, event: EventRecord | undefined):
     response_status: d.response_status,
     response_body: d.response_body,
     error: d.error,
-    payload: event ? { ...eventBody(event) } : undefined,
+    payload: event ? { ...eventBody(event, webhook ?? { id: d.webhook_id, url: "" }) } : undefined,
     created_at: d.created_at,
     updated_at: d.updated_at,
   });

@@ -9,22 +9,23 @@ import { publishEvent } from "./events.ts";
 import { newId } from "./ids.ts";
 import { deriveWalletAddress, deriveWalletPrivateKey, type Hex } from "./key-derivation.ts";
 import { creationStatusView } from "./views.ts";
-import { C, type Actor, type WalletAssetRecord, type WalletRecord, type WalletType } from "./records.ts";
+import { C, type Actor, type WalletAssetRecord, type WalletPurpose, type WalletRecord, type WalletType } from "./records.ts";
 
 export class WalletService {
   private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(private readonly ctx: DomainContext) {}
 
-  create(actor: Actor, input: { name: string; wallet_type?: WalletType }): WalletRecord {
+  create(actor: Actor, input: { name: string; wallet_type?: WalletType; wallet_purpose?: WalletPurpose }): WalletRecord {
     const now = this.ctx.now().toISOString();
     const wallet: WalletRecord = {
-      id: newId("wal"),
+      id: newId(),
       workspace_id: actor.workspaceId,
       name: input.name,
       wallet_type: input.wallet_type ?? "mpc",
       status: "pending",
       mpc_correlation_id: randomUUID(),
+      ...(input.wallet_purpose !== undefined ? { wallet_purpose: input.wallet_purpose } : {}),
       created_by: actor.keyId,
       created_at: now,
       updated_at: now,
@@ -57,7 +58,9 @@ export class WalletService {
     const asset = this.ctx.catalog.asset(assetId);
     if (!asset) throw badRequest(`asset_id: unknown asset '${assetId}'`);
     const id = `${wallet.id}:${asset.id}`;
-    if (this.ctx.store.get<WalletAssetRecord>(C.walletAssets, id)) throw conflict(`asset '${asset.id}' is already attached to this wallet`);
+    // Attaching twice answers the attachment that exists: wallets get their native assets on creation.
+    const existing = this.ctx.store.get<WalletAssetRecord>(C.walletAssets, id);
+    if (existing) return existing;
     const record: WalletAssetRecord = {
       id,
       workspace_id: wallet.workspace_id,
@@ -73,6 +76,20 @@ export class WalletService {
   attachedAssets(actor: Actor, walletId: string): WalletAssetRecord[] {
     const wallet = findWallet(this.ctx.store, actor, walletId);
     return this.ctx.store.list<WalletAssetRecord>(C.walletAssets, (a) => a.wallet_id === wallet.id);
+  }
+
+  /** The attachment holding the wallet's address of `addressType` (the catalog is EVM only). */
+  addressOfType(actor: Actor, walletId: string, addressType: string): WalletAssetRecord {
+    const attached = this.attachedAssets(actor, walletId).filter((a) => this.ctx.catalog.asset(a.asset_id)?.address_type === addressType);
+    if (attached.length === 0) throw notFound(`this wallet has no ${addressType} address`);
+    return attached[0];
+  }
+
+  /** The wallet a key signs with when it names none: keys are workspace-wide here, so the oldest ready wallet. */
+  defaultWallet(actor: Actor): WalletRecord & { address: string } {
+    const ready = this.list(actor).find((w) => w.status === "success" && w.address);
+    if (!ready) throw notFound("no wallet of this workspace has finished creation");
+    return ready as WalletRecord & { address: string };
   }
 
   attachedAsset(actor: Actor, walletId: string, assetId: string): WalletAssetRecord {
@@ -127,6 +144,19 @@ export class WalletService {
     };
     this.ctx.store.transact((tx) => {
       tx.put(C.wallets, updated);
+      // As on the real service, a new wallet lists its assets with deposit addresses at once
+      // (fystack/platform-sdk src/types.ts WalletAsset): every native asset is attached on creation.
+      for (const asset of this.ctx.catalog.assets.filter((a) => a.is_native)) {
+        tx.put<WalletAssetRecord>(C.walletAssets, {
+          id: `${wallet.id}:${asset.id}`,
+          workspace_id: wallet.workspace_id,
+          wallet_id: wallet.id,
+          asset_id: asset.id,
+          network_id: asset.network_id,
+          address: updated.address as string,
+          created_at: at.toISOString(),
+        });
+      }
       publishEvent(tx, this.ctx.store, at, wallet.workspace_id, "wallet.created", creationStatusView(updated));
     });
   }

@@ -22,11 +22,14 @@ import { C, type Actor, type IdempotencyRecord, type WalletAssetRecord, type Wit
 import type { WalletService } from "./wallets.ts";
 import { TRANSFER_GAS } from "../chain/chain-client.ts";
 
+/** The body the real service's SDK sends (fystack/platform-sdk src/api.ts transformRequestWithdrawalParams). */
 export interface CreateWithdrawalInput {
-  asset_id: string;
+  asset_id?: string;
+  asset?: string;
+  network?: string;
   amount: string;
   recipient_address: string;
-  note?: string;
+  notes?: string;
 }
 
 export class WithdrawalService {
@@ -45,11 +48,12 @@ export class WithdrawalService {
    * Same key + another request → 409. Creation is serialized per workspace, so two racing requests with
    * one key cannot both pass the check, and two different ones cannot both spend the same available balance.
    */
-  async create(actor: Actor, walletId: string, input: CreateWithdrawalInput, idempotencyKey: string): Promise<{ record: WithdrawalRecord; replayed: boolean }> {
+  async create(actor: Actor, walletId: string, input: CreateWithdrawalInput, idempotencyKey?: string): Promise<{ record: WithdrawalRecord; replayed: boolean }> {
     const requestHash = hashRequest(walletId, input);
-    const idemId = `${actor.workspaceId}:${idempotencyKey}`;
+    // Without a key (it is optional) every request is a new withdrawal.
+    const idemId = idempotencyKey === undefined ? undefined : `${actor.workspaceId}:${idempotencyKey}`;
     return this.locks.run(actor.workspaceId, async () => {
-      const previous = this.ctx.store.get<IdempotencyRecord>(C.idempotency, idemId);
+      const previous = idemId === undefined ? undefined : this.ctx.store.get<IdempotencyRecord>(C.idempotency, idemId);
       if (previous) {
         if (previous.request_hash !== requestHash) {
           throw conflict("Idempotency-Key was already used with a different request");
@@ -62,6 +66,11 @@ export class WithdrawalService {
     });
   }
 
+  /** auto_approved of the answer: policy approved it without an approver (no approval recorded). */
+  static autoApproved(w: WithdrawalRecord): boolean {
+    return w.required_approvals === 0;
+  }
+
   approve(actor: Actor, withdrawalId: string, comment?: string): WithdrawalRecord {
     const w = this.get(actor, withdrawalId);
     if (w.status !== "pending_approval") throw conflict(`withdrawal is ${w.status}, not pending_approval`);
@@ -69,7 +78,7 @@ export class WithdrawalService {
       throw conflict("this API key has already approved the withdrawal");
     }
     const at = this.ctx.now();
-    const approvals = [...w.approvals, { id: newId("apr"), key_id: actor.keyId, role: actor.role, decision: "approved" as const, ...(comment ? { comment } : {}), at: at.toISOString() }];
+    const approvals = [...w.approvals, { id: newId(), key_id: actor.keyId, role: actor.role, decision: "approved" as const, ...(comment ? { comment } : {}), at: at.toISOString() }];
     const approvedCount = approvals.filter((a) => a.decision === "approved").length;
     const done = approvedCount >= w.required_approvals;
     const updated: WithdrawalRecord = { ...w, approvals, status: done ? "approved" : w.status, updated_at: at.toISOString() };
@@ -88,7 +97,7 @@ export class WithdrawalService {
       ...w,
       status: "rejected",
       status_reason: reason ?? "rejected by an approver",
-      approvals: [...w.approvals, { id: newId("apr"), key_id: actor.keyId, role: actor.role, decision: "rejected", ...(reason ? { comment: reason } : {}), at: at.toISOString() }],
+      approvals: [...w.approvals, { id: newId(), key_id: actor.keyId, role: actor.role, decision: "rejected", ...(reason ? { comment: reason } : {}), at: at.toISOString() }],
       updated_at: at.toISOString(),
     };
     this.ctx.store.transact((tx) => {
@@ -108,10 +117,22 @@ export class WithdrawalService {
     return this.ctx.store.list<WithdrawalRecord>(C.withdrawals, (w) => w.wallet_id === wallet.id).reverse();
   }
 
-  private async validate(actor: Actor, walletId: string, input: CreateWithdrawalInput, idempotencyKey: string, requestHash: string): Promise<WithdrawalRecord> {
+  /** The asset by asset_id, or by asset (symbol) and network, as the SDK allows either. */
+  private resolveAsset(input: CreateWithdrawalInput) {
+    if (input.asset_id !== undefined) {
+      const asset = this.ctx.catalog.asset(input.asset_id);
+      if (!asset) throw badRequest(`asset_id: unknown asset '${input.asset_id}'`);
+      return asset;
+    }
+    if (input.asset === undefined || input.network === undefined) throw badRequest("asset_id: give asset_id, or both asset and network");
+    const asset = this.ctx.catalog.assetBySymbol(input.asset, input.network);
+    if (!asset) throw badRequest(`asset: no asset '${input.asset}' on network '${input.network}'`);
+    return asset;
+  }
+
+  private async validate(actor: Actor, walletId: string, input: CreateWithdrawalInput, idempotencyKey: string | undefined, requestHash: string): Promise<WithdrawalRecord> {
     const wallet = this.wallets.readyWallet(actor, walletId, conflict);
-    const asset = this.ctx.catalog.asset(input.asset_id);
-    if (!asset) throw badRequest(`asset_id: unknown asset '${input.asset_id}'`);
+    const asset = this.resolveAsset(input);
     const attached = this.ctx.store.get<WalletAssetRecord>(C.walletAssets, `${wallet.id}:${asset.id}`);
     if (!attached) throw badRequest(`asset_id: asset '${asset.id}' is not attached to this wallet`);
     const units = parseAmount(input.amount, asset.decimals);
@@ -130,7 +151,7 @@ export class WithdrawalService {
     }
     const now = this.ctx.now().toISOString();
     return {
-      id: newId("wdr"),
+      id: newId(),
       workspace_id: actor.workspaceId,
       wallet_id: wallet.id,
       asset_id: asset.id,
@@ -140,9 +161,9 @@ export class WithdrawalService {
       fee_reserve_wei: feeReserve.toString(),
       recipient_address: input.recipient_address,
       from_address: wallet.address as Hex,
-      ...(input.note !== undefined ? { note: input.note } : {}),
+      ...(input.notes !== undefined ? { notes: input.notes } : {}),
       status: "pending",
-      idempotency_key: idempotencyKey,
+      ...(idempotencyKey !== undefined ? { idempotency_key: idempotencyKey } : {}),
       request_hash: requestHash,
       created_by: actor.keyId,
       approvals: [],
@@ -153,13 +174,13 @@ export class WithdrawalService {
   }
 
   /** Stores the withdrawal and its key, emits withdrawal.pending and applies the policy, in one transaction. */
-  private commitNew(actor: Actor, record: WithdrawalRecord, idemId: string): void {
+  private commitNew(actor: Actor, record: WithdrawalRecord, idemId: string | undefined): void {
     const at = this.ctx.now();
     const needsApproval = record.required_approvals > 0;
     const afterPolicy: WithdrawalRecord = { ...record, status: needsApproval ? "pending_approval" : "approved" };
     this.ctx.store.transact((tx) => {
       tx.put(C.withdrawals, afterPolicy);
-      tx.put<IdempotencyRecord>(C.idempotency, { id: idemId, withdrawal_id: record.id, request_hash: record.request_hash, created_at: at.toISOString() });
+      if (idemId !== undefined) tx.put<IdempotencyRecord>(C.idempotency, { id: idemId, withdrawal_id: record.id, request_hash: record.request_hash, created_at: at.toISOString() });
       publishEvent(tx, this.ctx.store, at, record.workspace_id, "withdrawal.pending", withdrawalEventData(afterPolicy));
       if (!needsApproval) tx.afterCommit(() => this.onApproved());
     });
@@ -173,6 +194,6 @@ export function withdrawalEventData(w: WithdrawalRecord): Withdrawal {
 
 /** The identity of a request for idempotency: wallet + body, in canonical JSON. */
 function hashRequest(walletId: string, input: CreateWithdrawalInput): string {
-  const body = { wallet_id: walletId, asset_id: input.asset_id, amount: input.amount, recipient_address: input.recipient_address, note: input.note };
+  const body = { wallet_id: walletId, asset_id: input.asset_id, asset: input.asset, network: input.network, amount: input.amount, recipient_address: input.recipient_address, notes: input.notes };
   return createHash("sha256").update(canonicalJson(body)).digest("hex");
 }

@@ -1,6 +1,6 @@
 // Turns one JSON-RPC 2.0 payload (single request or batch, as text) into the text to answer with, or
 // undefined when nothing must be answered (notifications). Shared by the HTTP and WebSocket transports.
-import { ChainRpcError, type ChainBackend } from "./backend.ts";
+import { ChainRpcError, type ChainBackend } from "../chain/backend.ts";
 import {
   INTERNAL_ERROR,
   INVALID_PARAMS,

@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { createKeyCheck, type ApiKeys } from "./auth.ts";
-import type { ChainBackend } from "./backend.ts";
+import type { ChainBackend } from "../chain/backend.ts";
 import { RpcDispatcher } from "./dispatch.ts";
 import { createHttpTransport } from "./http-transport.ts";
 import { SubscriptionHub } from "./subscriptions.ts";

@@ -1,7 +1,5 @@
-// Public surface of the node access (reference deployment): chain backends, the gateway, the server.
-export { ChainRpcError, type BlockListener, type ChainBackend, type NewBlock, type RpcCall, type RpcParams } from "./backend.ts";
-export { EmbeddedChain, startEmbeddedChain, type EmbeddedChainOptions, type Faucet } from "./chain.ts";
-export { UpstreamChain, connectUpstreamChain, type UpstreamChainOptions } from "./upstream-chain.ts";
+// Public surface of the node access (reference deployment): the JSON-RPC gateway and its servers. The
+// chains it fronts live one layer down, in reference/chain.
 export { createRpcGateway, type RpcGateway, type RpcGatewayOptions } from "./gateway.ts";
 export { attachRpcGateway, startNodeAccess, type NodeAccess, type NodeAccessOptions } from "./server.ts";
 export type { ApiKeys } from "./auth.ts";

@@ -2,13 +2,7 @@
 // Responses are built as strings so that an id whose source text JSON.parse cannot represent
 // (see raw-ids.ts) is echoed byte for byte.
 
-export const PARSE_ERROR = -32700;
-export const INVALID_REQUEST = -32600;
-export const METHOD_NOT_FOUND = -32601;
-export const INVALID_PARAMS = -32602;
-export const INTERNAL_ERROR = -32603;
-export const SERVER_ERROR = -32000;
-export const UNAUTHORIZED = -32001;
+export { INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, SERVER_ERROR, UNAUTHORIZED } from "../../runtime/jsonrpc-protocol.ts";
 
 export interface RpcErrorObject {
   code: number;

@@ -1,7 +1,7 @@
 // eth_subscribe over WebSocket: one block listener on the backend fans newHeads out to every
 // subscription. The backend listener exists only while at least one subscription does.
 import { randomBytes } from "node:crypto";
-import type { ChainBackend, NewBlock } from "./backend.ts";
+import type { ChainBackend, NewBlock } from "../chain/backend.ts";
 
 /** A connection that can receive notifications (a WebSocket client). */
 export interface Subscriber {

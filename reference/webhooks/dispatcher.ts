@@ -9,9 +9,9 @@
 // cut short by shutdown is not recorded and is made again after the restart (at-least-once: a receiver
 // may see an event twice and dedupes by webhook-id / event id).
 import { unixSeconds } from "../../runtime/hmac.ts";
-import { canonicalJson, signWebhook, type WebhookProfile } from "../../runtime/webhook-signature.ts";
+import { canonicalJson, signWebhook, webhookHmac, WEBHOOK_EVENT_ID_HEADER, WEBHOOK_HMAC_HEADER, type WebhookProfile } from "../../runtime/webhook-signature.ts";
 import { eventBody } from "../domain/events.ts";
-import { C, type DeliveryAttempt, type DeliveryRecord, type EventRecord, type WebhookRecord, type WorkspaceRecord } from "../domain/records.ts";
+import { C, type ApiKeyRecord, type DeliveryAttempt, type DeliveryRecord, type EventRecord, type WebhookRecord, type WorkspaceRecord } from "../domain/records.ts";
 import type { StateStore } from "../store/state-store.ts";
 import { retryDelayMs, type RetrySchedule } from "./backoff.ts";
 import { postWebhook, type PostResult } from "./http-post.ts";
@@ -145,8 +145,16 @@ export class WebhookDispatcher {
     }
     // One serialization for both profiles: canonical JSON is valid JSON, and the bytes signed by
     // standard-webhooks are exactly the bytes sent.
-    const body = canonicalJson(eventBody(event));
+    const body = canonicalJson(eventBody(event, webhook));
     const signature = signWebhook({ profile: this.opts.profile, privateKey: workspace.webhook_private_key, id: event.id, timestamp: unixSeconds(this.now().getTime()), body });
+    // canonical-json has no id header of its own; receivers de-duplicate on this one (the spec's choice).
+    if (this.opts.profile === "canonical-json") {
+      signature[WEBHOOK_EVENT_ID_HEADER] = event.id;
+      // The real service's SDK also verifies with the API secret (WebhookService.verifyEvent): hex
+      // HMAC-SHA256 over the same canonical JSON, keyed with the secret of the key that registered the webhook.
+      const registrar = this.store.get<ApiKeyRecord>(C.apiKeys, webhook.created_by);
+      if (registrar && registrar.status === "active") signature[WEBHOOK_HMAC_HEADER] = webhookHmac(registrar.secret, body);
+    }
     const startedAt = this.now();
     const result = await postWebhook({
       url: webhook.url,

@@ -21,7 +21,7 @@ export class WebhookRegistry {
     if (input.event_types.length === 0) throw badRequest("event_types: at least one event type");
     const at = this.ctx.now().toISOString();
     const record: WebhookRecord = {
-      id: newId("whk"),
+      id: newId(),
       workspace_id: actor.workspaceId,
       url: input.url,
       event_types: [...new Set(input.event_types)],

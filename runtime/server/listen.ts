@@ -91,7 +91,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     return;
   }
   const reason = CLIENT_ERROR_REASONS[error.code ?? ""] ?? "malformed HTTP/1.1 request";
-  const body = JSON.stringify(errorEnvelope(`bad HTTP request: ${reason}`, "invalid_request"));
+  const body = JSON.stringify(errorEnvelope(`bad HTTP request: ${reason}`, 400));
   const head = [
     "HTTP/1.1 400 Bad Request",
     `content-type: ${JSON_CONTENT_TYPE}`,

@@ -58,7 +58,7 @@ export function sendError(
   status: number,
   message: string,
   requestId: string,
-  options: SendOptions & { code?: string } = {},
+  options: SendOptions & { code?: number | string } = {},
 ): void {
   const code = options.code ?? ERROR_CODES[status as keyof typeof ERROR_CODES] ?? "error";
   sendJson(res, status, JSON.stringify(errorEnvelope(message, code)), requestId, options);

@@ -87,7 +87,7 @@ export async function startHostile(mode: HttpMode | WsMode): Promise<HostileServ
         return;
       default:
         // WS modes: plain HTTP is a harmless 404 so only the WebSocket checks are hostile.
-        res.writeHead(404, { "content-type": "application/json" }).end('{"success":false,"message":"not found","code":"not_found","data":null}');
+        res.writeHead(404, { "content-type": "application/json" }).end('{"success":false,"message":"not found","code":404,"data":null}');
     }
   }
 

@@ -67,7 +67,7 @@ interface Webhook { id: string; url: string; event_types: string[] }
 interface Delivery { id: string; webhook_id: string; event_id: string; event_type: string; status: string; attempt_count: number; payload: Record<string, unknown>; workspace_id: string; created_at: string }
 
 class ApiErr extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
+  constructor(readonly status: number, readonly code: number | string, message: string) {
     super(message);
   }
 }
@@ -102,7 +102,6 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
   const idempotency = new Map<string, string>();
   const webhooks = new Map<string, Webhook>();
   const deliveries = new Map<string, Delivery>();
-  const eventBodies = new Map<string, string>();
   const timers = new Set<NodeJS.Timeout>();
   const later = (ms: number, fn: () => void) => {
     const t = setTimeout(() => {
@@ -117,6 +116,7 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
     const key = has("webhook-wrong-key") ? otherSigning.privateKey : signing.privateKey;
     const signedBody = has("webhook-unsigned-body") ? JSON.stringify({ id: delivery.event_id }) : body;
     const headers = signWebhook({ profile, privateKey: key, id: delivery.event_id, body: profile === "canonical-json" ? JSON.parse(signedBody) : signedBody });
+    if (profile === "canonical-json") headers["x-webhook-event-id"] = delivery.event_id;
     delivery.attempt_count++;
     try {
       const res = await fetch(webhook.url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body, signal: AbortSignal.timeout(2_000) });
@@ -127,15 +127,16 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
     }
   }
 
+  // The spec's event envelope {webhook_id, resource_id, url, payload, event}, one body per webhook.
   function emit(type: string, data: Record<string, unknown>): void {
-    const event = { id: rid("evt"), type: has("event-missing-type") ? undefined : type, created_at: new Date().toISOString(), workspace_id: workspaceId, data };
-    const body = JSON.stringify(event);
-    eventBodies.set(event.id, body);
+    const eventId = rid("evt");
+    const createdAt = new Date().toISOString();
     for (const webhook of webhooks.values()) {
       if (!webhook.event_types.includes(type)) continue;
-      const delivery: Delivery = { id: rid("dlv"), webhook_id: webhook.id, event_id: event.id, event_type: type, status: "pending", attempt_count: 0, payload: event, workspace_id: workspaceId, created_at: event.created_at };
+      const event = { webhook_id: webhook.id, resource_id: String(data.wallet_id ?? data.id ?? ""), url: webhook.url, payload: data, event: has("event-missing-type") ? undefined : type };
+      const delivery: Delivery = { id: rid("dlv"), webhook_id: webhook.id, event_id: eventId, event_type: type, status: "pending", attempt_count: 0, payload: event, workspace_id: workspaceId, created_at: createdAt };
       if (!has("no-delivery-log")) deliveries.set(delivery.id, delivery);
-      void deliver(webhook, delivery, body);
+      void deliver(webhook, delivery, JSON.stringify(event));
     }
   }
 
@@ -143,7 +144,7 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
   type Input = { params: Record<string, string>; query: URLSearchParams; body: Record<string, unknown>; headers: IncomingMessage["headers"]; key: KeyRecord };
   const wallet = (id: string) => {
     const w = wallets.get(id);
-    if (!w) throw new ApiErr(404, "not_found", "wallet not found");
+    if (!w) throw new ApiErr(404, 404, "wallet not found");
     return w;
   };
   const creation = (w: Wallet) => ({ id: w.id, wallet_id: w.id, status: w.status, workspace_id: workspaceId, name: w.name, wallet_type: "mpc", created_at: w.created_at });
@@ -151,24 +152,23 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
     getWalletOverview: (i) => [...wallet(i.params.wallet_id).assets].map((a) => ({ wallet_id: i.params.wallet_id, asset_id: a, symbol: "ETH", balance: has("schema-balance-number") ? 0 : "0", decimals: 18 })),
     getWalletAssetBalance: (i) => {
       const w = wallet(i.params.wallet_id);
-      if (!w.assets.has(i.params.asset_id)) throw new ApiErr(404, "not_found", "asset not attached");
+      if (!w.assets.has(i.params.asset_id)) throw new ApiErr(404, 404, "asset not attached");
       return { wallet_id: w.id, asset_id: i.params.asset_id, balance: "0", decimals: 18 };
     },
     getWithdrawal: (i) => {
       const w = withdrawals.get(i.params.withdrawal_id);
-      if (!w) throw new ApiErr(404, "not_found", "withdrawal not found");
+      if (!w) throw new ApiErr(404, 404, "withdrawal not found");
       return w;
     },
     listWalletWithdrawals: (i) => [...withdrawals.values()].filter((w) => w.wallet_id === wallet(i.params.wallet_id).id),
     getWalletCreationStatus: (i) => creation(wallet(i.params.wallet_id)),
     resendWebhookDelivery: (i) => {
       const d = deliveries.get(i.params.delivery_id);
-      if (!d) throw new ApiErr(404, "not_found", "delivery not found");
+      if (!d) throw new ApiErr(404, 404, "delivery not found");
       const webhook = webhooks.get(d.webhook_id) ?? (has("delete-keeps-delivering") ? deletedWebhooks.get(d.webhook_id) : undefined);
       if (webhook && !has("resend-no-delivery")) {
-        let body = eventBodies.get(d.event_id)!;
-        if (has("resend-new-event-id")) body = JSON.stringify({ ...JSON.parse(body), id: rid("evt") });
-        const copy = { ...d, event_id: (JSON.parse(body) as { id: string }).id };
+        const body = JSON.stringify(d.payload);
+        const copy = { ...d, event_id: has("resend-new-event-id") ? rid("evt") : d.event_id };
         d.status = "pending";
         void deliver(webhook, copy, body).then(() => (d.status = copy.status));
       }
@@ -176,7 +176,7 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
     },
     deleteWebhook: (i) => {
       const w = webhooks.get(i.params.webhook_id);
-      if (!w) throw new ApiErr(404, "not_found", "webhook not found");
+      if (!w) throw new ApiErr(404, 404, "webhook not found");
       webhooks.delete(w.id);
       deletedWebhooks.set(w.id, w);
       if (has("delete-keeps-delivering")) webhooks.set(w.id, w);
@@ -197,7 +197,7 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
     getDepositAddress: (i) => {
       const w = wallet(i.params.wallet_id);
       const asset = i.query.get("asset_id") ?? "";
-      if (!w.assets.has(asset)) throw new ApiErr(404, "not_found", "asset not attached");
+      if (!w.assets.has(asset)) throw new ApiErr(404, 404, "asset not attached");
       if (has("deposit-address-invalid")) return { address: "deposit-here", asset_id: asset };
       return { address: `0x${createHash("sha256").update(w.id).digest("hex").slice(0, 40)}`, asset_id: asset };
     },
@@ -212,7 +212,7 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
     createWithdrawal: (i) => {
       const w = wallet(i.params.wallet_id);
       const key = String(i.headers["idempotency-key"] ?? "");
-      if (!key) throw new ApiErr(400, "invalid_request", "Idempotency-Key is required");
+      if (!key) throw new ApiErr(400, 400, "Idempotency-Key is required");
       const existing = idempotency.get(key);
       if (existing) return withdrawals.get(existing);
       const record = { id: rid("wd"), wallet_id: w.id, status: "pending_approval", amount: String(i.body.amount), recipient_address: String(i.body.recipient_address) };
@@ -222,7 +222,7 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
     },
     approveWithdrawal: (i) => {
       const w = withdrawals.get(i.params.withdrawal_id);
-      if (!w) throw new ApiErr(404, "not_found", "withdrawal not found");
+      if (!w) throw new ApiErr(404, 404, "withdrawal not found");
       w.status = "approved";
       return w;
     },
@@ -241,7 +241,7 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
     },
     revokeApiKey: (i) => {
       const rec = keys.get(i.params.key_id);
-      if (!rec) throw new ApiErr(404, "not_found", "key not found");
+      if (!rec) throw new ApiErr(404, 404, "key not found");
       rec.revoked = true;
       return { id: rec.id, role: rec.role, scopes: rec.scopes };
     },
@@ -344,30 +344,30 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
     if (typeof auth === "string") return sendUnauthorized(res, auth);
     try {
       const route = routes.find((r) => r.op.method === req.method && r.re.test(url.pathname));
-      if (!route) throw new ApiErr(404, "not_found", "no such operation");
+      if (!route) throw new ApiErr(404, 404, "no such operation");
       const params = { ...(route.re.exec(url.pathname)!.groups ?? {}) } as Record<string, string>;
       for (const k of Object.keys(params)) params[k] = decodeURIComponent(params[k]);
       const op = route.op;
-      if (!has("ignore-roles") && ROLE_RANK[auth.role] < ROLE_RANK[op.minRole as KeyRecord["role"]]) throw new ApiErr(403, "forbidden", "role too low");
-      if (!has("ignore-scopes") && !auth.scopes.includes("*") && !op.scopes.every((s) => auth.scopes.includes(s))) throw new ApiErr(403, "forbidden", "missing scope");
-      if (has("viewer-cannot-read") && auth.role === "viewer") throw new ApiErr(403, "forbidden", "viewers see nothing");
+      if (!has("ignore-roles") && ROLE_RANK[auth.role] < ROLE_RANK[op.minRole as KeyRecord["role"]]) throw new ApiErr(403, 403, "role too low");
+      if (!has("ignore-scopes") && !auth.scopes.includes("*") && !op.scopes.every((s) => auth.scopes.includes(s))) throw new ApiErr(403, 403, "missing scope");
+      if (has("viewer-cannot-read") && auth.role === "viewer") throw new ApiErr(403, 403, "viewers see nothing");
       if (params.workspace_id !== undefined && params.workspace_id !== auth.workspaceId && !has("other-workspace-data")) {
-        throw has("other-workspace-403") ? new ApiErr(403, "forbidden", "other workspace") : new ApiErr(404, "not_found", "workspace not found");
+        throw has("other-workspace-403") ? new ApiErr(403, 403, "other workspace") : new ApiErr(404, 404, "workspace not found");
       }
       let parsed: Record<string, unknown> = {};
       if (op.bodySchema) {
         try {
           parsed = body ? (JSON.parse(body) as Record<string, unknown>) : {};
         } catch {
-          throw has("invalid-body-500") ? new ApiErr(500, "internal_error", "boom") : new ApiErr(400, "invalid_request", "body is not JSON");
+          throw has("invalid-body-500") ? new ApiErr(500, 500, "boom") : new ApiErr(400, 400, "body is not JSON");
         }
         const check = op.bodySchema.safeParse(parsed);
-        if (!check.success) throw new ApiErr(400, "invalid_request", `invalid body at ${check.error.issues[0]?.path.join(".")}`);
+        if (!check.success) throw new ApiErr(400, 400, `invalid body at ${check.error.issues[0]?.path.join(".")}`);
       }
       const data = await handlers[op.operationId]({ params, query: url.searchParams, body: parsed, headers: req.headers, key: auth });
       send(res, op.successStatus, { success: true, message: "success", code: has("success-code-string") ? "ok" : 0, data });
     } catch (err) {
-      sendError(res, err instanceof ApiErr ? err : new ApiErr(500, "internal_error", "internal error"));
+      sendError(res, err instanceof ApiErr ? err : new ApiErr(500, 500, "internal error"));
     }
   });
 

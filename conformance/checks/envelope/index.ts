@@ -183,13 +183,13 @@ export const invalidBody: Check = {
   group: "envelope",
   title: "A malformed or invalid body is 400 with the error envelope",
   severity: "MUST",
-  seedRef: "assumed: 400 invalid_request",
+  seedRef: "assumed: 400 with code 400",
   level: "full",
   async run(ctx) {
     const op = ctx.operation("createWallet");
     for (const [body, what] of [["{not json", "a body that is not JSON"], ['{"name":123}', "a name that is not a string"]] as const) {
       const ex = await ctx.api.send({ method: op.method, path: op.path, body, credentials: ctx.config.admin, headers: { "content-type": "application/json" } });
-      expectError(ex, 400, "invalid_request", `createWallet with ${what}`);
+      expectError(ex, 400, 400, `createWallet with ${what}`);
     }
   },
 };

@@ -6,6 +6,7 @@ import { pollUntil, type CheckContext } from "../../context.ts";
 import { expectSuccess, failWith } from "../../expect.ts";
 import type { FixtureValues } from "../../fixtures/registry.ts";
 import { fail, skip } from "../../outcome.ts";
+import { eventPayloadOf } from "../../receiver.ts";
 import type { Check, Evidence, Prerequisite } from "../../types.ts";
 import { balanceOf, decimalToUnits, unitsToDecimal } from "../../units.ts";
 
@@ -50,7 +51,7 @@ export const walletCreatedEvent: Check = {
   async run(ctx) {
     const event = await owned(ctx, "event");
     const wallet = await ctx.need("wallet");
-    const data = (event.event?.data ?? {}) as Record<string, unknown>;
+    const data = eventPayloadOf(event);
     if (data.wallet_id !== undefined && data.wallet_id !== wallet.walletId) {
       fail(`wallet.created names wallet ${String(data.wallet_id)}, created ${wallet.walletId}`);
     }

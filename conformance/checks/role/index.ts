@@ -12,7 +12,7 @@ import type { Check } from "../../types.ts";
 async function expectForbidden(ctx: CheckContext, operationId: string, args: Parameters<CheckContext["call"]>[1]): Promise<boolean> {
   if (!findOperation(ctx.operations, operationId)) return false;
   const ex = await ctx.call(operationId, { ...args, credentials: await ctx.need("viewer-key") });
-  expectError(ex, 403, "forbidden", `${operationId} with a viewer key`);
+  expectError(ex, 403, 403, `${operationId} with a viewer key`);
   return true;
 }
 

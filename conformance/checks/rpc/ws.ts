@@ -93,7 +93,7 @@ export const substrateClient = wsCheck("rpc.substrate-client", "A Substrate-styl
   try {
     ({ WsProvider } = await import("@polkadot/rpc-provider"));
   } catch {
-    skip("@polkadot/rpc-provider is not installed");
+    skip("@polkadot/rpc-provider is not installed (npm install @polkadot/rpc-provider to run this check)");
   }
   const url = ctx.rpc.wsUrl("query");
   // Inner deadlines stay inside the check's own limit, so a stall is reported with what stalled.

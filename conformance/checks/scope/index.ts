@@ -29,7 +29,7 @@ export const balancesReadOnly: Check = {
       if (!findOperation(ctx.operations, operationId)) continue;
       tried++;
       const ex = await ctx.call(operationId, { params, credentials: creds });
-      expectError(ex, 403, "forbidden", `${operationId} with a balances:read key`);
+      expectError(ex, 403, 403, `${operationId} with a balances:read key`);
     }
     if (tried === 0) skip("no operation outside balances:read to try");
   },

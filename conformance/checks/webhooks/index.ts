@@ -8,7 +8,7 @@ import { createWalletAndWait } from "../../fixtures/wallet.ts";
 import { registerWebhook } from "../../fixtures/webhook.ts";
 import { certifyName, EVENT_TYPES, firstString } from "../../fixtures/util.ts";
 import { fail, skip } from "../../outcome.ts";
-import { eventIdOf, type ReceivedDelivery } from "../../receiver.ts";
+import { eventIdOf, eventTypeOf, type ReceivedDelivery } from "../../receiver.ts";
 import type { Check, Evidence } from "../../types.ts";
 
 /** Operation 8, validated: the base64 of exactly 32 bytes. */
@@ -97,7 +97,7 @@ export const eventShape: Check = {
   id: "webhooks.event-shape",
   awaits: ["event"],
   group: "webhooks",
-  title: "A delivered event is JSON with id, type, created_at, workspace_id and data",
+  title: "A delivered event is JSON {webhook_id, resource_id, url, payload, event} with its event id in a header",
   severity: "MUST",
   seedRef: "§6; assumed: event body",
   level: "full",
@@ -107,13 +107,10 @@ export const eventShape: Check = {
     const e = event.event;
     if (!e) fail("the delivery body is not a JSON object", deliveryEvidence(event));
     const problems: string[] = [];
-    if (typeof e.id !== "string" || !e.id) problems.push("id is not a string");
-    if (typeof e.type !== "string" || !(EVENT_TYPES as readonly string[]).includes(e.type)) problems.push(`type ${JSON.stringify(e.type)} is not an event type`);
-    if (typeof e.created_at !== "string" || Number.isNaN(Date.parse(e.created_at))) problems.push("created_at is not a date-time");
-    if (typeof e.workspace_id !== "string") problems.push("workspace_id is not a string");
-    if (typeof e.data !== "object" || e.data === null) problems.push("data is not an object");
-    const headerId = event.headers["webhook-id"];
-    if (typeof headerId === "string" && headerId !== e.id) problems.push(`webhook-id header ${headerId} differs from the event id ${String(e.id)}`);
+    for (const field of ["webhook_id", "resource_id", "url"] as const) if (typeof e[field] !== "string" || !e[field]) problems.push(`${field} is not a string`);
+    if (typeof e.event !== "string" || !(EVENT_TYPES as readonly string[]).includes(e.event)) problems.push(`event ${JSON.stringify(e.event)} is not an event type`);
+    if (typeof e.payload !== "object" || e.payload === null || Array.isArray(e.payload)) problems.push("payload is not an object");
+    if (eventIdOf(event) === undefined) problems.push("no event id (x-webhook-event-id or webhook-id header)");
     if (problems.length > 0) fail(`delivered event: ${problems.join("; ")}`, deliveryEvidence(event));
   },
 };
@@ -222,14 +219,14 @@ async function deleteOwnWebhook(ctx: CheckContext): Promise<void> {
   const deletedAt = Date.now();
   const wallet = await createWalletAndWait(ctx.suite, certifyName("after-delete"), ctx.signal);
   const reachedPrimary = await receiver.waitFor(
-    (d) => d.channel === primary.channel && d.event?.type === "wallet.created" && d.body.includes(wallet.walletId),
+    (d) => d.channel === primary.channel && eventTypeOf(d) === "wallet.created" && d.body.includes(wallet.walletId),
     ctx.timeoutMs,
     ctx.signal,
   );
   if (!reachedPrimary) skip("no new event reached the primary webhook either, so deletion cannot be told apart");
   await ctx.sleep(Math.min(1_000, ctx.timeoutMs / 4));
   const leaked = receiver.deliveries.find((d) => d.channel === doomed.channel && d.receivedAt >= deletedAt);
-  if (leaked) fail(`webhook ${doomed.id} still received ${String(leaked.event?.type)} after it was deleted`, deliveryEvidence(leaked));
+  if (leaked) fail(`webhook ${doomed.id} still received ${String(eventTypeOf(leaked))} after it was deleted`, deliveryEvidence(leaked));
 }
 
 /** Seed level: --webhook-id is deleted, then requeueing --delivery-id must deliver nothing. */

@@ -3,11 +3,11 @@
 // time (a block arriving mid-pass schedules one more pass), driven by the backend's new-block
 // notifications plus a slow poll as a safety net (an upstream node may not push blocks).
 import type { Hex } from "viem";
-import type { ChainClient } from "./chain-client.ts";
+import type { ChainClient } from "../chain/chain-client.ts";
 import type { StateStore } from "../store/state-store.ts";
-import type { DepositService } from "../domain/deposits.ts";
-import type { WithdrawalExecutor } from "../domain/withdrawal-executor.ts";
-import { SerialRunner } from "../domain/serial-runner.ts";
+import type { DepositService } from "./deposits.ts";
+import type { WithdrawalExecutor } from "./withdrawal-executor.ts";
+import { SerialRunner } from "./serial-runner.ts";
 
 const CURSOR = "chain.scan_cursor";
 const GENESIS = "chain.genesis_hash";
@@ -107,9 +107,11 @@ export class ChainWatcher {
       if (!t.to || t.value === 0n) continue;
       const attached = watched.get(t.to.toLowerCase());
       if (!attached || t.from.toLowerCase() === t.to.toLowerCase()) continue;
-      // A transfer that reverted moved nothing.
+      // A transfer that reverted moved nothing. A mined transaction without a receipt yet (the node still
+      // indexing its block) fails the pass, so the block is scanned again instead of skipped for good.
       const receipt = await this.chain.receipt(t.hash as Hex);
-      if (!receipt || receipt.status !== "success") continue;
+      if (!receipt) throw new Error(`block ${n}: no receipt yet for ${t.hash}; scanning it again`);
+      if (receipt.status !== "success") continue;
       this.deposits.recordDetected(attached, { hash: t.hash, from: t.from, to: t.to, valueWei: t.value, blockNumber: n, blockHash: block.hash as string }, scannedTo);
     }
   }

@@ -1,6 +1,6 @@
 // The one interface the node-access gateway (and the wallet API's deposit detection) needs from a chain:
 // an EIP-1193-style `request`, new-block notifications and a clean shutdown. Two implementations:
-// the embedded ganache chain (chain.ts) and a forwarder to any JSON-RPC HTTP node (upstream-chain.ts).
+// the embedded anvil chain (chain.ts) and a forwarder to any JSON-RPC HTTP node (upstream-chain.ts).
 
 export type RpcParams = readonly unknown[] | Record<string, unknown>;
 

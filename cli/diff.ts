@@ -1,0 +1,115 @@
+// `custody diff <old> <new> [--rpc-old F --rpc-new F] [--format text|markdown|json|junit] [--fail-on breaking|warning] [--validate]`
+// Exit 0: nothing at or above --fail-on. Exit 1: something is. Exit 2: bad usage or an unreadable document.
+import { SpecError } from "../generator/load/spec-error.ts";
+import { diffDocuments, type DiffInput } from "../diff/index.ts";
+import { renderJson } from "../diff/report/json.ts";
+import { renderJunit } from "../diff/report/junit.ts";
+import { renderMarkdown } from "../diff/report/markdown.ts";
+import { renderText } from "../diff/report/text.ts";
+import { loadSide } from "../diff/source.ts";
+import { LEVEL_RANK, type Level } from "../diff/types.ts";
+import { UsageError } from "./usage-error.ts";
+
+export const DIFF_USAGE = `usage: custody diff <old> <new> [--rpc-old FILE --rpc-new FILE] [--format text|markdown|json|junit] [--fail-on breaking|warning] [--validate]
+
+  <old> <new>       OpenAPI 3.0/3.1 documents: files, or git:REF:path (e.g. git:main:spec/openapi.yaml)
+  --rpc-old FILE    OpenRPC document before (file or git:REF:path); needs --rpc-new
+  --rpc-new FILE    OpenRPC document after
+  --format F        text (default), markdown, json or junit
+  --fail-on L       exit 1 when a change is at least L: breaking (default) or warning
+  --validate        also validate both documents against the OpenAPI schema (slower on big documents)
+
+exit status: 0 nothing at or above --fail-on, 1 found, 2 bad usage or an unreadable document`;
+
+const FORMATS = ["text", "markdown", "json", "junit"] as const;
+type Format = (typeof FORMATS)[number];
+
+export interface DiffArgs {
+  old?: string;
+  new?: string;
+  rpcOld?: string;
+  rpcNew?: string;
+  format: Format;
+  failOn: Level;
+  validate: boolean;
+  help: boolean;
+}
+
+export function parseDiffArgs(argv: readonly string[]): DiffArgs {
+  const args: DiffArgs = { format: "text", failOn: "breaking", validate: false, help: false };
+  const positional: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const value = (): string => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v === "" || (inline === undefined && v.startsWith("--"))) throw new UsageError(`${flag} needs a value\n\n${DIFF_USAGE}`);
+      return v;
+    };
+    switch (flag) {
+      case "--rpc-old":
+        args.rpcOld = value();
+        break;
+      case "--rpc-new":
+        args.rpcNew = value();
+        break;
+      case "--format": {
+        const f = value();
+        if (!(FORMATS as readonly string[]).includes(f)) throw new UsageError(`--format must be one of ${FORMATS.join(", ")}, not '${f}'`);
+        args.format = f as Format;
+        break;
+      }
+      case "--fail-on": {
+        const l = value();
+        if (l !== "breaking" && l !== "warning") throw new UsageError(`--fail-on must be breaking or warning, not '${l}'`);
+        args.failOn = l;
+        break;
+      }
+      case "--validate":
+        args.validate = true;
+        break;
+      case "--help":
+      case "-h":
+        args.help = true;
+        break;
+      default:
+        if (arg.startsWith("-") && arg !== "-") throw new UsageError(`unknown option '${arg}'\n\n${DIFF_USAGE}`);
+        positional.push(arg);
+    }
+  }
+  if (args.help) return args;
+  if ((args.rpcOld === undefined) !== (args.rpcNew === undefined)) throw new UsageError(`--rpc-old and --rpc-new go together\n\n${DIFF_USAGE}`);
+  if (positional.length === 0 && args.rpcOld !== undefined) return args; // JSON-RPC only
+  if (positional.length !== 2) throw new UsageError(`expected two documents, old and new (got ${positional.length})\n\n${DIFF_USAGE}`);
+  [args.old, args.new] = positional;
+  return args;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const args = parseDiffArgs(argv);
+  if (args.help) {
+    console.log(DIFF_USAGE);
+    return 0;
+  }
+  const input: DiffInput = {};
+  try {
+    const [old, next, rpcOld, rpcNew] = await Promise.all([
+      args.old === undefined ? undefined : loadSide(args.old, "openapi", args),
+      args.new === undefined ? undefined : loadSide(args.new, "openapi", args),
+      args.rpcOld === undefined ? undefined : loadSide(args.rpcOld, "openrpc"),
+      args.rpcNew === undefined ? undefined : loadSide(args.rpcNew, "openrpc"),
+    ]);
+    if (old && next) input.openapi = { old, next };
+    if (rpcOld && rpcNew) input.rpc = { old: rpcOld, next: rpcNew };
+  } catch (error) {
+    if (error instanceof SpecError) {
+      console.error(`custody diff: cannot read a document:\n${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+  const report = diffDocuments(input);
+  const out = args.format === "json" ? renderJson(report) : args.format === "markdown" ? renderMarkdown(report) : args.format === "junit" ? renderJunit(report, args.failOn) : renderText(report);
+  process.stdout.write(out);
+  return report.changes.some((c) => LEVEL_RANK[c.level] >= LEVEL_RANK[args.failOn]) ? 1 : 0;
+}

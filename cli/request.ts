@@ -1,0 +1,155 @@
+// `custody request`: one signed call to the wallet API, by operationId (from the generated operations
+// table) or by METHOD and PATH, with the credentials of the running sandbox unless others are given.
+// Prints the status line and the JSON answer pretty; --curl prints the signed curl command instead.
+import { readFileSync } from "node:fs";
+import { operationList } from "../generated/operations.ts";
+import { createMatcher } from "../runtime/server/match.ts";
+import { curlLine, fillPath, findOperation, prepareRequest, resolveCredentials, send, type CredentialFlags, type Operation } from "./signed-call.ts";
+import { UsageError } from "./usage-error.ts";
+
+export const REQUEST_USAGE = `usage: custody request <operationId | METHOD PATH> [options]
+
+  --param k=v        path parameter (repeatable); workspace_id defaults to the credentials' workspace
+  --query k=v        query parameter (repeatable)
+  --header k=v       extra header (repeatable); operations that take an Idempotency-Key get a fresh one
+  --body JSON|@file  request body: JSON text, @file, or @- for standard input
+  --curl             print the signed curl command line instead of sending (valid for 5 minutes)
+  --base-url U       CUSTODY_BASE_URL      wallet API base (a trailing /api/v1 is accepted)
+  --api-key K        CUSTODY_API_KEY
+  --api-secret S     CUSTODY_API_SECRET    (prefer the environment variable)
+  --workspace-id ID  CUSTODY_WORKSPACE_ID
+Without them, the running \`custody sandbox\`'s owner key is used (from the file it writes; see
+CUSTODY_SANDBOX_FILE). Exit status: 0 for a 2xx answer, 1 for any other, 2 for bad usage.
+
+examples:
+  custody request listWallets
+  custody request createWallet --body '{"name":"ops"}'
+  custody request getWalletOverview --param wallet_id=wal_…
+  custody request GET /api/v1/networks --curl`;
+
+const METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
+const VALUE_FLAGS: Record<string, keyof CredentialFlags> = { "--base-url": "baseUrl", "--api-key": "apiKey", "--api-secret": "apiSecret", "--workspace-id": "workspaceId" };
+
+interface RequestArgs {
+  positional: string[];
+  params: Record<string, string>;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  body?: string;
+  curl: boolean;
+  help: boolean;
+  creds: CredentialFlags;
+}
+
+function keyValue(flag: string, value: string): [string, string] {
+  const eq = value.indexOf("=");
+  if (eq <= 0) throw new UsageError(`${flag} takes key=value, got '${value}'`);
+  return [value.slice(0, eq), value.slice(eq + 1)];
+}
+
+function readBodyArg(value: string): string {
+  let text = value;
+  if (value.startsWith("@")) {
+    const file = value.slice(1);
+    try {
+      text = readFileSync(file === "-" ? 0 : file, "utf8");
+    } catch (error) {
+      throw new UsageError(`--body ${value}: cannot read ${file === "-" ? "standard input" : file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+  }
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--body is not JSON: ${(error as Error).message}`);
+  }
+  return text.trim();
+}
+
+export function parseRequestArgs(argv: string[]): RequestArgs {
+  const out: RequestArgs = { positional: [], params: {}, query: {}, headers: {}, curl: false, help: false, creds: {} };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--help" || arg === "-h") {
+      out.help = true;
+      continue;
+    }
+    if (arg === "--curl") {
+      out.curl = true;
+      continue;
+    }
+    if (!arg.startsWith("--")) {
+      out.positional.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf("=");
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+    if (value === undefined) throw new UsageError(`${flag} needs a value`);
+    if (flag === "--param") {
+      const [k, v] = keyValue(flag, value);
+      out.params[k] = v;
+    } else if (flag === "--query") {
+      const [k, v] = keyValue(flag, value);
+      out.query[k] = v;
+    } else if (flag === "--header") {
+      const [k, v] = keyValue(flag, value);
+      out.headers[k] = v;
+    } else if (flag === "--body") out.body = readBodyArg(value);
+    else if (Object.hasOwn(VALUE_FLAGS, flag)) out.creds[VALUE_FLAGS[flag]] = value;
+    else throw new UsageError(`unknown option '${flag}'\n\n${REQUEST_USAGE}`);
+  }
+  return out;
+}
+
+const matcher = createMatcher(operationList.map((op) => ({ method: op.method, path: op.path, value: op })));
+
+/** The method, path and (when known) operation the positional arguments name. */
+function target(args: RequestArgs, workspaceId: string | undefined): { method: string; path: string; query: Record<string, string>; op?: Operation } {
+  const [first, second, ...rest] = args.positional;
+  if (first === undefined) throw new UsageError(`name an operation or METHOD PATH\n\n${REQUEST_USAGE}`);
+  if (METHODS.has(first.toUpperCase())) {
+    if (second === undefined || !second.startsWith("/")) throw new UsageError(`${first} needs a PATH starting with /, e.g. ${first.toUpperCase()} /api/v1/wallets`);
+    if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);
+    const url = new URL(second, "http://x");
+    const query = { ...Object.fromEntries(url.searchParams), ...args.query };
+    const method = first.toUpperCase();
+    return { method, path: url.pathname, query, op: matcher.match(method, url.pathname)?.value };
+  }
+  if (second !== undefined) throw new UsageError(`unexpected argument '${second}' (path values go in --param k=v)`);
+  const op = findOperation(first);
+  return { method: op.method, path: fillPath(op, args.params, workspaceId), query: args.query, op };
+}
+
+function pretty(text: string, json: unknown): string {
+  return json === undefined ? text : JSON.stringify(json, null, 2);
+}
+
+let pipeGuarded = false;
+
+export async function run(argv: string[]): Promise<number> {
+  const args = parseRequestArgs(argv);
+  // `custody request … | head` closes the pipe early: that is not an error worth a stack trace.
+  if (!pipeGuarded) {
+    pipeGuarded = true;
+    process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "EPIPE") process.exit(0);
+      throw error;
+    });
+  }
+  if (args.help) {
+    console.log(REQUEST_USAGE);
+    return 0;
+  }
+  const creds = resolveCredentials(args.creds);
+  const { method, path, query, op } = target(args, creds.workspaceId);
+  const prepared = prepareRequest(creds, method, path, { query, headers: args.headers, body: args.body }, op);
+  if (args.curl) {
+    console.log(curlLine(prepared));
+    return 0;
+  }
+  const result = await send(prepared);
+  const label = op ? `${op.operationId}: ` : "";
+  console.log(`${label}HTTP ${result.status} ${result.statusText}${result.requestId ? `  (x-request-id ${result.requestId})` : ""}`);
+  if (result.text !== "") console.log(pretty(result.text, result.json));
+  return result.status >= 200 && result.status < 300 ? 0 : 1;
+}

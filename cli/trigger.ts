@@ -1,0 +1,206 @@
+// `custody trigger <event>`: makes something happen on a running sandbox, as `stripe trigger` does in
+// Stripe's test mode: a deposit (from the faucet), a confirmed deposit, a failed withdrawal, a new
+// block, a new wallet. The wallet API is driven through web/console/adapter.js (the one file that
+// knows operation ids and shapes); chain events go through the sandbox-only /_sandbox/ actions.
+import * as api from "../web/console/adapter.js";
+import { CallFailed, operationCaller, resolveCredentials, sandboxAction, type CredentialFlags, type Credentials } from "./signed-call.ts";
+import { UsageError } from "./usage-error.ts";
+
+export const TRIGGER_USAGE = `usage: custody trigger <event> [--wallet ID] [--amount X] [--blocks N]
+
+events:
+  deposit              send X (default 1) native coin from the faucet to the wallet's deposit
+                       address and mine a block: deposit.pending follows
+  deposit.confirmed    the same, then mine the confirmation blocks and wait for the balance
+  withdrawal.failed    fund the wallet, request a withdrawal of X (default 0.01) to an address whose
+                       transfers revert, approve it: withdrawal.executed, then withdrawal.failed
+  block                mine N blocks now (default 1)
+  wallet.created       create a wallet and wait until it is ready
+
+  --wallet ID          the wallet to use (default: the first ready wallet, created when there is none)
+  --base-url/--api-key/--api-secret/--workspace-id as for custody request (default: the running sandbox)`;
+
+const EVENTS = ["deposit", "deposit.pending", "deposit.confirmed", "withdrawal.failed", "block", "wallet.created"];
+const WAIT_MS = 60_000;
+
+interface TriggerArgs {
+  event?: string;
+  wallet?: string;
+  amount?: string;
+  blocks?: number;
+  help: boolean;
+  creds: CredentialFlags;
+}
+
+export function parseTriggerArgs(argv: string[]): TriggerArgs {
+  const out: TriggerArgs = { help: false, creds: {} };
+  const credFlags: Record<string, keyof CredentialFlags> = { "--base-url": "baseUrl", "--api-key": "apiKey", "--api-secret": "apiSecret", "--workspace-id": "workspaceId" };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--help" || arg === "-h") {
+      out.help = true;
+      continue;
+    }
+    if (!arg.startsWith("--")) {
+      if (out.event !== undefined) throw new UsageError(`unexpected argument '${arg}'`);
+      out.event = arg;
+      continue;
+    }
+    const eq = arg.indexOf("=");
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+    if (value === undefined || value === "") throw new UsageError(`${flag} needs a value`);
+    if (flag === "--wallet") out.wallet = value;
+    else if (flag === "--amount") {
+      if (!/^[0-9]+(\.[0-9]+)?$/.test(value) || Number(value) <= 0) throw new UsageError(`--amount must be a positive decimal number such as 1.5, got '${value}'`);
+      out.amount = value;
+    } else if (flag === "--blocks") {
+      const n = Number(value);
+      if (!/^[0-9]+$/.test(value) || n < 1 || n > 100) throw new UsageError("--blocks must be an integer from 1 to 100");
+      out.blocks = n;
+    } else if (Object.hasOwn(credFlags, flag)) out.creds[credFlags[flag]] = value;
+    else throw new UsageError(`unknown option '${flag}'\n\n${TRIGGER_USAGE}`);
+  }
+  return out;
+}
+
+async function poll<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${WAIT_MS / 1000} s waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Sub-steps of the events, each printing one line. */
+class Trigger {
+  readonly call: api.Call;
+  readonly ctx: api.Ctx;
+
+  constructor(
+    readonly creds: Credentials,
+    readonly log: (line: string) => void,
+  ) {
+    this.call = operationCaller(creds);
+    this.ctx = { workspace_id: creds.workspaceId ?? "" };
+  }
+
+  async mine(blocks: number): Promise<number> {
+    const { block_number } = (await sandboxAction(this.creds, "mine", { blocks })) as { block_number: number };
+    this.log(`mined ${blocks} block${blocks === 1 ? "" : "s"}; head is block ${block_number}`);
+    return block_number;
+  }
+
+  async createWallet(): Promise<string> {
+    const { id } = await api.createWallet(this.call, this.ctx, `trigger ${new Date().toISOString()}`);
+    this.log(`wallet ${id} requested`);
+    await poll(`wallet ${id} to be ready`, async () => ((await api.listWallets(this.call, this.ctx)).find((w) => w.id === id && w.status === "success") ? true : undefined));
+    this.log(`wallet ${id} is ready (wallet.created)`);
+    return id;
+  }
+
+  async wallet(given: string | undefined): Promise<string> {
+    if (given !== undefined) return given;
+    const ready = (await api.listWallets(this.call, this.ctx)).find((w) => w.status === "success");
+    return ready?.id ?? this.createWallet();
+  }
+
+  async available(walletId: string, assetId: string): Promise<string> {
+    return (await api.balances(this.call, this.ctx, walletId)).find((b) => b.asset_id === assetId)?.available ?? "0";
+  }
+
+  /** Faucet → the wallet's deposit address, then one block so that the deposit is detected. */
+  async deposit(walletId: string, amount: string): Promise<{ assetId: string; symbol: string }> {
+    const asset = await api.nativeAsset(this.call);
+    const address = await api.depositAddress(this.call, this.ctx, walletId, asset.id);
+    const sent = (await sandboxAction(this.creds, "faucet", { address, amount })) as { tx_hash: string };
+    this.log(`sent ${amount} ${asset.symbol} from the faucet to ${address} (wallet ${walletId}), tx ${sent.tx_hash}`);
+    await this.mine(1);
+    return { assetId: asset.id, symbol: asset.symbol };
+  }
+
+  async confirmedDeposit(walletId: string, amount: string): Promise<{ assetId: string; symbol: string }> {
+    const asset = await api.nativeAsset(this.call);
+    const before = await this.available(walletId, asset.id).catch(() => "0");
+    const deposited = await this.deposit(walletId, amount);
+    const after = await poll("the deposit to be confirmed", async () => {
+      await sandboxAction(this.creds, "mine", { blocks: 1 });
+      const now = await this.available(walletId, asset.id);
+      return Number(now) > Number(before) ? now : undefined;
+    });
+    this.log(`deposit confirmed: available balance ${before} → ${after} ${asset.symbol}`);
+    return deposited;
+  }
+
+  async failedWithdrawal(walletId: string, amount: string): Promise<void> {
+    const fund = (Number(amount) + 0.1).toFixed(6).replace(/\.?0+$/, "");
+    const { assetId, symbol } = await this.confirmedDeposit(walletId, fund);
+    const { address } = (await sandboxAction(this.creds, "reverting-address", {})) as { address: string };
+    const w = await api.requestWithdrawal(this.call, this.ctx, walletId, { assetId, amount, to: address, note: "custody trigger withdrawal.failed" });
+    this.log(`withdrawal ${w.id} of ${amount} ${symbol} to ${address} (a contract that reverts every transfer), status ${w.status}`);
+    if (w.status === "pending" || w.status === "pending_approval") {
+      const approved = await api.approveWithdrawal(this.call, this.ctx, w.id);
+      this.log(`withdrawal ${w.id} approved, status ${approved.status}`);
+    }
+    const failed = await poll(`withdrawal ${w.id} to fail`, async () => {
+      await sandboxAction(this.creds, "mine", { blocks: 1 });
+      const now = await api.getWithdrawal(this.call, this.ctx, w.id);
+      if (now.status === "completed") throw new Error(`withdrawal ${w.id} completed instead of failing`);
+      return now.status === "failed" ? now : undefined;
+    });
+    this.log(`withdrawal ${w.id} failed (withdrawal.failed)${failed.error ? `: ${failed.error}` : ""}`);
+  }
+
+  async webhookNote(): Promise<void> {
+    const hooks = await api.listWebhooks(this.call, this.ctx).catch(() => undefined);
+    if (hooks !== undefined && hooks.length === 0) {
+      this.log("no webhook endpoint is registered, so no event is delivered; register one with");
+      this.log(`  custody request createWebhook --body '{"url":"http://127.0.0.1:4000/hooks","event_types":["deposit.pending","deposit.confirmed","withdrawal.failed","wallet.created"]}'`);
+    }
+  }
+}
+
+export async function trigger(event: string, args: Omit<TriggerArgs, "event" | "help" | "creds">, creds: Credentials, log: (line: string) => void): Promise<void> {
+  const t = new Trigger(creds, log);
+  switch (event) {
+    case "block":
+      await t.mine(args.blocks ?? 1);
+      return;
+    case "wallet.created":
+      await t.createWallet();
+      break;
+    case "deposit":
+    case "deposit.pending":
+      await t.deposit(await t.wallet(args.wallet), args.amount ?? "1");
+      break;
+    case "deposit.confirmed":
+      await t.confirmedDeposit(await t.wallet(args.wallet), args.amount ?? "1");
+      break;
+    case "withdrawal.failed":
+      await t.failedWithdrawal(await t.wallet(args.wallet), args.amount ?? "0.01");
+      break;
+  }
+  await t.webhookNote();
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const args = parseTriggerArgs(argv);
+  if (args.help) {
+    console.log(TRIGGER_USAGE);
+    return 0;
+  }
+  if (args.event === undefined) throw new UsageError(`name an event\n\n${TRIGGER_USAGE}`);
+  if (!EVENTS.includes(args.event)) throw new UsageError(`unknown event '${args.event}'; events: ${EVENTS.join(", ")}`);
+  const creds = resolveCredentials(args.creds);
+  try {
+    await trigger(args.event, args, creds, (line) => console.log(line));
+  } catch (error) {
+    if (error instanceof CallFailed && error.status === 404 && /sandbox/.test(error.message)) {
+      throw new Error(`${creds.baseUrl} has no sandbox actions: custody trigger works against \`custody sandbox\` only`);
+    }
+    throw error;
+  }
+  return 0;
+}

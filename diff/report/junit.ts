@@ -1,0 +1,26 @@
+// JUnit XML for CI dashboards: one test case per change, failed when at or above --fail-on.
+import { LEVEL_RANK, type DiffReport, type Level } from "../types.ts";
+import { filesOf, location, summaryLine } from "./location.ts";
+
+const xml = (s: string): string => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+export function renderJunit(report: DiffReport, failOn: Level): string {
+  const failing = report.changes.filter((c) => LEVEL_RANK[c.level] >= LEVEL_RANK[failOn]);
+  const cases = report.changes.map((c) => {
+    const files = filesOf(report, c.where);
+    const name = xml(`${c.id} ${c.where}`);
+    const body = `${c.message}\nold: ${location(files.old, c.oldPointer)}\nnew: ${location(files.new, c.newPointer)}`;
+    if (LEVEL_RANK[c.level] < LEVEL_RANK[failOn]) return `    <testcase classname="custody.diff.${c.level}" name="${name}"><system-out>${xml(body)}</system-out></testcase>`;
+    return `    <testcase classname="custody.diff.${c.level}" name="${name}"><failure type="${c.level}" message="${xml(c.message)}">${xml(body)}</failure></testcase>`;
+  });
+  if (cases.length === 0) cases.push(`    <testcase classname="custody.diff" name="no changes"/>`);
+  return [
+    `<?xml version="1.0" encoding="UTF-8"?>`,
+    `<testsuites name="custody diff" tests="${Math.max(1, report.changes.length)}" failures="${failing.length}">`,
+    `  <testsuite name="${xml(summaryLine(report))}" tests="${Math.max(1, report.changes.length)}" failures="${failing.length}">`,
+    ...cases,
+    `  </testsuite>`,
+    `</testsuites>`,
+    "",
+  ].join("\n");
+}

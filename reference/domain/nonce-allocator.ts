@@ -1,0 +1,34 @@
+// The one place that hands out nonces for a wallet's withdrawals.
+//
+// Rule: the smallest nonce at or above the chain's pending nonce that no in-flight withdrawal of the
+// address holds. Why each part:
+//   - below the pending nonce every nonce is mined or waiting in the node's pool (perhaps a transaction
+//     we did not send): taking one would replace or collide with it;
+//   - in-flight withdrawals (signed and stored, not yet settled) keep their nonces even when the node
+//     forgot them (a crash empties its pool): the reconciler sends those exact bytes again;
+//   - a nonce released by a withdrawal that failed before it was mined is a gap: the next withdrawal
+//     fills it, so later transactions of the wallet are not held up behind it.
+// Called only from the executor's serial pass, so two allocations never race.
+import type { Hex } from "viem";
+import type { DomainContext } from "./context.ts";
+import { C, type WithdrawalRecord } from "./records.ts";
+
+export function isInFlight(w: WithdrawalRecord): boolean {
+  return w.status === "processing" || (w.status === "approved" && w.raw_tx !== undefined);
+}
+
+export class NonceAllocator {
+  constructor(private readonly ctx: DomainContext) {}
+
+  /** `count` nonces for `address`, ascending, reconciled with the chain's pending nonce. */
+  async allocate(address: string, count: number): Promise<number[]> {
+    const pending = await this.ctx.chain.pendingNonce(address as Hex);
+    const held = new Set<number>();
+    for (const w of this.ctx.store.list<WithdrawalRecord>(C.withdrawals, (w) => w.from_address === address && w.nonce !== undefined && isInFlight(w))) {
+      held.add(w.nonce as number);
+    }
+    const nonces: number[] = [];
+    for (let n = pending; nonces.length < count; n++) if (!held.has(n)) nonces.push(n);
+    return nonces;
+  }
+}

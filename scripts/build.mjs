@@ -1,0 +1,26 @@
+// `npm run build`: tsc compiles custody to dist/ (JavaScript + declarations, relative ".ts" imports
+// rewritten to ".js"), then the two things tsc leaves alone are fixed up: declaration files keep
+// ".ts" specifiers (rewritten here, so consumers need no allowImportingTsExtensions) and the
+// validation worker (.mjs) is copied beside the module that starts it.
+import { execFileSync } from "node:child_process";
+import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const dist = join(root, "dist");
+rmSync(dist, { recursive: true, force: true });
+const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+execFileSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });
+
+const SPECIFIER = /((?:from|import)\s*\(?\s*")(\.{1,2}\/[^"]+)\.ts(")/g;
+for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true })) {
+  if (!entry.isFile() || !entry.name.endsWith(".d.ts")) continue;
+  const file = join(entry.parentPath, entry.name);
+  const text = readFileSync(file, "utf8");
+  const fixed = text.replace(SPECIFIER, "$1$2.js$3");
+  if (fixed !== text) writeFileSync(file, fixed);
+}
+copyFileSync(join(root, "generator/load/validate-worker.mjs"), join(dist, "generator/load/validate-worker.mjs"));
+console.log("custody build: dist/ written");

@@ -1,0 +1,393 @@
+// Crash run: `custody sandbox --data DIR` under a steady load of withdrawals and deposits, killed with
+// SIGKILL at chosen moments and restarted on the same data, then left to settle. Counts what a custodian
+// must never do: leave a withdrawal in flight, move funds twice, lose or duplicate an event.
+// Used by test/reference-crash.test.ts (two kills) and scripts/crash.ts (`npm run crash`, random kills).
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { createPublicClient, createWalletClient, defineChain, formatEther, http as viemHttp, parseEther, type Hex } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { CustodialWalletServiceClient } from "../generated/client.ts";
+
+export interface CrashOptions {
+  /** Milliseconds after the load starts at which to SIGKILL the sandbox (each followed by a restart). */
+  killAtMs: number[];
+  /** Load time after the last restart before the clients stop. */
+  tailMs: number;
+  /** Concurrent clients requesting, approving and polling withdrawals. */
+  clients: number;
+  /** How long the settled state may take after the load stops. */
+  settleMs: number;
+  blockTimeSeconds?: number;
+  log?: (line: string) => void;
+}
+
+export interface CrashFigures {
+  kills: number;
+  withdrawals: number;
+  completed: number;
+  failed: number;
+  /** Approved withdrawals still approved/processing after the settle time. */
+  stuck: number;
+  /** Withdrawals whose recipient holds more than the amount (moved twice), or one idempotency key with two withdrawals. */
+  doubleSpent: number;
+  /** Completed withdrawals whose recipient holds nothing, or failed ones whose recipient holds the amount. */
+  chainMismatch: number;
+  /** Wallets whose API balance differs from the chain's. */
+  balanceMismatch: number;
+  deposits: number;
+  /** Deposits mined on chain but missing from the API, or recorded twice. */
+  depositsMissedOrDouble: number;
+  events: number;
+  /** Events the sandbox logged but the receiver never got. */
+  eventsLost: number;
+  /** Events received more than once (same event id). */
+  redelivered: number;
+  /** Events the receiver got that the sandbox has not logged. */
+  eventsUnknown: number;
+  /** Final state per withdrawal that is wrong in its event trail (no terminal event, two terminal events). */
+  eventTrailErrors: number;
+  details: string[];
+}
+
+interface SandboxInfo {
+  base_url: string;
+  rpc_url: string;
+  api_key: string;
+  api_secret: string;
+  rpc_api_key: string;
+  workspace_id: string;
+  faucet_private_key: string;
+}
+
+interface Requested {
+  key: string;
+  ids: Set<string>;
+  walletId: string;
+  recipient: Hex;
+  amountWei: bigint;
+  approved: boolean;
+}
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const ETH = "ast_sandbox_eth";
+
+export async function runCrash(opts: CrashOptions): Promise<CrashFigures> {
+  const log = opts.log ?? (() => undefined);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "custody-crash-"));
+  const receiver = await startCountingReceiver();
+  let sandbox = await startSandboxProcess(dataDir, opts.blockTimeSeconds ?? 0.5);
+  const details: string[] = [];
+  try {
+    let info = sandbox.info;
+    const clientOf = (i: SandboxInfo) => new CustodialWalletServiceClient({ baseUrl: i.base_url, apiKey: i.api_key, apiSecret: i.api_secret });
+    const setup = clientOf(info);
+    const webhook = await setup.createWebhook({ params: { workspace_id: info.workspace_id }, body: { url: receiver.url, event_types: ["deposit.pending", "deposit.confirmed", "withdrawal.pending", "withdrawal.executed", "withdrawal.confirmed", "withdrawal.failed"] } });
+    const wallets: Array<{ id: string; address: Hex }> = [];
+    for (let i = 0; i < opts.clients; i++) {
+      const created = await setup.createWallet({ body: { name: `crash-${i}` } });
+      const id = created.wallet_id as string;
+      await until(async () => (await setup.getWalletCreationStatus({ params: { wallet_id: id } })).status === "success", 20_000);
+      const attached = await setup.attachAsset({ params: { wallet_id: id }, body: { asset_id: ETH } });
+      wallets.push({ id, address: attached.address as Hex });
+    }
+    const chainOf = (i: SandboxInfo) => {
+      const transport = viemHttp(`${i.rpc_url}/rpc?api_key=${encodeURIComponent(i.rpc_api_key)}`, { retryCount: 0 });
+      const chain = defineChain({ id: 1337, name: "sandbox", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [] } } });
+      return { public: createPublicClient({ chain, transport }), wallet: createWalletClient({ chain, transport, account: privateKeyToAccount(i.faucet_private_key as Hex) }) };
+    };
+    // Funding: the first deposits, confirmed before the load starts.
+    const deposits = new Set<Hex>();
+    for (const w of wallets) deposits.add(await chainOf(info).wallet.sendTransaction({ to: w.address, value: parseEther("100") }));
+    await until(async () => {
+      for (const w of wallets) {
+        const b = await clientOf(info).getWalletAssetBalance({ params: { wallet_id: w.id, asset_id: ETH } });
+        if (Number(b.available_balance) < 50) return false;
+      }
+      return true;
+    }, 60_000);
+    log(`setup done: ${wallets.length} wallets funded, data in ${dataDir}`);
+
+    // ---- load: withdrawals from every client, deposits from the faucet, kills at the given moments ----
+    const requested: Requested[] = [];
+    let stop = false;
+    let current = info;
+    const clientLoop = async (n: number) => {
+      const wallet = wallets[n]!;
+      while (!stop) {
+        const r: Requested = { key: randomUUID(), ids: new Set(), walletId: wallet.id, recipient: privateKeyToAccount(generatePrivateKey()).address, amountWei: parseEther("0.001") * BigInt(1 + Math.floor(Math.random() * 9)), approved: false };
+        requested.push(r);
+        // Retried with the same Idempotency-Key while the sandbox is down: at most one withdrawal per key.
+        await retry(() => !stop, async () => {
+          const w = await clientOf(current).createWithdrawal({ params: { wallet_id: wallet.id }, headers: { "idempotency-key": r.key }, body: { asset_id: ETH, amount: formatEther(r.amountWei), recipient_address: r.recipient } });
+          r.ids.add(w.id as string);
+        });
+        const id = [...r.ids][0];
+        if (!id) break;
+        await retry(() => !stop, async () => {
+          try {
+            await clientOf(current).approveWithdrawal({ params: { withdrawal_id: id }, body: {} });
+          } catch (error) {
+            // Approved by an attempt whose answer was lost in a crash.
+            if ((error as { status?: number }).status !== 409) throw error;
+          }
+          r.approved = true;
+        });
+        await retry(() => !stop, () => clientOf(current).getWithdrawal({ params: { withdrawal_id: id } }));
+      }
+    };
+    const depositLoop = async () => {
+      while (!stop) {
+        await new Promise((r) => setTimeout(r, 400));
+        const to = wallets[Math.floor(Math.random() * wallets.length)]!.address;
+        try {
+          deposits.add(await chainOf(current).wallet.sendTransaction({ to, value: parseEther("0.01") }));
+        } catch {
+          // Sandbox down: the next round tries again.
+        }
+      }
+    };
+    const loops = [...wallets.map((_, n) => clientLoop(n)), depositLoop()];
+    const start = Date.now();
+    for (const at of opts.killAtMs) {
+      await new Promise((r) => setTimeout(r, Math.max(0, start + at - Date.now())));
+      const head = await chainOf(current).public.getBlockNumber().catch(() => "down");
+      sandbox.child.kill("SIGKILL");
+      await sandbox.exited;
+      log(`SIGKILL at ${Date.now() - start} ms (${requested.length} requested so far, head ${head}); restarting`);
+      sandbox = await startSandboxProcess(dataDir, opts.blockTimeSeconds ?? 0.5);
+      log(`restarted at ${Date.now() - start} ms, head ${await chainOf(sandbox.info).public.getBlockNumber()}`);
+      current = sandbox.info;
+    }
+    await new Promise((r) => setTimeout(r, opts.tailMs));
+    stop = true;
+    await Promise.all(loops);
+    info = current;
+    const client = clientOf(info);
+    log(`load stopped at ${Date.now() - start} ms: ${requested.length} withdrawals requested; settling`);
+
+    // ---- settle: every approved withdrawal final, every delivery done ----
+    const approved = requested.filter((r) => r.ids.size > 0 && r.approved);
+    const finalStates = new Map<string, { status: string; error?: string }>();
+    const settleDeadline = Date.now() + opts.settleMs;
+    for (;;) {
+      finalStates.clear();
+      for (const w of wallets) {
+        for (const x of await client.listWalletWithdrawals({ params: { wallet_id: w.id } })) finalStates.set(x.id as string, { status: x.status as string, error: x.error });
+      }
+      const open = approved.filter((r) => !["completed", "failed"].includes(finalStates.get([...r.ids][0]!)?.status ?? ""));
+      const deliveries = await client.listWebhookDeliveries({ params: { workspace_id: info.workspace_id }, query: { webhook_id: webhook.id } });
+      const undelivered = deliveries.filter((d) => d.status !== "delivered");
+      if ((open.length === 0 && undelivered.length === 0) || Date.now() > settleDeadline) break;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+
+    // ---- figures ----
+    const pub = chainOf(info).public;
+    const stuck = approved.filter((r) => !["completed", "failed"].includes(finalStates.get([...r.ids][0]!)?.status ?? ""));
+    for (const r of stuck.slice(0, 5)) details.push(`stuck: ${[...r.ids][0]} is ${finalStates.get([...r.ids][0]!)?.status}`);
+    let doubleSpent = requested.filter((r) => r.ids.size > 1).length;
+    let chainMismatch = 0;
+    let completed = 0;
+    let failed = 0;
+    await inParallel(approved, 8, async (r) => {
+      const state = finalStates.get([...r.ids][0]!);
+      const held = await pub.getBalance({ address: r.recipient });
+      if (state?.status === "completed") completed++;
+      if (state?.status === "failed") failed++;
+      const expected = state?.status === "completed" ? r.amountWei : 0n;
+      if (held > expected && state?.status === "completed") {
+        doubleSpent++;
+        details.push(`double: ${[...r.ids][0]} recipient holds ${held}, amount ${r.amountWei}`);
+      } else if (held !== expected && (state?.status === "completed" || state?.status === "failed")) {
+        chainMismatch++;
+        details.push(`mismatch: ${[...r.ids][0]} is ${state.status}${state.error ? ` (${state.error})` : ""}, recipient holds ${held}`);
+      }
+    });
+    // Requests never approved must not have moved anything either.
+    await inParallel(requested.filter((r) => !r.approved), 8, async (r) => {
+      if ((await pub.getBalance({ address: r.recipient })) !== 0n && finalStates.get([...r.ids][0] ?? "")?.status !== "completed") doubleSpent++;
+    });
+    let balanceMismatch = 0;
+    for (const w of wallets) {
+      const equal = await until(async () => {
+        const head = await pub.getBlockNumber();
+        const onChain = await pub.getBalance({ address: w.address, blockNumber: head - 2n });
+        const api = await client.getWalletAssetBalance({ params: { wallet_id: w.id, asset_id: ETH } });
+        return parseEther(api.total_balance as string) === onChain;
+      }, 10_000).then(() => true, () => false);
+      if (!equal) {
+        balanceMismatch++;
+        details.push(`balance: wallet ${w.id} differs from the chain`);
+      }
+    }
+    // Deposits: every mined one recorded exactly once.
+    const txs = await client.listTransactions({ params: { workspace_id: info.workspace_id } });
+    let depositsMissedOrDouble = 0;
+    let depositCount = 0;
+    await inParallel([...deposits], 8, async (hash) => {
+      const receipt = await pub.getTransactionReceipt({ hash }).catch(() => undefined);
+      const recorded = txs.filter((t) => t.direction === "deposit" && (t.tx_hash as string)?.toLowerCase() === hash.toLowerCase());
+      if (receipt?.status === "success") {
+        depositCount++;
+        if (recorded.length !== 1) {
+          depositsMissedOrDouble++;
+          details.push(`deposit ${hash}: mined in block ${receipt.blockNumber}, recorded ${recorded.length} times`);
+        }
+      } else if (recorded.length > 0) {
+        depositsMissedOrDouble++;
+        details.push(`deposit ${hash}: never mined but recorded`);
+      }
+    });
+    // Events: every logged event received; count redeliveries and unknown ones.
+    const deliveries = await client.listWebhookDeliveries({ params: { workspace_id: info.workspace_id }, query: { webhook_id: webhook.id } });
+    const logged = new Set(deliveries.map((d) => d.event_id as string));
+    const received = new Map<string, number>();
+    for (const e of receiver.received) received.set(e.id, (received.get(e.id) ?? 0) + 1);
+    const eventsLost = [...logged].filter((id) => !received.has(id)).length;
+    const eventsUnknown = [...received.keys()].filter((id) => !logged.has(id)).length;
+    const redelivered = [...received.values()].reduce((n, c) => n + (c - 1), 0);
+    let eventTrailErrors = 0;
+    const byWithdrawal = new Map<string, Set<string>>();
+    for (const e of receiver.received) {
+      const wid = (e.data as { withdrawal_id?: string }).withdrawal_id;
+      if (!wid || !e.type.startsWith("withdrawal.")) continue;
+      const set = byWithdrawal.get(`${wid}:${e.type}`) ?? new Set();
+      set.add(e.id);
+      byWithdrawal.set(`${wid}:${e.type}`, set);
+    }
+    for (const r of approved) {
+      const id = [...r.ids][0]!;
+      const status = finalStates.get(id)?.status;
+      const terminal = status === "completed" ? "withdrawal.confirmed" : status === "failed" ? "withdrawal.failed" : undefined;
+      if (!terminal) continue;
+      const ok = byWithdrawal.get(`${id}:${terminal}`)?.size === 1 && byWithdrawal.get(`${id}:withdrawal.pending`)?.size === 1 && (byWithdrawal.get(`${id}:withdrawal.confirmed`)?.size ?? 0) + (byWithdrawal.get(`${id}:withdrawal.failed`)?.size ?? 0) === 1;
+      if (!ok) {
+        eventTrailErrors++;
+        details.push(`events: ${id} (${status}) has an incomplete or doubled event trail`);
+      }
+    }
+    return {
+      kills: opts.killAtMs.length,
+      withdrawals: approved.length,
+      completed,
+      failed,
+      stuck: stuck.length,
+      doubleSpent,
+      chainMismatch,
+      balanceMismatch,
+      deposits: depositCount,
+      depositsMissedOrDouble,
+      events: logged.size,
+      eventsLost,
+      redelivered,
+      eventsUnknown,
+      eventTrailErrors,
+      details: details.slice(0, 20),
+    };
+  } finally {
+    sandbox.child.kill("SIGTERM");
+    await sandbox.exited;
+    await receiver.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function startSandboxProcess(dataDir: string, blockTimeSeconds: number): Promise<{ child: ChildProcess; info: SandboxInfo; exited: Promise<void> }> {
+  const child = spawn(process.execPath, [path.join(ROOT, "bin/custody.js"), "sandbox", "--json", "--port", "0", "--rpc-port", "0", "--data", dataDir, "--block-time", String(blockTimeSeconds), "--seed", "crash-run"], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, CUSTODY_SANDBOX_SEED: "" },
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  let stderr = "";
+  child.stderr!.on("data", (c: Buffer) => {
+    stderr = (stderr + c.toString("utf8")).slice(-4000);
+  });
+  const info = await new Promise<SandboxInfo>((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`sandbox did not start: ${stderr}`)), 60_000);
+    child.stdout!.on("data", (c: Buffer) => {
+      out += c.toString("utf8");
+      const line = out.split("\n").find((l) => l.startsWith("{"));
+      if (line) {
+        clearTimeout(timer);
+        resolve(JSON.parse(line) as SandboxInfo);
+      }
+    });
+    void exited.then(() => reject(new Error(`sandbox exited before it was ready: ${stderr}`)));
+  });
+  return { child, info, exited };
+}
+
+interface CountedEvent {
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+}
+
+async function startCountingReceiver(): Promise<{ url: string; received: CountedEvent[]; close(): Promise<void> }> {
+  const received: CountedEvent[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      try {
+        const e = JSON.parse(Buffer.concat(chunks).toString("utf8")) as CountedEvent;
+        received.push({ id: e.id, type: e.type, data: e.data });
+      } catch {
+        // Not an event: ignored, counted nowhere.
+      }
+      res.writeHead(200).end("ok");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** Repeats `call` until it succeeds or `go()` turns false; transport failures are expected while the sandbox is down. */
+async function retry<T>(go: () => boolean, call: () => Promise<T>): Promise<T | undefined> {
+  for (;;) {
+    try {
+      return await call();
+    } catch (error) {
+      const status = (error as { status?: number }).status;
+      if (status !== undefined && status < 500 && status !== 401) throw error;
+      if (!go()) return undefined;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
+async function until(probe: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      if (await probe()) return;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out${last instanceof Error ? `: ${last.message}` : ""}`);
+}
+
+async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  await Promise.all(Array.from({ length: limit }, async () => {
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) await work(next);
+  }));
+}

@@ -1,0 +1,178 @@
+// custody as a user gets it: pack the tarball, install it into an empty project (from the npm cache
+// when it has the packages), generate an SDK package there, build it with plain tsc, call a running
+// `custody sandbox` with it from plain node, then `custody certify --sandbox` and `custody mock`.
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
+const own = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")) as { version: string; devDependencies: Record<string, string> };
+
+function run(cmd: string, args: string[], cwd: string, timeoutMs = 300_000): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(cmd, args, { cwd, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, CUSTODY_COMPILED: undefined } }, (error, stdout, stderr) => {
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** Starts a long-running command and resolves with the first stdout line that matches. */
+function startUntil(cmd: string, args: string[], cwd: string, ready: RegExp): Promise<{ child: ChildProcess; line: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`${args.join(" ")} did not start:\n${out}`)), 90_000);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString("utf8");
+      const line = out.split("\n").find((l) => ready.test(l));
+      if (line !== undefined) {
+        clearTimeout(timer);
+        resolve({ child, line });
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${args.join(" ")} exited (${code}):\n${out}`));
+    });
+  });
+}
+
+function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+    setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
+  });
+}
+
+let work: string;
+let project: string;
+let tarball: string;
+let sandbox: ChildProcess | undefined;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "custody-pack-"));
+  project = join(work, "app");
+  // prepack builds dist/ first.
+  const packed = await run(NPM, ["pack", "--silent", "--pack-destination", work], ROOT);
+  expect(packed.code, packed.stderr).toBe(0);
+  tarball = join(work, packed.stdout.trim().split("\n").pop() as string);
+  await run("mkdir", ["-p", project], work);
+  await writeFile(join(project, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
+  const devs = ["typescript", "@types/node", "@types/ws", "@stoplight/prism-cli"].map((name) => `${name}@${own.devDependencies[name]}`);
+  const installed = await run(NPM, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", tarball, ...devs], project);
+  expect(installed.code, installed.stderr).toBe(0);
+}, 600_000);
+
+afterAll(async () => {
+  await stop(sandbox);
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe("custody installed from its tarball", () => {
+  it("holds what a user needs and nothing else", async () => {
+    const listing = await run("tar", ["tzf", tarball], work);
+    const files = listing.stdout.trim().split("\n");
+    expect(files).toContain("package/dist/cli/main.js");
+    expect(files).toContain("package/dist/runtime/index.d.ts");
+    expect(files).toContain("package/spec/openapi.yaml");
+    expect(files).toContain("package/runtime/http-client.ts");
+    expect(files.filter((f) => /^package\/(test|bench|docs|examples|scripts)\//.test(f) || /\.test\.(ts|js)$/.test(f))).toEqual([]);
+  });
+
+  it("runs compiled code: --version and --help without tsx", async () => {
+    const bin = join(project, "node_modules", ".bin", "custody");
+    expect((await run(bin, ["--version"], project)).stdout.trim()).toBe(own.version);
+    expect((await run(bin, ["--help"], project)).stdout).toContain("usage: custody <command>");
+    // tsx is a devDependency: a user's install does not have it
+    await expect(readdir(join(project, "node_modules", "tsx"))).rejects.toThrow();
+  });
+
+  it("exports custody and custody/runtime, with declarations a NodeNext project type-checks against", async () => {
+    const bin = join(project, "node_modules", ".bin", "custody");
+    const loaded = await run(process.execPath, ["--input-type=module", "-e", 'const r = await import("custody/runtime"); const c = await import("custody"); console.log(typeof r.createTransport, typeof c.CustodialWalletServiceClient, c.ApiError === r.ApiError)'], project);
+    expect(loaded.stdout.trim(), loaded.stderr).toBe("function function true");
+    const gen = await run(bin, ["generate", "--runtime", "package", "--out", "client"], project);
+    expect(gen.code, gen.stderr).toBe(0);
+    await writeFile(
+      join(project, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", strict: true, noEmit: true, types: ["node"] }, include: ["client"] }),
+    );
+    const checked = await run(process.execPath, [join(project, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], project);
+    expect(checked.code, checked.stdout + checked.stderr).toBe(0);
+  }, 120_000);
+
+  it("generates an SDK package, builds it with plain tsc, and calls a running sandbox from plain node", async () => {
+    const bin = join(project, "node_modules", ".bin", "custody");
+    const gen = await run(bin, ["generate", "--package", "@acme/wallet-sdk@1.0.0", "--out", "sdk"], project);
+    expect(gen.code, gen.stderr).toBe(0);
+    const tsc = join(project, "node_modules", "typescript", "bin", "tsc");
+    const built = await run(process.execPath, [tsc, "-p", "sdk/tsconfig.json"], project);
+    expect(built.code, built.stdout + built.stderr).toBe(0);
+    for (const text of [await readFile(join(project, "sdk", "dist", "client.js"), "utf8"), await readFile(join(project, "sdk", "dist", "runtime", "http-client.js"), "utf8")]) {
+      expect(text).not.toContain(ROOT);
+      expect(text).not.toMatch(/from "[^"]*\.ts"/);
+    }
+
+    const started = await startUntil(bin, ["sandbox", "--json"], project, /^\{.*"base_url"/);
+    sandbox = started.child;
+    const sb = JSON.parse(started.line) as Record<string, string>;
+    await writeFile(
+      join(project, "call.mjs"),
+      `import { CustodialWalletServiceClient, createRpcClient, ApiError, CustodyError } from "./sdk/dist/index.js";
+const sb = JSON.parse(process.argv[2]);
+const client = new CustodialWalletServiceClient({ baseUrl: sb.base_url, apiKey: sb.api_key, apiSecret: sb.api_secret });
+const networks = await client.listNetworks();
+const wrong = new CustodialWalletServiceClient({ baseUrl: sb.base_url, apiKey: sb.api_key, apiSecret: "not-the-secret", retry: false });
+const denied = await wrong.listNetworks().then(() => undefined, (e) => e);
+const rpc = createRpcClient({ url: sb.rpc_url + "/rpc", apiKey: sb.rpc_api_key });
+const height = await rpc.eth_blockNumber();
+await rpc.close();
+console.log(JSON.stringify({ networks: networks.length, denied: denied instanceof ApiError && denied instanceof CustodyError ? denied.status : String(denied), height }));
+`,
+    );
+    const called = await run(process.execPath, ["call.mjs", started.line], project);
+    expect(called.code, called.stderr).toBe(0);
+    const answer = JSON.parse(called.stdout.trim()) as { networks: number; denied: number; height: string };
+    expect(answer.networks).toBeGreaterThan(0);
+    expect(answer.denied).toBe(401);
+    expect(answer.height).toMatch(/^0x[0-9a-f]+$/);
+
+    // A taken port gets one clear line from `custody mock`, not Prism's help.
+    const taken = new URL(sb.base_url).port;
+    const busy = await run(bin, ["mock", "--port", taken], project, 60_000);
+    expect(busy.code).toBe(2);
+    expect(busy.stderr.trim()).toBe(`custody mock: port ${taken} on 127.0.0.1 is already in use; choose another with --port (0 picks a free one)`);
+    await stop(sandbox);
+  }, 300_000);
+
+  it("custody certify --sandbox passes", async () => {
+    const bin = join(project, "node_modules", ".bin", "custody");
+    const certified = await run(bin, ["certify", "--sandbox"], project, 400_000);
+    expect(certified.code, certified.stdout.slice(-3000) + certified.stderr.slice(-2000)).toBe(0);
+  }, 420_000);
+
+  it("custody mock serves the spec with the Prism installed beside it", async () => {
+    const bin = join(project, "node_modules", ".bin", "custody");
+    const { child, line } = await startUntil(bin, ["mock", "--port", "0"], project, /Prism is listening on|serving .* at http/);
+    try {
+      const url = /at (http:\/\/\S+)/.exec(line)?.[1] ?? "";
+      // Prism may log "listening" a moment after our own line; retry briefly.
+      let status = 0;
+      for (let i = 0; i < 50 && status === 0; i++) {
+        status = await fetch(`${url}/api/v1/networks`).then((r) => r.status, () => 0);
+        if (status === 0) await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(status).toBe(401); // no ACCESS headers: the spec's 401 example
+    } finally {
+      await stop(child);
+    }
+  }, 120_000);
+});

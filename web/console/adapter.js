@@ -1,0 +1,142 @@
+// The one place that knows which wallet API operations the console page and `custody trigger` use,
+// with their parameters and answer shapes. Everything else goes through these functions, so a change
+// of the spec's paths or fields is adjusted here only. Runs in the browser and in Node (no imports).
+//
+// `call(operationId, { params, query, headers, body })` sends one signed request and resolves with the
+// envelope's `data` (it throws an Error carrying `status` and the envelope's `message` otherwise).
+// `ctx` is { workspace_id }.
+
+/** The webhook event types of the spec (what "add endpoint" subscribes to). */
+export const EVENT_TYPES = ["wallet.created", "deposit.pending", "deposit.confirmed", "withdrawal.pending", "withdrawal.executed", "withdrawal.confirmed", "withdrawal.failed"];
+
+/** @returns {Promise<Array<{ id: string, name: string, status: string, created_at: string }>>} */
+export async function listWallets(call, ctx) {
+  const data = await call("listWallets", {});
+  void ctx;
+  return (data ?? []).map((w) => ({ id: w.id, name: w.name, status: w.creation_status, created_at: w.created_at }));
+}
+
+/** Starts creating a wallet; the wallet.created event follows when it is ready. */
+export async function createWallet(call, ctx, name) {
+  void ctx;
+  const data = await call("createWallet", { body: { name } });
+  return { id: data.wallet_id ?? data.id, status: data.creation_status ?? data.status };
+}
+
+/** The network's native coin: what the faucet sends. */
+export async function nativeAsset(call) {
+  const assets = (await call("listAssets", {})) ?? [];
+  const native = assets.find((a) => a.is_native) ?? assets[0];
+  if (native === undefined) throw new Error("the deployment lists no assets");
+  return { id: native.id, symbol: native.symbol ?? native.id, decimals: native.decimals ?? 18 };
+}
+
+/** The wallet's deposit address for `assetId`, attaching the asset first when it is not attached yet. */
+export async function depositAddress(call, ctx, walletId, assetId) {
+  const attached = (await balances(call, ctx, walletId)).some((b) => b.asset_id === assetId);
+  if (!attached) {
+    try {
+      await call("attachAsset", { params: { wallet_id: walletId }, body: { asset_id: assetId } });
+    } catch (error) {
+      if (error.status !== 409) throw error; // attached meanwhile
+    }
+  }
+  return (await call("getDepositAddress", { params: { wallet_id: walletId }, query: { asset_id: assetId } })).address;
+}
+
+/** Balances per attached asset, amounts as decimal strings in whole units. */
+export async function balances(call, ctx, walletId) {
+  void ctx;
+  const rows = (await call("getWalletOverview", { params: { wallet_id: walletId } })) ?? [];
+  return rows.map((b) => ({
+    asset_id: b.asset_id ?? b.asset?.id,
+    symbol: b.symbol ?? b.asset?.symbol ?? b.asset_id,
+    total: b.total_balance ?? b.balance ?? "0",
+    available: b.available_balance ?? b.balance ?? "0",
+    on_hold: b.on_hold ?? "0",
+  }));
+}
+
+/** A wallet's withdrawals, newest first as the API returns them. */
+export async function withdrawals(call, ctx, walletId) {
+  void ctx;
+  const rows = (await call("listWalletWithdrawals", { params: { wallet_id: walletId } })) ?? [];
+  return rows.map(withdrawalView);
+}
+
+export async function requestWithdrawal(call, ctx, walletId, { assetId, amount, to, note }) {
+  void ctx;
+  const body = { asset_id: assetId, amount, recipient_address: to, ...(note ? { note } : {}) };
+  const headers = { "Idempotency-Key": globalThis.crypto.randomUUID() };
+  return withdrawalView(await call("createWithdrawal", { params: { wallet_id: walletId }, headers, body }));
+}
+
+export async function getWithdrawal(call, ctx, id) {
+  void ctx;
+  return withdrawalView(await call("getWithdrawal", { params: { withdrawal_id: id } }));
+}
+
+export async function approveWithdrawal(call, ctx, id) {
+  void ctx;
+  return withdrawalView(await call("approveWithdrawal", { params: { withdrawal_id: id }, body: {} }));
+}
+
+export async function rejectWithdrawal(call, ctx, id, reason) {
+  void ctx;
+  return withdrawalView(await call("rejectWithdrawal", { params: { withdrawal_id: id }, body: reason ? { reason } : {} }));
+}
+
+function withdrawalView(w) {
+  return {
+    id: w.id ?? w.withdrawal_id,
+    wallet_id: w.wallet_id,
+    asset_id: w.asset_id,
+    amount: w.amount,
+    to: w.recipient_address,
+    status: w.status,
+    tx_hash: w.tx_hash,
+    error: w.error ?? w.status_reason,
+  };
+}
+
+/** The workspace's webhook delivery log, with each delivery's payload. */
+export async function webhookDeliveries(call, ctx) {
+  const rows = (await call("listWebhookDeliveries", { params: { workspace_id: ctx.workspace_id } })) ?? [];
+  return rows.map((d) => ({
+    id: d.id ?? d.delivery_id,
+    event_type: d.event_type ?? d.payload?.type,
+    status: d.status,
+    attempts: d.attempt_count,
+    response_status: d.response_status,
+    error: d.error,
+    payload: d.payload,
+    created_at: d.created_at,
+  }));
+}
+
+export async function resendDelivery(call, ctx, id) {
+  return call("resendWebhookDelivery", { params: { workspace_id: ctx.workspace_id, delivery_id: id } });
+}
+
+export async function listWebhooks(call, ctx) {
+  return (await call("listWebhooks", { params: { workspace_id: ctx.workspace_id } })) ?? [];
+}
+
+/** Registers a webhook endpoint for `eventTypes`. */
+export async function createWebhook(call, ctx, url, eventTypes) {
+  return call("createWebhook", { params: { workspace_id: ctx.workspace_id }, body: { url, event_types: eventTypes } });
+}
+
+/** The workspace's deposits and withdrawals as on-chain transactions (status pending → confirmed). */
+export async function transactions(call, ctx) {
+  const rows = (await call("listTransactions", { params: { workspace_id: ctx.workspace_id } })) ?? [];
+  return rows.map((t) => ({
+    id: t.id,
+    wallet_id: t.wallet_id,
+    direction: t.direction,
+    status: t.status,
+    amount: t.amount,
+    tx_hash: t.tx_hash,
+    created_at: t.created_at,
+  }));
+}

@@ -1,0 +1,206 @@
+// The sandbox console: wallets with balances and deposit addresses, test deposits from the faucet,
+// withdrawals with approve/reject, and the webhook delivery log with resend, refreshed every 1.5 s.
+// Every wallet API call goes through adapter.js; rows are updated in place so that typed values stay.
+import * as api from "./adapter.js";
+import { operationCaller, sandboxAction } from "./signing.js";
+
+const REFRESH_MS = 1500;
+
+const config = await (await fetch("config.json")).json();
+const operations = await (await fetch("operations.json")).json();
+const call = operationCaller(config, operations);
+const ctx = { workspace_id: config.workspace_id };
+const native = await api.nativeAsset(call);
+/** wallet id → deposit address of the native asset (fetched once per ready wallet). */
+const addresses = new Map();
+/** Test deposits sent from this page: tx hash → { wallet, amount, status }. */
+const sent = new Map();
+
+document.getElementById("key-note").textContent =
+  `This page acts with the owner key ${config.api_key} that this sandbox generated (workspace ${config.workspace_id}). The sandbox is for local work only.`;
+
+function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  Object.assign(node, props);
+  for (const c of children) node.append(c);
+  return node;
+}
+
+function status(text, isError = false) {
+  const node = document.getElementById("status");
+  node.textContent = text;
+  node.className = isError ? "error" : "";
+}
+
+/** Shows a status with its colour, keeping the cell's own class (tests and styles find it by that). */
+function badge(cell, value) {
+  cell.dataset.base ??= cell.className;
+  cell.textContent = value ?? "";
+  cell.className = `${cell.dataset.base} status-${value}`;
+}
+
+/** The row of `tbody` keyed `key`, made by `create` the first time. */
+function rowFor(tbody, key, create) {
+  let row = tbody.querySelector(`tr[data-key="${CSS.escape(key)}"]`);
+  if (!row) {
+    row = create();
+    row.dataset.key = key;
+    tbody.prepend(row);
+  }
+  return row;
+}
+
+/** Runs a user action, reporting its outcome in the status line. */
+async function act(what, work) {
+  status(`${what}…`);
+  try {
+    await work();
+    status(`${what}: done`);
+    await refresh();
+  } catch (error) {
+    status(`${what}: ${error.message}`, true);
+  }
+}
+
+function walletRow(wallet) {
+  const amount = el("input", { className: "amount", value: "1", inputMode: "decimal", ariaLabel: "deposit amount" });
+  const deposit = el("button", { textContent: "Send test deposit", className: "send-deposit" });
+  deposit.onclick = () =>
+    act(`deposit of ${amount.value} ${native.symbol} to ${wallet.name}`, async () => {
+      const address = addresses.get(wallet.id);
+      if (!address) throw new Error("the wallet has no deposit address yet");
+      const { tx_hash } = await sandboxAction(config, "faucet", { address, amount: amount.value });
+      sent.set(tx_hash, { wallet: wallet.name, amount: amount.value, status: "sent" });
+    });
+  const wAmount = el("input", { className: "amount", value: "0.1", ariaLabel: "withdrawal amount" });
+  const wTo = el("input", { placeholder: "0x… recipient", size: 14, ariaLabel: "recipient address" });
+  const withdraw = el("button", { textContent: "Request" });
+  withdraw.onclick = () =>
+    act(`withdrawal of ${wAmount.value} from ${wallet.name}`, () => api.requestWithdrawal(call, ctx, wallet.id, { assetId: native.id, amount: wAmount.value, to: wTo.value.trim() }));
+  return el(
+    "tr",
+    {},
+    el("td", {}, el("div", { textContent: wallet.name }), el("code", { textContent: wallet.id })),
+    el("td", { className: "wallet-status" }),
+    el("td", { className: "balance" }),
+    el("td", { className: "address mono" }),
+    el("td", {}, amount, " ", deposit),
+    el("td", {}, wAmount, " ", wTo, " ", withdraw),
+  );
+}
+
+async function refreshWallets() {
+  const wallets = await api.listWallets(call, ctx);
+  const tbody = document.querySelector("#wallets tbody");
+  if (wallets.length === 0) tbody.replaceChildren(el("tr", { className: "none" }, el("td", { colSpan: 6, className: "empty", textContent: "No wallets yet: create one above." })));
+  else tbody.querySelector("tr.none")?.remove();
+  const withdrawals = [];
+  for (const wallet of [...wallets].reverse()) {
+    const row = rowFor(tbody, wallet.id, () => walletRow(wallet));
+    badge(row.querySelector(".wallet-status"), wallet.status);
+    if (wallet.status !== "success") continue;
+    if (!addresses.has(wallet.id)) addresses.set(wallet.id, await api.depositAddress(call, ctx, wallet.id, native.id));
+    row.querySelector(".address").textContent = addresses.get(wallet.id);
+    const rows = await api.balances(call, ctx, wallet.id);
+    const b = rows.find((r) => r.asset_id === native.id);
+    row.querySelector(".balance").textContent = b ? `${b.available} ${b.symbol}${b.on_hold !== "0" ? ` (${b.on_hold} on hold)` : ""}` : `0 ${native.symbol}`;
+    for (const w of await api.withdrawals(call, ctx, wallet.id)) withdrawals.push({ ...w, walletName: wallet.name });
+  }
+  return withdrawals;
+}
+
+function refreshWithdrawals(withdrawals) {
+  const tbody = document.querySelector("#withdrawals tbody");
+  for (const w of [...withdrawals].reverse()) {
+    const row = rowFor(tbody, w.id, () => {
+      const approve = el("button", { textContent: "Approve", className: "approve" });
+      approve.onclick = () => act(`approving ${w.id}`, () => api.approveWithdrawal(call, ctx, w.id));
+      const reject = el("button", { textContent: "Reject", className: "reject" });
+      reject.onclick = () => act(`rejecting ${w.id}`, () => api.rejectWithdrawal(call, ctx, w.id, "rejected in the sandbox console"));
+      return el(
+        "tr",
+        {},
+        el("td", {}, el("code", { textContent: w.id })),
+        el("td", { textContent: w.walletName }),
+        el("td", { textContent: `${w.amount} ${native.symbol}` }),
+        el("td", { className: "mono", textContent: w.to }),
+        el("td", { className: "w-status" }),
+        el("td", { className: "w-actions" }, approve, " ", reject),
+      );
+    });
+    badge(row.querySelector(".w-status"), w.status);
+    if (w.error && w.status === "failed") row.querySelector(".w-status").title = w.error;
+    row.querySelector(".w-actions").hidden = !(w.status === "pending" || w.status === "pending_approval");
+  }
+}
+
+async function refreshDeposits() {
+  if (sent.size === 0) return;
+  const byHash = new Map((await api.transactions(call, ctx)).filter((t) => t.direction === "deposit").map((t) => [t.tx_hash?.toLowerCase(), t]));
+  const tbody = document.querySelector("#deposits tbody");
+  for (const [hash, d] of sent) {
+    const seen = byHash.get(hash.toLowerCase());
+    if (seen) d.status = seen.status;
+    const row = rowFor(tbody, hash, () =>
+      el("tr", {}, el("td", { textContent: d.wallet }), el("td", { textContent: `${d.amount} ${native.symbol}` }), el("td", {}, el("code", { textContent: hash })), el("td", { className: "d-status" })),
+    );
+    badge(row.querySelector(".d-status"), d.status);
+  }
+}
+
+async function refreshDeliveries() {
+  const deliveries = await api.webhookDeliveries(call, ctx);
+  const tbody = document.querySelector("#deliveries tbody");
+  for (const d of [...deliveries].reverse()) {
+    const row = rowFor(tbody, d.id, () => {
+      const resend = el("button", { textContent: "Resend" });
+      resend.onclick = () => act(`resending ${d.id}`, () => api.resendDelivery(call, ctx, d.id));
+      return el(
+        "tr",
+        {},
+        el("td", {}, el("div", { textContent: d.event_type }), el("code", { textContent: d.id })),
+        el("td", { className: "dl-status" }),
+        el("td", { className: "dl-attempts" }),
+        el("td", { className: "dl-answer" }),
+        el("td", {}, el("details", {}, el("summary", { textContent: "payload" }), el("pre", { textContent: JSON.stringify(d.payload, null, 2) }))),
+        el("td", {}, resend),
+      );
+    });
+    badge(row.querySelector(".dl-status"), d.status);
+    row.querySelector(".dl-attempts").textContent = d.attempts ?? "";
+    row.querySelector(".dl-answer").textContent = d.response_status ?? d.error ?? "";
+  }
+}
+
+let refreshing;
+async function refresh() {
+  // One refresh at a time; a click during one waits for it and then refreshes again.
+  while (refreshing) await refreshing;
+  refreshing = (async () => {
+    try {
+      refreshWithdrawals(await refreshWallets());
+      await refreshDeposits();
+      await refreshDeliveries();
+      document.body.dataset.refreshed = String(Date.now());
+    } catch (error) {
+      status(`refresh failed: ${error.message}`, true);
+    } finally {
+      refreshing = undefined;
+    }
+  })();
+  return refreshing;
+}
+
+document.getElementById("create-wallet").onsubmit = (e) => {
+  e.preventDefault();
+  const name = new FormData(e.target).get("name");
+  act(`creating wallet ${name}`, () => api.createWallet(call, ctx, name));
+};
+document.getElementById("create-webhook").onsubmit = (e) => {
+  e.preventDefault();
+  const url = new FormData(e.target).get("url");
+  act(`adding endpoint ${url}`, () => api.createWebhook(call, ctx, url, api.EVENT_TYPES));
+};
+
+await refresh();
+setInterval(refresh, REFRESH_MS);
