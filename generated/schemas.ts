@@ -726,12 +726,6 @@ export const WithdrawalResponseSchema = z.object({
   data: WithdrawalSchema,
 });
 
-export const ListNetworksParamsSchema = z.object({});
-
-export const ListNetworksQuerySchema = z.object({});
-
-export const ListNetworksHeadersSchema = z.object({});
-
 export const ListNetworksResponseSchemas = {
   200: z.array(NetworkSchema),
   401: z.null(),
@@ -740,13 +734,9 @@ export const ListNetworksResponseSchemas = {
   500: z.null(),
 };
 
-export const ListAssetsParamsSchema = z.object({});
-
 export const ListAssetsQuerySchema = z.object({
   network_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").optional(),
 });
-
-export const ListAssetsHeadersSchema = z.object({});
 
 export const ListAssetsResponseSchemas = {
   200: z.array(AssetSchema),
@@ -756,12 +746,6 @@ export const ListAssetsResponseSchemas = {
   413: z.null(),
   500: z.null(),
 };
-
-export const CreateWalletParamsSchema = z.object({});
-
-export const CreateWalletQuerySchema = z.object({});
-
-export const CreateWalletHeadersSchema = z.object({});
 
 export const CreateWalletBodySchema = CreateWalletRequestSchema;
 
@@ -778,10 +762,6 @@ export const ListWalletsParamsSchema = z.object({
   workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
-export const ListWalletsQuerySchema = z.object({});
-
-export const ListWalletsHeadersSchema = z.object({});
-
 export const ListWalletsResponseSchemas = {
   200: z.array(WalletSchema),
   400: z.null(),
@@ -795,10 +775,6 @@ export const ListWalletsResponseSchemas = {
 export const GetWalletCreationStatusParamsSchema = z.object({
   wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
-
-export const GetWalletCreationStatusQuerySchema = z.object({});
-
-export const GetWalletCreationStatusHeadersSchema = z.object({});
 
 export const GetWalletCreationStatusResponseSchemas = {
   200: WalletCreationStatusSchema,
@@ -814,10 +790,6 @@ export const GetWalletParamsSchema = z.object({
   wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
-export const GetWalletQuerySchema = z.object({});
-
-export const GetWalletHeadersSchema = z.object({});
-
 export const GetWalletResponseSchemas = {
   200: WalletSchema,
   400: z.null(),
@@ -832,10 +804,6 @@ export const ListWalletAssetsParamsSchema = z.object({
   wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
-export const ListWalletAssetsQuerySchema = z.object({});
-
-export const ListWalletAssetsHeadersSchema = z.object({});
-
 export const ListWalletAssetsResponseSchemas = {
   200: z.array(WalletAssetSchema),
   400: z.null(),
@@ -849,10 +817,6 @@ export const ListWalletAssetsResponseSchemas = {
 export const AttachAssetParamsSchema = z.object({
   wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
-
-export const AttachAssetQuerySchema = z.object({});
-
-export const AttachAssetHeadersSchema = z.object({});
 
 export const AttachAssetBodySchema = AttachAssetRequestSchema;
 
@@ -876,8 +840,6 @@ export const GetDepositAddressQuerySchema = z.object({
   asset_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")).optional(),
 });
 
-export const GetDepositAddressHeadersSchema = z.object({});
-
 export const GetDepositAddressResponseSchemas = {
   200: DepositAddressSchema,
   400: z.null(),
@@ -891,10 +853,6 @@ export const GetDepositAddressResponseSchemas = {
 export const GetWalletOverviewParamsSchema = z.object({
   wallet_id: z.string(),
 });
-
-export const GetWalletOverviewQuerySchema = z.object({});
-
-export const GetWalletOverviewHeadersSchema = z.object({});
 
 export const GetWalletOverviewResponseSchemas = {
   200: z.array(WalletBalanceSchema),
@@ -910,10 +868,6 @@ export const GetWalletAssetBalanceParamsSchema = z.object({
   asset_id: z.string(),
 });
 
-export const GetWalletAssetBalanceQuerySchema = z.object({});
-
-export const GetWalletAssetBalanceHeadersSchema = z.object({});
-
 export const GetWalletAssetBalanceResponseSchemas = {
   200: WalletBalanceSchema,
   401: z.null(),
@@ -927,10 +881,6 @@ export const ListWalletWithdrawalsParamsSchema = z.object({
   wallet_id: z.string(),
 });
 
-export const ListWalletWithdrawalsQuerySchema = z.object({});
-
-export const ListWalletWithdrawalsHeadersSchema = z.object({});
-
 export const ListWalletWithdrawalsResponseSchemas = {
   200: z.array(WithdrawalSchema),
   401: z.null(),
@@ -943,8 +893,6 @@ export const ListWalletWithdrawalsResponseSchemas = {
 export const CreateWithdrawalParamsSchema = z.object({
   wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
-
-export const CreateWithdrawalQuerySchema = z.object({});
 
 export const CreateWithdrawalHeadersSchema = z.object({
   "idempotency-key": z.string().refine((s) => lengthWithin(s, 1, 255), "length").optional(),
@@ -968,10 +916,6 @@ export const GetWalletWithdrawalParamsSchema = z.object({
   withdrawal_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
-export const GetWalletWithdrawalQuerySchema = z.object({});
-
-export const GetWalletWithdrawalHeadersSchema = z.object({});
-
 export const GetWalletWithdrawalResponseSchemas = {
   200: WithdrawalSchema,
   400: z.null(),
@@ -986,10 +930,6 @@ export const GetWithdrawalParamsSchema = z.object({
   withdrawal_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
-export const GetWithdrawalQuerySchema = z.object({});
-
-export const GetWithdrawalHeadersSchema = z.object({});
-
 export const GetWithdrawalResponseSchemas = {
   200: WithdrawalSchema,
   400: z.null(),
@@ -1003,10 +943,6 @@ export const GetWithdrawalResponseSchemas = {
 export const ApproveWithdrawalParamsSchema = z.object({
   withdrawal_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
-
-export const ApproveWithdrawalQuerySchema = z.object({});
-
-export const ApproveWithdrawalHeadersSchema = z.object({});
 
 export const ApproveWithdrawalBodySchema = ApproveWithdrawalRequestSchema;
 
@@ -1025,10 +961,6 @@ export const RejectWithdrawalParamsSchema = z.object({
   withdrawal_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
-export const RejectWithdrawalQuerySchema = z.object({});
-
-export const RejectWithdrawalHeadersSchema = z.object({});
-
 export const RejectWithdrawalBodySchema = RejectWithdrawalRequestSchema;
 
 export const RejectWithdrawalResponseSchemas = {
@@ -1046,10 +978,6 @@ export const ListTransactionsParamsSchema = z.object({
   workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
-export const ListTransactionsQuerySchema = z.object({});
-
-export const ListTransactionsHeadersSchema = z.object({});
-
 export const ListTransactionsResponseSchemas = {
   200: z.array(TransactionSchema),
   400: z.null(),
@@ -1059,12 +987,6 @@ export const ListTransactionsResponseSchemas = {
   413: z.null(),
   500: z.null(),
 };
-
-export const RescanTransactionParamsSchema = z.object({});
-
-export const RescanTransactionQuerySchema = z.object({});
-
-export const RescanTransactionHeadersSchema = z.object({});
 
 export const RescanTransactionBodySchema = RescanTransactionRequestSchema;
 
@@ -1088,8 +1010,6 @@ export const ExportTransactionsQuerySchema = z.object({
   to: z.string().refine(isDateTime, "format date-time").optional(),
 });
 
-export const ExportTransactionsHeadersSchema = z.object({});
-
 export const ExportTransactionsResponseSchemas = {
   200: TransactionExportSchema,
   400: z.null(),
@@ -1104,10 +1024,6 @@ export const SignMessageParamsSchema = z.object({
   wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
-export const SignMessageQuerySchema = z.object({});
-
-export const SignMessageHeadersSchema = z.object({});
-
 export const SignMessageBodySchema = SignMessageRequestSchema;
 
 export const SignMessageResponseSchemas = {
@@ -1120,13 +1036,9 @@ export const SignMessageResponseSchemas = {
   500: z.null(),
 };
 
-export const GetApiKeyWalletDetailParamsSchema = z.object({});
-
 export const GetApiKeyWalletDetailQuerySchema = z.object({
   address_type: z.enum(["evm", "sol", "tron"]).optional(),
 });
-
-export const GetApiKeyWalletDetailHeadersSchema = z.object({});
 
 export const GetApiKeyWalletDetailResponseSchemas = {
   200: Web3WalletDetailSchema,
@@ -1146,8 +1058,6 @@ export const GetWeb3WalletDetailQuerySchema = z.object({
   address_type: z.enum(["evm", "sol", "tron"]).optional(),
 });
 
-export const GetWeb3WalletDetailHeadersSchema = z.object({});
-
 export const GetWeb3WalletDetailResponseSchemas = {
   200: Web3WalletDetailSchema,
   400: z.null(),
@@ -1161,8 +1071,6 @@ export const GetWeb3WalletDetailResponseSchemas = {
 export const RequestSignParamsSchema = z.object({
   wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
-
-export const RequestSignQuerySchema = z.object({});
 
 export const RequestSignHeadersSchema = z.object({
   idempotencykey: z.string().refine((s) => lengthWithin(s, 1, 255), "length").optional(),
@@ -1186,10 +1094,6 @@ export const GetSignStatusParamsSchema = z.object({
   transaction_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
-export const GetSignStatusQuerySchema = z.object({});
-
-export const GetSignStatusHeadersSchema = z.object({});
-
 export const GetSignStatusResponseSchemas = {
   200: Web3SignStatusSchema,
   400: z.null(),
@@ -1203,8 +1107,6 @@ export const GetSignStatusResponseSchemas = {
 export const SignRawTransactionParamsSchema = z.object({
   wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
-
-export const SignRawTransactionQuerySchema = z.object({});
 
 export const SignRawTransactionHeadersSchema = z.object({
   idempotencykey: z.string().refine((s) => lengthWithin(s, 1, 255), "length").optional(),
@@ -1228,10 +1130,6 @@ export const GetTransactionStatusParamsSchema = z.object({
   transaction_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
-export const GetTransactionStatusQuerySchema = z.object({});
-
-export const GetTransactionStatusHeadersSchema = z.object({});
-
 export const GetTransactionStatusResponseSchemas = {
   200: Web3TransactionStatusSchema,
   400: z.null(),
@@ -1246,10 +1144,6 @@ export const ListWebhooksParamsSchema = z.object({
   workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
-export const ListWebhooksQuerySchema = z.object({});
-
-export const ListWebhooksHeadersSchema = z.object({});
-
 export const ListWebhooksResponseSchemas = {
   200: z.array(WebhookSchema),
   400: z.null(),
@@ -1263,10 +1157,6 @@ export const ListWebhooksResponseSchemas = {
 export const CreateWebhookParamsSchema = z.object({
   workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
-
-export const CreateWebhookQuerySchema = z.object({});
-
-export const CreateWebhookHeadersSchema = z.object({});
 
 export const CreateWebhookBodySchema = CreateWebhookRequestSchema;
 
@@ -1284,10 +1174,6 @@ export const DeleteWebhookParamsSchema = z.object({
   workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
   webhook_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
-
-export const DeleteWebhookQuerySchema = z.object({});
-
-export const DeleteWebhookHeadersSchema = z.object({});
 
 export const DeleteWebhookResponseSchemas = {
   200: WebhookDeleteResultSchema,
@@ -1308,8 +1194,6 @@ export const ListWebhookDeliveriesQuerySchema = z.object({
   status: z.enum(["pending", "delivered", "failed"]).optional(),
 });
 
-export const ListWebhookDeliveriesHeadersSchema = z.object({});
-
 export const ListWebhookDeliveriesResponseSchemas = {
   200: z.array(WebhookDeliverySchema),
   400: z.null(),
@@ -1325,10 +1209,6 @@ export const ResendWebhookDeliveryParamsSchema = z.object({
   delivery_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
-export const ResendWebhookDeliveryQuerySchema = z.object({});
-
-export const ResendWebhookDeliveryHeadersSchema = z.object({});
-
 export const ResendWebhookDeliveryResponseSchemas = {
   200: WebhookDeliverySchema,
   400: z.null(),
@@ -1343,10 +1223,6 @@ export const GetWebhookVerificationKeyParamsSchema = z.object({
   workspace_id: z.string(),
 });
 
-export const GetWebhookVerificationKeyQuerySchema = z.object({});
-
-export const GetWebhookVerificationKeyHeadersSchema = z.object({});
-
 export const GetWebhookVerificationKeyResponseSchemas = {
   200: WebhookVerificationKeySchema,
   401: z.null(),
@@ -1359,10 +1235,6 @@ export const GetWebhookVerificationKeyResponseSchemas = {
 export const ListApiKeysParamsSchema = z.object({
   workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
-
-export const ListApiKeysQuerySchema = z.object({});
-
-export const ListApiKeysHeadersSchema = z.object({});
 
 export const ListApiKeysResponseSchemas = {
   200: z.array(ApiKeySchema),
@@ -1377,10 +1249,6 @@ export const ListApiKeysResponseSchemas = {
 export const CreateApiKeyParamsSchema = z.object({
   workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
-
-export const CreateApiKeyQuerySchema = z.object({});
-
-export const CreateApiKeyHeadersSchema = z.object({});
 
 export const CreateApiKeyBodySchema = CreateApiKeyRequestSchema;
 
@@ -1399,10 +1267,6 @@ export const RevokeApiKeyParamsSchema = z.object({
   key_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
-export const RevokeApiKeyQuerySchema = z.object({});
-
-export const RevokeApiKeyHeadersSchema = z.object({});
-
 export const RevokeApiKeyResponseSchemas = {
   200: ApiKeySchema,
   400: z.null(),
@@ -1417,10 +1281,6 @@ export const ListAuditLogsParamsSchema = z.object({
   workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
-export const ListAuditLogsQuerySchema = z.object({});
-
-export const ListAuditLogsHeadersSchema = z.object({});
-
 export const ListAuditLogsResponseSchemas = {
   200: z.array(AuditLogEntrySchema),
   400: z.null(),
@@ -1430,12 +1290,6 @@ export const ListAuditLogsResponseSchemas = {
   413: z.null(),
   500: z.null(),
 };
-
-export const GetHealthParamsSchema = z.object({});
-
-export const GetHealthQuerySchema = z.object({});
-
-export const GetHealthHeadersSchema = z.object({});
 
 export const GetHealthResponseSchemas = {
   200: HealthSchema,

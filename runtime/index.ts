@@ -13,3 +13,4 @@ export * from "./rpc-call.ts";
 export * from "./webhook-event.ts";
 export * from "./json-schema.ts";
 export * from "./json-schema-formats.ts";
+export * from "./parameter-input.ts";

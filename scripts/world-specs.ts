@@ -6,7 +6,7 @@
 //   node --import tsx scripts/world-specs.ts DIR
 import { existsSync } from "node:fs";
 import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { renderFiles, SpecError } from "../generator/index.ts";
 import { typecheck } from "../generator/typecheck.ts";
@@ -47,7 +47,11 @@ async function main(dir: string): Promise<void> {
       const seconds = (performance.now() - started) / 1000;
       await rm(out, { recursive: true, force: true });
       await mkdir(out, { recursive: true });
-      for (const f of files) await writeFile(join(out, f.path), f.content);
+      for (const f of files) {
+        // The output vendors runtime/ (it lives outside custody), so files sit in subfolders.
+        await mkdir(dirname(join(out, f.path)), { recursive: true });
+        await writeFile(join(out, f.path), f.content);
+      }
       await writeTypeMatch(out, model.schemas.map((s) => s.typeName));
       const checked = await typecheck([out], { maxOldSpaceMb: 4096 });
       const errors = checked.output.split("\n").filter((l) => /error TS/.test(l));
