@@ -38,7 +38,7 @@ export function emitOperations(ctx: EmitContext): EmittedFile {
 
 function entry(op: OperationModel): string {
   const n = op.names;
-  const success = op.responses.find((r) => r.code === op.successStatus) ?? op.responses.find((r) => r.status === "default");
+  const success = op.success;
   const successKey = success === undefined ? undefined : success.code !== undefined ? String(success.code) : JSON.stringify(success.status);
   const fields: [string, string][] = [
     ["operationId", JSON.stringify(op.operationId)],

@@ -110,6 +110,8 @@ export interface OperationModel {
   /** Sorted: numeric statuses ascending, then ranges, then default. */
   responses: ResponseModel[];
   successStatus: number;
+  /** The response a successful call gets, chosen once for every emitter: successStatus's, else 2XX, else default. */
+  success?: ResponseModel;
   /** Numeric statuses declared. */
   declaredStatuses: number[];
   /** True when the success response is an envelope. */
