@@ -8,45 +8,12 @@ import { docText, indent, objectShape, tsType, type TypeContext } from "./ts-typ
 import { runtimeHelpersUsed, zodSchema, type ZodContext } from "./zod-schema.ts";
 import { isInterfaceShape } from "../model/schema-shape.ts";
 
-const CLIENT = `export interface RpcClientOptions {
-  /** HTTP endpoint, e.g. http://127.0.0.1:8545/rpc */
-  url: string;
-  /** WebSocket endpoint, e.g. ws://127.0.0.1:8545/ws; needed for client.ws. */
-  wsUrl?: string;
-  apiKey: string;
-  /** Where the key goes: the api_key query parameter (default) or \`authorization: APIKEY <key>\`. */
-  auth?: RpcAuth;
-  timeoutMs?: number;
-  dispatcher?: Dispatcher;
-}
+const CLIENT = `export type RpcClientOptions = TypedRpcClientOptions;
 
-export interface RpcClient extends RpcMethods {
-  /** The same methods over WebSocket (connected on first use). */
-  readonly ws: RpcMethods;
-  /** The untyped transports, for batches, notifications and subscriptions. */
-  readonly http: RuntimeRpcClient;
-  socket(): WsRpcClient;
-  close(): Promise<void>;
-}
+export interface RpcClient extends TypedRpcClient<RpcMethods> {}
 
 export function createRpcClient(options: RpcClientOptions): RpcClient {
-  const http = httpRpc({ url: options.url, apiKey: options.apiKey, auth: options.auth, timeoutMs: options.timeoutMs, dispatcher: options.dispatcher });
-  let ws: WsRpcClient | undefined;
-  const socket = (): WsRpcClient => {
-    if (options.wsUrl === undefined) throw new Error("createRpcClient: no wsUrl was given");
-    ws ??= wsRpc({ url: options.wsUrl, apiKey: options.apiKey, auth: options.auth, timeoutMs: options.timeoutMs });
-    return ws;
-  };
-  return {
-    ...rpcMethodsOver(() => http),
-    ws: rpcMethodsOver(socket),
-    http,
-    socket,
-    async close() {
-      await http.close();
-      await ws?.close();
-    },
-  };
+  return createTypedRpcClient(options, rpcMethodsOver);
 }`;
 
 export function emitRpc(ctx: EmitContext): EmittedFile | undefined {
@@ -56,16 +23,9 @@ export function emitRpc(ctx: EmitContext): EmittedFile | undefined {
   const zctx: ZodContext = { document: rpc.document, components: tctx.components, resolver: rpc.resolver, version: "3.1" };
   const statements: Statement[] = [
     headerStatement(ctx.rpcHeaderLines ?? ctx.headerLines),
-    importStatement("undici", ["Dispatcher"], { typeOnly: true }),
     importStatement("zod", ["z"]),
-    importStatement(ctx.runtime("rpc-call"), ["callRpcMethod"]),
-    importStatement(ctx.runtime("jsonrpc-client"), [
-      "httpRpc",
-      "wsRpc",
-      "type RpcAuth",
-      "type RpcClient as RuntimeRpcClient",
-      "type WsRpcClient",
-    ]),
+    importStatement(ctx.runtime("rpc-call"), ["callRpcMethod", "createTypedRpcClient", "type TypedRpcClient", "type TypedRpcClientOptions"]),
+    importStatement(ctx.runtime("jsonrpc-client"), ["RpcClient as RuntimeRpcClient"], { typeOnly: true }),
   ];
   const sortedSchemas = [...rpc.schemas].sort((a, b) => (a.typeName < b.typeName ? -1 : 1));
   for (const named of sortedSchemas) statements.push(rpcType(named.typeName, named.schema, tctx));
