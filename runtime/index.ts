@@ -11,3 +11,6 @@ export * from "./schema-issue.ts";
 export * from "./client-call.ts";
 export * from "./rpc-call.ts";
 export * from "./webhook-event.ts";
+export * from "./json-schema.ts";
+export * from "./json-schema-formats.ts";
+export * from "./parameter-input.ts";

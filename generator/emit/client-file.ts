@@ -64,7 +64,7 @@ function clientClass(model: SpecModel): Statement {
 function method(op: OperationModel) {
   const n = op.names;
   const requiredInput = op.params.path.length > 0 || op.params.query.some((p) => p.required) || op.params.header.some((p) => p.required) || op.body?.required === true;
-  const success = op.responses.find((r) => r.code === op.successStatus) ?? op.responses.find((r) => r.status === "default");
+  const success = op.success;
   const kind = success?.schema === undefined ? "none" : success.mediaType && !/json/i.test(success.mediaType) ? "text" : "json";
   const docs = [op.summary, `${op.method} ${op.path}`, op.deprecated ? "@deprecated" : undefined].filter(Boolean).join("\n");
   return {
