@@ -4,7 +4,7 @@
 import type { OperationInfo } from "../operations.ts";
 import { specProblem, specRules } from "./constraints.ts";
 import type { Prng } from "./prng.ts";
-import { INPUT_PARTS, jsonSchemaOf, zodOf, type InputPart, type JsonSchema } from "./schema.ts";
+import { INPUT_PARTS, inputSchema, zodOf, type InputPart, type JsonSchema } from "./schema.ts";
 import { mutations, nonAsciiUri, validValue, type Flavor, type Mutation } from "./values.ts";
 
 export interface FuzzInput {
@@ -70,7 +70,7 @@ function drawOnce(src: CaseSource, index: number): FuzzCase | undefined {
 }
 
 function draw(op: OperationInfo, part: InputPart, prng: Prng, flavor: Flavor): unknown {
-  const schema = jsonSchemaOf(zodOf(op, part));
+  const schema = inputSchema(op, part);
   return schema ? validValue(schema, prng, flavor) : part === "body" ? undefined : {};
 }
 
@@ -106,7 +106,7 @@ interface Picked {
 function pickMutation(src: CaseSource, input: FuzzInput): Picked | undefined {
   const all: Picked[] = [];
   for (const part of INPUT_PARTS) {
-    const schema = jsonSchemaOf(zodOf(src.op, part));
+    const schema = inputSchema(src.op, part);
     if (!schema) continue;
     const value = part === "body" ? input.body : input[part];
     const isText = part !== "body";

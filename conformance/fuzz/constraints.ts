@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
 import { packagePath } from "../../lib/package-root.ts";
+import type { InputPart, JsonSchema } from "./schema.ts";
 
 /** A location inside a body: property names, "*" for every array item. */
 export type BodyPath = string[];
@@ -16,6 +17,7 @@ export interface SpecRules {
 type Node = Record<string, unknown>;
 const NONE: SpecRules = { unique: [], uri: [] };
 let byOperation: Map<string, SpecRules> | undefined;
+const inputs = new Map<string, Partial<Record<InputPart, JsonSchema>>>();
 
 /** The extra rules of an operation's request body (none when the spec file cannot be read). */
 export function specRules(operationId: string): SpecRules {
@@ -23,14 +25,57 @@ export function specRules(operationId: string): SpecRules {
   return byOperation.get(operationId) ?? NONE;
 }
 
+/**
+ * The operation's inputs as the spec writes them (refs resolved): path, query and header parameters
+ * as objects, and the body. The generator draws from these (the compiled zod schemas keep lengths and
+ * array rules in refinements, which JSON Schema export cannot show); zod still judges validity.
+ */
+export function specInputs(operationId: string): Partial<Record<InputPart, JsonSchema>> {
+  byOperation ??= loadRules();
+  return inputs.get(operationId) ?? {};
+}
+
+function readSpec(): Node | undefined {
+  try {
+    return parse(readFileSync(packagePath(import.meta.url, "spec", "openapi.yaml"), "utf8")) as Node;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A copy of `node` with every $ref replaced by its target (bounded depth: the spec has no cycles). */
+function deref(node: unknown, resolve: (n: unknown) => Node | undefined, depth = 0): unknown {
+  if (depth > 24 || node === null || typeof node !== "object") return node;
+  if (Array.isArray(node)) return node.map((n) => deref(n, resolve, depth + 1));
+  const target = (node as Node).$ref !== undefined ? resolve(node) : (node as Node);
+  if (!target) return {};
+  const out: Node = {};
+  for (const [k, v] of Object.entries(target)) {
+    if (k.startsWith("x-") || k === "description" || k === "example" || k === "examples") continue;
+    // A properties map is keyed by field names (a field may be called "description"): keep every key.
+    if (k === "properties" && v && typeof v === "object") out[k] = Object.fromEntries(Object.entries(v).map(([name, child]) => [name, deref(child, resolve, depth + 1)]));
+    else out[k] = deref(v, resolve, depth + 1);
+  }
+  return out;
+}
+
+function parametersSchema(params: Node[], where: string, lowerCase: boolean): JsonSchema | undefined {
+  const chosen = params.filter((p) => p.in === where);
+  if (chosen.length === 0) return undefined;
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const p of chosen) {
+    const name = lowerCase ? String(p.name).toLowerCase() : String(p.name);
+    properties[name] = (p.schema ?? { type: "string" }) as JsonSchema;
+    if (p.required === true) required.push(name);
+  }
+  return { type: "object", properties, required };
+}
+
 function loadRules(): Map<string, SpecRules> {
   const rules = new Map<string, SpecRules>();
-  let doc: Node;
-  try {
-    doc = parse(readFileSync(packagePath(import.meta.url, "spec", "openapi.yaml"), "utf8")) as Node;
-  } catch {
-    return rules;
-  }
+  const doc = readSpec();
+  if (!doc) return rules;
   const resolve = (node: unknown): Node | undefined => {
     let n = node as Node | undefined;
     for (let hops = 0; n && typeof n.$ref === "string" && hops < 16; hops++) {
@@ -39,9 +84,21 @@ function loadRules(): Map<string, SpecRules> {
     return n;
   };
   for (const item of Object.values((doc.paths ?? {}) as Record<string, Node>)) {
+    const shared = ((item.parameters as unknown[] | undefined) ?? []).map((p) => deref(p, resolve) as Node);
     for (const op of Object.values(item)) {
       const o = op as Node;
       if (typeof o?.operationId !== "string") continue;
+      const params = [...shared, ...((o.parameters as unknown[] | undefined) ?? []).map((p) => deref(p, resolve) as Node)];
+      const parts: Partial<Record<InputPart, JsonSchema>> = {};
+      const path = parametersSchema(params, "path", false);
+      const query = parametersSchema(params, "query", false);
+      const header = parametersSchema(params, "header", true);
+      if (path) parts.params = path;
+      if (query) parts.query = query;
+      if (header) parts.headers = header;
+      const rawBody = (((o.requestBody as Node | undefined)?.content as Node | undefined)?.["application/json"] as Node | undefined)?.schema;
+      if (rawBody) parts.body = deref(rawBody, resolve) as JsonSchema;
+      inputs.set(o.operationId, parts);
       const body = resolve(((((o.requestBody as Node | undefined)?.content as Node | undefined)?.["application/json"] as Node | undefined)?.schema));
       if (!body) continue;
       const found: SpecRules = { unique: [], uri: [] };

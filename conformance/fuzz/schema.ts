@@ -4,6 +4,7 @@
 // being ASCII) are added from spec/openapi.yaml by constraints.ts.
 import { z, type ZodType } from "zod";
 import type { OperationInfo } from "../operations.ts";
+import { specInputs as specInputsOf } from "./constraints.ts";
 
 /** The subset of JSON Schema the generator understands. */
 export interface JsonSchema {
@@ -45,6 +46,13 @@ export function jsonSchemaOf(schema: ZodType | undefined): JsonSchema | undefine
     cache.set(schema, json);
   }
   return json;
+}
+
+/** What the generator draws from: the spec's own schema of the input, else the zod schema's export. */
+export function inputSchema(op: OperationInfo, part: InputPart): JsonSchema | undefined {
+  const zod = zodOf(op, part);
+  if (!zod) return undefined;
+  return specInputsOf(op.operationId)[part] ?? jsonSchemaOf(zod);
 }
 
 export function zodOf(op: OperationInfo, part: InputPart): ZodType | undefined {

@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import type { CallArgs } from "../../context.ts";
 import { Prng } from "../../fuzz/prng.ts";
-import { jsonSchemaOf } from "../../fuzz/schema.ts";
+import { inputSchema } from "../../fuzz/schema.ts";
 import { validValue } from "../../fuzz/values.ts";
 import { isRead, pathParams, type OperationInfo } from "../../operations.ts";
 
@@ -40,11 +40,11 @@ export function cellRequest(op: OperationInfo, ids: KnownIds, allowed: boolean):
     }
   }
   const prng = new Prng("authz", op.operationId);
-  const query = textual(validValue(jsonSchemaOf(op.querySchema) ?? {}, prng));
-  const headers = textual(validValue(jsonSchemaOf(op.headersSchema) ?? {}, prng));
+  const query = textual(validValue(inputSchema(op, "query") ?? {}, prng));
+  const headers = textual(validValue(inputSchema(op, "headers") ?? {}, prng));
   const args: CallArgs = { params, query, headers };
   if (op.bodySchema) {
-    const body = allowed && CREATES.has(op.operationId) ? {} : validValue(jsonSchemaOf(op.bodySchema)!, prng);
+    const body = allowed && CREATES.has(op.operationId) ? {} : validValue(inputSchema(op, "body") ?? {}, prng);
     // Ids inside bodies point nowhere either (asset ids of attachAsset and withdrawals).
     args.body = body && typeof body === "object" && !Array.isArray(body) ? withPlaceholderIds(body as Record<string, unknown>) : body;
   }
