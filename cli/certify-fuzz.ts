@@ -13,7 +13,7 @@ export const FUZZ_FLAGS = {
   "allow-writes": { type: "boolean" },
 } as const;
 
-export const FUZZ_USAGE = `fuzzing (schema-driven cases, see README "What certify covers"):
+export const FUZZ_USAGE = `fuzzing (schema-driven cases, see README "What certify covers beyond shapes"):
   --fuzz N            N requests per operation drawn from the spec's schemas, valid and invalid
   --seed S            repeat a run's cases (the seed is printed; default: random)
   --fuzz-time SECONDS stop drawing cases after this long

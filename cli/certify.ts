@@ -130,6 +130,7 @@ export async function run(argv: string[], io: CertifyIo = {}): Promise<number> {
   let sandbox: SandboxHandle | undefined;
   try {
     const options = runOptions(values);
+    fuzzOptionsOf(values); // a wrong --fuzz value is named before a sandbox starts
     if (values.sandbox) sandbox = await startSandbox();
     const target = targetConfig(values, env, options.level, sandbox);
     const operations = io.operations ?? (await loadGeneratedOperations());

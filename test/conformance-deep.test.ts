@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { WebSocketServer } from "ws";
+import { fuzzOptionsOf } from "../cli/certify-fuzz.ts";
 import { authzChecks } from "../conformance/checks/authz/index.ts";
 import { fuzzChecks, isGuarded } from "../conformance/checks/fuzz/index.ts";
 import { moneyChecks } from "../conformance/checks/money/index.ts";
@@ -335,5 +336,16 @@ describe("the resource-graph sequence", () => {
     const { report } = await runBehindProxy({ catalog: () => [resourceGraphSequence], hooks: fault.hooks });
     if (process.env.SHOW_FAULTS) console.log(fault.name, notPassed(report));
     expect(failed(report)).toEqual(["lifecycle.resource-sequence"]);
+  });
+});
+
+describe("the --fuzz flags", () => {
+  it("name a wrong value, need --fuzz, and let --sandbox allow writes", () => {
+    expect(() => fuzzOptionsOf({ seed: "1" })).toThrow("--seed needs --fuzz N");
+    expect(() => fuzzOptionsOf({ fuzz: "0" })).toThrow(/--fuzz must be a number of cases/);
+    expect(() => fuzzOptionsOf({ fuzz: "10", "fuzz-time": "soon" })).toThrow(/--fuzz-time must be a positive number/);
+    expect(fuzzOptionsOf({ fuzz: "10", seed: "s1" })).toEqual({ cases: 10, seed: "s1", allowWrites: false });
+    expect(fuzzOptionsOf({ fuzz: "10", seed: "s1", sandbox: true })?.allowWrites).toBe(true);
+    expect(fuzzOptionsOf({})).toBeUndefined();
   });
 });
