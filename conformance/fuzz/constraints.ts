@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
 import { packagePath } from "../../lib/package-root.ts";
-import type { InputPart, JsonSchema } from "./schema.ts";
+import type { InputPart, JsonSchema } from "./json-schema-types.ts";
 
 /** A location inside a body: property names, "*" for every array item. */
 export type BodyPath = string[];

@@ -6,33 +6,9 @@ import { z, type ZodType } from "zod";
 import type { OperationInfo } from "../operations.ts";
 import { specInputs as specInputsOf } from "./constraints.ts";
 
-/** The subset of JSON Schema the generator understands. */
-export interface JsonSchema {
-  type?: string | string[];
-  enum?: unknown[];
-  const?: unknown;
-  anyOf?: JsonSchema[];
-  oneOf?: JsonSchema[];
-  allOf?: JsonSchema[];
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  additionalProperties?: boolean | JsonSchema;
-  items?: JsonSchema;
-  minItems?: number;
-  maxItems?: number;
-  uniqueItems?: boolean;
-  minLength?: number;
-  maxLength?: number;
-  pattern?: string;
-  format?: string;
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: number;
-  exclusiveMaximum?: number;
-  default?: unknown;
-}
+export type { InputPart, JsonSchema } from "./json-schema-types.ts";
+import type { InputPart, JsonSchema } from "./json-schema-types.ts";
 
-export type InputPart = "params" | "query" | "headers" | "body";
 export const INPUT_PARTS: readonly InputPart[] = ["params", "query", "headers", "body"];
 
 const cache = new WeakMap<ZodType, JsonSchema>();

@@ -407,10 +407,38 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
         out = { jsonrpc: version, id, result: { number: fmt(n), hash: blockHash(n), parentHash: blockHash(n - 1), timestamp: fmt(Math.floor(started / 1000) + n), transactions: [] } };
         break;
       }
+      // The rest of the OpenRPC document's read methods, with the shapes of its result schemas.
+      case "net_version":
+        out = { jsonrpc: version, id, result: "1337" };
+        break;
+      case "eth_gasPrice":
+      case "eth_getBalance":
+      case "eth_getTransactionCount":
+        out = { jsonrpc: version, id, result: "0x0" };
+        break;
+      case "eth_estimateGas":
+        out = { jsonrpc: version, id, result: "0x5208" };
+        break;
+      case "eth_call":
+        out = { jsonrpc: version, id, result: "0x" };
+        break;
+      case "eth_getTransactionByHash":
+      case "eth_getTransactionReceipt":
+        out = { jsonrpc: version, id, result: null };
+        break;
       default:
         out = rpcError(id, has("rpc-method-not-found-code") ? -32600 : -32601, "method not found");
     }
     return notification && !has("rpc-notification-answered") ? undefined : out;
+  }
+
+  function subscriptionCall(text: string): { id: unknown; method: string } | undefined {
+    try {
+      const m = JSON.parse(text) as { id?: unknown; method?: unknown };
+      return m && (m.method === "eth_subscribe" || m.method === "eth_unsubscribe") ? { id: m.id, method: m.method } : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   function rpcText(text: string, transport: "http" | "ws"): string | undefined {
@@ -467,8 +495,26 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
     }
     wss.handleUpgrade(req, socket, headBuf, (ws: WebSocket) => {
       const openedAt = Date.now();
+      // eth_subscribe("newHeads"): one notification per new block until eth_unsubscribe or close.
+      let timer: NodeJS.Timeout | undefined;
+      ws.on("close", () => clearInterval(timer));
       ws.on("message", (data) => {
         if (has("rpc-ws-drop-early") && Date.now() - openedAt < 100) return;
+        const sub = subscriptionCall(data.toString());
+        if (sub) {
+          clearInterval(timer);
+          if (sub.method === "eth_subscribe") {
+            let last = head();
+            timer = setInterval(() => {
+              for (; last < head(); last++) {
+                const n = last + 1;
+                ws.send(JSON.stringify({ jsonrpc: "2.0", method: "eth_subscription", params: { subscription: "0x1", result: { number: hex(n), hash: blockHash(n), parentHash: blockHash(n - 1), timestamp: hex(Math.floor(started / 1000) + n) } } }));
+              }
+            }, BLOCK_MS);
+          }
+          ws.send(JSON.stringify({ jsonrpc: "2.0", id: sub.id, result: sub.method === "eth_subscribe" ? "0x1" : true }));
+          return;
+        }
         const answer = rpcText(data.toString(), "ws");
         if (answer !== undefined) ws.send(answer);
       });
