@@ -2,19 +2,31 @@
 // Do not edit by hand: change the spec and run `custody generate`.
 
 import { callOperation, type CallOptions } from "../runtime/client-call.js";
-import { createTransport, type Transport, type TransportOptions } from "../runtime/http-client.js";
+import { type ApiPromise } from "../runtime/api-promise.js";
+import { createTransport, type Transport, type TransportOptions } from "../runtime/http-transport.js";
 import { operations } from "./operations.js";
 import type * as T from "./types.js";
 
-/** Requests are signed as AccessSign (x-custody-hmac) declares: HMAC-SHA256 over method, path, timestamp and body. */
+/**
+ * Requests are signed as AccessSign (x-custody-hmac) declares: HMAC-SHA256 over method, path, timestamp and body.
+ * The API secret signs requests that move funds: keep it on a server. It never belongs in a browser.
+ */
 export interface ClientOptions extends TransportOptions {
   apiKey: string;
-  /** Used only to sign; never sent. */
+  /** Used only to sign; never sent, never logged. */
   apiSecret: string;
 }
 
-/** Per-call overrides: timeout, retry policy, abort signal, extra headers. */
+/** Per-call overrides: timeout, retries, idempotency key, abort signal, extra headers. */
 export type { CallOptions };
+
+export type { ApiPromise, WithResponse, ResponseInfo } from "../runtime/api-promise.js";
+
+export type { Middleware, MiddlewareRequest, MiddlewareResponse } from "../runtime/http-transport.js";
+
+export type { ClientLogger, LogLevel } from "../runtime/client-log.js";
+
+export { CustodyError, ApiError, BadRequestError, AuthenticationError, PermissionDeniedError, NotFoundError, ConflictError, UnprocessableEntityError, RateLimitError, InternalServerError, ResponseValidationError, TransportError, ConnectionError, TimeoutError, AbortError } from "../runtime/errors.js";
 
 /** Client of Custodial Wallet Service API 0.1.0: one method per operation. */
 export class CustodialWalletServiceClient {
@@ -26,305 +38,1249 @@ export class CustodialWalletServiceClient {
 
   /**
    * List the supported networks
-   * GET /api/v1/networks
+   *
+   * `GET /api/v1/networks` · scopes: catalog:read · role: viewer
+   *
+   * @param input nothing is needed
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.listNetworks();
+   * // result: [{"id":"net_eth_sepolia","name":"Ethereum Sepolia","is_evm":true,"chain_id":11155111,"native_currency":"ETH","is_testnet":true,"internal_code":"ETH_SEPOLIA",...
+   * ```
    */
-  listNetworks(input: T.ListNetworksInput = {}, options?: CallOptions): Promise<T.ListNetworksData> {
-    return callOperation(this.transport, operations.listNetworks, input, options, "json") as Promise<T.ListNetworksData>;
+  listNetworks(input: T.ListNetworksInput = {}, options?: CallOptions): ApiPromise<T.ListNetworksData> {
+    return callOperation(this.transport, operations.listNetworks, input, options, "json") as ApiPromise<T.ListNetworksData>;
   }
 
   /**
    * List the supported assets
-   * GET /api/v1/assets
+   *
+   * `GET /api/v1/assets` · scopes: catalog:read · role: viewer
+   *
+   * @param input `query.network_id` (optional) Only assets of this network. An unknown network gives an empty list.
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
+   * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.listAssets();
+   * // result: [{"id":"ast_eth_sepolia","name":"Ether","symbol":"ETH","decimals":18,"asset_type":"native","is_native":true,"address_type":"evm","is_whitelisted":true,"netwo...
+   * ```
    */
-  listAssets(input: T.ListAssetsInput = {}, options?: CallOptions): Promise<T.ListAssetsData> {
-    return callOperation(this.transport, operations.listAssets, input, options, "json") as Promise<T.ListAssetsData>;
+  listAssets(input: T.ListAssetsInput = {}, options?: CallOptions): ApiPromise<T.ListAssetsData> {
+    return callOperation(this.transport, operations.listAssets, input, options, "json") as ApiPromise<T.ListAssetsData>;
   }
 
   /**
    * Start creating a wallet
-   * POST /api/v1/wallets
+   *
+   * Creation is asynchronous (seed 1). The answer is the creation-status record, with status `pending`.
+   * Poll getWalletCreationStatus. When creation completes, the event `wallet.created` is emitted.
+   *
+   * `POST /api/v1/wallets` · scopes: wallets:write · role: admin
+   *
+   * @param input `body`: CreateWalletBody
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 202 answer; `.withResponse()` adds status, headers and request id
+   * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.createWallet({
+   *   body: {
+   *     name: "Operations hot wallet",
+   *     wallet_type: "mpc",
+   *     wallet_purpose: "general"
+   *   }
+   * });
+   * // result: {"id":"wcs_01J9ZQ6B2C3D4E5F6G7H8J9K0M","wallet_id":"wal_01J9ZQ6B2C3D4E5F6G7H8J9K0M","status":"pending","workspace_id":"ws_01J9ZQ4M8X3T7K2B5N6R8W0Y1C","name":...
+   * ```
    */
-  createWallet(input: T.CreateWalletInput, options?: CallOptions): Promise<T.CreateWalletData> {
-    return callOperation(this.transport, operations.createWallet, input, options, "json") as Promise<T.CreateWalletData>;
+  createWallet(input: T.CreateWalletInput, options?: CallOptions): ApiPromise<T.CreateWalletData> {
+    return callOperation(this.transport, operations.createWallet, input, options, "json") as ApiPromise<T.CreateWalletData>;
   }
 
   /**
    * List the wallets of a workspace
-   * GET /api/v1/workspaces/{workspace_id}/wallets
+   *
+   * `GET /api/v1/workspaces/{workspace_id}/wallets` · scopes: wallets:read · role: viewer
+   *
+   * @param input `params.workspace_id` Workspace id. It must be the key's own workspace, or the answer is 404.
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
+   * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.listWallets({
+   *   params: {
+   *     workspace_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
+   *   }
+   * });
+   * // result: [{"id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","workspace_id":"ws_01J9ZQ4M8X3T7K2B5N6R8W0Y1C","name":"Treasury","wallet_type":"mpc","creation_status":"success","cre...
+   * ```
    */
-  listWallets(input: T.ListWalletsInput, options?: CallOptions): Promise<T.ListWalletsData> {
-    return callOperation(this.transport, operations.listWallets, input, options, "json") as Promise<T.ListWalletsData>;
+  listWallets(input: T.ListWalletsInput, options?: CallOptions): ApiPromise<T.ListWalletsData> {
+    return callOperation(this.transport, operations.listWallets, input, options, "json") as ApiPromise<T.ListWalletsData>;
   }
 
   /**
    * Read the creation status of a wallet
-   * GET /api/v1/wallets/creation-status/{wallet_id}
+   *
+   * Seed operation 5. The status goes from `pending` to `success` or `error`.
+   *
+   * `GET /api/v1/wallets/creation-status/{wallet_id}` · scopes: wallets:read · role: viewer
+   *
+   * @param input `params.wallet_id` Wallet id. A malformed id gives 400, and an unknown one or one of another workspace gives 404.
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
+   * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.getWalletCreationStatus({
+   *   params: {
+   *     wallet_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
+   *   }
+   * });
+   * // result: {"id":"wcs_01J9ZQ5A1B2C3D4E5F6G7H8J9K","wallet_id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","status":"success","workspace_id":"ws_01J9ZQ4M8X3T7K2B5N6R8W0Y1C","name":...
+   * ```
    */
-  getWalletCreationStatus(input: T.GetWalletCreationStatusInput, options?: CallOptions): Promise<T.GetWalletCreationStatusData> {
-    return callOperation(this.transport, operations.getWalletCreationStatus, input, options, "json") as Promise<T.GetWalletCreationStatusData>;
+  getWalletCreationStatus(input: T.GetWalletCreationStatusInput, options?: CallOptions): ApiPromise<T.GetWalletCreationStatusData> {
+    return callOperation(this.transport, operations.getWalletCreationStatus, input, options, "json") as ApiPromise<T.GetWalletCreationStatusData>;
   }
 
   /**
    * Read one wallet
-   * GET /api/v1/wallets/{wallet_id}
+   *
+   * `GET /api/v1/wallets/{wallet_id}` · scopes: wallets:read · role: viewer
+   *
+   * @param input `params.wallet_id` Wallet id. A malformed id gives 400, and an unknown one or one of another workspace gives 404.
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
+   * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.getWallet({
+   *   params: {
+   *     wallet_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
+   *   }
+   * });
+   * // result: {"id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","workspace_id":"ws_01J9ZQ4M8X3T7K2B5N6R8W0Y1C","name":"Treasury","wallet_type":"mpc","creation_status":"success","crea...
+   * ```
    */
-  getWallet(input: T.GetWalletInput, options?: CallOptions): Promise<T.GetWalletData> {
-    return callOperation(this.transport, operations.getWallet, input, options, "json") as Promise<T.GetWalletData>;
+  getWallet(input: T.GetWalletInput, options?: CallOptions): ApiPromise<T.GetWalletData> {
+    return callOperation(this.transport, operations.getWallet, input, options, "json") as ApiPromise<T.GetWalletData>;
   }
 
   /**
    * List the assets of a wallet with their deposit addresses
-   * GET /api/v1/wallets/{wallet_id}/assets
+   *
+   * Every asset attached to the wallet, oldest first. A wallet gets the native asset of each network when its creation succeeds.
+   *
+   * `GET /api/v1/wallets/{wallet_id}/assets` · scopes: wallets:read · role: viewer
+   *
+   * @param input `params.wallet_id` Wallet id. A malformed id gives 400, and an unknown one or one of another workspace gives 404.
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
+   * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.listWalletAssets({
+   *   params: {
+   *     wallet_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
+   *   }
+   * });
+   * // result: [{"id":"7d3e2a10-4b5c-4d6e-8f70-8192a3b4c5d6","wallet_id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","asset_id":"ast_usdc_sepolia","network_id":"net_eth_sepolia","addr...
+   * ```
    */
-  listWalletAssets(input: T.ListWalletAssetsInput, options?: CallOptions): Promise<T.ListWalletAssetsData> {
-    return callOperation(this.transport, operations.listWalletAssets, input, options, "json") as Promise<T.ListWalletAssetsData>;
+  listWalletAssets(input: T.ListWalletAssetsInput, options?: CallOptions): ApiPromise<T.ListWalletAssetsData> {
+    return callOperation(this.transport, operations.listWalletAssets, input, options, "json") as ApiPromise<T.ListWalletAssetsData>;
   }
 
   /**
    * Attach an asset to a wallet
-   * POST /api/v1/wallets/{wallet_id}/assets
+   *
+   * The platform derives the deposit address of the attached asset (seed 1). Read it with getDepositAddress. Attaching an asset that is already attached answers the existing record.
+   *
+   * `POST /api/v1/wallets/{wallet_id}/assets` · scopes: wallets:write · role: admin
+   *
+   * @param input `params.wallet_id` Wallet id. A malformed id gives 400, and an unknown one or one of another workspace gives 404.; `body`: AttachAssetBody
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 201 answer; `.withResponse()` adds status, headers and request id
+   * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ConflictError} 409: The request conflicts with the current state (wrong withdrawal status, Idempotency-Key reused with another body, insufficient available balance, asset already attached).
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.attachAsset({
+   *   params: {
+   *     wallet_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
+   *   },
+   *   body: {
+   *     asset_id: "ast_usdc_sepolia"
+   *   }
+   * });
+   * // result: {"wallet_id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","asset_id":"ast_usdc_sepolia","network_id":"net_eth_sepolia","address":"0x4b0897b0513fdc7c541b6d9d7e929c4e5364d...
+   * ```
    */
-  attachAsset(input: T.AttachAssetInput, options?: CallOptions): Promise<T.AttachAssetData> {
-    return callOperation(this.transport, operations.attachAsset, input, options, "json") as Promise<T.AttachAssetData>;
+  attachAsset(input: T.AttachAssetInput, options?: CallOptions): ApiPromise<T.AttachAssetData> {
+    return callOperation(this.transport, operations.attachAsset, input, options, "json") as ApiPromise<T.AttachAssetData>;
   }
 
   /**
    * Read the deposit address of an attached asset
-   * GET /api/v1/wallets/{wallet_id}/deposit-address
+   *
+   * Addresses are read from this operation, never copied by hand (seed 1). An asset that is not attached gives 404.
+   *
+   * `GET /api/v1/wallets/{wallet_id}/deposit-address` · scopes: wallets:read · role: viewer
+   *
+   * @param input `params.wallet_id` Wallet id. A malformed id gives 400, and an unknown one or one of another workspace gives 404.; `query.address_type` (optional) Kind of address wanted (default evm). A kind the wallet has no address of gives 404.; `query.asset_id` (optional) An attached asset whose address is wanted. One that is not attached gives 404.
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
+   * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.getDepositAddress({
+   *   params: {
+   *     wallet_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
+   *   }
+   * });
+   * // result: {"wallet_id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","asset_id":"ast_usdc_sepolia","network_id":"net_eth_sepolia","address":"0x4b0897b0513fdc7c541b6d9d7e929c4e5364d...
+   * ```
    */
-  getDepositAddress(input: T.GetDepositAddressInput, options?: CallOptions): Promise<T.GetDepositAddressData> {
-    return callOperation(this.transport, operations.getDepositAddress, input, options, "json") as Promise<T.GetDepositAddressData>;
+  getDepositAddress(input: T.GetDepositAddressInput, options?: CallOptions): ApiPromise<T.GetDepositAddressData> {
+    return callOperation(this.transport, operations.getDepositAddress, input, options, "json") as ApiPromise<T.GetDepositAddressData>;
   }
 
   /**
    * Balances of every asset of a wallet
-   * GET /api/v1/wallets/{wallet_id}/overview
+   *
+   * Seed operation 1. Balances come from chain state. A deposit is counted only once it is confirmed (seed 3).
+   *
+   * `GET /api/v1/wallets/{wallet_id}/overview` · scopes: balances:read · role: viewer
+   *
+   * @param input `params.wallet_id` Wallet id. Any string. An unknown id gives 404.
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.getWalletOverview({
+   *   params: {
+   *     wallet_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
+   *   }
+   * });
+   * // result: [{"wallet_id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","asset_id":"ast_eth_sepolia","symbol":"ETH","name":"Ether","balance":"1.4999685","available_balance":"1.249968...
+   * ```
    */
-  getWalletOverview(input: T.GetWalletOverviewInput, options?: CallOptions): Promise<T.GetWalletOverviewData> {
-    return callOperation(this.transport, operations.getWalletOverview, input, options, "json") as Promise<T.GetWalletOverviewData>;
+  getWalletOverview(input: T.GetWalletOverviewInput, options?: CallOptions): ApiPromise<T.GetWalletOverviewData> {
+    return callOperation(this.transport, operations.getWalletOverview, input, options, "json") as ApiPromise<T.GetWalletOverviewData>;
   }
 
   /**
    * Balance of one asset of a wallet
-   * GET /api/v1/wallets/{wallet_id}/balance/{asset_id}
+   *
+   * Seed operation 2. An unknown wallet, or an asset not attached to it, gives 404.
+   *
+   * `GET /api/v1/wallets/{wallet_id}/balance/{asset_id}` · scopes: balances:read · role: viewer
+   *
+   * @param input `params.wallet_id` Wallet id. Any string. An unknown id gives 404.; `params.asset_id` Asset id. Any string. An asset that is unknown or not attached to the wallet gives 404.
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.getWalletAssetBalance({
+   *   params: {
+   *     wallet_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17",
+   *     asset_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
+   *   }
+   * });
+   * // result: {"wallet_id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","asset_id":"ast_eth_sepolia","symbol":"ETH","name":"Ether","balance":"1.4999685","available_balance":"1.2499685...
+   * ```
    */
-  getWalletAssetBalance(input: T.GetWalletAssetBalanceInput, options?: CallOptions): Promise<T.GetWalletAssetBalanceData> {
-    return callOperation(this.transport, operations.getWalletAssetBalance, input, options, "json") as Promise<T.GetWalletAssetBalanceData>;
+  getWalletAssetBalance(input: T.GetWalletAssetBalanceInput, options?: CallOptions): ApiPromise<T.GetWalletAssetBalanceData> {
+    return callOperation(this.transport, operations.getWalletAssetBalance, input, options, "json") as ApiPromise<T.GetWalletAssetBalanceData>;
   }
 
   /**
    * List the withdrawals of a wallet
-   * GET /api/v1/wallets/{wallet_id}/withdrawals
+   *
+   * Seed operation 4. Newest first. No filters and no pagination (seed 4 shows none).
+   *
+   * `GET /api/v1/wallets/{wallet_id}/withdrawals` · scopes: withdrawals:read · role: viewer
+   *
+   * @param input `params.wallet_id` Wallet id. Any string. An unknown id gives 404.
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.listWalletWithdrawals({
+   *   params: {
+   *     wallet_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
+   *   }
+   * });
+   * // result: [{"id":"wdr_01J9ZX7K8M9N0P1Q2R3S4T5V6W","withdrawal_id":"wdr_01J9ZX7K8M9N0P1Q2R3S4T5V6W","wallet_id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","asset_id":"ast_eth_sep...
+   * ```
    */
-  listWalletWithdrawals(input: T.ListWalletWithdrawalsInput, options?: CallOptions): Promise<T.ListWalletWithdrawalsData> {
-    return callOperation(this.transport, operations.listWalletWithdrawals, input, options, "json") as Promise<T.ListWalletWithdrawalsData>;
+  listWalletWithdrawals(input: T.ListWalletWithdrawalsInput, options?: CallOptions): ApiPromise<T.ListWalletWithdrawalsData> {
+    return callOperation(this.transport, operations.listWalletWithdrawals, input, options, "json") as ApiPromise<T.ListWalletWithdrawalsData>;
   }
 
   /**
    * Request a withdrawal from a wallet
-   * POST /api/v1/wallets/{wallet_id}/request-withdrawal
+   *
+   * Creates an outbound transfer. Policy sends it to `pending_approval` (an approval is needed) or to
+   * `approved` (`auto_approved` true). Moving funds to another wallet is an ordinary withdrawal to that
+   * wallet's deposit address (seed 1). The amount plus a network fee reserve must not exceed the available
+   * balance (409). The asset is named by `asset_id`, or by `asset` (symbol) and `network` (network id or
+   * internal code). `Idempotency-Key` is optional: with it, the same key and body replay the first answer
+   * and move nothing again, and the same key with another body gives 409.
+   *
+   * `POST /api/v1/wallets/{wallet_id}/request-withdrawal` · scopes: withdrawals:write · role: admin
+   *
+   * Sends `Idempotency-Key` (a new UUID v4 unless `options.idempotencyKey` or the header is given), the same on every retry, so a retried call is safe.
+   *
+   * @param input `params.wallet_id` Wallet id. A malformed id gives 400, and an unknown one or one of another workspace gives 404.; `headers.idempotency-key` (optional) Client-chosen key that makes a retried creation safe (see x-custody-limits.idempotency). Optional, as the real service's SDK sends none.; `body`: CreateWithdrawalBody
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 201 answer; `.withResponse()` adds status, headers and request id
+   * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ConflictError} 409: The request conflicts with the current state (wrong withdrawal status, Idempotency-Key reused with another body, insufficient available balance, asset already attached).
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.createWithdrawal({
+   *   params: {
+   *     wallet_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
+   *   },
+   *   body: {
+   *     asset_id: "0b9e4f7c-2d61-4a83-b5c9-7e1f3a6d8c20",
+   *     amount: "0.5",
+   *     recipient_address: "0x71c7656ec7ab88b098defb751b7401b5f6d8976f",
+   *     notes: "Payout for invoice 2025-014"
+   *   }
+   * });
+   * // result: {"auto_approved":false,"withdrawal":{"id":"wdr_01J9ZR1C4D5E6F7G8H9J0K1M2N","withdrawal_id":"wdr_01J9ZR1C4D5E6F7G8H9J0K1M2N","wallet_id":"wal_01J9ZQ5A1B2C3D4E...
+   * ```
    */
-  createWithdrawal(input: T.CreateWithdrawalInput, options?: CallOptions): Promise<T.CreateWithdrawalData> {
-    return callOperation(this.transport, operations.createWithdrawal, input, options, "json") as Promise<T.CreateWithdrawalData>;
+  createWithdrawal(input: T.CreateWithdrawalInput, options?: CallOptions): ApiPromise<T.CreateWithdrawalData> {
+    return callOperation(this.transport, operations.createWithdrawal, input, options, "json") as ApiPromise<T.CreateWithdrawalData>;
   }
 
   /**
    * Read one withdrawal of a wallet
-   * GET /api/v1/wallets/{wallet_id}/withdrawals/{withdrawal_id}
+   *
+   * `GET /api/v1/wallets/{wallet_id}/withdrawals/{withdrawal_id}` · scopes: withdrawals:read · role: viewer
+   *
+   * @param input `params.wallet_id` Wallet id. A malformed id gives 400, and an unknown one or one of another workspace gives 404.; `params.withdrawal_id` Withdrawal id (`wdr_...`).
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
+   * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.getWalletWithdrawal({
+   *   params: {
+   *     wallet_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17",
+   *     withdrawal_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
+   *   }
+   * });
+   * // result: {"id":"wdr_01J9ZR1C4D5E6F7G8H9J0K1M2N","withdrawal_id":"wdr_01J9ZR1C4D5E6F7G8H9J0K1M2N","wallet_id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","asset_id":"ast_eth_sepo...
+   * ```
    */
-  getWalletWithdrawal(input: T.GetWalletWithdrawalInput, options?: CallOptions): Promise<T.GetWalletWithdrawalData> {
-    return callOperation(this.transport, operations.getWalletWithdrawal, input, options, "json") as Promise<T.GetWalletWithdrawalData>;
+  getWalletWithdrawal(input: T.GetWalletWithdrawalInput, options?: CallOptions): ApiPromise<T.GetWalletWithdrawalData> {
+    return callOperation(this.transport, operations.getWalletWithdrawal, input, options, "json") as ApiPromise<T.GetWalletWithdrawalData>;
   }
 
   /**
    * Read one withdrawal
-   * GET /api/v1/withdrawals/{withdrawal_id}
+   *
+   * Seed operation 3.
+   *
+   * `GET /api/v1/withdrawals/{withdrawal_id}` · scopes: withdrawals:read · role: viewer
+   *
+   * @param input `params.withdrawal_id` Withdrawal id (`wdr_...`).
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
+   * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.getWithdrawal({
+   *   params: {
+   *     withdrawal_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
+   *   }
+   * });
+   * // result: {"id":"wdr_01J9ZR1C4D5E6F7G8H9J0K1M2N","withdrawal_id":"wdr_01J9ZR1C4D5E6F7G8H9J0K1M2N","wallet_id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","asset_id":"ast_eth_sepo...
+   * ```
    */
-  getWithdrawal(input: T.GetWithdrawalInput, options?: CallOptions): Promise<T.GetWithdrawalData> {
-    return callOperation(this.transport, operations.getWithdrawal, input, options, "json") as Promise<T.GetWithdrawalData>;
+  getWithdrawal(input: T.GetWithdrawalInput, options?: CallOptions): ApiPromise<T.GetWithdrawalData> {
+    return callOperation(this.transport, operations.getWithdrawal, input, options, "json") as ApiPromise<T.GetWithdrawalData>;
   }
 
   /**
    * Approve a withdrawal that waits for approval
-   * POST /api/v1/withdrawals/{withdrawal_id}/approve
+   *
+   * Moves a `pending_approval` withdrawal to `approved`. In any other status the answer is 409.
+   *
+   * `POST /api/v1/withdrawals/{withdrawal_id}/approve` · scopes: withdrawals:approve · role: admin
+   *
+   * @param input `params.withdrawal_id` Withdrawal id (`wdr_...`).; `body`: ApproveWithdrawalBody
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
+   * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ConflictError} 409: The request conflicts with the current state (wrong withdrawal status, Idempotency-Key reused with another body, insufficient available balance, asset already attached).
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.approveWithdrawal({
+   *   params: {
+   *     withdrawal_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
+   *   },
+   *   body: {
+   *     comment: "Matches invoice 2025-014"
+   *   }
+   * });
+   * // result: {"id":"wdr_01J9ZX7K8M9N0P1Q2R3S4T5V6W","withdrawal_id":"wdr_01J9ZX7K8M9N0P1Q2R3S4T5V6W","wallet_id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","asset_id":"ast_eth_sepo...
+   * ```
    */
-  approveWithdrawal(input: T.ApproveWithdrawalInput, options?: CallOptions): Promise<T.ApproveWithdrawalData> {
-    return callOperation(this.transport, operations.approveWithdrawal, input, options, "json") as Promise<T.ApproveWithdrawalData>;
+  approveWithdrawal(input: T.ApproveWithdrawalInput, options?: CallOptions): ApiPromise<T.ApproveWithdrawalData> {
+    return callOperation(this.transport, operations.approveWithdrawal, input, options, "json") as ApiPromise<T.ApproveWithdrawalData>;
   }
 
   /**
    * Reject a withdrawal that waits for approval
-   * POST /api/v1/withdrawals/{withdrawal_id}/reject
+   *
+   * Moves a `pending_approval` withdrawal to `rejected`, which is final. In any other status the answer is 409.
+   *
+   * `POST /api/v1/withdrawals/{withdrawal_id}/reject` · scopes: withdrawals:approve · role: admin
+   *
+   * @param input `params.withdrawal_id` Withdrawal id (`wdr_...`).; `body`: RejectWithdrawalBody
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
+   * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ConflictError} 409: The request conflicts with the current state (wrong withdrawal status, Idempotency-Key reused with another body, insufficient available balance, asset already attached).
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.rejectWithdrawal({
+   *   params: {
+   *     withdrawal_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
+   *   },
+   *   body: {
+   *     reason: "Recipient not on the allow list"
+   *   }
+   * });
+   * // result: {"id":"wdr_01J9ZX7K8M9N0P1Q2R3S4T5V6W","withdrawal_id":"wdr_01J9ZX7K8M9N0P1Q2R3S4T5V6W","wallet_id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","asset_id":"ast_eth_sepo...
+   * ```
    */
-  rejectWithdrawal(input: T.RejectWithdrawalInput, options?: CallOptions): Promise<T.RejectWithdrawalData> {
-    return callOperation(this.transport, operations.rejectWithdrawal, input, options, "json") as Promise<T.RejectWithdrawalData>;
+  rejectWithdrawal(input: T.RejectWithdrawalInput, options?: CallOptions): ApiPromise<T.RejectWithdrawalData> {
+    return callOperation(this.transport, operations.rejectWithdrawal, input, options, "json") as ApiPromise<T.RejectWithdrawalData>;
   }
 
   /**
    * List the transactions of a workspace
-   * GET /api/v1/workspaces/{workspace_id}/transactions
+   *
+   * Deposits and withdrawals of every wallet, newest first.
+   *
+   * `GET /api/v1/workspaces/{workspace_id}/transactions` · scopes: transactions:read · role: viewer
+   *
+   * @param input `params.workspace_id` Workspace id. It must be the key's own workspace, or the answer is 404.
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
+   * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.listTransactions({
+   *   params: {
+   *     workspace_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
+   *   }
+   * });
+   * // result: [{"id":"txn_01J9ZR4F6G7H8J9K0M1N2P3Q4R","workspace_id":"ws_01J9ZQ4M8X3T7K2B5N6R8W0Y1C","wallet_id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","direction":"withdrawal",...
+   * ```
    */
-  listTransactions(input: T.ListTransactionsInput, options?: CallOptions): Promise<T.ListTransactionsData> {
-    return callOperation(this.transport, operations.listTransactions, input, options, "json") as Promise<T.ListTransactionsData>;
+  listTransactions(input: T.ListTransactionsInput, options?: CallOptions): ApiPromise<T.ListTransactionsData> {
+    return callOperation(this.transport, operations.listTransactions, input, options, "json") as ApiPromise<T.ListTransactionsData>;
   }
 
   /**
    * Rescan one transaction for a deposit
-   * POST /api/v1/networks/rescan-transaction
+   *
+   * Looks the transaction up on the network. A transfer to a deposit address of the caller's workspace that
+   * was not recorded yet is recorded as a detected deposit (deposit.pending, then deposit.confirmed after
+   * the network's confirmations). `deposit` says whether it pays one of the workspace's wallets.
+   *
+   * `POST /api/v1/networks/rescan-transaction` · scopes: wallets:write · role: admin
+   *
+   * @param input `body`: RescanTransactionBody
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
+   * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.rescanTransaction({
+   *   body: {}
+   * });
+   * // result: {"tx_hash":"0x87ee39b60673bc1095443b696e3a213cc28ec84ec74cf2554565e1fe6916b356","network_id":"net_eth_sepolia","deposit":true}
+   * ```
    */
-  rescanTransaction(input: T.RescanTransactionInput, options?: CallOptions): Promise<T.RescanTransactionData> {
-    return callOperation(this.transport, operations.rescanTransaction, input, options, "json") as Promise<T.RescanTransactionData>;
+  rescanTransaction(input: T.RescanTransactionInput, options?: CallOptions): ApiPromise<T.RescanTransactionData> {
+    return callOperation(this.transport, operations.rescanTransaction, input, options, "json") as ApiPromise<T.RescanTransactionData>;
   }
 
   /**
    * Export the transactions of a workspace for reconciliation
-   * GET /api/v1/workspaces/{workspace_id}/transactions/export
+   *
+   * `format=json` (default) returns the transactions in `data.transactions`. `format=csv` returns one CSV
+   * document in `data.csv`, with a header row and the Transaction fields as columns, in
+   * schema order. `from` and `to` bound created_at (inclusive).
+   *
+   * `GET /api/v1/workspaces/{workspace_id}/transactions/export` · scopes: transactions:read · role: viewer
+   *
+   * @param input `params.workspace_id` Workspace id. It must be the key's own workspace, or the answer is 404.; `query.format` (optional) Export format.; `query.from` (optional) Earliest created_at to include (inclusive).; `query.to` (optional) Latest created_at to include (inclusive).
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
+   * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.exportTransactions({
+   *   params: {
+   *     workspace_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
+   *   }
+   * });
+   * // result: {"workspace_id":"ws_01J9ZQ4M8X3T7K2B5N6R8W0Y1C","format":"json","generated_at":"2025-01-16T08:00:00Z","from":"2025-01-15T00:00:00Z","to":"2025-01-15T23:59:59...
+   * ```
    */
-  exportTransactions(input: T.ExportTransactionsInput, options?: CallOptions): Promise<T.ExportTransactionsData> {
-    return callOperation(this.transport, operations.exportTransactions, input, options, "json") as Promise<T.ExportTransactionsData>;
+  exportTransactions(input: T.ExportTransactionsInput, options?: CallOptions): ApiPromise<T.ExportTransactionsData> {
+    return callOperation(this.transport, operations.exportTransactions, input, options, "json") as ApiPromise<T.ExportTransactionsData>;
   }
 
   /**
    * Sign a message with a wallet key (EIP-191 personal_sign)
-   * POST /api/v1/wallets/{wallet_id}/sign-message
+   *
+   * Signs `message` as an EIP-191 personal message with the wallet's EVM key. With `encoding: hex`
+   * the message is 0x-prefixed hex bytes, and with `utf8` (the default) it is text.
+   *
+   * `POST /api/v1/wallets/{wallet_id}/sign-message` · scopes: signing:write · role: admin
+   *
+   * @param input `params.wallet_id` Wallet id. A malformed id gives 400, and an unknown one or one of another workspace gives 404.; `body`: SignMessageBody
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
+   * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.signMessage({
+   *   params: {
+   *     wallet_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
+   *   },
+   *   body: {
+   *     message: "custody proof of ownership 2025-01-15",
+   *     encoding: "utf8"
+   *   }
+   * });
+   * // result: {"wallet_id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","address":"0x4b0897b0513fdc7c541b6d9d7e929c4e5364d2db","message":"custody proof of ownership 2025-01-15","signa...
+   * ```
    */
-  signMessage(input: T.SignMessageInput, options?: CallOptions): Promise<T.SignMessageData> {
-    return callOperation(this.transport, operations.signMessage, input, options, "json") as Promise<T.SignMessageData>;
+  signMessage(input: T.SignMessageInput, options?: CallOptions): ApiPromise<T.SignMessageData> {
+    return callOperation(this.transport, operations.signMessage, input, options, "json") as ApiPromise<T.SignMessageData>;
   }
 
   /**
    * Read the wallet bound to the API key
-   * GET /api/v1/web3/wallet-detail
+   *
+   * The wallet the calling key signs with. Keys here are workspace-wide, so it is the workspace's oldest wallet whose creation succeeded (404 when there is none). Field names as the real service's (ap_key is its spelling).
+   *
+   * `GET /api/v1/web3/wallet-detail` · scopes: wallets:read · role: viewer
+   *
+   * @param input `query.address_type` (optional) Kind of address wanted (default evm).
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
+   * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.getApiKeyWalletDetail();
+   * // result: {"ap_key":"key_01J9ZP1B2C3D4E5F6G7H8J9K0M","wallet_id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","name":"Treasury","address_type":"evm","address":"0x4b0897b0513fdc7c5...
+   * ```
    */
-  getApiKeyWalletDetail(input: T.GetApiKeyWalletDetailInput = {}, options?: CallOptions): Promise<T.GetApiKeyWalletDetailData> {
-    return callOperation(this.transport, operations.getApiKeyWalletDetail, input, options, "json") as Promise<T.GetApiKeyWalletDetailData>;
+  getApiKeyWalletDetail(input: T.GetApiKeyWalletDetailInput = {}, options?: CallOptions): ApiPromise<T.GetApiKeyWalletDetailData> {
+    return callOperation(this.transport, operations.getApiKeyWalletDetail, input, options, "json") as ApiPromise<T.GetApiKeyWalletDetailData>;
   }
 
   /**
    * Read a wallet's signing address
-   * GET /api/v1/web3/wallet-detail/{wallet_id}
+   *
+   * The wallet's address of the asked kind (default evm), for a signer.
+   *
+   * `GET /api/v1/web3/wallet-detail/{wallet_id}` · scopes: wallets:read · role: viewer
+   *
+   * @param input `params.wallet_id` Wallet id. A malformed id gives 400, and an unknown one or one of another workspace gives 404.; `query.address_type` (optional) Kind of address wanted (default evm).
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
+   * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.getWeb3WalletDetail({
+   *   params: {
+   *     wallet_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
+   *   }
+   * });
+   * // result: {"ap_key":"key_01J9ZP1B2C3D4E5F6G7H8J9K0M","wallet_id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","name":"Treasury","address_type":"evm","address":"0x4b0897b0513fdc7c5...
+   * ```
    */
-  getWeb3WalletDetail(input: T.GetWeb3WalletDetailInput, options?: CallOptions): Promise<T.GetWeb3WalletDetailData> {
-    return callOperation(this.transport, operations.getWeb3WalletDetail, input, options, "json") as Promise<T.GetWeb3WalletDetailData>;
+  getWeb3WalletDetail(input: T.GetWeb3WalletDetailInput, options?: CallOptions): ApiPromise<T.GetWeb3WalletDetailData> {
+    return callOperation(this.transport, operations.getWeb3WalletDetail, input, options, "json") as ApiPromise<T.GetWeb3WalletDetailData>;
   }
 
   /**
    * Request a message or typed-data signature
-   * POST /api/v1/web3/{wallet_id}/sign
+   *
+   * Accepted at once (status pending) and signed shortly after with the wallet's EVM key; poll getSignStatus until confirmed (signature set) or failed. eth_sign and personal_sign sign message as EIP-191 personal_sign (text, or bytes when 0x-prefixed hex); eth_signTypedData_v4 signs typed_data, the JSON of {domain, types, message} (EIP-712). The signature recovers to the wallet's address.
+   *
+   * `POST /api/v1/web3/{wallet_id}/sign` · scopes: signing:write · role: admin
+   *
+   * Sends `idempotencyKey` (a new UUID v4 unless `options.idempotencyKey` or the header is given), the same on every retry, so a retried call is safe.
+   *
+   * @param input `params.wallet_id` Wallet id. A malformed id gives 400, and an unknown one or one of another workspace gives 404.; `headers.idempotencykey` (optional) Client-chosen key of a signing request. The same key and body answer the first request's transaction_id; the same key with another body gives 409.; `body`: RequestSignBody
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 202 answer; `.withResponse()` adds status, headers and request id
+   * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ConflictError} 409: The request conflicts with the current state (wrong withdrawal status, Idempotency-Key reused with another body, insufficient available balance, asset already attached).
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.requestSign({
+   *   params: {
+   *     wallet_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
+   *   },
+   *   body: {}
+   * });
+   * // result: {"transaction_id":"3c9a7e21-5f4b-4c8d-9e10-2a3b4c5d6e7f"}
+   * ```
    */
-  requestSign(input: T.RequestSignInput, options?: CallOptions): Promise<T.RequestSignData> {
-    return callOperation(this.transport, operations.requestSign, input, options, "json") as Promise<T.RequestSignData>;
+  requestSign(input: T.RequestSignInput, options?: CallOptions): ApiPromise<T.RequestSignData> {
+    return callOperation(this.transport, operations.requestSign, input, options, "json") as ApiPromise<T.RequestSignData>;
   }
 
   /**
    * Read the status of a signing request
-   * GET /api/v1/web3/{wallet_id}/sign/{transaction_id}
+   *
+   * pending until signed, then confirmed with signature, or failed. Reached within a second in this contract, well inside the SDK's 10 polls.
+   *
+   * `GET /api/v1/web3/{wallet_id}/sign/{transaction_id}` · scopes: wallets:read · role: viewer
+   *
+   * @param input `params.wallet_id` Wallet id. A malformed id gives 400, and an unknown one or one of another workspace gives 404.; `params.transaction_id` Id of the signing request (transaction_id of its answer).
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
+   * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.getSignStatus({
+   *   params: {
+   *     wallet_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17",
+   *     transaction_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
+   *   }
+   * });
+   * // result: {"transaction_id":"3c9a7e21-5f4b-4c8d-9e10-2a3b4c5d6e7f","status":"confirmed","signature":"0x2c6401216c9031b9a6fb8cbfccab4fcec6c951cdf40e2320108d1856eb532250...
+   * ```
    */
-  getSignStatus(input: T.GetSignStatusInput, options?: CallOptions): Promise<T.GetSignStatusData> {
-    return callOperation(this.transport, operations.getSignStatus, input, options, "json") as Promise<T.GetSignStatusData>;
+  getSignStatus(input: T.GetSignStatusInput, options?: CallOptions): ApiPromise<T.GetSignStatusData> {
+    return callOperation(this.transport, operations.getSignStatus, input, options, "json") as ApiPromise<T.GetSignStatusData>;
   }
 
   /**
    * Sign and send an EVM transaction
-   * POST /api/v1/web3/transaction/{wallet_id}/signRaw
+   *
+   * Accepted at once (status pending); the service fills what is missing (nonce, gas limit, fees), signs with the wallet's EVM key and broadcasts. Poll getTransactionStatus until completed (hash set) or failed (failed_reason). Numbers may be JSON numbers or decimal strings (the SDK serializes bigints as strings).
+   *
+   * `POST /api/v1/web3/transaction/{wallet_id}/signRaw` · scopes: signing:write · role: admin
+   *
+   * Sends `idempotencyKey` (a new UUID v4 unless `options.idempotencyKey` or the header is given), the same on every retry, so a retried call is safe.
+   *
+   * @param input `params.wallet_id` Wallet id. A malformed id gives 400, and an unknown one or one of another workspace gives 404.; `headers.idempotencykey` (optional) Client-chosen key of a signing request. The same key and body answer the first request's transaction_id; the same key with another body gives 409.; `body`: SignRawTransactionBody
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 202 answer; `.withResponse()` adds status, headers and request id
+   * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ConflictError} 409: The request conflicts with the current state (wrong withdrawal status, Idempotency-Key reused with another body, insufficient available balance, asset already attached).
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.signRawTransaction({
+   *   params: {
+   *     wallet_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
+   *   },
+   *   body: {}
+   * });
+   * // result: {"transaction_id":"3c9a7e21-5f4b-4c8d-9e10-2a3b4c5d6e7f"}
+   * ```
    */
-  signRawTransaction(input: T.SignRawTransactionInput, options?: CallOptions): Promise<T.SignRawTransactionData> {
-    return callOperation(this.transport, operations.signRawTransaction, input, options, "json") as Promise<T.SignRawTransactionData>;
+  signRawTransaction(input: T.SignRawTransactionInput, options?: CallOptions): ApiPromise<T.SignRawTransactionData> {
+    return callOperation(this.transport, operations.signRawTransaction, input, options, "json") as ApiPromise<T.SignRawTransactionData>;
   }
 
   /**
    * Read the status of a sent transaction
-   * GET /api/v1/web3/transaction/{wallet_id}/{transaction_id}
+   *
+   * pending until broadcast, then completed with hash, or failed with failed_reason.
+   *
+   * `GET /api/v1/web3/transaction/{wallet_id}/{transaction_id}` · scopes: wallets:read · role: viewer
+   *
+   * @param input `params.wallet_id` Wallet id. A malformed id gives 400, and an unknown one or one of another workspace gives 404.; `params.transaction_id` Id of the signing request (transaction_id of its answer).
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
+   * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.getTransactionStatus({
+   *   params: {
+   *     wallet_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17",
+   *     transaction_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
+   *   }
+   * });
+   * // result: {"transaction_id":"8e1f2a3b-4c5d-4e6f-a7b8-c9d0e1f2a3b4","status":"completed","method":"eth_signTransaction","hash":"0x9141b83adbbca8ad40585bc8e649d912cb7dc0...
+   * ```
    */
-  getTransactionStatus(input: T.GetTransactionStatusInput, options?: CallOptions): Promise<T.GetTransactionStatusData> {
-    return callOperation(this.transport, operations.getTransactionStatus, input, options, "json") as Promise<T.GetTransactionStatusData>;
+  getTransactionStatus(input: T.GetTransactionStatusInput, options?: CallOptions): ApiPromise<T.GetTransactionStatusData> {
+    return callOperation(this.transport, operations.getTransactionStatus, input, options, "json") as ApiPromise<T.GetTransactionStatusData>;
   }
 
   /**
    * List the webhooks of a workspace
-   * GET /api/v1/workspaces/{workspace_id}/webhooks
+   *
+   * `GET /api/v1/workspaces/{workspace_id}/webhooks` · scopes: webhooks:read · role: viewer
+   *
+   * @param input `params.workspace_id` Workspace id. It must be the key's own workspace, or the answer is 404.
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
+   * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.listWebhooks({
+   *   params: {
+   *     workspace_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
+   *   }
+   * });
+   * // result: [{"id":"whk_01J9ZP5S6T7V8W9X0Y1Z2A3B4C","workspace_id":"ws_01J9ZQ4M8X3T7K2B5N6R8W0Y1C","url":"https://hooks.example.com/custody","event_types":["wallet.creat...
+   * ```
    */
-  listWebhooks(input: T.ListWebhooksInput, options?: CallOptions): Promise<T.ListWebhooksData> {
-    return callOperation(this.transport, operations.listWebhooks, input, options, "json") as Promise<T.ListWebhooksData>;
+  listWebhooks(input: T.ListWebhooksInput, options?: CallOptions): ApiPromise<T.ListWebhooksData> {
+    return callOperation(this.transport, operations.listWebhooks, input, options, "json") as ApiPromise<T.ListWebhooksData>;
   }
 
   /**
    * Register a webhook
-   * POST /api/v1/workspaces/{workspace_id}/webhooks
+   *
+   * Events of the listed types are POSTed to `url`, signed as x-custody-webhook-signature describes.
+   *
+   * `POST /api/v1/workspaces/{workspace_id}/webhooks` · scopes: webhooks:write · role: admin
+   *
+   * @param input `params.workspace_id` Workspace id. It must be the key's own workspace, or the answer is 404.; `body`: CreateWebhookBody
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 201 answer; `.withResponse()` adds status, headers and request id
+   * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.createWebhook({
+   *   params: {
+   *     workspace_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
+   *   },
+   *   body: {
+   *     url: "https://hooks.example.com/custody",
+   *     event_types: [
+   *       "wallet.created",
+   *       "deposit.confirmed",
+   *       "withdrawal.confirmed"
+   *     ],
+   *     description: "Back-office ledger"
+   *   }
+   * });
+   * // result: {"id":"whk_01J9ZP5S6T7V8W9X0Y1Z2A3B4C","workspace_id":"ws_01J9ZQ4M8X3T7K2B5N6R8W0Y1C","url":"https://hooks.example.com/custody","event_types":["wallet.create...
+   * ```
    */
-  createWebhook(input: T.CreateWebhookInput, options?: CallOptions): Promise<T.CreateWebhookData> {
-    return callOperation(this.transport, operations.createWebhook, input, options, "json") as Promise<T.CreateWebhookData>;
+  createWebhook(input: T.CreateWebhookInput, options?: CallOptions): ApiPromise<T.CreateWebhookData> {
+    return callOperation(this.transport, operations.createWebhook, input, options, "json") as ApiPromise<T.CreateWebhookData>;
   }
 
   /**
    * Delete a webhook
-   * DELETE /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}
+   *
+   * Seed operation 7. No further deliveries are made to the webhook. Its delivery logs are kept.
+   *
+   * `DELETE /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}` · scopes: webhooks:write · role: admin
+   *
+   * @param input `params.workspace_id` Workspace id. It must be the key's own workspace, or the answer is 404.; `params.webhook_id` Webhook id (`whk_...`).
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
+   * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.deleteWebhook({
+   *   params: {
+   *     workspace_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17",
+   *     webhook_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
+   *   }
+   * });
+   * // result: {"id":"whk_01J9ZP5S6T7V8W9X0Y1Z2A3B4C","webhook_id":"whk_01J9ZP5S6T7V8W9X0Y1Z2A3B4C","status":"deleted"}
+   * ```
    */
-  deleteWebhook(input: T.DeleteWebhookInput, options?: CallOptions): Promise<T.DeleteWebhookData> {
-    return callOperation(this.transport, operations.deleteWebhook, input, options, "json") as Promise<T.DeleteWebhookData>;
+  deleteWebhook(input: T.DeleteWebhookInput, options?: CallOptions): ApiPromise<T.DeleteWebhookData> {
+    return callOperation(this.transport, operations.deleteWebhook, input, options, "json") as ApiPromise<T.DeleteWebhookData>;
   }
 
   /**
    * List logged webhook deliveries
-   * GET /api/v1/workspaces/{workspace_id}/webhook-logs
+   *
+   * Newest first, optionally filtered by webhook and by status.
+   *
+   * `GET /api/v1/workspaces/{workspace_id}/webhook-logs` · scopes: webhooks:read · role: viewer
+   *
+   * @param input `params.workspace_id` Workspace id. It must be the key's own workspace, or the answer is 404.; `query.webhook_id` (optional) Only deliveries of this webhook.; `query.status` (optional) Only deliveries in this status.
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
+   * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.listWebhookDeliveries({
+   *   params: {
+   *     workspace_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
+   *   }
+   * });
+   * // result: [{"id":"dlv_01J9ZQ8J2K3M4N5P6Q7R8S9T0V","delivery_id":"dlv_01J9ZQ8J2K3M4N5P6Q7R8S9T0V","webhook_id":"whk_01J9ZP5S6T7V8W9X0Y1Z2A3B4C","event_type":"deposit.co...
+   * ```
    */
-  listWebhookDeliveries(input: T.ListWebhookDeliveriesInput, options?: CallOptions): Promise<T.ListWebhookDeliveriesData> {
-    return callOperation(this.transport, operations.listWebhookDeliveries, input, options, "json") as Promise<T.ListWebhookDeliveriesData>;
+  listWebhookDeliveries(input: T.ListWebhookDeliveriesInput, options?: CallOptions): ApiPromise<T.ListWebhookDeliveriesData> {
+    return callOperation(this.transport, operations.listWebhookDeliveries, input, options, "json") as ApiPromise<T.ListWebhookDeliveriesData>;
   }
 
   /**
    * Requeue a logged delivery
-   * POST /api/v1/workspaces/{workspace_id}/webhook-logs/{delivery_id}/resend
+   *
+   * Seed operation 6. Puts the delivery back to `pending` with an attempt due now and returns the record.
+   * The request has no body.
+   *
+   * `POST /api/v1/workspaces/{workspace_id}/webhook-logs/{delivery_id}/resend` · scopes: webhooks:write · role: admin
+   *
+   * @param input `params.workspace_id` Workspace id. It must be the key's own workspace, or the answer is 404.; `params.delivery_id` Webhook delivery id (`dlv_...`).
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
+   * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.resendWebhookDelivery({
+   *   params: {
+   *     workspace_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17",
+   *     delivery_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
+   *   }
+   * });
+   * // result: {"id":"dlv_01J9ZQ6C7D8E9F0G1H2J3K4M5N","delivery_id":"dlv_01J9ZQ6C7D8E9F0G1H2J3K4M5N","webhook_id":"whk_01J9ZP5S6T7V8W9X0Y1Z2A3B4C","event_type":"wallet.crea...
+   * ```
    */
-  resendWebhookDelivery(input: T.ResendWebhookDeliveryInput, options?: CallOptions): Promise<T.ResendWebhookDeliveryData> {
-    return callOperation(this.transport, operations.resendWebhookDelivery, input, options, "json") as Promise<T.ResendWebhookDeliveryData>;
+  resendWebhookDelivery(input: T.ResendWebhookDeliveryInput, options?: CallOptions): ApiPromise<T.ResendWebhookDeliveryData> {
+    return callOperation(this.transport, operations.resendWebhookDelivery, input, options, "json") as ApiPromise<T.ResendWebhookDeliveryData>;
   }
 
   /**
    * Read the public key that verifies webhook signatures
-   * GET /api/v1/workspaces/{workspace_id}/webhook-verification-key
+   *
+   * Seed operation 8. Base64 of the raw 32-byte Ed25519 public key.
+   *
+   * `GET /api/v1/workspaces/{workspace_id}/webhook-verification-key` · scopes: webhooks:read · role: viewer
+   *
+   * @param input `params.workspace_id` Workspace id. Any string. Any workspace but the key's own gives 404.
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.getWebhookVerificationKey({
+   *   params: {
+   *     workspace_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
+   *   }
+   * });
+   * // result: {"public_key":"11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo="}
+   * ```
    */
-  getWebhookVerificationKey(input: T.GetWebhookVerificationKeyInput, options?: CallOptions): Promise<T.GetWebhookVerificationKeyData> {
-    return callOperation(this.transport, operations.getWebhookVerificationKey, input, options, "json") as Promise<T.GetWebhookVerificationKeyData>;
+  getWebhookVerificationKey(input: T.GetWebhookVerificationKeyInput, options?: CallOptions): ApiPromise<T.GetWebhookVerificationKeyData> {
+    return callOperation(this.transport, operations.getWebhookVerificationKey, input, options, "json") as ApiPromise<T.GetWebhookVerificationKeyData>;
   }
 
   /**
    * List the API keys of a workspace (never their secrets)
-   * GET /api/v1/workspaces/{workspace_id}/api-keys
+   *
+   * Admins and owners only. This is the one read that a viewer may not call.
+   *
+   * `GET /api/v1/workspaces/{workspace_id}/api-keys` · scopes: api-keys:read · role: admin
+   *
+   * @param input `params.workspace_id` Workspace id. It must be the key's own workspace, or the answer is 404.
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
+   * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.listApiKeys({
+   *   params: {
+   *     workspace_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
+   *   }
+   * });
+   * // result: [{"id":"key_01J9ZP0A1B2C3D4E5F6G7H8J9K","workspace_id":"ws_01J9ZQ4M8X3T7K2B5N6R8W0Y1C","name":"Owner","role":"owner","scopes":["*"],"status":"active","create...
+   * ```
    */
-  listApiKeys(input: T.ListApiKeysInput, options?: CallOptions): Promise<T.ListApiKeysData> {
-    return callOperation(this.transport, operations.listApiKeys, input, options, "json") as Promise<T.ListApiKeysData>;
+  listApiKeys(input: T.ListApiKeysInput, options?: CallOptions): ApiPromise<T.ListApiKeysData> {
+    return callOperation(this.transport, operations.listApiKeys, input, options, "json") as ApiPromise<T.ListApiKeysData>;
   }
 
   /**
    * Create an API key
-   * POST /api/v1/workspaces/{workspace_id}/api-keys
+   *
+   * The answer carries the HMAC secret. It is shown this once and can never be read again.
+   *
+   * `POST /api/v1/workspaces/{workspace_id}/api-keys` · scopes: api-keys:write · role: owner
+   *
+   * @param input `params.workspace_id` Workspace id. It must be the key's own workspace, or the answer is 404.; `body`: CreateApiKeyBody
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 201 answer; `.withResponse()` adds status, headers and request id
+   * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.createApiKey({
+   *   params: {
+   *     workspace_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
+   *   },
+   *   body: {
+   *     name: "Reporting (read-only)",
+   *     role: "viewer",
+   *     scopes: [
+   *       "balances:read",
+   *       "transactions:read"
+   *     ]
+   *   }
+   * });
+   * // result: {"id":"key_01J9ZP2C3D4E5F6G7H8J9K0M1N","workspace_id":"ws_01J9ZQ4M8X3T7K2B5N6R8W0Y1C","name":"Reporting (read-only)","role":"viewer","scopes":["balances:read...
+   * ```
    */
-  createApiKey(input: T.CreateApiKeyInput, options?: CallOptions): Promise<T.CreateApiKeyData> {
-    return callOperation(this.transport, operations.createApiKey, input, options, "json") as Promise<T.CreateApiKeyData>;
+  createApiKey(input: T.CreateApiKeyInput, options?: CallOptions): ApiPromise<T.CreateApiKeyData> {
+    return callOperation(this.transport, operations.createApiKey, input, options, "json") as ApiPromise<T.CreateApiKeyData>;
   }
 
   /**
    * Revoke an API key
-   * DELETE /api/v1/workspaces/{workspace_id}/api-keys/{key_id}
+   *
+   * The key stops working at once. Revoking a revoked key returns it unchanged.
+   *
+   * `DELETE /api/v1/workspaces/{workspace_id}/api-keys/{key_id}` · scopes: api-keys:write · role: owner
+   *
+   * @param input `params.workspace_id` Workspace id. It must be the key's own workspace, or the answer is 404.; `params.key_id` API key id (`key_...`), the value of ACCESS-API-KEY.
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
+   * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.revokeApiKey({
+   *   params: {
+   *     workspace_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17",
+   *     key_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
+   *   }
+   * });
+   * // result: {"id":"key_01J9ZP2C3D4E5F6G7H8J9K0M1N","workspace_id":"ws_01J9ZQ4M8X3T7K2B5N6R8W0Y1C","name":"Reporting (read-only)","role":"viewer","scopes":["balances:read...
+   * ```
    */
-  revokeApiKey(input: T.RevokeApiKeyInput, options?: CallOptions): Promise<T.RevokeApiKeyData> {
-    return callOperation(this.transport, operations.revokeApiKey, input, options, "json") as Promise<T.RevokeApiKeyData>;
+  revokeApiKey(input: T.RevokeApiKeyInput, options?: CallOptions): ApiPromise<T.RevokeApiKeyData> {
+    return callOperation(this.transport, operations.revokeApiKey, input, options, "json") as ApiPromise<T.RevokeApiKeyData>;
   }
 
   /**
    * List the audit log of a workspace
-   * GET /api/v1/workspaces/{workspace_id}/audit-logs
+   *
+   * One entry per authenticated call that changed state. Newest first.
+   *
+   * `GET /api/v1/workspaces/{workspace_id}/audit-logs` · scopes: audit:read · role: viewer
+   *
+   * @param input `params.workspace_id` Workspace id. It must be the key's own workspace, or the answer is 404.
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
+   * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {NotFoundError} 404: The resource does not exist, or it belongs to another workspace.
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.listAuditLogs({
+   *   params: {
+   *     workspace_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
+   *   }
+   * });
+   * // result: [{"id":"aud_01J9ZR3F6G7H8J9K0M1N2P3Q4R","workspace_id":"ws_01J9ZQ4M8X3T7K2B5N6R8W0Y1C","created_at":"2025-01-15T10:02:00Z","actor_key_id":"key_01J9ZP1B2C3D4E...
+   * ```
    */
-  listAuditLogs(input: T.ListAuditLogsInput, options?: CallOptions): Promise<T.ListAuditLogsData> {
-    return callOperation(this.transport, operations.listAuditLogs, input, options, "json") as Promise<T.ListAuditLogsData>;
+  listAuditLogs(input: T.ListAuditLogsInput, options?: CallOptions): ApiPromise<T.ListAuditLogsData> {
+    return callOperation(this.transport, operations.listAuditLogs, input, options, "json") as ApiPromise<T.ListAuditLogsData>;
   }
 
   /**
    * Service health
-   * GET /api/v1/health
+   *
+   * `ok` when the chain node answers. Otherwise `degraded` (still HTTP 200, so probes can read the body).
+   * Like every operation it needs the ACCESS headers (seed 4).
+   *
+   * `GET /api/v1/health` · scopes: observability:read · role: viewer
+   *
+   * @param input nothing is needed
+   * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
+   * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
+   * @throws {AuthenticationError} 401: Missing or wrong credentials. The body is byte-identical for every authentication failure (seed 5.1).
+   * @throws {PermissionDeniedError} 403: The key lacks a scope or the role that the operation needs (x-custody-scopes, x-custody-min-role).
+   * @throws {ApiError} 413: The request body exceeds 1 MiB (x-custody-limits). Declared on every operation, because the signature covers the raw body, so any body is read.
+   * @throws {InternalServerError} 500: An unexpected failure. No details or stack traces are given.
+   * @throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)
+   * @throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted
+   * @example
+   * ```ts
+   * const result = await client.getHealth();
+   * // result: {"status":"ok","version":"0.1.0","chain":{"reachable":true,"chain_id":11155111,"block_number":7512400}}
+   * ```
    */
-  getHealth(input: T.GetHealthInput = {}, options?: CallOptions): Promise<T.GetHealthData> {
-    return callOperation(this.transport, operations.getHealth, input, options, "json") as Promise<T.GetHealthData>;
+  getHealth(input: T.GetHealthInput = {}, options?: CallOptions): ApiPromise<T.GetHealthData> {
+    return callOperation(this.transport, operations.getHealth, input, options, "json") as ApiPromise<T.GetHealthData>;
   }
 }

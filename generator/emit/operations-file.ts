@@ -3,6 +3,7 @@
 import { propertyKey } from "../model/names.ts";
 import type { OperationModel } from "../model/types.ts";
 import { headerStatement, importStatement, type EmitContext, type EmittedFile } from "./context.ts";
+import { idempotencyHeader } from "./client-file.ts";
 import { printStatements, type Statement } from "./print.ts";
 import { indent } from "./ts-type.ts";
 
@@ -53,6 +54,7 @@ function entry(op: OperationModel): string {
     ["minRole", JSON.stringify(op.minRole)],
     ["idempotent", String(op.idempotent)],
     ["envelope", String(op.envelope)],
+    ["idempotencyHeader", idempotencyHeader(op) === undefined ? "undefined" : JSON.stringify(idempotencyHeader(op))],
     ["paramsSchema", `S.${n.paramsSchema}`],
     ["querySchema", `S.${n.querySchema}`],
     ["headersSchema", `S.${n.headersSchema}`],
