@@ -2,7 +2,7 @@
 // Do not edit by hand: change the spec and run `custody generate`.
 
 import type { Dispatcher } from "undici";
-import { z } from "zod";
+import * as z from "zod";
 import { callRpcMethod } from "../runtime/rpc-call.js";
 import { httpRpc, wsRpc, type RpcAuth, type RpcClient as RuntimeRpcClient, type WsRpcClient } from "../runtime/jsonrpc-client.js";
 

@@ -41,10 +41,10 @@ export function emitClient(ctx: EmitContext): EmittedFile {
   const { model } = ctx;
   const statements: Statement[] = [
     headerStatement(ctx.headerLines),
-    importStatement(ctx.runtime("client-call"), ["callOperation", "type CallOptions"]),
+    importStatement(ctx.runtime("client-call"), ["callOperation", "type CallOperation", "type CallOptions"]),
     importStatement(ctx.runtime("api-promise"), ["type ApiPromise"]),
     importStatement(ctx.runtime("http-transport"), ["createTransport", "type Transport", "type TransportOptions"]),
-    importStatement("./operations.js", ["operations"]),
+    importStatement("./schemas.js", [], { namespace: "S" }),
     importStatement("./types.js", [], { typeOnly: true, namespace: "T" }),
     clientOptions(model),
     { kind: "text", text: "/** Per-call overrides: timeout, retries, idempotency key, abort signal, extra headers. */\nexport type { CallOptions };" },
@@ -52,9 +52,32 @@ export function emitClient(ctx: EmitContext): EmittedFile {
     { kind: "text", text: `export type { Middleware, MiddlewareRequest, MiddlewareResponse } from "${ctx.runtime("http-transport")}";` },
     { kind: "text", text: `export type { ClientLogger, LogLevel } from "${ctx.runtime("client-log")}";` },
     { kind: "text", text: `export { ${CLIENT_ERRORS.join(", ")} } from "${ctx.runtime("errors")}";` },
+    callTable(model),
     clientClass(model),
   ];
   return { path: "client.ts", content: printStatements(statements) };
+}
+
+/**
+ * What the client needs of each operation, and nothing more: the operations table (operations.ts)
+ * also carries the request schemas, scopes and sources the server and conformance use, which a
+ * bundle of the client should not pay for.
+ */
+function callTable(model: SpecModel): Statement {
+  const entries = model.operations.map((op) => {
+    const fields = [
+      `operationId: ${JSON.stringify(op.operationId)}`,
+      `method: ${JSON.stringify(op.method)}`,
+      `path: ${JSON.stringify(op.path)}`,
+      `successStatus: ${op.successStatus}`,
+      `idempotent: ${op.idempotent}`,
+      `envelope: ${op.envelope}`,
+      `responseSchemas: S.${op.names.responseSchemas}`,
+      ...(idempotencyHeader(op) ? [`idempotencyHeader: ${JSON.stringify(idempotencyHeader(op))}`] : []),
+    ];
+    return `  ${JSON.stringify(op.name)}: { ${fields.join(", ")} },`;
+  });
+  return { kind: "text", text: `const calls: Record<string, CallOperation> = {\n${entries.join("\n")}\n};` };
 }
 
 function clientOptions(model: SpecModel): Statement {
@@ -119,7 +142,7 @@ function method(model: SpecModel, op: OperationModel) {
       { name: "options", type: "CallOptions", hasQuestionToken: true },
     ],
     returnType: `ApiPromise<T.${n.data}>`,
-    statements: [`return callOperation(this.transport, operations.${op.name}, input, options, "${kind}") as ApiPromise<T.${n.data}>;`],
+    statements: [`return callOperation(this.transport, calls[${JSON.stringify(op.name)}], input, options, "${kind}") as ApiPromise<T.${n.data}>;`],
   };
 }
 

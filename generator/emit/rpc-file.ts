@@ -57,7 +57,7 @@ export function emitRpc(ctx: EmitContext): EmittedFile | undefined {
   const statements: Statement[] = [
     headerStatement(ctx.rpcHeaderLines ?? ctx.headerLines),
     importStatement("undici", ["Dispatcher"], { typeOnly: true }),
-    importStatement("zod", ["z"]),
+    importStatement("zod", [], { namespace: "z" }),
     importStatement(ctx.runtime("rpc-call"), ["callRpcMethod"]),
     importStatement(ctx.runtime("jsonrpc-client"), [
       "httpRpc",
