@@ -1,0 +1,126 @@
+// JSON-RPC 2.0 over HTTP POST (seed 4.1), on undici (or the standard fetch where undici cannot
+// dispatch). One job: post a request, a notification or a batch and read a capped answer.
+import { getGlobalDispatcher } from "undici";
+import { JsonRpcError, RpcTransportError } from "./errors.ts";
+import { applyRpcAuth, DEFAULT_RPC_TIMEOUT_MS, isRecord, makeRequest, MAX_RPC_RESPONSE_BYTES, outcomeOf, responseProblem, unwrap } from "./jsonrpc-protocol.ts";
+export function httpRpc(options) {
+    const { url, headers: authHeaders } = applyRpcAuth(options.url, options.apiKey, options.auth);
+    const target = new URL(url);
+    // The standard fetch where undici has no working dispatcher (Bun's undici module is a stand-in).
+    const dispatcher = options.dispatcher ?? usableGlobalDispatcher();
+    let nextId = 1;
+    /** POSTs one JSON-RPC payload; returns the parsed answer, or undefined for an empty one. */
+    async function post(payload) {
+        const timeoutMs = options.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
+        const signal = AbortSignal.timeout(timeoutMs);
+        let status;
+        let text;
+        try {
+            const headers = { "content-type": "application/json", accept: "application/json", ...options.headers, ...authHeaders };
+            if (dispatcher === undefined) {
+                const res = await fetch(target, { method: "POST", headers, body: JSON.stringify(payload), signal, redirect: "manual" });
+                status = res.status;
+                text = await readCapped(webChunks(res.body), () => void res.body?.cancel().catch(() => undefined));
+            }
+            else {
+                const res = await dispatcher.request({ origin: target.origin, path: target.pathname + target.search, method: "POST", headers, body: JSON.stringify(payload), signal });
+                status = res.statusCode;
+                text = await readCapped(res.body, () => res.body.destroy());
+            }
+        }
+        catch (error) {
+            if (error instanceof RpcTransportError)
+                throw error;
+            if (signal.aborted)
+                throw new RpcTransportError("timeout", `JSON-RPC request to ${target.origin}${target.pathname} timed out after ${timeoutMs} ms`, { cause: error });
+            throw new RpcTransportError("network", `JSON-RPC request to ${target.origin}${target.pathname} failed: ${error?.message ?? error}`, { cause: error });
+        }
+        if (text.trim() === "") {
+            if (status >= 200 && status < 300)
+                return undefined;
+            throw new RpcTransportError("http", `HTTP ${status} with an empty body`, { status, body: text });
+        }
+        let parsed;
+        try {
+            parsed = JSON.parse(text);
+        }
+        catch {
+            throw new RpcTransportError(status >= 400 ? "http" : "invalid_response", `HTTP ${status}: the response is not JSON`, { status, body: text });
+        }
+        // A 401 carries a JSON-RPC error object (id null); that is the answer to report.
+        if (status >= 400 && !(isRecord(parsed) && isRecord(parsed.error))) {
+            throw new RpcTransportError("http", `HTTP ${status}`, { status, body: text });
+        }
+        return parsed;
+    }
+    function single(parsed, id) {
+        // An error with id null (unauthorized, parse error) answers this request too.
+        const problem = responseProblem(parsed, id);
+        if (problem !== undefined)
+            throw new RpcTransportError("invalid_response", problem, { body: JSON.stringify(parsed) });
+        return outcomeOf(parsed);
+    }
+    return {
+        async request(method, params) {
+            const id = nextId++;
+            return unwrap(single(await post(makeRequest(id, method, params)), id));
+        },
+        async notify(method, params) {
+            await post(makeRequest(undefined, method, params));
+        },
+        async batch(calls) {
+            const ids = calls.map(() => nextId++);
+            const parsed = await post(calls.map((call, i) => makeRequest(ids[i], call.method, call.params)));
+            if (!Array.isArray(parsed)) {
+                // A whole-batch error (e.g. unauthorized) is one object; it answers every call.
+                if (isRecord(parsed) && isRecord(parsed.error))
+                    return calls.map(() => outcomeOf(parsed));
+                throw new RpcTransportError("invalid_response", "a batch must be answered with an array", { body: JSON.stringify(parsed) });
+            }
+            const byId = new Map();
+            for (const item of parsed)
+                if (isRecord(item))
+                    byId.set(item.id, item);
+            return ids.map((id) => {
+                const item = byId.get(id);
+                return item === undefined ? { ok: false, error: new JsonRpcError(-32603, `no response for id ${id}`) } : outcomeOf(item);
+            });
+        },
+        async close() { },
+    };
+}
+function usableGlobalDispatcher() {
+    const dispatcher = getGlobalDispatcher();
+    return typeof dispatcher.request === "function" ? dispatcher : undefined;
+}
+async function* webChunks(body) {
+    if (body === null)
+        return;
+    const reader = body.getReader();
+    for (;;) {
+        const { done, value } = await reader.read();
+        if (done)
+            return;
+        yield value;
+    }
+}
+async function readCapped(body, destroy) {
+    const parts = [];
+    let size = 0;
+    for await (const chunk of body) {
+        size += chunk.length;
+        if (size > MAX_RPC_RESPONSE_BYTES) {
+            destroy();
+            throw new RpcTransportError("invalid_response", `response body exceeds ${MAX_RPC_RESPONSE_BYTES} bytes`);
+        }
+        parts.push(chunk);
+    }
+    const all = new Uint8Array(size);
+    let at = 0;
+    for (const part of parts) {
+        all.set(part, at);
+        at += part.length;
+    }
+    return new TextDecoder().decode(all);
+}
+//# sourceMappingURL=jsonrpc-http.js.map
