@@ -6,6 +6,7 @@ import { packagePath } from "../lib/package-root.ts";
 import type { EmittedFile } from "./emit/context.ts";
 import { renderTemplate } from "./emit/templates.ts";
 import { wireTestsSource } from "./emit/wire-tests-file.ts";
+import { sdkGuide } from "./emit/readme-file.ts";
 import type { SpecModel } from "./model/types.ts";
 import { importedPackages, type RuntimeSource } from "./runtime-source.ts";
 
@@ -126,7 +127,7 @@ export function packageFiles(spec: PackageSpec, model: SpecModel, sources: reado
   return [
     { path: "package.json", content: `${JSON.stringify(pkg, null, 2)}\n` },
     { path: "tsconfig.json", content: `${JSON.stringify(tsconfig, null, 2)}\n` },
-    { path: "README.md", content: readme.replace(/\n{3,}/g, "\n\n") },
+    { path: "README.md", content: `${readme.trimEnd()}\n\n${sdkGuide(model, { importFrom: spec.name, hasWebhooks: model.webhooks.length > 0, hasRpc: model.rpc !== undefined })}`.replace(/\n{3,}/g, "\n\n") },
     { path: "test/wire.test.js", content: wireTestsSource(model, model.security.hmac !== undefined) },
   ];
 }

@@ -56,8 +56,8 @@ afterAll(async () => {
 
 const runtimes: [string, string[] | undefined][] = [
   ["node", [process.execPath, "call.mjs"]],
-  ["bun", ((bin) => bin && [bin, "run", "call.mjs"])(findBinary("bun", "BUN_BIN"))],
-  ["deno", ((bin) => bin && [bin, "run", "--allow-net=127.0.0.1", "--allow-read", "--allow-env", "--node-modules-dir=manual", "call.mjs"])(findBinary("deno", "DENO_BIN"))],
+  ["bun", ((bin) => (bin ? [bin, "run", "call.mjs"] : undefined))(findBinary("bun", "BUN_BIN"))],
+  ["deno", ((bin) => (bin ? [bin, "run", "--allow-net=127.0.0.1", "--allow-read", "--allow-env", "--node-modules-dir=manual", "call.mjs"] : undefined))(findBinary("deno", "DENO_BIN"))],
 ];
 
 describe("the built SDK on every runtime found", () => {
