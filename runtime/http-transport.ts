@@ -28,6 +28,8 @@ export type FetchLike = (
   status: number;
   headers: { forEach(callback: (value: string, key: string) => void): void };
   body: ReadableStream<Uint8Array> | null;
+  /** Used when the body's length is declared (cheaper than reading the stream by hand). */
+  text?(): Promise<string>;
 }>;
 
 /** A request as middleware sees it, signed and about to go out. Headers may be changed; the body may not (it is signed). */
@@ -222,6 +224,7 @@ async function readLimited(stream: ReadableStream<Uint8Array>, limit: number): P
   const reader = stream.getReader();
   const parts: Uint8Array[] = [];
   let size = 0;
+  let finished = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -230,8 +233,10 @@ async function readLimited(stream: ReadableStream<Uint8Array>, limit: number): P
       if (size > limit) throw new BodyTooLarge(limit);
       parts.push(value);
     }
+    finished = true;
   } finally {
-    await reader.cancel().catch(() => {});
+    // On early exit (too large, abort) this cancels the rest of the body.
+    if (!finished) await reader.cancel().catch(() => {});
   }
   if (parts.length === 1) return utf8.decode(parts[0]);
   // Decoding the whole body once keeps multi-byte characters split across chunks intact.
@@ -244,13 +249,24 @@ async function readLimited(stream: ReadableStream<Uint8Array>, limit: number): P
   return utf8.decode(all);
 }
 
-/** A RawSend over a fetch: web streams, and an AbortSignal for the attempt's timeout. */
+/** A RawSend over a fetch: web streams, and one timer that aborts the attempt at its timeout. */
 export function fetchSend(fetch: FetchLike, dispatcher?: unknown): RawSend {
   return async (input: RawSendInput): Promise<RawResponse> => {
-    const timeout = AbortSignal.timeout(input.timeoutMs);
-    const signal = input.signal === undefined ? timeout : AbortSignal.any([timeout, input.signal]);
+    // One controller and one timer per attempt: cheaper than AbortSignal.timeout plus AbortSignal.any.
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new DeadlineExceeded(input.timeoutMs));
+    }, input.timeoutMs);
+    const external = input.signal;
+    const forward = () => controller.abort(external?.reason);
+    if (external !== undefined) {
+      if (external.aborted) forward();
+      else external.addEventListener("abort", forward, { once: true });
+    }
     try {
-      const init = { method: input.method, headers: input.headers, body: input.body, redirect: "manual" as const, signal, ...(dispatcher === undefined ? {} : { dispatcher }) };
+      const init = { method: input.method, headers: input.headers, body: input.body, redirect: "manual" as const, signal: controller.signal, ...(dispatcher === undefined ? {} : { dispatcher }) };
       const res = await fetch(input.url, init);
       const headers: Record<string, string> = {};
       res.headers.forEach((value, key) => (headers[key.toLowerCase()] = value));
@@ -258,14 +274,21 @@ export function fetchSend(fetch: FetchLike, dispatcher?: unknown): RawSend {
         await res.body?.cancel().catch(() => {});
         throw new BodyTooLarge(input.maxBytes);
       }
-      const text = res.body === null ? "" : await readLimited(res.body, input.maxBytes);
+      // A declared length within the limit bounds the body already; otherwise count while reading.
+      const text = res.body === null ? "" : headers["content-length"] !== undefined && res.text !== undefined ? await res.text() : await readLimited(res.body, input.maxBytes);
       return { status: res.status, headers, text };
     } catch (error) {
-      if (timeout.aborted && !(error instanceof BodyTooLarge) && !input.signal?.aborted) throw new DeadlineExceeded(input.timeoutMs);
+      if (timedOut && !(error instanceof BodyTooLarge) && !external?.aborted) throw new DeadlineExceeded(input.timeoutMs);
       throw error;
+    } finally {
+      clearTimeout(timer);
+      external?.removeEventListener("abort", forward);
     }
   };
 }
+
+/** Paths fetch sends exactly as given (no dot segments, nothing to percent-encode): most of them. */
+const PLAIN_PATH = /^(?:\/(?!\.\.?(?:\/|$))[A-Za-z0-9\-._~%!$&'()*+,;=:@]*)*\/?$/;
 
 function bodyText(body: string | Uint8Array | undefined): string | undefined {
   return body === undefined ? undefined : typeof body === "string" ? body : utf8.decode(body);
@@ -293,7 +316,7 @@ export function createTransport(options: TransportOptions): Transport {
     const path = basePath + request.path;
     const url = origin + path + buildQueryString(request.query);
     // fetch normalizes the URL it is given, so sign what it will actually send.
-    const sentPath = options.send === undefined ? new URL(url).pathname : path;
+    const sentPath = options.send !== undefined || PLAIN_PATH.test(path) ? path : new URL(url).pathname;
     const shouldSign = (request.sign ?? true) && options.apiKey !== undefined && secret !== undefined;
     const signed = shouldSign ? signedHeaders({ apiKey: options.apiKey as string, secret, method, path: sentPath, body, timestamp: request.timestamp ?? now() }) : undefined;
     const contentType = body === undefined ? undefined : JSON_CONTENT_TYPE_HEADER;
@@ -317,9 +340,9 @@ export function createTransport(options: TransportOptions): Transport {
         throw asTransportError(error, sent, request.signal, timeoutMs, attemptNo);
       });
     };
-    const chain = middleware.reduceRight<(req: MiddlewareRequest) => Promise<RawResponse>>((next, mw) => (req) => mw(req, next), last);
+    const chain = middleware.length === 0 ? last : middleware.reduceRight<(req: MiddlewareRequest) => Promise<RawResponse>>((next, mw) => (req) => mw(req, next), last);
     try {
-      const raw = await chain({ method: sent.method, url: sent.url, headers: { ...sent.headers }, body: sent.body, attempt: attemptNo, operationId: request.operationId });
+      const raw = await chain({ method: sent.method, url: sent.url, headers: middleware.length === 0 ? sent.headers : { ...sent.headers }, body: sent.body, attempt: attemptNo, operationId: request.operationId });
       if (debug) logger.debug(`custody ← ${raw.status} ${sent.method} ${sent.url}`, { ms: Date.now() - started, requestId: raw.headers["x-request-id"], headers: redactHeaders(raw.headers), ...(options.logBodies ? { body: redactBody(raw.text) } : {}) });
       return { raw, sent };
     } catch (error) {
