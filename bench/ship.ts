@@ -69,8 +69,8 @@ export async function benchShip(ctx: BenchContext): Promise<SectionResult> {
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", private: true }));
   execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", tarball], { cwd: app, stdio: "ignore" });
   const installedMb = sizeOf(join(app, "node_modules")) / 1e6;
-  const chainMb = ["ganache", "@trufflesuite"].reduce((sum, pkg) => sum + sizeOf(join(app, "node_modules", pkg)) / 1e6, 0);
-  entries.push(entry("npm install custody tarball: node_modules", installedMb, "budget", INSTALLED_BUDGET_MB, "MB", `tarball: ${files} files, ${(statSync(tarball).size / 1e3).toFixed(0)} kB; of which the chain engine (ganache + @trufflesuite) ${chainMb.toFixed(0)} MB`));
+  const chainMb = ["@foundry-rs"].reduce((sum, pkg) => sum + sizeOf(join(app, "node_modules", pkg)) / 1e6, 0);
+  entries.push(entry("npm install custody tarball: node_modules", installedMb, "budget", INSTALLED_BUDGET_MB, "MB", `tarball: ${files} files, ${(statSync(tarball).size / 1e3).toFixed(0)} kB; of which the chain engine (anvil, @foundry-rs) ${chainMb.toFixed(0)} MB`));
   return {
     entries,
     notes: [

@@ -9,11 +9,12 @@ import type { EmbeddedChain } from "../reference/chain/embedded-chain.ts";
 import { startSandbox } from "../reference/sandbox.ts";
 import type { BenchContext, SectionResult } from "./context.ts";
 import { entry } from "./stats.ts";
+import { SANDBOX_ETH_ASSET_ID } from "../reference/domain/catalog.ts";
 
 const COUNT = 512;
 const SENDERS = 8;
 const IN_FLIGHT = 16;
-const ETH = "ast_sandbox_eth";
+const ETH = SANDBOX_ETH_ASSET_ID;
 
 export async function benchWithdrawals(ctx: BenchContext): Promise<SectionResult> {
   const notes: string[] = [];
@@ -61,7 +62,7 @@ export async function benchWithdrawals(ctx: BenchContext): Promise<SectionResult
     await pool(Array.from({ length: COUNT }, (_, i) => i), IN_FLIGHT, async (i) => {
       const w = wallets[i % SENDERS]!;
       const created = await client.createWithdrawal({ params: { wallet_id: w.id }, headers: { "idempotency-key": `bench-${i}` }, body: { asset_id: ETH, amount: "0.001", recipient_address: privateKeyToAccount(generatePrivateKey()).address } });
-      ids.push(created.id as string);
+      ids.push(created.withdrawal.id as string);
     });
     let completed = 0;
     let failed = 0;

@@ -20,6 +20,7 @@ import type { StateStore } from "./store/state-store.ts";
 import { DEFAULT_RETRY_SCHEDULE, validateRetrySchedule, type RetrySchedule } from "./webhooks/backoff.ts";
 import { DEFAULT_DISPATCHER_OPTIONS, WebhookDispatcher } from "./webhooks/dispatcher.ts";
 import { WebhookRegistry } from "./webhooks/registry.ts";
+import { NonceAllocator } from "./domain/nonce-allocator.ts";
 import type { WebhookProfile } from "../runtime/webhook-signature.ts";
 
 export interface AppOptions {
@@ -73,10 +74,11 @@ export class ReferenceApp {
     this.balances = new BalanceService(this.ctx);
     this.deposits = new DepositService(this.ctx);
     this.withdrawals = new WithdrawalService(this.ctx, this.wallets, this.balances);
-    this.executor = new WithdrawalExecutor(this.ctx, this.wallets, { log: (m) => opts.onError?.(m) });
+    const nonces = new NonceAllocator(this.ctx);
+    this.executor = new WithdrawalExecutor(this.ctx, this.wallets, { log: (m) => opts.onError?.(m), nonces });
     this.withdrawals.onApproved = () => void this.executor.kick();
     this.signing = new SigningService(this.ctx, this.wallets);
-    this.web3 = new Web3SigningService(this.ctx, this.wallets);
+    this.web3 = new Web3SigningService(this.ctx, this.wallets, nonces);
     this.transactions = new TransactionService(this.ctx);
     this.audit = new AuditLogService(this.ctx);
     this.webhooks = new WebhookRegistry(this.ctx, { allowPrivateTargets: opts.allowPrivateWebhookTargets ?? true });

@@ -12,6 +12,7 @@ import path from "node:path";
 import { createPublicClient, createWalletClient, defineChain, formatEther, http as viemHttp, parseEther, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { CustodialWalletServiceClient } from "../generated/client.ts";
+import { SANDBOX_ETH_ASSET_ID } from "../reference/domain/catalog.ts";
 
 export interface CrashOptions {
   /** Milliseconds after the load starts at which to SIGKILL the sandbox (each followed by a restart). */
@@ -74,7 +75,7 @@ interface Requested {
 }
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const ETH = "ast_sandbox_eth";
+const ETH = SANDBOX_ETH_ASSET_ID;
 
 export async function runCrash(opts: CrashOptions): Promise<CrashFigures> {
   const log = opts.log ?? (() => undefined);
@@ -124,7 +125,7 @@ export async function runCrash(opts: CrashOptions): Promise<CrashFigures> {
         // Retried with the same Idempotency-Key while the sandbox is down: at most one withdrawal per key.
         await retry(() => !stop, async () => {
           const w = await clientOf(current).createWithdrawal({ params: { wallet_id: wallet.id }, headers: { "idempotency-key": r.key }, body: { asset_id: ETH, amount: formatEther(r.amountWei), recipient_address: r.recipient } });
-          r.ids.add(w.id as string);
+          r.ids.add(w.withdrawal.id as string);
         });
         const id = [...r.ids][0];
         if (!id) break;
@@ -337,8 +338,12 @@ async function startCountingReceiver(): Promise<{ url: string; received: Counted
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       try {
-        const e = JSON.parse(Buffer.concat(chunks).toString("utf8")) as CountedEvent;
-        received.push({ id: e.id, type: e.type, data: e.data });
+        // The default envelope {webhook_id, resource_id, url, payload, event} with the event id in a header;
+        // the standard-webhooks profile's {id, type, data} is read too.
+        const e = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
+        const header = req.headers["x-webhook-event-id"] ?? req.headers["webhook-id"];
+        const id = typeof header === "string" ? header : (e.id as string);
+        received.push({ id, type: (e.event ?? e.type) as string, data: (e.payload ?? e.data) as Record<string, unknown> });
       } catch {
         // Not an event: ignored, counted nowhere.
       }

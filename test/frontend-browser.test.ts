@@ -87,10 +87,10 @@ describe.skipIf(!available)("console and docs in Chromium", () => {
     const created = page.locator("#deliveries tbody tr", { hasText: "wallet.created" });
     await created.locator(".dl-status.status-delivered").waitFor({ timeout: 20_000 });
     await created.locator("summary").click();
-    expect(await created.locator("pre").textContent()).toContain('"type": "wallet.created"');
-    const before = receiver.received.filter((r) => r.event.type === "wallet.created").length;
+    expect(await created.locator("pre").textContent()).toContain('"event": "wallet.created"');
+    const before = receiver.received.filter((r) => r.event.event === "wallet.created").length;
     await created.locator("button", { hasText: "Resend" }).click();
-    await waitFor("the resent wallet.created", () => receiver.received.filter((r) => r.event.type === "wallet.created").length > before);
+    await waitFor("the resent wallet.created", () => receiver.received.filter((r) => r.event.event === "wallet.created").length > before);
     await page.screenshot({ path: path.join(OUTPUT, "console-full.png"), fullPage: true });
     expect(problems).toEqual([]);
   }, 60_000);

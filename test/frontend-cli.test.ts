@@ -85,9 +85,9 @@ describe("custody request", () => {
   });
 
   it("calls METHOD PATH, with a base URL ending in /api/v1 accepted", async () => {
-    const r = await capture(() => request(["GET", "/api/v1/wallets", "--base-url", `${sandbox.base_url}/api/v1/`]));
+    const r = await capture(() => request(["GET", "/api/v1/networks", "--base-url", `${sandbox.base_url}/api/v1/`]));
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/^listWallets: HTTP 200/);
+    expect(r.out).toMatch(/^listNetworks: HTTP 200/);
   });
 
   it("fills workspace_id from the credentials and sends a --body", async () => {
@@ -131,34 +131,34 @@ describe("custody trigger", () => {
     expect(r.code).toBe(0);
   });
 
-  const seen = (type: string) => receiver.received.filter((w) => w.event.type === type);
+  const seen = (type: string) => receiver.received.filter((w) => w.event.event === type);
 
   it("wallet.created creates a wallet and waits until it is ready", async () => {
     const r = await capture(() => trigger(["wallet.created"]));
     expect(r.code).toBe(0);
-    walletId = /wallet (wal_\w+) is ready/.exec(r.out)![1];
-    await waitFor("wallet.created at the receiver", () => seen("wallet.created").some((w) => w.event.data.wallet_id === walletId || w.event.data.id === walletId));
+    walletId = /wallet ([0-9a-f-]{36}) is ready/.exec(r.out)![1];
+    await waitFor("wallet.created at the receiver", () => seen("wallet.created").some((w) => w.event.payload.wallet_id === walletId || w.event.payload.id === walletId));
   });
 
   it("deposit sends from the faucet and deposit.pending is delivered", async () => {
     const r = await capture(() => trigger(["deposit", "--wallet", walletId, "--amount", "0.75"]));
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/sent 0\.75 \w+ from the faucet/);
-    await waitFor("deposit.pending at the receiver", () => seen("deposit.pending").some((w) => w.event.data.amount === "0.75"));
+    await waitFor("deposit.pending at the receiver", () => seen("deposit.pending").some((w) => w.event.payload.amount === "0.75"));
   });
 
   it("deposit.confirmed raises the available balance", async () => {
     const r = await capture(() => trigger(["deposit.confirmed", "--wallet", walletId, "--amount", "2"]));
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/deposit confirmed: available balance [0-9.]+ → [0-9.]+/);
-    await waitFor("deposit.confirmed at the receiver", () => seen("deposit.confirmed").some((w) => w.event.data.amount === "2"));
+    await waitFor("deposit.confirmed at the receiver", () => seen("deposit.confirmed").some((w) => w.event.payload.amount === "2"));
   });
 
   it("withdrawal.failed makes a withdrawal fail on chain", async () => {
     const r = await capture(() => trigger(["withdrawal.failed", "--wallet", walletId]));
     expect(r.code).toBe(0);
-    const id = /withdrawal (wdr_\w+) failed/.exec(r.out)![1];
-    await waitFor("withdrawal.failed at the receiver", () => seen("withdrawal.failed").some((w) => JSON.stringify(w.event.data).includes(id)));
+    const id = /withdrawal ([0-9a-f-]{36}) failed/.exec(r.out)![1];
+    await waitFor("withdrawal.failed at the receiver", () => seen("withdrawal.failed").some((w) => JSON.stringify(w.event.payload).includes(id)));
     const got = await capture(() => request(["getWithdrawal", "--param", `withdrawal_id=${id}`]));
     expect(got.out).toContain('"status": "failed"');
   }, 60_000);

@@ -51,7 +51,7 @@ describe("pages", () => {
     expect(await page.text()).toContain("<title>custody sandbox console</title>");
     for (const f of ["console.js", "adapter.js", "signing.js", "console.css"]) expect((await fetch(`${sandbox.base_url}/console/${f}`)).status).toBe(200);
     const ops = (await (await fetch(`${sandbox.base_url}/console/operations.json`)).json()) as Record<string, { method: string; path: string }>;
-    expect(ops.listWallets).toEqual({ method: "GET", path: "/api/v1/wallets" });
+    expect(ops.listWallets).toEqual({ method: "GET", path: "/api/v1/workspaces/{workspace_id}/wallets" });
   });
 
   it("hands the console's key to the sandbox's own host only, without CORS headers", async () => {

@@ -8,9 +8,10 @@ import { CustodialWalletServiceClient } from "../generated/client.ts";
 import { WithdrawalExecutor } from "../reference/domain/withdrawal-executor.ts";
 import { C, type WithdrawalRecord } from "../reference/domain/records.ts";
 import { startSandbox, type Sandbox } from "../reference/sandbox.ts";
+import { SANDBOX_ETH_ASSET_ID } from "../reference/domain/catalog.ts";
 import { chainClients, startReceiver, waitFor, type Receiver } from "./reference-helpers.ts";
 
-const ETH = "ast_sandbox_eth";
+const ETH = SANDBOX_ETH_ASSET_ID;
 let sandbox: Sandbox;
 let client: CustodialWalletServiceClient;
 let receiver: Receiver;
@@ -41,7 +42,7 @@ afterAll(async () => {
 async function storedUnsent(nonce: number, amount: string): Promise<{ w: WithdrawalRecord; account: ReturnType<typeof privateKeyToAccount> }> {
   const created = await client.createWithdrawal({ params: { wallet_id: walletId }, headers: { "idempotency-key": `exec-${nonce}-${amount}` }, body: { asset_id: ETH, amount, recipient_address: `0x${"5a".repeat(20)}` } });
   const store = sandbox.app.ctx.store;
-  const w = store.get<WithdrawalRecord>(C.withdrawals, created.id as string)!;
+  const w = store.get<WithdrawalRecord>(C.withdrawals, created.withdrawal.id as string)!;
   expect(w.status).toBe("approved");
   const account = privateKeyToAccount(sandbox.app.wallets.privateKeyOf(walletId));
   const fees = await sandbox.app.chain.fees();
@@ -64,7 +65,7 @@ describe("reconciliation after a crash", () => {
       expect(done.tx_hash).toBe(w.tx_hash);
       expect(done.last_sent_at).toBeDefined();
       const confirmed = await waitFor("withdrawal.confirmed", () => {
-        const e = receiver.received.filter((x) => x.event.type === "withdrawal.confirmed" && x.event.data.withdrawal_id === w.id);
+        const e = receiver.received.filter((x) => x.event.event === "withdrawal.confirmed" && x.event.payload.withdrawal_id === w.id);
         return e.length > 0 && e;
       });
       expect(confirmed).toHaveLength(1);
@@ -94,11 +95,11 @@ describe("reconciliation after a crash", () => {
       expect(failed.error).toMatch(/nonce 1 .* another transaction/);
       expect(logged.some((m) => m.includes(w.id) && m.includes("funds released"))).toBe(true);
       const events = await waitFor("withdrawal.failed", () => {
-        const e = receiver.received.filter((x) => x.event.type === "withdrawal.failed" && x.event.data.withdrawal_id === w.id);
+        const e = receiver.received.filter((x) => x.event.event === "withdrawal.failed" && x.event.payload.withdrawal_id === w.id);
         return e.length > 0 && e;
       });
       expect(events).toHaveLength(1);
-      expect(events[0]!.event.data).toMatchObject({ status: "failed", status_reason: "nonce_used" });
+      expect(events[0]!.event.payload).toMatchObject({ status: "failed", status_reason: "nonce_used" });
       // Released: nothing stays on hold once the blocks of the earlier transactions are confirmed.
       await waitFor("released", async () => (await client.getWalletAssetBalance({ params: { wallet_id: walletId, asset_id: ETH } })).on_hold === "0", 20_000);
       expect(await sandbox.app.chain.receipt(w.tx_hash as Hex)).toBeUndefined();

@@ -94,8 +94,10 @@ describe("spec examples", () => {
 
   it("keeps ids consistent: one workspace and the Treasury wallet everywhere", () => {
     const text = JSON.stringify(api.components.examples);
-    const workspaces = new Set(text.match(/ws_[0-9A-Z]{26}/g));
-    expect([...workspaces]).toEqual(["ws_01J9ZQ4M8X3T7K2B5N6R8W0Y1C"]);
-    expect(text).toContain("wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K");
+    const workspaces = new Set([...text.matchAll(/"workspace_id":"([^"]+)"/g)].map((m) => m[1]));
+    expect([...workspaces]).toEqual(["12b4cc7d-d463-40aa-9d2c-0abf5533ac59"]);
+    expect(text).toContain("73d83f0b-eb45-4250-abf0-af3ac8ae1e03");
+    // Every id in the examples is a UUID v4, as the real service's SDK demands before sending.
+    expect(text).not.toMatch(/\b(wal|ws|wdr|txn|ast|net|whk|dlv|evt)_[0-9A-Za-z]/);
   });
 });

@@ -13,7 +13,7 @@ const FUNCTIONS = `export { WebhookVerificationError, type VerifyWebhookOptions 
 
 const eventSchemas: EventSchemas = { byType: webhookEventSchemas, any: WebhookEventSchema };
 
-/** Parses a delivery body (raw text, bytes or parsed JSON) into a typed event; the \`type\` field picks the schema. */
+/** Parses a delivery body (raw text, bytes or parsed JSON) into a typed event; the member that names the event type picks the schema. */
 export function parseWebhookEvent(body: unknown): WebhookEvent {
   return parseEvent(body, eventSchemas) as WebhookEvent;
 }

@@ -8,7 +8,9 @@
 //     forgot them (a crash empties its pool): the reconciler sends those exact bytes again;
 //   - a nonce released by a withdrawal that failed before it was mined is a gap: the next withdrawal
 //     fills it, so later transactions of the wallet are not held up behind it.
-// Called only from the executor's serial pass, so two allocations never race.
+// Both users of the wallet keys' nonces (the withdrawal executor and /web3 raw-transaction signing) share
+// one allocator per deployment and allocate inside `exclusive`, held until the nonce is either stored with
+// its withdrawal or broadcast: two allocations never race and never hand out the same nonce.
 import type { Hex } from "viem";
 import type { DomainContext } from "./context.ts";
 import { C, type WithdrawalRecord } from "./records.ts";
@@ -18,7 +20,16 @@ export function isInFlight(w: WithdrawalRecord): boolean {
 }
 
 export class NonceAllocator {
+  #tail: Promise<unknown> = Promise.resolve();
+
   constructor(private readonly ctx: DomainContext) {}
+
+  /** Runs `fn` alone: from an allocation until its nonce is stored in flight or on the node. */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.#tail.then(fn, fn);
+    this.#tail = run.catch(() => undefined);
+    return run;
+  }
 
   /** `count` nonces for `address`, ascending, reconciled with the chain's pending nonce. */
   async allocate(address: string, count: number): Promise<number[]> {

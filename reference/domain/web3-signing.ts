@@ -12,6 +12,7 @@ import type { Web3SignRawRequest, Web3SignRequest, Web3SignStatus, Web3Transacti
 import type { DomainContext } from "./context.ts";
 import { newId } from "./ids.ts";
 import { C, type Actor, type SignRequestRecord } from "./records.ts";
+import type { NonceAllocator } from "./nonce-allocator.ts";
 import type { WalletService } from "./wallets.ts";
 
 type Kind = SignRequestRecord["kind"];
@@ -22,6 +23,7 @@ export class Web3SigningService {
   constructor(
     private readonly ctx: DomainContext,
     private readonly wallets: WalletService,
+    private readonly nonces: NonceAllocator,
   ) {}
 
   requestSign(actor: Actor, walletId: string, body: Web3SignRequest, idempotencyKey?: string): { transaction_id: string } {
@@ -140,10 +142,11 @@ export class Web3SigningService {
     const fees = body.maxFeePerGas == null ? await this.ctx.chain.fees() : undefined;
     const maxFeePerGas = big(body.maxFeePerGas) ?? (fees as { maxFeePerGas: bigint }).maxFeePerGas;
     const maxPriorityFeePerGas = big(body.maxPriorityFeePerGas) ?? fees?.maxPriorityFeePerGas ?? maxFeePerGas;
-    const nonce = body.nonce != null ? Number(body.nonce) : await this.ctx.chain.pendingNonce(account.address);
     const gas = big(body.gasLimit) ?? (await this.ctx.chain.viem.estimateGas({ account: account.address, to, data, value }));
-    const raw = await account.signTransaction({ type: "eip1559", chainId, to, data, value, nonce, gas, maxFeePerGas, maxPriorityFeePerGas });
-    return this.ctx.chain.sendRaw(raw);
+    const signAndSend = async (nonce: number) => this.ctx.chain.sendRaw(await account.signTransaction({ type: "eip1559", chainId, to, data, value, nonce, gas, maxFeePerGas, maxPriorityFeePerGas }));
+    if (body.nonce != null) return signAndSend(Number(body.nonce));
+    // The wallet's withdrawals take nonces from the same allocator: never one that a withdrawal holds.
+    return this.nonces.exclusive(async () => signAndSend((await this.nonces.allocate(account.address, 1))[0]!));
   }
 }
 

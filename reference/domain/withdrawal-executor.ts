@@ -31,6 +31,8 @@ export interface ExecutorOptions {
   resendAfterMs?: number;
   /** Notices worth an operator's eye (resends, failures). */
   log?: (message: string) => void;
+  /** The deployment's one allocator, shared with /web3 raw-transaction signing. Default: the executor's own. */
+  nonces?: NonceAllocator;
 }
 
 /** Chain calls made at once while reconciling. */
@@ -52,7 +54,7 @@ export class WithdrawalExecutor {
     private readonly wallets: WalletService,
     private readonly opts: ExecutorOptions = {},
   ) {
-    this.nonces = new NonceAllocator(ctx);
+    this.nonces = opts.nonces ?? new NonceAllocator(ctx);
     this.log = opts.log ?? (() => undefined);
   }
 
@@ -107,18 +109,21 @@ export class WithdrawalExecutor {
   }
 
   /** Allocates nonces, signs, and commits every signed transaction in one transaction, before any send. */
-  private async prepareAll(fresh: WithdrawalRecord[]): Promise<WithdrawalRecord[]> {
-    const fees = await this.ctx.chain.fees();
-    const prepared: WithdrawalRecord[] = [];
-    for (const [address, list] of groupBy(fresh, (w) => w.from_address)) {
-      const nonces = await this.nonces.allocate(address, list.length);
-      for (let i = 0; i < list.length; i++) prepared.push(await this.sign(list[i]!, nonces[i]!, fees));
-    }
-    const at = this.ctx.now().toISOString();
-    this.ctx.store.transact((tx) => {
-      for (const w of prepared) tx.put(C.withdrawals, { ...w, updated_at: at });
+  private prepareAll(fresh: WithdrawalRecord[]): Promise<WithdrawalRecord[]> {
+    // Exclusive until committed: the nonces are held by stored in-flight records from then on.
+    return this.nonces.exclusive(async () => {
+      const fees = await this.ctx.chain.fees();
+      const prepared: WithdrawalRecord[] = [];
+      for (const [address, list] of groupBy(fresh, (w) => w.from_address)) {
+        const nonces = await this.nonces.allocate(address, list.length);
+        for (let i = 0; i < list.length; i++) prepared.push(await this.sign(list[i]!, nonces[i]!, fees));
+      }
+      const at = this.ctx.now().toISOString();
+      this.ctx.store.transact((tx) => {
+        for (const w of prepared) tx.put(C.withdrawals, { ...w, updated_at: at });
+      });
+      return prepared.sort((a, b) => (a.nonce as number) - (b.nonce as number));
     });
-    return prepared.sort((a, b) => (a.nonce as number) - (b.nonce as number));
   }
 
   private async sign(w: WithdrawalRecord, nonce: number, fees: ChainFees): Promise<WithdrawalRecord> {

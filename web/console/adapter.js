@@ -11,8 +11,7 @@ export const EVENT_TYPES = ["wallet.created", "deposit.pending", "deposit.confir
 
 /** @returns {Promise<Array<{ id: string, name: string, status: string, created_at: string }>>} */
 export async function listWallets(call, ctx) {
-  const data = await call("listWallets", {});
-  void ctx;
+  const data = await call("listWallets", { params: { workspace_id: ctx.workspace_id } });
   return (data ?? []).map((w) => ({ id: w.id, name: w.name, status: w.creation_status, created_at: w.created_at }));
 }
 
@@ -66,9 +65,11 @@ export async function withdrawals(call, ctx, walletId) {
 
 export async function requestWithdrawal(call, ctx, walletId, { assetId, amount, to, note }) {
   void ctx;
-  const body = { asset_id: assetId, amount, recipient_address: to, ...(note ? { note } : {}) };
+  const body = { asset_id: assetId, amount, recipient_address: to, ...(note ? { notes: note } : {}) };
   const headers = { "Idempotency-Key": globalThis.crypto.randomUUID() };
-  return withdrawalView(await call("createWithdrawal", { params: { wallet_id: walletId }, headers, body }));
+  // The answer is { auto_approved, withdrawal }; older shapes answered the withdrawal itself.
+  const data = await call("createWithdrawal", { params: { wallet_id: walletId }, headers, body });
+  return withdrawalView(data?.withdrawal ?? data);
 }
 
 export async function getWithdrawal(call, ctx, id) {
@@ -95,7 +96,7 @@ function withdrawalView(w) {
     to: w.recipient_address,
     status: w.status,
     tx_hash: w.tx_hash,
-    error: w.error ?? w.status_reason,
+    error: w.error_reason ?? w.error ?? w.status_reason,
   };
 }
 
@@ -104,7 +105,7 @@ export async function webhookDeliveries(call, ctx) {
   const rows = (await call("listWebhookDeliveries", { params: { workspace_id: ctx.workspace_id } })) ?? [];
   return rows.map((d) => ({
     id: d.id ?? d.delivery_id,
-    event_type: d.event_type ?? d.payload?.type,
+    event_type: d.event_type ?? d.payload?.event ?? d.payload?.type,
     status: d.status,
     attempts: d.attempt_count,
     response_status: d.response_status,
