@@ -94,7 +94,7 @@ export class CustodialWalletServiceClient {
    * @example
    * ```ts
    * const result = await client.listNetworks();
-   * // result: [{"id":"net_eth_sepolia","name":"Ethereum Sepolia","is_evm":true,"chain_id":11155111,"native_currency":"ETH","is_testnet":true,"internal_code":"ETH_SEPOLIA",...
+   * // result: [{"id":"830bae52-e4b7-4700-8afd-ff80ff0cadb2","name":"Ethereum Sepolia","is_evm":true,"chain_id":11155111,"native_currency":"ETH","is_testnet":true,"internal...
    * ```
    */
   listNetworks(input: T.ListNetworksInput = {}, options?: CallOptions): ApiPromise<T.ListNetworksData> {
@@ -119,7 +119,7 @@ export class CustodialWalletServiceClient {
    * @example
    * ```ts
    * const result = await client.listAssets();
-   * // result: [{"id":"ast_eth_sepolia","name":"Ether","symbol":"ETH","decimals":18,"asset_type":"native","is_native":true,"address_type":"evm","is_whitelisted":true,"netwo...
+   * // result: [{"id":"00fe2088-d560-4927-aac8-66b45a8c40c7","name":"Ether","symbol":"ETH","decimals":18,"asset_type":"native","is_native":true,"address_type":"evm","is_whi...
    * ```
    */
   listAssets(input: T.ListAssetsInput = {}, options?: CallOptions): ApiPromise<T.ListAssetsData> {
@@ -153,7 +153,7 @@ export class CustodialWalletServiceClient {
    *     wallet_purpose: "general"
    *   }
    * });
-   * // result: {"id":"wcs_01J9ZQ6B2C3D4E5F6G7H8J9K0M","wallet_id":"wal_01J9ZQ6B2C3D4E5F6G7H8J9K0M","status":"pending","workspace_id":"ws_01J9ZQ4M8X3T7K2B5N6R8W0Y1C","name":...
+   * // result: {"id":"wcs_01J9ZQ6B2C3D4E5F6G7H8J9K0M","wallet_id":"cd5b5ec2-752c-4c35-9f4b-f5f313714dcb","status":"pending","workspace_id":"12b4cc7d-d463-40aa-9d2c-0abf5533...
    * ```
    */
   createWallet(input: T.CreateWalletInput, options?: CallOptions): ApiPromise<T.CreateWalletData> {
@@ -183,7 +183,7 @@ export class CustodialWalletServiceClient {
    *     workspace_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
    *   }
    * });
-   * // result: [{"id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","workspace_id":"ws_01J9ZQ4M8X3T7K2B5N6R8W0Y1C","name":"Treasury","wallet_type":"mpc","creation_status":"success","cre...
+   * // result: [{"id":"73d83f0b-eb45-4250-abf0-af3ac8ae1e03","workspace_id":"12b4cc7d-d463-40aa-9d2c-0abf5533ac59","name":"Treasury","wallet_type":"mpc","creation_status":"...
    * ```
    */
   listWallets(input: T.ListWalletsInput, options?: CallOptions): ApiPromise<T.ListWalletsData> {
@@ -215,7 +215,7 @@ export class CustodialWalletServiceClient {
    *     wallet_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
    *   }
    * });
-   * // result: {"id":"wcs_01J9ZQ5A1B2C3D4E5F6G7H8J9K","wallet_id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","status":"success","workspace_id":"ws_01J9ZQ4M8X3T7K2B5N6R8W0Y1C","name":...
+   * // result: {"id":"wcs_01J9ZQ5A1B2C3D4E5F6G7H8J9K","wallet_id":"73d83f0b-eb45-4250-abf0-af3ac8ae1e03","status":"success","workspace_id":"12b4cc7d-d463-40aa-9d2c-0abf5533...
    * ```
    */
   getWalletCreationStatus(input: T.GetWalletCreationStatusInput, options?: CallOptions): ApiPromise<T.GetWalletCreationStatusData> {
@@ -245,7 +245,7 @@ export class CustodialWalletServiceClient {
    *     wallet_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
    *   }
    * });
-   * // result: {"id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","workspace_id":"ws_01J9ZQ4M8X3T7K2B5N6R8W0Y1C","name":"Treasury","wallet_type":"mpc","creation_status":"success","crea...
+   * // result: {"id":"73d83f0b-eb45-4250-abf0-af3ac8ae1e03","workspace_id":"12b4cc7d-d463-40aa-9d2c-0abf5533ac59","name":"Treasury","wallet_type":"mpc","creation_status":"s...
    * ```
    */
   getWallet(input: T.GetWalletInput, options?: CallOptions): ApiPromise<T.GetWalletData> {
@@ -277,7 +277,7 @@ export class CustodialWalletServiceClient {
    *     wallet_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
    *   }
    * });
-   * // result: [{"id":"7d3e2a10-4b5c-4d6e-8f70-8192a3b4c5d6","wallet_id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","asset_id":"ast_usdc_sepolia","network_id":"net_eth_sepolia","addr...
+   * // result: [{"id":"7d3e2a10-4b5c-4d6e-8f70-8192a3b4c5d6","wallet_id":"73d83f0b-eb45-4250-abf0-af3ac8ae1e03","asset_id":"45b32ced-686d-4144-ae16-ddf2c9bfb403","network_i...
    * ```
    */
   listWalletAssets(input: T.ListWalletAssetsInput, options?: CallOptions): ApiPromise<T.ListWalletAssetsData> {
@@ -310,10 +310,10 @@ export class CustodialWalletServiceClient {
    *     wallet_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
    *   },
    *   body: {
-   *     asset_id: "ast_usdc_sepolia"
+   *     asset_id: "45b32ced-686d-4144-ae16-ddf2c9bfb403"
    *   }
    * });
-   * // result: {"wallet_id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","asset_id":"ast_usdc_sepolia","network_id":"net_eth_sepolia","address":"0x4b0897b0513fdc7c541b6d9d7e929c4e5364d...
+   * // result: {"wallet_id":"73d83f0b-eb45-4250-abf0-af3ac8ae1e03","asset_id":"45b32ced-686d-4144-ae16-ddf2c9bfb403","network_id":"830bae52-e4b7-4700-8afd-ff80ff0cadb2","ad...
    * ```
    */
   attachAsset(input: T.AttachAssetInput, options?: CallOptions): ApiPromise<T.AttachAssetData> {
@@ -345,7 +345,7 @@ export class CustodialWalletServiceClient {
    *     wallet_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
    *   }
    * });
-   * // result: {"wallet_id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","asset_id":"ast_usdc_sepolia","network_id":"net_eth_sepolia","address":"0x4b0897b0513fdc7c541b6d9d7e929c4e5364d...
+   * // result: {"wallet_id":"73d83f0b-eb45-4250-abf0-af3ac8ae1e03","asset_id":"45b32ced-686d-4144-ae16-ddf2c9bfb403","network_id":"830bae52-e4b7-4700-8afd-ff80ff0cadb2","ad...
    * ```
    */
   getDepositAddress(input: T.GetDepositAddressInput, options?: CallOptions): ApiPromise<T.GetDepositAddressData> {
@@ -376,7 +376,7 @@ export class CustodialWalletServiceClient {
    *     wallet_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
    *   }
    * });
-   * // result: [{"wallet_id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","asset_id":"ast_eth_sepolia","symbol":"ETH","name":"Ether","balance":"1.4999685","available_balance":"1.249968...
+   * // result: [{"wallet_id":"73d83f0b-eb45-4250-abf0-af3ac8ae1e03","asset_id":"00fe2088-d560-4927-aac8-66b45a8c40c7","symbol":"ETH","name":"Ether","balance":"1.4999685","a...
    * ```
    */
   getWalletOverview(input: T.GetWalletOverviewInput, options?: CallOptions): ApiPromise<T.GetWalletOverviewData> {
@@ -408,7 +408,7 @@ export class CustodialWalletServiceClient {
    *     asset_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
    *   }
    * });
-   * // result: {"wallet_id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","asset_id":"ast_eth_sepolia","symbol":"ETH","name":"Ether","balance":"1.4999685","available_balance":"1.2499685...
+   * // result: {"wallet_id":"73d83f0b-eb45-4250-abf0-af3ac8ae1e03","asset_id":"00fe2088-d560-4927-aac8-66b45a8c40c7","symbol":"ETH","name":"Ether","balance":"1.4999685","av...
    * ```
    */
   getWalletAssetBalance(input: T.GetWalletAssetBalanceInput, options?: CallOptions): ApiPromise<T.GetWalletAssetBalanceData> {
@@ -439,7 +439,7 @@ export class CustodialWalletServiceClient {
    *     wallet_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
    *   }
    * });
-   * // result: [{"id":"wdr_01J9ZX7K8M9N0P1Q2R3S4T5V6W","withdrawal_id":"wdr_01J9ZX7K8M9N0P1Q2R3S4T5V6W","wallet_id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","asset_id":"ast_eth_sep...
+   * // result: [{"id":"7181b012-f175-4efe-a7c6-c5286f4bf42d","withdrawal_id":"7181b012-f175-4efe-a7c6-c5286f4bf42d","wallet_id":"73d83f0b-eb45-4250-abf0-af3ac8ae1e03","asse...
    * ```
    */
   listWalletWithdrawals(input: T.ListWalletWithdrawalsInput, options?: CallOptions): ApiPromise<T.ListWalletWithdrawalsData> {
@@ -485,7 +485,7 @@ export class CustodialWalletServiceClient {
    *     notes: "Payout for invoice 2025-014"
    *   }
    * });
-   * // result: {"auto_approved":false,"withdrawal":{"id":"wdr_01J9ZR1C4D5E6F7G8H9J0K1M2N","withdrawal_id":"wdr_01J9ZR1C4D5E6F7G8H9J0K1M2N","wallet_id":"wal_01J9ZQ5A1B2C3D4E...
+   * // result: {"auto_approved":false,"withdrawal":{"id":"c766b209-a083-43c1-a8f3-5bd48e28d52b","withdrawal_id":"c766b209-a083-43c1-a8f3-5bd48e28d52b","wallet_id":"73d83f0b...
    * ```
    */
   createWithdrawal(input: T.CreateWithdrawalInput, options?: CallOptions): ApiPromise<T.CreateWithdrawalData> {
@@ -497,7 +497,7 @@ export class CustodialWalletServiceClient {
    *
    * `GET /api/v1/wallets/{wallet_id}/withdrawals/{withdrawal_id}` · scopes: withdrawals:read · role: viewer
    *
-   * @param input `params.wallet_id` Wallet id. A malformed id gives 400, and an unknown one or one of another workspace gives 404.; `params.withdrawal_id` Withdrawal id (`wdr_...`).
+   * @param input `params.wallet_id` Wallet id. A malformed id gives 400, and an unknown one or one of another workspace gives 404.; `params.withdrawal_id` Withdrawal id (a UUID, as every id the service issues).
    * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
    * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
    * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
@@ -516,7 +516,7 @@ export class CustodialWalletServiceClient {
    *     withdrawal_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
    *   }
    * });
-   * // result: {"id":"wdr_01J9ZR1C4D5E6F7G8H9J0K1M2N","withdrawal_id":"wdr_01J9ZR1C4D5E6F7G8H9J0K1M2N","wallet_id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","asset_id":"ast_eth_sepo...
+   * // result: {"id":"c766b209-a083-43c1-a8f3-5bd48e28d52b","withdrawal_id":"c766b209-a083-43c1-a8f3-5bd48e28d52b","wallet_id":"73d83f0b-eb45-4250-abf0-af3ac8ae1e03","asset...
    * ```
    */
   getWalletWithdrawal(input: T.GetWalletWithdrawalInput, options?: CallOptions): ApiPromise<T.GetWalletWithdrawalData> {
@@ -530,7 +530,7 @@ export class CustodialWalletServiceClient {
    *
    * `GET /api/v1/withdrawals/{withdrawal_id}` · scopes: withdrawals:read · role: viewer
    *
-   * @param input `params.withdrawal_id` Withdrawal id (`wdr_...`).
+   * @param input `params.withdrawal_id` Withdrawal id (a UUID, as every id the service issues).
    * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
    * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
    * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
@@ -548,7 +548,7 @@ export class CustodialWalletServiceClient {
    *     withdrawal_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
    *   }
    * });
-   * // result: {"id":"wdr_01J9ZR1C4D5E6F7G8H9J0K1M2N","withdrawal_id":"wdr_01J9ZR1C4D5E6F7G8H9J0K1M2N","wallet_id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","asset_id":"ast_eth_sepo...
+   * // result: {"id":"c766b209-a083-43c1-a8f3-5bd48e28d52b","withdrawal_id":"c766b209-a083-43c1-a8f3-5bd48e28d52b","wallet_id":"73d83f0b-eb45-4250-abf0-af3ac8ae1e03","asset...
    * ```
    */
   getWithdrawal(input: T.GetWithdrawalInput, options?: CallOptions): ApiPromise<T.GetWithdrawalData> {
@@ -562,7 +562,7 @@ export class CustodialWalletServiceClient {
    *
    * `POST /api/v1/withdrawals/{withdrawal_id}/approve` · scopes: withdrawals:approve · role: admin
    *
-   * @param input `params.withdrawal_id` Withdrawal id (`wdr_...`).; `body`: ApproveWithdrawalBody
+   * @param input `params.withdrawal_id` Withdrawal id (a UUID, as every id the service issues).; `body`: ApproveWithdrawalBody
    * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
    * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
    * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
@@ -584,7 +584,7 @@ export class CustodialWalletServiceClient {
    *     comment: "Matches invoice 2025-014"
    *   }
    * });
-   * // result: {"id":"wdr_01J9ZX7K8M9N0P1Q2R3S4T5V6W","withdrawal_id":"wdr_01J9ZX7K8M9N0P1Q2R3S4T5V6W","wallet_id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","asset_id":"ast_eth_sepo...
+   * // result: {"id":"7181b012-f175-4efe-a7c6-c5286f4bf42d","withdrawal_id":"7181b012-f175-4efe-a7c6-c5286f4bf42d","wallet_id":"73d83f0b-eb45-4250-abf0-af3ac8ae1e03","asset...
    * ```
    */
   approveWithdrawal(input: T.ApproveWithdrawalInput, options?: CallOptions): ApiPromise<T.ApproveWithdrawalData> {
@@ -598,7 +598,7 @@ export class CustodialWalletServiceClient {
    *
    * `POST /api/v1/withdrawals/{withdrawal_id}/reject` · scopes: withdrawals:approve · role: admin
    *
-   * @param input `params.withdrawal_id` Withdrawal id (`wdr_...`).; `body`: RejectWithdrawalBody
+   * @param input `params.withdrawal_id` Withdrawal id (a UUID, as every id the service issues).; `body`: RejectWithdrawalBody
    * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
    * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
    * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
@@ -620,7 +620,7 @@ export class CustodialWalletServiceClient {
    *     reason: "Recipient not on the allow list"
    *   }
    * });
-   * // result: {"id":"wdr_01J9ZX7K8M9N0P1Q2R3S4T5V6W","withdrawal_id":"wdr_01J9ZX7K8M9N0P1Q2R3S4T5V6W","wallet_id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","asset_id":"ast_eth_sepo...
+   * // result: {"id":"7181b012-f175-4efe-a7c6-c5286f4bf42d","withdrawal_id":"7181b012-f175-4efe-a7c6-c5286f4bf42d","wallet_id":"73d83f0b-eb45-4250-abf0-af3ac8ae1e03","asset...
    * ```
    */
   rejectWithdrawal(input: T.RejectWithdrawalInput, options?: CallOptions): ApiPromise<T.RejectWithdrawalData> {
@@ -652,7 +652,7 @@ export class CustodialWalletServiceClient {
    *     workspace_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
    *   }
    * });
-   * // result: [{"id":"txn_01J9ZR4F6G7H8J9K0M1N2P3Q4R","workspace_id":"ws_01J9ZQ4M8X3T7K2B5N6R8W0Y1C","wallet_id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","direction":"withdrawal",...
+   * // result: [{"id":"1fb28949-ab31-4f35-b6d7-57e5d1311d21","workspace_id":"12b4cc7d-d463-40aa-9d2c-0abf5533ac59","wallet_id":"73d83f0b-eb45-4250-abf0-af3ac8ae1e03","direc...
    * ```
    */
   listTransactions(input: T.ListTransactionsInput, options?: CallOptions): ApiPromise<T.ListTransactionsData> {
@@ -684,7 +684,7 @@ export class CustodialWalletServiceClient {
    * const result = await client.rescanTransaction({
    *   body: {}
    * });
-   * // result: {"tx_hash":"0x87ee39b60673bc1095443b696e3a213cc28ec84ec74cf2554565e1fe6916b356","network_id":"net_eth_sepolia","deposit":true}
+   * // result: {"tx_hash":"0x87ee39b60673bc1095443b696e3a213cc28ec84ec74cf2554565e1fe6916b356","network_id":"830bae52-e4b7-4700-8afd-ff80ff0cadb2","deposit":true}
    * ```
    */
   rescanTransaction(input: T.RescanTransactionInput, options?: CallOptions): ApiPromise<T.RescanTransactionData> {
@@ -718,7 +718,7 @@ export class CustodialWalletServiceClient {
    *     workspace_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
    *   }
    * });
-   * // result: {"workspace_id":"ws_01J9ZQ4M8X3T7K2B5N6R8W0Y1C","format":"json","generated_at":"2025-01-16T08:00:00Z","from":"2025-01-15T00:00:00Z","to":"2025-01-15T23:59:59...
+   * // result: {"workspace_id":"12b4cc7d-d463-40aa-9d2c-0abf5533ac59","format":"json","generated_at":"2025-01-16T08:00:00Z","from":"2025-01-15T00:00:00Z","to":"2025-01-15T2...
    * ```
    */
   exportTransactions(input: T.ExportTransactionsInput, options?: CallOptions): ApiPromise<T.ExportTransactionsData> {
@@ -755,7 +755,7 @@ export class CustodialWalletServiceClient {
    *     encoding: "utf8"
    *   }
    * });
-   * // result: {"wallet_id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","address":"0x4b0897b0513fdc7c541b6d9d7e929c4e5364d2db","message":"custody proof of ownership 2025-01-15","signa...
+   * // result: {"wallet_id":"73d83f0b-eb45-4250-abf0-af3ac8ae1e03","address":"0x4b0897b0513fdc7c541b6d9d7e929c4e5364d2db","message":"custody proof of ownership 2025-01-15",...
    * ```
    */
   signMessage(input: T.SignMessageInput, options?: CallOptions): ApiPromise<T.SignMessageData> {
@@ -783,7 +783,7 @@ export class CustodialWalletServiceClient {
    * @example
    * ```ts
    * const result = await client.getApiKeyWalletDetail();
-   * // result: {"ap_key":"key_01J9ZP1B2C3D4E5F6G7H8J9K0M","wallet_id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","name":"Treasury","address_type":"evm","address":"0x4b0897b0513fdc7c5...
+   * // result: {"ap_key":"c712b85b-eb3c-44b2-8975-a18576ec8097","wallet_id":"73d83f0b-eb45-4250-abf0-af3ac8ae1e03","name":"Treasury","address_type":"evm","address":"0x4b089...
    * ```
    */
   getApiKeyWalletDetail(input: T.GetApiKeyWalletDetailInput = {}, options?: CallOptions): ApiPromise<T.GetApiKeyWalletDetailData> {
@@ -815,7 +815,7 @@ export class CustodialWalletServiceClient {
    *     wallet_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
    *   }
    * });
-   * // result: {"ap_key":"key_01J9ZP1B2C3D4E5F6G7H8J9K0M","wallet_id":"wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K","name":"Treasury","address_type":"evm","address":"0x4b0897b0513fdc7c5...
+   * // result: {"ap_key":"c712b85b-eb3c-44b2-8975-a18576ec8097","wallet_id":"73d83f0b-eb45-4250-abf0-af3ac8ae1e03","name":"Treasury","address_type":"evm","address":"0x4b089...
    * ```
    */
   getWeb3WalletDetail(input: T.GetWeb3WalletDetailInput, options?: CallOptions): ApiPromise<T.GetWeb3WalletDetailData> {
@@ -983,7 +983,7 @@ export class CustodialWalletServiceClient {
    *     workspace_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
    *   }
    * });
-   * // result: [{"id":"whk_01J9ZP5S6T7V8W9X0Y1Z2A3B4C","workspace_id":"ws_01J9ZQ4M8X3T7K2B5N6R8W0Y1C","url":"https://hooks.example.com/custody","event_types":["wallet.creat...
+   * // result: [{"id":"2787f79d-8b72-4500-98f2-863c01789373","workspace_id":"12b4cc7d-d463-40aa-9d2c-0abf5533ac59","url":"https://hooks.example.com/custody","event_types":[...
    * ```
    */
   listWebhooks(input: T.ListWebhooksInput, options?: CallOptions): ApiPromise<T.ListWebhooksData> {
@@ -1024,7 +1024,7 @@ export class CustodialWalletServiceClient {
    *     description: "Back-office ledger"
    *   }
    * });
-   * // result: {"id":"whk_01J9ZP5S6T7V8W9X0Y1Z2A3B4C","workspace_id":"ws_01J9ZQ4M8X3T7K2B5N6R8W0Y1C","url":"https://hooks.example.com/custody","event_types":["wallet.create...
+   * // result: {"id":"2787f79d-8b72-4500-98f2-863c01789373","workspace_id":"12b4cc7d-d463-40aa-9d2c-0abf5533ac59","url":"https://hooks.example.com/custody","event_types":["...
    * ```
    */
   createWebhook(input: T.CreateWebhookInput, options?: CallOptions): ApiPromise<T.CreateWebhookData> {
@@ -1038,7 +1038,7 @@ export class CustodialWalletServiceClient {
    *
    * `DELETE /api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}` · scopes: webhooks:write · role: admin
    *
-   * @param input `params.workspace_id` Workspace id. It must be the key's own workspace, or the answer is 404.; `params.webhook_id` Webhook id (`whk_...`).
+   * @param input `params.workspace_id` Workspace id. It must be the key's own workspace, or the answer is 404.; `params.webhook_id` Webhook id.
    * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
    * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
    * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
@@ -1057,7 +1057,7 @@ export class CustodialWalletServiceClient {
    *     webhook_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
    *   }
    * });
-   * // result: {"id":"whk_01J9ZP5S6T7V8W9X0Y1Z2A3B4C","webhook_id":"whk_01J9ZP5S6T7V8W9X0Y1Z2A3B4C","status":"deleted"}
+   * // result: {"id":"2787f79d-8b72-4500-98f2-863c01789373","webhook_id":"2787f79d-8b72-4500-98f2-863c01789373","status":"deleted"}
    * ```
    */
   deleteWebhook(input: T.DeleteWebhookInput, options?: CallOptions): ApiPromise<T.DeleteWebhookData> {
@@ -1089,7 +1089,7 @@ export class CustodialWalletServiceClient {
    *     workspace_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
    *   }
    * });
-   * // result: [{"id":"dlv_01J9ZQ8J2K3M4N5P6Q7R8S9T0V","delivery_id":"dlv_01J9ZQ8J2K3M4N5P6Q7R8S9T0V","webhook_id":"whk_01J9ZP5S6T7V8W9X0Y1Z2A3B4C","event_type":"deposit.co...
+   * // result: [{"id":"59f919af-0edb-47a2-b465-e4a13ee6e489","delivery_id":"59f919af-0edb-47a2-b465-e4a13ee6e489","webhook_id":"2787f79d-8b72-4500-98f2-863c01789373","event...
    * ```
    */
   listWebhookDeliveries(input: T.ListWebhookDeliveriesInput, options?: CallOptions): ApiPromise<T.ListWebhookDeliveriesData> {
@@ -1104,7 +1104,7 @@ export class CustodialWalletServiceClient {
    *
    * `POST /api/v1/workspaces/{workspace_id}/webhook-logs/{delivery_id}/resend` · scopes: webhooks:write · role: admin
    *
-   * @param input `params.workspace_id` Workspace id. It must be the key's own workspace, or the answer is 404.; `params.delivery_id` Webhook delivery id (`dlv_...`).
+   * @param input `params.workspace_id` Workspace id. It must be the key's own workspace, or the answer is 404.; `params.delivery_id` Webhook delivery id.
    * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
    * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
    * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
@@ -1123,7 +1123,7 @@ export class CustodialWalletServiceClient {
    *     delivery_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
    *   }
    * });
-   * // result: {"id":"dlv_01J9ZQ6C7D8E9F0G1H2J3K4M5N","delivery_id":"dlv_01J9ZQ6C7D8E9F0G1H2J3K4M5N","webhook_id":"whk_01J9ZP5S6T7V8W9X0Y1Z2A3B4C","event_type":"wallet.crea...
+   * // result: {"id":"870cf9ff-966e-435b-9571-308cbc689bbb","delivery_id":"870cf9ff-966e-435b-9571-308cbc689bbb","webhook_id":"2787f79d-8b72-4500-98f2-863c01789373","event_...
    * ```
    */
   resendWebhookDelivery(input: T.ResendWebhookDeliveryInput, options?: CallOptions): ApiPromise<T.ResendWebhookDeliveryData> {
@@ -1186,7 +1186,7 @@ export class CustodialWalletServiceClient {
    *     workspace_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
    *   }
    * });
-   * // result: [{"id":"key_01J9ZP0A1B2C3D4E5F6G7H8J9K","workspace_id":"ws_01J9ZQ4M8X3T7K2B5N6R8W0Y1C","name":"Owner","role":"owner","scopes":["*"],"status":"active","create...
+   * // result: [{"id":"5a35d9c5-f8bb-43b5-a75d-77dd3be71e01","workspace_id":"12b4cc7d-d463-40aa-9d2c-0abf5533ac59","name":"Owner","role":"owner","scopes":["*"],"status":"ac...
    * ```
    */
   listApiKeys(input: T.ListApiKeysInput, options?: CallOptions): ApiPromise<T.ListApiKeysData> {
@@ -1226,7 +1226,7 @@ export class CustodialWalletServiceClient {
    *     ]
    *   }
    * });
-   * // result: {"id":"key_01J9ZP2C3D4E5F6G7H8J9K0M1N","workspace_id":"ws_01J9ZQ4M8X3T7K2B5N6R8W0Y1C","name":"Reporting (read-only)","role":"viewer","scopes":["balances:read...
+   * // result: {"id":"c3a658e7-4ea3-4c95-961f-eda79d4315b5","workspace_id":"12b4cc7d-d463-40aa-9d2c-0abf5533ac59","name":"Reporting (read-only)","role":"viewer","scopes":["...
    * ```
    */
   createApiKey(input: T.CreateApiKeyInput, options?: CallOptions): ApiPromise<T.CreateApiKeyData> {
@@ -1240,7 +1240,7 @@ export class CustodialWalletServiceClient {
    *
    * `DELETE /api/v1/workspaces/{workspace_id}/api-keys/{key_id}` · scopes: api-keys:write · role: owner
    *
-   * @param input `params.workspace_id` Workspace id. It must be the key's own workspace, or the answer is 404.; `params.key_id` API key id (`key_...`), the value of ACCESS-API-KEY.
+   * @param input `params.workspace_id` Workspace id. It must be the key's own workspace, or the answer is 404.; `params.key_id` API key id, the value of ACCESS-API-KEY.
    * @param options per-call timeout, retries, deadline, idempotency key, abort signal, headers
    * @returns the envelope's `data` of the 200 answer; `.withResponse()` adds status, headers and request id
    * @throws {BadRequestError} 400: The request is malformed (bad JSON, a field or parameter that violates its schema). The message names the field.
@@ -1259,7 +1259,7 @@ export class CustodialWalletServiceClient {
    *     key_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
    *   }
    * });
-   * // result: {"id":"key_01J9ZP2C3D4E5F6G7H8J9K0M1N","workspace_id":"ws_01J9ZQ4M8X3T7K2B5N6R8W0Y1C","name":"Reporting (read-only)","role":"viewer","scopes":["balances:read...
+   * // result: {"id":"c3a658e7-4ea3-4c95-961f-eda79d4315b5","workspace_id":"12b4cc7d-d463-40aa-9d2c-0abf5533ac59","name":"Reporting (read-only)","role":"viewer","scopes":["...
    * ```
    */
   revokeApiKey(input: T.RevokeApiKeyInput, options?: CallOptions): ApiPromise<T.RevokeApiKeyData> {
@@ -1291,7 +1291,7 @@ export class CustodialWalletServiceClient {
    *     workspace_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17"
    *   }
    * });
-   * // result: [{"id":"aud_01J9ZR3F6G7H8J9K0M1N2P3Q4R","workspace_id":"ws_01J9ZQ4M8X3T7K2B5N6R8W0Y1C","created_at":"2025-01-15T10:02:00Z","actor_key_id":"key_01J9ZP1B2C3D4E...
+   * // result: [{"id":"aud_01J9ZR3F6G7H8J9K0M1N2P3Q4R","workspace_id":"12b4cc7d-d463-40aa-9d2c-0abf5533ac59","created_at":"2025-01-15T10:02:00Z","actor_key_id":"c712b85b-eb...
    * ```
    */
   listAuditLogs(input: T.ListAuditLogsInput, options?: CallOptions): ApiPromise<T.ListAuditLogsData> {
