@@ -34,23 +34,45 @@ export function unixSeconds(nowMs: number = Date.now()): number {
   return Math.floor(nowMs / 1000);
 }
 
-/** A client's secret prepared once (HMAC key schedule done), to sign every call with. */
+/**
+ * node:crypto's HMAC where the runtime offers it without a static import (process.getBuiltinModule:
+ * Node 20.16+, Bun): about twice as fast as pure JS on a small request. Elsewhere (browsers, edge,
+ * Deno without it) the pure-JS HMAC; both give the same bytes (test/sdk-runtime-units.test.ts).
+ */
+interface NodeHmac {
+  createHmac(algorithm: string, key: object): { update(data: string | Uint8Array): { update(data: string | Uint8Array): unknown }; digest(encoding: "hex"): string };
+  createSecretKey(key: Uint8Array): object;
+}
+const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (name: string) => unknown } }).process?.getBuiltinModule?.("node:crypto") as NodeHmac | undefined;
+
+/** A client's secret prepared once (key schedule done), to sign every call with. */
 export interface PreparedSecret {
-  readonly hmacBase: ReturnType<typeof hmac.create>;
+  readonly hmacBase?: ReturnType<typeof hmac.create>;
+  readonly nodeKey?: object;
 }
 
-export function prepareSecret(secret: string): PreparedSecret {
-  return { hmacBase: hmac.create(sha256, utf8ToBytes(secret)) };
+export function prepareSecret(secret: string, useNode: boolean = nodeCrypto !== undefined): PreparedSecret {
+  const key = utf8ToBytes(secret);
+  return useNode && nodeCrypto !== undefined ? { nodeKey: nodeCrypto.createSecretKey(key) } : { hmacBase: hmac.create(sha256, key) };
 }
 
-/** ACCESS-SIGN of these parts, computed in pure JavaScript. */
+/** ACCESS-SIGN of these parts: node:crypto's HMAC when the secret was prepared with it, else pure JavaScript. */
 export function portableSignature(secret: string | PreparedSecret, parts: SignatureParts): string {
-  const mac = (typeof secret === "string" ? prepareSecret(secret) : secret).hmacBase.clone();
-  mac.update(utf8ToBytes(signaturePrefix(parts)));
+  const prepared = typeof secret === "string" ? prepareSecret(secret) : secret;
   const body = parts.body ?? "";
-  mac.update(typeof body === "string" ? utf8ToBytes(body) : body);
+  let hex: string;
+  if (prepared.nodeKey !== undefined && nodeCrypto !== undefined) {
+    const mac = nodeCrypto.createHmac("sha256", prepared.nodeKey);
+    mac.update(signaturePrefix(parts)).update(body);
+    hex = (mac as unknown as { digest(encoding: "hex"): string }).digest("hex");
+  } else {
+    const mac = (prepared.hmacBase as ReturnType<typeof hmac.create>).clone();
+    mac.update(utf8ToBytes(signaturePrefix(parts)));
+    mac.update(typeof body === "string" ? utf8ToBytes(body) : body);
+    hex = bytesToHex(mac.digest());
+  }
   // The hex digest is ASCII, so btoa encodes exactly its UTF-8 bytes.
-  return btoa(bytesToHex(mac.digest()));
+  return btoa(hex);
 }
 
 /** The three authentication headers for one request, signed with the portable HMAC. */
