@@ -209,7 +209,8 @@ function serializeBody(body: unknown): string | Uint8Array | undefined {
 }
 
 function parseJson(text: string): unknown {
-  if (text.trim() === "") return undefined;
+  // A regex scan stops at the first non-space character; trim() would copy the whole body first.
+  if (!/\S/.test(text)) return undefined;
   try {
     return JSON.parse(text);
   } catch {
