@@ -271,8 +271,9 @@ function sharedDeadline(timeoutMs: number): AbortSignal {
       deadlines.delete(expiresAt);
       controller.abort();
     }, expiresAt - Date.now());
-    // Like AbortSignal.timeout's timer: a deadline alone does not keep a Node process alive.
-    (timer as { unref?: () => void }).unref?.();
+    // Like AbortSignal.timeout's timer: a deadline alone does not keep the process alive (Node, Bun: unref; Deno: unrefTimer).
+    if (typeof timer === "number") (globalThis as { Deno?: { unrefTimer?: (id: number) => void } }).Deno?.unrefTimer?.(timer);
+    else (timer as { unref?: () => void }).unref?.();
   }
   return signal;
 }
