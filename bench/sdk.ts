@@ -81,8 +81,8 @@ async function throughput(ctx: BenchContext): Promise<{ client: number; raw: num
   };
   const viaClient = () => client.getWallet({ params: { wallet_id: WALLET_ID } });
   const concurrency = 8;
-  // Many short rounds, each client round paired with the raw round just before it: load from other
-  // processes drifts slowly, so a pair sees nearly the same machine.
+  // Many short rounds, each client round paired with a raw round next to it (in alternating order):
+  // load from other processes drifts slowly, so a pair sees nearly the same machine.
   const calls = ctx.quick ? 1000 : 3000;
   const rounds = ctx.quick ? 5 : 15;
   async function rate(call: () => Promise<unknown>): Promise<number> {
@@ -99,8 +99,11 @@ async function throughput(ctx: BenchContext): Promise<{ client: number; raw: num
   const base: number[] = [];
   const pairs: number[] = [];
   for (let i = 0; i < rounds; i++) {
+    // Which side goes first alternates, so neither always inherits the other's garbage.
+    const clientFirst = i % 2 === 1;
+    const c0 = clientFirst ? await rate(viaClient) : 0;
     const r = await rate(raw);
-    const c = await rate(viaClient);
+    const c = clientFirst ? c0 : await rate(viaClient);
     base.push(r);
     ours.push(c);
     pairs.push(c / r);

@@ -34,7 +34,8 @@ export class ApiPromise<T> implements Promise<T> {
   }
 
   then<A = T, B = never>(onfulfilled?: ((value: T) => A | PromiseLike<A>) | null, onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<A | B> {
-    return this.result.then((r) => r.data).then(onfulfilled, onrejected);
+    // One step, not two: the data goes straight to the caller's callback.
+    return this.result.then((r) => (onfulfilled ? onfulfilled(r.data) : (r.data as unknown as A)), onrejected);
   }
 
   catch<B = never>(onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<T | B> {

@@ -350,16 +350,26 @@ export function createTransport(options: TransportOptions): Transport {
     const sent = signedRequest(request, body);
     const started = debug ? Date.now() : 0;
     if (debug) logger.debug(`custody → ${sent.method} ${sent.url}`, { attempt: attemptNo, operationId: request.operationId, headers: redactHeaders(sent.headers), ...(options.logBodies ? { body: redactBody(sent.body) } : {}) });
-    // Failures of the exchange itself become TransportErrors here; an error middleware throws stays as it is.
-    const last = (req: MiddlewareRequest) => {
-      sent.headers = req.headers;
-      return send({ url: sent.url, origin, pathAndQuery: sent.url.slice(origin.length), method: sent.method, headers: req.headers, body, timeoutMs, signal: request.signal, maxBytes }).catch((error: unknown) => {
-        throw asTransportError(error, sent, request.signal, timeoutMs, attemptNo);
-      });
-    };
-    const chain = middleware.length === 0 ? last : middleware.reduceRight<(req: MiddlewareRequest) => Promise<RawResponse>>((next, mw) => (req) => mw(req, next), last);
+    const exchange = (headers: Record<string, string>) => send({ url: sent.url, origin, pathAndQuery: sent.url.slice(origin.length), method: sent.method, headers, body, timeoutMs, signal: request.signal, maxBytes });
     try {
-      const raw = await chain({ method: sent.method, url: sent.url, headers: middleware.length === 0 ? sent.headers : { ...sent.headers }, body: sent.body, attempt: attemptNo, operationId: request.operationId });
+      let raw: RawResponse;
+      if (middleware.length === 0) {
+        try {
+          raw = await exchange(sent.headers);
+        } catch (error) {
+          throw asTransportError(error, sent, request.signal, timeoutMs, attemptNo);
+        }
+      } else {
+        // Failures of the exchange itself become TransportErrors here; an error middleware throws stays as it is.
+        const last = (req: MiddlewareRequest) => {
+          sent.headers = req.headers;
+          return exchange(req.headers).catch((error: unknown) => {
+            throw asTransportError(error, sent, request.signal, timeoutMs, attemptNo);
+          });
+        };
+        const chain = middleware.reduceRight<(req: MiddlewareRequest) => Promise<RawResponse>>((next, mw) => (req) => mw(req, next), last);
+        raw = await chain({ method: sent.method, url: sent.url, headers: { ...sent.headers }, body: sent.body, attempt: attemptNo, operationId: request.operationId });
+      }
       if (debug) logger.debug(`custody ← ${raw.status} ${sent.method} ${sent.url}`, { ms: Date.now() - started, requestId: raw.headers["x-request-id"], headers: redactHeaders(raw.headers), ...(options.logBodies ? { body: redactBody(raw.text) } : {}) });
       return { raw, sent };
     } catch (error) {
