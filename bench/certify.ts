@@ -142,7 +142,7 @@ async function scaling(ctx: BenchContext): Promise<{ entries: ResultEntry[]; not
         const started = performance.now();
         const result = await runSuite({ target, options: { level: "full", only: PER_OPERATION_GROUPS, timeoutMs: 10_000, concurrency: 8 }, operations: tables.get(times)! });
         const seconds = (performance.now() - started) / 1000;
-        if (result.kind !== "completed") throw new Error(`the runner found the fake target unreachable: ${result.reason}`);
+        if (result.kind !== "completed") throw new Error(`the preflight stopped the run: ${result.failure.lines.join(" ")}`);
         requests[times] = (await servedCount(target.baseUrl)) - before;
         if (round > 0) wall[times].push(seconds);
       }

@@ -1,8 +1,9 @@
 // `custody certify`: certifies a deployment given its URLs and credentials (flags or environment),
-// or the embedded reference deployment with --sandbox. Exit 0 certified, 1 a MUST check failed,
-// 2 bad usage or an unreachable target. Secrets are never printed.
+// or the embedded reference deployment with --sandbox. Exit 0 certified (every MUST check of the
+// level ran and passed), 1 a MUST check failed, 2 bad usage or the preflight stopped the run,
+// 3 no MUST check failed but some did not run. Secrets are never printed.
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, defaultWsUrl, type Credentials, type RunOptions, type TargetConfig } from "../conformance/config.ts";
 import { loadGeneratedOperations, type OperationInfo } from "../conformance/operations.ts";
@@ -10,7 +11,8 @@ import { consoleReporter } from "../conformance/report/console.ts";
 import { renderHtml } from "../conformance/report/html.ts";
 import { renderJson } from "../conformance/report/json.ts";
 import { renderJunit } from "../conformance/report/junit.ts";
-import { exitCodeOf, type Report } from "../conformance/report/model.ts";
+import { EXIT, exitCodeOf, type Report } from "../conformance/report/model.ts";
+import { supplyMode } from "../conformance/supply.ts";
 import { redactorFor, runSuite } from "../conformance/runner.ts";
 import type { Redactor } from "../conformance/redact.ts";
 import { GROUPS, type Group, type Level } from "../conformance/types.ts";
@@ -54,6 +56,7 @@ const OPTIONS = {
   "scoped-api-secret": { type: "string" },
   "faucet-private-key": { type: "string" },
   sandbox: { type: "boolean" },
+  "create-fixtures": { type: "boolean" },
   quiet: { type: "boolean" },
   "no-color": { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -67,13 +70,15 @@ export const CERTIFY_USAGE = `usage: custody certify --base-url U --rpc-url R [-
 target (flag or environment variable):
   --base-url U              CUSTODY_BASE_URL         wallet API base (operation paths start with /api/v1)
   --rpc-url R               CUSTODY_RPC_URL          node access base (HTTP JSON-RPC at R/rpc)
-  --ws-url W                CUSTODY_WS_URL           WebSocket URL (default: R with ws(s):// and /ws)
+  --ws-url W                CUSTODY_WS_URL           WebSocket URL (default, seed 4.1: wss://{host of R}/ws)
   --api-key K               CUSTODY_API_KEY          HMAC key id (owner or admin)
   --api-secret S            CUSTODY_API_SECRET       its secret (prefer the environment variable)
   --rpc-api-key RK          CUSTODY_RPC_API_KEY      node access key
   --workspace-id ID         CUSTODY_WORKSPACE_ID
-seed-level fixtures (ids of existing records):
+seed-level fixtures (ids of existing records; each skipped check names the one it needs):
   --wallet-id --asset-id --withdrawal-id --delivery-id --webhook-id
+  --create-fixtures         create them instead, through the spec's assumed operations (createWallet,
+                            createWebhook, ...); implied by --level full and by --sandbox
 restricted keys (created with createApiKey at --level full when not given):
   --viewer-api-key/--viewer-api-secret      CUSTODY_VIEWER_API_KEY / CUSTODY_VIEWER_API_SECRET
   --scoped-api-key/--scoped-api-secret      CUSTODY_SCOPED_API_KEY / CUSTODY_SCOPED_API_SECRET (balances:read only)
@@ -90,7 +95,12 @@ run:
   --concurrency N     checks at a time (default ${DEFAULT_CONCURRENCY})
   --json/--junit/--html FILE   write reports;  --quiet: print failures only;  --no-color
 
-exit status: 0 every MUST check passed; 1 a MUST check failed; 2 bad usage or unreachable target`;
+exit status: 0 certified: every MUST check of the level ran and passed; 1 a MUST check failed;
+             2 bad usage, or the preflight stopped the run; 3 no MUST check failed but some did not run`;
+
+/** The two lines a usage error ends with (the full text is --help). */
+const SHORT_USAGE = `usage: custody certify --base-url U --rpc-url R --api-key K --api-secret S --rpc-api-key RK [options]
+       custody certify --sandbox [options]          (custody certify --help lists every option)`;
 
 type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]["type"] extends "boolean" ? boolean : string };
 
@@ -102,8 +112,8 @@ export async function run(argv: string[], io: CertifyIo = {}): Promise<number> {
   try {
     values = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true }).values as Values;
   } catch (err) {
-    stderr(`custody certify: ${(err as Error).message}\n\n${CERTIFY_USAGE}\n`);
-    return 2;
+    stderr(`custody certify: ${(err as Error).message}\n${SHORT_USAGE}\n`);
+    return EXIT.usageOrPreflight;
   }
   if (values.help) {
     stdout(`${CERTIFY_USAGE}\n`);
@@ -118,8 +128,8 @@ export async function run(argv: string[], io: CertifyIo = {}): Promise<number> {
     return await certify(target, options, operations, values, stdout, stderr);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    stderr(`custody certify: ${message}${err instanceof UsageError ? `\n\n${CERTIFY_USAGE}` : ""}\n`);
-    return 2;
+    stderr(`custody certify: ${message}${err instanceof UsageError ? `\n${SHORT_USAGE}` : ""}\n`);
+    return EXIT.usageOrPreflight;
   } finally {
     await sandbox?.close().catch(() => undefined);
   }
@@ -142,26 +152,29 @@ async function certify(
   } finally {
     restoreConsole();
   }
-  if (result.kind === "unreachable") {
-    stderr(`custody certify: target unreachable: ${result.reason}\n`);
-    return 2;
+  if (result.kind === "preflight") {
+    stderr(result.failure.lines.map((l) => `custody certify: ${redactor.text(l)}\n`).join(""));
+    return EXIT.usageOrPreflight;
   }
-  writeReports(result.report, values, redactor);
+  for (const [kind, file] of writeReports(result.report, values, redactor)) stdout(`${kind} report written to ${file}\n`);
   return exitCodeOf(result.report);
 }
 
-function writeReports(report: Report, values: Values, redactor: Redactor): void {
+function writeReports(report: Report, values: Values, redactor: Redactor): Array<[string, string]> {
+  const written: Array<[string, string]> = [];
   const outputs: Array<[string | undefined, (r: Report) => string]> = [
     [values.json, renderJson],
     [values.junit, renderJunit],
     [values.html, renderHtml],
   ];
-  for (const [file, render] of outputs) {
+  for (const [i, [file, render]] of outputs.entries()) {
     if (!file) continue;
     mkdirSync(dirname(file), { recursive: true });
     // Everything was redacted when captured; this pass is the last safety net.
     writeFileSync(file, redactor.text(render(report)));
+    written.push([["JSON", "JUnit", "HTML"][i], resolve(file)]);
   }
+  return written;
 }
 
 /** Third-party libraries (the Substrate client, for one) log URLs with api_key; mask them during the run. */
@@ -176,25 +189,30 @@ function redactConsole(redactor: Redactor): () => void {
 }
 
 function runOptions(v: Values): RunOptions {
+  const problems: string[] = [];
   const level = (v.level ?? "full") as Level;
-  if (level !== "seed" && level !== "full") throw new UsageError(`--level must be seed or full, not "${v.level}"`);
+  if (level !== "seed" && level !== "full") problems.push(`--level must be seed or full, not "${v.level}"`);
   let only: Group[] | undefined;
   if (v.only) {
     only = v.only.split(",").map((g) => g.trim()).filter(Boolean) as Group[];
     const unknown = only.filter((g) => !(GROUPS as readonly string[]).includes(g));
-    if (unknown.length > 0) throw new UsageError(`--only: unknown group ${unknown.join(", ")} (groups: ${GROUPS.join(", ")})`);
+    if (unknown.length > 0) problems.push(`--only: unknown group ${unknown.join(", ")} (groups: ${GROUPS.join(", ")})`);
   }
-  return {
+  const options: RunOptions = {
     level,
     only,
-    timeoutMs: positiveInt(v["timeout-ms"], "--timeout-ms", DEFAULT_TIMEOUT_MS),
-    concurrency: positiveInt(v.concurrency, "--concurrency", DEFAULT_CONCURRENCY),
+    timeoutMs: positiveInt(v["timeout-ms"], "--timeout-ms", DEFAULT_TIMEOUT_MS, problems),
+    concurrency: positiveInt(v.concurrency, "--concurrency", DEFAULT_CONCURRENCY, problems),
+    // Decided once: fixtures come from flags, or are created at --level full and against the sandbox.
+    supply: supplyMode(level, v.sandbox === true || v["create-fixtures"] === true),
   };
+  if (problems.length > 0) throw new UsageError(problems.join("; "));
+  return options;
 }
 
-function positiveInt(raw: string | undefined, flag: string, fallback: number): number {
+function positiveInt(raw: string | undefined, flag: string, fallback: number, problems: string[]): number {
   if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) <= 0) throw new UsageError(`${flag} must be a positive integer, not "${raw}"`);
+  if (!/^\d+$/.test(raw) || Number(raw) <= 0) problems.push(`${flag} must be a positive integer, not "${raw}"`);
   return Number(raw);
 }
 
@@ -203,13 +221,19 @@ function targetConfig(v: Values, env: NodeJS.ProcessEnv, level: Level, sandbox?:
     const value = (v[flag] as string | undefined) ?? env[envName] ?? fromSandbox;
     return value === "" ? undefined : value;
   };
+  const missing: string[] = [];
   const required = (flag: keyof Values, envName: string, fromSandbox?: string): string => {
     const value = pick(flag, envName, fromSandbox);
-    if (!value) throw new UsageError(`missing --${String(flag)} (or ${envName})${sandbox ? "" : "; or use --sandbox"}`);
-    return value;
+    if (!value) missing.push(`--${String(flag)} (or ${envName})`);
+    return value ?? "";
   };
-  const baseUrl = walletApiBaseUrl(httpUrl(required("base-url", "CUSTODY_BASE_URL", sandbox?.base_url), "--base-url"));
-  const rpcUrl = httpUrl(required("rpc-url", "CUSTODY_RPC_URL", sandbox?.rpc_url), "--rpc-url");
+  const rawBase = required("base-url", "CUSTODY_BASE_URL", sandbox?.base_url);
+  const rawRpc = required("rpc-url", "CUSTODY_RPC_URL", sandbox?.rpc_url);
+  const admin = { apiKey: required("api-key", "CUSTODY_API_KEY", sandbox?.api_key), apiSecret: required("api-secret", "CUSTODY_API_SECRET", sandbox?.api_secret) };
+  const rpcApiKey = required("rpc-api-key", "CUSTODY_RPC_API_KEY", sandbox?.rpc_api_key);
+  if (missing.length > 0) throw new UsageError(`missing ${missing.join(", ")}${sandbox ? "" : "; or use --sandbox"}`);
+  const baseUrl = walletApiBaseUrl(httpUrl(rawBase, "--base-url"));
+  const rpcUrl = httpUrl(rawRpc, "--rpc-url");
   const wsRaw = pick("ws-url", "CUSTODY_WS_URL", sandbox?.ws_url);
   const wsUrl = wsRaw ? wsUrlOf(wsRaw) : defaultWsUrl(rpcUrl);
   const pair = (keyFlag: keyof Values, secretFlag: keyof Values, prefix: string, s?: { key?: string; secret?: string }): Credentials | undefined => {
@@ -242,8 +266,8 @@ function targetConfig(v: Values, env: NodeJS.ProcessEnv, level: Level, sandbox?:
     baseUrl,
     rpcUrl,
     wsUrl,
-    admin: { apiKey: required("api-key", "CUSTODY_API_KEY", sandbox?.api_key), apiSecret: required("api-secret", "CUSTODY_API_SECRET", sandbox?.api_secret) },
-    rpcApiKey: required("rpc-api-key", "CUSTODY_RPC_API_KEY", sandbox?.rpc_api_key),
+    admin,
+    rpcApiKey,
     workspaceId: pick("workspace-id", "CUSTODY_WORKSPACE_ID", sandbox?.workspace_id),
     viewer: pair("viewer-api-key", "viewer-api-secret", "VIEWER", restricted?.viewer),
     scoped: pair("scoped-api-key", "scoped-api-secret", "SCOPED", restricted?.scoped),

@@ -7,7 +7,7 @@ import { displayPath, generate, parsePackageSpec, type PackageSpec, type Runtime
 import { packagePath } from "../lib/package-root.ts";
 import { UsageError } from "./usage-error.ts";
 
-export const GENERATE_USAGE = `usage: custody generate [--spec FILE] [--rpc-spec FILE | --no-rpc] [--out DIR] [--runtime vendor|package] [--package NAME[@VERSION]] [--check]
+export const GENERATE_USAGE = `usage: custody generate [--spec FILE] [--rpc-spec FILE | --no-rpc] [--out DIR] [--runtime vendor|package] [--package NAME[@VERSION]] [--check] [--lenient]
 
   --spec FILE         OpenAPI 3.0 or 3.1 document (default ./spec/openapi.yaml, else the one custody ships)
   --rpc-spec FILE     OpenRPC document for rpc.ts (default spec/openrpc.json beside the default spec)
@@ -16,13 +16,16 @@ export const GENERATE_USAGE = `usage: custody generate [--spec FILE] [--rpc-spec
   --runtime vendor    copy custody's runtime into DIR/runtime (default): the code needs only zod, undici, ws, @noble/*
   --runtime package   import it from "custody/runtime" instead (the project then depends on custody)
   --package NAME[@V]  write a publishable package into DIR: package.json, tsconfig.json, README.md, sources in src/
-  --check             write nothing; exit 1 naming each file that would change`;
+  --check             write nothing; exit 1 naming each file that would change
+  --lenient           generate from documents invalid in common published ways (type 'null' in 3.0,
+                      schema: null), printing one warning per repair`;
 
 export interface GenerateArgs {
   spec: string;
   rpcSpec?: string;
   out: string;
   check: boolean;
+  lenient?: boolean;
   help: boolean;
   runtime?: RuntimeSource;
   package?: PackageSpec;
@@ -74,6 +77,9 @@ export function parseGenerateArgs(argv: readonly string[]): GenerateArgs {
       case "--check":
         args.check = true;
         break;
+      case "--lenient":
+        args.lenient = true;
+        break;
       case "--help":
       case "-h":
         args.help = true;
@@ -94,7 +100,8 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   try {
-    const result = await generate({ specPath: args.spec, rpcSpecPath: args.rpcSpec, outDir: args.out, check: args.check, runtime: args.runtime, package: args.package });
+    const result = await generate({ specPath: args.spec, rpcSpecPath: args.rpcSpec, outDir: args.out, check: args.check, lenient: args.lenient, runtime: args.runtime, package: args.package });
+    printWarnings(result.warnings);
     const changed = result.files.filter((f) => f.changed);
     const seconds = (result.durationMs / 1000).toFixed(2);
     if (args.check) {
@@ -123,4 +130,12 @@ export async function run(argv: string[]): Promise<number> {
     }
     throw error;
   }
+}
+
+const MAX_WARNINGS = 20;
+
+/** One line per warning on stderr (the first 20, then a count). */
+function printWarnings(warnings: readonly string[]): void {
+  for (const w of warnings.slice(0, MAX_WARNINGS)) console.error(`custody generate: warning: ${w}`);
+  if (warnings.length > MAX_WARNINGS) console.error(`custody generate: ... and ${warnings.length - MAX_WARNINGS} more warnings`);
 }

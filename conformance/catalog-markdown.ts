@@ -9,8 +9,10 @@ const BEGIN = "<!-- catalog:begin -->";
 const END = "<!-- catalog:end -->";
 
 export function catalogTable(): string {
-  const rows = CATALOG.map((c) => `| \`${c.id}\` | ${c.severity} | ${c.level} | ${c.seedRef.replace(/\|/g, "\\|")} | ${c.title.replace(/\|/g, "\\|")} |`);
-  return ["| id | severity | level | seed | what it checks |", "|---|---|---|---|---|", ...rows].join("\n");
+  const esc = (t: string) => t.replace(/\|/g, "\\|");
+  const statements = (c: (typeof CATALOG)[number]) => (c.statements?.length ? c.statements.map((s) => `\`${s}\``).join(" ") : "— (beyond the seed)");
+  const rows = CATALOG.map((c) => `| \`${c.id}\` | ${c.severity} | ${c.level} | ${esc(c.seedRef)} | ${statements(c)} | ${esc(c.title)} |`);
+  return ["| id | severity | level | seed | seed statements enforced | what it checks |", "|---|---|---|---|---|---|", ...rows].join("\n");
 }
 
 /** The README with the table between the markers replaced. */

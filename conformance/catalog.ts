@@ -8,7 +8,7 @@ import { httpRpcChecks } from "./checks/rpc/http.ts";
 import { wsRpcChecks } from "./checks/rpc/ws.ts";
 import { scopeChecks } from "./checks/scope/index.ts";
 import { webhookChecks } from "./checks/webhooks/index.ts";
-import type { Check } from "./types.ts";
+import type { Check } from "./check.ts";
 
 export const CATALOG: readonly Check[] = [
   ...envelopeChecks,

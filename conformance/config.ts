@@ -1,4 +1,5 @@
 // What the suite knows about a target: URLs and credentials, nothing else.
+import type { SupplyMode } from "./supply.ts";
 import type { Group, Level } from "./types.ts";
 
 export interface Credentials {
@@ -44,16 +45,17 @@ export interface RunOptions {
   timeoutMs: number;
   /** Checks run at the same time. */
   concurrency: number;
+  /** How fixtures are supplied (supply.ts); default: created at --level full, given at seed. */
+  supply?: SupplyMode;
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_CONCURRENCY = 8;
 
+/** The seed's WebSocket address, wss://{rpc_host}/ws (4.1): the host of --rpc-url, path /ws (ws:// for an http:// rpc URL). */
 export function defaultWsUrl(rpcUrl: string): string {
   const url = new URL(rpcUrl);
-  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
-  url.pathname = `${url.pathname.replace(/\/+$/, "")}/ws`;
-  return url.toString();
+  return `${url.protocol === "https:" ? "wss:" : "ws:"}//${url.host}/ws`;
 }
 
 export function joinUrl(base: string, path: string): string {

@@ -9,6 +9,7 @@ import { CheckSkipped } from "./outcome.ts";
 import type { HttpExchange, HttpProbe } from "./probe.ts";
 import type { Redactor } from "./redact.ts";
 import { RpcClient } from "./rpc.ts";
+import { supplyMode, type SupplyMode } from "./supply.ts";
 import type { Level, Prerequisite } from "./types.ts";
 
 export interface CallArgs {
@@ -23,7 +24,7 @@ export interface CallArgs {
 /** State shared by every check of one run. */
 export class Suite {
   readonly cleanups: Array<() => Promise<void>> = [];
-  fixtures!: FixtureRegistry;
+  fixtures!: FixtureRegistry<Suite>;
 
   constructor(
     readonly config: TargetConfig,
@@ -39,11 +40,25 @@ export class Suite {
     return this.options.level;
   }
 
-  /** The operation, or a skip naming it when the spec in use has none by that id. */
+  /** Whether fixtures come only from flags or may be created (decided once, supply.ts). */
+  get supply(): SupplyMode {
+    return this.options.supply ?? supplyMode(this.options.level, false);
+  }
+
+  private readonly seedViews = new Map<string, OperationInfo>();
+
+  /**
+   * The operation, or a skip naming it when the spec in use has none by that id. At --level seed
+   * its generated response schemas are left out: they carry the spec's choices where the seed is
+   * silent (enums, id formats), and the seed's own field types are checked by envelope.seed-*.
+   */
   operation(operationId: string): OperationInfo {
     const op = findOperation(this.operations, operationId);
-    if (!op) throw new CheckSkipped(`operation ${operationId} is not in the operation table`);
-    return op;
+    if (!op) throw new CheckSkipped(`operation ${operationId} is not in the operation table`, undefined, "inapplicable");
+    if (this.level === "full") return op;
+    let view = this.seedViews.get(operationId);
+    if (!view) this.seedViews.set(operationId, (view = { ...op, responseSchemas: {} }));
+    return view;
   }
 
   api(signal: AbortSignal = this.signal): ApiClient {

@@ -82,6 +82,21 @@ export function expectError(ex: HttpExchange, status: number | number[], code?: 
   return env;
 }
 
+/**
+ * A refusal. At --level full the spec's choice, HTTP 403 with code 403; at seed level any
+ * error envelope (success false, data null, a non-2xx status), since the seed fixes neither the
+ * status nor the code of errors other than 401 (section 7).
+ */
+export function expectRefusal(level: "seed" | "full", ex: HttpExchange, what: string): void {
+  if (level === "full") {
+    expectError(ex, 403, 403, what);
+    return;
+  }
+  if (ex.response.status < 400) failWith(ex, `${what}: expected a refusal, got HTTP ${ex.response.status}: ${bodyPreview(ex)}`);
+  const env = expectEnvelope(ex);
+  if (env.success !== false || env.data !== null) failWith(ex, `${what}: HTTP ${ex.response.status} without the error envelope (success false, data null)`);
+}
+
 /** 401 with the one unauthorized envelope (seed 5 rule 1); byte identity is checked by auth.identical-401. */
 export function expectUnauthorized(ex: HttpExchange, what: string): void {
   if (ex.response.status !== 401) {

@@ -1,12 +1,14 @@
 // How a check says what happened. Checks throw CheckFailed / CheckSkipped from deep inside helpers,
-// so the reason and the evidence travel to the report without each check plumbing them.
-import type { Evidence, Outcome } from "./types.ts";
+// so the reason and the evidence travel to the report without each check plumbing them. Both carry
+// a kind (types.ts) so the verdict and the reports never have to parse messages.
+import type { Evidence, FailureKind, Outcome, SkipKind } from "./types.ts";
 
 export class CheckFailed extends Error {
   override name = "CheckFailed";
   constructor(
     message: string,
     readonly evidence?: Evidence,
+    readonly kind: FailureKind = "violation",
   ) {
     super(message);
   }
@@ -14,6 +16,14 @@ export class CheckFailed extends Error {
 
 export class CheckSkipped extends Error {
   override name = "CheckSkipped";
+  constructor(
+    message: string,
+    /** The flag or fixture that would let the check run. */
+    readonly needs?: string,
+    readonly kind: SkipKind = needs ? "input" : "inapplicable",
+  ) {
+    super(message);
+  }
 }
 
 export function passed(message?: string): Outcome {
@@ -24,14 +34,21 @@ export function fail(message: string, evidence?: Evidence): never {
   throw new CheckFailed(message, evidence);
 }
 
-export function skip(reason: string): never {
-  throw new CheckSkipped(reason);
+/** A skip; `needs` names the flag or fixture that would let the check run. */
+export function skip(reason: string, needs?: string): never {
+  throw new CheckSkipped(reason, needs);
 }
 
-/** Turns whatever a check threw into an outcome; an unexpected error is a failure with its message. */
+/** Turns whatever a check threw into an outcome; an unexpected error is a crash with its message. */
 export function outcomeOf(err: unknown): Outcome {
-  if (err instanceof CheckFailed) return { status: "failed", message: err.message, evidence: err.evidence };
-  if (err instanceof CheckSkipped) return { status: "skipped", message: err.message };
+  if (err instanceof CheckFailed) return { status: "failed", message: err.message, kind: err.kind, evidence: err.evidence };
+  if (err instanceof CheckSkipped) return skippedOutcome(err);
   const message = err instanceof Error ? err.message : String(err);
-  return { status: "failed", message: `check crashed: ${message}` };
+  return { status: "failed", kind: "crash", message: `check crashed: ${message}` };
+}
+
+export function skippedOutcome(err: CheckSkipped): Outcome {
+  const out: Outcome = { status: "skipped", message: err.message, kind: err.kind };
+  if (err.needs) out.needs = err.needs;
+  return out;
 }

@@ -87,8 +87,10 @@ export class WebhookReceiver {
   }
 
   private async accept(req: IncomingMessage): Promise<number> {
-    const match = /^\/hooks\/([A-Za-z0-9_-]+)/.exec(req.url ?? "");
-    if (req.method !== "POST" || !match) {
+    // Webhooks we register get /hooks/<channel>; a webhook registered by hand to --webhook-receiver-url
+    // may use any path under it, and counts as the channel "given".
+    const match = /^\/hooks\/([A-Za-z0-9_-]+)/.exec(req.url ?? "") ?? [undefined, "given"];
+    if (req.method !== "POST") {
       req.resume();
       return 404;
     }

@@ -1,16 +1,19 @@
-// Runs the catalog against one target: a preflight, then every selected check with a concurrency
-// limit and a time limit each. A check that throws or hangs is a failure with the reason; the run
-// itself never crashes and always produces a report.
+// Runs the catalog against one target: a preflight, then every check the level and --only select,
+// with a concurrency limit and a time limit each. A check that throws or hangs is a failure with
+// the reason; the run itself never crashes and always produces a report (or a preflight failure).
 import { CATALOG } from "./catalog.ts";
 import type { RunOptions, TargetConfig } from "./config.ts";
 import { CheckContext, Suite } from "./context.ts";
 import { createFixtures } from "./fixtures/index.ts";
 import type { OperationInfo } from "./operations.ts";
 import { outcomeOf } from "./outcome.ts";
+import { preflight, type PreflightFailure, type PreflightResult } from "./preflight.ts";
+import { selectChecks } from "./levels.ts";
 import { HttpProbe } from "./probe.ts";
 import { Redactor } from "./redact.ts";
 import { buildReport, type Report } from "./report/model.ts";
-import type { Check, CheckResult, Group, Outcome, Prerequisite } from "./types.ts";
+import type { Check } from "./check.ts";
+import type { CheckResult, Group, Outcome, Prerequisite } from "./types.ts";
 import { GROUPS } from "./types.ts";
 
 export type RunEvent =
@@ -29,11 +32,13 @@ export interface RunInput {
   onEvent?: (event: RunEvent) => void;
   /** Shared with reporters so everything they write is redacted the same way. */
   redactor?: Redactor;
+  /** Tests of the runner alone may skip the preflight (default: run it). */
+  preflight?: boolean;
 }
 
 export type RunResult =
   | { kind: "completed"; report: Report }
-  | { kind: "unreachable"; reason: string };
+  | { kind: "preflight"; failure: PreflightFailure; preflight: PreflightResult };
 
 /** The redactor for a target: its secrets are masked everywhere evidence goes. */
 export function redactorFor(target: TargetConfig): Redactor {
@@ -49,11 +54,6 @@ export function redactorFor(target: TargetConfig): Redactor {
   return r;
 }
 
-/** The checks the options select, in catalog order. */
-export function selectChecks(catalog: readonly Check[], options: RunOptions): Check[] {
-  return catalog.filter((c) => !options.only || options.only.includes(c.group));
-}
-
 export async function runSuite(input: RunInput): Promise<RunResult> {
   const { target, options } = input;
   const redactor = input.redactor ?? redactorFor(target);
@@ -62,15 +62,18 @@ export async function runSuite(input: RunInput): Promise<RunResult> {
   const suite = new Suite(target, options, input.operations, redactor, http, stop.signal);
   suite.fixtures = createFixtures(suite);
   try {
-    const unreachable = await preflight(http, target.baseUrl, Math.min(options.timeoutMs, 5_000));
-    if (unreachable) return { kind: "unreachable", reason: redactor.text(unreachable) };
-
-    const checks = selectChecks(input.catalog ?? CATALOG, options);
+    const selection = selectChecks(input.catalog ?? CATALOG, options.level, options.only);
+    const checks = selection.selected;
+    let checked: PreflightResult = { steps: [] };
+    if (input.preflight !== false) {
+      checked = await preflight({ target, http, redactor, timeoutMs: options.timeoutMs, nodeAccess: checks.some((c) => c.group === "rpc") });
+      if (checked.failure) return { kind: "preflight", failure: checked.failure, preflight: checked };
+    }
     const startedAt = new Date();
     input.onEvent?.({ type: "start", checks, target, options });
-    suite.fixtures.warm(prerequisitesToWarm(checks, options));
+    suite.fixtures.warm(prerequisitesToWarm(suite, checks));
     const results = await runChecks(suite, checks, options, input.onEvent);
-    const report = buildReport({ target, options, startedAt, finishedAt: new Date(), results, redactor });
+    const report = buildReport({ target, options, startedAt, finishedAt: new Date(), results, notSelected: selection.notSelected, preflight: checked.steps, redactor });
     input.onEvent?.({ type: "end", report });
     return { kind: "completed", report };
   } finally {
@@ -80,30 +83,13 @@ export async function runSuite(input: RunInput): Promise<RunResult> {
   }
 }
 
-/**
- * The base URL must answer at all: any HTTP status will do. Only a network-level failure
- * (refused, unknown host, no route, TLS) means unreachable; a target that accepts and then hangs
- * or resets is reachable but broken, and its checks fail one by one with the reason.
- */
-export async function preflight(http: HttpProbe, baseUrl: string, timeoutMs: number): Promise<string | undefined> {
-  let url: string;
-  try {
-    url = new URL("/api/v1/health", baseUrl).toString();
-  } catch {
-    return `the base URL ${baseUrl} is not a URL`;
-  }
-  const attempt = await http.attempt({ method: "GET", url, timeoutMs });
-  return !attempt.ok && attempt.kind === "unreachable" ? `${baseUrl} is unreachable: ${attempt.reason}` : undefined;
-}
-
 /** Slow prerequisites of the selected checks start at once so their waits overlap. */
-function prerequisitesToWarm(checks: Check[], options: RunOptions): Set<Prerequisite> {
+function prerequisitesToWarm(suite: Suite, checks: Check[]): Set<Prerequisite> {
   const names = new Set<Prerequisite>();
   for (const check of checks) {
-    if (check.level === "full" && options.level === "seed") continue;
     for (const p of [...(check.requires ?? []), ...(check.awaits ?? [])]) names.add(p);
   }
-  if (options.level === "full" && checks.some((c) => c.group === "lifecycle")) {
+  if (suite.supply === "create" && checks.some((c) => c.group === "lifecycle")) {
     for (const p of ["wallet", "asset", "peer-asset", "deposit", "withdrawal-executed"] as const) names.add(p);
   }
   return names;
@@ -147,30 +133,32 @@ function orderByCatalog(checks: Check[], results: Map<string, CheckResult>): Che
     .sort((a, b) => groupIndex(a.group) - groupIndex(b.group));
 }
 
-/** One check: level gate, prerequisites, then the run under its time limit. Never throws. */
+/**
+ * One check: its prerequisites (shared fixtures, each bounded by the fixture cap), then its own run
+ * under its time limit. The reported duration is the check's own run; the wait for shared fixtures
+ * is reported apart (waitedMs), so no check ever shows more than its limit. Never throws.
+ */
 export async function runOne(suite: Suite, check: Check, options: RunOptions, onEvent?: (e: RunEvent) => void): Promise<CheckResult> {
   onEvent?.({ type: "check-start", check });
-  const started = Date.now();
+  const waitStarted = Date.now();
   const limitMs = Math.round(options.timeoutMs * (check.timeoutScale ?? 1));
   const controller = new AbortController();
   const ctx = new CheckContext(suite, controller.signal);
-  let outcome: Outcome;
-  if (check.level === "full" && options.level === "seed") {
-    outcome = { status: "skipped", message: "runs at --level full only (drives operations the seed does not specify)" };
-  } else {
-    outcome = await prerequisitesOf(suite, check);
-    if (outcome.status === "passed") outcome = await withTimeLimit(check, ctx, controller, limitMs);
-  }
-  return toResult(suite, check, outcome, Date.now() - started, ctx.facts);
+  let outcome = await prerequisitesOf(suite, check);
+  const started = Date.now();
+  if (outcome.status === "passed") outcome = await withTimeLimit(check, ctx, controller, limitMs);
+  return toResult(suite, check, outcome, Date.now() - started, started - waitStarted, ctx.facts);
 }
 
 async function prerequisitesOf(suite: Suite, check: Check): Promise<Outcome> {
   await Promise.all((check.awaits ?? []).map((name) => suite.fixtures.settle(name)));
   for (const name of check.requires ?? []) {
     const result = await suite.fixtures.settle(name);
-    if (!result.ok) {
-      return { status: "skipped", message: result.failure ? `prerequisite ${name} failed: ${result.reason}` : result.reason };
-    }
+    if (result.ok) continue;
+    if (result.failure) return { status: "skipped", kind: "prerequisite", message: `prerequisite ${name} failed: ${result.reason}` };
+    const out: Outcome = { status: "skipped", kind: result.needs ? "input" : "inapplicable", message: result.reason };
+    if (result.needs) out.needs = result.needs;
+    return out;
   }
   return { status: "passed" };
 }
@@ -197,8 +185,8 @@ async function withTimeLimit(check: Check, ctx: CheckContext, controller: AbortC
     controller.abort();
     const late = await Promise.race([run, delay(WIND_DOWN_MS)]);
     const message = `timed out after ${limitMs} ms (the check's time limit; --timeout-ms)`;
-    if (late && late.status === "failed") return { status: "failed", message: `${message}: ${late.message}`, evidence: late.evidence };
-    return { status: "failed", message };
+    if (late && late.status === "failed") return { status: "failed", kind: "timeout", message: `${message}: ${late.message}`, evidence: late.evidence };
+    return { status: "failed", kind: "timeout", message };
   } finally {
     clearTimeout(timer);
     controller.abort();
@@ -209,7 +197,7 @@ function delay(ms: number): Promise<undefined> {
   return new Promise((resolve) => setTimeout(() => resolve(undefined), ms).unref());
 }
 
-function toResult(suite: Suite, check: Check, outcome: Outcome, durationMs: number, facts: Record<string, string>): CheckResult {
+function toResult(suite: Suite, check: Check, outcome: Outcome, durationMs: number, waitedMs: number, facts: Record<string, string>): CheckResult {
   const r = suite.redactor;
   const result: CheckResult = {
     id: check.id,
@@ -220,7 +208,14 @@ function toResult(suite: Suite, check: Check, outcome: Outcome, durationMs: numb
     level: check.level,
     status: outcome.status,
     durationMs,
+    waitedMs,
+    statements: [...(check.statements ?? [])],
   };
+  if (outcome.status === "failed") result.failureKind = outcome.kind ?? "violation";
+  if (outcome.status === "skipped") {
+    result.skipKind = outcome.kind ?? (outcome.needs ? "input" : "inapplicable");
+    if (outcome.needs) result.needs = outcome.needs;
+  }
   if (outcome.message !== undefined) result.message = r.text(outcome.message);
   if (outcome.status === "failed" && outcome.evidence) result.evidence = r.value(outcome.evidence);
   if (Object.keys(facts).length > 0) result.facts = r.value(facts);

@@ -32,10 +32,22 @@ export interface Evidence {
   details?: unknown;
 }
 
+/**
+ * Why a check failed. violation: the target broke the rule; timeout: the check's time limit passed;
+ * crash: the check itself threw something unexpected; prerequisite: setting up what it needs broke.
+ */
+export type FailureKind = "violation" | "timeout" | "crash" | "prerequisite";
+
+/**
+ * Why a check did not run. input: a flag or fixture is missing (`needs` names it); inapplicable: the
+ * target offers nothing for it to examine; prerequisite: a step it depends on failed elsewhere.
+ */
+export type SkipKind = "input" | "inapplicable" | "prerequisite";
+
 export type Outcome =
   | { status: "passed"; message?: string }
-  | { status: "failed"; message: string; evidence?: Evidence }
-  | { status: "skipped"; message: string };
+  | { status: "failed"; message: string; kind?: FailureKind; evidence?: Evidence }
+  | { status: "skipped"; message: string; kind?: SkipKind; /** the flag or fixture that lets it run */ needs?: string };
 
 /** Names of the things a check may need before it can run (see fixtures/). */
 export type Prerequisite =
@@ -54,27 +66,6 @@ export type Prerequisite =
   | "deposit" // a deposit made and watched to confirmation
   | "withdrawal-executed"; // a withdrawal driven to a terminal state
 
-export interface Check {
-  /** Stable id (`auth.stale-timestamp`); scripts and CI depend on it. */
-  id: string;
-  group: Group;
-  title: string;
-  severity: Severity;
-  /** Where the rule comes from: a seed section, or "assumed: <spec decision>". */
-  seedRef: string;
-  /** seed: uses only what the seed specifies; full: also drives assumed operations. */
-  level: Level;
-  requires?: Prerequisite[];
-  /** Prerequisites to let settle (whatever their outcome) before the time limit starts. */
-  awaits?: Prerequisite[];
-  /** Ids of checks that must have finished first (ordering, e.g. delete after resend). */
-  after?: string[];
-  /** Multiplies the per-check timeout for checks that wait on the chain. */
-  timeoutScale?: number;
-  /** Returns nothing on success; throws CheckFailed / CheckSkipped (see outcome.ts) or returns an Outcome. */
-  run(ctx: import("./context.ts").CheckContext): Promise<Outcome | void>;
-}
-
 export interface CheckResult {
   id: string;
   group: Group;
@@ -83,9 +74,18 @@ export interface CheckResult {
   seedRef: string;
   level: Level;
   status: CheckStatus;
+  /** The check's own run, bounded by its time limit. */
   durationMs: number;
+  /** Time spent waiting for shared prerequisites before the run (bounded by the fixture cap). */
+  waitedMs?: number;
   message?: string;
   evidence?: Evidence;
+  failureKind?: FailureKind;
+  skipKind?: SkipKind;
+  /** For a skip: the flag or fixture that would let the check run. */
+  needs?: string;
+  /** Seed statements (spec/trace.yaml ids) the check enforces. */
+  statements: string[];
   /** Extra facts to report (e.g. the webhook signature profile the deployment matched). */
   facts?: Record<string, string>;
 }

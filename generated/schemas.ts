@@ -2,6 +2,8 @@
 // Do not edit by hand: change the spec and run `custody generate`.
 
 import * as z from "zod";
+import { lengthWithin, isInteger, arrayRule } from "../runtime/json-schema.js";
+import { isDateTime, isUri } from "../runtime/json-schema-formats.js";
 
 export const RoleSchema = z.enum(["viewer", "admin", "owner"]);
 
@@ -14,21 +16,21 @@ export const ApiKeySchema = z.object({
   role: RoleSchema,
   scopes: z.array(ScopeSchema),
   status: z.enum(["active", "revoked"]),
-  created_at: z.iso.datetime({ offset: true }),
-  revoked_at: z.iso.datetime({ offset: true }).optional(),
+  created_at: z.string().refine(isDateTime, "format date-time"),
+  revoked_at: z.string().refine(isDateTime, "format date-time").optional(),
 });
 
 export const ApiKeyListResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: z.array(ApiKeySchema),
 });
 
 export const ApiKeyResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: ApiKeySchema,
 });
 
@@ -39,31 +41,31 @@ export const ApiKeyWithSecretSchema = z.object({
   role: RoleSchema,
   scopes: z.array(ScopeSchema),
   status: z.enum(["active", "revoked"]),
-  created_at: z.iso.datetime({ offset: true }),
-  revoked_at: z.iso.datetime({ offset: true }).optional(),
+  created_at: z.string().refine(isDateTime, "format date-time"),
+  revoked_at: z.string().refine(isDateTime, "format date-time").optional(),
   secret: z.string(),
 });
 
 export const ApiKeyWithSecretResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: ApiKeyWithSecretSchema,
 });
 
 export const ApproveWithdrawalRequestSchema = z.object({
-  comment: z.string().max(500).optional(),
+  comment: z.string().refine((s) => lengthWithin(s, 0, 500), "length").optional(),
 });
 
 export const NetworkSchema = z.object({
   id: z.string(),
   name: z.string().optional(),
   is_evm: z.boolean().optional(),
-  chain_id: z.number().int().optional(),
+  chain_id: z.number().refine(isInteger, "integer").optional(),
   native_currency: z.string().optional(),
   is_testnet: z.boolean().optional(),
   internal_code: z.string().optional(),
-  confirmation_blocks: z.number().int().optional(),
+  confirmation_blocks: z.number().refine(isInteger, "integer").optional(),
   disabled: z.boolean().optional(),
   logo_url: z.string().optional(),
 });
@@ -72,7 +74,7 @@ export const AssetSchema = z.object({
   id: z.string(),
   name: z.string().optional(),
   symbol: z.string().optional(),
-  decimals: z.number().int().optional(),
+  decimals: z.number().refine(isInteger, "integer").optional(),
   address: z.string().optional(),
   contract_address: z.string().optional(),
   asset_type: z.string().optional(),
@@ -83,18 +85,18 @@ export const AssetSchema = z.object({
   network: NetworkSchema.optional(),
   price_usd: z.string().optional(),
   logo_url: z.string().optional(),
-  created_at: z.iso.datetime({ offset: true }).optional(),
-  updated_at: z.iso.datetime({ offset: true }).optional(),
+  created_at: z.string().refine(isDateTime, "format date-time").optional(),
+  updated_at: z.string().refine(isDateTime, "format date-time").optional(),
 });
 
 export const AssetListResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: z.array(AssetSchema),
 });
 
-export const ResourceIdSchema = z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$"));
+export const ResourceIdSchema = z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u"));
 
 export const AttachAssetRequestSchema = z.object({
   asset_id: ResourceIdSchema,
@@ -103,12 +105,12 @@ export const AttachAssetRequestSchema = z.object({
 export const AuditLogEntrySchema = z.object({
   id: z.string(),
   workspace_id: z.string(),
-  created_at: z.iso.datetime({ offset: true }),
+  created_at: z.string().refine(isDateTime, "format date-time"),
   actor_key_id: z.string(),
   action: z.string(),
   method: z.string(),
   path: z.string(),
-  status: z.number().int(),
+  status: z.number().refine(isInteger, "integer"),
   request_id: z.string(),
   resource_id: z.string().optional(),
 });
@@ -116,14 +118,14 @@ export const AuditLogEntrySchema = z.object({
 export const AuditLogListResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: z.array(AuditLogEntrySchema),
 });
 
 export const CreateApiKeyRequestSchema = z.object({
-  name: z.string().min(1).max(100),
+  name: z.string().refine((s) => lengthWithin(s, 1, 100), "length"),
   role: RoleSchema,
-  scopes: z.array(ScopeSchema).min(1),
+  scopes: z.unknown().refine(arrayRule({ uniqueItems: true }), "array keywords").pipe(z.array(ScopeSchema).min(1)),
 });
 
 export const WalletPurposeSchema = z.enum(["general", "gas_tank", "deployment", "custody", "user", "payment", "one_time_use"]);
@@ -131,8 +133,8 @@ export const WalletPurposeSchema = z.enum(["general", "gas_tank", "deployment", 
 export const WalletTypeSchema = z.enum(["mpc", "standard"]);
 
 export const CreateWalletRequestSchema = z.object({
-  name: z.string().min(1).max(100),
-  wallet_type: WalletTypeSchema.default("mpc"),
+  name: z.string().refine((s) => lengthWithin(s, 1, 100), "length"),
+  wallet_type: WalletTypeSchema.optional(),
   wallet_purpose: WalletPurposeSchema.optional(),
   sweep_task_params: z.record(z.string(), z.unknown()).optional(),
   sweep_task_id: z.string().optional(),
@@ -141,18 +143,18 @@ export const CreateWalletRequestSchema = z.object({
 export const EventTypeSchema = z.enum(["wallet.created", "deposit.pending", "deposit.confirmed", "withdrawal.pending", "withdrawal.executed", "withdrawal.confirmed", "withdrawal.failed"]);
 
 export const CreateWebhookRequestSchema = z.object({
-  url: z.url().max(2048).regex(new RegExp("^https?://")),
-  event_types: z.array(EventTypeSchema).min(1),
-  description: z.string().max(500).optional(),
+  url: z.string().refine((s) => lengthWithin(s, 0, 2048), "length").regex(new RegExp("^https?://", "u")).refine(isUri, "format uri"),
+  event_types: z.unknown().refine(arrayRule({ uniqueItems: true }), "array keywords").pipe(z.array(EventTypeSchema).min(1)),
+  description: z.string().refine((s) => lengthWithin(s, 0, 500), "length").optional(),
 });
 
 export const CreateWithdrawalRequestSchema = z.object({
   asset_id: ResourceIdSchema.optional(),
-  asset: z.string().min(1).max(32).optional(),
-  network: z.string().min(1).max(128).optional(),
-  amount: z.string().max(78).regex(new RegExp("^[0-9]+(\\.[0-9]+)?$")),
-  recipient_address: z.string().regex(new RegExp("^0x[0-9a-fA-F]{40}$")),
-  notes: z.string().max(500).optional(),
+  asset: z.string().refine((s) => lengthWithin(s, 1, 32), "length").optional(),
+  network: z.string().refine((s) => lengthWithin(s, 1, 128), "length").optional(),
+  amount: z.string().refine((s) => lengthWithin(s, 0, 78), "length").regex(new RegExp("^[0-9]+(\\.[0-9]+)?$", "u")),
+  recipient_address: z.string().regex(new RegExp("^0x[0-9a-fA-F]{40}$", "u")),
+  notes: z.string().refine((s) => lengthWithin(s, 0, 500), "length").optional(),
   skip_balance_check: z.boolean().optional(),
 });
 
@@ -168,7 +170,7 @@ export const DepositAddressSchema = z.object({
 export const DepositAddressResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: DepositAddressSchema,
 });
 
@@ -186,11 +188,11 @@ export const DepositEventPayloadSchema = z.object({
   from_address: z.string().optional(),
   to_address: z.string().optional(),
   tx_hash: z.string(),
-  block_number: z.number().int().optional(),
+  block_number: z.number().refine(isInteger, "integer").optional(),
   description: z.string().optional(),
   omitempty: z.null().optional(),
-  created_at: z.iso.datetime({ offset: true }),
-  updated_at: z.iso.datetime({ offset: true }).optional(),
+  created_at: z.string().refine(isDateTime, "format date-time"),
+  updated_at: z.string().refine(isDateTime, "format date-time").optional(),
 });
 
 export const DepositConfirmedEventSchema = z.object({
@@ -212,7 +214,7 @@ export const DepositPendingEventSchema = z.object({
 export const ErrorEnvelopeSchema = z.object({
   success: z.literal(false),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: z.null(),
 });
 
@@ -221,27 +223,27 @@ export const HealthSchema = z.object({
   version: z.string(),
   chain: z.object({
     reachable: z.boolean(),
-    chain_id: z.number().int().optional(),
-    block_number: z.number().int().optional(),
+    chain_id: z.number().refine(isInteger, "integer").optional(),
+    block_number: z.number().refine(isInteger, "integer").optional(),
   }),
 });
 
 export const HealthResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: HealthSchema,
 });
 
 export const NetworkListResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: z.array(NetworkSchema),
 });
 
 export const RejectWithdrawalRequestSchema = z.object({
-  reason: z.string().max(500).optional(),
+  reason: z.string().refine((s) => lengthWithin(s, 0, 500), "length").optional(),
 });
 
 export const RescanResultSchema = z.object({
@@ -253,32 +255,32 @@ export const RescanResultSchema = z.object({
 export const RescanResultResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: RescanResultSchema,
 });
 
 export const RescanTransactionRequestSchema = z.object({
-  tx_hash: z.string().regex(new RegExp("^0x[0-9a-fA-F]{64}$")),
+  tx_hash: z.string().regex(new RegExp("^0x[0-9a-fA-F]{64}$", "u")),
   network_id: ResourceIdSchema,
 });
 
 export const SignMessageRequestSchema = z.object({
-  message: z.string().min(1).max(4096),
-  encoding: z.enum(["utf8", "hex"]).default("utf8"),
+  message: z.string().refine((s) => lengthWithin(s, 1, 4096), "length"),
+  encoding: z.enum(["utf8", "hex"]).optional(),
 });
 
 export const SignedMessageSchema = z.object({
   wallet_id: z.string(),
   address: z.string(),
   message: z.string(),
-  signature: z.string().regex(new RegExp("^0x[0-9a-fA-F]{130}$")),
+  signature: z.string().regex(new RegExp("^0x[0-9a-fA-F]{130}$", "u")),
   signature_scheme: z.literal("eip191"),
 });
 
 export const SignedMessageResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: SignedMessageSchema,
 });
 
@@ -294,19 +296,19 @@ export const TransactionSchema = z.object({
   from_address: z.string().optional(),
   to_address: z.string().optional(),
   tx_hash: z.string().optional(),
-  block_number: z.number().int().optional(),
+  block_number: z.number().refine(isInteger, "integer").optional(),
   withdrawal_id: z.string().optional(),
-  created_at: z.iso.datetime({ offset: true }),
-  confirmed_at: z.iso.datetime({ offset: true }).optional(),
+  created_at: z.string().refine(isDateTime, "format date-time"),
+  confirmed_at: z.string().refine(isDateTime, "format date-time").optional(),
 });
 
 export const TransactionExportSchema = z.object({
   workspace_id: z.string(),
   format: z.enum(["json", "csv"]),
-  generated_at: z.iso.datetime({ offset: true }),
-  from: z.iso.datetime({ offset: true }).optional(),
-  to: z.iso.datetime({ offset: true }).optional(),
-  count: z.number().int().min(0),
+  generated_at: z.string().refine(isDateTime, "format date-time"),
+  from: z.string().refine(isDateTime, "format date-time").optional(),
+  to: z.string().refine(isDateTime, "format date-time").optional(),
+  count: z.number().refine(isInteger, "integer").min(0),
   transactions: z.array(TransactionSchema).optional(),
   csv: z.string().optional(),
 });
@@ -314,14 +316,14 @@ export const TransactionExportSchema = z.object({
 export const TransactionExportResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: TransactionExportSchema,
 });
 
 export const TransactionListResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: z.array(TransactionSchema),
 });
 
@@ -349,13 +351,13 @@ export const WalletSchema = z.object({
   name: z.string(),
   wallet_type: WalletTypeSchema,
   creation_status: WalletCreationStateSchema,
-  created_at: z.iso.datetime({ offset: true }),
+  created_at: z.string().refine(isDateTime, "format date-time"),
 });
 
 export const WalletAssetSchema = z.object({
   id: z.string().optional(),
-  created_at: z.iso.datetime({ offset: true }).optional(),
-  updated_at: z.iso.datetime({ offset: true }).optional(),
+  created_at: z.string().refine(isDateTime, "format date-time").optional(),
+  updated_at: z.string().refine(isDateTime, "format date-time").optional(),
   deposit_address: z.string().optional(),
   hidden: z.boolean().optional(),
   asset: AssetSchema.optional(),
@@ -363,20 +365,20 @@ export const WalletAssetSchema = z.object({
   asset_id: z.string(),
   network_id: z.string(),
   address: z.string(),
-  attached_at: z.iso.datetime({ offset: true }),
+  attached_at: z.string().refine(isDateTime, "format date-time"),
 });
 
 export const WalletAssetListResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: z.array(WalletAssetSchema),
 });
 
 export const WalletAssetResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: WalletAssetSchema,
 });
 
@@ -393,23 +395,23 @@ export const WalletBalanceSchema = z.object({
   usd_value: z.string().optional(),
   value_usd: z.string().optional(),
   price_usd: z.string().optional(),
-  decimals: z.number().int().optional(),
+  decimals: z.number().refine(isInteger, "integer").optional(),
   asset: AssetSchema.optional(),
   network: NetworkSchema.optional(),
-  refreshed_at: z.iso.datetime({ offset: true }).optional(),
+  refreshed_at: z.string().refine(isDateTime, "format date-time").optional(),
 });
 
 export const WalletBalanceListResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: z.array(WalletBalanceSchema),
 });
 
 export const WalletBalanceResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: WalletBalanceSchema,
 });
 
@@ -422,9 +424,9 @@ export const WalletCreationStatusSchema = z.object({
   wallet_type: WalletTypeSchema.optional(),
   status_reason: z.string().optional(),
   mpc_correlation_id: z.string().optional(),
-  created_at: z.iso.datetime({ offset: true }).optional(),
-  updated_at: z.iso.datetime({ offset: true }).optional(),
-  completed_at: z.iso.datetime({ offset: true }).optional(),
+  created_at: z.string().refine(isDateTime, "format date-time").optional(),
+  updated_at: z.string().refine(isDateTime, "format date-time").optional(),
+  completed_at: z.string().refine(isDateTime, "format date-time").optional(),
   wallet_purpose: WalletPurposeSchema.optional(),
 });
 
@@ -439,21 +441,21 @@ export const WalletCreatedEventSchema = z.object({
 export const WalletCreationStatusResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: WalletCreationStatusSchema,
 });
 
 export const WalletListResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: z.array(WalletSchema),
 });
 
 export const WalletResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: WalletSchema,
 });
 
@@ -469,36 +471,36 @@ export const Web3SignAcceptedSchema = z.object({
 export const Web3SignAcceptedResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: Web3SignAcceptedSchema,
 });
 
 export const Web3SignRawRequestSchema = z.object({
-  to: z.string().regex(new RegExp("^0x[0-9a-fA-F]{40}$")).nullable().optional(),
+  to: z.string().regex(new RegExp("^0x[0-9a-fA-F]{40}$", "u")).nullable().optional(),
   from: z.string().nullable().optional(),
-  nonce: z.union([z.number().int(), z.string()]).nullable().optional(),
-  gasLimit: z.union([z.number().int(), z.string()]).nullable().optional(),
-  maxFeePerGas: z.union([z.number().int(), z.string()]).nullable().optional(),
-  maxPriorityFeePerGas: z.union([z.number().int(), z.string()]).nullable().optional(),
-  data: z.string().regex(new RegExp("^0x([0-9a-fA-F]{2})*$")).nullable().optional(),
-  value: z.union([z.number().int(), z.string()]).nullable().optional(),
-  chainId: z.union([z.number().int(), z.string()]).nullable().optional(),
+  nonce: z.union([z.number().refine(isInteger, "integer"), z.string()]).nullable().optional(),
+  gasLimit: z.union([z.number().refine(isInteger, "integer"), z.string()]).nullable().optional(),
+  maxFeePerGas: z.union([z.number().refine(isInteger, "integer"), z.string()]).nullable().optional(),
+  maxPriorityFeePerGas: z.union([z.number().refine(isInteger, "integer"), z.string()]).nullable().optional(),
+  data: z.string().regex(new RegExp("^0x([0-9a-fA-F]{2})*$", "u")).nullable().optional(),
+  value: z.union([z.number().refine(isInteger, "integer"), z.string()]).nullable().optional(),
+  chainId: z.union([z.number().refine(isInteger, "integer"), z.string()]).nullable().optional(),
   accessList: z.array(z.unknown()).nullable().optional(),
 });
 
 export const Web3SignRequestSchema = z.object({
   method: z.enum(["eth_sign", "personal_sign", "eth_signTypedData_v4"]),
-  message: z.string().max(65536),
-  chain_id: z.number().int(),
-  typed_data: z.string().max(65536).optional(),
+  message: z.string().refine((s) => lengthWithin(s, 0, 65536), "length"),
+  chain_id: z.number().refine(isInteger, "integer"),
+  typed_data: z.string().refine((s) => lengthWithin(s, 0, 65536), "length").optional(),
 });
 
 export const Web3SignStatusSchema = z.object({
   status: TxStatusSchema,
-  signature: z.string().regex(new RegExp("^0x[0-9a-fA-F]{130}$")).optional(),
+  signature: z.string().regex(new RegExp("^0x[0-9a-fA-F]{130}$", "u")).optional(),
   transaction_id: z.string(),
-  created_at: z.iso.datetime({ offset: true }),
-  updated_at: z.iso.datetime({ offset: true }),
+  created_at: z.string().refine(isDateTime, "format date-time"),
+  updated_at: z.string().refine(isDateTime, "format date-time"),
   approvals: z.array(Web3ApprovalSchema),
   failed_reason: z.string().optional(),
 });
@@ -506,7 +508,7 @@ export const Web3SignStatusSchema = z.object({
 export const Web3SignStatusResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: Web3SignStatusSchema,
 });
 
@@ -514,9 +516,9 @@ export const Web3TransactionStatusSchema = z.object({
   transaction_id: z.string(),
   status: TxStatusSchema,
   method: z.string(),
-  hash: z.string().regex(new RegExp("^0x[0-9a-fA-F]{64}$")).optional(),
-  created_at: z.iso.datetime({ offset: true }),
-  updated_at: z.iso.datetime({ offset: true }),
+  hash: z.string().regex(new RegExp("^0x[0-9a-fA-F]{64}$", "u")).optional(),
+  created_at: z.string().refine(isDateTime, "format date-time"),
+  updated_at: z.string().refine(isDateTime, "format date-time"),
   approvals: z.array(Web3ApprovalSchema),
   failed_reason: z.string().optional(),
 });
@@ -524,7 +526,7 @@ export const Web3TransactionStatusSchema = z.object({
 export const Web3TransactionStatusResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: Web3TransactionStatusSchema,
 });
 
@@ -539,17 +541,17 @@ export const Web3WalletDetailSchema = z.object({
 export const Web3WalletDetailResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: Web3WalletDetailSchema,
 });
 
 export const WebhookSchema = z.object({
   id: z.string(),
   workspace_id: z.string(),
-  url: z.url(),
+  url: z.string().refine(isUri, "format uri"),
   event_types: z.array(EventTypeSchema),
   description: z.string().optional(),
-  created_at: z.iso.datetime({ offset: true }),
+  created_at: z.string().refine(isDateTime, "format date-time"),
 });
 
 export const WebhookDeleteResultSchema = z.object({
@@ -561,7 +563,7 @@ export const WebhookDeleteResultSchema = z.object({
 export const WebhookDeleteResultResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: WebhookDeleteResultSchema,
 });
 
@@ -574,55 +576,55 @@ export const WebhookDeliverySchema = z.object({
   event_type: z.string().optional(),
   event_id: z.string().optional(),
   status: WebhookDeliveryStatusSchema.optional(),
-  attempt_count: z.number().int().optional(),
+  attempt_count: z.number().refine(isInteger, "integer").optional(),
   workspace_id: z.string().optional(),
-  next_attempt_at: z.iso.datetime({ offset: true }).optional(),
-  last_attempt_at: z.iso.datetime({ offset: true }).optional(),
-  delivered_at: z.iso.datetime({ offset: true }).optional(),
-  response_status: z.number().int().optional(),
+  next_attempt_at: z.string().refine(isDateTime, "format date-time").optional(),
+  last_attempt_at: z.string().refine(isDateTime, "format date-time").optional(),
+  delivered_at: z.string().refine(isDateTime, "format date-time").optional(),
+  response_status: z.number().refine(isInteger, "integer").optional(),
   response_body: z.string().optional(),
   error: z.string().optional(),
   payload: z.record(z.string(), z.unknown()).optional(),
-  created_at: z.iso.datetime({ offset: true }).optional(),
-  updated_at: z.iso.datetime({ offset: true }).optional(),
+  created_at: z.string().refine(isDateTime, "format date-time").optional(),
+  updated_at: z.string().refine(isDateTime, "format date-time").optional(),
 });
 
 export const WebhookDeliveryListResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: z.array(WebhookDeliverySchema),
 });
 
 export const WebhookDeliveryResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: WebhookDeliverySchema,
 });
 
 export const WebhookListResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: z.array(WebhookSchema),
 });
 
 export const WebhookResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: WebhookSchema,
 });
 
 export const WebhookVerificationKeySchema = z.object({
-  public_key: z.string().regex(new RegExp("^[A-Za-z0-9+/]{43}=$")).optional(),
+  public_key: z.string().regex(new RegExp("^[A-Za-z0-9+/]{43}=$", "u")).optional(),
 });
 
 export const WebhookVerificationKeyResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: WebhookVerificationKeySchema,
 });
 
@@ -631,8 +633,8 @@ export const WithdrawalApprovalSchema = z.object({
   user_id: z.string().optional(),
   status: z.enum(["pending", "approved", "rejected"]).optional(),
   comment: z.string().optional(),
-  created_at: z.iso.datetime({ offset: true }).optional(),
-  updated_at: z.iso.datetime({ offset: true }).optional(),
+  created_at: z.string().refine(isDateTime, "format date-time").optional(),
+  updated_at: z.string().refine(isDateTime, "format date-time").optional(),
 });
 
 export const WithdrawalStatusSchema = z.enum(["pending", "pending_approval", "approved", "rejected", "processing", "completed", "failed"]);
@@ -647,17 +649,17 @@ export const WithdrawalSchema = z.object({
   recipient_address: z.string().optional(),
   status: WithdrawalStatusSchema.optional(),
   tx_hash: z.string().optional(),
-  block_number: z.number().int().optional(),
+  block_number: z.number().refine(isInteger, "integer").optional(),
   block_hash: z.string().optional(),
   gas_used: z.string().optional(),
   effective_gas_price_wei: z.string().optional(),
-  confirmed_at: z.iso.datetime({ offset: true }).optional(),
+  confirmed_at: z.string().refine(isDateTime, "format date-time").optional(),
   error: z.string().optional(),
   status_reason: z.string().optional(),
-  last_sent_at: z.iso.datetime({ offset: true }).optional(),
+  last_sent_at: z.string().refine(isDateTime, "format date-time").optional(),
   notes: z.string().optional(),
-  created_at: z.iso.datetime({ offset: true }).optional(),
-  updated_at: z.iso.datetime({ offset: true }).optional(),
+  created_at: z.string().refine(isDateTime, "format date-time").optional(),
+  updated_at: z.string().refine(isDateTime, "format date-time").optional(),
   creator_id: z.string().optional(),
   asset_hold_id: z.string().optional(),
   transaction_id: z.string().optional(),
@@ -693,7 +695,7 @@ export const WithdrawalFailedEventSchema = z.object({
 export const WithdrawalListResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: z.array(WithdrawalSchema),
 });
 
@@ -713,22 +715,16 @@ export const WithdrawalRequestResultSchema = z.object({
 export const WithdrawalRequestResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: WithdrawalRequestResultSchema,
 });
 
 export const WithdrawalResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  code: z.union([z.number().int(), z.string()]),
+  code: z.union([z.number().refine(isInteger, "integer"), z.string()]),
   data: WithdrawalSchema,
 });
-
-export const ListNetworksParamsSchema = z.object({});
-
-export const ListNetworksQuerySchema = z.object({});
-
-export const ListNetworksHeadersSchema = z.object({});
 
 export const ListNetworksResponseSchemas = {
   200: z.array(NetworkSchema),
@@ -738,13 +734,9 @@ export const ListNetworksResponseSchemas = {
   500: z.null(),
 };
 
-export const ListAssetsParamsSchema = z.object({});
-
 export const ListAssetsQuerySchema = z.object({
-  network_id: z.string().min(1).max(128).optional(),
+  network_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").optional(),
 });
-
-export const ListAssetsHeadersSchema = z.object({});
 
 export const ListAssetsResponseSchemas = {
   200: z.array(AssetSchema),
@@ -754,12 +746,6 @@ export const ListAssetsResponseSchemas = {
   413: z.null(),
   500: z.null(),
 };
-
-export const CreateWalletParamsSchema = z.object({});
-
-export const CreateWalletQuerySchema = z.object({});
-
-export const CreateWalletHeadersSchema = z.object({});
 
 export const CreateWalletBodySchema = CreateWalletRequestSchema;
 
@@ -773,12 +759,8 @@ export const CreateWalletResponseSchemas = {
 };
 
 export const ListWalletsParamsSchema = z.object({
-  workspace_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
-
-export const ListWalletsQuerySchema = z.object({});
-
-export const ListWalletsHeadersSchema = z.object({});
 
 export const ListWalletsResponseSchemas = {
   200: z.array(WalletSchema),
@@ -791,12 +773,8 @@ export const ListWalletsResponseSchemas = {
 };
 
 export const GetWalletCreationStatusParamsSchema = z.object({
-  wallet_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
-
-export const GetWalletCreationStatusQuerySchema = z.object({});
-
-export const GetWalletCreationStatusHeadersSchema = z.object({});
 
 export const GetWalletCreationStatusResponseSchemas = {
   200: WalletCreationStatusSchema,
@@ -809,12 +787,8 @@ export const GetWalletCreationStatusResponseSchemas = {
 };
 
 export const GetWalletParamsSchema = z.object({
-  wallet_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
-
-export const GetWalletQuerySchema = z.object({});
-
-export const GetWalletHeadersSchema = z.object({});
 
 export const GetWalletResponseSchemas = {
   200: WalletSchema,
@@ -827,12 +801,8 @@ export const GetWalletResponseSchemas = {
 };
 
 export const ListWalletAssetsParamsSchema = z.object({
-  wallet_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
-
-export const ListWalletAssetsQuerySchema = z.object({});
-
-export const ListWalletAssetsHeadersSchema = z.object({});
 
 export const ListWalletAssetsResponseSchemas = {
   200: z.array(WalletAssetSchema),
@@ -845,12 +815,8 @@ export const ListWalletAssetsResponseSchemas = {
 };
 
 export const AttachAssetParamsSchema = z.object({
-  wallet_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
-
-export const AttachAssetQuerySchema = z.object({});
-
-export const AttachAssetHeadersSchema = z.object({});
 
 export const AttachAssetBodySchema = AttachAssetRequestSchema;
 
@@ -866,15 +832,13 @@ export const AttachAssetResponseSchemas = {
 };
 
 export const GetDepositAddressParamsSchema = z.object({
-  wallet_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
 export const GetDepositAddressQuerySchema = z.object({
   address_type: z.enum(["evm", "sol", "tron"]).optional(),
-  asset_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")).optional(),
+  asset_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")).optional(),
 });
-
-export const GetDepositAddressHeadersSchema = z.object({});
 
 export const GetDepositAddressResponseSchemas = {
   200: DepositAddressSchema,
@@ -890,10 +854,6 @@ export const GetWalletOverviewParamsSchema = z.object({
   wallet_id: z.string(),
 });
 
-export const GetWalletOverviewQuerySchema = z.object({});
-
-export const GetWalletOverviewHeadersSchema = z.object({});
-
 export const GetWalletOverviewResponseSchemas = {
   200: z.array(WalletBalanceSchema),
   401: z.null(),
@@ -908,10 +868,6 @@ export const GetWalletAssetBalanceParamsSchema = z.object({
   asset_id: z.string(),
 });
 
-export const GetWalletAssetBalanceQuerySchema = z.object({});
-
-export const GetWalletAssetBalanceHeadersSchema = z.object({});
-
 export const GetWalletAssetBalanceResponseSchemas = {
   200: WalletBalanceSchema,
   401: z.null(),
@@ -925,10 +881,6 @@ export const ListWalletWithdrawalsParamsSchema = z.object({
   wallet_id: z.string(),
 });
 
-export const ListWalletWithdrawalsQuerySchema = z.object({});
-
-export const ListWalletWithdrawalsHeadersSchema = z.object({});
-
 export const ListWalletWithdrawalsResponseSchemas = {
   200: z.array(WithdrawalSchema),
   401: z.null(),
@@ -939,13 +891,11 @@ export const ListWalletWithdrawalsResponseSchemas = {
 };
 
 export const CreateWithdrawalParamsSchema = z.object({
-  wallet_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
-export const CreateWithdrawalQuerySchema = z.object({});
-
 export const CreateWithdrawalHeadersSchema = z.object({
-  "idempotency-key": z.string().min(1).max(255).optional(),
+  "idempotency-key": z.string().refine((s) => lengthWithin(s, 1, 255), "length").optional(),
 });
 
 export const CreateWithdrawalBodySchema = CreateWithdrawalRequestSchema;
@@ -962,13 +912,9 @@ export const CreateWithdrawalResponseSchemas = {
 };
 
 export const GetWalletWithdrawalParamsSchema = z.object({
-  wallet_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
-  withdrawal_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  withdrawal_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
-
-export const GetWalletWithdrawalQuerySchema = z.object({});
-
-export const GetWalletWithdrawalHeadersSchema = z.object({});
 
 export const GetWalletWithdrawalResponseSchemas = {
   200: WithdrawalSchema,
@@ -981,12 +927,8 @@ export const GetWalletWithdrawalResponseSchemas = {
 };
 
 export const GetWithdrawalParamsSchema = z.object({
-  withdrawal_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  withdrawal_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
-
-export const GetWithdrawalQuerySchema = z.object({});
-
-export const GetWithdrawalHeadersSchema = z.object({});
 
 export const GetWithdrawalResponseSchemas = {
   200: WithdrawalSchema,
@@ -999,12 +941,8 @@ export const GetWithdrawalResponseSchemas = {
 };
 
 export const ApproveWithdrawalParamsSchema = z.object({
-  withdrawal_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  withdrawal_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
-
-export const ApproveWithdrawalQuerySchema = z.object({});
-
-export const ApproveWithdrawalHeadersSchema = z.object({});
 
 export const ApproveWithdrawalBodySchema = ApproveWithdrawalRequestSchema;
 
@@ -1020,12 +958,8 @@ export const ApproveWithdrawalResponseSchemas = {
 };
 
 export const RejectWithdrawalParamsSchema = z.object({
-  withdrawal_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  withdrawal_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
-
-export const RejectWithdrawalQuerySchema = z.object({});
-
-export const RejectWithdrawalHeadersSchema = z.object({});
 
 export const RejectWithdrawalBodySchema = RejectWithdrawalRequestSchema;
 
@@ -1041,12 +975,8 @@ export const RejectWithdrawalResponseSchemas = {
 };
 
 export const ListTransactionsParamsSchema = z.object({
-  workspace_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
-
-export const ListTransactionsQuerySchema = z.object({});
-
-export const ListTransactionsHeadersSchema = z.object({});
 
 export const ListTransactionsResponseSchemas = {
   200: z.array(TransactionSchema),
@@ -1057,12 +987,6 @@ export const ListTransactionsResponseSchemas = {
   413: z.null(),
   500: z.null(),
 };
-
-export const RescanTransactionParamsSchema = z.object({});
-
-export const RescanTransactionQuerySchema = z.object({});
-
-export const RescanTransactionHeadersSchema = z.object({});
 
 export const RescanTransactionBodySchema = RescanTransactionRequestSchema;
 
@@ -1077,16 +1001,14 @@ export const RescanTransactionResponseSchemas = {
 };
 
 export const ExportTransactionsParamsSchema = z.object({
-  workspace_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
 export const ExportTransactionsQuerySchema = z.object({
   format: z.enum(["json", "csv"]).default("json"),
-  from: z.iso.datetime({ offset: true }).optional(),
-  to: z.iso.datetime({ offset: true }).optional(),
+  from: z.string().refine(isDateTime, "format date-time").optional(),
+  to: z.string().refine(isDateTime, "format date-time").optional(),
 });
-
-export const ExportTransactionsHeadersSchema = z.object({});
 
 export const ExportTransactionsResponseSchemas = {
   200: TransactionExportSchema,
@@ -1099,12 +1021,8 @@ export const ExportTransactionsResponseSchemas = {
 };
 
 export const SignMessageParamsSchema = z.object({
-  wallet_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
-
-export const SignMessageQuerySchema = z.object({});
-
-export const SignMessageHeadersSchema = z.object({});
 
 export const SignMessageBodySchema = SignMessageRequestSchema;
 
@@ -1118,13 +1036,9 @@ export const SignMessageResponseSchemas = {
   500: z.null(),
 };
 
-export const GetApiKeyWalletDetailParamsSchema = z.object({});
-
 export const GetApiKeyWalletDetailQuerySchema = z.object({
   address_type: z.enum(["evm", "sol", "tron"]).optional(),
 });
-
-export const GetApiKeyWalletDetailHeadersSchema = z.object({});
 
 export const GetApiKeyWalletDetailResponseSchemas = {
   200: Web3WalletDetailSchema,
@@ -1137,14 +1051,12 @@ export const GetApiKeyWalletDetailResponseSchemas = {
 };
 
 export const GetWeb3WalletDetailParamsSchema = z.object({
-  wallet_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
 export const GetWeb3WalletDetailQuerySchema = z.object({
   address_type: z.enum(["evm", "sol", "tron"]).optional(),
 });
-
-export const GetWeb3WalletDetailHeadersSchema = z.object({});
 
 export const GetWeb3WalletDetailResponseSchemas = {
   200: Web3WalletDetailSchema,
@@ -1157,13 +1069,11 @@ export const GetWeb3WalletDetailResponseSchemas = {
 };
 
 export const RequestSignParamsSchema = z.object({
-  wallet_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
-export const RequestSignQuerySchema = z.object({});
-
 export const RequestSignHeadersSchema = z.object({
-  idempotencykey: z.string().min(1).max(255).optional(),
+  idempotencykey: z.string().refine((s) => lengthWithin(s, 1, 255), "length").optional(),
 });
 
 export const RequestSignBodySchema = Web3SignRequestSchema;
@@ -1180,13 +1090,9 @@ export const RequestSignResponseSchemas = {
 };
 
 export const GetSignStatusParamsSchema = z.object({
-  wallet_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
-  transaction_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  transaction_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
-
-export const GetSignStatusQuerySchema = z.object({});
-
-export const GetSignStatusHeadersSchema = z.object({});
 
 export const GetSignStatusResponseSchemas = {
   200: Web3SignStatusSchema,
@@ -1199,13 +1105,11 @@ export const GetSignStatusResponseSchemas = {
 };
 
 export const SignRawTransactionParamsSchema = z.object({
-  wallet_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
-export const SignRawTransactionQuerySchema = z.object({});
-
 export const SignRawTransactionHeadersSchema = z.object({
-  idempotencykey: z.string().min(1).max(255).optional(),
+  idempotencykey: z.string().refine((s) => lengthWithin(s, 1, 255), "length").optional(),
 });
 
 export const SignRawTransactionBodySchema = Web3SignRawRequestSchema;
@@ -1222,13 +1126,9 @@ export const SignRawTransactionResponseSchemas = {
 };
 
 export const GetTransactionStatusParamsSchema = z.object({
-  wallet_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
-  transaction_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  transaction_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
-
-export const GetTransactionStatusQuerySchema = z.object({});
-
-export const GetTransactionStatusHeadersSchema = z.object({});
 
 export const GetTransactionStatusResponseSchemas = {
   200: Web3TransactionStatusSchema,
@@ -1241,12 +1141,8 @@ export const GetTransactionStatusResponseSchemas = {
 };
 
 export const ListWebhooksParamsSchema = z.object({
-  workspace_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
-
-export const ListWebhooksQuerySchema = z.object({});
-
-export const ListWebhooksHeadersSchema = z.object({});
 
 export const ListWebhooksResponseSchemas = {
   200: z.array(WebhookSchema),
@@ -1259,12 +1155,8 @@ export const ListWebhooksResponseSchemas = {
 };
 
 export const CreateWebhookParamsSchema = z.object({
-  workspace_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
-
-export const CreateWebhookQuerySchema = z.object({});
-
-export const CreateWebhookHeadersSchema = z.object({});
 
 export const CreateWebhookBodySchema = CreateWebhookRequestSchema;
 
@@ -1279,13 +1171,9 @@ export const CreateWebhookResponseSchemas = {
 };
 
 export const DeleteWebhookParamsSchema = z.object({
-  workspace_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
-  webhook_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  webhook_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
-
-export const DeleteWebhookQuerySchema = z.object({});
-
-export const DeleteWebhookHeadersSchema = z.object({});
 
 export const DeleteWebhookResponseSchemas = {
   200: WebhookDeleteResultSchema,
@@ -1298,15 +1186,13 @@ export const DeleteWebhookResponseSchemas = {
 };
 
 export const ListWebhookDeliveriesParamsSchema = z.object({
-  workspace_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
 
 export const ListWebhookDeliveriesQuerySchema = z.object({
-  webhook_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")).optional(),
+  webhook_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")).optional(),
   status: z.enum(["pending", "delivered", "failed"]).optional(),
 });
-
-export const ListWebhookDeliveriesHeadersSchema = z.object({});
 
 export const ListWebhookDeliveriesResponseSchemas = {
   200: z.array(WebhookDeliverySchema),
@@ -1319,13 +1205,9 @@ export const ListWebhookDeliveriesResponseSchemas = {
 };
 
 export const ResendWebhookDeliveryParamsSchema = z.object({
-  workspace_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
-  delivery_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  delivery_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
-
-export const ResendWebhookDeliveryQuerySchema = z.object({});
-
-export const ResendWebhookDeliveryHeadersSchema = z.object({});
 
 export const ResendWebhookDeliveryResponseSchemas = {
   200: WebhookDeliverySchema,
@@ -1341,10 +1223,6 @@ export const GetWebhookVerificationKeyParamsSchema = z.object({
   workspace_id: z.string(),
 });
 
-export const GetWebhookVerificationKeyQuerySchema = z.object({});
-
-export const GetWebhookVerificationKeyHeadersSchema = z.object({});
-
 export const GetWebhookVerificationKeyResponseSchemas = {
   200: WebhookVerificationKeySchema,
   401: z.null(),
@@ -1355,12 +1233,8 @@ export const GetWebhookVerificationKeyResponseSchemas = {
 };
 
 export const ListApiKeysParamsSchema = z.object({
-  workspace_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
-
-export const ListApiKeysQuerySchema = z.object({});
-
-export const ListApiKeysHeadersSchema = z.object({});
 
 export const ListApiKeysResponseSchemas = {
   200: z.array(ApiKeySchema),
@@ -1373,12 +1247,8 @@ export const ListApiKeysResponseSchemas = {
 };
 
 export const CreateApiKeyParamsSchema = z.object({
-  workspace_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
-
-export const CreateApiKeyQuerySchema = z.object({});
-
-export const CreateApiKeyHeadersSchema = z.object({});
 
 export const CreateApiKeyBodySchema = CreateApiKeyRequestSchema;
 
@@ -1393,13 +1263,9 @@ export const CreateApiKeyResponseSchemas = {
 };
 
 export const RevokeApiKeyParamsSchema = z.object({
-  workspace_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
-  key_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  key_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
-
-export const RevokeApiKeyQuerySchema = z.object({});
-
-export const RevokeApiKeyHeadersSchema = z.object({});
 
 export const RevokeApiKeyResponseSchemas = {
   200: ApiKeySchema,
@@ -1412,12 +1278,8 @@ export const RevokeApiKeyResponseSchemas = {
 };
 
 export const ListAuditLogsParamsSchema = z.object({
-  workspace_id: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$")),
+  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
 });
-
-export const ListAuditLogsQuerySchema = z.object({});
-
-export const ListAuditLogsHeadersSchema = z.object({});
 
 export const ListAuditLogsResponseSchemas = {
   200: z.array(AuditLogEntrySchema),
@@ -1428,12 +1290,6 @@ export const ListAuditLogsResponseSchemas = {
   413: z.null(),
   500: z.null(),
 };
-
-export const GetHealthParamsSchema = z.object({});
-
-export const GetHealthQuerySchema = z.object({});
-
-export const GetHealthHeadersSchema = z.object({});
 
 export const GetHealthResponseSchemas = {
   200: HealthSchema,

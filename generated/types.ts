@@ -130,9 +130,7 @@ export interface CreateWalletRequest {
   wallet_type?: WalletType;
   wallet_purpose?: WalletPurpose;
   /** Accepted and ignored. */
-  sweep_task_params?: {
-    [key: string]: unknown;
-  };
+  sweep_task_params?: { [key: string]: unknown };
   /** Accepted and ignored. */
   sweep_task_id?: string;
 }
@@ -692,9 +690,7 @@ export interface WebhookDelivery {
   response_body?: string;
   error?: string;
   /** The event object (see the webhooks section). */
-  payload?: {
-    [key: string]: unknown;
-  };
+  payload?: { [key: string]: unknown };
   created_at?: string;
   updated_at?: string;
 }
@@ -797,9 +793,7 @@ export interface Withdrawal {
   /** Why it failed (same as error). */
   error_reason?: string;
   /** The on-chain transaction. Its inner fields are not shown by the seed (2.10) and are not constrained here. */
-  transaction?: {
-    [key: string]: unknown;
-  };
+  transaction?: { [key: string]: unknown };
   /** Approval decisions, oldest first. */
   withdrawal_approvals?: WithdrawalApproval[];
 }
@@ -883,15 +877,6 @@ export interface WithdrawalResponse {
 /** Status of a withdrawal. Terminal values are completed, failed and rejected. */
 export type WithdrawalStatus = "pending" | "pending_approval" | "approved" | "rejected" | "processing" | "completed" | "failed";
 
-/** Path parameters of listNetworks (GET /api/v1/networks): none. */
-export type ListNetworksParams = { [key: string]: never };
-
-/** Query parameters of listNetworks: none. */
-export type ListNetworksQuery = { [key: string]: never };
-
-/** Header parameters of listNetworks: none. */
-export type ListNetworksHeaders = { [key: string]: never };
-
 /** What listNetworks returns on success (the envelope's data). */
 export type ListNetworksData = Network[];
 
@@ -902,18 +887,12 @@ export type ListNetworksError = UnauthorizedEnvelope | ErrorEnvelope;
 export type ListNetworksInput = { [key: string]: never };
 
 /** What the listNetworks handler receives, parsed and validated. */
-export type ListNetworksHandlerInput = { [key: string]: never };
-
-/** Path parameters of listAssets (GET /api/v1/assets): none. */
-export type ListAssetsParams = { [key: string]: never };
+export type ListNetworksHandlerInput = ListNetworksInput;
 
 export interface ListAssetsQuery {
   /** Only assets of this network. An unknown network gives an empty list. */
   network_id?: string;
 }
-
-/** Header parameters of listAssets: none. */
-export type ListAssetsHeaders = { [key: string]: never };
 
 /** What listAssets returns on success (the envelope's data). */
 export type ListAssetsData = Asset[];
@@ -931,15 +910,6 @@ export interface ListAssetsHandlerInput {
   query: ListAssetsQuery;
 }
 
-/** Path parameters of createWallet (POST /api/v1/wallets): none. */
-export type CreateWalletParams = { [key: string]: never };
-
-/** Query parameters of createWallet: none. */
-export type CreateWalletQuery = { [key: string]: never };
-
-/** Header parameters of createWallet: none. */
-export type CreateWalletHeaders = { [key: string]: never };
-
 /** Request body of createWallet. */
 export type CreateWalletBody = CreateWalletRequest;
 
@@ -955,20 +925,12 @@ export interface CreateWalletInput {
 }
 
 /** What the createWallet handler receives, parsed and validated. */
-export interface CreateWalletHandlerInput {
-  body: CreateWalletBody;
-}
+export type CreateWalletHandlerInput = CreateWalletInput;
 
 export interface ListWalletsParams {
   /** Workspace id. It must be the key's own workspace, or the answer is 404. */
   workspace_id: ResourceId;
 }
-
-/** Query parameters of listWallets: none. */
-export type ListWalletsQuery = { [key: string]: never };
-
-/** Header parameters of listWallets: none. */
-export type ListWalletsHeaders = { [key: string]: never };
 
 /** What listWallets returns on success (the envelope's data). */
 export type ListWalletsData = Wallet[];
@@ -982,20 +944,12 @@ export interface ListWalletsInput {
 }
 
 /** What the listWallets handler receives, parsed and validated. */
-export interface ListWalletsHandlerInput {
-  params: ListWalletsParams;
-}
+export type ListWalletsHandlerInput = ListWalletsInput;
 
 export interface GetWalletCreationStatusParams {
   /** Wallet id. A malformed id gives 400, and an unknown one or one of another workspace gives 404. */
   wallet_id: ResourceId;
 }
-
-/** Query parameters of getWalletCreationStatus: none. */
-export type GetWalletCreationStatusQuery = { [key: string]: never };
-
-/** Header parameters of getWalletCreationStatus: none. */
-export type GetWalletCreationStatusHeaders = { [key: string]: never };
 
 /** What getWalletCreationStatus returns on success (the envelope's data). */
 export type GetWalletCreationStatusData = WalletCreationStatus;
@@ -1009,20 +963,12 @@ export interface GetWalletCreationStatusInput {
 }
 
 /** What the getWalletCreationStatus handler receives, parsed and validated. */
-export interface GetWalletCreationStatusHandlerInput {
-  params: GetWalletCreationStatusParams;
-}
+export type GetWalletCreationStatusHandlerInput = GetWalletCreationStatusInput;
 
 export interface GetWalletParams {
   /** Wallet id. A malformed id gives 400, and an unknown one or one of another workspace gives 404. */
   wallet_id: ResourceId;
 }
-
-/** Query parameters of getWallet: none. */
-export type GetWalletQuery = { [key: string]: never };
-
-/** Header parameters of getWallet: none. */
-export type GetWalletHeaders = { [key: string]: never };
 
 /** What getWallet returns on success (the envelope's data). */
 export type GetWalletData = Wallet;
@@ -1036,20 +982,12 @@ export interface GetWalletInput {
 }
 
 /** What the getWallet handler receives, parsed and validated. */
-export interface GetWalletHandlerInput {
-  params: GetWalletParams;
-}
+export type GetWalletHandlerInput = GetWalletInput;
 
 export interface ListWalletAssetsParams {
   /** Wallet id. A malformed id gives 400, and an unknown one or one of another workspace gives 404. */
   wallet_id: ResourceId;
 }
-
-/** Query parameters of listWalletAssets: none. */
-export type ListWalletAssetsQuery = { [key: string]: never };
-
-/** Header parameters of listWalletAssets: none. */
-export type ListWalletAssetsHeaders = { [key: string]: never };
 
 /** What listWalletAssets returns on success (the envelope's data). */
 export type ListWalletAssetsData = WalletAsset[];
@@ -1063,20 +1001,12 @@ export interface ListWalletAssetsInput {
 }
 
 /** What the listWalletAssets handler receives, parsed and validated. */
-export interface ListWalletAssetsHandlerInput {
-  params: ListWalletAssetsParams;
-}
+export type ListWalletAssetsHandlerInput = ListWalletAssetsInput;
 
 export interface AttachAssetParams {
   /** Wallet id. A malformed id gives 400, and an unknown one or one of another workspace gives 404. */
   wallet_id: ResourceId;
 }
-
-/** Query parameters of attachAsset: none. */
-export type AttachAssetQuery = { [key: string]: never };
-
-/** Header parameters of attachAsset: none. */
-export type AttachAssetHeaders = { [key: string]: never };
 
 /** Request body of attachAsset. */
 export type AttachAssetBody = AttachAssetRequest;
@@ -1094,10 +1024,7 @@ export interface AttachAssetInput {
 }
 
 /** What the attachAsset handler receives, parsed and validated. */
-export interface AttachAssetHandlerInput {
-  params: AttachAssetParams;
-  body: AttachAssetBody;
-}
+export type AttachAssetHandlerInput = AttachAssetInput;
 
 export interface GetDepositAddressParams {
   /** Wallet id. A malformed id gives 400, and an unknown one or one of another workspace gives 404. */
@@ -1110,9 +1037,6 @@ export interface GetDepositAddressQuery {
   /** An attached asset whose address is wanted. One that is not attached gives 404. */
   asset_id?: ResourceId;
 }
-
-/** Header parameters of getDepositAddress: none. */
-export type GetDepositAddressHeaders = { [key: string]: never };
 
 /** What getDepositAddress returns on success (the envelope's data). */
 export type GetDepositAddressData = DepositAddress;
@@ -1137,12 +1061,6 @@ export interface GetWalletOverviewParams {
   wallet_id: string;
 }
 
-/** Query parameters of getWalletOverview: none. */
-export type GetWalletOverviewQuery = { [key: string]: never };
-
-/** Header parameters of getWalletOverview: none. */
-export type GetWalletOverviewHeaders = { [key: string]: never };
-
 /** What getWalletOverview returns on success (the envelope's data). */
 export type GetWalletOverviewData = WalletBalance[];
 
@@ -1155,9 +1073,7 @@ export interface GetWalletOverviewInput {
 }
 
 /** What the getWalletOverview handler receives, parsed and validated. */
-export interface GetWalletOverviewHandlerInput {
-  params: GetWalletOverviewParams;
-}
+export type GetWalletOverviewHandlerInput = GetWalletOverviewInput;
 
 export interface GetWalletAssetBalanceParams {
   /** Wallet id. Any string. An unknown id gives 404. */
@@ -1165,12 +1081,6 @@ export interface GetWalletAssetBalanceParams {
   /** Asset id. Any string. An asset that is unknown or not attached to the wallet gives 404. */
   asset_id: string;
 }
-
-/** Query parameters of getWalletAssetBalance: none. */
-export type GetWalletAssetBalanceQuery = { [key: string]: never };
-
-/** Header parameters of getWalletAssetBalance: none. */
-export type GetWalletAssetBalanceHeaders = { [key: string]: never };
 
 /** What getWalletAssetBalance returns on success (the envelope's data). */
 export type GetWalletAssetBalanceData = WalletBalance;
@@ -1184,20 +1094,12 @@ export interface GetWalletAssetBalanceInput {
 }
 
 /** What the getWalletAssetBalance handler receives, parsed and validated. */
-export interface GetWalletAssetBalanceHandlerInput {
-  params: GetWalletAssetBalanceParams;
-}
+export type GetWalletAssetBalanceHandlerInput = GetWalletAssetBalanceInput;
 
 export interface ListWalletWithdrawalsParams {
   /** Wallet id. Any string. An unknown id gives 404. */
   wallet_id: string;
 }
-
-/** Query parameters of listWalletWithdrawals: none. */
-export type ListWalletWithdrawalsQuery = { [key: string]: never };
-
-/** Header parameters of listWalletWithdrawals: none. */
-export type ListWalletWithdrawalsHeaders = { [key: string]: never };
 
 /** What listWalletWithdrawals returns on success (the envelope's data). */
 export type ListWalletWithdrawalsData = Withdrawal[];
@@ -1211,17 +1113,12 @@ export interface ListWalletWithdrawalsInput {
 }
 
 /** What the listWalletWithdrawals handler receives, parsed and validated. */
-export interface ListWalletWithdrawalsHandlerInput {
-  params: ListWalletWithdrawalsParams;
-}
+export type ListWalletWithdrawalsHandlerInput = ListWalletWithdrawalsInput;
 
 export interface CreateWithdrawalParams {
   /** Wallet id. A malformed id gives 400, and an unknown one or one of another workspace gives 404. */
   wallet_id: ResourceId;
 }
-
-/** Query parameters of createWithdrawal: none. */
-export type CreateWithdrawalQuery = { [key: string]: never };
 
 export interface CreateWithdrawalHeaders {
   /** Client-chosen key that makes a retried creation safe (see x-custody-limits.idempotency). Optional, as the real service's SDK sends none. */
@@ -1258,12 +1155,6 @@ export interface GetWalletWithdrawalParams {
   withdrawal_id: ResourceId;
 }
 
-/** Query parameters of getWalletWithdrawal: none. */
-export type GetWalletWithdrawalQuery = { [key: string]: never };
-
-/** Header parameters of getWalletWithdrawal: none. */
-export type GetWalletWithdrawalHeaders = { [key: string]: never };
-
 /** What getWalletWithdrawal returns on success (the envelope's data). */
 export type GetWalletWithdrawalData = Withdrawal;
 
@@ -1276,20 +1167,12 @@ export interface GetWalletWithdrawalInput {
 }
 
 /** What the getWalletWithdrawal handler receives, parsed and validated. */
-export interface GetWalletWithdrawalHandlerInput {
-  params: GetWalletWithdrawalParams;
-}
+export type GetWalletWithdrawalHandlerInput = GetWalletWithdrawalInput;
 
 export interface GetWithdrawalParams {
   /** Withdrawal id (a UUID, as every id the service issues). */
   withdrawal_id: ResourceId;
 }
-
-/** Query parameters of getWithdrawal: none. */
-export type GetWithdrawalQuery = { [key: string]: never };
-
-/** Header parameters of getWithdrawal: none. */
-export type GetWithdrawalHeaders = { [key: string]: never };
 
 /** What getWithdrawal returns on success (the envelope's data). */
 export type GetWithdrawalData = Withdrawal;
@@ -1303,20 +1186,12 @@ export interface GetWithdrawalInput {
 }
 
 /** What the getWithdrawal handler receives, parsed and validated. */
-export interface GetWithdrawalHandlerInput {
-  params: GetWithdrawalParams;
-}
+export type GetWithdrawalHandlerInput = GetWithdrawalInput;
 
 export interface ApproveWithdrawalParams {
   /** Withdrawal id (a UUID, as every id the service issues). */
   withdrawal_id: ResourceId;
 }
-
-/** Query parameters of approveWithdrawal: none. */
-export type ApproveWithdrawalQuery = { [key: string]: never };
-
-/** Header parameters of approveWithdrawal: none. */
-export type ApproveWithdrawalHeaders = { [key: string]: never };
 
 /** Request body of approveWithdrawal. */
 export type ApproveWithdrawalBody = ApproveWithdrawalRequest;
@@ -1334,21 +1209,12 @@ export interface ApproveWithdrawalInput {
 }
 
 /** What the approveWithdrawal handler receives, parsed and validated. */
-export interface ApproveWithdrawalHandlerInput {
-  params: ApproveWithdrawalParams;
-  body: ApproveWithdrawalBody;
-}
+export type ApproveWithdrawalHandlerInput = ApproveWithdrawalInput;
 
 export interface RejectWithdrawalParams {
   /** Withdrawal id (a UUID, as every id the service issues). */
   withdrawal_id: ResourceId;
 }
-
-/** Query parameters of rejectWithdrawal: none. */
-export type RejectWithdrawalQuery = { [key: string]: never };
-
-/** Header parameters of rejectWithdrawal: none. */
-export type RejectWithdrawalHeaders = { [key: string]: never };
 
 /** Request body of rejectWithdrawal. */
 export type RejectWithdrawalBody = RejectWithdrawalRequest;
@@ -1366,21 +1232,12 @@ export interface RejectWithdrawalInput {
 }
 
 /** What the rejectWithdrawal handler receives, parsed and validated. */
-export interface RejectWithdrawalHandlerInput {
-  params: RejectWithdrawalParams;
-  body: RejectWithdrawalBody;
-}
+export type RejectWithdrawalHandlerInput = RejectWithdrawalInput;
 
 export interface ListTransactionsParams {
   /** Workspace id. It must be the key's own workspace, or the answer is 404. */
   workspace_id: ResourceId;
 }
-
-/** Query parameters of listTransactions: none. */
-export type ListTransactionsQuery = { [key: string]: never };
-
-/** Header parameters of listTransactions: none. */
-export type ListTransactionsHeaders = { [key: string]: never };
 
 /** What listTransactions returns on success (the envelope's data). */
 export type ListTransactionsData = Transaction[];
@@ -1394,18 +1251,7 @@ export interface ListTransactionsInput {
 }
 
 /** What the listTransactions handler receives, parsed and validated. */
-export interface ListTransactionsHandlerInput {
-  params: ListTransactionsParams;
-}
-
-/** Path parameters of rescanTransaction (POST /api/v1/networks/rescan-transaction): none. */
-export type RescanTransactionParams = { [key: string]: never };
-
-/** Query parameters of rescanTransaction: none. */
-export type RescanTransactionQuery = { [key: string]: never };
-
-/** Header parameters of rescanTransaction: none. */
-export type RescanTransactionHeaders = { [key: string]: never };
+export type ListTransactionsHandlerInput = ListTransactionsInput;
 
 /** Request body of rescanTransaction. */
 export type RescanTransactionBody = RescanTransactionRequest;
@@ -1422,9 +1268,7 @@ export interface RescanTransactionInput {
 }
 
 /** What the rescanTransaction handler receives, parsed and validated. */
-export interface RescanTransactionHandlerInput {
-  body: RescanTransactionBody;
-}
+export type RescanTransactionHandlerInput = RescanTransactionInput;
 
 export interface ExportTransactionsParams {
   /** Workspace id. It must be the key's own workspace, or the answer is 404. */
@@ -1439,9 +1283,6 @@ export interface ExportTransactionsQuery {
   /** Latest created_at to include (inclusive). */
   to?: string;
 }
-
-/** Header parameters of exportTransactions: none. */
-export type ExportTransactionsHeaders = { [key: string]: never };
 
 /** What exportTransactions returns on success (the envelope's data). */
 export type ExportTransactionsData = TransactionExport;
@@ -1466,12 +1307,6 @@ export interface SignMessageParams {
   wallet_id: ResourceId;
 }
 
-/** Query parameters of signMessage: none. */
-export type SignMessageQuery = { [key: string]: never };
-
-/** Header parameters of signMessage: none. */
-export type SignMessageHeaders = { [key: string]: never };
-
 /** Request body of signMessage. */
 export type SignMessageBody = SignMessageRequest;
 
@@ -1488,21 +1323,12 @@ export interface SignMessageInput {
 }
 
 /** What the signMessage handler receives, parsed and validated. */
-export interface SignMessageHandlerInput {
-  params: SignMessageParams;
-  body: SignMessageBody;
-}
-
-/** Path parameters of getApiKeyWalletDetail (GET /api/v1/web3/wallet-detail): none. */
-export type GetApiKeyWalletDetailParams = { [key: string]: never };
+export type SignMessageHandlerInput = SignMessageInput;
 
 export interface GetApiKeyWalletDetailQuery {
   /** Kind of address wanted (default evm). */
   address_type?: "evm" | "sol" | "tron";
 }
-
-/** Header parameters of getApiKeyWalletDetail: none. */
-export type GetApiKeyWalletDetailHeaders = { [key: string]: never };
 
 /** What getApiKeyWalletDetail returns on success (the envelope's data). */
 export type GetApiKeyWalletDetailData = Web3WalletDetail;
@@ -1530,9 +1356,6 @@ export interface GetWeb3WalletDetailQuery {
   address_type?: "evm" | "sol" | "tron";
 }
 
-/** Header parameters of getWeb3WalletDetail: none. */
-export type GetWeb3WalletDetailHeaders = { [key: string]: never };
-
 /** What getWeb3WalletDetail returns on success (the envelope's data). */
 export type GetWeb3WalletDetailData = Web3WalletDetail;
 
@@ -1555,9 +1378,6 @@ export interface RequestSignParams {
   /** Wallet id. A malformed id gives 400, and an unknown one or one of another workspace gives 404. */
   wallet_id: ResourceId;
 }
-
-/** Query parameters of requestSign: none. */
-export type RequestSignQuery = { [key: string]: never };
 
 export interface RequestSignHeaders {
   /** Client-chosen key of a signing request. The same key and body answer the first request's transaction_id; the same key with another body gives 409. */
@@ -1594,12 +1414,6 @@ export interface GetSignStatusParams {
   transaction_id: ResourceId;
 }
 
-/** Query parameters of getSignStatus: none. */
-export type GetSignStatusQuery = { [key: string]: never };
-
-/** Header parameters of getSignStatus: none. */
-export type GetSignStatusHeaders = { [key: string]: never };
-
 /** What getSignStatus returns on success (the envelope's data). */
 export type GetSignStatusData = Web3SignStatus;
 
@@ -1612,17 +1426,12 @@ export interface GetSignStatusInput {
 }
 
 /** What the getSignStatus handler receives, parsed and validated. */
-export interface GetSignStatusHandlerInput {
-  params: GetSignStatusParams;
-}
+export type GetSignStatusHandlerInput = GetSignStatusInput;
 
 export interface SignRawTransactionParams {
   /** Wallet id. A malformed id gives 400, and an unknown one or one of another workspace gives 404. */
   wallet_id: ResourceId;
 }
-
-/** Query parameters of signRawTransaction: none. */
-export type SignRawTransactionQuery = { [key: string]: never };
 
 export interface SignRawTransactionHeaders {
   /** Client-chosen key of a signing request. The same key and body answer the first request's transaction_id; the same key with another body gives 409. */
@@ -1659,12 +1468,6 @@ export interface GetTransactionStatusParams {
   transaction_id: ResourceId;
 }
 
-/** Query parameters of getTransactionStatus: none. */
-export type GetTransactionStatusQuery = { [key: string]: never };
-
-/** Header parameters of getTransactionStatus: none. */
-export type GetTransactionStatusHeaders = { [key: string]: never };
-
 /** What getTransactionStatus returns on success (the envelope's data). */
 export type GetTransactionStatusData = Web3TransactionStatus;
 
@@ -1677,20 +1480,12 @@ export interface GetTransactionStatusInput {
 }
 
 /** What the getTransactionStatus handler receives, parsed and validated. */
-export interface GetTransactionStatusHandlerInput {
-  params: GetTransactionStatusParams;
-}
+export type GetTransactionStatusHandlerInput = GetTransactionStatusInput;
 
 export interface ListWebhooksParams {
   /** Workspace id. It must be the key's own workspace, or the answer is 404. */
   workspace_id: ResourceId;
 }
-
-/** Query parameters of listWebhooks: none. */
-export type ListWebhooksQuery = { [key: string]: never };
-
-/** Header parameters of listWebhooks: none. */
-export type ListWebhooksHeaders = { [key: string]: never };
 
 /** What listWebhooks returns on success (the envelope's data). */
 export type ListWebhooksData = Webhook[];
@@ -1704,20 +1499,12 @@ export interface ListWebhooksInput {
 }
 
 /** What the listWebhooks handler receives, parsed and validated. */
-export interface ListWebhooksHandlerInput {
-  params: ListWebhooksParams;
-}
+export type ListWebhooksHandlerInput = ListWebhooksInput;
 
 export interface CreateWebhookParams {
   /** Workspace id. It must be the key's own workspace, or the answer is 404. */
   workspace_id: ResourceId;
 }
-
-/** Query parameters of createWebhook: none. */
-export type CreateWebhookQuery = { [key: string]: never };
-
-/** Header parameters of createWebhook: none. */
-export type CreateWebhookHeaders = { [key: string]: never };
 
 /** Request body of createWebhook. */
 export type CreateWebhookBody = CreateWebhookRequest;
@@ -1735,10 +1522,7 @@ export interface CreateWebhookInput {
 }
 
 /** What the createWebhook handler receives, parsed and validated. */
-export interface CreateWebhookHandlerInput {
-  params: CreateWebhookParams;
-  body: CreateWebhookBody;
-}
+export type CreateWebhookHandlerInput = CreateWebhookInput;
 
 export interface DeleteWebhookParams {
   /** Workspace id. It must be the key's own workspace, or the answer is 404. */
@@ -1746,12 +1530,6 @@ export interface DeleteWebhookParams {
   /** Webhook id. */
   webhook_id: ResourceId;
 }
-
-/** Query parameters of deleteWebhook: none. */
-export type DeleteWebhookQuery = { [key: string]: never };
-
-/** Header parameters of deleteWebhook: none. */
-export type DeleteWebhookHeaders = { [key: string]: never };
 
 /** What deleteWebhook returns on success (the envelope's data). */
 export type DeleteWebhookData = WebhookDeleteResult;
@@ -1765,9 +1543,7 @@ export interface DeleteWebhookInput {
 }
 
 /** What the deleteWebhook handler receives, parsed and validated. */
-export interface DeleteWebhookHandlerInput {
-  params: DeleteWebhookParams;
-}
+export type DeleteWebhookHandlerInput = DeleteWebhookInput;
 
 export interface ListWebhookDeliveriesParams {
   /** Workspace id. It must be the key's own workspace, or the answer is 404. */
@@ -1780,9 +1556,6 @@ export interface ListWebhookDeliveriesQuery {
   /** Only deliveries in this status. */
   status?: WebhookDeliveryStatus;
 }
-
-/** Header parameters of listWebhookDeliveries: none. */
-export type ListWebhookDeliveriesHeaders = { [key: string]: never };
 
 /** What listWebhookDeliveries returns on success (the envelope's data). */
 export type ListWebhookDeliveriesData = WebhookDelivery[];
@@ -1809,12 +1582,6 @@ export interface ResendWebhookDeliveryParams {
   delivery_id: ResourceId;
 }
 
-/** Query parameters of resendWebhookDelivery: none. */
-export type ResendWebhookDeliveryQuery = { [key: string]: never };
-
-/** Header parameters of resendWebhookDelivery: none. */
-export type ResendWebhookDeliveryHeaders = { [key: string]: never };
-
 /** What resendWebhookDelivery returns on success (the envelope's data). */
 export type ResendWebhookDeliveryData = WebhookDelivery;
 
@@ -1827,20 +1594,12 @@ export interface ResendWebhookDeliveryInput {
 }
 
 /** What the resendWebhookDelivery handler receives, parsed and validated. */
-export interface ResendWebhookDeliveryHandlerInput {
-  params: ResendWebhookDeliveryParams;
-}
+export type ResendWebhookDeliveryHandlerInput = ResendWebhookDeliveryInput;
 
 export interface GetWebhookVerificationKeyParams {
   /** Workspace id. Any string. Any workspace but the key's own gives 404. */
   workspace_id: string;
 }
-
-/** Query parameters of getWebhookVerificationKey: none. */
-export type GetWebhookVerificationKeyQuery = { [key: string]: never };
-
-/** Header parameters of getWebhookVerificationKey: none. */
-export type GetWebhookVerificationKeyHeaders = { [key: string]: never };
 
 /** What getWebhookVerificationKey returns on success (the envelope's data). */
 export type GetWebhookVerificationKeyData = WebhookVerificationKey;
@@ -1854,20 +1613,12 @@ export interface GetWebhookVerificationKeyInput {
 }
 
 /** What the getWebhookVerificationKey handler receives, parsed and validated. */
-export interface GetWebhookVerificationKeyHandlerInput {
-  params: GetWebhookVerificationKeyParams;
-}
+export type GetWebhookVerificationKeyHandlerInput = GetWebhookVerificationKeyInput;
 
 export interface ListApiKeysParams {
   /** Workspace id. It must be the key's own workspace, or the answer is 404. */
   workspace_id: ResourceId;
 }
-
-/** Query parameters of listApiKeys: none. */
-export type ListApiKeysQuery = { [key: string]: never };
-
-/** Header parameters of listApiKeys: none. */
-export type ListApiKeysHeaders = { [key: string]: never };
 
 /** What listApiKeys returns on success (the envelope's data). */
 export type ListApiKeysData = ApiKey[];
@@ -1881,20 +1632,12 @@ export interface ListApiKeysInput {
 }
 
 /** What the listApiKeys handler receives, parsed and validated. */
-export interface ListApiKeysHandlerInput {
-  params: ListApiKeysParams;
-}
+export type ListApiKeysHandlerInput = ListApiKeysInput;
 
 export interface CreateApiKeyParams {
   /** Workspace id. It must be the key's own workspace, or the answer is 404. */
   workspace_id: ResourceId;
 }
-
-/** Query parameters of createApiKey: none. */
-export type CreateApiKeyQuery = { [key: string]: never };
-
-/** Header parameters of createApiKey: none. */
-export type CreateApiKeyHeaders = { [key: string]: never };
 
 /** Request body of createApiKey. */
 export type CreateApiKeyBody = CreateApiKeyRequest;
@@ -1912,10 +1655,7 @@ export interface CreateApiKeyInput {
 }
 
 /** What the createApiKey handler receives, parsed and validated. */
-export interface CreateApiKeyHandlerInput {
-  params: CreateApiKeyParams;
-  body: CreateApiKeyBody;
-}
+export type CreateApiKeyHandlerInput = CreateApiKeyInput;
 
 export interface RevokeApiKeyParams {
   /** Workspace id. It must be the key's own workspace, or the answer is 404. */
@@ -1923,12 +1663,6 @@ export interface RevokeApiKeyParams {
   /** API key id, the value of ACCESS-API-KEY. */
   key_id: ResourceId;
 }
-
-/** Query parameters of revokeApiKey: none. */
-export type RevokeApiKeyQuery = { [key: string]: never };
-
-/** Header parameters of revokeApiKey: none. */
-export type RevokeApiKeyHeaders = { [key: string]: never };
 
 /** What revokeApiKey returns on success (the envelope's data). */
 export type RevokeApiKeyData = ApiKey;
@@ -1942,20 +1676,12 @@ export interface RevokeApiKeyInput {
 }
 
 /** What the revokeApiKey handler receives, parsed and validated. */
-export interface RevokeApiKeyHandlerInput {
-  params: RevokeApiKeyParams;
-}
+export type RevokeApiKeyHandlerInput = RevokeApiKeyInput;
 
 export interface ListAuditLogsParams {
   /** Workspace id. It must be the key's own workspace, or the answer is 404. */
   workspace_id: ResourceId;
 }
-
-/** Query parameters of listAuditLogs: none. */
-export type ListAuditLogsQuery = { [key: string]: never };
-
-/** Header parameters of listAuditLogs: none. */
-export type ListAuditLogsHeaders = { [key: string]: never };
 
 /** What listAuditLogs returns on success (the envelope's data). */
 export type ListAuditLogsData = AuditLogEntry[];
@@ -1969,18 +1695,7 @@ export interface ListAuditLogsInput {
 }
 
 /** What the listAuditLogs handler receives, parsed and validated. */
-export interface ListAuditLogsHandlerInput {
-  params: ListAuditLogsParams;
-}
-
-/** Path parameters of getHealth (GET /api/v1/health): none. */
-export type GetHealthParams = { [key: string]: never };
-
-/** Query parameters of getHealth: none. */
-export type GetHealthQuery = { [key: string]: never };
-
-/** Header parameters of getHealth: none. */
-export type GetHealthHeaders = { [key: string]: never };
+export type ListAuditLogsHandlerInput = ListAuditLogsInput;
 
 /** What getHealth returns on success (the envelope's data). */
 export type GetHealthData = Health;
@@ -1992,4 +1707,4 @@ export type GetHealthError = UnauthorizedEnvelope | ErrorEnvelope;
 export type GetHealthInput = { [key: string]: never };
 
 /** What the getHealth handler receives, parsed and validated. */
-export type GetHealthHandlerInput = { [key: string]: never };
+export type GetHealthHandlerInput = GetHealthInput;

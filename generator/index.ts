@@ -21,6 +21,7 @@ import { diffOutput, writeOutput, type FileChange } from "./write/output.ts";
 import { diffFiles, writeFilesIfChanged } from "./write/loose-files.ts";
 import { isInside, runtimeSpecifier, vendoredRuntime, type RuntimeSource } from "./runtime-source.ts";
 import { custodyManifest, custodyVersion, packageFiles, type PackageSpec } from "./package-files.ts";
+import { formatLocation } from "./load/spec-error.ts";
 
 export { SpecError } from "./load/spec-error.ts";
 export type { FileChange } from "./write/output.ts";
@@ -33,6 +34,8 @@ export interface GenerateOptions {
   outDir: string;
   /** Write nothing; report what would change. */
   check?: boolean;
+  /** Repair the common ways published documents are invalid (each repair is a warning). */
+  lenient?: boolean;
   /** Where the output gets runtime/ from (default: "local" inside custody's own package, else "vendor"). */
   runtime?: RuntimeSource;
   /** Write a publishable package into outDir (sources under src/) instead of a bare folder. */
@@ -47,6 +50,8 @@ export interface GenerateResult {
   written: number;
   operations: number;
   schemas: number;
+  /** `file#/pointer: message`: --lenient repairs, then keywords the validators do not express. */
+  warnings: string[];
 }
 
 const PROJECT_ROOT = packageRoot(import.meta.url);
@@ -78,7 +83,7 @@ function runtimeSourceOf(options: GenerateOptions): RuntimeSource {
 }
 
 export async function renderFiles(options: GenerateOptions): Promise<{ model: SpecModel; files: EmittedFile[] }> {
-  const loaded = await loadSpec(options.specPath, displayPath(options.specPath));
+  const loaded = await loadSpec(options.specPath, displayPath(options.specPath), { lenient: options.lenient });
   let rendered: { model: SpecModel; files: EmittedFile[] };
   try {
     rendered = await renderModel(loaded, options);
@@ -135,5 +140,6 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     written,
     operations: model.operations.length,
     schemas: model.schemas.length,
+    warnings: [...model.repairs, ...model.warnings].map((w) => `${formatLocation(model.displayPath, w.pointer)}: ${w.problem}`),
   };
 }

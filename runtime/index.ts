@@ -12,3 +12,6 @@ export * from "./client-call.ts";
 export * from "./api-promise.ts";
 export * from "./rpc-call.ts";
 export * from "./webhook-event.ts";
+export * from "./json-schema.ts";
+export * from "./json-schema-formats.ts";
+export * from "./parameter-input.ts";

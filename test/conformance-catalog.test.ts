@@ -59,6 +59,30 @@ describe("check catalog", () => {
 });
 
 describe("layering", () => {
+  it("has no import cycle inside conformance/ (type imports included)", () => {
+    const files = filesUnder("conformance").map((f) => f.replace(/\\/g, "/"));
+    const edges = new Map<string, string[]>();
+    for (const file of files) {
+      const text = readFileSync(file, "utf8");
+      const targets = [...text.matchAll(/(?:from|import\()\s*["'](\.[^"']+\.ts)["']/g)].map((m) => join(file, "..", m[1]).replace(/\\/g, "/"));
+      edges.set(file, targets.filter((t) => files.includes(t)));
+    }
+    const cycles: string[] = [];
+    const state = new Map<string, "open" | "done">();
+    const visit = (file: string, path: string[]) => {
+      if (state.get(file) === "done") return;
+      if (state.get(file) === "open") {
+        cycles.push([...path.slice(path.indexOf(file)), file].join(" → "));
+        return;
+      }
+      state.set(file, "open");
+      for (const next of edges.get(file) ?? []) visit(next, [...path, file]);
+      state.set(file, "done");
+    };
+    for (const file of files) visit(file, []);
+    expect(cycles).toEqual([]);
+  });
+
   it("conformance/ never imports reference/", () => {
     for (const file of filesUnder("conformance")) {
       const text = readFileSync(file, "utf8");

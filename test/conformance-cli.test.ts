@@ -35,10 +35,11 @@ describe("custody certify", () => {
     expect(out).toContain("CUSTODY_API_SECRET");
   });
 
-  it("exits 2 naming the missing flag and its environment variable", async () => {
+  it("exits 2 naming every missing flag at once, with two lines of help", async () => {
     const { code, err } = await certify(["--base-url", t.baseUrl]);
     expect(code).toBe(2);
-    expect(err).toContain("missing --rpc-url (or CUSTODY_RPC_URL)");
+    expect(err).toContain("missing --rpc-url (or CUSTODY_RPC_URL), --api-key (or CUSTODY_API_KEY), --api-secret (or CUSTODY_API_SECRET), --rpc-api-key (or CUSTODY_RPC_API_KEY)");
+    expect(err.trim().split("\n")).toHaveLength(3);
   });
 
   it.each([
@@ -54,7 +55,7 @@ describe("custody certify", () => {
     expect(err).toContain(message);
   });
 
-  it("certifies from environment variables, exits 0 and writes the reports asked for", async () => {
+  it("reads the environment, writes the reports asked for and says where; --only is never a certification (exit 3)", async () => {
     const files = { json: join(dir, "env.json"), junit: join(dir, "out/env.xml"), html: join(dir, "env.html") };
     const { code, out } = await certify(["--only", "rpc,auth", "--json", files.json, "--junit", files.junit, "--html", files.html, "--no-color"], {
       CUSTODY_BASE_URL: t.baseUrl,
@@ -64,9 +65,13 @@ describe("custody certify", () => {
       CUSTODY_RPC_API_KEY: t.rpcApiKey,
       CUSTODY_WORKSPACE_ID: t.workspaceId,
     });
-    expect(code).toBe(0);
-    expect(out).toContain("CERTIFIED at level full");
+    expect(code).toBe(3);
+    expect(out).toMatch(/NOT CERTIFIED \(incomplete\): rpc,auth: \d+ MUST checks passed; \d+ not run/);
+    expect(out).toContain("were not selected (--only rpc,auth)");
     for (const file of Object.values(files)) expect(existsSync(file), file).toBe(true);
+    expect(out).toContain(`JSON report written to ${files.json}`);
+    expect(out).toContain(`JUnit report written to ${files.junit}`);
+    expect(out).toContain(`HTML report written to ${files.html}`);
     const json = JSON.parse(readFileSync(files.json, "utf8")) as { summary: { groups: Array<{ group: string }> } };
     expect(json.summary.groups.map((g) => g.group)).toEqual(["auth", "rpc"]);
     const everything = out + Object.values(files).map((f) => readFileSync(f, "utf8")).join("");
@@ -88,13 +93,15 @@ describe("custody certify", () => {
     }
   });
 
-  it("exits 0 when only a SHOULD check fails", async () => {
+  it("exits 0 when only a SHOULD check fails and every MUST check of the level ran", { timeout: 60_000 }, async () => {
     const should = await startFakeTarget({ faults: ["no-request-id"] });
     try {
+      let out = "";
       const code = await run(
-        ["--base-url", should.baseUrl, "--rpc-url", should.rpcUrl, "--api-key", should.owner.apiKey, `--api-secret=${should.owner.apiSecret}`, "--rpc-api-key", should.rpcApiKey, "--only", "envelope"],
-        { env: {}, operations: should.operations, stdout: () => undefined, stderr: () => undefined },
+        ["--base-url", should.baseUrl, "--rpc-url", should.rpcUrl, "--api-key", should.owner.apiKey, `--api-secret=${should.owner.apiSecret}`, "--rpc-api-key", should.rpcApiKey, "--workspace-id", should.workspaceId, "--level", "seed", "--create-fixtures", "--no-color"],
+        { env: {}, operations: should.operations, stdout: (s) => (out += s), stderr: (s) => (out += s) },
       );
+      expect(out).toMatch(/CERTIFIED at level seed: all \d+ MUST checks ran and passed \(1 SHOULD failed\)/);
       expect(code).toBe(0);
     } finally {
       await should.close();

@@ -127,7 +127,7 @@ describe.concurrent("faults injected in front of the reference deployment", () =
         target.webhookListenPort = receiverPort;
       }
       const result = await runSuite({ target, options: { level: "full", timeoutMs: 10_000, concurrency: 8, only: [fault.group] }, operations: await loadGeneratedOperations() });
-      if (result.kind !== "completed") throw new Error(result.reason);
+      if (result.kind !== "completed") throw new Error(result.failure.lines.join(" "));
       const check = result.report.checks.find((c) => c.id === fault.check)!;
       expect(check.status, `${fault.check}: ${check.message}`).toBe("failed");
       if (process.env.SHOW_FAULTS) console.log(`${fault.check} => ${check.message}`);

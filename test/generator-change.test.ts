@@ -73,7 +73,7 @@ it("a new operation and field appear in client, schemas, types, server; --check 
   expect(await read("client.ts")).toContain("listWalletLabels(input: T.ListWalletLabelsInput, options?: CallOptions): ApiPromise<T.ListWalletLabelsData> {");
   expect(await read("server.ts")).toContain("listWalletLabels(input: T.ListWalletLabelsHandlerInput, ctx: RequestContext): Promise<T.ListWalletLabelsData>;");
   expect(await read("types.ts")).toContain("export type ListWalletLabelsData = string[];");
-  expect(await read("schemas.ts")).toMatch(/export const WalletSchema = z\.object\(\{[^;]*label: z\.string\(\)\.max\(40\)\.optional\(\),/);
+  expect(await read("schemas.ts")).toMatch(/export const WalletSchema = z\.object\(\{[^;]*label: z\.string\(\)\.refine\(\(s\) => lengthWithin\(s, 0, 40\), "length"\)\.optional\(\),/);
   expect(await read("types.ts")).toMatch(/export interface Wallet \{[\s\S]*?\/\*\* A colour tag\. \*\/\n {2}label\?: string;/);
   expect(await read("operations.ts")).toContain('path: "/api/v1/wallets/{wallet_id}/labels",');
   expect(await read("README.md")).toContain("| `listWalletLabels` | GET | `/api/v1/wallets/{wallet_id}/labels` | `wallets:read` | viewer | assumed |");

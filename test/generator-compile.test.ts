@@ -5,13 +5,14 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { parse } from "yaml";
-import { generate } from "../generator/index.ts";
+import { generate, renderFiles } from "../generator/index.ts";
+import { writeTypeMatch } from "../scripts/type-match.ts";
 import { typecheck } from "../generator/typecheck.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const FIXTURES = join(ROOT, "test/fixtures/specs");
 const REBILLY = join(ROOT, "node_modules/@redocly/openapi-core/src/benchmark/benches/rebilly.yaml");
-const GOOD_FIXTURES = ["discriminator", "recursive", "allof", "nullable-30", "nullable-31", "additional-properties", "default-only", "names", "mini-custody"];
+const GOOD_FIXTURES = ["keywords", "keywords-30", "discriminator", "recursive", "allof", "nullable-30", "nullable-31", "additional-properties", "default-only", "names", "mini-custody"];
 let work: string;
 
 beforeAll(async () => {
@@ -21,15 +22,22 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
+/** Generates, then writes type-match.ts (T.X and z.infer<typeof XSchema> mutually assignable, per component). */
+async function generateWithTypeMatch(specPath: string, outDir: string, rpcSpecPath?: string): Promise<void> {
+  const { model } = await renderFiles({ specPath, outDir, rpcSpecPath });
+  await generate({ specPath, outDir, rpcSpecPath });
+  expect(await writeTypeMatch(outDir, model.schemas.map((s) => s.typeName))).toBe(model.schemas.length);
+}
+
 const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
 function countOperations(doc: { paths?: Record<string, Record<string, unknown>> }): number {
   return Object.values(doc.paths ?? {}).reduce((n, item) => n + HTTP_METHODS.filter((m) => item[m]).length, 0);
 }
 
-it("fixture specs and our spec compile", async () => {
-  for (const name of GOOD_FIXTURES) await generate({ specPath: join(FIXTURES, `${name}.yaml`), outDir: join(work, "fixtures", name) });
-  await generate({ specPath: join(ROOT, "spec/openapi.yaml"), rpcSpecPath: join(ROOT, "spec/openrpc.json"), outDir: join(work, "ours") });
+it("fixture specs and our spec compile, and every component's type is z.infer of its schema", async () => {
+  for (const name of GOOD_FIXTURES) await generateWithTypeMatch(join(FIXTURES, `${name}.yaml`), join(work, "fixtures", name));
+  await generateWithTypeMatch(join(ROOT, "spec/openapi.yaml"), join(work, "ours"), join(ROOT, "spec/openrpc.json"));
   const result = await typecheck([join(work, "fixtures"), join(work, "ours")]);
   expect(result.output).toBe("");
   expect(result.ok).toBe(true);

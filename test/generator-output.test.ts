@@ -142,7 +142,9 @@ describe("files", () => {
     expect(types).toContain("export type ListWalletsData = Wallet[];");
     expect(types).toMatch(/export interface CreateWalletInput \{\n {2}headers: CreateWalletHeaders;\n {2}body: CreateWalletBody;\n\}/);
     expect(types).toMatch(/export interface ListWalletsInput \{\n {2}query\?: ListWalletsQuery;\n\}/);
-    expect(types).toMatch(/export interface GetWalletHandlerInput \{\n {2}params: GetWalletParams;\n\}/);
+    expect(types).toMatch(/export interface GetWalletInput \{\n {2}params: GetWalletParams;\n\}/);
+    expect(types).toContain("export type GetWalletHandlerInput = GetWalletInput;");
+    expect(types).not.toContain("export type GetWalletQuery"); // no parameters: no empty type
     expect(types).toContain("export type GetWalletError = ErrorEnvelope;");
   });
 

@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { generate } from "../generator/index.ts";
+import { SchemaResolver } from "../generator/model/resolve-schema.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const FIXTURES = join(ROOT, "test/fixtures/specs");
@@ -47,32 +48,28 @@ afterAll(async () => {
 });
 
 describe("discriminator", () => {
-  it("becomes z.discriminatedUnion, extending members whose property is not a literal", async () => {
+  it("oneOf is exclusive: z.xor, unless every member is a component with its own distinct literal", async () => {
     const { schemasText } = await fixture("discriminator");
-    const pet = declaration(schemasText, "PetSchema");
-    expect(pet).toContain('z.discriminatedUnion("petType", [');
-    expect(pet).toContain('CatSchema.extend({ petType: z.literal("cat") })'); // from the mapping
-    expect(pet).toMatch(/^\s+DogSchema,$/m); // own const: used as it is
-    expect(pet).toContain('LizardSchema.extend({ petType: z.literal("Lizard") })'); // implicit mapping: the component name
-    expect(declaration(schemasText, "CreateShapeBodySchema")).toContain('z.discriminatedUnion("kind", [');
+    // Cat's and Lizard's petType is any string: the members overlap, the mapping validates nothing.
+    expect(declaration(schemasText, "PetSchema")).toContain("z.xor([");
+    expect(declaration(schemasText, "CreateShapeBodySchema")).toContain("z.xor([");
   });
 
-  it("selects the member by the discriminator at run time", async () => {
+  it("accepts a value only when exactly one member matches, as JSON Schema's oneOf", async () => {
     const { schemas } = await fixture("discriminator");
-    expect(schemas.PetSchema.parse({ petType: "dog", name: "Rex" })).toEqual({ petType: "dog", name: "Rex", good: true });
-    expect(schemas.PetSchema.safeParse({ petType: "cat", name: "Tom", lives: 7 }).success).toBe(true);
-    expect(schemas.PetSchema.safeParse({ petType: "cat", name: "Tom", lives: 10 }).success).toBe(false);
-    const unknown = schemas.PetSchema.safeParse({ petType: "cow", name: "Daisy" });
-    expect(unknown.success).toBe(false);
-    expect(JSON.stringify(unknown.error?.issues)).toContain("petType");
+    // Cat, Dog and Lizard all match: not one of them.
+    expect(schemas.PetSchema.safeParse({ petType: "dog", name: "Rex" }).success).toBe(false);
+    // Cat refuses 10 lives, Dog refuses petType cat, Lizard (open) matches: exactly one.
+    expect(schemas.PetSchema.safeParse({ petType: "cat", name: "Tom", lives: 10 }).success).toBe(true);
+    expect(schemas.PetSchema.safeParse({ petType: "cow" }).success).toBe(false);
     expect(schemas.CreateShapeBodySchema.safeParse({ kind: "square", side: 2 }).success).toBe(true);
     expect(schemas.CreateShapeBodySchema.safeParse({ kind: "square", radius: 2 }).success).toBe(false);
   });
 
-  it("falls back to z.union when a member is recursive (z.lazy is not an object)", async () => {
+  it("uses z.xor when a member is recursive (z.lazy is not an object)", async () => {
     const { schemasText, schemas } = await fixture("discriminator");
     const item = declaration(schemasText, "ItemSchema");
-    expect(item).toContain("z.union([");
+    expect(item).toContain("z.xor([");
     expect(item).not.toContain("discriminatedUnion");
     const tree = { type: "folder", items: [{ type: "file", size: 1 }, { type: "folder", items: [] }] };
     expect(schemas.ItemSchema.parse(tree)).toEqual(tree);
@@ -108,11 +105,11 @@ describe("allOf, oneOf, anyOf and formats", () => {
     const { schemasText, typesText } = await fixture("allof");
     const thing = declaration(schemasText, "ThingSchema");
     expect(thing).toMatch(/^export const ThingSchema = z\.object\(\{/);
-    expect(thing).toContain("id: z.uuid(),");
-    expect(thing).toContain("label: z.string().min(1),");
-    expect(declaration(schemasText, "MixedSchema")).toContain("z.intersection(BaseSchema, z.union([");
+    expect(thing).toContain('id: z.string().refine(isUuid, "format uuid"),');
+    expect(thing).toContain('label: z.string().refine((s) => lengthWithin(s, 1, Infinity), "length"),');
+    expect(declaration(schemasText, "MixedSchema")).toMatch(/^export const MixedSchema = z\.intersection\(z\.object\(\{[^]*\}\), z\.xor\(\[/);
     expect(declaration(schemasText, "EitherSchema")).toContain("z.union([");
-    expect(typesText).toContain("export type Thing = Base & {");
+    expect(typesText).toContain("export interface Thing {");
   });
 
   it("checks formats: uuid, date-time with offset, email, uri", async () => {
@@ -125,8 +122,9 @@ describe("allOf, oneOf, anyOf and formats", () => {
     expect(schemas.ThingSchema.safeParse({ ...ok, label: "" }).success).toBe(false);
     expect(schemas.MixedSchema.safeParse({ id: ok.id, a: "x" }).success).toBe(true);
     expect(schemas.MixedSchema.safeParse({ id: ok.id }).success).toBe(false);
-    // int64 is a safe integer: beyond 2^53 JSON has already lost the value, so it is refused.
-    expect(schemas.EitherSchema.safeParse(2 ** 53 + 2).success).toBe(false);
+    // JSON Schema's integer has no bound: 2^53 + 2 is one (format int64 is an annotation).
+    expect(schemas.EitherSchema.safeParse(2 ** 53 + 2).success).toBe(true);
+    expect(schemas.EitherSchema.safeParse(1.5).success).toBe(false);
     expect(schemas.EitherSchema.safeParse(42).success).toBe(true);
   });
 
@@ -142,7 +140,7 @@ describe("nullable", () => {
     const record = declaration(schemasText, "RecordSchema");
     expect(record).toContain("note: z.string().nullable(),");
     expect(record).toContain("ref: InnerSchema.nullable(),");
-    expect(record).toContain("level: z.number().int().gt(0).lt(10).optional(),");
+    expect(record).toContain('level: z.number().refine(isInteger, "integer").gt(0).lt(10).optional(),');
     expect(typesText).toContain("note: string | null;");
     expect(typesText).toContain("ref: Inner | null;");
     expect(schemas.RecordSchema.safeParse({ name: "n", note: null, ref: null }).success).toBe(true);
@@ -154,9 +152,9 @@ describe("nullable", () => {
     const { schemasText, typesText, schemas } = await fixture("nullable-31");
     const record = declaration(schemasText, "RecordSchema");
     expect(record).toContain("note: z.string().nullable(),");
-    expect(record).toContain("either: z.union([z.string(), z.number().int()]),");
+    expect(record).toContain('either: z.union([z.string(), z.number().refine(isInteger, "integer")]),');
     expect(record).toContain("nothing: z.null().optional(),");
-    expect(record).toContain("level: z.number().int().gt(0).lt(10).optional(),");
+    expect(record).toContain('level: z.number().refine(isInteger, "integer").gt(0).lt(10).optional(),');
     expect(typesText).toContain("either: string | number;");
     expect(typesText).toContain("ref?: Inner | null;");
     expect(schemas.RecordSchema.safeParse({ name: "n", note: null, either: 3, ref: null }).success).toBe(true);
@@ -169,9 +167,9 @@ describe("additionalProperties", () => {
     const { schemasText, typesText, schemas } = await fixture("additional-properties");
     expect(declaration(schemasText, "ClosedSchema")).toContain("z.strictObject({");
     expect(declaration(schemasText, "OpenSchema")).toContain("z.looseObject({");
-    expect(declaration(schemasText, "CountsSchema")).toBe("export const CountsSchema = z.record(z.string(), z.number().int());");
+    expect(declaration(schemasText, "CountsSchema")).toBe('export const CountsSchema = z.record(z.string(), z.number().refine(isInteger, "integer"));');
     expect(declaration(schemasText, "MixedSchema")).toContain("}).catchall(z.number());");
-    expect(typesText).toMatch(/export type Counts = \{\n {2}\[key: string\]: number;\n\};/);
+    expect(typesText).toContain("export type Counts = { [key: string]: number };");
     expect(schemas.ClosedSchema.safeParse({ a: "x", b: 1 }).success).toBe(false);
     expect(schemas.OpenSchema.parse({ a: "x", b: 1 })).toEqual({ a: "x", b: 1 });
     expect(schemas.CountsSchema.safeParse({ a: 1, b: 1.5 }).success).toBe(false);
@@ -183,7 +181,7 @@ describe("additionalProperties", () => {
 describe("parameters", () => {
   it("coerce query strings: numbers, booleans, arrays, defaults", async () => {
     const { schemasText, schemas } = await fixture("mini-custody");
-    expect(declaration(schemasText, "ListWalletsQuerySchema")).toContain("limit: z.coerce.number().int().min(1).max(100).default(10),");
+    expect(declaration(schemasText, "ListWalletsQuerySchema")).toContain('limit: z.coerce.number().refine(isInteger, "integer").min(1).max(100).default(10),');
     const query = schemas.ListWalletsQuerySchema;
     expect(query.parse({})).toEqual({ limit: 10 });
     expect(query.parse({ limit: "5", include_archived: "false", ids: "a" })).toEqual({ limit: 5, include_archived: false, ids: ["a"] });
@@ -197,32 +195,32 @@ describe("parameters", () => {
     expect(defaults.schemas.GetUsersByIdReposQuerySchema.parse({ tags: "a,b" })).toEqual({ tags: ["a", "b"] });
     expect(defaults.schemas.GetUsersByIdReposParamsSchema.parse({ id: "42" })).toEqual({ id: 42 });
     const mini = await fixture("mini-custody");
-    expect(declaration(mini.schemasText, "CreateWalletHeadersSchema")).toContain('"idempotency-key": z.string().min(1).max(255),');
+    expect(declaration(mini.schemasText, "CreateWalletHeadersSchema")).toContain('"idempotency-key": z.string().refine((s) => lengthWithin(s, 1, 255), "length"),');
     expect(mini.schemas.CreateWalletHeadersSchema.safeParse({ "idempotency-key": "" }).success).toBe(false);
   });
 
-  it("gives request bodies their defaults and strictness", async () => {
+  it("keeps request bodies strict and applies no default to them (an annotation)", async () => {
     const { schemas } = await fixture("mini-custody");
-    expect(schemas.CreateWalletBodySchema.parse({ name: "Treasury" })).toEqual({ name: "Treasury", wallet_type: "mpc" });
+    expect(schemas.CreateWalletBodySchema.parse({ name: "Treasury" })).toEqual({ name: "Treasury" });
     expect(schemas.CreateWalletBodySchema.safeParse({ name: "Treasury", extra: 1 }).success).toBe(false);
     expect(schemas.CreateWalletBodySchema.safeParse({ name: "" }).success).toBe(false);
   });
 });
 
 describe("single nodes (zodSchema)", () => {
-  const ctx = { document: {}, components: new Map(), version: "3.1" as const };
+  const resolver = new SchemaResolver({}, "3.1", new Map());
+  const ctx = { document: {}, components: new Map(), resolver, version: "3.1" as const };
   it("patterns: u flag for unicode escapes; patterns JavaScript cannot compile are left out", async () => {
     const { zodSchema } = await import("../generator/emit/zod-schema.ts");
     expect(zodSchema({ type: "string", pattern: "^\\p{L}+$" }, ctx)).toBe('z.string().regex(new RegExp("^\\\\p{L}+$", "u"))');
     expect(zodSchema({ type: "string", pattern: "(?<!x" }, ctx)).toBe("z.string()");
   });
 
-  it("defaults only when they fit the type; enums and consts as literals", async () => {
+  it("no defaults (annotations); enums and consts as literals", async () => {
     const { zodSchema } = await import("../generator/emit/zod-schema.ts");
-    expect(zodSchema({ type: "integer", default: "10" }, ctx)).toBe("z.number().int()");
-    expect(zodSchema({ type: "integer", default: 10 }, ctx)).toBe("z.number().int().default(10)");
+    expect(zodSchema({ type: "integer", default: 10 }, ctx)).toBe('z.number().refine(isInteger, "integer")');
     expect(zodSchema({ type: "string", enum: ["a", "b"], default: "c" }, ctx)).toBe('z.enum(["a", "b"])');
-    expect(zodSchema({ enum: [1, 2, null] }, ctx)).toBe("z.literal([1, 2]).nullable()");
+    expect(zodSchema({ enum: [1, 2, null] }, ctx)).toBe("z.literal([1, 2, null])");
     expect(zodSchema({ const: "x" }, ctx)).toBe('z.literal("x")');
     expect(zodSchema({ type: "array", items: { type: "string" }, minItems: 1, maxItems: 3 }, ctx)).toBe("z.array(z.string()).min(1).max(3)");
   });

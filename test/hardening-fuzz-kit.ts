@@ -342,7 +342,7 @@ const QUERY_VALUES_BY_NAME: Readonly<Record<string, readonly string[]>> = {
 
 /** A query string the operation's query schema accepts (required keys always, optional ones sometimes). */
 function validQueryArb(op: OperationEntry, target: FuzzTarget): fc.Arbitrary<string> {
-  const shape = (op.querySchema as unknown as { shape?: Record<string, { safeParse(v: unknown): { success: boolean } }> }).shape ?? {};
+  const shape = (op.querySchema as unknown as { shape?: Record<string, { safeParse(v: unknown): { success: boolean } }> } | undefined)?.shape ?? {};
   const entries = Object.entries(shape).map(([name, schema]) => {
     const values = QUERY_VALUES_BY_NAME[name] ?? target.ids[name === "network_id" ? "network_id" : name] ?? target.knownIds;
     const optional = schema.safeParse(undefined).success;

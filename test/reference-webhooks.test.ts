@@ -182,6 +182,13 @@ describe("registration", () => {
     await expect(client.createWebhook({ params: { workspace_id: ws }, body: { url: "ftp://127.0.0.1/x", event_types: ["wallet.created"] } })).rejects.toMatchObject({ status: 400 });
     await expect(client.createWebhook({ params: { workspace_id: ws }, body: { url: "http://user:pw@127.0.0.1/x", event_types: ["wallet.created"] } })).rejects.toMatchObject({ status: 400 });
   });
+
+  it("refuses what format uri and uniqueItems forbid: a non-ASCII host, a newline, a repeated event type", async () => {
+    for (const url of ["https://\u00cf", "https://example.com/a\nb"]) {
+      await expect(client.createWebhook({ params: { workspace_id: ws }, body: { url, event_types: ["wallet.created"] } })).rejects.toMatchObject({ status: 400 });
+    }
+    await expect(client.createWebhook({ params: { workspace_id: ws }, body: { url: "https://example.com/hooks", event_types: ["wallet.created", "wallet.created"] } })).rejects.toMatchObject({ status: 400 });
+  });
 });
 
 describe("the canonical-json profile", () => {

@@ -78,11 +78,33 @@ export function summaryLines(report: Report, paint: Paint = (_c, t) => t): strin
   lines.push(row("total", s.passed, s.failed, s.skipped));
   lines.push("");
   if (s.webhook_profile) lines.push(`webhook signature profile: ${s.webhook_profile}`);
-  const mustFailures = report.checks.filter((c) => c.status === "failed" && c.severity === "MUST").map((c) => c.id);
-  if (s.certified) {
-    lines.push(paint("32;1", `CERTIFIED at level ${s.level}: every MUST check passed (${s.skipped} skipped, ${s.should_failed} SHOULD failed) in ${s.duration_ms} ms`));
+  lines.push(...verdictLines(report, paint));
+  return lines;
+}
+
+/** The verdict: CERTIFIED only when every MUST check of the level ran and passed; otherwise what was verified and what would let the rest run. */
+export function verdictLines(report: Report, paint: Paint = (_c, t) => t): string[] {
+  const s = report.summary;
+  const m = s.must;
+  const scope = s.only ? s.only.join(",") : `level ${s.level}`;
+  const notRun = m.skipped + m.not_selected;
+  const lines: string[] = [];
+  if (s.verdict === "certified") {
+    lines.push(paint("32;1", `CERTIFIED at level ${s.level}: all ${m.in_scope} MUST checks ran and passed (${s.should_failed} SHOULD failed) in ${s.duration_ms} ms`));
+    return lines;
+  }
+  for (const need of s.skip_needs) {
+    const count = need.must.length + need.should.length;
+    lines.push(`  pass ${need.needs} to run ${count} more check${count === 1 ? "" : "s"}${need.must.length ? ` (${need.must.length} MUST)` : ""}: ${[...need.must, ...need.should].join(", ")}`);
+  }
+  if (m.not_selected > 0) lines.push(`  ${m.not_selected} MUST checks of level ${s.level} were not selected (--only ${s.only?.join(",")}); run without --only to certify`);
+  const skippedOther = report.checks.filter((c) => c.status === "skipped" && c.severity === "MUST" && !c.needs);
+  for (const c of skippedOther) lines.push(`  ${c.id} did not run: ${c.message}`);
+  if (s.verdict === "failed") {
+    const failures = report.checks.filter((c) => c.status === "failed" && c.severity === "MUST").map((c) => c.id);
+    lines.push(paint("31;1", `NOT CERTIFIED: ${m.failed} MUST check${m.failed === 1 ? "" : "s"} failed: ${failures.join(", ")}${notRun ? ` (${notRun} MUST not run)` : ""}`));
   } else {
-    lines.push(paint("31;1", `NOT CERTIFIED: ${s.must_failed} MUST check${s.must_failed === 1 ? "" : "s"} failed: ${mustFailures.join(", ")}`));
+    lines.push(paint("33;1", `NOT CERTIFIED (incomplete): ${scope}: ${m.passed} MUST checks passed; ${notRun} not run`));
   }
   return lines;
 }

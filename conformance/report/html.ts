@@ -16,10 +16,15 @@ export function renderHtml(report: Report): string {
     hb.registerHelper("json", (value: unknown) => JSON.stringify(value, null, 2));
     compiled = hb.compile(readFileSync(TEMPLATE, "utf8"), { strict: false, noEscape: false });
   }
-  const groups = report.summary.groups.map((g) => ({
+  // Failures first: the group list is reordered so that groups with failures come first, and
+  // inside each group failed checks come before skipped and passed ones.
+  const rank = { failed: 0, skipped: 1, passed: 2 } as const;
+  const groupsInOrder = [...report.summary.groups].sort((a, b) => Number(b.failed > 0) - Number(a.failed > 0));
+  const groups = groupsInOrder.map((g) => ({
     ...g,
     checks: report.checks
       .filter((c) => c.group === g.group)
+      .sort((a, b) => rank[a.status] - rank[b.status])
       .map((c) => ({
         ...c,
         failed: c.status === "failed",
@@ -28,5 +33,15 @@ export function renderHtml(report: Report): string {
         responseHeaders: c.evidence?.response?.headers ? Object.entries(c.evidence.response.headers).map(([name, value]) => ({ name, value })) : [],
       })),
   }));
-  return compiled({ summary: report.summary, groups, generatedAt: report.summary.finished_at });
+  const s = report.summary;
+  const failures = [...report.checks.filter((c) => c.status === "failed")].sort((a, b) => Number(a.severity === "SHOULD") - Number(b.severity === "SHOULD"));
+  return compiled({
+    summary: s,
+    groups,
+    failures,
+    preflight: report.preflight,
+    failedVerdict: s.verdict === "failed",
+    notRun: s.must.skipped + s.must.not_selected,
+    generatedAt: s.finished_at,
+  });
 }

@@ -1,7 +1,9 @@
 // The report every reporter renders: the JSON shape other tools read (snake_case, stable).
+import type { Check } from "../check.ts";
 import type { RunOptions, TargetConfig } from "../config.ts";
+import type { PreflightStep } from "../preflight.ts";
 import type { Redactor } from "../redact.ts";
-import type { CheckResult, CheckStatus, Evidence, Group, Level, Severity } from "../types.ts";
+import type { CheckResult, CheckStatus, Evidence, FailureKind, Group, Level, Severity, SkipKind } from "../types.ts";
 import { GROUPS } from "../types.ts";
 
 export interface ReportCheck {
@@ -15,6 +17,16 @@ export interface ReportCheck {
   duration_ms: number;
   message: string | null;
   evidence: Evidence | null;
+  /** Seed statements (spec/trace.yaml ids) the check enforces. */
+  statements: string[];
+  /** Why it failed: violation, timeout, crash or prerequisite. */
+  failure_kind?: FailureKind;
+  /** Why it did not run: input (a flag is missing), inapplicable or prerequisite. */
+  skip_kind?: SkipKind;
+  /** For a skip: the flag or fixture that would let it run. */
+  needs?: string;
+  /** Time spent waiting for shared prerequisites before the check's own run. */
+  waited_ms?: number;
   /** Set on webhooks.delivery-signature: the signature profile the deployment matched. */
   profile?: string;
   facts?: Record<string, string>;
@@ -27,7 +39,31 @@ export interface GroupSummary {
   skipped: number;
 }
 
+/**
+ * certified: every MUST check of the level ran and passed. failed: a MUST check failed.
+ * incomplete: none failed, but some MUST checks of the level did not run (skipped or not selected).
+ */
+export type Verdict = "certified" | "failed" | "incomplete";
+
+export interface MustCounts {
+  /** MUST checks the level puts in scope. */
+  in_scope: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  /** Left out by --only. */
+  not_selected: number;
+}
+
+/** What would let skipped checks run: one flag or fixture, and the checks it unlocks. */
+export interface SkipNeed {
+  needs: string;
+  must: string[];
+  should: string[];
+}
+
 export interface ReportSummary {
+  verdict: Verdict;
   certified: boolean;
   level: Level;
   target: { base_url: string; rpc_url: string; ws_url: string };
@@ -40,6 +76,13 @@ export interface ReportSummary {
   skipped: number;
   must_failed: number;
   should_failed: number;
+  must: MustCounts;
+  /** The groups --only selected, null when all ran. */
+  only: Group[] | null;
+  /** Skips grouped by the flag or fixture that would let them run. */
+  skip_needs: SkipNeed[];
+  /** Skips with no input that would help (nothing to examine, a prerequisite that broke). */
+  other_skips: number;
   /** Webhook signature profile the deployment matched, null when no delivery was verified. */
   webhook_profile: string | null;
   groups: GroupSummary[];
@@ -47,6 +90,8 @@ export interface ReportSummary {
 
 export interface Report {
   summary: ReportSummary;
+  /** What the preflight found before the suite ran. */
+  preflight: PreflightStep[];
   checks: ReportCheck[];
 }
 
@@ -56,6 +101,9 @@ export function buildReport(input: {
   startedAt: Date;
   finishedAt: Date;
   results: CheckResult[];
+  /** Checks of the level that --only left out. */
+  notSelected?: readonly Check[];
+  preflight?: PreflightStep[];
   redactor: Redactor;
 }): Report {
   const { results, redactor } = input;
@@ -67,9 +115,12 @@ export function buildReport(input: {
     return { group, passed: count("passed", inGroup), failed: count("failed", inGroup), skipped: count("skipped", inGroup) };
   });
   const profile = checks.find((c) => c.profile)?.profile ?? null;
+  const must = mustCounts(checks, input.notSelected ?? []);
+  const verdict: Verdict = must.failed > 0 ? "failed" : must.skipped + must.not_selected > 0 ? "incomplete" : "certified";
   return redactor.value({
     summary: {
-      certified: mustFailed === 0,
+      verdict,
+      certified: verdict === "certified",
       level: input.options.level,
       target: { base_url: input.target.baseUrl, rpc_url: input.target.rpcUrl, ws_url: input.target.wsUrl },
       started_at: input.startedAt.toISOString(),
@@ -81,11 +132,34 @@ export function buildReport(input: {
       skipped: count("skipped"),
       must_failed: mustFailed,
       should_failed: checks.filter((c) => c.status === "failed" && c.severity === "SHOULD").length,
+      must,
+      only: input.options.only ? [...input.options.only] : null,
+      skip_needs: skipNeeds(checks),
+      other_skips: checks.filter((c) => c.status === "skipped" && !c.needs).length,
       webhook_profile: profile,
       groups,
     },
+    preflight: input.preflight ?? [],
     checks,
   });
+}
+
+function mustCounts(checks: ReportCheck[], notSelected: readonly Check[]): MustCounts {
+  const must = checks.filter((c) => c.severity === "MUST");
+  const n = (status: CheckStatus) => must.filter((c) => c.status === status).length;
+  const missing = notSelected.filter((c) => c.severity === "MUST").length;
+  return { in_scope: must.length + missing, passed: n("passed"), failed: n("failed"), skipped: n("skipped"), not_selected: missing };
+}
+
+function skipNeeds(checks: ReportCheck[]): SkipNeed[] {
+  const byNeed = new Map<string, SkipNeed>();
+  for (const c of checks) {
+    if (c.status !== "skipped" || !c.needs) continue;
+    const entry = byNeed.get(c.needs) ?? { needs: c.needs, must: [], should: [] };
+    (c.severity === "MUST" ? entry.must : entry.should).push(c.id);
+    byNeed.set(c.needs, entry);
+  }
+  return [...byNeed.values()].sort((a, b) => b.must.length - a.must.length);
 }
 
 function toReportCheck(r: CheckResult): ReportCheck {
@@ -100,13 +174,28 @@ function toReportCheck(r: CheckResult): ReportCheck {
     duration_ms: r.durationMs,
     message: r.message ?? null,
     evidence: r.evidence ?? null,
+    statements: r.statements,
   };
+  if (r.failureKind) out.failure_kind = r.failureKind;
+  if (r.skipKind) out.skip_kind = r.skipKind;
+  if (r.needs) out.needs = r.needs;
+  if (r.waitedMs) out.waited_ms = r.waitedMs;
   if (r.facts?.profile) out.profile = r.facts.profile;
   if (r.facts && Object.keys(r.facts).length > 0) out.facts = r.facts;
   return out;
 }
 
-/** 0 when every MUST check passed, 1 otherwise. */
-export function exitCodeOf(report: Report): 0 | 1 {
-  return report.summary.certified ? 0 : 1;
+/** Exit statuses of `custody certify` (README, "Conformance"). */
+export const EXIT = {
+  certified: 0,
+  /** A MUST check failed. */
+  failed: 1,
+  /** Bad usage, or the preflight stopped the run (unreachable, not the service, refused credentials). */
+  usageOrPreflight: 2,
+  /** No MUST check failed, but some MUST checks of the level did not run: not a certification. */
+  incomplete: 3,
+} as const;
+
+export function exitCodeOf(report: Report): number {
+  return EXIT[report.summary.verdict === "certified" ? "certified" : report.summary.verdict];
 }

@@ -132,7 +132,7 @@ export function idempotencyHeader(op: OperationModel): string | undefined {
 function method(model: SpecModel, op: OperationModel) {
   const n = op.names;
   const requiredInput = op.params.path.length > 0 || op.params.query.some((p) => p.required) || op.params.header.some((p) => p.required) || op.body?.required === true;
-  const success = op.responses.find((r) => r.code === op.successStatus) ?? op.responses.find((r) => r.status === "default");
+  const success = op.success;
   const kind = success?.schema === undefined ? "none" : success.mediaType && !/json/i.test(success.mediaType) ? "text" : "json";
   return {
     name: op.name,

@@ -21,11 +21,11 @@ export interface EmittedFile {
 }
 
 export function typeContext(ctx: EmitContext): TypeContext {
-  return { document: ctx.model.document, components: ctx.model.schemasByRef };
+  return { document: ctx.model.document, components: ctx.model.schemasByRef, resolver: ctx.model.resolver };
 }
 
 export function zodContext(ctx: EmitContext, coerce = false): ZodContext {
-  return { document: ctx.model.document, components: ctx.model.schemasByRef, coerce, version: ctx.model.version };
+  return { document: ctx.model.document, components: ctx.model.schemasByRef, resolver: ctx.model.resolver, coerce, version: ctx.model.version };
 }
 
 export function headerStatement(lines: readonly string[]): Statement {

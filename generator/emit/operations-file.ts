@@ -3,7 +3,6 @@
 import { propertyKey } from "../model/names.ts";
 import type { OperationModel } from "../model/types.ts";
 import { headerStatement, importStatement, type EmitContext, type EmittedFile } from "./context.ts";
-import { idempotencyHeader } from "./client-file.ts";
 import { printStatements, type Statement } from "./print.ts";
 import { indent } from "./ts-type.ts";
 
@@ -39,7 +38,7 @@ export function emitOperations(ctx: EmitContext): EmittedFile {
 
 function entry(op: OperationModel): string {
   const n = op.names;
-  const success = op.responses.find((r) => r.code === op.successStatus) ?? op.responses.find((r) => r.status === "default");
+  const success = op.success;
   const successKey = success === undefined ? undefined : success.code !== undefined ? String(success.code) : JSON.stringify(success.status);
   const fields: [string, string][] = [
     ["operationId", JSON.stringify(op.operationId)],
@@ -54,10 +53,9 @@ function entry(op: OperationModel): string {
     ["minRole", JSON.stringify(op.minRole)],
     ["idempotent", String(op.idempotent)],
     ["envelope", String(op.envelope)],
-    ["idempotencyHeader", idempotencyHeader(op) === undefined ? "undefined" : JSON.stringify(idempotencyHeader(op))],
-    ["paramsSchema", `S.${n.paramsSchema}`],
-    ["querySchema", `S.${n.querySchema}`],
-    ["headersSchema", `S.${n.headersSchema}`],
+    ["paramsSchema", op.params.path.length > 0 ? `S.${n.paramsSchema}` : "undefined"],
+    ["querySchema", op.params.query.length > 0 ? `S.${n.querySchema}` : "undefined"],
+    ["headersSchema", op.params.header.length > 0 ? `S.${n.headersSchema}` : "undefined"],
     ["bodySchema", op.body ? `S.${n.bodySchema}` : "undefined"],
     ["responseSchema", successKey === undefined ? "undefined" : `S.${n.responseSchemas}[${successKey}]`],
     ["responseSchemas", `S.${n.responseSchemas}`],

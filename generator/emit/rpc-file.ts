@@ -1,71 +1,31 @@
 // generated/rpc.ts: types and zod schemas of the OpenRPC methods (by-position params as tuples),
 // and createRpcClient with one typed method per JSON-RPC method, over HTTP and WebSocket
 // (runtime/jsonrpc-client.ts; the API key by query or header).
-import type { RpcMethodModel, RpcModel } from "../model/types.ts";
+import type { RpcMethodModel, RpcModel, SchemaObject } from "../model/types.ts";
 import { headerStatement, importStatement, type EmitContext, type EmittedFile } from "./context.ts";
 import { printStatements, type Statement } from "./print.ts";
 import { docText, indent, objectShape, tsType, type TypeContext } from "./ts-type.ts";
-import { zodSchema, type ZodContext } from "./zod-schema.ts";
-import { isObjectShape, typeInfo } from "../model/schema-utils.ts";
+import { runtimeHelpersUsed, zodSchema, type ZodContext } from "./zod-schema.ts";
+import { isInterfaceShape } from "../model/schema-shape.ts";
 
-const CLIENT = `export interface RpcClientOptions {
-  /** HTTP endpoint, e.g. http://127.0.0.1:8545/rpc */
-  url: string;
-  /** WebSocket endpoint, e.g. ws://127.0.0.1:8545/ws; needed for client.ws. */
-  wsUrl?: string;
-  apiKey: string;
-  /** Where the key goes: the api_key query parameter (default) or \`authorization: APIKEY <key>\`. */
-  auth?: RpcAuth;
-  timeoutMs?: number;
-  dispatcher?: Dispatcher;
-}
+const CLIENT = `export type RpcClientOptions = TypedRpcClientOptions;
 
-export interface RpcClient extends RpcMethods {
-  /** The same methods over WebSocket (connected on first use). */
-  readonly ws: RpcMethods;
-  /** The untyped transports, for batches, notifications and subscriptions. */
-  readonly http: RuntimeRpcClient;
-  socket(): WsRpcClient;
-  close(): Promise<void>;
-}
+export interface RpcClient extends TypedRpcClient<RpcMethods> {}
 
 export function createRpcClient(options: RpcClientOptions): RpcClient {
-  const http = httpRpc({ url: options.url, apiKey: options.apiKey, auth: options.auth, timeoutMs: options.timeoutMs, dispatcher: options.dispatcher });
-  let ws: WsRpcClient | undefined;
-  const socket = (): WsRpcClient => {
-    if (options.wsUrl === undefined) throw new Error("createRpcClient: no wsUrl was given");
-    ws ??= wsRpc({ url: options.wsUrl, apiKey: options.apiKey, auth: options.auth, timeoutMs: options.timeoutMs });
-    return ws;
-  };
-  return {
-    ...rpcMethodsOver(() => http),
-    ws: rpcMethodsOver(socket),
-    http,
-    socket,
-    async close() {
-      await http.close();
-      await ws?.close();
-    },
-  };
+  return createTypedRpcClient(options, rpcMethodsOver);
 }`;
 
 export function emitRpc(ctx: EmitContext): EmittedFile | undefined {
   const rpc = ctx.model.rpc;
   if (rpc === undefined) return undefined;
-  const tctx: TypeContext = { document: rpc.document, components: new Map(rpc.schemas.map((s) => [s.ref, s])) };
-  const zctx: ZodContext = { document: rpc.document, components: tctx.components, version: "3.1" };
+  const tctx: TypeContext = { document: rpc.document, components: new Map(rpc.schemas.map((s) => [s.ref, s])), resolver: rpc.resolver };
+  const zctx: ZodContext = { document: rpc.document, components: tctx.components, resolver: rpc.resolver, version: "3.1" };
   const statements: Statement[] = [
     headerStatement(ctx.rpcHeaderLines ?? ctx.headerLines),
-    importStatement("undici", ["Dispatcher"], { typeOnly: true }),
     importStatement("zod", [], { namespace: "z" }),
-    importStatement(ctx.runtime("rpc-call"), ["callRpcMethod"]),
-    importStatement(ctx.runtime("jsonrpc-client"), [
-      "httpRpc",
-      "wsRpc",
-      "type RpcAuth",
-      "type RpcClient as RuntimeRpcClient",
-      "type WsRpcClient",
-    ]),
+    importStatement(ctx.runtime("rpc-call"), ["callRpcMethod", "createTypedRpcClient", "type TypedRpcClient", "type TypedRpcClientOptions"]),
+    importStatement(ctx.runtime("jsonrpc-client"), ["RpcClient as RuntimeRpcClient"], { typeOnly: true }),
   ];
   const sortedSchemas = [...rpc.schemas].sort((a, b) => (a.typeName < b.typeName ? -1 : 1));
   for (const named of sortedSchemas) statements.push(rpcType(named.typeName, named.schema, tctx));
@@ -84,6 +44,11 @@ export function emitRpc(ctx: EmitContext): EmittedFile | undefined {
     methodsFactory(rpc),
     { kind: "text", text: CLIENT },
   );
+  // Keyword and format helpers the schemas call, imported after the other imports.
+  const body = statements.findIndex((s, i) => i > 0 && s.kind !== "import");
+  const used = runtimeHelpersUsed(printStatements(statements.slice(body)));
+  if (used.formats.length > 0) statements.splice(body, 0, importStatement(ctx.runtime("json-schema-formats"), used.formats));
+  if (used.schema.length > 0) statements.splice(body, 0, importStatement(ctx.runtime("json-schema"), used.schema));
   return { path: "rpc.ts", content: printStatements(statements) };
 }
 
@@ -93,8 +58,8 @@ function constant(name: string, initializer: string, type?: string): Statement {
 
 function rpcType(name: string, schema: RpcModel["schemas"][number]["schema"], tctx: TypeContext): Statement {
   const docs = docText(schema);
-  if (typeof schema === "object" && isObjectShape(schema) && !schema.allOf && schema.properties && !typeInfo(schema).nullable) {
-    const { properties, index } = objectShape(schema, tctx);
+  if (isInterfaceShape(schema, tctx.resolver)) {
+    const { properties, index } = objectShape(schema as SchemaObject, tctx);
     return {
       kind: "interface",
       structure: {

@@ -5,27 +5,10 @@ import type { NamedSchema, OperationModel, ParameterModel, ResponseModel } from 
 import { headerStatement, importStatement, zodContext, type EmitContext, type EmittedFile } from "./context.ts";
 import { printStatements, type Statement } from "./print.ts";
 import { indent } from "./ts-type.ts";
-import { emitsDefault, withOwnProperties, zodSchema, type ZodContext } from "./zod-schema.ts";
+import { runtimeHelpersUsed, withOwnProperties, zodSchema, type ZodContext } from "./zod-schema.ts";
 
-const HELPERS: Record<string, string> = {
-  toArray: [
-    "/** A query value arrives once as a string, or repeated as an array. */",
-    "function toArray(value: unknown): unknown {",
-    "  return value === undefined || Array.isArray(value) ? value : [value];",
-    "}",
-  ].join("\n"),
-  splitCommas: [
-    "/** A non-exploded query array: one comma-separated value. */",
-    "function splitCommas(value: unknown): unknown {",
-    '  return typeof value === "string" ? (value === "" ? [] : value.split(",")) : value;',
-    "}",
-  ].join("\n"),  ownProperties: [
-    "/** The input without its prototype: a key named constructor or toString is then absent unless sent. */",
-    "function ownProperties(value: unknown): unknown {",
-    '  return value !== null && typeof value === "object" && !Array.isArray(value) ? Object.assign(Object.create(null), value) : value;',
-    "}",
-  ].join("\n"),
-};
+/** Preprocessing helpers (runtime/parameter-input.ts) the parameter schemas call. */
+const PARAMETER_HELPERS = ["toArray", "splitCommas", "ownProperties"];
 
 export function emitSchemas(ctx: EmitContext): EmittedFile {
   const plain = zodContext(ctx);
@@ -39,9 +22,11 @@ export function emitSchemas(ctx: EmitContext): EmittedFile {
   const head: Statement[] = [headerStatement(ctx.headerLines), importStatement("zod", [], { namespace: "z" })];
   if (ctx.model.schemas.some((s) => s.recursive)) head.push(importStatement("./types.js", [], { typeOnly: true, namespace: "T" }));
   const text = printStatements(body);
-  for (const [name, code] of Object.entries(HELPERS)) {
-    if (text.includes(`(${name}, `)) head.push({ kind: "text", text: code });
-  }
+  const used = runtimeHelpersUsed(text);
+  if (used.schema.length > 0) head.push(importStatement(ctx.runtime("json-schema"), used.schema));
+  if (used.formats.length > 0) head.push(importStatement(ctx.runtime("json-schema-formats"), used.formats));
+  const parameterHelpers = PARAMETER_HELPERS.filter((name) => text.includes(`(${name}, `));
+  if (parameterHelpers.length > 0) head.push(importStatement(ctx.runtime("parameter-input"), parameterHelpers));
   return { path: "schemas.ts", content: `${printStatements(head)}\n${text}` };
 }
 
@@ -57,24 +42,44 @@ function componentSchema(named: NamedSchema, zctx: ZodContext): Statement {
 }
 
 function parametersSchema(params: ParameterModel[], ctx: EmitContext): string {
-  if (params.length === 0) return "z.object({})";
   const lines = params.map((p) => {
     const zctx: ZodContext = { ...zodContext(ctx, true), explode: p.explode };
     const code = zodSchema(p.schema, zctx);
-    const optional = !p.required && !emitsDefault(p.schema, ctx.model.document);
-    return `${objectLiteralKey(p.key)}: ${code}${optional ? ".optional()" : ""},`;
+    return `${objectLiteralKey(p.key)}: ${code}${p.required ? "" : parameterDefault(p)},`;
   });
   return withOwnProperties(params.map((p) => p.key), `z.object({\n${lines.map(indent).join("\n")}\n})`);
+}
+
+/**
+ * An optional parameter's default is applied when the request leaves it out (parameters are only ever
+ * requests); a default of the wrong type is left out. Bodies and responses apply none: JSON Schema's
+ * default is an annotation, and a response must carry what it requires.
+ */
+function parameterDefault(p: ParameterModel): string {
+  const schema = p.schema;
+  if (typeof schema !== "object" || !Object.hasOwn(schema, "default")) return ".optional()";
+  const value = schema.default;
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  const fits =
+    (typeof value === "string" && types.includes("string") && !schema.format && (!Array.isArray(schema.enum) || schema.enum.includes(value))) ||
+    (typeof value === "number" && (types.includes("number") || (types.includes("integer") && Number.isInteger(value)))) ||
+    (typeof value === "boolean" && types.includes("boolean"));
+  return fits ? `.default(${JSON.stringify(value)})` : ".optional()";
 }
 
 function operationSchemas(op: OperationModel, ctx: EmitContext): Statement[] {
   const n = op.names;
   const plain = zodContext(ctx);
-  const out: Statement[] = [
-    constant(n.paramsSchema, parametersSchema(op.params.path, ctx)),
-    constant(n.querySchema, parametersSchema(op.params.query, ctx)),
-    constant(n.headersSchema, parametersSchema(op.params.header, ctx)),
-  ];
+  // No constant for a location without parameters: the router then hands the handler an empty object.
+  const out: Statement[] = (
+    [
+      [n.paramsSchema, op.params.path],
+      [n.querySchema, op.params.query],
+      [n.headersSchema, op.params.header],
+    ] as const
+  )
+    .filter(([, params]) => params.length > 0)
+    .map(([name, params]) => constant(name, parametersSchema(params, ctx)));
   if (op.body) {
     const code = zodSchema(op.body.schema, plain);
     out.push(constant(n.bodySchema, op.body.required ? code : `${code}.optional()`));

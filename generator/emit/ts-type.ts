@@ -1,13 +1,15 @@
-// Schema → TypeScript type text, one small function per kind of schema node (the shape of
-// openapi-typescript's transforms, producing text instead of AST nodes). Named components become
-// references; everything else is written inline.
+// Resolved schema (generator/model/resolve-schema.ts) → TypeScript type text, branch by branch as
+// the zod emitter prints it (generator/model/schema-shape.ts), so z.infer of a generated schema and its
+// type are the same type. Named components become references; everything else is written inline.
 import { propertyKey } from "../model/names.ts";
-import { canonicalComponentRef, derefSchema, typeInfo } from "../model/schema-utils.ts";
+import type { SchemaResolver } from "../model/resolve-schema.ts";
+import { branchesOf, jsonTypeText, literalValues, type Branch } from "../model/schema-shape.ts";
 import type { NamedSchema, Schema, SchemaObject } from "../model/types.ts";
 
 export interface TypeContext {
   document: unknown;
   components: ReadonlyMap<string, NamedSchema>;
+  resolver: SchemaResolver;
   /** Prefix for component names (e.g. "T." outside types.ts). */
   prefix?: string;
 }
@@ -26,52 +28,39 @@ export function tsType(schema: Schema | undefined, ctx: TypeContext): string {
   return typeOf(schema, ctx, 0).text;
 }
 
-function typeOf(schema: Schema | undefined, ctx: TypeContext, depth: number): TypeText {
-  if (schema === undefined || schema === true) return atom("unknown");
+function typeOf(input: Schema | undefined, ctx: TypeContext, depth: number): TypeText {
+  const schema = ctx.resolver.resolve(input);
+  if (schema === true) return atom("unknown");
   if (schema === false) return atom("never");
   if (depth > MAX_INLINE_DEPTH) return atom("unknown");
-  if (typeof schema.$ref === "string") return refType(schema as SchemaObject & { $ref: string }, ctx, depth);
-  const { nullable } = typeInfo(schema);
-  const base = nonNullType(schema, ctx, depth);
-  return nullable && base.text !== "null" && base.text !== "unknown" ? union([base, atom("null")]) : base;
-}
-
-function refType(schema: SchemaObject & { $ref: string }, ctx: TypeContext, depth: number): TypeText {
-  const canonical = canonicalComponentRef(schema.$ref);
-  const named = canonical === undefined ? undefined : ctx.components.get(canonical);
-  const base = named ? atom((ctx.prefix ?? "") + named.typeName) : typeOf(derefSchema(ctx.document, schema), ctx, depth + 1);
-  // 3.0 ignores siblings of $ref; 3.1 allows `nullable`-like siblings only through type arrays.
-  return schema.nullable === true ? union([base, atom("null")]) : base;
-}
-
-function nonNullType(schema: SchemaObject, ctx: TypeContext, depth: number): TypeText {
-  if (schema.const !== undefined) return literalType(schema.const);
-  if (Array.isArray(schema.enum)) return enumType(schema.enum);
+  if (typeof schema.$ref === "string") {
+    const named = ctx.resolver.component(schema.$ref);
+    return named ? atom((ctx.prefix ?? "") + named.typeName) : typeOf(undefined, ctx, depth + 1);
+  }
   const parts: TypeText[] = [];
-  if (schema.allOf) parts.push(intersection(schema.allOf.map((s) => typeOf(s, ctx, depth + 1))));
-  if (schema.oneOf) parts.push(union(schema.oneOf.map((s) => typeOf(s, ctx, depth + 1))));
-  if (schema.anyOf) parts.push(union(schema.anyOf.map((s) => typeOf(s, ctx, depth + 1))));
-  const own = ownType(schema, ctx, depth, parts.length > 0);
-  if (own !== undefined) parts.unshift(own);
+  const base = baseType(schema, ctx, depth);
+  if (base !== undefined) parts.push(base);
+  for (const member of (schema.allOf as Schema[] | undefined) ?? []) parts.push(typeOf(member, ctx, depth + 1));
+  for (const key of ["anyOf", "oneOf"]) {
+    const members = schema[key];
+    if (Array.isArray(members)) parts.push(members.length === 0 ? atom("never") : union(members.map((m) => typeOf(m as Schema, ctx, depth + 1))));
+  }
   if (parts.length === 0) return atom("unknown");
   return parts.length === 1 ? parts[0] : intersection(parts);
 }
 
-/** The type from `type`/`properties`/`items`; undefined when the node only composes others. */
-function ownType(schema: SchemaObject, ctx: TypeContext, depth: number, composed: boolean): TypeText | undefined {
-  const { types } = typeInfo(schema);
-  const hasShape = schema.properties !== undefined || schema.additionalProperties !== undefined;
-  if (types.length === 0) {
-    if (hasShape) return objectType(schema, ctx, depth);
-    if (schema.items !== undefined) return arrayType(schema, ctx, depth);
-    return composed ? undefined : atom("unknown");
-  }
-  const each = types.map((t) => typeForName(t, schema, ctx, depth));
-  return each.length === 1 ? each[0] : union(each);
+/** enum/const literals, then the union of the per-type branches (as the zod emitter prints them). */
+function baseType(schema: SchemaObject, ctx: TypeContext, depth: number): TypeText | undefined {
+  const branches = branchesOf(schema);
+  const typed = branches.length === 0 ? undefined : union(branches.map((b) => branchType(b, schema, ctx, depth)));
+  const literals = literalValues(schema);
+  if (literals === undefined) return typed;
+  const literal = literals.length === 0 ? atom("never") : union(literals.map((v) => (v !== null && typeof v === "object" ? atom(jsonTypeText(v)) : atom(JSON.stringify(v)))));
+  return typed === undefined || branchesOf(schema, true).length === 0 ? literal : intersection([literal, typed]);
 }
 
-function typeForName(type: string, schema: SchemaObject, ctx: TypeContext, depth: number): TypeText {
-  switch (type) {
+function branchType(branch: Branch, schema: SchemaObject, ctx: TypeContext, depth: number): TypeText {
+  switch (branch) {
     case "string":
       return atom("string");
     case "integer":
@@ -85,32 +74,37 @@ function typeForName(type: string, schema: SchemaObject, ctx: TypeContext, depth
       return arrayType(schema, ctx, depth);
     case "object":
       return objectType(schema, ctx, depth);
-    default:
-      return atom("unknown");
   }
 }
 
-function literalType(value: unknown): TypeText {
-  if (value === null) return atom("null");
-  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return atom(JSON.stringify(value));
-  return atom("unknown");
-}
-
-function enumType(values: unknown[]): TypeText {
-  const members = [...new Set(values.filter((v) => v !== null).map((v) => literalType(v).text))];
-  if (members.length === 0) return atom("never");
-  return members.length === 1 ? atom(members[0]) : { text: members.join(" | "), prec: 0 };
-}
-
 function arrayType(schema: SchemaObject, ctx: TypeContext, depth: number): TypeText {
-  const item = typeOf(schema.items, ctx, depth + 1);
+  if (Array.isArray(schema.prefixItems)) {
+    const items = schema.prefixItems.map((p) => `${typeOf(p as Schema, ctx, depth + 1).text}?`);
+    if (schema.items !== false) {
+      const rest = typeOf(schema.items as Schema | undefined, ctx, depth + 1);
+      items.push(`...${rest.prec < 2 ? `(${rest.text})` : rest.text}[]`);
+    }
+    return atom(`[${items.join(", ")}]`);
+  }
+  const item = typeOf(schema.items as Schema | undefined, ctx, depth + 1);
   return atom(item.prec < 2 ? `(${item.text})[]` : `${item.text}[]`);
 }
 
 function objectType(schema: SchemaObject, ctx: TypeContext, depth: number): TypeText {
-  const lines = objectMembers(schema, ctx, depth);
-  if (lines.length === 0) return atom("{}");
-  return atom(`{\n${lines.map((l) => indent(l)).join("\n")}\n}`);
+  const { properties, index } = objectShape(schema, ctx, depth);
+  if (properties.length === 0) return atom(`{ [key: string]: ${index ?? "never"} }`);
+  const lines: string[] = [];
+  for (const p of properties) {
+    if (p.docs !== undefined) lines.push(...commentLines(p.docs));
+    lines.push(`${p.key}${p.optional ? "?" : ""}: ${p.type};`);
+  }
+  const body = atom(`{\n${lines.map((l) => indent(l)).join("\n")}\n}`);
+  if (index === undefined || index === "unknown") {
+    if (index === "unknown") return atom(`{\n${[...lines, "[key: string]: unknown;"].map((l) => indent(l)).join("\n")}\n}`);
+    return body;
+  }
+  // Declared properties beside a typed index: what zod's .catchall() infers.
+  return intersection([body, atom(`{ [key: string]: ${index} }`)]);
 }
 
 export interface PropertyText {
@@ -121,17 +115,29 @@ export interface PropertyText {
   docs?: string;
 }
 
-/** Properties and index signature of an object shape (interfaces print these as structures). */
-export function objectShape(schema: SchemaObject, ctx: TypeContext, depth = 0): { properties: PropertyText[]; index?: string } {
-  const required = new Set(schema.required ?? []);
-  const props = schema.properties ?? {};
-  const properties = Object.keys(props).map((name) => ({
+/**
+ * Properties (with required names that `properties` does not declare, typed unknown) and the index
+ * signature: none for a closed object or a plain one (zod strips undeclared keys), `unknown` for an
+ * open one (additionalProperties true, patternProperties), else the additionalProperties type.
+ */
+export function objectShape(input: SchemaObject, ctx: TypeContext, depth = 0): { properties: PropertyText[]; index?: string } {
+  const resolved = ctx.resolver.resolve(input);
+  const schema = typeof resolved === "object" ? resolved : {};
+  const required = new Set((schema.required as string[] | undefined) ?? []);
+  const props = (schema.properties as Record<string, Schema> | undefined) ?? {};
+  const names = [...Object.keys(props), ...[...required].filter((n) => !Object.hasOwn(props, n))];
+  const properties = names.map((name) => ({
     key: propertyKey(name),
-    type: typeOf(props[name], ctx, depth + 1).text,
+    type: Object.hasOwn(props, name) ? typeOf(props[name], ctx, depth + 1).text : "unknown",
     optional: !required.has(name),
     docs: docText(props[name]),
   }));
-  return { properties, index: indexSignature(schema, ctx, depth, properties.length > 0) };
+  const extra = schema.patternProperties === undefined ? schema.additionalProperties : true;
+  let index: string | undefined;
+  if (extra === true) index = "unknown";
+  else if (extra === undefined) index = properties.length === 0 ? "unknown" : undefined;
+  else if (extra !== false) index = typeOf(extra as Schema, ctx, depth + 1).text;
+  return { properties, index };
 }
 
 /** Member lines of an inline object type. */
@@ -144,18 +150,6 @@ export function objectMembers(schema: SchemaObject, ctx: TypeContext, depth = 0)
   }
   if (index !== undefined) lines.push(`[key: string]: ${index};`);
   return lines;
-}
-
-/**
- * additionalProperties as an index signature. With declared properties next to a schema, the
- * signature is `unknown`: TypeScript requires every property to fit the index type.
- */
-function indexSignature(schema: SchemaObject, ctx: TypeContext, depth: number, hasProps: boolean): string | undefined {
-  const extra = schema.additionalProperties;
-  if (extra === false) return undefined;
-  if (extra === undefined) return hasProps ? undefined : "unknown";
-  if (extra === true || hasProps) return "unknown";
-  return typeOf(extra, ctx, depth + 1).text;
 }
 
 /** JSDoc lines for a text. */

@@ -1,6 +1,6 @@
 // generated/types.ts: a type per component schema (interfaces for object shapes) and per operation
 // its Params, Query, Headers, Body, Data, Error, Input and HandlerInput.
-import { isObjectShape, typeInfo } from "../model/schema-utils.ts";
+import { isInterfaceShape } from "../model/schema-shape.ts";
 import type { NamedSchema, OperationModel, ParameterModel, ResponseModel, SchemaObject } from "../model/types.ts";
 import { headerStatement, typeContext, type EmitContext, type EmittedFile } from "./context.ts";
 import { printStatements, type Statement } from "./print.ts";
@@ -28,8 +28,8 @@ function alias(name: string, type: string, docs?: string): Statement {
 function componentDeclaration(named: NamedSchema, tctx: TypeContext): Statement {
   const schema = named.schema;
   const docs = docText(schema);
-  if (typeof schema === "object" && isPlainInterface(schema)) {
-    const { properties, index } = objectShape(schema, tctx);
+  if (isInterfaceShape(schema, tctx.resolver)) {
+    const { properties, index } = objectShape(schema as SchemaObject, tctx);
     return {
       kind: "interface",
       structure: {
@@ -44,15 +44,13 @@ function componentDeclaration(named: NamedSchema, tctx: TypeContext): Statement 
   return alias(named.typeName, tsType(schema, tctx), docs);
 }
 
-function isPlainInterface(schema: SchemaObject): boolean {
-  return typeof schema.$ref !== "string" && isObjectShape(schema) && !schema.allOf && !typeInfo(schema).nullable && schema.properties !== undefined;
-}
 
 // Written out: a component named "Record" would shadow the global in types.ts.
 const EMPTY = "{ [key: string]: never }";
 
-function parametersType(name: string, params: ParameterModel[], tctx: TypeContext, what: string): Statement {
-  if (params.length === 0) return alias(name, EMPTY, `${what}: none.`);
+/** Undefined when there are none: no empty type is declared (inputs leave the part out). */
+function parametersType(name: string, params: ParameterModel[], tctx: TypeContext): Statement | undefined {
+  if (params.length === 0) return undefined;
   return {
     kind: "interface",
     structure: {
@@ -70,17 +68,19 @@ function parametersType(name: string, params: ParameterModel[], tctx: TypeContex
 
 function operationDeclarations(op: OperationModel, tctx: TypeContext): Statement[] {
   const n = op.names;
-  const where = `${op.method} ${op.path}`;
   const out: Statement[] = [
-    parametersType(n.params, op.params.path, tctx, `Path parameters of ${op.operationId} (${where})`),
-    parametersType(n.query, op.params.query, tctx, `Query parameters of ${op.operationId}`),
-    parametersType(n.headers, op.params.header, tctx, `Header parameters of ${op.operationId}`),
-  ];
+    parametersType(n.params, op.params.path, tctx),
+    parametersType(n.query, op.params.query, tctx),
+    parametersType(n.headers, op.params.header, tctx),
+  ].filter((s): s is Statement => s !== undefined);
   if (op.body) out.push(alias(n.body, tsType(op.body.schema, tctx), op.body.description ?? `Request body of ${op.operationId}.`));
   out.push(alias(n.data, dataType(op, tctx), `What ${op.operationId} returns on success${op.envelope ? " (the envelope's data)" : ""}.`));
   out.push(alias(n.error, errorType(op, tctx), `Bodies of the error responses ${op.operationId} declares.`));
-  out.push(inputType(op, n.input, false));
-  out.push(inputType(op, n.handlerInput, true));
+  const input = inputType(op, n.input, false);
+  const handlerInput = inputType(op, n.handlerInput, true);
+  out.push(input);
+  // Nothing optional: what handlers receive is the client's input, declared once.
+  out.push(sameShape(input, handlerInput) ? alias(n.handlerInput, n.input, `What the ${op.operationId} handler receives, parsed and validated.`) : handlerInput);
   return out;
 }
 
@@ -101,6 +101,11 @@ function errorType(op: OperationModel, tctx: TypeContext): string {
   const types = op.responses.filter((r) => !ok.has(r) && r.schema !== undefined).map((r) => tsType(r.schema, tctx));
   const unique = [...new Set(types)];
   return unique.length === 0 ? "unknown" : unique.join(" | ");
+}
+
+function sameShape(a: Statement, b: Statement): boolean {
+  const strip = (s: Statement) => JSON.stringify({ ...s, structure: { ...(s as { structure: object }).structure, name: "", docs: undefined } });
+  return strip(a) === strip(b);
 }
 
 /** Input for the client (empty parts left out, optional parts optional) or for handlers (all present). */

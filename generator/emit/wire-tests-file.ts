@@ -26,7 +26,7 @@ function expandPath(template: string, params: Record<string, unknown> | undefine
 
 function wireCase(model: SpecModel, op: OperationModel): WireCase {
   const example = operationExample(model, op);
-  const success = op.responses.find((r) => r.code === op.successStatus);
+  const success = op.success;
   const contentType = success?.mediaType ?? "application/json";
   const answer = example.response?.body ?? (op.envelope ? { success: true, message: "success", code: 0, data: null } : null);
   const expected = op.envelope && typeof answer === "object" && answer !== null ? (answer as { data?: unknown }).data : answer;

@@ -6,7 +6,8 @@ import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { scanRefs } from "./check-refs.ts";
 import { readDocument, type SpecDocument } from "./read-document.ts";
-import { SpecError } from "./spec-error.ts";
+import { repairDocument } from "./lenient.ts";
+import { SpecError, type SpecProblem } from "./spec-error.ts";
 import { problemsOf, validateInWorker } from "./validate.ts";
 
 export interface LoadedSpec {
@@ -16,15 +17,21 @@ export interface LoadedSpec {
   version: "3.0" | "3.1";
   /** swagger-parser's verdict, still running when loadSpec returns: undefined when valid. */
   validation: Promise<SpecError | undefined>;
+  /** What --lenient repaired, one entry per repair. */
+  repairs: SpecProblem[];
 }
 
-export async function loadSpec(path: string, displayPath: string): Promise<LoadedSpec> {
+export async function loadSpec(path: string, displayPath: string, options: { lenient?: boolean } = {}): Promise<LoadedSpec> {
   const source = await readDocument(path, displayPath);
   const version = openapiVersion(source.document, displayPath);
+  const repairs = options.lenient ? repairDocument(source.document, version) : [];
+  // Validation reads the text: after repairs, the repaired document's.
+  const text = repairs.length > 0 ? JSON.stringify(source.document) : source.text;
+  const isJson = repairs.length > 0 || source.isJson;
   const scan = scanRefs(source.document);
   if (scan.problems.length > 0) throw new SpecError(displayPath, scan.problems);
   if (!scan.hasExternalRefs) {
-    return { source, document: source.document, version, validation: validateInWorker(source.text, source.isJson, path, displayPath) };
+    return { source, document: source.document, version, repairs, validation: validateInWorker(text, isJson, path, displayPath) };
   }
   // Refs to other files: bundle them in (swagger-parser resolves relative to the spec), then validate
   // a copy here, since the worker only sees this one file. A missing file is named by its $ref first.
@@ -48,7 +55,7 @@ export async function loadSpec(path: string, displayPath: string): Promise<Loade
     },
   );
   if (verdict) throw verdict;
-  return { source, document, version, validation: Promise.resolve(undefined) };
+  return { source, document, version, repairs, validation: Promise.resolve(undefined) };
 }
 
 function openapiVersion(document: Record<string, unknown>, file: string): "3.0" | "3.1" {

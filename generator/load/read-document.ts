@@ -27,7 +27,8 @@ export async function readDocument(path: string, displayPath: string): Promise<S
     throw new SpecError(displayPath, [{ pointer: "", problem: why }]);
   }
   const sha256 = createHash("sha256").update(bytes).digest("hex");
-  const text = bytes.toString("utf8");
+  // A UTF-8 byte-order mark is allowed before JSON and YAML alike (RFC 8259 section 8.1 lets parsers ignore it).
+  const text = bytes.toString("utf8").replace(/^\uFEFF/, "");
   const isJson = /\.json$/i.test(path) || /^\s*\{/.test(text);
   const value = isJson ? parseJson(text, displayPath) : parseYaml(text, displayPath);
   if (value === null || typeof value !== "object" || Array.isArray(value)) {

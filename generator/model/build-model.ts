@@ -3,12 +3,14 @@
 import { escapeToken, toPointer } from "../load/json-pointer.ts";
 import { SpecError, type SpecProblem } from "../load/spec-error.ts";
 import type { LoadedSpec } from "../load/load-spec.ts";
-import { NameRegistry, isPrototypeMember, toPascalCase } from "./names.ts";
+import { NameRegistry, toPascalCase } from "./names.ts";
 import { buildOperation, listOperations } from "./operations.ts";
 import { aliasCycles, componentDependencies, orderByDependencies } from "./schema-graph.ts";
-import { COMPONENT_SCHEMA_PREFIX, flattenObject, isRefSchema } from "./schema-utils.ts";
+import { SchemaResolver } from "./resolve-schema.ts";
+import { isPlainZodObject } from "./schema-shape.ts";
+import { COMPONENT_SCHEMA_PREFIX } from "./schema-utils.ts";
 import { buildSecurity } from "./security.ts";
-import type { NamedSchema, RpcModel, Schema, SpecModel } from "./types.ts";
+import type { NamedSchema, OperationModel, RpcModel, Schema, SpecModel } from "./types.ts";
 import { buildWebhooks, webhookProfile } from "./webhooks.ts";
 
 /** Names every generated file exports besides the per-schema and per-operation ones. */
@@ -62,6 +64,9 @@ export function buildModel(loaded: LoadedSpec, options: BuildOptions = {}): Spec
   const schemas = buildComponentSchemas(document, exportNames);
   problems.push(...aliasCycleProblems(document, schemas));
   const schemasByRef = new Map(schemas.map((s) => [s.ref, s]));
+  const resolver = new SchemaResolver(document, loaded.version, schemasByRef);
+  if (problems.length === 0) resolveAll(resolver, schemas, operations);
+  problems.push(...resolver.report.errors);
   const security = buildSecurity(document, problems);
   const webhooks = buildWebhooks(document, schemasByRef, exportNames, problems);
   const rpc = options.rpc?.(exportNames);
@@ -77,6 +82,9 @@ export function buildModel(loaded: LoadedSpec, options: BuildOptions = {}): Spec
     document,
     schemas,
     schemasByRef,
+    resolver,
+    warnings: resolver.report.warnings,
+    repairs: loaded.repairs,
     operations,
     security,
     webhooks,
@@ -106,14 +114,18 @@ export function clientClassName(info: Record<string, unknown>): string {
   return `${base}Client`;
 }
 
-/** True when the component's zod const will be a ZodObject (z.object and friends), which .extend() needs. */
-function emitsPlainObject(document: Record<string, unknown>, named: NamedSchema): boolean {
-  const schema = named.schema;
-  if (named.recursive || typeof schema !== "object" || isRefSchema(schema) || Object.hasOwn(schema, "default")) return false;
-  const flat = flattenObject(document, schema);
-  // With a key such as `constructor` the const is z.preprocess(ownProperties, z.object(...)), not a ZodObject.
-  if (flat !== undefined && Object.keys(flat.properties).some(isPrototypeMember)) return false;
-  return flat !== undefined && (Object.keys(flat.properties).length > 0 || flat.additionalProperties === false);
+/**
+ * Resolves every schema the emitters will print, so a malformed `type` anywhere is an error before
+ * anything is written, and marks the components whose zod const is a plain z.object.
+ */
+function resolveAll(resolver: SchemaResolver, schemas: readonly NamedSchema[], operations: readonly OperationModel[]): void {
+  for (const named of schemas) resolver.resolve(named.schema, named.pointer);
+  for (const named of schemas) named.zodObject = !named.recursive && isPlainZodObject(named.schema, resolver);
+  for (const op of operations) {
+    for (const list of Object.values(op.params)) for (const p of list) resolver.resolve(p.schema, op.pointer);
+    if (op.body) resolver.resolve(op.body.schema, `${op.pointer}/requestBody`);
+    for (const r of op.responses) if (r.schema !== undefined) resolver.resolve(r.schema, `${op.pointer}/responses/${r.status}`);
+  }
 }
 
 /** Component schemas, named (sorted by original name for stable suffixes) and ordered for emission. */
@@ -142,7 +154,6 @@ export function buildComponentSchemas(document: Record<string, unknown>, names: 
   return order.map((ref) => {
     const named = byRef.get(ref) as NamedSchema;
     named.recursive = recursive.has(ref);
-    named.zodObject = emitsPlainObject(document, named);
     return named;
   });
 }

@@ -123,6 +123,7 @@ export function buildOperation(ctx: OperationContext, raw: RawOperation, seenIds
     body,
     responses,
     successStatus,
+    success,
     declaredStatuses: declaredStatuses(responses, successStatus),
     envelope: success?.dataSchema !== undefined,
     scopes: Array.isArray(op["x-custody-scopes"]) ? (op["x-custody-scopes"] as unknown[]).map(String) : [],

@@ -1,9 +1,12 @@
 // The OpenRPC document (node access): methods with by-position params and a result, and the
 // component schemas they use (named with an "Rpc" prefix so they never meet the wallet API's names).
+import { resolvePointer } from "../load/json-pointer.ts";
 import { readDocument } from "../load/read-document.ts";
 import { scanRefs } from "../load/check-refs.ts";
 import { SpecError, type SpecProblem } from "../load/spec-error.ts";
 import { buildComponentSchemas } from "./build-model.ts";
+import { SchemaResolver } from "./resolve-schema.ts";
+import { isPlainZodObject } from "./schema-shape.ts";
 import { isIdentifier, toPascalCase, type NameRegistry } from "./names.ts";
 import type { RpcMethodModel, RpcModel, Schema } from "./types.ts";
 
@@ -29,6 +32,8 @@ export async function loadRpcModel(path: string, displayPath: string): Promise<(
 
   return (names) => {
     const schemas = buildComponentSchemas(document, names, "Rpc");
+    const resolver = new SchemaResolver(document, "3.1", new Map(schemas.map((s) => [s.ref, s])));
+    for (const named of schemas) named.zodObject = isPlainZodObject(named.schema, resolver);
     const info = (document.info ?? {}) as Obj;
     return {
       displayPath,
@@ -36,21 +41,29 @@ export async function loadRpcModel(path: string, displayPath: string): Promise<(
       title: typeof info.title === "string" ? info.title : "JSON-RPC",
       document,
       schemas,
-      methods: methods.map((m) => methodModel(m as Obj, names)),
+      resolver,
+      methods: methods.map((m) => methodModel(m as Obj, names, document)),
     };
   };
 }
 
-function methodModel(method: Obj, names: NameRegistry): RpcMethodModel {
+/** A content descriptor, following `$ref` (components/contentDescriptors) to the descriptor itself. */
+function descriptor(document: Obj, value: unknown): Obj {
+  let current = value as Obj | undefined;
+  for (let hops = 0; current && typeof current.$ref === "string" && hops < 16; hops++) current = resolvePointer(document, current.$ref) as Obj | undefined;
+  return current ?? {};
+}
+
+function methodModel(method: Obj, names: NameRegistry, document: Obj): RpcMethodModel {
   const name = method.name as string;
   const typeBase = names.claim(toPascalCase(name), ["Params", "Result", "ParamsSchema", "ResultSchema"]);
-  const params = (method.params as Obj[]).map((p) => ({
+  const params = (method.params as unknown[]).map((entry) => descriptor(document, entry)).map((p) => ({
     name: String(p.name),
     required: p.required === true,
     schema: (p.schema as Schema | undefined) ?? {},
     description: typeof p.description === "string" ? p.description : undefined,
   }));
-  const result = method.result as Obj | undefined;
+  const result = method.result === undefined ? undefined : descriptor(document, method.result);
   return {
     name,
     clientName: isIdentifier(name) ? name : toPascalCase(name).replace(/^./, (c) => c.toLowerCase()),

@@ -1,6 +1,7 @@
 // Reference graph of the component schemas: emission order (dependencies first, so every zod const
 // is defined before use) and recursion (members of a cycle become z.lazy with an explicit type).
 import { resolvePointer } from "../load/json-pointer.ts";
+import { dynamicAnchorRef } from "./resolve-schema.ts";
 import { canonicalComponentRef, collectRefs } from "./schema-utils.ts";
 
 /** Component refs a schema reaches, looking through refs to non-component places. */
@@ -9,7 +10,9 @@ export function componentDependencies(document: unknown, schema: unknown): strin
   const visited = new Set<string>();
   const pending = [...collectRefs(schema)];
   while (pending.length > 0) {
-    const ref = pending.pop() as string;
+    let ref = pending.pop() as string;
+    // A $dynamicRef ("#name") reaches the one $dynamicAnchor of that name, as the resolver reads it.
+    if (/^#[A-Za-z_]/.test(ref)) ref = dynamicAnchorRef(document, ref.slice(1)) ?? ref;
     const component = canonicalComponentRef(ref);
     if (component !== undefined) {
       found.add(component);

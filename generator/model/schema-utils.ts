@@ -45,7 +45,7 @@ export function collectRefs(schema: unknown, out: Set<string> = new Set()): Set<
     return out;
   }
   for (const [key, value] of Object.entries(schema)) {
-    if (key === "$ref" && typeof value === "string") out.add(value);
+    if ((key === "$ref" || key === "$dynamicRef") && typeof value === "string") out.add(value);
     else if (!DATA_KEYS.has(key) && key !== "properties") collectRefs(value, out);
     else if (key === "properties" && value && typeof value === "object") {
       // Property names may be anything (even "$ref" or "example"): walk their schemas only.

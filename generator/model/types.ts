@@ -37,6 +37,9 @@ export interface SchemaObject {
   [extension: string]: unknown;
 }
 
+import type { SpecProblem } from "../load/spec-error.ts";
+import type { SchemaResolver } from "./resolve-schema.ts";
+
 export interface NamedSchema {
   /** "#/components/schemas/<original>" */
   ref: string;
@@ -107,6 +110,8 @@ export interface OperationModel {
   /** Sorted: numeric statuses ascending, then ranges, then default. */
   responses: ResponseModel[];
   successStatus: number;
+  /** The response a successful call gets, chosen once for every emitter: successStatus's, else 2XX, else default. */
+  success?: ResponseModel;
   /** Numeric statuses declared. */
   declaredStatuses: number[];
   /** True when the success response is an envelope. */
@@ -186,6 +191,8 @@ export interface RpcModel {
   /** The OpenRPC document (component refs resolve against it). */
   document: Record<string, unknown>;
   schemas: NamedSchema[];
+  /** Resolves the OpenRPC document's schemas. */
+  resolver: SchemaResolver;
 }
 
 export interface SpecModel {
@@ -199,6 +206,12 @@ export interface SpecModel {
   /** Component schemas in emission order (dependencies first). */
   schemas: NamedSchema[];
   schemasByRef: Map<string, NamedSchema>;
+  /** The resolved form of every schema (see resolve-schema.ts); both emitters print from it. */
+  resolver: SchemaResolver;
+  /** Keywords the generated validators do not express, and other things generate reports but accepts. */
+  warnings: SpecProblem[];
+  /** What --lenient repaired in the document. */
+  repairs: SpecProblem[];
   operations: OperationModel[];
   security: SecurityModel;
   webhooks: WebhookModel[];

@@ -56,7 +56,7 @@ export function createRouter(options: RouterOptions): RequestListener {
   const logger = options.logger ?? defaultLogger;
   const workspaceParam = options.workspaceParam ?? "workspace_id";
   // Per operation, once: the header names its schema reads (undefined: it gets every header).
-  const headerNames = new Map(options.operations.map((op) => [op, readKeys(op.headersSchema)]));
+  const headerNames = new Map(options.operations.map((op) => [op, op.headersSchema === undefined ? [] : readKeys(op.headersSchema)]));
 
   async function handle(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
     const { path, search } = splitTarget(req.url ?? "");

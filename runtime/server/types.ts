@@ -14,9 +14,10 @@ export interface OperationDefinition {
   /** All of them are required; the scope `*` on a key grants every scope. */
   scopes: readonly string[];
   minRole: Role;
-  paramsSchema: z.ZodType;
-  querySchema: z.ZodType;
-  headersSchema: z.ZodType;
+  /** Absent when the operation declares no parameter there: the handler then gets an empty object. */
+  paramsSchema?: z.ZodType;
+  querySchema?: z.ZodType;
+  headersSchema?: z.ZodType;
   /** Absent when the operation takes no body: a sent body is then signed but otherwise ignored. */
   bodySchema?: z.ZodType;
   /** Checked only when the router runs with validateResponses. */

@@ -84,7 +84,11 @@ export function validateInput(op: OperationDefinition, raw: HandlerInput): Valid
   ];
   const input: HandlerInput = { params: undefined, query: undefined, headers: undefined, body: undefined };
   for (const [location, schema] of steps) {
-    if (schema === undefined) continue;
+    if (schema === undefined) {
+      // No parameter declared at this location: nothing sent there is read (a body stays absent).
+      if (location !== "body") input[location] = {};
+      continue;
+    }
     const result = schema.safeParse(raw[location]);
     if (!result.success) return { ok: false, message: formatIssues(location, result.error.issues), location };
     input[location] = result.data;

@@ -10,7 +10,8 @@ import { expectUnauthorized } from "../../expect.ts";
 import { CheckFailed, skip } from "../../outcome.ts";
 import type { HttpExchange } from "../../probe.ts";
 import { knownIds, mapLimit, operationsInScope, planRequest, type RequestPlan } from "../../targets.ts";
-import type { Check, Severity } from "../../types.ts";
+import type { Check } from "../../check.ts";
+import type { Severity } from "../../types.ts";
 
 /** One request to send: the headers (auth ones included), and optionally a different body or path. */
 export interface AuthCase {
@@ -52,6 +53,8 @@ export function without(headers: Record<string, string>, ...names: string[]): Re
 /** Defines one negative check over every operation in scope. */
 export function negativeCheck(spec: {
   id: string;
+  /** Seed statements (spec/trace.yaml ids) the check enforces. */
+  statements: string[];
   title: string;
   seedRef: string;
   severity?: Severity;
@@ -66,6 +69,7 @@ export function negativeCheck(spec: {
     severity: spec.severity ?? "MUST",
     seedRef: spec.seedRef,
     level: "seed",
+    statements: spec.statements,
     async run(ctx) {
       const ids = knownIds(ctx);
       const plans = operationsInScope(ctx)

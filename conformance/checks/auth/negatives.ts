@@ -1,6 +1,6 @@
 // Each negative check breaks exactly one part of an otherwise valid signed request.
 import { HMAC_HEADERS, unixSeconds } from "../../../runtime/hmac.ts";
-import type { Check } from "../../types.ts";
+import type { Check } from "../../check.ts";
 import { macHex, negativeCheck, randomKeyId, randomSecret, signed, without } from "./matrix.ts";
 
 const K = HMAC_HEADERS.key;
@@ -13,6 +13,7 @@ const OUTSIDE_WINDOW_S = 360;
 /** No authentication headers at all. */
 export const noCredentials = negativeCheck({
   id: "auth.no-credentials",
+  statements: ["s4.all-need-auth", "s5.rule1-401-envelope"],
   title: "A request without any authentication header is refused with 401",
   seedRef: SEED5,
   build: () => [{ label: "no authentication headers", headers: {} }],
@@ -21,6 +22,7 @@ export const noCredentials = negativeCheck({
 /** ACCESS-API-KEY left out. */
 export const missingApiKey = negativeCheck({
   id: "auth.missing-access-api-key",
+  statements: ["s5.three-headers", "s5.access-api-key", "s5.rule1-401-envelope"],
   title: "A request without ACCESS-API-KEY is refused with 401",
   seedRef: SEED5,
   build: (plan, creds) => [{ label: "ACCESS-API-KEY missing", headers: without(signed(plan, creds), K) }],
@@ -29,6 +31,7 @@ export const missingApiKey = negativeCheck({
 /** ACCESS-TIMESTAMP left out. */
 export const missingTimestamp = negativeCheck({
   id: "auth.missing-access-timestamp",
+  statements: ["s5.three-headers", "s5.rule1-401-envelope"],
   title: "A request without ACCESS-TIMESTAMP is refused with 401",
   seedRef: SEED5,
   build: (plan, creds) => [
@@ -41,6 +44,7 @@ export const missingTimestamp = negativeCheck({
 /** ACCESS-SIGN left out. */
 export const missingSign = negativeCheck({
   id: "auth.missing-access-sign",
+  statements: ["s5.three-headers", "s5.rule1-401-envelope"],
   title: "A request without ACCESS-SIGN is refused with 401",
   seedRef: SEED5,
   build: (plan, creds) => [{ label: "ACCESS-SIGN missing", headers: without(signed(plan, creds), S) }],
@@ -49,6 +53,7 @@ export const missingSign = negativeCheck({
 /** Each of the three headers present but empty. */
 export const emptyHeaders = negativeCheck({
   id: "auth.empty-headers",
+  statements: ["s5.rule1-401-envelope"],
   title: "An empty ACCESS-API-KEY, ACCESS-TIMESTAMP or ACCESS-SIGN is refused with 401",
   seedRef: SEED5,
   build: (plan, creds) =>
@@ -58,6 +63,7 @@ export const emptyHeaders = negativeCheck({
 /** A key id the deployment never issued, signed with a secret. */
 export const unknownKey = negativeCheck({
   id: "auth.unknown-key",
+  statements: ["s5.access-api-key", "s5.rule1-401-envelope"],
   title: "An unknown API key id is refused with 401",
   seedRef: SEED5,
   build: (plan, creds) => [{ label: "an unknown key id", headers: { ...signed(plan, creds), [K]: randomKeyId() } }],
@@ -66,6 +72,7 @@ export const unknownKey = negativeCheck({
 /** The right key id, signed with another secret. */
 export const wrongSecret = negativeCheck({
   id: "auth.wrong-secret",
+  statements: ["s5.access-sign", "s5.rule1-401-envelope"],
   title: "A signature made with the wrong secret is refused with 401",
   seedRef: SEED5,
   build: (plan, creds) => [{ label: "a wrong secret", headers: signed(plan, { apiKey: creds.apiKey, apiSecret: randomSecret() }) }],
@@ -74,6 +81,7 @@ export const wrongSecret = negativeCheck({
 /** Signed for another HTTP method than the one sent. */
 export const otherMethod = negativeCheck({
   id: "auth.signed-other-method",
+  statements: ["s5.rule1-401-envelope"],
   title: "A signature over another method is refused with 401",
   seedRef: `${SEED5}; assumed: string to sign`,
   build: (plan, creds) => [
@@ -84,6 +92,7 @@ export const otherMethod = negativeCheck({
 /** Signed for another path than the one sent. */
 export const otherPath = negativeCheck({
   id: "auth.signed-other-path",
+  statements: ["s5.rule1-401-envelope"],
   title: "A signature over another path is refused with 401",
   seedRef: `${SEED5}; assumed: string to sign`,
   build: (plan, creds) => [
@@ -95,6 +104,7 @@ export const otherPath = negativeCheck({
 /** Signed over another body than the one sent (or a body when none is sent). */
 export const otherBody = negativeCheck({
   id: "auth.signed-other-body",
+  statements: ["s5.rule1-401-envelope"],
   title: "A signature over another body is refused with 401",
   seedRef: `${SEED5}; assumed: string to sign`,
   build: (plan, creds) => [{ label: "a signature over another body", headers: signed(plan, creds, { body: '{"certify":"other body"}' }) }],
@@ -103,6 +113,7 @@ export const otherBody = negativeCheck({
 /** Signed over another timestamp than the one sent. */
 export const otherTimestamp = negativeCheck({
   id: "auth.signed-other-timestamp",
+  statements: ["s5.rule1-401-envelope"],
   title: "A signature over another timestamp than ACCESS-TIMESTAMP is refused with 401",
   seedRef: `${SEED5}; assumed: string to sign`,
   build: (plan, creds) => {
@@ -114,6 +125,7 @@ export const otherTimestamp = negativeCheck({
 /** The body changed after signing: one added space, then one added member. */
 export const bodyTampered = negativeCheck({
   id: "auth.body-tampered",
+  statements: ["s5.rule1-401-envelope"],
   title: "A body changed after signing (even by whitespace), or left out of the signature, is refused with 401",
   seedRef: `${SEED5}; assumed: the raw body is signed`,
   withBodyOnly: true,
@@ -133,6 +145,9 @@ export const bodyTampered = negativeCheck({
 /** A timestamp older than the window. */
 export const staleTimestamp = negativeCheck({
   id: "auth.stale-timestamp",
+  // The seed leaves the accepted clock skew open (section 5 rule 4): the window is the spec's choice.
+  statements: [],
+  severity: "SHOULD",
   title: `A timestamp ${OUTSIDE_WINDOW_S} s in the past is refused with 401`,
   seedRef: `${SEED5}; assumed: ±300 s window`,
   build: (plan, creds) => [
@@ -144,6 +159,9 @@ export const staleTimestamp = negativeCheck({
 /** A timestamp ahead of the window. */
 export const futureTimestamp = negativeCheck({
   id: "auth.future-timestamp",
+  // The seed leaves the accepted clock skew open (section 5 rule 4): the window is the spec's choice.
+  statements: [],
+  severity: "SHOULD",
   title: `A timestamp ${OUTSIDE_WINDOW_S} s in the future is refused with 401`,
   seedRef: `${SEED5}; assumed: ±300 s window`,
   build: (plan, creds) => [
@@ -154,6 +172,7 @@ export const futureTimestamp = negativeCheck({
 /** Milliseconds instead of seconds (the most common client mistake), correctly signed. */
 export const timestampMilliseconds = negativeCheck({
   id: "auth.timestamp-milliseconds",
+  statements: ["s5.access-timestamp"],
   title: "A timestamp in milliseconds is refused with 401",
   seedRef: "§5 (ACCESS-TIMESTAMP is Unix seconds)",
   build: (plan, creds) => [{ label: "a timestamp in milliseconds", headers: signed(plan, creds, { timestamp: Date.now() }) }],
@@ -162,6 +181,7 @@ export const timestampMilliseconds = negativeCheck({
 /** Timestamps that are not plain decimal seconds, each correctly signed as sent. */
 export const timestampNotNumeric = negativeCheck({
   id: "auth.timestamp-not-numeric",
+  statements: ["s5.access-timestamp"],
   title: "A timestamp that is not decimal digits is refused with 401",
   seedRef: "§5; assumed: decimal digits only",
   build: (plan, creds) => {
@@ -176,6 +196,7 @@ export const timestampNotNumeric = negativeCheck({
 /** The signature sent as bare hex, or as text that is not base64 at all. */
 export const signatureNotBase64 = negativeCheck({
   id: "auth.signature-not-base64",
+  statements: ["s5.access-sign"],
   title: "A signature that is not base64 (bare hex, or garbage) is refused with 401",
   seedRef: "§5 (ACCESS-SIGN is base64 of the hex signature)",
   build: (plan, creds) => {
@@ -190,6 +211,7 @@ export const signatureNotBase64 = negativeCheck({
 /** base64 of the hex digest in upper case. */
 export const uppercaseHex = negativeCheck({
   id: "auth.uppercase-hex",
+  statements: ["s5.access-sign"],
   title: "A signature of upper-case hex is refused with 401",
   seedRef: "§5; assumed: lower-case hex",
   build: (plan, creds) => {
@@ -202,6 +224,7 @@ export const uppercaseHex = negativeCheck({
 /** base64 of the raw 32-byte digest instead of its hex text. */
 export const rawDigest = negativeCheck({
   id: "auth.raw-digest-signature",
+  statements: ["s5.access-sign"],
   title: "A signature encoded as base64 of the raw digest (not of its hex) is refused with 401",
   seedRef: "§5 (base64-encoded hex signature)",
   build: (plan, creds) => {

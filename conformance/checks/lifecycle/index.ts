@@ -7,7 +7,8 @@ import { expectSuccess, failWith } from "../../expect.ts";
 import type { FixtureValues } from "../../fixtures/registry.ts";
 import { fail, skip } from "../../outcome.ts";
 import { eventPayloadOf } from "../../receiver.ts";
-import type { Check, Evidence, Prerequisite } from "../../types.ts";
+import type { Check } from "../../check.ts";
+import type { Evidence, Prerequisite } from "../../types.ts";
 import { balanceOf, decimalToUnits, unitsToDecimal } from "../../units.ts";
 
 /** The prerequisite this check owns: its setup failure is this check's failure. */
@@ -20,6 +21,7 @@ async function owned<K extends Prerequisite>(ctx: CheckContext, name: K): Promis
 
 export const walletCreation: Check = {
   id: "lifecycle.wallet-creation",
+  statements: ["s1.mpc-wallets-in-workspace", "s1.async-wallet-creation", "s2.6.wallet-creation-status", "s3.creation-status-pending", "s4.op5-wallet-creation-status", "s4.partial-create-wallet"],
   awaits: ["wallet"],
   group: "lifecycle",
   title: "createWallet answers 202 pending; the creation status then reaches success",
@@ -40,6 +42,7 @@ export const walletCreation: Check = {
 
 export const walletCreatedEvent: Check = {
   id: "lifecycle.wallet-created-event",
+  statements: ["s1.wallet-created-event", "s4.partial-create-wallet", "s6.wallet-created"],
   awaits: ["event"],
   group: "lifecycle",
   title: "A wallet.created event is delivered once the wallet is created",
@@ -60,6 +63,7 @@ export const walletCreatedEvent: Check = {
 
 export const depositAddress: Check = {
   id: "lifecycle.deposit-address",
+  statements: ["s1.assets-attached", "s1.deposit-address-derived", "s4.partial-deposit-address"],
   awaits: ["asset"],
   group: "lifecycle",
   title: "An attached asset gets a deposit address from getDepositAddress",
@@ -78,6 +82,7 @@ export const depositAddress: Check = {
 
 export const depositDetected: Check = {
   id: "lifecycle.deposit-detected",
+  statements: ["s1.deposit-detected-then-confirmed", "s3.deposit-reported-when-detected", "s6.deposit-events-exist"],
   awaits: ["deposit"],
   group: "lifecycle",
   title: "A deposit is reported when it is detected (deposit.pending), before deposit.confirmed",
@@ -98,6 +103,7 @@ export const depositDetected: Check = {
 
 export const depositConfirmation: Check = {
   id: "lifecycle.deposit-confirmation",
+  statements: ["s1.deposits-no-approval", "s1.deposit-detected-then-confirmed", "s1.approvals-outbound-only", "s3.deposit-balance-when-confirmed", "s3.deposit-no-approval", "s4.op2-wallet-asset-balance"],
   awaits: ["deposit"],
   group: "lifecycle",
   title: "A deposit reaches the balance only after its confirmations, without any approval",
@@ -129,6 +135,7 @@ export const depositConfirmation: Check = {
 
 export const balanceMatchesChain: Check = {
   id: "lifecycle.balance-matches-chain",
+  statements: ["s1.balances-from-chain"],
   group: "lifecycle",
   title: "The confirmed balance equals the chain balance of the deposit address",
   severity: "MUST",
@@ -148,6 +155,7 @@ export const balanceMatchesChain: Check = {
 
 export const withdrawalIdempotency: Check = {
   id: "lifecycle.withdrawal-idempotency",
+  statements: ["s4.op4-list-wallet-withdrawals"],
   awaits: ["withdrawal-executed"],
   group: "lifecycle",
   title: "createWithdrawal replayed with the same Idempotency-Key returns the same withdrawal",
@@ -173,6 +181,7 @@ export const withdrawalIdempotency: Check = {
 
 export const withdrawalReceipt: Check = {
   id: "lifecycle.withdrawal-receipt",
+  statements: ["s1.approvals-outbound-only", "s1.withdrawals-policy-approvals", "s2.5.withdrawal", "s4.op3-get-withdrawal"],
   awaits: ["withdrawal-executed"],
   group: "lifecycle",
   title: "A completed withdrawal's tx_hash, block, gas and price match the chain's receipt",
@@ -220,6 +229,7 @@ export function sameQuantity(a: unknown, b: unknown): boolean {
 
 export const walletToWallet: Check = {
   id: "lifecycle.wallet-to-wallet",
+  statements: ["s1.wallet-to-wallet-is-withdrawal"],
   awaits: ["withdrawal-executed"],
   group: "lifecycle",
   title: "A withdrawal to another wallet's deposit address reaches that wallet's balance",
@@ -250,6 +260,7 @@ export const walletToWallet: Check = {
 
 export const transactionsExport: Check = {
   id: "lifecycle.transactions-export",
+  statements: ["s1.transactions-export", "s4.partial-export"],
   awaits: ["deposit"],
   group: "lifecycle",
   title: "exportTransactions answers json (with the run's deposit, when one was made) and csv",

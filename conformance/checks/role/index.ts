@@ -3,21 +3,22 @@
 // through still changes nothing real.
 import { placeholderId } from "../../api.ts";
 import type { CheckContext } from "../../context.ts";
-import { expectError, expectSuccess } from "../../expect.ts";
+import { expectRefusal, expectSuccess } from "../../expect.ts";
 import { findOperation } from "../../operations.ts";
 import { skip } from "../../outcome.ts";
 import { EVENT_TYPES } from "../../fixtures/util.ts";
-import type { Check } from "../../types.ts";
+import type { Check } from "../../check.ts";
 
 async function expectForbidden(ctx: CheckContext, operationId: string, args: Parameters<CheckContext["call"]>[1]): Promise<boolean> {
   if (!findOperation(ctx.operations, operationId)) return false;
   const ex = await ctx.call(operationId, { ...args, credentials: await ctx.need("viewer-key") });
-  expectError(ex, 403, 403, `${operationId} with a viewer key`);
+  expectRefusal(ctx.level, ex, `${operationId} with a viewer key`);
   return true;
 }
 
 export const viewerCanRead: Check = {
   id: "role.viewer-can-read",
+  statements: ["s1.workspace-roles", "s1.balances-per-wallet-and-asset", "s5.rule3-viewer-reads"],
   group: "role",
   title: "A viewer sees balances (and, at full level, transactions and audit logs)",
   severity: "MUST",
@@ -29,7 +30,7 @@ export const viewerCanRead: Check = {
     const wallet = await ctx.need("wallet");
     expectSuccess(
       await ctx.call("getWalletOverview", { params: { wallet_id: wallet.walletId }, credentials: creds }),
-      ctx.operation("getWalletOverview"),
+      ctx.level === "full" ? ctx.operation("getWalletOverview") : undefined,
       "getWalletOverview with a viewer key",
     );
     if (ctx.level !== "full") return;
@@ -44,6 +45,7 @@ export const viewerCanRead: Check = {
 
 export const viewerCannotWithdraw: Check = {
   id: "role.viewer-cannot-withdraw",
+  statements: ["s1.workspace-roles", "s1.withdrawals-policy-approvals", "s5.rule3-viewer-no-writes", "s5.rule3-higher-roles"],
   group: "role",
   title: "A viewer cannot create or approve a withdrawal (403)",
   severity: "MUST",
@@ -64,6 +66,7 @@ export const viewerCannotWithdraw: Check = {
 
 export const viewerCannotChangeSettings: Check = {
   id: "role.viewer-cannot-change-settings",
+  statements: ["s1.workspace-roles", "s5.rule3-viewer-no-writes", "s5.rule3-higher-roles"],
   group: "role",
   title: "A viewer cannot change settings: webhooks (and, at full level, wallets and keys) answer 403",
   severity: "MUST",

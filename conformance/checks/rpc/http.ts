@@ -4,11 +4,17 @@ import type { CheckContext } from "../../context.ts";
 import { failWith } from "../../expect.ts";
 import { fail } from "../../outcome.ts";
 import { HEX_DATA_32, HEX_QUANTITY, parseRpcBatch, parseRpcResponse, RPC_UNAUTHORIZED, type KeyPlacement, type RpcResponse } from "../../rpc.ts";
-import type { Check, Severity } from "../../types.ts";
+import type { Check } from "../../check.ts";
+import type { Severity } from "../../types.ts";
 import type { HttpExchange } from "../../probe.ts";
 
-function rpcCheck(id: string, title: string, seedRef: string, run: Check["run"], severity: Severity = "MUST"): Check {
-  return { id, group: "rpc", title, severity, seedRef, level: "seed", run };
+function rpcCheck(id: string, statements: string[], title: string, seedRef: string, run: Check["run"], severity: Severity = "MUST"): Check {
+  return { id, group: "rpc", title, severity, seedRef, level: "seed", statements, run };
+}
+
+/** A check of JSON-RPC 2.0 rules the seed does not state (no seed statement): the spec's choice, so --level full. */
+function strictRpcCheck(id: string, title: string, run: Check["run"]): Check {
+  return { ...rpcCheck(id, [], title, "assumed: strict JSON-RPC 2.0", run), level: "full" };
 }
 
 /** eth_blockNumber answers a hex quantity. */
@@ -35,15 +41,15 @@ function expectErrorCode(ex: HttpExchange, r: RpcResponse, code: number, what: s
   if ("result" in r) failWith(ex, `${what}: both result and error`);
 }
 
-export const httpBlockNumber = rpcCheck("rpc.http-block-number", "eth_blockNumber over HTTP (key in api_key) is a hex quantity", "§4.1; §5 node access", async (ctx) => {
+export const httpBlockNumber = rpcCheck("rpc.http-block-number", ["s1.node-access-http-ws", "s4.1.http-transport", "s4.1.request-shape", "s4.1.block-number", "s5.node-access-key"], "eth_blockNumber over HTTP (key in api_key) is a hex quantity", "§4.1; §5 node access", async (ctx) => {
   await blockNumberOver(ctx, "query");
 });
 
-export const httpHeaderKey = rpcCheck("rpc.http-header-key", "The key in `authorization: APIKEY <key>` works over HTTP", "§5 node access", async (ctx) => {
+export const httpHeaderKey = rpcCheck("rpc.http-header-key", ["s5.node-access-key"], "The key in `authorization: APIKEY <key>` works over HTTP", "§5 node access", async (ctx) => {
   await blockNumberOver(ctx, "header");
 });
 
-export const blockNumberAdvances = rpcCheck("rpc.block-number-advances", "eth_blockNumber advances as blocks are produced", "§4.1 (current block number)", async (ctx) => {
+export const blockNumberAdvances = rpcCheck("rpc.block-number-advances", ["s4.1.block-number"], "eth_blockNumber advances as blocks are produced", "§4.1 (current block number)", async (ctx) => {
   const first = await blockNumberOver(ctx, "query");
   const deadline = Date.now() + ctx.timeoutMs * 0.8;
   while (Date.now() < deadline && !ctx.signal.aborted) {
@@ -53,7 +59,7 @@ export const blockNumberAdvances = rpcCheck("rpc.block-number-advances", "eth_bl
   fail(`eth_blockNumber stayed at ${first} for ${Math.round(ctx.timeoutMs * 0.8)} ms`);
 });
 
-export const latestBlock = rpcCheck("rpc.get-block-latest", "eth_getBlockByNumber(\"latest\", false) has hash, number and timestamp as hex", "§4.1", async (ctx) => {
+export const latestBlock = rpcCheck("rpc.get-block-latest", ["s4.1.get-block-by-number-params", "s4.1.get-block-by-number-result"], "eth_getBlockByNumber(\"latest\", false) has hash, number and timestamp as hex", "§4.1", async (ctx) => {
   const { ex, response } = await ctx.rpc.callHttp("eth_getBlockByNumber", ["latest", false]);
   expectResult(ex, response);
   const block = response.result as Record<string, unknown> | null;
@@ -63,10 +69,27 @@ export const latestBlock = rpcCheck("rpc.get-block-latest", "eth_getBlockByNumbe
   if (typeof block.number !== "string" || !HEX_QUANTITY.test(block.number)) bad.push(`number ${JSON.stringify(block.number)}`);
   if (typeof block.timestamp !== "string" || !HEX_QUANTITY.test(block.timestamp)) bad.push(`timestamp ${JSON.stringify(block.timestamp)}`);
   if (bad.length > 0) failWith(ex, `block fields are not hex: ${bad.join(", ")}`);
+  // The flag asks for transaction hashes (false) rather than full objects (seed 4.1).
+  const txs = block.transactions;
+  if (txs !== undefined && (!Array.isArray(txs) || txs.some((t) => typeof t !== "string"))) {
+    failWith(ex, "eth_getBlockByNumber(..., false) returned transaction objects, not hashes");
+  }
 });
 
-export const idEcho = rpcCheck("rpc.id-echo", "The response echoes the request id: number, string and null", "§4.1 (id: echo of the request id)", async (ctx) => {
-  for (const id of [7, "certify-id", null, 0]) {
+export const blockParamsRequired = rpcCheck("rpc.get-block-params-required", ["s4.1.get-block-by-number-params", "s4.1.request-shape"], "eth_getBlockByNumber without its params is an error, not a block", "§4.1 (params optional only for methods without parameters)", async (ctx) => {
+  for (const params of [undefined, [], ["latest"]]) {
+    const payload = params === undefined ? { jsonrpc: "2.0", id: 11, method: "eth_getBlockByNumber" } : { jsonrpc: "2.0", id: 11, method: "eth_getBlockByNumber", params };
+    const ex = await ctx.rpc.post(payload);
+    if (ex.response.status >= 400) continue;
+    const r = parseRpcResponse(ex);
+    if (!r.error && r.result !== undefined && r.result !== null) {
+      failWith(ex, `eth_getBlockByNumber with params ${JSON.stringify(params ?? "(none)")} returned a block instead of an error`);
+    }
+  }
+});
+
+export const idEcho = rpcCheck("rpc.id-echo", ["s4.1.response-shape"], "The response echoes a numeric request id", "§4.1 (id (number); id: echo of the request id)", async (ctx) => {
+  for (const id of [7, 0]) {
     const ex = await ctx.rpc.post({ jsonrpc: "2.0", id, method: "eth_blockNumber", params: [] });
     const r = parseRpcResponse(ex);
     if (JSON.stringify(r.id) !== JSON.stringify(id)) failWith(ex, `request id ${JSON.stringify(id)} came back as ${JSON.stringify(r.id)}`);
@@ -74,17 +97,43 @@ export const idEcho = rpcCheck("rpc.id-echo", "The response echoes the request i
   }
 });
 
-export const contentType = rpcCheck("rpc.json-content-type", "HTTP answers are application/json", "§4.1 (Content-Type application/json)", async (ctx) => {
+/** JSON-RPC 2.0 also allows string and null ids; the seed shows numbers only. */
+export const idEchoAny = rpcCheck("rpc.id-echo-string-null", [], "The response echoes string and null request ids (JSON-RPC 2.0)", "assumed: JSON-RPC 2.0 string and null ids (the seed shows numbers)", async (ctx) => {
+  for (const id of ["certify-id", null]) {
+    const ex = await ctx.rpc.post({ jsonrpc: "2.0", id, method: "eth_blockNumber", params: [] });
+    const r = parseRpcResponse(ex);
+    if (JSON.stringify(r.id) !== JSON.stringify(id)) failWith(ex, `request id ${JSON.stringify(id)} came back as ${JSON.stringify(r.id)}`);
+  }
+}, "SHOULD");
+
+export const contentType = rpcCheck("rpc.json-content-type", ["s4.1.http-transport"], "HTTP answers are application/json", "§4.1 (Content-Type application/json)", async (ctx) => {
   const { ex } = await ctx.rpc.callHttp("eth_blockNumber");
   if (!/^application\/json/i.test(ex.response.headers["content-type"] ?? "")) failWith(ex, `content-type is ${ex.response.headers["content-type"] ?? "missing"}`);
 }, "SHOULD");
 
-export const unauthorized = rpcCheck("rpc.unauthorized", "No key or a wrong key gets HTTP 401 with the unauthorized JSON-RPC error", "§5 node access; assumed: 401 body", async (ctx) => {
-  const cases: Array<[string, () => Promise<HttpExchange>]> = [
-    ["no key", () => ctx.rpc.post({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }, "none")],
-    ["a wrong key in api_key", () => ctx.rpc.post({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }, "query", `${ctx.config.rpcApiKey}-wrong`)],
-    ["a wrong key in authorization", () => ctx.rpc.post({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }, "header", `${ctx.config.rpcApiKey}-wrong`)],
-  ];
+const refusedCases = (ctx: CheckContext): Array<[string, () => Promise<HttpExchange>]> => [
+  ["no key", () => ctx.rpc.post({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }, "none")],
+  ["a wrong key in api_key", () => ctx.rpc.post({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }, "query", `${ctx.config.rpcApiKey}-wrong`)],
+  ["a wrong key in authorization", () => ctx.rpc.post({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }, "header", `${ctx.config.rpcApiKey}-wrong`)],
+];
+
+/** Seed 5: the key is what grants node access; how a refusal looks is not shown, so any refusal will do. */
+export const unauthorized = rpcCheck("rpc.unauthorized", ["s5.node-access-key"], "No key or a wrong key gets no result (an HTTP error or a JSON-RPC error)", "§5 node access", async (ctx) => {
+  for (const [what, send] of refusedCases(ctx)) {
+    const ex = await send();
+    if (ex.response.status >= 400) continue;
+    let body: { result?: unknown; error?: unknown } | undefined;
+    try {
+      body = JSON.parse(ex.response.text) as typeof body;
+    } catch {
+      failWith(ex, `${what}: HTTP ${ex.response.status} with a body that is neither a refusal nor JSON-RPC`);
+    }
+    if (body && "result" in body && !body.error) failWith(ex, `${what}: answered with a result (HTTP ${ex.response.status})`);
+  }
+});
+
+export const unauthorizedBody = rpcCheck("rpc.unauthorized-body", [], "No key or a wrong key gets HTTP 401 with the unauthorized JSON-RPC error", "assumed: 401 with error -32001", async (ctx) => {
+  const cases = refusedCases(ctx);
   for (const [what, send] of cases) {
     const ex = await send();
     if (ex.response.status !== 401) failWith(ex, `${what}: expected HTTP 401, got ${ex.response.status}`);
@@ -96,16 +145,16 @@ export const unauthorized = rpcCheck("rpc.unauthorized", "No key or a wrong key 
     }
     if (JSON.stringify(body) !== JSON.stringify(RPC_UNAUTHORIZED)) failWith(ex, `${what}: the 401 body is not ${JSON.stringify(RPC_UNAUTHORIZED)}`);
   }
-});
+}, "SHOULD");
 
-export const parseError = rpcCheck("rpc.errors.parse", "Invalid JSON gets error -32700 with id null", "assumed: strict JSON-RPC 2.0", async (ctx) => {
+export const parseError = strictRpcCheck("rpc.errors.parse", "Invalid JSON gets error -32700 with id null", async (ctx) => {
   const ex = await ctx.rpc.post('{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"');
   const r = parseRpcResponse(ex);
   expectErrorCode(ex, r, -32700, "invalid JSON");
   if (r.id !== null) failWith(ex, `a parse error must carry id null, got ${JSON.stringify(r.id)}`);
 });
 
-export const invalidRequest = rpcCheck("rpc.errors.invalid-request", "A request object without method (or jsonrpc) gets error -32600", "assumed: strict JSON-RPC 2.0", async (ctx) => {
+export const invalidRequest = rpcCheck("rpc.errors.invalid-request", ["s4.1.request-shape"], "A request object without method (or jsonrpc) gets error -32600", "assumed: strict JSON-RPC 2.0", async (ctx) => {
   for (const [payload, what] of [
     [{ jsonrpc: "2.0", id: 1 }, "a request without method"],
     [{ jsonrpc: "1.0", id: 2, method: "eth_blockNumber" }, "jsonrpc 1.0"],
@@ -116,19 +165,19 @@ export const invalidRequest = rpcCheck("rpc.errors.invalid-request", "A request 
   }
 });
 
-export const methodNotFound = rpcCheck("rpc.errors.method-not-found", "An unknown method gets error -32601", "assumed: strict JSON-RPC 2.0", async (ctx) => {
+export const methodNotFound = strictRpcCheck("rpc.errors.method-not-found", "An unknown method gets error -32601", async (ctx) => {
   const ex = await ctx.rpc.post({ jsonrpc: "2.0", id: 9, method: "certify_noSuchMethod", params: [] });
   const r = parseRpcResponse(ex);
   expectErrorCode(ex, r, -32601, "an unknown method");
   if (r.id !== 9) failWith(ex, `the error carries id ${JSON.stringify(r.id)}, not 9`);
 });
 
-export const invalidParams = rpcCheck("rpc.errors.invalid-params", "Bad parameters get error -32602", "assumed: strict JSON-RPC 2.0", async (ctx) => {
+export const invalidParams = rpcCheck("rpc.errors.invalid-params", ["s4.1.get-block-by-number-params"], "Bad parameters get error -32602", "assumed: strict JSON-RPC 2.0", async (ctx) => {
   const ex = await ctx.rpc.post({ jsonrpc: "2.0", id: 10, method: "eth_getBlockByNumber", params: ["not-a-block", "not-a-bool"] });
   expectErrorCode(ex, parseRpcResponse(ex), -32602, "eth_getBlockByNumber with bad params");
 });
 
-export const batch = rpcCheck("rpc.batch", "A batch gets an array with one response per request, matched by id", "assumed: strict JSON-RPC 2.0", async (ctx) => {
+export const batch = rpcCheck("rpc.batch", [], "A batch gets an array with one response per request, matched by id", "assumed: strict JSON-RPC 2.0", async (ctx) => {
   const ex = await ctx.rpc.post([
     { jsonrpc: "2.0", id: "a", method: "eth_blockNumber", params: [] },
     { jsonrpc: "2.0", id: "b", method: "certify_noSuchMethod", params: [] },
@@ -143,24 +192,27 @@ export const batch = rpcCheck("rpc.batch", "A batch gets an array with one respo
   if (b.error?.code !== -32601) failWith(ex, "the unknown method member has no -32601 error");
   const empty = await ctx.rpc.post([]);
   expectErrorCode(empty, parseRpcResponse(empty), -32600, "an empty batch");
-});
+}, "SHOULD");
 
-export const notification = rpcCheck("rpc.notification", "A notification (no id) gets no response body", "assumed: strict JSON-RPC 2.0", async (ctx) => {
+export const notification = rpcCheck("rpc.notification", [], "A notification (no id) gets no response body", "assumed: strict JSON-RPC 2.0", async (ctx) => {
   const ex = await ctx.rpc.post({ jsonrpc: "2.0", method: "eth_blockNumber", params: [] });
   if (ex.response.text.trim() !== "") failWith(ex, `a notification was answered: ${ex.response.text.slice(0, 120)}`);
   if (ex.response.status >= 300) failWith(ex, `a notification got HTTP ${ex.response.status}`);
   const batchEx = await ctx.rpc.post([{ jsonrpc: "2.0", method: "eth_blockNumber", params: [] }]);
   if (batchEx.response.text.trim() !== "") failWith(batchEx, `a batch of notifications was answered: ${batchEx.response.text.slice(0, 120)}`);
-});
+}, "SHOULD");
 
 export const httpRpcChecks: Check[] = [
   httpBlockNumber,
   httpHeaderKey,
   blockNumberAdvances,
   latestBlock,
+  blockParamsRequired,
   idEcho,
+  idEchoAny,
   contentType,
   unauthorized,
+  unauthorizedBody,
   parseError,
   invalidRequest,
   methodNotFound,

@@ -1,13 +1,14 @@
 // Node access over WebSocket (seed 4.1, 5): the key by query and by header, refusal of the upgrade
 // without it, a request sent the instant the socket opens, and a Substrate-style client.
 import type { CheckContext } from "../../context.ts";
-import { CheckFailed, fail, skip } from "../../outcome.ts";
+import { CheckFailed, fail } from "../../outcome.ts";
 import { HEX_QUANTITY, RPC_UNAUTHORIZED, type KeyPlacement } from "../../rpc.ts";
-import type { Check } from "../../types.ts";
+import type { Check } from "../../check.ts";
+import type { Severity } from "../../types.ts";
 import type { WsConnection } from "../../ws-probe.ts";
 
-function wsCheck(id: string, title: string, seedRef: string, run: Check["run"]): Check {
-  return { id, group: "rpc", title, severity: "MUST", seedRef, level: "seed", run };
+function wsCheck(id: string, statements: string[], title: string, seedRef: string, run: Check["run"], severity: Severity = "MUST"): Check {
+  return { id, group: "rpc", title, severity, seedRef, level: "seed", statements, run };
 }
 
 /** Opens, runs `body`, and always closes. */
@@ -26,15 +27,32 @@ async function blockNumberOverWs(ctx: CheckContext, conn: WsConnection): Promise
   if (typeof r.result !== "string" || !HEX_QUANTITY.test(r.result)) fail(`eth_blockNumber over WebSocket answered ${JSON.stringify(r.result ?? r.error)}`, conn.evidence());
 }
 
-export const wsQueryKey = wsCheck("rpc.ws-query-key", "WebSocket with the key in api_key answers eth_blockNumber", "§4.1; §5 node access", (ctx) =>
+export const wsQueryKey = wsCheck("rpc.ws-query-key", ["s1.node-access-http-ws", "s4.1.ws-transport", "s5.node-access-key"], "WebSocket with the key in api_key answers eth_blockNumber", "§4.1; §5 node access", (ctx) =>
   withSocket(ctx, "query", (conn) => blockNumberOverWs(ctx, conn)),
 );
 
-export const wsHeaderKey = wsCheck("rpc.ws-header-key", "WebSocket with `authorization: APIKEY <key>` answers eth_blockNumber", "§5 node access", (ctx) =>
+export const wsHeaderKey = wsCheck("rpc.ws-header-key", ["s5.node-access-key"], "WebSocket with `authorization: APIKEY <key>` answers eth_blockNumber", "§5 node access", (ctx) =>
   withSocket(ctx, "header", (conn) => blockNumberOverWs(ctx, conn)),
 );
 
-export const wsUnauthorized = wsCheck("rpc.ws-unauthorized", "The WebSocket upgrade without a key (or with a wrong one) is refused with HTTP 401", "§5 node access; assumed: upgrade refused with 401", async (ctx) => {
+export const wsUnauthorized = wsCheck("rpc.ws-unauthorized", ["s5.node-access-key"], "A WebSocket without a key (or with a wrong one) is refused or gets no result", "§5 node access (how a refusal looks is not shown)", async (ctx) => {
+  for (const [placement, key, what] of [
+    ["none", undefined, "no key"],
+    ["query", `${ctx.config.rpcApiKey}-wrong`, "a wrong key"],
+  ] as const) {
+    const attempt = await ctx.rpc.tryOpenWs(placement, key);
+    if (!attempt.ok) continue; // refused at the upgrade: any status will do
+    try {
+      const r = await ctx.rpc.callWs(attempt.connection, "eth_blockNumber", []).catch(() => undefined);
+      if (r && !r.error && r.result !== undefined) fail(`the WebSocket opened with ${what} and answered eth_blockNumber`);
+    } finally {
+      attempt.connection.close();
+    }
+  }
+});
+
+/** Our choice of how to refuse: the upgrade answered 401 with the unauthorized JSON-RPC error. */
+export const wsUnauthorized401 = wsCheck("rpc.ws-unauthorized-401", [], "The WebSocket upgrade without a key is refused with HTTP 401", "assumed: upgrade refused with 401", async (ctx) => {
   for (const [placement, key, what] of [
     ["none", undefined, "no key"],
     ["query", `${ctx.config.rpcApiKey}-wrong`, "a wrong key"],
@@ -49,10 +67,10 @@ export const wsUnauthorized = wsCheck("rpc.ws-unauthorized", "The WebSocket upgr
       throw new CheckFailed(`with ${what}: the 401 body is not ${JSON.stringify(RPC_UNAUTHORIZED)}`, attempt.evidence);
     }
   }
-});
+}, "SHOULD");
 
-export const wsImmediateRequest = wsCheck("rpc.ws-immediate-request", "A request sent the instant the socket opens is answered", "§4.1 (the client may send requests immediately)", async (ctx) => {
-  const id = "certify-immediate";
+export const wsImmediateRequest = wsCheck("rpc.ws-immediate-request", ["s4.1.ws-send-immediately"], "A request sent the instant the socket opens is answered", "§4.1 (the client may send requests immediately)", async (ctx) => {
+  const id = 4242; // the seed's ids are numbers
   const conn = await ctx.rpc.openWs("query", (socket) => {
     socket.send(JSON.stringify({ jsonrpc: "2.0", id, method: "eth_blockNumber", params: [] }));
   });
@@ -64,9 +82,20 @@ export const wsImmediateRequest = wsCheck("rpc.ws-immediate-request", "A request
   }
 });
 
-export const wsFraming = wsCheck("rpc.ws-framing", "Over WebSocket: id echo, -32700 on bad JSON, batches, and no answer to a notification", "§4.1; assumed: strict JSON-RPC 2.0", (ctx) =>
+export const wsFraming = wsCheck("rpc.ws-framing", ["s4.1.ws-transport", "s4.1.response-shape"], "Over WebSocket the same JSON-RPC messages: a numeric id is echoed with the result", "§4.1 (same JSON-RPC messages over the socket)", (ctx) =>
   withSocket(ctx, "query", async (conn) => {
-    for (const id of ["ws-string-id", 42, null]) {
+    for (const id of [42, 0]) {
+      conn.send({ jsonrpc: "2.0", id, method: "eth_blockNumber", params: [] });
+      const r = await ctx.rpc.awaitId(conn, id);
+      if (typeof r.result !== "string") fail(`id ${JSON.stringify(id)} was answered without a result`, conn.evidence());
+    }
+  }),
+);
+
+/** Beyond the seed: the rest of JSON-RPC 2.0 over the socket. */
+export const wsStrictJsonRpc = wsCheck("rpc.ws-strict-json-rpc", [], "Over WebSocket: string and null ids, -32700 on bad JSON, batches, and no answer to a notification", "assumed: strict JSON-RPC 2.0", (ctx) =>
+  withSocket(ctx, "query", async (conn) => {
+    for (const id of ["ws-string-id", null]) {
       conn.send({ jsonrpc: "2.0", id, method: "eth_blockNumber", params: [] });
       const r = await ctx.rpc.awaitId(conn, id);
       if (typeof r.result !== "string") fail(`id ${JSON.stringify(id)} was answered without a result`, conn.evidence());
@@ -86,14 +115,16 @@ export const wsFraming = wsCheck("rpc.ws-framing", "Over WebSocket: id echo, -32
     const batch = JSON.parse(await conn.next(ctx.timeoutMs)) as unknown;
     if (!Array.isArray(batch) || batch.length !== 2) fail(`a batch over WebSocket answered ${JSON.stringify(batch).slice(0, 120)}`, conn.evidence());
   }),
+  "SHOULD",
 );
 
-export const substrateClient = wsCheck("rpc.substrate-client", "A Substrate-style client (@polkadot/rpc-provider WsProvider, key in api_key) connects and gets answers", "§1; §4.1 (Substrate-style clients, api_key query)", async (ctx) => {
+export const substrateClient = wsCheck("rpc.substrate-client", ["s1.substrate-clients", "s4.1.substrate-api-key-query"], "A Substrate-style client (@polkadot/rpc-provider WsProvider when installed, else the same exchange; key in api_key) connects and gets answers", "§1; §4.1 (Substrate-style clients, api_key query)", async (ctx) => {
   let WsProvider: typeof import("@polkadot/rpc-provider").WsProvider;
   try {
     ({ WsProvider } = await import("@polkadot/rpc-provider"));
   } catch {
-    skip("@polkadot/rpc-provider is not installed (npm install @polkadot/rpc-provider to run this check)");
+    // An optional peer: without it the check still runs, as the same exchange on the wire.
+    return substrateStyleExchange(ctx);
   }
   const url = ctx.rpc.wsUrl("query");
   // Inner deadlines stay inside the check's own limit, so a stall is reported with what stalled.
@@ -118,6 +149,24 @@ export const substrateClient = wsCheck("rpc.substrate-client", "A Substrate-styl
   }
 });
 
+/**
+ * What a Substrate-style client does on the wire (seed 1, 4.1), for runs without
+ * @polkadot/rpc-provider: it opens the WebSocket address with the key in api_key and, once open,
+ * sends its JSON-RPC requests at once, with numeric ids, each matched by id.
+ */
+async function substrateStyleExchange(ctx: CheckContext): Promise<void> {
+  await withSocket(ctx, "query", async (conn) => {
+    conn.send({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] });
+    conn.send({ jsonrpc: "2.0", id: 2, method: "eth_getBlockByNumber", params: ["latest", false] });
+    const what = "(a Substrate-style exchange; @polkadot/rpc-provider is not installed)";
+    const block = await ctx.rpc.awaitId(conn, 1);
+    if (typeof block.result !== "string" || !HEX_QUANTITY.test(block.result)) fail(`eth_blockNumber answered ${JSON.stringify(block.result ?? block.error)} ${what}`, conn.evidence());
+    const latest = await ctx.rpc.awaitId(conn, 2);
+    const hash = (latest.result as Record<string, unknown> | null | undefined)?.hash;
+    if (typeof hash !== "string") fail(`eth_getBlockByNumber answered no block ${what}`, conn.evidence());
+  });
+}
+
 function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout;
   return Promise.race([
@@ -128,4 +177,4 @@ function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise
   ]).finally(() => clearTimeout(timer));
 }
 
-export const wsRpcChecks: Check[] = [wsQueryKey, wsHeaderKey, wsUnauthorized, wsImmediateRequest, wsFraming, substrateClient];
+export const wsRpcChecks: Check[] = [wsQueryKey, wsHeaderKey, wsUnauthorized, wsUnauthorized401, wsImmediateRequest, wsFraming, wsStrictJsonRpc, substrateClient];

@@ -1,13 +1,14 @@
 // Scopes (seed 5 rule 2) and workspace isolation: a key gets what its scopes name, nothing else.
 import { randomUUID } from "node:crypto";
-import { expectError, expectSuccess, failWith } from "../../expect.ts";
+import { expectError, expectRefusal, expectSuccess, failWith } from "../../expect.ts";
 import { findOperation } from "../../operations.ts";
 import { skip } from "../../outcome.ts";
-import type { Check } from "../../types.ts";
+import type { Check } from "../../check.ts";
 
 /** A key with only balances:read reads balances and is refused everything else with 403. */
 export const balancesReadOnly: Check = {
   id: "scope.balances-read-only",
+  statements: ["s1.balances-per-wallet-and-asset", "s5.rule2-scopes"],
   group: "scope",
   title: "A key limited to balances:read reads balances and gets 403 elsewhere",
   severity: "MUST",
@@ -18,7 +19,7 @@ export const balancesReadOnly: Check = {
     const creds = await ctx.need("scoped-key");
     const wallet = await ctx.need("wallet");
     const overview = await ctx.call("getWalletOverview", { params: { wallet_id: wallet.walletId }, credentials: creds });
-    expectSuccess(overview, ctx.operation("getWalletOverview"), "getWalletOverview with a balances:read key");
+    expectSuccess(overview, ctx.level === "full" ? ctx.operation("getWalletOverview") : undefined, "getWalletOverview with a balances:read key");
     const refused: Array<[string, Record<string, string>]> = [
       ["listWalletWithdrawals", { wallet_id: wallet.walletId }],
       ["getWalletCreationStatus", { wallet_id: wallet.walletId }],
@@ -29,7 +30,7 @@ export const balancesReadOnly: Check = {
       if (!findOperation(ctx.operations, operationId)) continue;
       tried++;
       const ex = await ctx.call(operationId, { params, credentials: creds });
-      expectError(ex, 403, 403, `${operationId} with a balances:read key`);
+      expectRefusal(ctx.level, ex, `${operationId} with a balances:read key`);
     }
     if (tried === 0) skip("no operation outside balances:read to try");
   },
@@ -38,6 +39,7 @@ export const balancesReadOnly: Check = {
 /** A key created for one workspace is refused another workspace's records (without saying it exists). */
 export const otherWorkspaceRefused: Check = {
   id: "scope.other-workspace-refused",
+  statements: ["s1.mpc-wallets-in-workspace"],
   group: "scope",
   title: "Another workspace's records are refused (403 or 404, never data)",
   severity: "MUST",
@@ -45,7 +47,8 @@ export const otherWorkspaceRefused: Check = {
   level: "seed",
   async run(ctx) {
     const ex = await ctx.call("getWebhookVerificationKey", { params: { workspace_id: `certify-other-${randomUUID()}` } });
-    expectError(ex, [403, 404], undefined, "the verification key of another workspace");
+    if (ctx.level === "full") expectError(ex, [403, 404], undefined, "the verification key of another workspace");
+    else expectRefusal("seed", ex, "the verification key of another workspace");
   },
 };
 
@@ -66,6 +69,7 @@ export const otherWorkspaceNotFound: Check = {
 /** The owner key creates an API key whose secret is shown once (full level; feeds the restricted-key checks). */
 export const apiKeyCreation: Check = {
   id: "scope.api-key-creation",
+  statements: ["s1.other-groups"],
   awaits: ["scoped-key", "wallet"],
   group: "scope",
   title: "createApiKey makes a restricted key that authenticates",

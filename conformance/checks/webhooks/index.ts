@@ -9,7 +9,8 @@ import { registerWebhook } from "../../fixtures/webhook.ts";
 import { certifyName, EVENT_TYPES, firstString } from "../../fixtures/util.ts";
 import { fail, skip } from "../../outcome.ts";
 import { eventIdOf, eventTypeOf, type ReceivedDelivery } from "../../receiver.ts";
-import type { Check, Evidence } from "../../types.ts";
+import type { Check } from "../../check.ts";
+import type { Evidence } from "../../types.ts";
 
 /** Operation 8, validated: the base64 of exactly 32 bytes. */
 async function verificationKey(ctx: CheckContext): Promise<string> {
@@ -34,6 +35,7 @@ function verify(key: string, d: ReceivedDelivery, body = d.body, headers = d.hea
 
 export const verificationKeyCheck: Check = {
   id: "webhooks.verification-key",
+  statements: ["s1.deliveries-signed", "s2.9.webhook-verification-key", "s4.op8-webhook-verification-key", "s6.signed-ed25519"],
   group: "webhooks",
   title: "Operation 8 gives a base64 Ed25519 public key of 32 bytes",
   severity: "MUST",
@@ -47,6 +49,7 @@ export const verificationKeyCheck: Check = {
 
 export const registration: Check = {
   id: "webhooks.registration",
+  statements: ["s1.webhooks-registered", "s6.webhook-delivery"],
   awaits: ["webhook"],
   group: "webhooks",
   title: "createWebhook registers a webhook that listWebhooks then shows",
@@ -70,6 +73,7 @@ export const registration: Check = {
 
 export const deliverySignature: Check = {
   id: "webhooks.delivery-signature",
+  statements: ["s1.deliveries-logged", "s1.deliveries-signed", "s6.webhook-delivery", "s6.signed-ed25519"],
   awaits: ["event"],
   group: "webhooks",
   title: "A real delivery verifies with the key of operation 8 (reports the signature profile)",
@@ -95,6 +99,7 @@ export const deliverySignature: Check = {
 
 export const eventShape: Check = {
   id: "webhooks.event-shape",
+  statements: ["s6.webhook-delivery"],
   awaits: ["event"],
   group: "webhooks",
   title: "A delivered event is JSON {webhook_id, resource_id, url, payload, event} with its event id in a header",
@@ -117,6 +122,7 @@ export const eventShape: Check = {
 
 export const tamperedBodyRejected: Check = {
   id: "webhooks.tampered-body-rejected",
+  statements: ["s1.deliveries-signed", "s6.signed-ed25519"],
   awaits: ["event"],
   group: "webhooks",
   title: "The delivery signature binds the body: a tampered body (or id, or timestamp) fails verification",
@@ -143,6 +149,7 @@ export const tamperedBodyRejected: Check = {
 
 export const deliveryLogged: Check = {
   id: "webhooks.delivery-logged",
+  statements: ["s1.deliveries-logged", "s2.7.webhook-delivery", "s3.delivery-status-pending", "s6.delivery-recorded"],
   awaits: ["delivery"],
   group: "webhooks",
   title: "The delivery is logged with event_type, event_id, status and payload",
@@ -173,6 +180,7 @@ export const deliveryLogged: Check = {
 
 export const resendSameEvent: Check = {
   id: "webhooks.resend-same-event",
+  statements: ["s1.deliveries-logged", "s1.deliveries-requeued", "s2.7.webhook-delivery", "s3.delivery-status-pending", "s4.op6-resend-delivery", "s6.requeue-returns-record"],
   awaits: ["event"],
   group: "webhooks",
   title: "Operation 6 requeues a delivery and the same event id arrives again",
@@ -197,6 +205,7 @@ export const resendSameEvent: Check = {
 
 export const deleteStopsDelivery: Check = {
   id: "webhooks.delete-stops-delivery",
+  statements: ["s2.8.webhook-delete-result", "s3.delete-result-deleted", "s4.op7-delete-webhook"],
   group: "webhooks",
   title: "Operation 7 answers status deleted and nothing is delivered to that webhook afterwards",
   severity: "MUST",

@@ -1,0 +1,28 @@
+// A check: what it verifies, which seed statements it enforces, and how it runs. Kept apart from
+// types.ts so that the vocabulary (types.ts) imports nothing and context.ts can use it freely.
+import type { CheckContext } from "./context.ts";
+import type { Group, Level, Outcome, Prerequisite, Severity } from "./types.ts";
+
+export interface Check {
+  /** Stable id (`auth.stale-timestamp`); scripts and CI depend on it. */
+  id: string;
+  group: Group;
+  title: string;
+  severity: Severity;
+  /** Where the rule comes from: a seed section, or "assumed: <spec decision>". */
+  seedRef: string;
+  /** seed: uses only what the seed specifies; full: also drives assumed operations (see levels.ts). */
+  level: Level;
+  /** The seed statements (spec/trace.yaml ids) this check enforces; trace.ts derives the trace from them. */
+  statements?: readonly string[];
+  requires?: Prerequisite[];
+  /** Prerequisites to let settle (whatever their outcome) before the time limit starts. */
+  awaits?: Prerequisite[];
+  /** Ids of checks that must have finished first (ordering, e.g. delete after resend). */
+  after?: string[];
+  /** Multiplies the per-check timeout for checks that wait on the chain. */
+  timeoutScale?: number;
+  /** Returns nothing on success; throws CheckFailed / CheckSkipped (see outcome.ts) or returns an Outcome. */
+  run(ctx: CheckContext): Promise<Outcome | void>;
+}
+

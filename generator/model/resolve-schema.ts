@@ -1,0 +1,449 @@
+// The resolved schema model both emitters print from: every schema rewritten once into plain JSON
+// Schema 2020-12 with
+//   - OpenAPI 3.0's `nullable` and boolean exclusiveMinimum/Maximum turned into their 2020-12 forms,
+//   - `type` always an array of known type names (anything else is an error with its pointer),
+//   - refs to places other than components/schemas inlined, component refs spelled one way,
+//   - allOf merged as JSON Schema means it: every member's constraints hold (types intersected,
+//     bounds tightened, properties merged keyword by keyword, another member's additionalProperties
+//     applied to the properties it does not declare). What cannot be merged into one node stays in
+//     `allOf` as the remaining members, which the emitters intersect.
+// Keywords no emitter expresses are reported as warnings naming their pointer.
+import { resolvePointer, toPointer } from "../load/json-pointer.ts";
+import type { SpecProblem } from "../load/spec-error.ts";
+import { canonicalComponentRef } from "./schema-utils.ts";
+import type { NamedSchema, Schema, SchemaObject } from "./types.ts";
+
+export const JSON_TYPES = ["string", "number", "integer", "boolean", "null", "array", "object"] as const;
+const KNOWN_TYPES = new Set<string>(JSON_TYPES);
+
+/** Keywords the emitters do not express: reported, then ignored (so the validator is looser there). */
+const UNSUPPORTED = ["unevaluatedProperties", "unevaluatedItems", "$recursiveRef"];
+
+/** Keywords whose values are data or annotations, copied from the first member that has them. */
+const ANNOTATIONS = new Set(["description", "title", "default", "example", "examples", "deprecated", "readOnly", "writeOnly", "externalDocs", "xml", "$comment", "$id", "$schema", "$anchor", "$dynamicAnchor", "$defs", "definitions", "contentMediaType", "contentEncoding", "contentSchema"]);
+
+export interface ResolveReport {
+  errors: SpecProblem[];
+  warnings: SpecProblem[];
+}
+
+export class SchemaResolver {
+  readonly report: ResolveReport = { errors: [], warnings: [] };
+  private readonly cache = new WeakMap<object, Schema>();
+  private readonly resolved = new WeakSet<object>();
+  private readonly inlining: string[] = [];
+  private readonly reported = new Set<string>();
+
+  constructor(
+    readonly document: unknown,
+    readonly version: "3.0" | "3.1",
+    readonly components: ReadonlyMap<string, NamedSchema>,
+  ) {}
+
+  /** The resolved form of `schema` (found at `pointer`, for messages); the same object every time. */
+  resolve(schema: Schema | undefined, pointer = ""): Schema {
+    if (schema === undefined || schema === null) return true;
+    if (typeof schema !== "object") return schema === false ? false : true;
+    if (this.resolved.has(schema)) return schema;
+    const cached = this.cache.get(schema);
+    if (cached !== undefined) return cached;
+    const out = this.normalize(schema, pointer);
+    if (typeof out === "object") this.resolved.add(out);
+    this.cache.set(schema, out);
+    return out;
+  }
+
+  /** The resolved schema of a component ref, or undefined for other refs. */
+  component(ref: string): NamedSchema | undefined {
+    const canonical = canonicalComponentRef(ref);
+    return canonical === undefined ? undefined : this.components.get(canonical);
+  }
+
+  private warn(pointer: string, problem: string): void {
+    const key = `${pointer}\0${problem}`;
+    if (this.reported.has(key)) return;
+    this.reported.add(key);
+    this.report.warnings.push({ pointer, problem });
+  }
+
+  private normalize(raw: SchemaObject, pointer: string): Schema {
+    if (typeof raw.$ref === "string") return this.refNode(raw as SchemaObject & { $ref: string }, pointer);
+    if (typeof raw.$dynamicRef === "string") return this.dynamicRefNode(raw, pointer);
+    const out: SchemaObject = {};
+    const sub = (value: unknown, ...tokens: (string | number)[]) => this.resolve(value as Schema, pointer + toPointer(tokens));
+    for (const [key, value] of Object.entries(raw)) {
+      switch (key) {
+        case "type":
+          out.type = this.types(value, pointer) as string[] | undefined;
+          break;
+        case "nullable":
+          break;
+        case "properties":
+        case "patternProperties":
+        case "dependentSchemas":
+          if (value !== null && typeof value === "object") {
+            const map: Record<string, Schema> = {};
+            for (const [name, child] of Object.entries(value)) map[name] = sub(child, key, name);
+            out[key] = map;
+          }
+          break;
+        case "additionalProperties":
+        case "items":
+        case "contains":
+        case "not":
+        case "if":
+        case "then":
+        case "else":
+        case "propertyNames":
+          if (Array.isArray(value)) this.warn(`${pointer}/${key}`, `${key} as an array is not JSON Schema 2020-12: ignored`);
+          else if (value !== null && value !== undefined) out[key] = sub(value, key);
+          break;
+        case "prefixItems":
+        case "allOf":
+        case "anyOf":
+        case "oneOf":
+          if (Array.isArray(value)) out[key] = value.map((child, i) => sub(child, key, i));
+          break;
+        case "pattern":
+          if (typeof value === "string" && patternFlags(value) === undefined) {
+            this.warn(`${pointer}/pattern`, `pattern ${JSON.stringify(value)} is not an ECMAScript regular expression: not checked`);
+          } else out.pattern = value as string | undefined;
+          break;
+        default:
+          if (UNSUPPORTED.includes(key)) this.warn(`${pointer}/${key}`, `${key} is not expressed by the generated validators: ignored`);
+          else out[key] = value;
+      }
+    }
+    if (this.version === "3.0") this.openapi30(raw, out);
+    // `type` restricts enum and const: values of other types can never match.
+    if (out.type !== undefined && Array.isArray(out.enum)) out.enum = out.enum.filter((v) => fitsTypes(v, out.type as string[]));
+    const node = Array.isArray(out.allOf) ? this.mergeAllOf(out, pointer) : out;
+    // 3.0's idiom for a nullable ref, `{allOf: [$ref], nullable: true}`: with no type to extend, null is
+    // admitted beside the schema (as 3.0 generators and authors read it).
+    if (this.version === "3.0" && raw.nullable === true && raw.type === undefined && !Array.isArray(raw.enum) && node !== true) {
+      return { anyOf: [node, { type: ["null"] }] };
+    }
+    return node;
+  }
+
+  /** 3.0: nullable adds null to the type (and to an enum); boolean exclusive bounds become numbers. */
+  private openapi30(raw: SchemaObject, out: SchemaObject): void {
+    if (raw.nullable === true && Array.isArray(out.type) && !out.type.includes("null")) {
+      out.type = [...out.type, "null"];
+      if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
+    }
+    for (const [flag, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+      if (typeof raw[flag] !== "boolean") continue;
+      delete out[flag];
+      if (raw[flag] === true && typeof raw[bound] === "number") {
+        out[flag] = raw[bound] as number;
+        delete out[bound];
+      }
+    }
+  }
+
+  private types(value: unknown, pointer: string): string[] | undefined {
+    const list = Array.isArray(value) ? value : [value];
+    const bad = list.filter((t) => typeof t !== "string" || !KNOWN_TYPES.has(t));
+    if (bad.length > 0 || list.length === 0) {
+      this.report.errors.push({
+        pointer: `${pointer}/type`,
+        problem: `type ${JSON.stringify(value)} is not one of ${JSON_TYPES.join(", ")} (or an array of them)`,
+      });
+      return undefined;
+    }
+    if (this.version === "3.0" && Array.isArray(value)) {
+      this.report.errors.push({ pointer: `${pointer}/type`, problem: "type must be a single string in OpenAPI 3.0" });
+    }
+    return [...new Set(list as string[])];
+  }
+
+  /** Component refs stay refs (siblings, 3.1 only, join as allOf; 3.0 honours `nullable` only); others are inlined. */
+  private refNode(raw: SchemaObject & { $ref: string }, pointer: string): Schema {
+    const canonical = canonicalComponentRef(raw.$ref);
+    let target: Schema;
+    if (canonical !== undefined && this.components.has(canonical)) {
+      target = { $ref: canonical };
+      this.resolved.add(target);
+    } else {
+      if (this.inlining.includes(raw.$ref)) {
+        this.warn(pointer, `$ref ${raw.$ref} refers to itself outside components/schemas: not checked`);
+        return true;
+      }
+      this.inlining.push(raw.$ref);
+      try {
+        target = this.resolve(resolvePointer(this.document, raw.$ref) as Schema, raw.$ref.slice(1));
+      } finally {
+        this.inlining.pop();
+      }
+    }
+    const { $ref: _ref, ...siblings } = raw;
+    if (this.version === "3.0") {
+      return raw.nullable === true ? { anyOf: [target, { type: ["null"] }] } : target;
+    }
+    const assertions = Object.keys(siblings).filter((k) => !ANNOTATIONS.has(k) && !k.startsWith("x-"));
+    if (assertions.length === 0) {
+      if (typeof target === "object" && typeof target.$ref === "string" && Object.keys(siblings).length > 0) {
+        const annotated = { ...siblings, $ref: target.$ref };
+        this.resolved.add(annotated);
+        return annotated;
+      }
+      return target;
+    }
+    return this.normalize({ ...siblings, allOf: [target, ...((siblings.allOf as Schema[] | undefined) ?? [])] }, pointer);
+  }
+
+  /** $dynamicRef: resolved like $ref when exactly one $dynamicAnchor of that name exists in the document. */
+  private dynamicRefNode(raw: SchemaObject, pointer: string): Schema {
+    const name = String(raw.$dynamicRef).replace(/^#/, "");
+    const anchors: string[] = [];
+    findAnchors(this.document, [], name, anchors);
+    if (anchors.length !== 1) {
+      this.warn(`${pointer}/$dynamicRef`, `$dynamicRef ${JSON.stringify(raw.$dynamicRef)} has ${anchors.length} matching $dynamicAnchor: not checked`);
+      return true;
+    }
+    const { $dynamicRef: _d, ...rest } = raw;
+    return this.normalize({ ...rest, $ref: `#${anchors[0]}` }, pointer);
+  }
+
+  /** allOf: the node's own keywords and every member folded into one node, leftovers kept in allOf. */
+  private mergeAllOf(node: SchemaObject, pointer: string): Schema {
+    const { allOf, ...own } = node;
+    const members = allOf as Schema[];
+    const ownAsserts = Object.keys(own).some((k) => !ANNOTATIONS.has(k) && !k.startsWith("x-"));
+    // `allOf: [$ref]` alone (the 3.0 way to annotate a ref) is the ref: keep its name.
+    if (!ownAsserts && members.length === 1 && typeof members[0] === "object" && typeof members[0].$ref === "string") return members[0];
+    let merged: Schema = own;
+    const kept: Schema[] = [];
+    for (const member of members) {
+      const part = this.inlineable(member);
+      if (part === undefined) kept.push(member);
+      else merged = mergeTwo(merged, part, kept);
+    }
+    if (merged === false) return false;
+    if (typeof merged === "object" && Array.isArray(merged.type) && Array.isArray(merged.enum)) {
+      const types = merged.type;
+      merged.enum = merged.enum.filter((v) => fitsTypes(v, types));
+    }
+    if (kept.length === 0) return merged;
+    if (merged === true) merged = {};
+    if (Object.keys(merged).length === 0 && kept.length === 1) return kept[0];
+    void pointer;
+    return { ...merged, allOf: kept };
+  }
+
+  /** A member's keywords for merging: component refs by their resolved schema unless recursive. */
+  private inlineable(member: Schema): Schema | undefined {
+    if (typeof member !== "object" || typeof member.$ref !== "string") return member;
+    const named = this.component(member.$ref);
+    if (named === undefined || named.recursive) return undefined;
+    const target = this.resolve(named.schema, named.pointer);
+    const { $ref: _r, ...siblings } = member;
+    if (typeof target !== "object") return target;
+    // The referenced schema's description is about it, not about the composition.
+    const { description: _d, ...keywords } = target;
+    return Object.keys(siblings).length === 0 ? keywords : { ...keywords, ...siblings };
+  }
+}
+
+/** Whether a JSON value has one of the listed types. */
+export function fitsTypes(value: unknown, types: readonly string[]): boolean {
+  return types.some((t) => {
+    switch (t) {
+      case "null":
+        return value === null;
+      case "integer":
+        return typeof value === "number" && Number.isInteger(value);
+      case "number":
+        return typeof value === "number";
+      case "array":
+        return Array.isArray(value);
+      case "object":
+        return typeof value === "object" && value !== null && !Array.isArray(value);
+      default:
+        return typeof value === t;
+    }
+  });
+}
+
+/** The flags a pattern compiles with: "u" as JSON Schema means it, else none; undefined when neither. */
+export function patternFlags(pattern: string): string | undefined {
+  for (const flags of ["u", ""]) {
+    try {
+      new RegExp(pattern, flags);
+      return flags;
+    } catch {
+      // try the next
+    }
+  }
+  return undefined;
+}
+
+/** "#/pointer" of the only $dynamicAnchor named `name`, or undefined. */
+export function dynamicAnchorRef(document: unknown, name: string): string | undefined {
+  const anchors: string[] = [];
+  findAnchors(document, [], name, anchors);
+  return anchors.length === 1 ? `#${anchors[0]}` : undefined;
+}
+
+function findAnchors(node: unknown, path: string[], name: string, out: string[]): void {
+  if (node === null || typeof node !== "object" || out.length > 1) return;
+  if (Array.isArray(node)) {
+    node.forEach((item, i) => findAnchors(item, [...path, String(i)], name, out));
+    return;
+  }
+  const record = node as Record<string, unknown>;
+  if (record.$dynamicAnchor === name) out.push(toPointer(path));
+  for (const [key, value] of Object.entries(record)) {
+    if (key !== "example" && key !== "examples" && key !== "enum" && key !== "const" && key !== "default") findAnchors(value, [...path, key], name, out);
+  }
+}
+
+const MAX_OF = ["minLength", "minItems", "minProperties", "minimum", "exclusiveMinimum"];
+const MIN_OF = ["maxLength", "maxItems", "maxProperties", "maximum", "exclusiveMaximum"];
+const OBJECT_GROUP = ["properties", "patternProperties", "additionalProperties"];
+const ARRAY_GROUP = ["items", "prefixItems"];
+const GROUPS: string[][] = [["if", "then", "else"], ["contains", "minContains", "maxContains"], ["oneOf", "discriminator"]];
+
+/**
+ * allOf of two resolved schemas as one node where JSON Schema allows it; what does not fold (two
+ * patterns, two oneOfs, pattern-keyed objects...) is pushed onto `kept` as its own member.
+ */
+export function mergeTwo(left: Schema, right: Schema, kept: Schema[]): Schema {
+  if (left === false || right === false) return false;
+  if (left === true) return right;
+  if (right === true) return left;
+  const a: SchemaObject = left;
+  const b: SchemaObject = right;
+  if (typeof a.$ref === "string") {
+    kept.push(a);
+    return b;
+  }
+  if (typeof b.$ref === "string") {
+    kept.push(b);
+    return a;
+  }
+  const out: SchemaObject = { ...a };
+  const rest: SchemaObject = {};
+  if (Array.isArray(b.allOf)) kept.push(...b.allOf);
+  const done = new Set<string>(["allOf"]);
+
+  // type: intersected (integer is the number type's subset).
+  if (b.type !== undefined) {
+    done.add("type");
+    if (a.type === undefined) out.type = b.type;
+    else {
+      const left = a.type as string[];
+      const right = b.type as string[];
+      const both = new Set<string>();
+      for (const t of left) {
+        if (right.includes(t)) both.add(t);
+        else if (t === "integer" && right.includes("number")) both.add("integer");
+        else if (t === "number" && right.includes("integer")) both.add("integer");
+      }
+      if (both.size === 0) return false;
+      out.type = [...both];
+    }
+  }
+  for (const key of MAX_OF) fold(key, (x, y) => Math.max(x, y));
+  for (const key of MIN_OF) fold(key, (x, y) => Math.min(x, y));
+  if (b.required !== undefined) {
+    done.add("required");
+    out.required = [...new Set([...(a.required ?? []), ...(b.required as string[])])];
+  }
+  if (b.uniqueItems !== undefined) {
+    done.add("uniqueItems");
+    out.uniqueItems = a.uniqueItems === true || b.uniqueItems === true;
+  }
+  if (b.enum !== undefined) {
+    done.add("enum");
+    out.enum = Array.isArray(a.enum) ? a.enum.filter((v) => (b.enum as unknown[]).some((w) => sameJson(v, w))) : b.enum;
+  }
+  if (Object.hasOwn(b, "const")) {
+    done.add("const");
+    if (Object.hasOwn(a, "const") && !sameJson(a.const, b.const)) return false;
+    out.const = b.const;
+  }
+  if (b.dependentRequired !== undefined) {
+    done.add("dependentRequired");
+    const deps: Record<string, string[]> = { ...((a.dependentRequired as Record<string, string[]>) ?? {}) };
+    for (const [k, names] of Object.entries(b.dependentRequired as Record<string, string[]>)) deps[k] = [...new Set([...(deps[k] ?? []), ...names])];
+    out.dependentRequired = deps;
+  }
+  mergeObjectGroup();
+  mergeArrayGroup();
+  for (const group of GROUPS) {
+    if (!group.some((k) => Object.hasOwn(b, k))) continue;
+    for (const k of group) done.add(k);
+    if (group.some((k) => Object.hasOwn(a, k))) for (const k of group) (Object.hasOwn(b, k) ? (rest[k] = b[k]) : undefined);
+    else for (const k of group) if (Object.hasOwn(b, k)) out[k] = b[k];
+  }
+  for (const [key, value] of Object.entries(b)) {
+    if (done.has(key)) continue;
+    if (!Object.hasOwn(a, key)) out[key] = value;
+    else if (ANNOTATIONS.has(key) || key.startsWith("x-") || sameJson(a[key], value)) continue;
+    else rest[key] = value;
+  }
+  if (Object.keys(rest).length > 0) kept.push(rest);
+  return out;
+
+  function fold(key: string, pick: (x: number, y: number) => number): void {
+    if (typeof b[key] !== "number") return;
+    done.add(key);
+    out[key] = typeof a[key] === "number" ? pick(a[key] as number, b[key] as number) : b[key];
+  }
+
+  function mergeObjectGroup(): void {
+    if (!OBJECT_GROUP.some((k) => Object.hasOwn(b, k))) return;
+    for (const k of OBJECT_GROUP) done.add(k);
+    const aa = a as SchemaObject;
+    const bb = b as SchemaObject;
+    if (aa.patternProperties !== undefined || bb.patternProperties !== undefined) {
+      if (!OBJECT_GROUP.some((k) => Object.hasOwn(aa, k))) for (const k of OBJECT_GROUP) (Object.hasOwn(bb, k) ? (out[k] = bb[k]) : undefined);
+      else for (const k of OBJECT_GROUP) if (Object.hasOwn(bb, k)) rest[k] = bb[k];
+      return;
+    }
+    const left = aa.properties ?? {};
+    const right = bb.properties ?? {};
+    const properties: Record<string, Schema> = {};
+    for (const name of new Set([...Object.keys(left), ...Object.keys(right)])) {
+      // A member's additionalProperties governs the properties it does not list itself.
+      const x = Object.hasOwn(left, name) ? left[name] : aa.additionalProperties;
+      const y = Object.hasOwn(right, name) ? right[name] : bb.additionalProperties;
+      properties[name] = x === undefined ? (y as Schema) : y === undefined ? x : mergeNested(x, y);
+    }
+    if (Object.keys(properties).length > 0) out.properties = properties;
+    const ax = aa.additionalProperties;
+    const bx = bb.additionalProperties;
+    if (ax !== undefined || bx !== undefined) out.additionalProperties = ax === undefined ? bx : bx === undefined ? ax : mergeNested(ax, bx);
+  }
+
+  function mergeArrayGroup(): void {
+    if (!ARRAY_GROUP.some((k) => Object.hasOwn(b, k))) return;
+    for (const k of ARRAY_GROUP) done.add(k);
+    const aa = a as SchemaObject;
+    const bb = b as SchemaObject;
+    if (!ARRAY_GROUP.some((k) => Object.hasOwn(aa, k))) {
+      for (const k of ARRAY_GROUP) if (Object.hasOwn(bb, k)) out[k] = bb[k];
+    } else if (aa.prefixItems === undefined && bb.prefixItems === undefined) {
+      out.items = mergeNested(aa.items as Schema, bb.items as Schema);
+    } else for (const k of ARRAY_GROUP) if (Object.hasOwn(bb, k)) rest[k] = bb[k];
+  }
+}
+
+/** Two resolved schemas that must both hold, as one schema (an allOf node when they do not fold). */
+function mergeNested(x: Schema, y: Schema): Schema {
+  const kept: Schema[] = [];
+  const merged = mergeTwo(x, y, kept);
+  if (kept.length === 0 || merged === false) return merged;
+  return merged === true ? (kept.length === 1 ? kept[0] : { allOf: kept }) : { ...merged, allOf: [...((merged.allOf as Schema[]) ?? []), ...kept] };
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}

@@ -1,0 +1,293 @@
+// Differential check of generated zod schemas against ajv (JSON Schema 2020-12, ajv-formats): for
+// every component schema, instances sampled from the schema (valid by construction where it can be)
+// and mutated with fast-check, each judged by both; every disagreement is returned. OpenAPI 3.0
+// documents are converted for ajv the way the generator reads them (nullable, boolean bounds).
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import fc from "fast-check";
+import type { SchemaResolver } from "../generator/model/resolve-schema.ts";
+import type { Schema, SchemaObject, SpecModel } from "../generator/model/types.ts";
+
+export interface Disagreement {
+  component: string;
+  instance: unknown;
+  zod: boolean;
+  ajv: boolean;
+}
+
+export interface DifferentialResult {
+  components: number;
+  instances: number;
+  disagreements: Disagreement[];
+  /** Instances where RFC 3339 and ajv-formats differ (see rfcStricter): zod rejects, ajv accepts. */
+  rfcStricter: number;
+}
+
+interface Checker {
+  safeParse(value: unknown): { success: boolean };
+}
+
+/** The formats the generated validators assert (the rest are annotations for both sides). */
+const FORMATS = ["date-time", "date", "time", "uuid", "email", "uri", "hostname", "ipv4", "ipv6"];
+
+/** ajv over the document, with 3.0's nullable and boolean exclusive bounds in their 2020-12 form. */
+export function ajvFor(document: Record<string, unknown>, version: "3.0" | "3.1"): (ref: string) => (value: unknown) => boolean {
+  const ajv = new Ajv2020({ strict: false, validateFormats: true, allErrors: false, unicodeRegExp: true });
+  // ajv-formats is CommonJS: its function is the default export's default under Node's ESM interop.
+  const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: unknown, f: string[]) => void;
+  addFormats(ajv, FORMATS);
+  // Unknown formats are annotations (JSON Schema 2020-12 section 7.2.1).
+  const known = new Set(FORMATS);
+  const converted = convert(structuredClone(document), version, known);
+  ajv.addSchema(converted as object, "doc");
+  const cache = new Map<string, (value: unknown) => boolean>();
+  return (ref) => {
+    let fn = cache.get(ref);
+    if (fn === undefined) {
+      const validate = ajv.compile({ $ref: `doc${ref}` });
+      fn = (value) => validate(value) === true;
+      cache.set(ref, fn);
+    }
+    return fn;
+  };
+}
+
+const DATA_KEYS = new Set(["example", "examples", "default", "enum", "const"]);
+
+function convert(node: unknown, version: "3.0" | "3.1", known: Set<string>): unknown {
+  if (node === null || typeof node !== "object") return node;
+  if (Array.isArray(node)) return node.map((n) => convert(n, version, known));
+  const record = node as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) out[key] = DATA_KEYS.has(key) ? value : convert(value, version, known);
+  if (typeof out.format === "string" && !known.has(out.format)) delete out.format;
+  if (version === "3.1") return out;
+  for (const [flag, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+    if (typeof out[flag] !== "boolean") continue;
+    if (out[flag] === true && typeof out[bound] === "number") {
+      out[flag] = out[bound];
+      delete out[bound];
+    } else delete out[flag];
+  }
+  if (out.nullable === true) {
+    delete out.nullable;
+    if (typeof out.type === "string") {
+      out.type = [out.type, "null"];
+      if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
+    } else if (out.type === undefined && !Array.isArray(out.enum)) {
+      // The 3.0 idiom {allOf: [$ref], nullable: true}: null beside the schema.
+      return { anyOf: [out, { type: "null" }] };
+    }
+  }
+  // 3.0 ignores a $ref's siblings, except the nullable idiom above.
+  if (typeof out.$ref === "string") return { $ref: out.$ref };
+  return out;
+}
+
+/** A small seeded generator (mulberry32): instances are the same run to run. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Strings per format: valid ones, then edge cases either side of the RFC. */
+export const FORMAT_SAMPLES: Record<string, string[]> = {
+  "date-time": ["2025-01-02T03:04:05Z", "2025-01-02t03:04:05.123+02:00", "2016-12-31T23:59:60Z", "2025-01-02 03:04:05z", "2025-02-30T00:00:00Z", "2025-01-02T03:04:05", "2025-01-02T12:59:60Z", "2024-02-29T00:00:00-00:00"],
+  date: ["2025-01-02", "2024-02-29", "2025-02-29", "2025-13-01", "25-01-02"],
+  time: ["07:08:09Z", "07:08:09.5+05:30", "23:59:60Z", "07:08:09", "24:00:00Z", "15:59:60-08:00"],
+  uuid: ["3f1c1e6e-6a4b-4b8e-9c0a-2f1d3c4b5a69", "00000000-0000-0000-0000-000000000000", "3F1C1E6E-6A4B-1B8E-C90A-2F1D3C4B5A69", "3f1c1e6e6a4b4b8e9c0a2f1d3c4b5a69", "urn:uuid:3f1c1e6e-6a4b-4b8e-9c0a-2f1d3c4b5a69"],
+  email: ["a@b.co", "first.last+tag@example.org", "not-an-email", "a@b", "a..b@c.de"],
+  uri: ["https://example.com/a?b=c#d", "urn:isbn:0451450523", "mailto:a@b.co", "https://[::1]:8080/", "https://Ï/", "https://x.test/\n", "relative/path", "http://a b/"],
+  hostname: ["example.com", "a-b.c", "-bad.com", "x".repeat(64) + ".com"],
+  ipv4: ["192.168.0.1", "256.1.1.1", "01.2.3.4"],
+  ipv6: ["::1", "2001:db8::8a2e:370:7334", "::ffff:192.0.2.1", "1::2::3", "12345::"],
+};
+
+/** Builds valid-looking instances of resolved schemas, and mutations of them. */
+class Sampler {
+  private readonly random: () => number;
+  private readonly pool: unknown[];
+
+  constructor(
+    private readonly resolver: SchemaResolver,
+    seed: number,
+  ) {
+    this.random = rng(seed);
+    this.pool = fc.sample(fc.jsonValue({ maxDepth: 2 }), { seed, numRuns: 200 });
+  }
+
+  private pick<T>(list: readonly T[]): T {
+    return list[Math.floor(this.random() * list.length)];
+  }
+
+  anyJson(): unknown {
+    return structuredClone(this.pick(this.pool));
+  }
+
+  sample(input: Schema | undefined, depth = 0): unknown {
+    const schema = this.resolver.resolve(input);
+    if (schema === true || depth > 6) return depth > 6 ? null : this.anyJson();
+    if (schema === false) return null;
+    if (typeof schema.$ref === "string") return this.sample(this.resolver.component(schema.$ref)?.schema, depth + 1);
+    if (Object.hasOwn(schema, "const")) return structuredClone(schema.const);
+    if (Array.isArray(schema.enum)) return schema.enum.length === 0 ? null : structuredClone(this.pick(schema.enum));
+    const parts: unknown[] = [];
+    const typed = this.typed(schema, depth);
+    if (typed !== undefined) parts.push(typed.value);
+    for (const key of ["oneOf", "anyOf"]) if (Array.isArray(schema[key]) && (schema[key] as Schema[]).length > 0) parts.push(this.sample(this.pick(schema[key] as Schema[]), depth + 1));
+    for (const member of (schema.allOf as Schema[] | undefined) ?? []) parts.push(this.sample(member, depth + 1));
+    if (parts.length === 0) return this.anyJson();
+    // Parts that are objects are merged (allOf/oneOf of object shapes); otherwise the first wins.
+    if (parts.every((p) => p !== null && typeof p === "object" && !Array.isArray(p))) return Object.assign({}, ...(parts as object[]));
+    return parts[0];
+  }
+
+  private typed(schema: SchemaObject, depth: number): { value: unknown } | undefined {
+    const types = schema.type as string[] | undefined;
+    if (types === undefined) {
+      if (schema.properties || schema.required) return { value: this.object(schema, depth) };
+      if (schema.items || schema.prefixItems) return { value: this.array(schema, depth) };
+      return undefined;
+    }
+    const type = this.pick(types);
+    switch (type) {
+      case "string":
+        return { value: this.string(schema) };
+      case "integer":
+      case "number":
+        return { value: this.number(schema, type === "integer") };
+      case "boolean":
+        return { value: this.random() < 0.5 };
+      case "null":
+        return { value: null };
+      case "array":
+        return { value: this.array(schema, depth) };
+      default:
+        return { value: this.object(schema, depth) };
+    }
+  }
+
+  private string(schema: SchemaObject): string {
+    const samples = typeof schema.format === "string" ? FORMAT_SAMPLES[schema.format] : undefined;
+    if (samples) return this.pick(samples.slice(0, 2));
+    const min = typeof schema.minLength === "number" ? schema.minLength : 0;
+    const max = typeof schema.maxLength === "number" ? schema.maxLength : min + 8;
+    return "é".repeat(Math.min(min + Math.floor(this.random() * 3), Math.max(max, min)));
+  }
+
+  private number(schema: SchemaObject, integer: boolean): number {
+    const low = typeof schema.minimum === "number" ? schema.minimum : typeof schema.exclusiveMinimum === "number" ? schema.exclusiveMinimum + 1 : 0;
+    let n = low + Math.floor(this.random() * 5);
+    if (typeof schema.multipleOf === "number") n = Math.ceil(low / schema.multipleOf) * schema.multipleOf;
+    return integer ? Math.round(n) : n;
+  }
+
+  private array(schema: SchemaObject, depth: number): unknown[] {
+    const min = typeof schema.minItems === "number" ? schema.minItems : 0;
+    const prefix = (schema.prefixItems as Schema[] | undefined) ?? [];
+    const length = Math.max(min, Math.min(prefix.length, 2));
+    const out: unknown[] = [];
+    for (let i = 0; i < Math.max(length, min + 1) && i < 4; i++) out.push(this.sample(i < prefix.length ? prefix[i] : (schema.items as Schema | undefined), depth + 1));
+    return schema.uniqueItems ? out.slice(0, 1) : out;
+  }
+
+  private object(schema: SchemaObject, depth: number): Record<string, unknown> {
+    const props = (schema.properties as Record<string, Schema> | undefined) ?? {};
+    const out: Record<string, unknown> = {};
+    for (const name of (schema.required as string[] | undefined) ?? []) out[name] = Object.hasOwn(props, name) ? this.sample(props[name], depth + 1) : this.anyJson();
+    for (const [name, prop] of Object.entries(props)) if (!Object.hasOwn(out, name) && this.random() < 0.5) out[name] = this.sample(prop, depth + 1);
+    return out;
+  }
+
+  /** One change to a value: a leaf replaced by random JSON, a key dropped or added, a string edited. */
+  mutate(value: unknown): unknown {
+    const copy = structuredClone(value);
+    const paths: (string | number)[][] = [];
+    const walk = (node: unknown, path: (string | number)[]) => {
+      paths.push(path);
+      if (Array.isArray(node)) node.forEach((v, i) => walk(v, [...path, i]));
+      else if (node !== null && typeof node === "object") for (const [k, v] of Object.entries(node)) walk(v, [...path, k]);
+    };
+    walk(copy, []);
+    const path = this.pick(paths);
+    const parent = path.slice(0, -1).reduce<unknown>((n, k) => (n as Record<string | number, unknown>)[k], copy) as Record<string | number, unknown>;
+    const key = path[path.length - 1];
+    const target = path.length === 0 ? copy : parent[key];
+    const choice = this.random();
+    let next: unknown;
+    if (typeof target === "string" && choice < 0.5) next = this.editString(target);
+    else if (target !== null && typeof target === "object" && !Array.isArray(target) && choice < 0.75) {
+      const obj = target as Record<string, unknown>;
+      const keys = Object.keys(obj);
+      if (keys.length > 0 && this.random() < 0.5) delete obj[this.pick(keys)];
+      else obj[this.pick(["zz", "extra", "x-1"])] = this.anyJson();
+      next = obj;
+    } else if (typeof target === "number" && choice < 0.5) next = this.pick([target + 0.5, -target - 1, target * 1000, 2 ** 53 + 2]);
+    else next = this.anyJson();
+    if (path.length === 0) return next;
+    parent[key] = next;
+    return copy;
+  }
+
+  private editString(value: string): string {
+    const edits = [
+      () => value.toUpperCase(),
+      () => value.slice(0, -1),
+      () => value + "\n",
+      () => value.replace(/T/, "t"),
+      () => value.replace(/Z$/, ""),
+      () => "",
+      () => value.replace(/[a-f]/, "g"),
+      () => value.replace(/^https:\/\/[^/]*/, "https://Ï"),
+      () => value + value,
+      () => this.pick(Object.values(FORMAT_SAMPLES).flat()),
+    ];
+    return this.pick(edits)();
+  }
+}
+
+/** ajv-formats accepts time offsets without a colon and any whitespace separator; RFC 3339 does not. */
+export function rfcStricter(value: unknown): boolean {
+  if (typeof value === "string") return /\d\d:\d\d:\d\d(\.\d+)?[+-]\d\d(\d\d)?$/.test(value) || /^\d{4}-\d\d-\d\d\s/.test(value);
+  if (value !== null && typeof value === "object") return Object.values(value).some(rfcStricter);
+  return false;
+}
+
+/** Runs the comparison for every component of `model`, `perComponent` instances each. */
+export function differential(model: SpecModel, schemas: Record<string, Checker>, options: { seed?: number; perComponent?: number } = {}): DifferentialResult {
+  const ajvRef = ajvFor(model.document, model.version);
+  const sampler = new Sampler(model.resolver, options.seed ?? 1);
+  const per = options.perComponent ?? 40;
+  const result: DifferentialResult = { components: 0, instances: 0, disagreements: [], rfcStricter: 0 };
+  for (const named of model.schemas) {
+    const zod = schemas[named.schemaName];
+    if (zod === undefined) continue;
+    let ajv: (value: unknown) => boolean;
+    try {
+      ajv = ajvRef(named.ref);
+    } catch {
+      continue; // a schema ajv cannot compile (e.g. a pattern in another dialect) has nothing to compare
+    }
+    result.components++;
+    const valid = Array.from({ length: Math.ceil(per / 2) }, () => sampler.sample(named.schema));
+    const instances = [...valid, ...valid.map((v) => sampler.mutate(v)), ...Object.values(FORMAT_SAMPLES).flat(), null, 0, "x", [], {}];
+    for (const instance of instances) {
+      result.instances++;
+      const z = zod.safeParse(instance).success;
+      const a = ajv(instance);
+      if (z === a) continue;
+      if (!z && a && rfcStricter(instance)) {
+        result.rfcStricter++;
+        continue;
+      }
+      result.disagreements.push({ component: named.originalName, instance, zod: z, ajv: a });
+    }
+  }
+  return result;
+}

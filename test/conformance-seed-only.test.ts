@@ -1,0 +1,86 @@
+// A second, independent deployment written from the seed alone (test/support/seed-only-target.ts),
+// making other valid choices wherever the seed is silent, certifies at --level seed; each fault that
+// breaks a seed statement is caught by the check that enforces that statement.
+import { createServer } from "node:http";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { run } from "../cli/certify.ts";
+import { CATALOG } from "../conformance/catalog.ts";
+import { loadGeneratedOperations } from "../conformance/operations.ts";
+import type { Report } from "../conformance/report/model.ts";
+import { SEED_ONLY_FAULT_CHECKS, startSeedOnlyTarget, type SeedOnlyFault } from "./support/seed-only-target.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "custody-seed-only-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function certifySeedOnly(
+  faults: SeedOnlyFault[] = [],
+  extra: string[] = [],
+  profile: "standard-webhooks" | "canonical-json" = "standard-webhooks",
+): Promise<{ code: number; out: string; report: Report }> {
+  const port = await freePort();
+  // The deployment's webhook was registered by hand to a path of its own choosing under the receiver URL.
+  const receiverUrl = `http://127.0.0.1:${port}`;
+  const t = await startSeedOnlyTarget(`${receiverUrl}/incoming/custody`, faults, profile);
+  const json = join(dir, `${faults.join("+") || "clean"}-${port}.json`);
+  let out = "";
+  try {
+    const code = await run(
+      [
+        "--base-url", t.baseUrl, "--rpc-url", t.rpcUrl, "--api-key", t.owner.apiKey, "--api-secret", t.owner.apiSecret, "--rpc-api-key", t.rpcApiKey,
+        "--level", "seed", "--workspace-id", t.workspaceId, "--wallet-id", t.walletId, "--asset-id", t.assetId, "--withdrawal-id", t.withdrawalId,
+        "--webhook-id", t.webhookId, "--delivery-id", t.deliveryId,
+        "--viewer-api-key", t.viewer.apiKey, "--viewer-api-secret", t.viewer.apiSecret, "--scoped-api-key", t.scoped.apiKey, "--scoped-api-secret", t.scoped.apiSecret,
+        "--webhook-receiver-url", receiverUrl, "--webhook-listen", `127.0.0.1:${port}`, "--timeout-ms", "8000", "--json", json, "--no-color", "--quiet", ...extra,
+      ],
+      { env: {}, operations: await loadGeneratedOperations(), stdout: (s) => (out += s), stderr: (s) => (out += s) },
+    );
+    if (code === 2) throw new Error(`the run stopped: ${out}`);
+    return { code, out, report: JSON.parse(readFileSync(json, "utf8")) as Report };
+  } finally {
+    await t.close();
+  }
+}
+
+describe("an independent seed-only deployment", () => {
+  it("certifies at --level seed: every MUST check runs and passes, its own choices are no failure", { timeout: 90_000 }, async () => {
+    const { code, out, report } = await certifySeedOnly();
+    const mustFailures = report.checks.filter((c) => c.status === "failed" && c.severity === "MUST").map((c) => `${c.id}: ${c.message}`);
+    expect(mustFailures).toEqual([]);
+    expect(report.checks.filter((c) => c.status === "skipped").map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+    expect(report.summary.verdict).toBe("certified");
+    expect(code).toBe(0);
+    expect(out).toMatch(/CERTIFIED at level seed/);
+    expect(report.summary.webhook_profile).toBe("standard-webhooks");
+    // Its choices beyond the seed show up as SHOULD failures only (batches, 401 bodies, x-request-id ...).
+    for (const c of report.checks.filter((c) => c.status === "failed")) expect(c.severity, c.id).toBe("SHOULD");
+  });
+
+  it("passes every webhooks check at --level seed with the real service's profile (canonical JSON, hex) too", { timeout: 90_000 }, async () => {
+    const { code, report } = await certifySeedOnly([], ["--only", "webhooks"], "canonical-json");
+    expect(report.checks.filter((c) => c.status !== "passed").map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+    expect(report.summary.webhook_profile).toBe("canonical-json");
+    expect(code).toBe(3); // --only: every webhooks check passed, but the run is not a certification
+  });
+
+  it.each(SEED_ONLY_FAULT_CHECKS)("%s is caught by %s", { timeout: 90_000 }, async (fault, checkId) => {
+    const group = checkId.split(".")[0];
+    const { code, report } = await certifySeedOnly([fault], ["--only", group]);
+    const check = report.checks.find((c) => c.id === checkId);
+    expect(check?.status, `${checkId}: ${check?.message}`).toBe("failed");
+    expect(CATALOG.find((c) => c.id === checkId)?.severity).toBe("MUST");
+    expect(code).toBe(1);
+  });
+});

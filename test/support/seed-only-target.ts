@@ -1,0 +1,272 @@
+// A second, independent deployment written from the seed document alone (not from reference/ or
+// the spec), to prove that `custody certify --level seed` certifies a deployment that follows the
+// seed while choosing differently wherever the seed is silent:
+//   - ids are decimal strings ("1001"), not UUIDs or prefixed ids;
+//   - errors other than 401 use the seed's own example envelope (message "success", code 0) or an
+//     integer code equal to the HTTP status; a role refusal is 403, a scope refusal and another
+//     workspace are 404;
+//   - bodies are pretty-printed with the envelope keys in another order, no x-request-id header;
+//   - webhook deliveries are signed with the Standard Webhooks profile (Ed25519 over id.timestamp.body,
+//     base64) by default, not the sandbox's canonical-JSON profile (selectable too, as the real
+//     service signs); the body is its own {id, type, data};
+//   - delivery status values are its own ("requeued", "sent");
+//   - JSON-RPC refusals are HTTP 403 with a plain JSON body; batches are not supported.
+// Only the eight operations of seed section 4 and the node access of 4.1 exist. Each fault of
+// SEED_ONLY_FAULTS breaks one seed statement, for the check that enforces it to catch.
+import { createHash, randomInt } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
+import { WebSocketServer } from "ws";
+import { verifySignature, parseTimestamp, isWithinWindow, unixSeconds } from "../../runtime/hmac.ts";
+import { generateWebhookKeyPair, signWebhook } from "../../runtime/webhook-signature.ts";
+
+export const SEED_ONLY_FAULTS = [
+  "resend-new-event", // §6: a requeue re-delivers the same event
+  "params-optional", // §4.1: eth_getBlockByNumber needs its params
+  "full-transactions", // §4.1: the boolean asks for hashes (false) or objects (true)
+  "unknown-withdrawal-null", // §4: operation 3 answers one Withdrawal, or an error envelope
+  "empty-overview", // §1, §2.2: the overview covers the wallet's assets
+  "balance-number", // §2.2: balance is a string
+  "scope-ignored", // §5 rule 2: a balances:read key reads balances only
+  "error-data", // §7: every error has data null
+  "block-number-string", // §2.5: Withdrawal.block_number is an integer
+  "creation-status-other-wallet", // §4 operation 5: the creation status of the wallet asked for
+] as const;
+export type SeedOnlyFault = (typeof SEED_ONLY_FAULTS)[number];
+
+/** Each fault, and the check for the seed statement it breaks. */
+export const SEED_ONLY_FAULT_CHECKS: Array<[SeedOnlyFault, string]> = [
+  ["resend-new-event", "webhooks.resend-same-event"],
+  ["params-optional", "rpc.get-block-params-required"],
+  ["full-transactions", "rpc.get-block-latest"],
+  ["unknown-withdrawal-null", "envelope.unknown-record"],
+  ["empty-overview", "envelope.overview-lists-asset"],
+  ["balance-number", "envelope.seed-balance-fields"],
+  ["scope-ignored", "scope.balances-read-only"],
+  ["error-data", "envelope.error-shape"],
+  ["block-number-string", "envelope.seed-record-fields"],
+  ["creation-status-other-wallet", "envelope.seed-record-fields"],
+];
+
+
+interface Key {
+  secret: string;
+  role: "owner" | "viewer";
+  scopes: string[];
+}
+
+export interface SeedOnlyTarget {
+  baseUrl: string;
+  rpcUrl: string;
+  wsUrl: string;
+  owner: { apiKey: string; apiSecret: string };
+  viewer: { apiKey: string; apiSecret: string };
+  scoped: { apiKey: string; apiSecret: string };
+  rpcApiKey: string;
+  workspaceId: string;
+  walletId: string;
+  assetId: string;
+  withdrawalId: string;
+  webhookId: string;
+  deliveryId: string;
+  close(): Promise<void>;
+}
+
+type Reply = [status: number, body: Record<string, unknown>];
+
+const num = () => String(randomInt(1000, 999_999));
+const secret = () => createHash("sha256").update(String(Math.random())).digest("hex");
+
+/** Starts the deployment; its one webhook delivers to `receiverUrl`. */
+export async function startSeedOnlyTarget(
+  receiverUrl: string,
+  faults: SeedOnlyFault[] = [],
+  profile: "standard-webhooks" | "canonical-json" = "standard-webhooks",
+): Promise<SeedOnlyTarget> {
+  const broken = (f: SeedOnlyFault) => faults.includes(f);
+  const keys = new Map<string, Key>([
+    [num(), { secret: secret(), role: "owner", scopes: ["*"] }],
+    [num(), { secret: secret(), role: "viewer", scopes: ["*"] }],
+    [num(), { secret: secret(), role: "owner", scopes: ["balances:read"] }],
+  ]);
+  const [ownerId, viewerId, scopedId] = [...keys.keys()];
+  const workspace = num();
+  const wallet = num();
+  const asset = "77";
+  const signing = generateWebhookKeyPair();
+  const withdrawal = { id: num(), wallet_id: wallet, asset_id: asset, amount: "0.5", status: "settled", block_number: broken("block-number-string") ? "12" : 12, confirmed_at: new Date().toISOString() };
+  const webhook = { id: num(), url: receiverUrl, live: true };
+  const event = { id: num(), type: "wallet.created", data: { wallet_id: wallet } };
+  const delivery = { id: num(), webhook_id: webhook.id, event_id: event.id, event_type: event.type, status: "sent", attempt_count: 1, workspace_id: workspace, payload: event };
+
+  const notFound: Reply = [404, { success: false, message: "success", code: 0, data: broken("error-data") ? {} : null }];
+  const refuse = (status: number, message: string): Reply => [status, { success: false, message, code: status, data: null }];
+  const ok = (data: unknown): Reply => [200, { success: true, message: "success", code: 0, data }];
+  const balanceOf = () => ({ asset_id: asset, wallet_id: wallet, symbol: "ETH", balance: broken("balance-number") ? 1.5 : "1.5", decimals: 18 });
+
+  async function redeliver(): Promise<void> {
+    const sent = broken("resend-new-event") ? { ...event, id: num() } : event;
+    const body = JSON.stringify(sent);
+    await fetch(webhook.url, { method: "POST", headers: { "content-type": "application/json", ...signWebhook({ profile, privateKey: signing.privateKey, id: sent.id, body }) }, body }).catch(() => undefined);
+  }
+
+  /** The eight operations of seed section 4, matched on the path's segments. */
+  function route(method: string, parts: string[], key: Key): Reply {
+    const may = (scope: string) => key.scopes.includes("*") || key.scopes.includes(scope) || broken("scope-ignored");
+    const [a, b, c, d, e] = parts;
+    if (method === "GET" && a === "wallets" && b === "creation-status" && c !== undefined && d === undefined) {
+      if (!may("wallets:read")) return refuse(404, "not found");
+      return c === wallet ? ok({ wallet_id: broken("creation-status-other-wallet") ? num() : wallet, status: "ready", workspace_id: workspace, created_at: new Date(0).toISOString() }) : notFound;
+    }
+    if (method === "GET" && a === "wallets" && c === "overview" && d === undefined) {
+      if (!may("balances:read")) return refuse(404, "not found");
+      return b === wallet ? ok(broken("empty-overview") ? [] : [balanceOf()]) : notFound;
+    }
+    if (method === "GET" && a === "wallets" && c === "balance" && d !== undefined && e === undefined) {
+      if (!may("balances:read")) return refuse(404, "not found");
+      return b === wallet && d === asset ? ok(balanceOf()) : notFound;
+    }
+    if (method === "GET" && a === "wallets" && c === "withdrawals" && d === undefined) {
+      if (!may("withdrawals:read")) return refuse(404, "not found");
+      return b === wallet ? ok([withdrawal]) : notFound;
+    }
+    if (method === "GET" && a === "withdrawals" && b !== undefined && c === undefined) {
+      if (!may("withdrawals:read")) return refuse(404, "not found");
+      if (b === withdrawal.id) return ok(withdrawal);
+      return broken("unknown-withdrawal-null") ? ok(null) : notFound;
+    }
+    if (a !== "workspaces" || b === undefined) return notFound;
+    if (b !== workspace) return refuse(404, "workspace not found");
+    if (method === "GET" && c === "webhook-verification-key" && d === undefined) return ok({ public_key: signing.publicKeyBase64 });
+    if (method === "POST" && c === "webhook-logs" && d !== undefined && e === "resend" && parts.length === 5) {
+      if (key.role === "viewer") return refuse(403, "role may not requeue");
+      if (d !== delivery.id) return notFound;
+      delivery.attempt_count++;
+      delivery.status = "requeued";
+      if (webhook.live) setTimeout(() => void redeliver(), 20);
+      return ok({ ...delivery });
+    }
+    if (method === "DELETE" && c === "webhooks" && d !== undefined && e === undefined) {
+      if (key.role === "viewer") return refuse(403, "role may not change settings");
+      if (d !== webhook.id) return notFound;
+      webhook.live = false;
+      return ok({ webhook_id: webhook.id, status: "deleted" });
+    }
+    return notFound;
+  }
+
+  function authenticate(req: IncomingMessage, path: string, body: string): Key | undefined {
+    const id = req.headers["access-api-key"];
+    const ts = req.headers["access-timestamp"];
+    const sign = req.headers["access-sign"];
+    if (typeof id !== "string" || typeof ts !== "string" || typeof sign !== "string") return undefined;
+    const key = keys.get(id);
+    const when = parseTimestamp(ts);
+    if (!key || when === undefined || !isWithinWindow(when, unixSeconds())) return undefined;
+    return verifySignature(key.secret, { method: req.method ?? "GET", path, timestamp: ts, body }, sign) ? key : undefined;
+  }
+
+  const send = (res: ServerResponse, [status, body]: Reply) => {
+    // Another key order and pretty-printing: both are the deployment's to choose.
+    const ordered = { data: body.data, code: body.code, message: body.message, success: body.success };
+    res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(ordered, null, 2));
+  };
+
+  const api = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const url = new URL(req.url ?? "/", "http://x");
+    const key = authenticate(req, url.pathname, Buffer.concat(chunks).toString("utf8"));
+    if (!key) return send(res, [401, { success: false, message: "invalid api signature", code: "unauthorized", data: null }]);
+    const parts = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
+    if (parts[0] !== "api" || parts[1] !== "v1") return send(res, notFound);
+    send(res, route(req.method ?? "GET", parts.slice(2), key));
+  });
+
+  // Node access (seed 4.1): blocks every 150 ms, each with one transaction.
+  const started = Date.now();
+  const rpcApiKey = secret();
+  const head = () => Math.floor((Date.now() - started) / 150) + 100;
+  const hex = (n: number) => `0x${n.toString(16)}`;
+  const hash = (what: string) => `0x${createHash("sha256").update(what).digest("hex")}`;
+  const block = (n: number, full: boolean) => ({
+    number: hex(n),
+    hash: hash(`block${n}`),
+    timestamp: hex(1_700_000_000 + n),
+    transactions: full || broken("full-transactions") ? [{ hash: hash(`tx${n}`), blockNumber: hex(n) }] : [hash(`tx${n}`)],
+  });
+  const rpcError = (id: unknown, code: number, message: string) => ({ jsonrpc: "2.0", id, error: { code, message } });
+
+  function answer(text: string): object | undefined {
+    let msg: { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
+    try {
+      msg = JSON.parse(text) as typeof msg;
+    } catch {
+      return rpcError(null, -32700, "parse error");
+    }
+    if (Array.isArray(msg) || typeof msg !== "object" || msg === null) return rpcError(null, -32600, "batches are not supported");
+    if (msg.jsonrpc !== "2.0" || typeof msg.method !== "string") return rpcError(msg.id ?? null, -32600, "invalid request");
+    if (!("id" in msg)) return undefined;
+    const params = Array.isArray(msg.params) ? msg.params : [];
+    if (msg.method === "eth_blockNumber") return { jsonrpc: "2.0", id: msg.id, result: hex(head()) };
+    if (msg.method === "eth_getBlockByNumber") {
+      const [tag, full] = broken("params-optional") && params.length === 0 ? ["latest", false] : params;
+      const n = tag === "latest" ? head() : typeof tag === "string" && /^0x[0-9a-f]+$/.test(tag) ? parseInt(tag, 16) : NaN;
+      if (Number.isNaN(n) || typeof full !== "boolean") return rpcError(msg.id, -32602, "expected [block, boolean]");
+      return { jsonrpc: "2.0", id: msg.id, result: n > head() ? null : block(n, full) };
+    }
+    return rpcError(msg.id, -32601, "no such method");
+  }
+
+  const keyOk = (req: IncomingMessage) => {
+    const url = new URL(req.url ?? "/", "http://x");
+    return url.searchParams.get("api_key") === rpcApiKey || req.headers.authorization === `APIKEY ${rpcApiKey}`;
+  };
+  const rpc = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    if (!keyOk(req)) return void res.writeHead(403, { "content-type": "application/json" }).end('{"message":"forbidden"}');
+    if (req.method !== "POST" || new URL(req.url ?? "/", "http://x").pathname !== "/rpc") return void res.writeHead(404).end();
+    const reply = answer(Buffer.concat(chunks).toString("utf8"));
+    if (reply === undefined) return void res.writeHead(204).end();
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(reply));
+  });
+  const sockets = new WebSocketServer({ noServer: true });
+  rpc.on("upgrade", (req: IncomingMessage, socket: Duplex, headBytes: Buffer) => {
+    if (new URL(req.url ?? "/", "http://x").pathname !== "/ws") return void socket.end("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n");
+    if (!keyOk(req)) return void socket.end("HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
+    sockets.handleUpgrade(req, socket, headBytes, (ws) => {
+      ws.on("message", (data) => {
+        const reply = answer(data.toString());
+        if (reply !== undefined) ws.send(JSON.stringify(reply));
+      });
+    });
+  });
+
+  const listen = (server: Server) => new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
+  const [apiPort, rpcPort] = [await listen(api), await listen(rpc)];
+  const pair = (id: string) => ({ apiKey: id, apiSecret: keys.get(id)!.secret });
+  return {
+    baseUrl: `http://127.0.0.1:${apiPort}`,
+    rpcUrl: `http://127.0.0.1:${rpcPort}`,
+    wsUrl: `ws://127.0.0.1:${rpcPort}/ws`,
+    owner: pair(ownerId),
+    viewer: pair(viewerId),
+    scoped: pair(scopedId),
+    rpcApiKey,
+    workspaceId: workspace,
+    walletId: wallet,
+    assetId: asset,
+    withdrawalId: withdrawal.id,
+    webhookId: webhook.id,
+    deliveryId: delivery.id,
+    async close() {
+      for (const client of sockets.clients) client.terminate();
+      sockets.close();
+      api.closeAllConnections();
+      rpc.closeAllConnections();
+      await Promise.all([new Promise((r) => api.close(r)), new Promise((r) => rpc.close(r))]);
+    },
+  };
+}
