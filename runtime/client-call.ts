@@ -46,18 +46,23 @@ export interface CallInput {
   body?: unknown;
 }
 
-/** The parts of an operations.ts entry the client needs. */
+/** The parts of an operations.ts entry the client needs (defaults keep the generated call table small). */
 export interface CallOperation {
   operationId: string;
   method: string;
   path: string;
-  successStatus: number;
-  idempotent: boolean;
-  envelope: boolean;
+  /** Default 200. */
+  successStatus?: number;
+  /** Default: by method (GET, HEAD, PUT, DELETE, OPTIONS). */
+  idempotent?: boolean;
+  /** Default true: the answer is the {success, message, code, data} envelope. */
+  envelope?: boolean;
   responseSchemas: object;
   /** The header the operation declares for an idempotency key, when it declares one. */
   idempotencyHeader?: string;
 }
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
 
 /** How the success body is read: parsed JSON, raw text, or nothing. */
 export type ResponseKind = "json" | "text" | "none";
@@ -76,7 +81,7 @@ async function send(transport: Transport, op: CallOperation, input: CallInput, o
     headers,
     body: input.body,
     // A call carrying its idempotency key is safe to repeat: the service answers a repeat with the first answer.
-    idempotent: op.idempotent || op.idempotencyHeader !== undefined,
+    idempotent: (op.idempotent ?? SAFE_METHODS.has(op.method.toUpperCase())) || op.idempotencyHeader !== undefined,
     timeoutMs: options?.timeoutMs ?? options?.timeout,
     deadlineMs: options?.deadlineMs,
     maxRetries: options?.maxRetries,
@@ -86,8 +91,8 @@ async function send(transport: Transport, op: CallOperation, input: CallInput, o
   });
   const info = { status: response.status, headers: response.headers, requestId: response.requestId, attempts: response.attempts, url: response.request.url };
   const validate = options?.validateResponse ?? transport.validateResponses ?? true;
-  if (op.envelope) {
-    const data = unwrapEnvelope(response, op.successStatus);
+  if (op.envelope ?? true) {
+    const data = unwrapEnvelope(response, op.successStatus ?? 200);
     return { data: validate ? checked(op, response, data) : data, response: info };
   }
   if (response.status < 200 || response.status >= 300) throw httpError(response);

@@ -322,20 +322,21 @@ export function createTransport(options: TransportOptions): Transport {
   // The transport's own policy, built once; a per-request override builds its own.
   const transportPolicy = policyOf(options.retry, options.maxRetries);
   // The secret prepared once: every call signs with it.
+  if (options.apiSecret === "") throw new Error("apiSecret is empty: give the API secret of the key (or leave out apiKey and apiSecret to send unsigned requests)");
   const secret = options.apiSecret === undefined ? undefined : prepareSecret(options.apiSecret);
   const middleware = options.middleware ?? [];
   const logLevel = resolveLogLevel(options.logLevel);
   const logger = options.logger ?? defaultClientLogger();
   const debug = enabled(logLevel, "debug");
 
-  function signedRequest(request: TransportRequest, body: string | Uint8Array | undefined): SentRequest {
+  async function signedRequest(request: TransportRequest, body: string | Uint8Array | undefined): Promise<SentRequest> {
     const method = request.method.toUpperCase();
     const path = basePath + request.path;
     const url = origin + path + buildQueryString(request.query);
     // fetch normalizes the URL it is given, so sign what it will actually send.
     const sentPath = options.send !== undefined || PLAIN_PATH.test(path) ? path : new URL(url).pathname;
     const shouldSign = (request.sign ?? true) && options.apiKey !== undefined && secret !== undefined;
-    const signed = shouldSign ? signedHeaders({ apiKey: options.apiKey as string, secret, method, path: sentPath, body, timestamp: request.timestamp ?? now() }) : undefined;
+    const signed = shouldSign ? await signedHeaders({ apiKey: options.apiKey as string, secret, method, path: sentPath, body, timestamp: request.timestamp ?? now() }) : undefined;
     const contentType = body === undefined ? undefined : JSON_CONTENT_TYPE_HEADER;
     // Without caller headers the layers' names cannot collide (accept, content-type, ACCESS-*): no merge needed.
     const headers =
@@ -347,7 +348,7 @@ export function createTransport(options: TransportOptions): Transport {
 
   /** One attempt through the middleware chain; transport failures become TransportErrors. */
   async function attempt(request: TransportRequest, body: string | Uint8Array | undefined, attemptNo: number, timeoutMs: number): Promise<{ raw: RawResponse; sent: SentRequest }> {
-    const sent = signedRequest(request, body);
+    const sent = await signedRequest(request, body);
     const started = debug ? Date.now() : 0;
     if (debug) logger.debug(`custody → ${sent.method} ${sent.url}`, { attempt: attemptNo, operationId: request.operationId, headers: redactHeaders(sent.headers), ...(options.logBodies ? { body: redactBody(sent.body) } : {}) });
     const exchange = (headers: Record<string, string>) => send({ url: sent.url, origin, pathAndQuery: sent.url.slice(origin.length), method: sent.method, headers, body, timeoutMs, signal: request.signal, maxBytes });

@@ -1,11 +1,10 @@
-// HMAC request signing of the wallet API on every runtime (Node, Deno, Bun, edge, browser): pure
-// JavaScript (@noble/hashes), no node:crypto and no Buffer, so the client path bundles for any platform.
+// HMAC request signing of the wallet API on every runtime (Node, Deno, Bun, edge, browser), with no
+// static import of a Node module and no Buffer, so the client path bundles for any platform:
 //   string to sign = method=<METHOD>&path=<path, no query>&timestamp=<as sent>&body=<raw body>
 //   ACCESS-SIGN    = base64( lowercase_hex( HMAC-SHA256(utf8(secret), string to sign) ) )
-// runtime/hmac.ts keeps the node:crypto version for the server side, where verifying is the hot path.
-import { hmac } from "@noble/hashes/hmac.js";
-import { sha256 } from "@noble/hashes/sha2.js";
-import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
+// node:crypto's HMAC where process.getBuiltinModule offers it (Node 20.16+, Bun; synchronous and the
+// fastest), else Web Crypto's (browsers, Deno, edge runtimes). runtime/hmac.ts keeps the node:crypto
+// version the server verifies with.
 
 /** Header names of the scheme, as the spec spells them. */
 export const HMAC_HEADERS = {
@@ -34,55 +33,64 @@ export function unixSeconds(nowMs: number = Date.now()): number {
   return Math.floor(nowMs / 1000);
 }
 
-/**
- * node:crypto's HMAC where the runtime offers it without a static import (process.getBuiltinModule:
- * Node 20.16+, Bun): about twice as fast as pure JS on a small request. Elsewhere (browsers, edge,
- * Deno without it) the pure-JS HMAC; both give the same bytes (test/sdk-runtime-units.test.ts).
- */
 interface NodeHmac {
   createHmac(algorithm: string, key: object): { update(data: string | Uint8Array): { update(data: string | Uint8Array): unknown }; digest(encoding: "hex"): string };
   createSecretKey(key: Uint8Array): object;
 }
 const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (name: string) => unknown } }).process?.getBuiltinModule?.("node:crypto") as NodeHmac | undefined;
+const utf8 = new TextEncoder();
 
-/** A client's secret prepared once (key schedule done), to sign every call with. */
+/** A client's secret prepared once (key imported), to sign every call with. */
 export interface PreparedSecret {
-  readonly hmacBase?: ReturnType<typeof hmac.create>;
   readonly nodeKey?: object;
+  readonly webKey?: Promise<CryptoKey>;
 }
 
+/** `useNode` false forces Web Crypto (tests compare both). */
 export function prepareSecret(secret: string, useNode: boolean = nodeCrypto !== undefined): PreparedSecret {
-  const key = utf8ToBytes(secret);
-  return useNode && nodeCrypto !== undefined ? { nodeKey: nodeCrypto.createSecretKey(key) } : { hmacBase: hmac.create(sha256, key) };
+  const key = utf8.encode(secret);
+  if (useNode && nodeCrypto !== undefined) return { nodeKey: nodeCrypto.createSecretKey(key) };
+  const webKey = globalThis.crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  // Reported when a request is signed, not as an unhandled rejection at construction.
+  webKey.catch(() => undefined);
+  return { webKey };
 }
 
-/** ACCESS-SIGN of these parts: node:crypto's HMAC when the secret was prepared with it, else pure JavaScript. */
-export function portableSignature(secret: string | PreparedSecret, parts: SignatureParts): string {
+function hex(bytes: Uint8Array): string {
+  let out = "";
+  for (let i = 0; i < bytes.length; i++) out += bytes[i].toString(16).padStart(2, "0");
+  return out;
+}
+
+/** ACCESS-SIGN of these parts (node:crypto when the secret was prepared with it, else Web Crypto). */
+export async function portableSignature(secret: string | PreparedSecret, parts: SignatureParts): Promise<string> {
   const prepared = typeof secret === "string" ? prepareSecret(secret) : secret;
   const body = parts.body ?? "";
-  let hex: string;
+  let digest: string;
   if (prepared.nodeKey !== undefined && nodeCrypto !== undefined) {
     const mac = nodeCrypto.createHmac("sha256", prepared.nodeKey);
     mac.update(signaturePrefix(parts)).update(body);
-    hex = (mac as unknown as { digest(encoding: "hex"): string }).digest("hex");
+    digest = (mac as unknown as { digest(encoding: "hex"): string }).digest("hex");
   } else {
-    const mac = (prepared.hmacBase as ReturnType<typeof hmac.create>).clone();
-    mac.update(utf8ToBytes(signaturePrefix(parts)));
-    mac.update(typeof body === "string" ? utf8ToBytes(body) : body);
-    hex = bytesToHex(mac.digest());
+    const prefix = utf8.encode(signaturePrefix(parts));
+    const tail = typeof body === "string" ? utf8.encode(body) : body;
+    const message = new Uint8Array(prefix.length + tail.length);
+    message.set(prefix, 0);
+    message.set(tail, prefix.length);
+    digest = hex(new Uint8Array(await globalThis.crypto.subtle.sign("HMAC", await (prepared.webKey as Promise<CryptoKey>), message)));
   }
   // The hex digest is ASCII, so btoa encodes exactly its UTF-8 bytes.
-  return btoa(hex);
+  return btoa(digest);
 }
 
 /** The three authentication headers for one request, signed with the portable HMAC. */
-export function signedHeaders(input: { apiKey: string; secret: string | PreparedSecret; method: string; path: string; body?: string | Uint8Array; timestamp?: number | string }): Record<string, string> {
+export async function signedHeaders(input: { apiKey: string; secret: string | PreparedSecret; method: string; path: string; body?: string | Uint8Array; timestamp?: number | string }): Promise<Record<string, string>> {
   const timestamp = String(input.timestamp ?? unixSeconds());
   const queryAt = input.path.indexOf("?");
   const path = queryAt === -1 ? input.path : input.path.slice(0, queryAt);
   return {
     [HMAC_HEADERS.key]: input.apiKey,
     [HMAC_HEADERS.timestamp]: timestamp,
-    [HMAC_HEADERS.signature]: portableSignature(input.secret, { method: input.method, path, timestamp, body: input.body }),
+    [HMAC_HEADERS.signature]: await portableSignature(input.secret, { method: input.method, path, timestamp, body: input.body }),
   };
 }

@@ -248,6 +248,10 @@ describe("generated client: middleware and logs", () => {
     expect(text).not.toContain("session=abc");
   });
 
+  it("names an empty apiSecret in one line", () => {
+    expect(() => new CustodialWalletServiceClient({ baseUrl, apiKey: "k", apiSecret: "" })).toThrow(/^apiSecret is empty/);
+  });
+
   it("reads the level from CUSTODY_LOG_LEVEL and names a wrong one", () => {
     const before = process.env.CUSTODY_LOG_LEVEL;
     try {

@@ -27,6 +27,8 @@ export const CLIENT_ERRORS = [
   "AbortError",
 ];
 
+const SAFE_METHODS = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
+
 const STATUS_ERROR: Record<number, string> = {
   400: "BadRequestError",
   401: "AuthenticationError",
@@ -65,13 +67,14 @@ export function emitClient(ctx: EmitContext): EmittedFile {
  */
 function callTable(model: SpecModel): Statement {
   const entries = model.operations.map((op) => {
+    // Fields equal to callOperation's defaults are left out (200, envelope, idempotent by method).
     const fields = [
       `operationId: ${JSON.stringify(op.operationId)}`,
       `method: ${JSON.stringify(op.method)}`,
       `path: ${JSON.stringify(op.path)}`,
-      `successStatus: ${op.successStatus}`,
-      `idempotent: ${op.idempotent}`,
-      `envelope: ${op.envelope}`,
+      ...(op.successStatus === 200 ? [] : [`successStatus: ${op.successStatus}`]),
+      ...(op.idempotent === SAFE_METHODS.has(op.method.toUpperCase()) ? [] : [`idempotent: ${op.idempotent}`]),
+      ...(op.envelope ? [] : ["envelope: false"]),
       `responseSchemas: S.${op.names.responseSchemas}`,
       ...(idempotencyHeader(op) ? [`idempotencyHeader: ${JSON.stringify(idempotencyHeader(op))}`] : []),
     ];
