@@ -106,15 +106,31 @@ export class RpcClient {
 
   /** Waits for the response carrying `id`, skipping subscription notifications. */
   async awaitId(conn: WsConnection, id: unknown): Promise<RpcResponse> {
+    return (await this.awaitIds(conn, [id]))[0]!;
+  }
+
+  /**
+   * Waits for the responses carrying each of `ids`, in whatever order they arrive (a server may answer
+   * requests sent together out of order), skipping subscription notifications; answers in `ids` order.
+   */
+  async awaitIds(conn: WsConnection, ids: readonly unknown[]): Promise<RpcResponse[]> {
     const deadline = Date.now() + this.timeoutMs;
-    for (;;) {
+    const found: (RpcResponse | undefined)[] = ids.map(() => undefined);
+    while (found.some((r) => r === undefined)) {
       const remaining = deadline - Date.now();
-      if (remaining <= 0) throw new CheckFailed(`no answer with id ${JSON.stringify(id)} within ${this.timeoutMs} ms`, conn.evidence());
-      const text = await conn.next(remaining);
+      const missing = ids.filter((_, i) => found[i] === undefined);
+      const late = () => new CheckFailed(`no answer with id ${missing.map((id) => JSON.stringify(id)).join(", ")} within ${this.timeoutMs} ms`, conn.evidence());
+      if (remaining <= 0) throw late();
+      const text = await conn.next(remaining).catch((err: unknown) => {
+        throw err instanceof CheckFailed && err.message.startsWith("no WebSocket message") ? late() : err;
+      });
       const parsed = parseRpcText(text);
       if (!parsed) throw new CheckFailed(`WebSocket message is not a JSON-RPC response: ${text.slice(0, 120)}`, conn.evidence());
-      if (!Array.isArray(parsed) && "id" in parsed && sameId(parsed.id, id)) return parsed;
+      if (Array.isArray(parsed) || !("id" in parsed)) continue;
+      const at = ids.findIndex((id, i) => found[i] === undefined && sameId(parsed.id, id));
+      if (at >= 0) found[at] = parsed;
     }
+    return found as RpcResponse[];
   }
 }
 

@@ -2,7 +2,7 @@
 // without it, a request sent the instant the socket opens, and a Substrate-style client.
 import type { CheckContext } from "../../context.ts";
 import { CheckFailed, fail } from "../../outcome.ts";
-import { HEX_QUANTITY, RPC_UNAUTHORIZED, type KeyPlacement } from "../../rpc.ts";
+import { HEX_QUANTITY, RPC_UNAUTHORIZED, type KeyPlacement, type RpcResponse } from "../../rpc.ts";
 import type { Check } from "../../check.ts";
 import type { Severity } from "../../types.ts";
 import type { WsConnection } from "../../ws-probe.ts";
@@ -159,9 +159,8 @@ async function substrateStyleExchange(ctx: CheckContext): Promise<void> {
     conn.send({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] });
     conn.send({ jsonrpc: "2.0", id: 2, method: "eth_getBlockByNumber", params: ["latest", false] });
     const what = "(a Substrate-style exchange; @polkadot/rpc-provider is not installed)";
-    const block = await ctx.rpc.awaitId(conn, 1);
+    const [block, latest] = (await ctx.rpc.awaitIds(conn, [1, 2])) as [RpcResponse, RpcResponse];
     if (typeof block.result !== "string" || !HEX_QUANTITY.test(block.result)) fail(`eth_blockNumber answered ${JSON.stringify(block.result ?? block.error)} ${what}`, conn.evidence());
-    const latest = await ctx.rpc.awaitId(conn, 2);
     const hash = (latest.result as Record<string, unknown> | null | undefined)?.hash;
     if (typeof hash !== "string") fail(`eth_getBlockByNumber answered no block ${what}`, conn.evidence());
   });
