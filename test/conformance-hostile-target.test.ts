@@ -69,7 +69,7 @@ describe.concurrent("hostile HTTP targets", () => {
 });
 
 const WS_REASON: Record<Exclude<WsMode, "ws-hang-upgrade">, RegExp> = {
-  "ws-never-answers": /no WebSocket message within|did not complete within/,
+  "ws-never-answers": /no WebSocket message within|no answer with id .* within|did not complete within/,
   "ws-close-mid-request": /closed by the target \(code 1006\) before an answer/,
 };
 
