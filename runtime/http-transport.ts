@@ -329,14 +329,19 @@ export function createTransport(options: TransportOptions): Transport {
   const logger = options.logger ?? defaultClientLogger();
   const debug = enabled(logLevel, "debug");
 
-  async function signedRequest(request: TransportRequest, body: string | Uint8Array | undefined): Promise<SentRequest> {
+  /** The request as it will be sent; a promise only where signing is asynchronous (Web Crypto). */
+  function signedRequest(request: TransportRequest, body: string | Uint8Array | undefined): SentRequest | Promise<SentRequest> {
     const method = request.method.toUpperCase();
     const path = basePath + request.path;
     const url = origin + path + buildQueryString(request.query);
     // fetch normalizes the URL it is given, so sign what it will actually send.
     const sentPath = options.send !== undefined || PLAIN_PATH.test(path) ? path : new URL(url).pathname;
     const shouldSign = (request.sign ?? true) && options.apiKey !== undefined && secret !== undefined;
-    const signed = shouldSign ? await signedHeaders({ apiKey: options.apiKey as string, secret, method, path: sentPath, body, timestamp: request.timestamp ?? now() }) : undefined;
+    const signed = shouldSign ? signedHeaders({ apiKey: options.apiKey as string, secret, method, path: sentPath, body, timestamp: request.timestamp ?? now() }) : undefined;
+    return signed instanceof Promise ? signed.then((headers) => assemble(request, method, url, sentPath, body, headers)) : assemble(request, method, url, sentPath, body, signed);
+  }
+
+  function assemble(request: TransportRequest, method: string, url: string, sentPath: string, body: string | Uint8Array | undefined, signed: Record<string, string> | undefined): SentRequest {
     const contentType = body === undefined ? undefined : JSON_CONTENT_TYPE_HEADER;
     // Without caller headers the layers' names cannot collide (accept, content-type, ACCESS-*): no merge needed.
     const headers =
@@ -348,7 +353,8 @@ export function createTransport(options: TransportOptions): Transport {
 
   /** One attempt through the middleware chain; transport failures become TransportErrors. */
   async function attempt(request: TransportRequest, body: string | Uint8Array | undefined, attemptNo: number, timeoutMs: number): Promise<{ raw: RawResponse; sent: SentRequest }> {
-    const sent = await signedRequest(request, body);
+    const pending = signedRequest(request, body);
+    const sent = pending instanceof Promise ? await pending : pending;
     const started = debug ? Date.now() : 0;
     if (debug) logger.debug(`custody → ${sent.method} ${sent.url}`, { attempt: attemptNo, operationId: request.operationId, headers: redactHeaders(sent.headers), ...(options.logBodies ? { body: redactBody(sent.body) } : {}) });
     const exchange = (headers: Record<string, string>) => send({ url: sent.url, origin, pathAndQuery: sent.url.slice(origin.length), method: sent.method, headers, body, timeoutMs, signal: request.signal, maxBytes });

@@ -62,35 +62,36 @@ function hex(bytes: Uint8Array): string {
   return out;
 }
 
-/** ACCESS-SIGN of these parts (node:crypto when the secret was prepared with it, else Web Crypto). */
-export async function portableSignature(secret: string | PreparedSecret, parts: SignatureParts): Promise<string> {
+/**
+ * ACCESS-SIGN of these parts: synchronously with node:crypto when the secret was prepared with it,
+ * else a promise of Web Crypto's. (The hex digest is ASCII, so btoa encodes exactly its UTF-8 bytes.)
+ */
+export function portableSignature(secret: string | PreparedSecret, parts: SignatureParts): string | Promise<string> {
   const prepared = typeof secret === "string" ? prepareSecret(secret) : secret;
   const body = parts.body ?? "";
-  let digest: string;
   if (prepared.nodeKey !== undefined && nodeCrypto !== undefined) {
     const mac = nodeCrypto.createHmac("sha256", prepared.nodeKey);
     mac.update(signaturePrefix(parts)).update(body);
-    digest = (mac as unknown as { digest(encoding: "hex"): string }).digest("hex");
-  } else {
-    const prefix = utf8.encode(signaturePrefix(parts));
-    const tail = typeof body === "string" ? utf8.encode(body) : body;
-    const message = new Uint8Array(prefix.length + tail.length);
-    message.set(prefix, 0);
-    message.set(tail, prefix.length);
-    digest = hex(new Uint8Array(await globalThis.crypto.subtle.sign("HMAC", await (prepared.webKey as Promise<CryptoKey>), message)));
+    return btoa((mac as unknown as { digest(encoding: "hex"): string }).digest("hex"));
   }
-  // The hex digest is ASCII, so btoa encodes exactly its UTF-8 bytes.
-  return btoa(digest);
+  return webSignature(prepared.webKey as Promise<CryptoKey>, signaturePrefix(parts), body);
 }
 
-/** The three authentication headers for one request, signed with the portable HMAC. */
-export async function signedHeaders(input: { apiKey: string; secret: string | PreparedSecret; method: string; path: string; body?: string | Uint8Array; timestamp?: number | string }): Promise<Record<string, string>> {
+async function webSignature(key: Promise<CryptoKey>, prefixText: string, body: string | Uint8Array): Promise<string> {
+  const prefix = utf8.encode(prefixText);
+  const tail = typeof body === "string" ? utf8.encode(body) : body;
+  const message = new Uint8Array(prefix.length + tail.length);
+  message.set(prefix, 0);
+  message.set(tail, prefix.length);
+  return btoa(hex(new Uint8Array(await globalThis.crypto.subtle.sign("HMAC", await key, message))));
+}
+
+/** The three authentication headers for one request (synchronously where the signature is). */
+export function signedHeaders(input: { apiKey: string; secret: string | PreparedSecret; method: string; path: string; body?: string | Uint8Array; timestamp?: number | string }): Record<string, string> | Promise<Record<string, string>> {
   const timestamp = String(input.timestamp ?? unixSeconds());
   const queryAt = input.path.indexOf("?");
   const path = queryAt === -1 ? input.path : input.path.slice(0, queryAt);
-  return {
-    [HMAC_HEADERS.key]: input.apiKey,
-    [HMAC_HEADERS.timestamp]: timestamp,
-    [HMAC_HEADERS.signature]: await portableSignature(input.secret, { method: input.method, path, timestamp, body: input.body }),
-  };
+  const headers = (signature: string) => ({ [HMAC_HEADERS.key]: input.apiKey, [HMAC_HEADERS.timestamp]: timestamp, [HMAC_HEADERS.signature]: signature });
+  const signature = portableSignature(input.secret, { method: input.method, path, timestamp, body: input.body });
+  return typeof signature === "string" ? headers(signature) : signature.then(headers);
 }
