@@ -12,6 +12,7 @@ import { benchCrypto } from "./crypto.ts";
 import { benchGateway } from "./gateway.ts";
 import { benchGeneration } from "./generation.ts";
 import { benchClient, benchServing } from "./serving.ts";
+import { benchSdk } from "./sdk.ts";
 import { benchShip } from "./ship.ts";
 import { benchWithdrawals } from "./withdrawals.ts";
 import type { ResultEntry } from "./stats.ts";
@@ -27,6 +28,7 @@ const SECTIONS: Record<string, Section> = {
   "certify-fuzz": benchCertifyFuzz,
   withdrawals: benchWithdrawals,
   ship: benchShip,
+  sdk: benchSdk,
 };
 
 const USAGE = `usage: npm run bench -- [--quick] [--only ${Object.keys(SECTIONS).join(",")}]

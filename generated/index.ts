@@ -8,4 +8,4 @@ export * from "./client.js";
 export * from "./server.js";
 export * from "./webhooks.js";
 export * from "./rpc.js";
-export { CustodyError, ApiError, TransportError, JsonRpcError, RpcTransportError, WebhookVerificationError } from "../runtime/errors.js";
+export { JsonRpcError, RpcTransportError, WebhookVerificationError } from "../runtime/errors.js";

@@ -5,6 +5,8 @@ import { readFileSync } from "node:fs";
 import { packagePath } from "../lib/package-root.ts";
 import type { EmittedFile } from "./emit/context.ts";
 import { renderTemplate } from "./emit/templates.ts";
+import { wireTestsSource } from "./emit/wire-tests-file.ts";
+import { sdkGuide } from "./emit/readme-file.ts";
 import type { SpecModel } from "./model/types.ts";
 import { importedPackages, type RuntimeSource } from "./runtime-source.ts";
 
@@ -44,6 +46,9 @@ export function custodyVersion(): string {
   return custodyManifest().version;
 }
 
+/** Modules of the output that get a subpath export of their own. */
+const ENTRY_POINTS = ["client", "server", "webhooks", "rpc", "schemas", "types", "operations"];
+
 /** Packages whose types come from DefinitelyTyped. */
 const TYPES_OF: Record<string, string> = { ws: "@types/ws" };
 
@@ -73,10 +78,17 @@ export function packageFiles(spec: PackageSpec, model: SpecModel, sources: reado
     type: "module",
     main: "./dist/index.js",
     types: "./dist/index.d.ts",
-    exports: { ".": { types: "./dist/index.d.ts", default: "./dist/index.js" }, "./package.json": "./package.json" },
-    files: ["dist", "src", "README.md"],
+    exports: {
+      ".": { types: "./dist/index.d.ts", default: "./dist/index.js" },
+      // Entry points of their own, so that a client import pulls no server, webhook or JSON-RPC code.
+      ...Object.fromEntries(
+        ENTRY_POINTS.filter((name) => sources.some((f) => f.path === `${name}.ts`)).map((name) => [`./${name}`, { types: `./dist/${name}.d.ts`, default: `./dist/${name}.js` }]),
+      ),
+      "./package.json": "./package.json",
+    },
+    files: ["dist", "src", "test", "README.md"],
     sideEffects: false,
-    scripts: { build: "tsc -p tsconfig.json", prepack: "npm run build" },
+    scripts: { build: "tsc -p tsconfig.json", test: "node --test test/wire.test.js", prepack: "npm run build" },
     engines: { node: custody.engines?.node ?? ">=20.19" },
     dependencies,
     devDependencies,
@@ -115,6 +127,7 @@ export function packageFiles(spec: PackageSpec, model: SpecModel, sources: reado
   return [
     { path: "package.json", content: `${JSON.stringify(pkg, null, 2)}\n` },
     { path: "tsconfig.json", content: `${JSON.stringify(tsconfig, null, 2)}\n` },
-    { path: "README.md", content: readme.replace(/\n{3,}/g, "\n\n") },
+    { path: "README.md", content: `${readme.trimEnd()}\n\n${sdkGuide(model, { importFrom: spec.name, hasWebhooks: model.webhooks.length > 0, hasRpc: model.rpc !== undefined })}`.replace(/\n{3,}/g, "\n\n") },
+    { path: "test/wire.test.js", content: wireTestsSource(model, model.security.hmac !== undefined) },
   ];
 }

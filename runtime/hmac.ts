@@ -1,32 +1,18 @@
 // HMAC request signing of the wallet API (seed section 5, decided in the spec's x-custody-hmac):
 //   string to sign = method=<METHOD>&path=<path, no query>&timestamp=<as sent>&body=<raw body>
 //   ACCESS-SIGN    = base64( lowercase_hex( HMAC-SHA256(utf8(secret), string to sign) ) )
-// node:crypto is used because it measured ~2.4x faster than a pure-JS HMAC.
+// node:crypto is used because it measured ~2.4x faster than a pure-JS HMAC; the client path signs with
+// runtime/request-signing.ts instead (pure JS, every runtime), which this module shares its pieces with.
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from "node:crypto";
+import { HMAC_HEADERS, signaturePrefix, unixSeconds, type SignatureParts } from "./request-signing.ts";
+
+export { HMAC_HEADERS, unixSeconds, type SignatureParts };
 
 /** Accepted clock skew between client and server, in seconds, past or future (inclusive). */
 export const HMAC_WINDOW_SECONDS = 300;
 
-/** Header names of the scheme, as the spec spells them. */
-export const HMAC_HEADERS = {
-  key: "ACCESS-API-KEY",
-  timestamp: "ACCESS-TIMESTAMP",
-  signature: "ACCESS-SIGN",
-} as const;
-
-export interface SignatureParts {
-  method: string;
-  /** Request path including /api/v1, without the query string, exactly as sent. */
-  path: string;
-  /** ACCESS-TIMESTAMP exactly as sent (decimal unix seconds). */
-  timestamp: string | number;
-  /** Raw request body; empty string or undefined when there is none. Bytes are signed as they are. */
-  body?: string | Uint8Array;
-}
-
-/** The parts of the string to sign that come before the body. */
 function prefixOf(parts: SignatureParts): string {
-  return `method=${parts.method.toUpperCase()}&path=${parts.path}&timestamp=${String(parts.timestamp)}&body=`;
+  return signaturePrefix(parts);
 }
 
 /** The exact string that gets signed (the body decoded as UTF-8 for display; signing uses its bytes). */
@@ -75,11 +61,6 @@ export function constantTimeEqual(expected: string, actual: string): boolean {
 /** True when `signature` is the ACCESS-SIGN of these parts under `secret` (constant-time compare). */
 export function verifySignature(secret: string, parts: SignatureParts, signature: string): boolean {
   return constantTimeEqual(computeSignature(secret, parts), signature);
-}
-
-/** Current unix time in whole seconds. */
-export function unixSeconds(nowMs: number = Date.now()): number {
-  return Math.floor(nowMs / 1000);
 }
 
 export interface SignRequestInput {

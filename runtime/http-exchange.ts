@@ -4,28 +4,9 @@
 // object, one plain timer, no stream. Never follows redirects and never holds more than maxBytes.
 import { util, type Dispatcher } from "undici";
 
-export interface RawResponse {
-  status: number;
-  /** Lower-case names; repeated headers joined with ", ". */
-  headers: Record<string, string>;
-  text: string;
-}
+import { BodyTooLarge, DeadlineExceeded, declaresMoreThan, flattenHeaders, type RawResponse, type RawSend } from "./http-raw.ts";
 
-/** The body is larger than maxBytes, declared or received (the caller words the error). */
-export class BodyTooLarge extends Error {
-  constructor(maxBytes: number) {
-    super(`response body exceeds ${maxBytes} bytes`);
-    this.name = "BodyTooLarge";
-  }
-}
-
-/** The exchange's own deadline passed (the caller words the error). */
-export class DeadlineExceeded extends Error {
-  constructor(timeoutMs: number) {
-    super(`no complete response within ${timeoutMs} ms`);
-    this.name = "DeadlineExceeded";
-  }
-}
+export { BodyTooLarge, DeadlineExceeded, declaresMoreThan, flattenHeaders, type RawResponse };
 
 export interface ExchangeInput {
   dispatcher: Dispatcher;
@@ -45,21 +26,9 @@ export function exchange(input: ExchangeInput): Promise<RawResponse> {
   return new Promise<RawResponse>((resolve, reject) => new Collector(input, resolve, reject).start());
 }
 
-/** Lower-case names, repeated headers joined with ", " (the shape TransportResponse promises). */
-export function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name in headers) {
-    const value = headers[name];
-    if (value === undefined || !Object.hasOwn(headers, name)) continue;
-    out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
-  }
-  return out;
-}
-
-/** True when content-length announces more than `limit` bytes. */
-export function declaresMoreThan(headers: Record<string, string>, limit: number): boolean {
-  const declared = headers["content-length"];
-  return declared !== undefined && /^\d+$/.test(declared) && Number(declared) > limit;
+/** A RawSend for the HTTP transport over an undici dispatcher (Node): the fast path for Node tuning. */
+export function undiciSend(dispatcher: Dispatcher): RawSend {
+  return (input) => exchange({ dispatcher, origin: input.origin, path: input.pathAndQuery, method: input.method, headers: input.headers, body: input.body, timeoutMs: input.timeoutMs, signal: input.signal, maxBytes: input.maxBytes });
 }
 
 // The legacy handler methods (onConnect, onHeaders, onData, onComplete, onError) are what undici's

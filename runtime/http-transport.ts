@@ -1,17 +1,19 @@
-// HTTP transport of the wallet API client, on undici (or a fetch). One job: send one signed request (with retries
-// for idempotent calls) and hand back status, headers, parsed JSON and the raw text as evidence.
-// It never follows redirects and never reads more than maxResponseBytes of a body.
+// HTTP transport of the wallet API client, on the standard fetch (every runtime) or on any RawSend (Node's
+// undici dispatcher through runtime/http-exchange.ts). One job: send one signed request, with retries
+// for requests safe to repeat (within a deadline over all attempts), through the caller's middleware,
+// and hand back status, headers, parsed JSON and the raw text as evidence.
+// It never follows redirects and never reads more than maxResponseBytes of a body. No Node API here.
 import { walletApiBaseUrl } from "./base-url.ts";
-import { getGlobalDispatcher, type Dispatcher } from "undici";
-import { signingKey, signRequest, unixSeconds } from "./hmac.ts";
-import { BodyTooLarge, DeadlineExceeded, declaresMoreThan, exchange, type RawResponse } from "./http-exchange.ts";
-import { TransportError } from "./errors.ts";
-import { backoffDelayMs, retryAfterMs, retryPolicy, sleep, type RetryOutcome, type RetryPolicy } from "./retry.ts";
+import { defaultClientLogger, enabled, redactBody, redactHeaders, resolveLogLevel, type ClientLogger, type LogLevel } from "./client-log.ts";
+import { prepareSecret, signedHeaders, unixSeconds } from "./request-signing.ts";
+import { BodyTooLarge, DeadlineExceeded, declaresMoreThan, type RawResponse, type RawSend, type RawSendInput } from "./http-raw.ts";
+import { TimeoutError, TransportError, transportError } from "./errors.ts";
+import { nextDelayMs, retryPolicy, sleep, type RetryOutcome, type RetryPolicy } from "./retry.ts";
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 
-/** The subset of the Fetch API the transport uses, so undici's fetch, the global fetch or a fake fit. */
+/** The subset of the Fetch API the transport uses, so the global fetch, undici's fetch or a fake fit. */
 export type FetchLike = (
   url: string,
   init: {
@@ -20,13 +22,33 @@ export type FetchLike = (
     body?: string | Uint8Array;
     redirect: "manual";
     signal: AbortSignal;
-    dispatcher?: Dispatcher;
+    dispatcher?: unknown;
   },
 ) => Promise<{
   status: number;
   headers: { forEach(callback: (value: string, key: string) => void): void };
   body: ReadableStream<Uint8Array> | null;
+  /** Used when the body's length is declared (cheaper than reading the stream by hand). */
+  text?(): Promise<string>;
 }>;
+
+/** A request as middleware sees it, signed and about to go out. Headers may be changed; the body may not (it is signed). */
+export interface MiddlewareRequest {
+  readonly method: string;
+  readonly url: string;
+  headers: Record<string, string>;
+  readonly body: string | undefined;
+  /** 1 for the first attempt. */
+  readonly attempt: number;
+  /** The operation being called, when the call came through a generated client method. */
+  readonly operationId?: string;
+}
+
+/** What middleware gets back from `next`, and returns. */
+export type MiddlewareResponse = RawResponse;
+
+/** Around every attempt: look at or change the request, call next, look at or replace the response. */
+export type Middleware = (request: MiddlewareRequest, next: (request: MiddlewareRequest) => Promise<MiddlewareResponse>) => Promise<MiddlewareResponse>;
 
 export interface TransportOptions {
   /** Origin plus an optional path prefix, e.g. http://127.0.0.1:8080 */
@@ -34,13 +56,25 @@ export interface TransportOptions {
   /** Without key and secret requests go unsigned. */
   apiKey?: string;
   apiSecret?: string;
-  /** Per attempt, covering headers and body. */
+  /** Per attempt, covering headers and body (default 10 s). */
   timeoutMs?: number;
+  /** The same as timeoutMs (the name other SDKs use); timeoutMs wins when both are given. */
+  timeout?: number;
+  /** Over all attempts and the waits between them; none by default. */
+  deadlineMs?: number;
+  /** Retries after the first attempt (default 2); shorthand for retry.retries. */
+  maxRetries?: number;
   /** Partial overrides of DEFAULT_RETRY_POLICY, or false for no retries at all. */
   retry?: Partial<RetryPolicy> | false;
-  dispatcher?: Dispatcher;
-  /** When given, requests go through this fetch instead of the undici dispatcher. */
+  /**
+   * Node tuning: an undici Dispatcher (Agent, Pool, ProxyAgent) handed to fetch. custody's Node
+   * entry (runtime/http-client.ts) sends through it directly, without fetch.
+   */
+  dispatcher?: unknown;
+  /** The fetch to send with (default: the runtime's global fetch). */
   fetch?: FetchLike;
+  /** Lowest level: sends one exchange (used instead of fetch when given). */
+  send?: RawSend;
   maxResponseBytes?: number;
   /** Sent with every request (signed headers and per-request headers take precedence). */
   headers?: Record<string, string>;
@@ -51,6 +85,14 @@ export interface TransportOptions {
    * true; runtime/client-call.ts reads it). The transport itself never validates.
    */
   validateResponses?: boolean;
+  /** Run around every attempt, first one outermost. */
+  middleware?: readonly Middleware[];
+  /** Where log lines go (default: console). */
+  logger?: ClientLogger;
+  /** Default: the CUSTODY_LOG_LEVEL environment variable, else "warn". debug shows every attempt. */
+  logLevel?: LogLevel;
+  /** Show request and response bodies in debug lines (members named like secrets still redacted). Default false. */
+  logBodies?: boolean;
 }
 
 export type QueryValue = string | number | boolean | undefined | null | readonly (string | number | boolean)[];
@@ -71,11 +113,16 @@ export interface TransportRequest {
   /** Overrides ACCESS-TIMESTAMP (e.g. to send a stale one). */
   timestamp?: number | string;
   timeoutMs?: number;
+  /** Over all attempts of this request (overrides the transport's). */
+  deadlineMs?: number;
+  maxRetries?: number;
   signal?: AbortSignal;
   retry?: Partial<RetryPolicy> | false;
+  /** For middleware and logs. */
+  operationId?: string;
 }
 
-/** What was sent, for evidence. Holds no secret: the API secret never leaves signRequest. */
+/** What was sent, for evidence. Holds no secret: the API secret never leaves the signing module. */
 export interface SentRequest {
   method: string;
   url: string;
@@ -162,7 +209,8 @@ function serializeBody(body: unknown): string | Uint8Array | undefined {
 }
 
 function parseJson(text: string): unknown {
-  if (text.trim() === "") return undefined;
+  // A regex scan stops at the first non-space character; trim() would copy the whole body first.
+  if (!/\S/.test(text)) return undefined;
   try {
     return JSON.parse(text);
   } catch {
@@ -170,137 +218,188 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** Reads a Node or web stream up to `limit` bytes, then gives up with a clear error. */
-async function readLimited(chunks: AsyncIterable<Uint8Array>, limit: number, onTooLarge: () => Error): Promise<string> {
-  const parts: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of chunks) {
-    size += chunk.length;
-    if (size > limit) throw onTooLarge();
-    parts.push(Buffer.from(chunk));
-  }
-  // Decoding the whole buffer once keeps multi-byte characters split across chunks intact.
-  return Buffer.concat(parts).toString("utf8");
-}
+const utf8 = new TextDecoder("utf-8");
 
-async function* webStreamChunks(stream: ReadableStream<Uint8Array>): AsyncIterable<Uint8Array> {
+/** Reads a web stream up to `limit` bytes, then gives up (cancelling the rest of the body). */
+async function readLimited(stream: ReadableStream<Uint8Array>, limit: number): Promise<string> {
   const reader = stream.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  let finished = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
+      if (done) break;
+      size += value.length;
+      if (size > limit) throw new BodyTooLarge(limit);
+      parts.push(value);
     }
+    finished = true;
   } finally {
     // On early exit (too large, abort) this cancels the rest of the body.
-    await reader.cancel().catch(() => {});
+    if (!finished) await reader.cancel().catch(() => {});
   }
+  if (parts.length === 1) return utf8.decode(parts[0]);
+  // Decoding the whole body once keeps multi-byte characters split across chunks intact.
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    all.set(part, at);
+    at += part.length;
+  }
+  return utf8.decode(all);
 }
 
 /**
- * The standard fetch where undici has no working dispatcher (Bun's undici module is a stand-in
- * whose dispatcher cannot dispatch); Node and Deno keep the faster undici path.
+ * Attempts that start within the same short window with the same timeout share one deadline signal
+ * and one timer, expiring at most a window late (a twentieth of the timeout, 10 to 250 ms). An
+ * AbortController of their own per attempt measured 12% of the client's own work (creating the signal
+ * and making it transferable). fetch implementations raise a signal's listener limit themselves
+ * (undici: to 1500), so many attempts can listen on one.
  */
-function defaultFetch(options: TransportOptions): FetchLike | undefined {
-  if (options.fetch !== undefined || options.dispatcher !== undefined) return options.fetch;
-  return typeof (getGlobalDispatcher() as Partial<Dispatcher>).dispatch === "function" ? undefined : (globalThis.fetch as unknown as FetchLike);
+const deadlines = new Map<number, AbortSignal>();
+
+function sharedDeadline(timeoutMs: number): AbortSignal {
+  const grain = Math.min(250, Math.max(10, Math.floor(timeoutMs / 20)));
+  const expiresAt = Math.ceil((Date.now() + timeoutMs) / grain) * grain;
+  let signal = deadlines.get(expiresAt);
+  if (signal === undefined) {
+    const controller = new AbortController();
+    signal = controller.signal;
+    deadlines.set(expiresAt, signal);
+    const timer = setTimeout(() => {
+      deadlines.delete(expiresAt);
+      controller.abort();
+    }, expiresAt - Date.now());
+    // Like AbortSignal.timeout's timer: a deadline alone does not keep the process alive (Node, Bun: unref; Deno: unrefTimer).
+    if (typeof timer === "number") (globalThis as { Deno?: { unrefTimer?: (id: number) => void } }).Deno?.unrefTimer?.(timer);
+    else (timer as { unref?: () => void }).unref?.();
+  }
+  return signal;
+}
+
+/** A RawSend over a fetch: web streams, and a deadline signal that aborts the attempt at its timeout. */
+export function fetchSend(fetch: FetchLike, dispatcher?: unknown): RawSend {
+  return async (input: RawSendInput): Promise<RawResponse> => {
+    const external = input.signal;
+    const deadline = sharedDeadline(input.timeoutMs);
+    // With a caller's signal as well, the attempt listens to both.
+    const signal = external === undefined ? deadline : AbortSignal.any([deadline, external]);
+    try {
+      const init = { method: input.method, headers: input.headers, body: input.body, redirect: "manual" as const, signal, ...(dispatcher === undefined ? {} : { dispatcher }) };
+      const res = await fetch(input.url, init);
+      const headers: Record<string, string> = {};
+      res.headers.forEach((value, key) => (headers[key.toLowerCase()] = value));
+      if (declaresMoreThan(headers, input.maxBytes)) {
+        await res.body?.cancel().catch(() => {});
+        throw new BodyTooLarge(input.maxBytes);
+      }
+      // A declared length within the limit bounds the body already; otherwise count while reading.
+      const text = res.body === null ? "" : headers["content-length"] !== undefined && res.text !== undefined ? await res.text() : await readLimited(res.body, input.maxBytes);
+      return { status: res.status, headers, text };
+    } catch (error) {
+      if (deadline.aborted && !(error instanceof BodyTooLarge) && !external?.aborted) throw new DeadlineExceeded(input.timeoutMs);
+      throw error;
+    }
+  };
+}
+
+/** Paths fetch sends exactly as given (no dot segments, nothing to percent-encode): most of them. */
+const PLAIN_PATH = /^(?:\/(?!\.\.?(?:\/|$))[A-Za-z0-9\-._~%!$&'()*+,;=:@]*)*\/?$/;
+
+function bodyText(body: string | Uint8Array | undefined): string | undefined {
+  return body === undefined ? undefined : typeof body === "string" ? body : utf8.decode(body);
 }
 
 export function createTransport(options: TransportOptions): Transport {
-  const fetchVia = defaultFetch(options);
+  const send = options.send ?? fetchSend(options.fetch ?? (globalThis.fetch as unknown as FetchLike), options.dispatcher);
   const base = new URL(walletApiBaseUrl(options.baseUrl));
   const origin = base.origin;
   const basePath = base.pathname.replace(/\/+$/, "");
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const now = options.now ?? (() => unixSeconds());
+  const defaultTimeoutMs = options.timeoutMs ?? options.timeout ?? DEFAULT_TIMEOUT_MS;
   // The transport's own policy, built once; a per-request override builds its own.
-  const transportPolicy = retryPolicy(options.retry);
+  const transportPolicy = policyOf(options.retry, options.maxRetries);
   // The secret prepared once: every call signs with it.
-  const secret = options.apiSecret === undefined ? undefined : signingKey(options.apiSecret);
+  if (options.apiSecret === "") throw new Error("apiSecret is empty: give the API secret of the key (or leave out apiKey and apiSecret to send unsigned requests)");
+  const secret = options.apiSecret === undefined ? undefined : prepareSecret(options.apiSecret);
+  const middleware = options.middleware ?? [];
+  const logLevel = resolveLogLevel(options.logLevel);
+  const logger = options.logger ?? defaultClientLogger();
+  const debug = enabled(logLevel, "debug");
 
-  /** Through the injected fetch: web streams and an AbortSignal for the deadline. */
-  async function sendViaFetch(fetch: FetchLike, sent: SentRequest, body: string | Uint8Array | undefined, timeoutMs: number, external: AbortSignal | undefined): Promise<RawResponse> {
-    const tooLarge = () => new BodyTooLarge(maxBytes);
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = external === undefined ? timeout : AbortSignal.any([timeout, external]);
-    try {
-      const init = { method: sent.method, headers: sent.headers, body, redirect: "manual" as const, signal, dispatcher: options.dispatcher };
-      const res = await fetch(sent.url, init);
-      const headers: Record<string, string> = {};
-      res.headers.forEach((value, key) => (headers[key.toLowerCase()] = value));
-      if (declaresMoreThan(headers, maxBytes)) throw tooLarge();
-      const text = res.body === null ? "" : await readLimited(webStreamChunks(res.body), maxBytes, tooLarge);
-      return { status: res.status, headers, text };
-    } catch (error) {
-      if (timeout.aborted && !(error instanceof BodyTooLarge) && !external?.aborted) throw new DeadlineExceeded(timeoutMs);
-      throw error;
-    }
-  }
-
-  function sendOnce(sent: SentRequest, body: string | Uint8Array | undefined, timeoutMs: number, signal: AbortSignal | undefined): Promise<RawResponse> {
-    if (fetchVia !== undefined) return sendViaFetch(fetchVia, sent, body, timeoutMs, signal);
-    return exchange({
-      dispatcher: options.dispatcher ?? getGlobalDispatcher(),
-      origin,
-      path: sent.url.slice(origin.length),
-      method: sent.method,
-      headers: sent.headers,
-      body,
-      timeoutMs,
-      signal,
-      maxBytes,
-    });
-  }
-
-  async function attempt(request: TransportRequest, body: string | Uint8Array | undefined, attemptNo: number): Promise<{ raw: RawResponse; sent: SentRequest }> {
+  /** The request as it will be sent; a promise only where signing is asynchronous (Web Crypto). */
+  function signedRequest(request: TransportRequest, body: string | Uint8Array | undefined): SentRequest | Promise<SentRequest> {
     const method = request.method.toUpperCase();
     const path = basePath + request.path;
     const url = origin + path + buildQueryString(request.query);
     // fetch normalizes the URL it is given, so sign what it will actually send.
-    const sentPath = fetchVia !== undefined ? new URL(url).pathname : path;
+    const sentPath = options.send !== undefined || PLAIN_PATH.test(path) ? path : new URL(url).pathname;
     const shouldSign = (request.sign ?? true) && options.apiKey !== undefined && secret !== undefined;
-    const signed = shouldSign
-      ? signRequest({
-          apiKey: options.apiKey as string,
-          apiSecret: secret,
-          method,
-          path: sentPath,
-          body,
-          timestamp: request.timestamp ?? now(),
-        })
-      : undefined;
+    const signed = shouldSign ? signedHeaders({ apiKey: options.apiKey as string, secret, method, path: sentPath, body, timestamp: request.timestamp ?? now() }) : undefined;
+    return signed instanceof Promise ? signed.then((headers) => assemble(request, method, url, sentPath, body, headers)) : assemble(request, method, url, sentPath, body, signed);
+  }
+
+  function assemble(request: TransportRequest, method: string, url: string, sentPath: string, body: string | Uint8Array | undefined, signed: Record<string, string> | undefined): SentRequest {
     const contentType = body === undefined ? undefined : JSON_CONTENT_TYPE_HEADER;
     // Without caller headers the layers' names cannot collide (accept, content-type, ACCESS-*): no merge needed.
     const headers =
       options.headers === undefined && request.headers === undefined
         ? { ...ACCEPT_JSON_HEADER, ...contentType, ...signed }
         : mergeHeaders(ACCEPT_JSON_HEADER, options.headers, contentType, signed, request.headers);
-    const bodyText = body === undefined ? undefined : typeof body === "string" ? body : Buffer.from(body).toString("utf8");
-    const sent: SentRequest = { method, url, path: sentPath, headers, body: bodyText };
+    return { method, url, path: sentPath, headers, body: bodyText(body) };
+  }
 
-    const timeoutMs = request.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  /** One attempt through the middleware chain; transport failures become TransportErrors. */
+  async function attempt(request: TransportRequest, body: string | Uint8Array | undefined, attemptNo: number, timeoutMs: number): Promise<{ raw: RawResponse; sent: SentRequest }> {
+    const pending = signedRequest(request, body);
+    const sent = pending instanceof Promise ? await pending : pending;
+    const started = debug ? Date.now() : 0;
+    if (debug) logger.debug(`custody → ${sent.method} ${sent.url}`, { attempt: attemptNo, operationId: request.operationId, headers: redactHeaders(sent.headers), ...(options.logBodies ? { body: redactBody(sent.body) } : {}) });
+    const exchange = (headers: Record<string, string>) => send({ url: sent.url, origin, pathAndQuery: sent.url.slice(origin.length), method: sent.method, headers, body, timeoutMs, signal: request.signal, maxBytes });
     try {
-      return { raw: await sendOnce(sent, body, timeoutMs, request.signal), sent };
+      let raw: RawResponse;
+      if (middleware.length === 0) {
+        try {
+          raw = await exchange(sent.headers);
+        } catch (error) {
+          throw asTransportError(error, sent, request.signal, timeoutMs, attemptNo);
+        }
+      } else {
+        // Failures of the exchange itself become TransportErrors here; an error middleware throws stays as it is.
+        const last = (req: MiddlewareRequest) => {
+          sent.headers = req.headers;
+          return exchange(req.headers).catch((error: unknown) => {
+            throw asTransportError(error, sent, request.signal, timeoutMs, attemptNo);
+          });
+        };
+        const chain = middleware.reduceRight<(req: MiddlewareRequest) => Promise<RawResponse>>((next, mw) => (req) => mw(req, next), last);
+        raw = await chain({ method: sent.method, url: sent.url, headers: { ...sent.headers }, body: sent.body, attempt: attemptNo, operationId: request.operationId });
+      }
+      if (debug) logger.debug(`custody ← ${raw.status} ${sent.method} ${sent.url}`, { ms: Date.now() - started, requestId: raw.headers["x-request-id"], headers: redactHeaders(raw.headers), ...(options.logBodies ? { body: redactBody(raw.text) } : {}) });
+      return { raw, sent };
     } catch (error) {
-      if (error instanceof BodyTooLarge) throw new TransportError("too_large", error.message, sent);
-      if (request.signal?.aborted) throw new TransportError("aborted", `${method} ${url} was aborted`, sent, error);
-      if (error instanceof DeadlineExceeded) throw new TransportError("timeout", `${method} ${url} timed out after ${timeoutMs} ms (attempt ${attemptNo})`, sent, error);
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new TransportError("network", `${method} ${url} failed: ${reason}`, sent, error);
+      if (enabled(logLevel, "info")) logger.info(`custody ✗ ${sent.method} ${sent.url}: ${(error as Error).message}`, { attempt: attemptNo, operationId: request.operationId });
+      throw error;
     }
   }
 
   async function request(request: TransportRequest): Promise<TransportResponse> {
-    const policy = request.retry === undefined ? transportPolicy : retryPolicy(request.retry);
+    const policy = request.retry === undefined && request.maxRetries === undefined ? transportPolicy : policyOf(request.retry ?? options.retry, request.maxRetries ?? options.maxRetries);
     const maxAttempts = isIdempotentRequest(request) ? 1 + Math.max(0, policy.retries) : 1;
+    const timeoutMs = request.timeoutMs ?? defaultTimeoutMs;
+    const deadlineMs = request.deadlineMs ?? options.deadlineMs;
+    const deadlineAt = deadlineMs === undefined ? Infinity : Date.now() + deadlineMs;
     // Serialized once: every attempt signs and sends these same bytes.
     const body = serializeBody(request.body);
 
     for (let attemptNo = 1; ; attemptNo++) {
+      const left = deadlineAt - Date.now();
       let outcome: RetryOutcome;
-      let wait: number | undefined;
+      let headers: Record<string, string> | undefined;
       try {
-        const { raw, sent } = await attempt(request, body, attemptNo);
+        const { raw, sent } = await attempt(request, body, attemptNo, Math.max(1, Math.min(timeoutMs, left)));
         const response: TransportResponse = {
           status: raw.status,
           headers: raw.headers,
@@ -312,17 +411,51 @@ export function createTransport(options: TransportOptions): Transport {
         };
         outcome = { status: raw.status, attempt: attemptNo };
         if (attemptNo >= maxAttempts || !policy.retryOn(outcome)) return response;
-        wait = retryAfterMs(raw.headers);
+        headers = raw.headers;
+        const delay = nextDelayMs(policy, attemptNo, headers);
+        if (delay === "stop" || Date.now() + delay >= deadlineAt) return response;
+        retryLog(request, attemptNo, `HTTP ${raw.status}`, delay);
+        await sleep(delay, request.signal);
       } catch (error) {
         if (error instanceof TransportError) error.attempts = attemptNo;
+        if (error instanceof TimeoutError && left < timeoutMs) throw deadlineError(request, deadlineMs as number, attemptNo, error);
         outcome = { error, attempt: attemptNo };
         if (attemptNo >= maxAttempts || !policy.retryOn(outcome)) throw error;
+        const delay = nextDelayMs(policy, attemptNo, undefined) as number;
+        if (Date.now() + delay >= deadlineAt) throw error;
+        retryLog(request, attemptNo, (error as Error).message, delay);
+        await sleep(delay, request.signal).catch((reason) => {
+          throw asTransportError(reason, { method: request.method.toUpperCase(), url: origin + basePath + request.path }, request.signal, timeoutMs, attemptNo);
+        });
       }
-      const delay = Math.min(wait ?? backoffDelayMs(policy, attemptNo), policy.maxDelayMs);
-      await sleep(delay, request.signal);
     }
+  }
+
+  function retryLog(request: TransportRequest, attemptNo: number, why: string, delay: number): void {
+    if (enabled(logLevel, "info")) logger.info(`custody ↻ ${request.method.toUpperCase()} ${request.path}: ${why}, attempt ${attemptNo + 1} in ${delay} ms`, { operationId: request.operationId });
+  }
+
+  function deadlineError(request: TransportRequest, deadlineMs: number, attempts: number, cause: TransportError): TransportError {
+    const error = new TimeoutError(`${request.method.toUpperCase()} ${origin + basePath + request.path}: no answer within the deadline of ${deadlineMs} ms (${attempts} attempt${attempts === 1 ? "" : "s"})`, cause, cause);
+    error.attempts = attempts;
+    return error;
   }
 
   return { request, baseUrl: origin + basePath, validateResponses: options.validateResponses ?? true };
 }
 
+function policyOf(retry: Partial<RetryPolicy> | false | undefined, maxRetries: number | undefined): RetryPolicy {
+  const policy = retryPolicy(retry);
+  return maxRetries === undefined || retry === false ? policy : { ...policy, retries: maxRetries };
+}
+
+/** Names a failure to get an answer: too large, aborted by the caller, timed out, or the connection. */
+function asTransportError(error: unknown, sent: { method: string; url: string }, signal: AbortSignal | undefined, timeoutMs: number, attemptNo: number): TransportError {
+  if (error instanceof TransportError) return error;
+  const { method, url } = sent;
+  if (error instanceof BodyTooLarge) return transportError("too_large", error.message, sent);
+  if (signal?.aborted) return transportError("aborted", `${method} ${url} was aborted`, sent, error);
+  if (error instanceof DeadlineExceeded) return transportError("timeout", `${method} ${url} timed out after ${timeoutMs} ms (attempt ${attemptNo})`, sent, error);
+  const reason = error instanceof Error ? error.message : String(error);
+  return transportError("network", `${method} ${url} failed: ${reason}`, sent, error);
+}

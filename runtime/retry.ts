@@ -1,6 +1,7 @@
 // When a call is tried again: the policy (which outcomes, how many times, how long between), the
-// backoff, and the server's Retry-After. Used by the HTTP transport for idempotent requests.
-import { TransportError } from "./errors.ts";
+// backoff, and the server's Retry-After. Used by the HTTP transport for requests safe to repeat
+// (idempotent methods, and calls carrying an idempotency key).
+import { retryAfterHeaderMs, TransportError } from "./errors.ts";
 
 export interface RetryOutcome {
   /** HTTP status when a response arrived. */
@@ -15,21 +16,35 @@ export interface RetryPolicy {
   /** Extra attempts after the first. */
   retries: number;
   minDelayMs: number;
+  /** Ceiling of the backoff (a Retry-After the server sends is honoured up to maxRetryAfterMs instead). */
   maxDelayMs: number;
-  /** Whether this outcome is worth another attempt (only ever asked for idempotent calls). */
+  /**
+   * The longest Retry-After honoured (default 60 s). A longer one is not waited for: the answer is
+   * returned as it is, so the caller gets the RateLimitError (or 5xx error) with the wait it asked for.
+   */
+  maxRetryAfterMs: number;
+  /** Whether this outcome is worth another attempt (only ever asked for requests safe to repeat). */
   retryOn: (outcome: RetryOutcome) => boolean;
 }
 
-/** Network errors and timeouts, 429 and 5xx are worth retrying; anything else is an answer. */
+/** Statuses that say "try again": request timeout, too many requests, and every server failure. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500;
+}
+
+/** Connection errors and timeouts, 408, 429 and 5xx are worth retrying; anything else is an answer. */
 export function defaultRetryOn(outcome: RetryOutcome): boolean {
-  if (outcome.status !== undefined) return outcome.status === 429 || outcome.status >= 500;
+  if (outcome.status !== undefined) return isRetryableStatus(outcome.status);
   return outcome.error instanceof TransportError && (outcome.error.kind === "network" || outcome.error.kind === "timeout");
 }
+
+export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
 
 export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
   retries: 2,
   minDelayMs: 100,
   maxDelayMs: 2000,
+  maxRetryAfterMs: DEFAULT_MAX_RETRY_AFTER_MS,
   retryOn: defaultRetryOn,
 });
 
@@ -54,13 +69,22 @@ export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void
   });
 }
 
-/** Retry-After in seconds (the HTTP-date form is not worth the trouble here). */
-export function retryAfterMs(headers: Record<string, string>): number | undefined {
-  const value = headers["retry-after"];
-  return value !== undefined && /^\d{1,6}$/.test(value.trim()) ? Number(value.trim()) * 1000 : undefined;
+/** Retry-After (delta-seconds or HTTP date) or retry-after-ms, in ms; see retryAfterHeaderMs. */
+export function retryAfterMs(headers: Record<string, string>, nowMs: number = Date.now()): number | undefined {
+  return retryAfterHeaderMs(headers, nowMs);
 }
 
 /** The default policy with a caller's overrides; false means no retries at all. */
 export function retryPolicy(override: Partial<RetryPolicy> | false | undefined): RetryPolicy {
   return override === false ? { ...DEFAULT_RETRY_POLICY, retries: 0 } : { ...DEFAULT_RETRY_POLICY, ...override };
+}
+
+/**
+ * How long to wait before attempt `attempt + 1`: the server's Retry-After when it gave one (up to
+ * maxRetryAfterMs; "stop" beyond it), else the jittered backoff.
+ */
+export function nextDelayMs(policy: RetryPolicy, attempt: number, headers: Record<string, string> | undefined, nowMs: number = Date.now()): number | "stop" {
+  const asked = headers === undefined ? undefined : retryAfterHeaderMs(headers, nowMs);
+  if (asked === undefined) return backoffDelayMs(policy, attempt);
+  return asked > policy.maxRetryAfterMs ? "stop" : asked;
 }

@@ -70,7 +70,7 @@ it("a new operation and field appear in client, schemas, types, server; --check 
   const newOut = join(work, "new");
   await generate({ specPath: spec, outDir: newOut });
   const read = (file: string) => readFile(join(newOut, file), "utf8");
-  expect(await read("client.ts")).toContain("listWalletLabels(input: T.ListWalletLabelsInput, options?: CallOptions): Promise<T.ListWalletLabelsData> {");
+  expect(await read("client.ts")).toContain("listWalletLabels(input: T.ListWalletLabelsInput, options?: CallOptions): ApiPromise<T.ListWalletLabelsData> {");
   expect(await read("server.ts")).toContain("listWalletLabels(input: T.ListWalletLabelsHandlerInput, ctx: RequestContext): Promise<T.ListWalletLabelsData>;");
   expect(await read("types.ts")).toContain("export type ListWalletLabelsData = string[];");
   expect(await read("schemas.ts")).toMatch(/export const WalletSchema = z\.object\(\{[^;]*label: z\.string\(\)\.refine\(\(s\) => lengthWithin\(s, 0, 40\), "length"\)\.optional\(\),/);

@@ -46,7 +46,11 @@ describe("generate outside custody", () => {
     const out = join(work, "packaged");
     const result = await generate({ ...SPEC, outDir: out, runtime: "package" });
     expect(result.files.some((f) => f.path.startsWith("runtime/"))).toBe(false);
-    expect(await readFile(join(out, "client.ts"), "utf8")).toContain('from "custody/runtime"');
+    // The client imports only the client side of the runtime; the server stubs the whole runtime.
+    const client = await readFile(join(out, "client.ts"), "utf8");
+    expect(client).toContain('from "custody/runtime/client"');
+    expect(client).not.toMatch(/from "custody\/runtime"/);
+    expect(await readFile(join(out, "server.ts"), "utf8")).toContain('from "custody/runtime"');
   });
 
   it("refuses a local runtime for output outside custody", async () => {

@@ -36,7 +36,7 @@ it("a 2XX-only operation: client reads JSON, responseSchema is the 2XX one, Data
   const { model, files } = await renderFiles({ specPath: spec, outDir: join(dir, "out") });
   const file = (path: string) => files.find((f) => f.path === path)?.content ?? "";
   expect(model.operations[0].success?.status).toBe("2XX");
-  expect(file("client.ts")).toContain('callOperation(this.transport, operations.getA, input, options, "json")');
+  expect(file("client.ts")).toContain('callOperation(this.transport, calls["getA"], input, options, "json")');
   expect(file("operations.ts")).toContain('responseSchema: S.GetAResponseSchemas["2XX"],');
   expect(file("types.ts")).toMatch(/export type GetAData = \{[^}]*n\?: number;/);
 });

@@ -26,6 +26,12 @@ function clientFor(apiKey: string, apiSecret: string, retry: false | undefined =
   return new CustodialWalletServiceClient({ baseUrl: sandbox.base_url, apiKey, apiSecret, ...(retry === false ? { retry } : {}) });
 }
 
+/** Calls started together: each gets a handler at once, so one refused before its turn is not an unhandled rejection. */
+function started<T extends Promise<unknown>>(calls: T[]): T[] {
+  for (const call of calls) call.catch(() => undefined);
+  return calls;
+}
+
 async function refusal(p: Promise<unknown>): Promise<ApiError> {
   const error = await p.then(
     () => undefined,
@@ -62,12 +68,12 @@ describe("roles and scopes", () => {
     expect((await viewer.listWallets({ params: { workspace_id: ws } })).map((w) => w.id)).toContain(walletId);
     expect(await viewer.getWalletOverview({ params: { wallet_id: walletId } })).toHaveLength(1);
     await viewer.listAuditLogs({ params: { workspace_id: ws } });
-    for (const attempt of [
+    for (const attempt of started([
       viewer.createWallet({ body: { name: "nope" } }),
       viewer.createWithdrawal({ params: { wallet_id: walletId }, headers: { "idempotency-key": "viewer-1" }, body: { asset_id: ETH, amount: "0.1", recipient_address: RECIPIENT } }),
       viewer.createWebhook({ params: { workspace_id: ws }, body: { url: "http://127.0.0.1:9/x", event_types: ["wallet.created"] } }),
       viewer.listApiKeys({ params: { workspace_id: ws } }),
-    ]) {
+    ])) {
       const e = await refusal(attempt);
       expect(e.status).toBe(403);
       expect(e.code).toBe(403);
@@ -77,7 +83,7 @@ describe("roles and scopes", () => {
 
   it("limits the balances-only key to balance reads", async () => {
     expect(await scoped.getWalletAssetBalance({ params: { wallet_id: walletId, asset_id: ETH } })).toMatchObject({ asset_id: ETH });
-    for (const attempt of [scoped.getWallet({ params: { wallet_id: walletId } }), scoped.listWallets({ params: { workspace_id: ws } }), scoped.listTransactions({ params: { workspace_id: ws } })]) {
+    for (const attempt of started([scoped.getWallet({ params: { wallet_id: walletId } }), scoped.listWallets({ params: { workspace_id: ws } }), scoped.listTransactions({ params: { workspace_id: ws } })])) {
       expect((await refusal(attempt)).status).toBe(403);
     }
   });

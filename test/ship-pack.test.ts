@@ -116,6 +116,14 @@ describe("custody installed from its tarball", () => {
     const tsc = join(project, "node_modules", "typescript", "bin", "tsc");
     const built = await run(process.execPath, [tsc, "-p", "sdk/tsconfig.json"], project);
     expect(built.code, built.stdout + built.stderr).toBe(0);
+    // The wire tests shipped with the package pass on this fresh install (one per operation, node:test).
+    const wire = await run(process.execPath, ["--test", "test/wire.test.js"], join(project, "sdk"));
+    expect(wire.code, wire.stdout + wire.stderr).toBe(0);
+    expect(wire.stdout).toMatch(/# fail 0/);
+    // The client entry point pulls no server, webhook or JSON-RPC code, and no Node-only module.
+    const reached = await importClosure(join(project, "sdk", "dist", "client.js"));
+    expect(reached.files.filter((f) => /\/(server|webhooks|rpc)(\/|\.js)|http-client|http-exchange|jsonrpc|webhook-/.test(f))).toEqual([]);
+    expect(reached.packages.filter((p) => p.startsWith("node:") || p === "undici" || p === "ws")).toEqual([]);
     for (const text of [await readFile(join(project, "sdk", "dist", "client.js"), "utf8"), await readFile(join(project, "sdk", "dist", "runtime", "http-client.js"), "utf8")]) {
       expect(text).not.toContain(ROOT);
       expect(text).not.toMatch(/from "[^"]*\.ts"/);
@@ -176,3 +184,22 @@ console.log(JSON.stringify({ networks: networks.length, denied: denied instanceo
     }
   }, 120_000);
 });
+
+/** Every file a module reaches through relative imports, and the bare specifiers it imports on the way. */
+async function importClosure(entry: string): Promise<{ files: string[]; packages: string[] }> {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const queue = [entry];
+  while (queue.length > 0) {
+    const file = queue.pop() as string;
+    if (files.has(file)) continue;
+    files.add(file);
+    const text = await readFile(file, "utf8");
+    for (const match of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s+"([^"]+)"/g)) {
+      const spec = match[1];
+      if (spec.startsWith(".")) queue.push(join(file, "..", spec));
+      else packages.add(spec);
+    }
+  }
+  return { files: [...files], packages: [...packages] };
+}

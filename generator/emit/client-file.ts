@@ -1,23 +1,86 @@
-// generated/client.ts: a typed client class, one method per operation, on runtime/http-client.ts
-// (undici, HMAC signing when the spec declares x-custody-hmac, retries for idempotent calls).
-// Responses are validated with the zod schemas and envelopes unwrapped; failures raise ApiError.
+// generated/client.ts: a typed client class, one method per operation, on runtime/http-transport.ts
+// (the standard fetch, HMAC signing when the spec declares x-custody-hmac, retries for calls safe to
+// repeat, a generated idempotency key where the operation declares one). Every method returns an
+// ApiPromise (`await` for the data, `.withResponse()` for status, headers and request id); failures raise
+// the ApiError subclass of their status. The client imports no server, webhook or JSON-RPC code.
 import type { OperationModel, SpecModel } from "../model/types.ts";
 import { headerStatement, importStatement, type EmitContext, type EmittedFile } from "./context.ts";
+import { inputSource, operationExample } from "./examples.ts";
 import { printStatements, type Statement } from "./print.ts";
+
+/** The error classes the client throws, re-exported so `import { NotFoundError } from "<pkg>/client"` works. */
+export const CLIENT_ERRORS = [
+  "CustodyError",
+  "ApiError",
+  "BadRequestError",
+  "AuthenticationError",
+  "PermissionDeniedError",
+  "NotFoundError",
+  "ConflictError",
+  "UnprocessableEntityError",
+  "RateLimitError",
+  "InternalServerError",
+  "ResponseValidationError",
+  "TransportError",
+  "ConnectionError",
+  "TimeoutError",
+  "AbortError",
+];
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
+
+const STATUS_ERROR: Record<number, string> = {
+  400: "BadRequestError",
+  401: "AuthenticationError",
+  403: "PermissionDeniedError",
+  404: "NotFoundError",
+  409: "ConflictError",
+  422: "UnprocessableEntityError",
+  429: "RateLimitError",
+};
 
 export function emitClient(ctx: EmitContext): EmittedFile {
   const { model } = ctx;
   const statements: Statement[] = [
     headerStatement(ctx.headerLines),
-    importStatement(ctx.runtime("client-call"), ["callOperation", "type CallOptions"]),
-    importStatement(ctx.runtime("http-client"), ["createTransport", "type Transport", "type TransportOptions"]),
-    importStatement("./operations.js", ["operations"]),
+    importStatement(ctx.runtime("client-call"), ["callOperation", "type CallOperation", "type CallOptions"]),
+    importStatement(ctx.runtime("api-promise"), ["type ApiPromise"]),
+    importStatement(ctx.runtime("http-transport"), ["createTransport", "type Transport", "type TransportOptions"]),
+    importStatement("./schemas.js", [], { namespace: "S" }),
     importStatement("./types.js", [], { typeOnly: true, namespace: "T" }),
     clientOptions(model),
-    { kind: "text", text: "/** Per-call overrides: timeout, retry policy, abort signal, extra headers. */\nexport type { CallOptions };" },
+    { kind: "text", text: "/** Per-call overrides: timeout, retries, idempotency key, abort signal, extra headers. */\nexport type { CallOptions };" },
+    { kind: "text", text: `export type { ApiPromise, WithResponse, ResponseInfo } from "${ctx.runtime("api-promise")}";` },
+    { kind: "text", text: `export type { Middleware, MiddlewareRequest, MiddlewareResponse } from "${ctx.runtime("http-transport")}";` },
+    { kind: "text", text: `export type { ClientLogger, LogLevel } from "${ctx.runtime("client-log")}";` },
+    { kind: "text", text: `export { ${CLIENT_ERRORS.join(", ")} } from "${ctx.runtime("errors")}";` },
+    callTable(model),
     clientClass(model),
   ];
   return { path: "client.ts", content: printStatements(statements) };
+}
+
+/**
+ * What the client needs of each operation, and nothing more: the operations table (operations.ts)
+ * also carries the request schemas, scopes and sources the server and conformance use, which a
+ * bundle of the client should not pay for.
+ */
+function callTable(model: SpecModel): Statement {
+  const entries = model.operations.map((op) => {
+    // Fields equal to callOperation's defaults are left out (200, envelope, idempotent by method).
+    const fields = [
+      `operationId: ${JSON.stringify(op.operationId)}`,
+      `method: ${JSON.stringify(op.method)}`,
+      `path: ${JSON.stringify(op.path)}`,
+      ...(op.successStatus === 200 ? [] : [`successStatus: ${op.successStatus}`]),
+      ...(op.idempotent === SAFE_METHODS.has(op.method.toUpperCase()) ? [] : [`idempotent: ${op.idempotent}`]),
+      ...(op.envelope ? [] : ["envelope: false"]),
+      `responseSchemas: S.${op.names.responseSchemas}`,
+      ...(idempotencyHeader(op) ? [`idempotencyHeader: ${JSON.stringify(idempotencyHeader(op))}`] : []),
+    ];
+    return `  ${JSON.stringify(op.name)}: { ${fields.join(", ")} },`;
+  });
+  return { kind: "text", text: `const calls: Record<string, CallOperation> = {\n${entries.join("\n")}\n};` };
 }
 
 function clientOptions(model: SpecModel): Statement {
@@ -28,10 +91,13 @@ function clientOptions(model: SpecModel): Statement {
         name: "ClientOptions",
         isExported: true,
         extends: ["TransportOptions"],
-        docs: [`Requests are signed as ${model.security.hmac.schemeName} (x-custody-hmac) declares: ${model.security.hmac.algorithm} over method, path, timestamp and body.`],
+        docs: [
+          `Requests are signed as ${model.security.hmac.schemeName} (x-custody-hmac) declares: ${model.security.hmac.algorithm} over method, path, timestamp and body.\n` +
+            "The API secret signs requests that move funds: keep it on a server. It never belongs in a browser.",
+        ],
         properties: [
           { name: "apiKey", type: "string" },
-          { name: "apiSecret", type: "string", docs: ["Used only to sign; never sent."] },
+          { name: "apiSecret", type: "string", docs: ["Used only to sign; never sent, never logged."] },
         ],
       },
     };
@@ -56,25 +122,80 @@ function clientClass(model: SpecModel): Statement {
       docs: [`Client of ${model.title}${model.apiVersion ? ` ${model.apiVersion}` : ""}: one method per operation.`],
       properties: [{ name: "transport", type: "Transport", isReadonly: true }],
       ctors: [{ parameters: [{ name: "options", type: "ClientOptions" }], statements: ["this.transport = createTransport(options);"] }],
-      methods: model.operations.map(method),
+      methods: model.operations.map((op) => method(model, op)),
     },
   };
 }
 
-function method(op: OperationModel) {
+/** The header the operation declares for an idempotency key (Idempotency-Key, or the signing calls' idempotencyKey). */
+export function idempotencyHeader(op: OperationModel): string | undefined {
+  return op.params.header.find((p) => /^idempotency-?key$/i.test(p.name))?.name;
+}
+
+function method(model: SpecModel, op: OperationModel) {
   const n = op.names;
   const requiredInput = op.params.path.length > 0 || op.params.query.some((p) => p.required) || op.params.header.some((p) => p.required) || op.body?.required === true;
   const success = op.success;
   const kind = success?.schema === undefined ? "none" : success.mediaType && !/json/i.test(success.mediaType) ? "text" : "json";
-  const docs = [op.summary, `${op.method} ${op.path}`, op.deprecated ? "@deprecated" : undefined].filter(Boolean).join("\n");
   return {
     name: op.name,
-    docs: [docs],
+    docs: [methodDocs(model, op)],
     parameters: [
       { name: "input", type: `T.${n.input}`, initializer: requiredInput ? undefined : "{}" },
       { name: "options", type: "CallOptions", hasQuestionToken: true },
     ],
-    returnType: `Promise<T.${n.data}>`,
-    statements: [`return callOperation(this.transport, operations.${op.name}, input, options, "${kind}") as Promise<T.${n.data}>;`],
+    returnType: `ApiPromise<T.${n.data}>`,
+    statements: [`return callOperation(this.transport, calls[${JSON.stringify(op.name)}], input, options, "${kind}") as ApiPromise<T.${n.data}>;`],
   };
+}
+
+/** Summary, description, parameters, what it returns, what it throws, and an example from the spec. */
+export function methodDocs(model: SpecModel, op: OperationModel): string {
+  const lines: string[] = [op.summary ?? op.operationId];
+  if (op.description) lines.push("", op.description.trim());
+  const facts = [`\`${op.method} ${op.path}\``];
+  if (op.scopes.length > 0) facts.push(`scopes: ${op.scopes.join(", ")}`);
+  facts.push(`role: ${op.minRole}`);
+  lines.push("", facts.join(" · "));
+  const key = idempotencyHeader(op);
+  if (key) lines.push("", `Sends \`${key}\` (a new UUID v4 unless \`options.idempotencyKey\` or the header is given), the same on every retry, so a retried call is safe.`);
+  lines.push("");
+  const parts = [
+    ...op.params.path.map((p) => `\`params.${p.key}\`${p.description ? ` ${oneLine(p.description)}` : ""}`),
+    ...op.params.query.map((p) => `\`query.${p.key}\`${p.required ? "" : " (optional)"}${p.description ? ` ${oneLine(p.description)}` : ""}`),
+    ...op.params.header.map((p) => `\`headers.${p.key}\`${p.required ? "" : " (optional)"}${p.description ? ` ${oneLine(p.description)}` : ""}`),
+    ...(op.body ? [`\`body\`${op.body.required ? "" : " (optional)"}: ${op.names.body}${op.body.description ? ` ${oneLine(op.body.description)}` : ""}`] : []),
+  ];
+  lines.push(`@param input ${parts.length === 0 ? "nothing is needed" : parts.join("; ")}`);
+  lines.push("@param options per-call timeout, retries, deadline, idempotency key, abort signal, headers");
+  lines.push(`@returns the ${op.envelope ? "envelope's `data`" : "body"} of the ${op.successStatus} answer; \`.withResponse()\` adds status, headers and request id`);
+  for (const response of op.responses) {
+    if (response.code === undefined || response.code < 400) continue;
+    const name = response.code >= 500 ? "InternalServerError" : (STATUS_ERROR[response.code] ?? "ApiError");
+    lines.push(`@throws {${name}} ${response.code}${response.description ? `: ${oneLine(response.description)}` : ""}`);
+  }
+  lines.push("@throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)");
+  lines.push("@throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted");
+  if (op.deprecated) lines.push("@deprecated");
+  lines.push("@example", ...exampleLines(model, op));
+  return lines.join("\n");
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** `const x = await client.op(...)` with the spec's example input, and the example answer's data as a comment. */
+export function exampleLines(model: SpecModel, op: OperationModel): string[] {
+  const example = operationExample(model, op);
+  const input = inputSource(example);
+  const call = `const result = await client.${op.name}(${input});`;
+  const lines = ["```ts", ...call.split("\n")];
+  const data = example.response === undefined ? undefined : op.envelope && typeof example.response.body === "object" && example.response.body !== null ? (example.response.body as { data?: unknown }).data : example.response.body;
+  if (data !== undefined) {
+    const shown = JSON.stringify(data);
+    lines.push(`// result: ${shown.length > 160 ? `${shown.slice(0, 157)}...` : shown}`);
+  }
+  lines.push("```");
+  return lines;
 }

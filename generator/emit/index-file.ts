@@ -8,10 +8,10 @@ export function emitIndex(ctx: EmitContext, modules: readonly string[]): Emitted
   const statements: Statement[] = [
     headerStatement(ctx.headerLines),
     ...modules.map((m): Statement => ({ kind: "export", structure: { moduleSpecifier: `./${m.replace(/\.ts$/, ".js")}` } })),
-    // The runtime's error classes, so that callers catch what the client throws without reaching into runtime/.
+    // The runtime's other error classes (client.ts exports the client's), so that callers catch what the client throws without reaching into runtime/.
     {
       kind: "export",
-      structure: { moduleSpecifier: ctx.runtime("errors"), namedExports: ["CustodyError", "ApiError", "TransportError", "JsonRpcError", "RpcTransportError", "WebhookVerificationError"] },
+      structure: { moduleSpecifier: ctx.runtime("errors"), namedExports: ["JsonRpcError", "RpcTransportError", "WebhookVerificationError"] },
     },
   ];
   return { path: "index.ts", content: printStatements(statements) };

@@ -1,5 +1,8 @@
 // generated/README.md from templates/readme.hbs: every operation with method, path, scopes, role, source.
 import type { EmitContext, EmittedFile } from "./context.ts";
+import type { SpecModel } from "../model/types.ts";
+import { exampleLines, idempotencyHeader } from "./client-file.ts";
+import { inputSource, operationExample } from "./examples.ts";
 import { headerLines, renderTemplate } from "./templates.ts";
 
 /** Table cells must stay on one line and must not end the cell early. */
@@ -35,5 +38,24 @@ export function emitReadme(ctx: EmitContext): EmittedFile {
       methods: rpc.methods.map((m) => ({ name: cell(m.name), params: m.params.map((p) => ({ name: cell(p.name) })), result: m.result && cell(m.result.name) })),
     },
   });
-  return { path: "README.md", content: content.replace(/\n{3,}/g, "\n\n") };
+  const guide = sdkGuide(model, { importFrom: "./index.js", hasWebhooks: model.webhooks.length > 0, hasRpc: model.rpc !== undefined });
+  return { path: "README.md", content: `${content.trimEnd()}\n\n${guide}`.replace(/\n{3,}/g, "\n\n") };
+}
+
+/** The guide to the client (results, errors, retries, idempotency, logs, webhooks, JSON-RPC, an example per operation). */
+export function sdkGuide(model: SpecModel, options: { importFrom: string; hasWebhooks: boolean; hasRpc: boolean }): string {
+  const first = model.operations.find((op) => op.method === "GET") ?? model.operations[0];
+  const firstInput = first === undefined ? "" : inputSource(operationExample(model, first)).replace(/\s*\n\s*/g, " ");
+  const sub = (module: string) => (options.importFrom.startsWith(".") ? `./${module}.js` : `${options.importFrom}/${module}`);
+  return renderTemplate("sdk-guide", {
+    ...options,
+    clientFrom: sub("client"),
+    webhooksFrom: sub("webhooks"),
+    rpcFrom: sub("rpc"),
+    clientName: model.clientName,
+    firstOperation: first?.name,
+    firstInput,
+    idempotent: model.operations.filter((op) => idempotencyHeader(op) !== undefined).map((op) => ({ name: op.name, header: idempotencyHeader(op) })),
+    examples: model.operations.map((op) => ({ name: op.name, summary: cell(op.summary ?? op.operationId), code: exampleLines(model, op).join("\n") })),
+  }).replace(/\n{3,}/g, "\n\n");
 }

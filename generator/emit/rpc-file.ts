@@ -23,7 +23,7 @@ export function emitRpc(ctx: EmitContext): EmittedFile | undefined {
   const zctx: ZodContext = { document: rpc.document, components: tctx.components, resolver: rpc.resolver, version: "3.1" };
   const statements: Statement[] = [
     headerStatement(ctx.rpcHeaderLines ?? ctx.headerLines),
-    importStatement("zod", ["z"]),
+    importStatement("zod", [], { namespace: "z" }),
     importStatement(ctx.runtime("rpc-call"), ["callRpcMethod", "createTypedRpcClient", "type TypedRpcClient", "type TypedRpcClientOptions"]),
     importStatement(ctx.runtime("jsonrpc-client"), ["RpcClient as RuntimeRpcClient"], { typeOnly: true }),
   ];

@@ -19,7 +19,7 @@ export function emitSchemas(ctx: EmitContext): EmittedFile {
     if (hook.componentRef === undefined) body.push(constant(hook.schemaName, zodSchema(hook.schema, plain)));
   }
 
-  const head: Statement[] = [headerStatement(ctx.headerLines), importStatement("zod", ["z"])];
+  const head: Statement[] = [headerStatement(ctx.headerLines), importStatement("zod", [], { namespace: "z" })];
   if (ctx.model.schemas.some((s) => s.recursive)) head.push(importStatement("./types.js", [], { typeOnly: true, namespace: "T" }));
   const text = printStatements(body);
   const used = runtimeHelpersUsed(text);

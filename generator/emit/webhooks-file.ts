@@ -32,7 +32,7 @@ export function emitWebhooks(ctx: EmitContext): EmittedFile | undefined {
   const members = [...new Set(hooks.map((h) => `S.${h.schemaName}`))];
   const statements: Statement[] = [
     headerStatement(ctx.headerLines),
-    importStatement("zod", ["z"]),
+    importStatement("zod", [], { namespace: "z" }),
     importStatement(ctx.runtime("webhook-event"), [
       "parseEvent",
       "verifyEvent",

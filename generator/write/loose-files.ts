@@ -1,7 +1,7 @@
 // Single files written beside a folder we do not own as a whole (a package's package.json,
 // tsconfig.json, README.md next to its src/, dist/ and node_modules/).
 import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { FileChange, RenderedFile } from "./output.ts";
 
 export async function diffFiles(dir: string, files: readonly RenderedFile[]): Promise<FileChange[]> {
@@ -20,6 +20,7 @@ export async function writeFilesIfChanged(dir: string, files: readonly RenderedF
   let written = 0;
   for (const file of files) {
     if (!changes.find((c) => c.path === file.path)?.changed) continue;
+    await mkdir(dirname(join(dir, file.path)), { recursive: true });
     await writeFile(join(dir, file.path), file.content);
     written++;
   }
