@@ -124,6 +124,27 @@ it("a mutual cycle reaching a hidden property gives every member a variant, what
   expect(variants).toEqual({ A: ["response"], B: ["response"], C: ["response"], D: [] });
 });
 
+it("OpenAPI 3.0: readOnly beside allOf [$ref], nullable or not, hides the property", async () => {
+  const spec = join(work, "thirty.json");
+  const person = { $ref: "#/components/schemas/Person" };
+  const schemas = {
+    Person: { type: "object", properties: { name: { type: "string" } } },
+    Account: {
+      type: "object",
+      required: ["owner"],
+      properties: { owner: { allOf: [person], readOnly: true }, manager: { allOf: [person], nullable: true, readOnly: true }, note: { type: "string" } },
+    },
+  };
+  const content = { "application/json": { schema: { $ref: "#/components/schemas/Account" } } };
+  const paths = { "/accounts": { post: { operationId: "createAccount", requestBody: { content }, responses: { "201": { description: "ok", content } } } } };
+  await writeFile(spec, JSON.stringify({ openapi: "3.0.3", info: { title: "Thirty", version: "1" }, paths, components: { schemas } }));
+  const { files } = await renderFiles({ specPath: spec, outDir: join(work, "thirty") });
+  const types = files.find((f) => f.path === "types.ts")?.content ?? "";
+  expect(types).toContain("export interface AccountWritable {\n  note?: string;\n}");
+  expect(types).toContain("export type CreateAccountBody = AccountWritable;");
+  expect(types).toMatch(/export interface Account \{\n {2}owner: Person;\n {2}manager\?: Person \| null;/);
+});
+
 it("a spec without readOnly/writeOnly gets no variant (our spec)", async () => {
   const { model: ours } = await renderFiles({ specPath: join(ROOT, "spec/openapi.yaml"), outDir: join(work, "ours") });
   expect(ours.schemas.filter((s) => s.variants !== undefined)).toEqual([]);

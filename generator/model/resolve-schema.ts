@@ -121,7 +121,7 @@ export class SchemaResolver {
     // 3.0's idiom for a nullable ref, `{allOf: [$ref], nullable: true}`: with no type to extend, null is
     // admitted beside the schema (as 3.0 generators and authors read it).
     if (this.version === "3.0" && raw.nullable === true && raw.type === undefined && !Array.isArray(raw.enum) && node !== true) {
-      return { anyOf: [node, { type: ["null"] }] };
+      return keepAccessFlags({ anyOf: [node, { type: ["null"] }] }, raw);
     }
     return node;
   }
@@ -247,13 +247,14 @@ export class SchemaResolver {
 }
 
 /**
- * `{allOf: [$ref], readOnly: true}` keeps its readOnly/writeOnly on the ref (the emitters leave such a
- * property out of one direction's types, see directions.ts); without either flag the ref is returned as is.
+ * `{allOf: [$ref], readOnly: true}` (and 3.0's nullable form of it) keeps its readOnly/writeOnly on the
+ * node it becomes (the emitters leave such a property out of one direction's types, see
+ * directions.ts); without either flag the node is returned as is.
  */
-function keepAccessFlags(ref: SchemaObject, own: SchemaObject): Schema {
+function keepAccessFlags(node: SchemaObject, own: SchemaObject): SchemaObject {
   const flags = (["readOnly", "writeOnly"] as const).filter((k) => own[k] === true);
-  if (flags.length === 0) return ref;
-  return { ...ref, ...Object.fromEntries(flags.map((k) => [k, true])) };
+  if (flags.length === 0) return node;
+  return { ...node, ...Object.fromEntries(flags.map((k) => [k, true])) };
 }
 
 /** Whether a JSON value has one of the listed types. */
