@@ -116,12 +116,15 @@ it("a mutual cycle reaching a hidden property gives every member a variant, what
     B: { type: "object", properties: { a: { $ref: "#/components/schemas/A" }, c: { $ref: "#/components/schemas/C" } } },
     C: { type: "object", properties: { secret: { type: "string", writeOnly: true }, note: { type: "string" } } },
     D: { type: "object", properties: { self: { $ref: "#/components/schemas/D" } } },
+    // Takes the name C's variant would have had: the variant gets the next one.
+    CReadable: { type: "object", properties: { note: { type: "string" } } },
   };
   const paths = { "/a": { get: { operationId: "getA", responses: { "200": { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/A" } } } } } } } };
   await writeFile(spec, JSON.stringify({ openapi: "3.1.0", info: { title: "Cycle", version: "1" }, paths, components: { schemas } }));
   const { model: cyclic } = await renderFiles({ specPath: spec, outDir: join(work, "cycle") });
   const variants = Object.fromEntries(cyclic.schemas.map((s) => [s.typeName, Object.keys(s.variants ?? {})]));
-  expect(variants).toEqual({ A: ["response"], B: ["response"], C: ["response"], D: [] });
+  expect(variants).toEqual({ A: ["response"], B: ["response"], C: ["response"], CReadable: [], D: [] });
+  expect(cyclic.schemasByRef.get("#/components/schemas/C")?.variants?.response?.typeName).toBe("CReadable2");
 });
 
 it("OpenAPI 3.0: readOnly beside allOf [$ref], nullable or not, hides the property", async () => {
