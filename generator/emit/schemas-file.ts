@@ -1,6 +1,7 @@
 // generated/schemas.ts: a zod 4 schema per component (dependencies first; cycles as z.lazy with an
 // explicit type) and per operation its params/query/headers/body schemas and response schemas.
 import { objectLiteralKey, propertyKey } from "../model/names.ts";
+import { DIRECTIONS } from "../model/directions.ts";
 import type { NamedSchema, OperationModel, ParameterModel, ResponseModel } from "../model/types.ts";
 import { headerStatement, importStatement, zodContext, type EmitContext, type EmittedFile } from "./context.ts";
 import { printStatements, type Statement } from "./print.ts";
@@ -13,10 +14,17 @@ const PARAMETER_HELPERS = ["toArray", "splitCommas", "ownProperties"];
 export function emitSchemas(ctx: EmitContext): EmittedFile {
   const plain = zodContext(ctx);
   const body: Statement[] = [];
-  for (const named of ctx.model.schemas) body.push(componentSchema(named, plain));
+  for (const named of ctx.model.schemas) {
+    body.push(componentSchema(named, named, plain));
+    // A variant refers to its dependencies' variants, which come before it as their bases do.
+    for (const direction of DIRECTIONS) {
+      const variant = named.variants?.[direction];
+      if (variant !== undefined) body.push(componentSchema(variant, named, { ...plain, direction }));
+    }
+  }
   for (const op of ctx.model.operations) body.push(...operationSchemas(op, ctx));
   for (const hook of ctx.model.webhooks) {
-    if (hook.componentRef === undefined) body.push(constant(hook.schemaName, zodSchema(hook.schema, plain)));
+    if (hook.componentRef === undefined) body.push(constant(hook.schemaName, zodSchema(hook.schema, { ...plain, direction: "response" })));
   }
 
   const head: Statement[] = [headerStatement(ctx.headerLines), importStatement("zod", [], { namespace: "z" })];
@@ -34,11 +42,12 @@ function constant(name: string, initializer: string, type?: string): Statement {
   return { kind: "variable", structure: { isExported: true, declarationKind: "const" as never, declarations: [{ name, initializer, type }] } };
 }
 
-function componentSchema(named: NamedSchema, zctx: ZodContext): Statement {
+/** The zod const of a component (or of one of its variants: `names`, printed with zctx.direction). */
+function componentSchema(names: { typeName: string; schemaName: string }, named: NamedSchema, zctx: ZodContext): Statement {
   const code = zodSchema(named.schema, zctx);
-  if (!named.recursive) return constant(named.schemaName, code);
+  if (!named.recursive) return constant(names.schemaName, code);
   // A cycle needs z.lazy, and TypeScript needs the type spelled out to check a self-reference.
-  return constant(named.schemaName, `z.lazy(() => ${code})`, `z.ZodType<T.${named.typeName}>`);
+  return constant(names.schemaName, `z.lazy(() => ${code})`, `z.ZodType<T.${names.typeName}>`);
 }
 
 function parametersSchema(params: ParameterModel[], ctx: EmitContext): string {
@@ -81,10 +90,10 @@ function operationSchemas(op: OperationModel, ctx: EmitContext): Statement[] {
     .filter(([, params]) => params.length > 0)
     .map(([name, params]) => constant(name, parametersSchema(params, ctx)));
   if (op.body) {
-    const code = zodSchema(op.body.schema, plain);
+    const code = zodSchema(op.body.schema, { ...plain, direction: "request" });
     out.push(constant(n.bodySchema, op.body.required ? code : `${code}.optional()`));
   }
-  out.push(constant(n.responseSchemas, responseRecord(op.responses, plain)));
+  out.push(constant(n.responseSchemas, responseRecord(op.responses, { ...plain, direction: "response" })));
   return out;
 }
 

@@ -1,10 +1,11 @@
 // Resolved schema (generator/model/resolve-schema.ts) → TypeScript type text, branch by branch as
 // the zod emitter prints it (generator/model/schema-shape.ts), so z.infer of a generated schema and its
 // type are the same type. Named components become references; everything else is written inline.
+import { directedNames, hiddenProperties } from "../model/directions.ts";
 import { propertyKey } from "../model/names.ts";
 import type { SchemaResolver } from "../model/resolve-schema.ts";
 import { branchesOf, jsonTypeText, literalValues, type Branch } from "../model/schema-shape.ts";
-import type { NamedSchema, Schema, SchemaObject } from "../model/types.ts";
+import type { Direction, NamedSchema, Schema, SchemaObject } from "../model/types.ts";
 
 export interface TypeContext {
   document: unknown;
@@ -12,6 +13,8 @@ export interface TypeContext {
   resolver: SchemaResolver;
   /** Prefix for component names (e.g. "T." outside types.ts). */
   prefix?: string;
+  /** Who sends the value: hidden properties are left out and $refs name the direction's variants. */
+  direction?: Direction;
 }
 
 /** Type text plus its precedence, so composites know when to parenthesize. */
@@ -35,7 +38,7 @@ function typeOf(input: Schema | undefined, ctx: TypeContext, depth: number): Typ
   if (depth > MAX_INLINE_DEPTH) return atom("unknown");
   if (typeof schema.$ref === "string") {
     const named = ctx.resolver.component(schema.$ref);
-    return named ? atom((ctx.prefix ?? "") + named.typeName) : typeOf(undefined, ctx, depth + 1);
+    return named ? atom((ctx.prefix ?? "") + directedNames(named, ctx.direction).typeName) : typeOf(undefined, ctx, depth + 1);
   }
   const parts: TypeText[] = [];
   const base = baseType(schema, ctx, depth);
@@ -125,7 +128,8 @@ export function objectShape(input: SchemaObject, ctx: TypeContext, depth = 0): {
   const schema = typeof resolved === "object" ? resolved : {};
   const required = new Set((schema.required as string[] | undefined) ?? []);
   const props = (schema.properties as Record<string, Schema> | undefined) ?? {};
-  const names = [...Object.keys(props), ...[...required].filter((n) => !Object.hasOwn(props, n))];
+  const hidden = hiddenProperties(ctx.direction, schema, ctx.resolver);
+  const names = [...Object.keys(props), ...[...required].filter((n) => !Object.hasOwn(props, n))].filter((n) => !hidden.has(n));
   const properties = names.map((name) => ({
     key: propertyKey(name),
     type: Object.hasOwn(props, name) ? typeOf(props[name], ctx, depth + 1).text : "unknown",

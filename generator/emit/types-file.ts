@@ -1,7 +1,8 @@
 // generated/types.ts: a type per component schema (interfaces for object shapes) and per operation
 // its Params, Query, Headers, Body, Data, Error, Input and HandlerInput.
 import { isInterfaceShape } from "../model/schema-shape.ts";
-import type { NamedSchema, OperationModel, ParameterModel, ResponseModel, SchemaObject } from "../model/types.ts";
+import { DIRECTIONS } from "../model/directions.ts";
+import type { Direction, NamedSchema, OperationModel, ParameterModel, ResponseModel, SchemaObject } from "../model/types.ts";
 import { headerStatement, typeContext, type EmitContext, type EmittedFile } from "./context.ts";
 import { printStatements, type Statement } from "./print.ts";
 import { docText, objectShape, tsType, type TypeContext } from "./ts-type.ts";
@@ -10,12 +11,21 @@ import { propertyKey } from "../model/names.ts";
 export function emitTypes(ctx: EmitContext): EmittedFile {
   const tctx = typeContext(ctx);
   const statements: Statement[] = [headerStatement(ctx.headerLines)];
-  const components = [...ctx.model.schemas].sort((a, b) => (a.typeName < b.typeName ? -1 : a.typeName > b.typeName ? 1 : 0));
-  for (const named of components) statements.push(componentDeclaration(named, tctx));
+  // Each component, and its readOnly/writeOnly variants (see model/directions.ts), sorted by name.
+  const components = ctx.model.schemas.flatMap((named) => [
+    { name: named.typeName, named, tctx },
+    ...DIRECTIONS.flatMap((direction) => {
+      const variant = named.variants?.[direction];
+      return variant === undefined ? [] : [{ name: variant.typeName, named, tctx: { ...tctx, direction } }];
+    }),
+  ]);
+  components.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const { name, named, tctx: declared } of components) statements.push(componentDeclaration(name, named, declared));
   for (const op of ctx.model.operations) statements.push(...operationDeclarations(op, tctx));
+  const events: TypeContext = { ...tctx, direction: "response" };
   for (const hook of ctx.model.webhooks) {
     if (hook.componentRef !== undefined) continue;
-    statements.push(alias(hook.typeName, tsType(hook.schema, tctx), hook.summary ?? `Body of the ${hook.event} webhook event.`));
+    statements.push(alias(hook.typeName, tsType(hook.schema, events), hook.summary ?? `Body of the ${hook.event} webhook event.`));
   }
   return { path: "types.ts", content: printStatements(statements) };
 }
@@ -25,15 +35,15 @@ function alias(name: string, type: string, docs?: string): Statement {
 }
 
 /** Object shapes without composition become interfaces; everything else a type alias. */
-function componentDeclaration(named: NamedSchema, tctx: TypeContext): Statement {
+function componentDeclaration(name: string, named: NamedSchema, tctx: TypeContext): Statement {
   const schema = named.schema;
-  const docs = docText(schema);
+  const docs = variantDocs(docText(schema), named, tctx.direction);
   if (isInterfaceShape(schema, tctx.resolver)) {
     const { properties, index } = objectShape(schema as SchemaObject, tctx);
     return {
       kind: "interface",
       structure: {
-        name: named.typeName,
+        name,
         isExported: true,
         docs: docs ? [docs] : undefined,
         properties: properties.map((p) => ({ name: p.key, type: p.type, hasQuestionToken: p.optional, docs: p.docs ? [p.docs] : undefined })),
@@ -41,7 +51,17 @@ function componentDeclaration(named: NamedSchema, tctx: TypeContext): Statement 
       },
     };
   }
-  return alias(named.typeName, tsType(schema, tctx), docs);
+  return alias(name, tsType(schema, tctx), docs);
+}
+
+/** A variant's doc says which values it types, after the component's own description. */
+function variantDocs(docs: string | undefined, named: NamedSchema, direction: Direction | undefined): string | undefined {
+  if (direction === undefined) return docs;
+  const note =
+    direction === "request"
+      ? `${named.typeName} as a request sends it: without its readOnly properties.`
+      : `${named.typeName} as the server sends it (responses, webhook events): without its writeOnly properties.`;
+  return docs === undefined ? note : `${docs}\n\n${note}`;
 }
 
 
@@ -73,9 +93,11 @@ function operationDeclarations(op: OperationModel, tctx: TypeContext): Statement
     parametersType(n.query, op.params.query, tctx),
     parametersType(n.headers, op.params.header, tctx),
   ].filter((s): s is Statement => s !== undefined);
-  if (op.body) out.push(alias(n.body, tsType(op.body.schema, tctx), op.body.description ?? `Request body of ${op.operationId}.`));
-  out.push(alias(n.data, dataType(op, tctx), `What ${op.operationId} returns on success${op.envelope ? " (the envelope's data)" : ""}.`));
-  out.push(alias(n.error, errorType(op, tctx), `Bodies of the error responses ${op.operationId} declares.`));
+  const request: TypeContext = { ...tctx, direction: "request" };
+  const response: TypeContext = { ...tctx, direction: "response" };
+  if (op.body) out.push(alias(n.body, tsType(op.body.schema, request), op.body.description ?? `Request body of ${op.operationId}.`));
+  out.push(alias(n.data, dataType(op, response), `What ${op.operationId} returns on success${op.envelope ? " (the envelope's data)" : ""}.`));
+  out.push(alias(n.error, errorType(op, response), `Bodies of the error responses ${op.operationId} declares.`));
   const input = inputType(op, n.input, false);
   const handlerInput = inputType(op, n.handlerInput, true);
   out.push(input);

@@ -1,5 +1,6 @@
 // generated/webhooks.ts: the event types of the spec's `webhooks:` with their zod schemas, a parser,
 // and verifyWebhook for receivers (signature via runtime/webhook-signature.ts, then the typed event).
+import { directedNames } from "../model/directions.ts";
 import { derefSchema, flattenObject } from "../model/schema-utils.ts";
 import type { SpecModel, WebhookModel } from "../model/types.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
@@ -74,7 +75,7 @@ function anyEventSchema(model: SpecModel, hooks: WebhookModel[], members: string
   const discriminator = DISCRIMINATORS.find((key) =>
     hooks.every((hook) => {
       const named = hook.componentRef === undefined ? undefined : model.schemasByRef.get(hook.componentRef);
-      if (named === undefined || !named.zodObject) return false;
+      if (named === undefined || !directedNames(named, "response").zodObject) return false;
       const flat = flattenObject(model.document, named.schema);
       const prop = flat?.properties[key] === undefined ? undefined : derefSchema(model.document, flat.properties[key]);
       if (!flat?.required.has(key) || typeof prop !== "object" || prop === null) return false;

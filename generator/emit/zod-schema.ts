@@ -3,11 +3,12 @@
 // predicate from runtime/json-schema.ts. Keywords that need the value's own keys or raw items
 // (not, if/then/else, patternProperties, uniqueItems, ...) are checked on the raw value before it is
 // parsed: `z.unknown().refine(rule).pipe(schema)`. Defaults are annotations and are not applied.
+import { directedNames, hiddenIn, hiddenProperties } from "../model/directions.ts";
 import { isPrototypeMember, objectLiteralKey } from "../model/names.ts";
 import type { SchemaResolver } from "../model/resolve-schema.ts";
 import { patternFlags } from "../model/resolve-schema.ts";
 import { branchesOf, jsonTypeText, literalValues, type Branch } from "../model/schema-shape.ts";
-import type { NamedSchema, Schema, SchemaObject } from "../model/types.ts";
+import type { Direction, NamedSchema, Schema, SchemaObject } from "../model/types.ts";
 import { indent } from "./ts-type.ts";
 
 export interface ZodContext {
@@ -19,6 +20,8 @@ export interface ZodContext {
   /** For coerced arrays: repeated keys (default) or one comma-separated value. */
   explode?: boolean;
   version: "3.0" | "3.1";
+  /** Who sends the value: hidden properties are left out and $refs name the direction's variants. */
+  direction?: Direction;
 }
 
 const MAX_INLINE_DEPTH = 64;
@@ -47,7 +50,7 @@ function zodOf(input: Schema | undefined, ctx: ZodContext, depth: number): strin
   if (depth > MAX_INLINE_DEPTH) return "z.unknown()";
   if (typeof schema.$ref === "string") {
     const named = ctx.resolver.component(schema.$ref);
-    if (named && !ctx.coerce) return named.schemaName;
+    if (named && !ctx.coerce) return directedNames(named, ctx.direction).schemaName;
     return zodOf(named?.schema, ctx, depth + 1);
   }
   const parts: string[] = [];
@@ -163,8 +166,9 @@ function arrayZod(schema: SchemaObject, ctx: ZodContext, depth: number): string 
 function objectZod(schema: SchemaObject, ctx: ZodContext, depth: number): string {
   const properties = (schema.properties as Record<string, Schema> | undefined) ?? {};
   const required = new Set((schema.required as string[] | undefined) ?? []);
+  const hidden = hiddenProperties(ctx.direction, schema, ctx.resolver);
   // `required` may name keys `properties` does not declare: they must be present, with any value.
-  const names = [...Object.keys(properties), ...[...required].filter((n) => !Object.hasOwn(properties, n))];
+  const names = [...Object.keys(properties), ...[...required].filter((n) => !Object.hasOwn(properties, n))].filter((n) => !hidden.has(n));
   const extra = schema.patternProperties === undefined ? schema.additionalProperties : true;
   const extraZod = extra === undefined || extra === true || extra === false ? undefined : zodOf(extra, ctx, depth + 1);
   if (names.length === 0) {
@@ -263,17 +267,21 @@ function discriminatedZod(schema: SchemaObject, members: Schema[], ctx: ZodConte
   for (const member of members) {
     if (typeof member !== "object" || typeof member.$ref !== "string") return undefined;
     const named = ctx.resolver.component(member.$ref);
-    if (named === undefined || !named.zodObject) return undefined;
+    if (named === undefined) return undefined;
+    const printed = directedNames(named, ctx.direction);
+    if (!printed.zodObject) return undefined;
     const target = ctx.resolver.resolve(named.schema);
     if (typeof target !== "object" || !((target.required as string[] | undefined) ?? []).includes(property)) return undefined;
-    const prop = ctx.resolver.resolve((target.properties as Record<string, Schema> | undefined)?.[property]);
+    const declared = (target.properties as Record<string, Schema> | undefined)?.[property];
+    if (ctx.direction !== undefined && hiddenIn(ctx.direction, declared, ctx.resolver)) return undefined;
+    const prop = ctx.resolver.resolve(declared);
     const values = typeof prop === "object" && typeof prop.$ref !== "string" ? literalValues(prop) : undefined;
     if (values === undefined || values.length === 0 || !values.every((v) => typeof v === "string")) return undefined;
     for (const v of values) {
       if (seen.has(v)) return undefined;
       seen.add(v);
     }
-    names.push(named.schemaName);
+    names.push(printed.schemaName);
   }
   return `z.discriminatedUnion(${JSON.stringify(property)}, [${names.join(", ")}])`;
 }

@@ -1,8 +1,10 @@
 // Builds the one normalized model from a loaded document. Names are handed out in a fixed order
-// (fixed exports, operations, component schemas, webhooks, rpc) so they are stable run to run.
+// (fixed exports, operations, component schemas, webhooks, rpc, then readOnly/writeOnly variants) so
+// they are stable run to run.
 import { escapeToken, toPointer } from "../load/json-pointer.ts";
 import { SpecError, type SpecProblem } from "../load/spec-error.ts";
 import type { LoadedSpec } from "../load/load-spec.ts";
+import { assignDirectionVariants } from "./directions.ts";
 import { NameRegistry, toPascalCase } from "./names.ts";
 import { buildOperation, listOperations } from "./operations.ts";
 import { aliasCycles, componentDependencies, orderByDependencies } from "./schema-graph.ts";
@@ -10,7 +12,7 @@ import { SchemaResolver } from "./resolve-schema.ts";
 import { isPlainZodObject } from "./schema-shape.ts";
 import { COMPONENT_SCHEMA_PREFIX } from "./schema-utils.ts";
 import { buildSecurity } from "./security.ts";
-import type { NamedSchema, OperationModel, RpcModel, Schema, SpecModel } from "./types.ts";
+import type { NamedSchema, OperationModel, RpcModel, Schema, SpecModel, WebhookModel } from "./types.ts";
 import { buildWebhooks, webhookProfile } from "./webhooks.ts";
 
 /** Names every generated file exports besides the per-schema and per-operation ones. */
@@ -70,6 +72,11 @@ export function buildModel(loaded: LoadedSpec, options: BuildOptions = {}): Spec
   const security = buildSecurity(document, problems);
   const webhooks = buildWebhooks(document, schemasByRef, exportNames, problems);
   const rpc = options.rpc?.(exportNames);
+  // Last, so the names above never move when a spec gains a readOnly or writeOnly property.
+  if (problems.length === 0) {
+    assignDirectionVariants(schemas, resolver, exportNames);
+    for (const hook of webhooks) useResponseVariant(hook, schemasByRef);
+  }
 
   if (problems.length > 0) throw new SpecError(loaded.source.displayPath, problems);
   return {
@@ -91,6 +98,14 @@ export function buildModel(loaded: LoadedSpec, options: BuildOptions = {}): Spec
     webhookProfile: webhookProfile(document),
     rpc,
   };
+}
+
+/** An event whose body is a component is that component as the server sends it. */
+function useResponseVariant(hook: WebhookModel, schemasByRef: ReadonlyMap<string, NamedSchema>): void {
+  const variant = hook.componentRef === undefined ? undefined : schemasByRef.get(hook.componentRef)?.variants?.response;
+  if (variant === undefined) return;
+  hook.typeName = variant.typeName;
+  hook.schemaName = variant.schemaName;
 }
 
 /** One problem per cycle of components that only alias each other (see aliasCycles). */

@@ -121,7 +121,7 @@ export class SchemaResolver {
     // 3.0's idiom for a nullable ref, `{allOf: [$ref], nullable: true}`: with no type to extend, null is
     // admitted beside the schema (as 3.0 generators and authors read it).
     if (this.version === "3.0" && raw.nullable === true && raw.type === undefined && !Array.isArray(raw.enum) && node !== true) {
-      return { anyOf: [node, { type: ["null"] }] };
+      return keepAccessFlags({ anyOf: [node, { type: ["null"] }] }, raw);
     }
     return node;
   }
@@ -212,7 +212,7 @@ export class SchemaResolver {
     const members = allOf as Schema[];
     const ownAsserts = Object.keys(own).some((k) => !ANNOTATIONS.has(k) && !k.startsWith("x-"));
     // `allOf: [$ref]` alone (the 3.0 way to annotate a ref) is the ref: keep its name.
-    if (!ownAsserts && members.length === 1 && typeof members[0] === "object" && typeof members[0].$ref === "string") return members[0];
+    if (!ownAsserts && members.length === 1 && typeof members[0] === "object" && typeof members[0].$ref === "string") return keepAccessFlags(members[0], own);
     let merged: Schema = own;
     const kept: Schema[] = [];
     for (const member of members) {
@@ -244,6 +244,17 @@ export class SchemaResolver {
     const { description: _d, ...keywords } = target;
     return Object.keys(siblings).length === 0 ? keywords : { ...keywords, ...siblings };
   }
+}
+
+/**
+ * `{allOf: [$ref], readOnly: true}` (and 3.0's nullable form of it) keeps its readOnly/writeOnly on the
+ * node it becomes (the emitters leave such a property out of one direction's types, see
+ * directions.ts); without either flag the node is returned as is.
+ */
+function keepAccessFlags(node: SchemaObject, own: SchemaObject): SchemaObject {
+  const flags = (["readOnly", "writeOnly"] as const).filter((k) => own[k] === true);
+  if (flags.length === 0) return node;
+  return { ...node, ...Object.fromEntries(flags.map((k) => [k, true])) };
 }
 
 /** Whether a JSON value has one of the listed types. */

@@ -54,6 +54,21 @@ export interface NamedSchema {
   /** Emitted as a plain z.object (so it can join a z.discriminatedUnion or be extended). */
   zodObject: boolean;
   pointer: string;
+  /**
+   * Direction variants, only for components whose closure has readOnly (request) or writeOnly
+   * (response) properties: the same schema without those properties (see directions.ts).
+   */
+  variants?: Partial<Record<Direction, DirectionVariant>>;
+}
+
+/** Who sends the value: the client (request bodies) or the server (responses, webhook events). */
+export type Direction = "request" | "response";
+
+export interface DirectionVariant {
+  typeName: string;
+  schemaName: string;
+  /** Emitted as a plain z.object (see NamedSchema.zodObject). */
+  zodObject: boolean;
 }
 
 export type ParamLocation = "path" | "query" | "header" | "cookie";
