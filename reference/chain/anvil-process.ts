@@ -44,11 +44,14 @@ export function anvilBinary(env: NodeJS.ProcessEnv = process.env): string {
 // up. Without it a crashed sandbox would leave a node running and holding its port and state file.
 const WATCHDOG = [
   '"$0" "$@" & child=$!',
-  "trap 'kill -TERM $child 2>/dev/null' TERM INT HUP",
-  "while kill -0 $child 2>/dev/null; do",
   // Once only: a second SIGTERM would cut anvil's state write short.
-  '  if [ -z "$sent" ] && ! kill -0 "$CUSTODY_PARENT_PID" 2>/dev/null; then kill -TERM $child 2>/dev/null; sent=1; fi',
-  "  sleep 0.5",
+  "stop() { [ -z \"$sent\" ] && kill -TERM $child 2>/dev/null; sent=1; }",
+  "trap 'stop; stopping=1' TERM INT HUP",
+  'while [ -z "$stopping" ] && kill -0 $child 2>/dev/null; do',
+  '  kill -0 "$CUSTODY_PARENT_PID" 2>/dev/null || stop',
+  // In the background and waited for, so that a signal runs the trap at once (sh runs traps only
+  // after a foreground command ends): a stop costs no polling interval.
+  "  sleep 0.5 </dev/null >/dev/null 2>&1 & wait $!",
   "done",
   "wait $child",
 ].join("\n");

@@ -9,7 +9,7 @@ import { createServer } from "node:net";
 import type { Check } from "../../conformance/check.ts";
 import type { Group } from "../../conformance/types.ts";
 import { signRequest } from "../../runtime/hmac.ts";
-import { startSandbox } from "../../reference/sandbox.ts";
+import { startSandbox, type SandboxOptions } from "../../reference/sandbox.ts";
 import { startFaultProxy, type ProxiedRequest, type ProxyHooks } from "./fake-proxy.ts";
 
 export interface Admin {
@@ -35,13 +35,15 @@ export async function runBehindProxy(opts: {
   /** In front of the runner's webhook receiver (between the deployment and the runner). */
   deliveries?: ProxyHooks;
   catalog: (operations: OperationInfo[]) => Check[];
+  /** Options of the sandbox behind the proxy. */
+  sandbox?: SandboxOptions;
   only?: Group[];
   timeoutMs?: number;
   onExchange?: (e: RecordedExchange) => void;
   /** Runs before the sandbox and the proxies close (to replay against them). */
   then?: (run: DeepRun) => Promise<void>;
 }): Promise<DeepRun> {
-  const sandbox = await startSandbox({});
+  const sandbox = await startSandbox(opts.sandbox ?? {});
   const admin = { apiKey: sandbox.api_key, apiSecret: sandbox.api_secret };
   const seen: ProxiedRequest[] = [];
   const hooks = opts.hooks?.(admin) ?? {};
