@@ -255,27 +255,32 @@ async function readLimited(stream: ReadableStream<Uint8Array>, limit: number): P
  * and one timer, expiring at most a window late (a twentieth of the timeout, 10 to 250 ms). An
  * AbortController of their own per attempt measured 12% of the client's own work (creating the signal
  * and making it transferable). fetch implementations raise a signal's listener limit themselves
- * (undici: to 1500), so many attempts can listen on one.
+ * (undici: to 1500), so many attempts can listen on one — but undici lists a signal's listeners on
+ * every request and drops its own only when the request is garbage-collected, so a signal serves at
+ * most SHARED_ATTEMPTS attempts (without the cap, 0.81 of raw fetch's throughput; with it, see bench/sdk.ts).
  */
-const deadlines = new Map<number, AbortSignal>();
+const SHARED_ATTEMPTS = 32;
+const deadlines = new Map<number, { signal: AbortSignal; uses: number }>();
 
 function sharedDeadline(timeoutMs: number): AbortSignal {
   const grain = Math.min(250, Math.max(10, Math.floor(timeoutMs / 20)));
   const expiresAt = Math.ceil((Date.now() + timeoutMs) / grain) * grain;
-  let signal = deadlines.get(expiresAt);
-  if (signal === undefined) {
+  let shared = deadlines.get(expiresAt);
+  if (shared === undefined || shared.uses >= SHARED_ATTEMPTS) {
     const controller = new AbortController();
-    signal = controller.signal;
-    deadlines.set(expiresAt, signal);
+    const current = { signal: controller.signal, uses: 0 };
+    shared = current;
+    deadlines.set(expiresAt, current);
     const timer = setTimeout(() => {
-      deadlines.delete(expiresAt);
+      if (deadlines.get(expiresAt) === current) deadlines.delete(expiresAt);
       controller.abort();
     }, expiresAt - Date.now());
     // Like AbortSignal.timeout's timer: a deadline alone does not keep the process alive (Node, Bun: unref; Deno: unrefTimer).
     if (typeof timer === "number") (globalThis as { Deno?: { unrefTimer?: (id: number) => void } }).Deno?.unrefTimer?.(timer);
     else (timer as { unref?: () => void }).unref?.();
   }
-  return signal;
+  shared.uses++;
+  return shared.signal;
 }
 
 /** A RawSend over a fetch: web streams, and a deadline signal that aborts the attempt at its timeout. */

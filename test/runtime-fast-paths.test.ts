@@ -359,3 +359,26 @@ describe("client calls", () => {
     expect(createTransport({ baseUrl: "http://x", validateResponses: false }).validateResponses).toBe(false);
   });
 });
+
+describe("the shared deadline signal", () => {
+  it("serves at most 32 attempts that start together, and each still times out", async () => {
+    const { fetchSend } = await import("../runtime/http-transport.ts");
+    const signals: AbortSignal[] = [];
+    const fetch = (_url: string, init: { signal: AbortSignal }) => {
+      signals.push(init.signal);
+      return Promise.resolve({ status: 200, headers: { forEach() {} }, body: null });
+    };
+    const send = fetchSend(fetch);
+    const input = { url: "http://127.0.0.1:9/x", origin: "http://127.0.0.1:9", pathAndQuery: "/x", method: "GET", headers: {}, body: undefined, timeoutMs: 60_000, maxBytes: 1024 };
+    await Promise.all(Array.from({ length: 100 }, () => send(input)));
+    const uses = new Map<AbortSignal, number>();
+    for (const s of signals) uses.set(s, (uses.get(s) ?? 0) + 1);
+    expect(Math.max(...uses.values())).toBeLessThanOrEqual(32);
+    // Shared at all: far fewer signals than attempts (100 attempts in one window).
+    expect(uses.size).toBeLessThan(10);
+
+    // A hanging exchange is still cut at its timeout.
+    const hanging = fetchSend((_url, init) => new Promise((_resolve, reject) => init.signal.addEventListener("abort", () => reject(new Error("aborted")))));
+    await expect(hanging({ ...input, timeoutMs: 50 })).rejects.toThrow(/50/);
+  });
+});
