@@ -4,7 +4,6 @@
 // 3 no MUST check failed but some did not run. Secrets are never printed.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, defaultWsUrl, type Credentials, type RunOptions, type TargetConfig } from "../conformance/config.ts";
 import { loadGeneratedOperations, type OperationInfo } from "../conformance/operations.ts";
 import { consoleReporter } from "../conformance/report/console.ts";
@@ -16,6 +15,7 @@ import { supplyMode } from "../conformance/supply.ts";
 import { redactorFor, runSuite } from "../conformance/runner.ts";
 import type { Redactor } from "../conformance/redact.ts";
 import { GROUPS, type Group, type Level } from "../conformance/types.ts";
+import { parseFlags } from "./flags.ts";
 import { UsageError } from "./usage-error.ts";
 import { FUZZ_FLAGS, FUZZ_USAGE, fuzzBanner, fuzzCatalog, fuzzOptionsOf } from "./certify-fuzz.ts";
 import { CATALOG } from "../conformance/catalog.ts";
@@ -118,7 +118,7 @@ export async function run(argv: string[], io: CertifyIo = {}): Promise<number> {
   const env = io.env ?? process.env;
   let values: Values;
   try {
-    values = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true }).values as Values;
+    values = parseFlags(argv, OPTIONS).values as Values;
   } catch (err) {
     stderr(`custody certify: ${(err as Error).message}\n${SHORT_USAGE}\n`);
     return EXIT.usageOrPreflight;

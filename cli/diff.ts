@@ -8,6 +8,7 @@ import { renderMarkdown } from "../diff/report/markdown.ts";
 import { renderText } from "../diff/report/text.ts";
 import { loadSide } from "../diff/source.ts";
 import { LEVEL_RANK, type Level } from "../diff/types.ts";
+import { HELP_FLAG, parseFlags } from "./flags.ts";
 import { UsageError } from "./usage-error.ts";
 
 export const DIFF_USAGE = `usage: custody diff <old> <new> [--rpc-old FILE --rpc-new FILE] [--format text|markdown|json|junit] [--fail-on breaking|warning] [--validate]
@@ -35,53 +36,27 @@ export interface DiffArgs {
   help: boolean;
 }
 
+const DIFF_FLAGS = {
+  "rpc-old": { type: "string" },
+  "rpc-new": { type: "string" },
+  format: { type: "string" },
+  "fail-on": { type: "string" },
+  validate: { type: "boolean" },
+  ...HELP_FLAG,
+} as const;
+
 export function parseDiffArgs(argv: readonly string[]): DiffArgs {
-  const args: DiffArgs = { format: "text", failOn: "breaking", validate: false, help: false };
-  const positional: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
-    const value = (): string => {
-      const v = inline ?? argv[++i];
-      if (v === undefined || v === "" || (inline === undefined && v.startsWith("--"))) throw new UsageError(`${flag} needs a value\n\n${DIFF_USAGE}`);
-      return v;
-    };
-    switch (flag) {
-      case "--rpc-old":
-        args.rpcOld = value();
-        break;
-      case "--rpc-new":
-        args.rpcNew = value();
-        break;
-      case "--format": {
-        const f = value();
-        if (!(FORMATS as readonly string[]).includes(f)) throw new UsageError(`--format must be one of ${FORMATS.join(", ")}, not '${f}'`);
-        args.format = f as Format;
-        break;
-      }
-      case "--fail-on": {
-        const l = value();
-        if (l !== "breaking" && l !== "warning") throw new UsageError(`--fail-on must be breaking or warning, not '${l}'`);
-        args.failOn = l;
-        break;
-      }
-      case "--validate":
-        args.validate = true;
-        break;
-      case "--help":
-      case "-h":
-        args.help = true;
-        break;
-      default:
-        if (arg.startsWith("-") && arg !== "-") throw new UsageError(`unknown option '${arg}'\n\n${DIFF_USAGE}`);
-        positional.push(arg);
-    }
-  }
+  const { values, positionals } = parseFlags(argv, DIFF_FLAGS, { positionals: true, usage: DIFF_USAGE });
+  const format = values.format ?? "text";
+  if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(", ")}, not '${format}'`);
+  const failOn = values["fail-on"] ?? "breaking";
+  if (failOn !== "breaking" && failOn !== "warning") throw new UsageError(`--fail-on must be breaking or warning, not '${failOn}'`);
+  const args: DiffArgs = { format: format as Format, failOn, validate: values.validate ?? false, help: values.help ?? false, rpcOld: values["rpc-old"], rpcNew: values["rpc-new"] };
   if (args.help) return args;
   if ((args.rpcOld === undefined) !== (args.rpcNew === undefined)) throw new UsageError(`--rpc-old and --rpc-new go together\n\n${DIFF_USAGE}`);
-  if (positional.length === 0 && args.rpcOld !== undefined) return args; // JSON-RPC only
-  if (positional.length !== 2) throw new UsageError(`expected two documents, old and new (got ${positional.length})\n\n${DIFF_USAGE}`);
-  [args.old, args.new] = positional;
+  if (positionals.length === 0 && args.rpcOld !== undefined) return args; // JSON-RPC only
+  if (positionals.length !== 2) throw new UsageError(`expected two documents, old and new (got ${positionals.length})\n\n${DIFF_USAGE}`);
+  [args.old, args.new] = positionals;
   return args;
 }
 

@@ -5,6 +5,7 @@ import { SpecError } from "../generator/load/spec-error.ts";
 import { join } from "node:path";
 import { displayPath, generate, parsePackageSpec, type PackageSpec, type RuntimeSource } from "../generator/index.ts";
 import { packagePath } from "../lib/package-root.ts";
+import { HELP_FLAG, parseFlags } from "./flags.ts";
 import { UsageError } from "./usage-error.ts";
 
 export const GENERATE_USAGE = `usage: custody generate [--spec FILE] [--rpc-spec FILE | --no-rpc] [--out DIR] [--runtime vendor|package] [--package NAME[@VERSION]] [--check] [--lenient]
@@ -36,60 +37,36 @@ const SPEC_DIR = existsSync("spec/openapi.yaml") ? "spec" : packagePath(import.m
 const DEFAULT_SPEC = join(SPEC_DIR, "openapi.yaml");
 const DEFAULT_RPC_SPEC = join(SPEC_DIR, "openrpc.json");
 
+const GENERATE_FLAGS = {
+  spec: { type: "string" },
+  "rpc-spec": { type: "string" },
+  "no-rpc": { type: "boolean" },
+  out: { type: "string" },
+  runtime: { type: "string" },
+  package: { type: "string" },
+  check: { type: "boolean" },
+  lenient: { type: "boolean" },
+  ...HELP_FLAG,
+} as const;
+
 export function parseGenerateArgs(argv: readonly string[]): GenerateArgs {
-  const args: GenerateArgs = { spec: DEFAULT_SPEC, out: "generated", check: false, help: false };
-  let rpcSpec: string | undefined;
-  let noRpc = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
-    const value = (): string => {
-      const v = inline ?? argv[++i];
-      if (v === undefined || v === "" || (inline === undefined && v.startsWith("--"))) throw new UsageError(`${flag} needs a value\n\n${GENERATE_USAGE}`);
-      return v;
-    };
-    switch (flag) {
-      case "--spec":
-        args.spec = value();
-        break;
-      case "--rpc-spec":
-        rpcSpec = value();
-        break;
-      case "--no-rpc":
-        noRpc = true;
-        break;
-      case "--out":
-        args.out = value();
-        break;
-      case "--runtime": {
-        const source = value();
-        if (source !== "vendor" && source !== "package") throw new UsageError(`--runtime must be vendor or package, got '${source}'`);
-        args.runtime = source;
-        break;
-      }
-      case "--package":
-        try {
-          args.package = parsePackageSpec(value());
-        } catch (error) {
-          throw new UsageError((error as Error).message);
-        }
-        break;
-      case "--check":
-        args.check = true;
-        break;
-      case "--lenient":
-        args.lenient = true;
-        break;
-      case "--help":
-      case "-h":
-        args.help = true;
-        break;
-      default:
-        throw new UsageError(`unknown option '${arg}'\n\n${GENERATE_USAGE}`);
+  const { values } = parseFlags(argv, GENERATE_FLAGS, { usage: GENERATE_USAGE });
+  const args: GenerateArgs = { spec: values.spec ?? DEFAULT_SPEC, out: values.out ?? "generated", check: values.check ?? false, help: values.help ?? false };
+  if (values.lenient) args.lenient = true;
+  if (values.runtime !== undefined) {
+    if (values.runtime !== "vendor" && values.runtime !== "package") throw new UsageError(`--runtime must be vendor or package, got '${values.runtime}'`);
+    args.runtime = values.runtime;
+  }
+  if (values.package !== undefined) {
+    try {
+      args.package = parsePackageSpec(values.package);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
     }
   }
-  if (noRpc && rpcSpec !== undefined) throw new UsageError(`--rpc-spec and --no-rpc exclude each other\n\n${GENERATE_USAGE}`);
-  if (!noRpc) args.rpcSpec = rpcSpec ?? (args.spec === DEFAULT_SPEC && existsSync(DEFAULT_RPC_SPEC) ? DEFAULT_RPC_SPEC : undefined);
+  const rpcSpec = values["rpc-spec"];
+  if (values["no-rpc"] && rpcSpec !== undefined) throw new UsageError(`--rpc-spec and --no-rpc exclude each other\n\n${GENERATE_USAGE}`);
+  if (!values["no-rpc"]) args.rpcSpec = rpcSpec ?? (args.spec === DEFAULT_SPEC && existsSync(DEFAULT_RPC_SPEC) ? DEFAULT_RPC_SPEC : undefined);
   return args;
 }
 

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { createRequire } from "node:module";
+import { HELP_FLAG, parseFlags } from "./flags.ts";
 import { UsageError } from "./usage-error.ts";
 import { listen, type RunningServer } from "../runtime/server/listen.ts";
 import { parseCorsOrigins } from "../runtime/server/cors.ts";
@@ -46,27 +47,23 @@ at /docs, and CORS so that a frontend on another origin can call it.
   --cors-origin O  origin allowed from a browser, e.g. http://localhost:5173 (repeat or
                    comma-separate; default '*', any origin)`;
 
-/** Parses `--flag value` and `--flag=value` forms; anything else is a UsageError. */
+const MOCK_FLAGS = {
+  port: { type: "string" },
+  host: { type: "string" },
+  spec: { type: "string" },
+  "cors-origin": { type: "string", multiple: true },
+  ...HELP_FLAG,
+} as const;
+
 export function parseMockArgs(argv: string[]): Required<MockOptions> & { help: boolean } {
-  const out = { port: DEFAULT_PORT, host: DEFAULT_HOST, spec: DEFAULT_SPEC, corsOrigins: ["*"], help: false };
-  let origins: string[] | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === "--help" || arg === "-h") {
-      out.help = true;
-      continue;
-    }
-    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
-    if (flag !== "--port" && flag !== "--host" && flag !== "--spec" && flag !== "--cors-origin") throw new UsageError(`unknown option '${arg}'\n\n${USAGE}`);
-    const value = inline ?? argv[++i];
-    if (value === undefined || value === "") throw new UsageError(`${flag} needs a value`);
-    if (flag === "--port") out.port = parsePort(value);
-    else if (flag === "--host") out.host = value;
-    else if (flag === "--cors-origin") origins = [...(origins ?? []), ...corsOrigins(value)];
-    else out.spec = path.resolve(value);
-  }
-  if (origins) out.corsOrigins = origins;
-  return out;
+  const { values } = parseFlags(argv, MOCK_FLAGS, { usage: USAGE });
+  return {
+    port: values.port === undefined ? DEFAULT_PORT : parsePort(values.port),
+    host: values.host ?? DEFAULT_HOST,
+    spec: values.spec === undefined ? DEFAULT_SPEC : path.resolve(values.spec),
+    corsOrigins: values["cors-origin"]?.flatMap(corsOrigins) ?? ["*"],
+    help: values.help ?? false,
+  };
 }
 
 function corsOrigins(value: string): string[] {

@@ -2,11 +2,11 @@
 // afresh with the credentials given now (the report keeps no secret and its timestamp has expired),
 // and shows the recorded answer beside the new one. Exit 0 when every chosen request was sent.
 import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import { authHeaders } from "../conformance/api.ts";
 import { REDACTED, Redactor } from "../conformance/redact.ts";
 import type { Report } from "../conformance/report/model.ts";
 import type { RequestEvidence, ResponseEvidence } from "../conformance/types.ts";
+import { parseFlags } from "./flags.ts";
 import { UsageError } from "./usage-error.ts";
 
 export const REPLAY_USAGE = `usage: custody replay REPORT.json [--check ID] [--base-url U] [--api-key K --api-secret S] [--rpc-api-key RK]
@@ -40,7 +40,7 @@ export async function run(argv: string[], io: ReplayIo = {}): Promise<number> {
   const env = io.env ?? process.env;
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseFlags(argv, OPTIONS, { positionals: true });
   } catch (e) {
     err(`custody replay: ${(e as Error).message}\n${REPLAY_USAGE}\n`);
     return 2;

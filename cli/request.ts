@@ -4,7 +4,8 @@
 import { readFileSync } from "node:fs";
 import { operationList } from "../generated/operations.ts";
 import { createMatcher } from "../runtime/server/match.ts";
-import { curlLine, fillPath, findOperation, prepareRequest, resolveCredentials, send, type CredentialFlags, type Operation } from "./signed-call.ts";
+import { HELP_FLAG, parseFlags } from "./flags.ts";
+import { CREDENTIAL_FLAGS, credentialFlagsOf, curlLine, fillPath, findOperation, prepareRequest, resolveCredentials, send, type CredentialFlags, type Operation } from "./signed-call.ts";
 import { UsageError } from "./usage-error.ts";
 
 export const REQUEST_USAGE = `usage: custody request <operationId | METHOD PATH> [options]
@@ -28,7 +29,6 @@ examples:
   custody request GET /api/v1/networks --curl`;
 
 const METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
-const VALUE_FLAGS: Record<string, keyof CredentialFlags> = { "--base-url": "baseUrl", "--api-key": "apiKey", "--api-secret": "apiSecret", "--workspace-id": "workspaceId" };
 
 interface RequestArgs {
   positional: string[];
@@ -65,39 +65,29 @@ function readBodyArg(value: string): string {
   return text.trim();
 }
 
+const REQUEST_FLAGS = {
+  param: { type: "string", multiple: true },
+  query: { type: "string", multiple: true },
+  header: { type: "string", multiple: true },
+  body: { type: "string" },
+  curl: { type: "boolean" },
+  ...CREDENTIAL_FLAGS,
+  ...HELP_FLAG,
+} as const;
+
 export function parseRequestArgs(argv: string[]): RequestArgs {
-  const out: RequestArgs = { positional: [], params: {}, query: {}, headers: {}, curl: false, help: false, creds: {} };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === "--help" || arg === "-h") {
-      out.help = true;
-      continue;
-    }
-    if (arg === "--curl") {
-      out.curl = true;
-      continue;
-    }
-    if (!arg.startsWith("--")) {
-      out.positional.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf("=");
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
-    if (value === undefined) throw new UsageError(`${flag} needs a value`);
-    if (flag === "--param") {
-      const [k, v] = keyValue(flag, value);
-      out.params[k] = v;
-    } else if (flag === "--query") {
-      const [k, v] = keyValue(flag, value);
-      out.query[k] = v;
-    } else if (flag === "--header") {
-      const [k, v] = keyValue(flag, value);
-      out.headers[k] = v;
-    } else if (flag === "--body") out.body = readBodyArg(value);
-    else if (Object.hasOwn(VALUE_FLAGS, flag)) out.creds[VALUE_FLAGS[flag]] = value;
-    else throw new UsageError(`unknown option '${flag}'\n\n${REQUEST_USAGE}`);
-  }
+  const { values, positionals } = parseFlags(argv, REQUEST_FLAGS, { positionals: true, usage: REQUEST_USAGE });
+  const pairs = (flag: string, list: string[] | undefined) => Object.fromEntries((list ?? []).map((v) => keyValue(flag, v)));
+  const out: RequestArgs = {
+    positional: positionals,
+    params: pairs("--param", values.param),
+    query: pairs("--query", values.query),
+    headers: pairs("--header", values.header),
+    curl: values.curl ?? false,
+    help: values.help ?? false,
+    creds: credentialFlagsOf(values),
+  };
+  if (values.body !== undefined) out.body = readBodyArg(values.body);
   return out;
 }
 

@@ -2,6 +2,7 @@
 // With --json it prints exactly one JSON line once both servers listen (the sandbox's own seeded
 // credentials: printing them is the point, they exist only in this sandbox).
 import { startSandbox, type Sandbox, type SandboxOptions } from "../reference/sandbox.ts";
+import { HELP_FLAG, parseFlags } from "./flags.ts";
 import { UsageError } from "./usage-error.ts";
 import { parseCorsOrigins } from "../runtime/server/cors.ts";
 import { removeSandboxFile, sandboxFilePath, writeSandboxFile, type SandboxFile } from "./sandbox-file.ts";
@@ -31,73 +32,49 @@ interface ParsedArgs {
   help: boolean;
 }
 
-const VALUE_FLAGS = new Set(["--port", "--rpc-port", "--host", "--upstream", "--data", "--block-time", "--seed", "--webhook-profile", "--cors-origin"]);
+const SANDBOX_FLAGS = {
+  port: { type: "string" },
+  "rpc-port": { type: "string" },
+  host: { type: "string" },
+  upstream: { type: "string" },
+  data: { type: "string" },
+  "block-time": { type: "string" },
+  seed: { type: "string" },
+  "webhook-profile": { type: "string" },
+  "cors-origin": { type: "string", multiple: true },
+  json: { type: "boolean" },
+  ...HELP_FLAG,
+} as const;
 
 export function parseSandboxArgs(argv: string[]): ParsedArgs {
+  const { values } = parseFlags(argv, SANDBOX_FLAGS, { usage: SANDBOX_USAGE });
   const options: SandboxOptions = {};
-  let json = false;
-  let help = false;
-  for (let i = 0; i < argv.length; i++) {
-    let flag = argv[i];
-    let value: string | undefined;
-    const eq = flag.indexOf("=");
-    if (flag.startsWith("--") && eq > 0) {
-      value = flag.slice(eq + 1);
-      flag = flag.slice(0, eq);
-    }
-    if (flag === "--json" || flag === "--help" || flag === "-h") {
-      if (value !== undefined) throw new UsageError(`${flag} takes no value`);
-      if (flag === "--json") json = true;
-      else help = true;
-      continue;
-    }
-    if (!VALUE_FLAGS.has(flag)) throw new UsageError(`unknown option '${flag}'\n\n${SANDBOX_USAGE}`);
-    if (value === undefined) {
-      value = argv[++i];
-      if (value === undefined || value.startsWith("--")) throw new UsageError(`${flag} needs a value`);
-    }
-    switch (flag) {
-      case "--port":
-        options.port = parsePort(flag, value);
-        break;
-      case "--rpc-port":
-        options.rpcPort = parsePort(flag, value);
-        break;
-      case "--host":
-        if (value === "") throw new UsageError("--host needs a value");
-        options.host = value;
-        break;
-      case "--upstream":
-        options.upstreamUrl = parseUrl(value);
-        break;
-      case "--data":
-        if (value === "") throw new UsageError("--data needs a directory");
-        options.dataDir = value;
-        break;
-      case "--block-time": {
-        const s = Number(value);
-        if (!/^[0-9]+(\.[0-9]+)?$/.test(value) || !Number.isFinite(s) || s > 3600) throw new UsageError("--block-time must be a number of seconds between 0 and 3600");
-        options.blockTimeSeconds = s;
-        break;
-      }
-      case "--seed":
-        options.seed = value;
-        break;
-      case "--cors-origin":
-        try {
-          options.corsOrigins = [...(options.corsOrigins ?? []), ...parseCorsOrigins([value])];
-        } catch (error) {
-          throw new UsageError((error as Error).message);
-        }
-        break;
-      case "--webhook-profile":
-        if (value !== "standard-webhooks" && value !== "canonical-json") throw new UsageError("--webhook-profile must be standard-webhooks or canonical-json");
-        options.webhookProfile = value;
-        break;
+  if (values.port !== undefined) options.port = parsePort("--port", values.port);
+  if (values["rpc-port"] !== undefined) options.rpcPort = parsePort("--rpc-port", values["rpc-port"]);
+  if (values.host !== undefined) options.host = values.host;
+  if (values.upstream !== undefined) options.upstreamUrl = parseUrl(values.upstream);
+  if (values.data !== undefined) options.dataDir = values.data;
+  const blockTime = values["block-time"];
+  if (blockTime !== undefined) {
+    const s = Number(blockTime);
+    if (!/^[0-9]+(\.[0-9]+)?$/.test(blockTime) || !Number.isFinite(s) || s > 3600) throw new UsageError("--block-time must be a number of seconds between 0 and 3600");
+    options.blockTimeSeconds = s;
+  }
+  if (values.seed !== undefined) options.seed = values.seed;
+  if (values["cors-origin"] !== undefined) {
+    try {
+      options.corsOrigins = parseCorsOrigins(values["cors-origin"]);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
     }
   }
+  const profile = values["webhook-profile"];
+  if (profile !== undefined) {
+    if (profile !== "standard-webhooks" && profile !== "canonical-json") throw new UsageError("--webhook-profile must be standard-webhooks or canonical-json");
+    options.webhookProfile = profile;
+  }
   if (options.port !== undefined && options.port !== 0 && options.port === options.rpcPort) throw new UsageError("--port and --rpc-port must differ");
-  return { options, json, help };
+  return { options, json: values.json ?? false, help: values.help ?? false };
 }
 
 /**

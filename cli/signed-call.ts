@@ -26,6 +26,23 @@ export interface CredentialFlags {
   workspaceId?: string;
 }
 
+/** The credential flags of the commands that call a deployment (request, trigger). */
+export const CREDENTIAL_FLAGS = {
+  "base-url": { type: "string" },
+  "api-key": { type: "string" },
+  "api-secret": { type: "string" },
+  "workspace-id": { type: "string" },
+} as const;
+
+export function credentialFlagsOf(values: { [K in keyof typeof CREDENTIAL_FLAGS]?: string }): CredentialFlags {
+  const out: CredentialFlags = {};
+  if (values["base-url"] !== undefined) out.baseUrl = values["base-url"];
+  if (values["api-key"] !== undefined) out.apiKey = values["api-key"];
+  if (values["api-secret"] !== undefined) out.apiSecret = values["api-secret"];
+  if (values["workspace-id"] !== undefined) out.workspaceId = values["workspace-id"];
+  return out;
+}
+
 function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);

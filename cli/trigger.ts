@@ -3,7 +3,8 @@
 // block, a new wallet. The wallet API is driven through web/console/adapter.js (the one file that
 // knows operation ids and shapes); chain events go through the sandbox-only /_sandbox/ actions.
 import * as api from "../web/console/adapter.js";
-import { CallFailed, operationCaller, resolveCredentials, sandboxAction, type CredentialFlags, type Credentials } from "./signed-call.ts";
+import { HELP_FLAG, parseFlags } from "./flags.ts";
+import { CallFailed, CREDENTIAL_FLAGS, credentialFlagsOf, operationCaller, resolveCredentials, sandboxAction, type CredentialFlags, type Credentials } from "./signed-call.ts";
 import { UsageError } from "./usage-error.ts";
 
 export const TRIGGER_USAGE = `usage: custody trigger <event> [--wallet ID] [--amount X] [--blocks N]
@@ -32,34 +33,28 @@ interface TriggerArgs {
   creds: CredentialFlags;
 }
 
+const TRIGGER_FLAGS = {
+  wallet: { type: "string" },
+  amount: { type: "string" },
+  blocks: { type: "string" },
+  ...CREDENTIAL_FLAGS,
+  ...HELP_FLAG,
+} as const;
+
 export function parseTriggerArgs(argv: string[]): TriggerArgs {
-  const out: TriggerArgs = { help: false, creds: {} };
-  const credFlags: Record<string, keyof CredentialFlags> = { "--base-url": "baseUrl", "--api-key": "apiKey", "--api-secret": "apiSecret", "--workspace-id": "workspaceId" };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === "--help" || arg === "-h") {
-      out.help = true;
-      continue;
-    }
-    if (!arg.startsWith("--")) {
-      if (out.event !== undefined) throw new UsageError(`unexpected argument '${arg}'`);
-      out.event = arg;
-      continue;
-    }
-    const eq = arg.indexOf("=");
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
-    if (value === undefined || value === "") throw new UsageError(`${flag} needs a value`);
-    if (flag === "--wallet") out.wallet = value;
-    else if (flag === "--amount") {
-      if (!/^[0-9]+(\.[0-9]+)?$/.test(value) || Number(value) <= 0) throw new UsageError(`--amount must be a positive decimal number such as 1.5, got '${value}'`);
-      out.amount = value;
-    } else if (flag === "--blocks") {
-      const n = Number(value);
-      if (!/^[0-9]+$/.test(value) || n < 1 || n > 100) throw new UsageError("--blocks must be an integer from 1 to 100");
-      out.blocks = n;
-    } else if (Object.hasOwn(credFlags, flag)) out.creds[credFlags[flag]] = value;
-    else throw new UsageError(`unknown option '${flag}'\n\n${TRIGGER_USAGE}`);
+  const { values, positionals } = parseFlags(argv, TRIGGER_FLAGS, { positionals: true, usage: TRIGGER_USAGE });
+  if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
+  const out: TriggerArgs = { help: values.help ?? false, creds: credentialFlagsOf(values) };
+  if (positionals[0] !== undefined) out.event = positionals[0];
+  if (values.wallet !== undefined) out.wallet = values.wallet;
+  if (values.amount !== undefined) {
+    if (!/^[0-9]+(\.[0-9]+)?$/.test(values.amount) || Number(values.amount) <= 0) throw new UsageError(`--amount must be a positive decimal number such as 1.5, got '${values.amount}'`);
+    out.amount = values.amount;
+  }
+  if (values.blocks !== undefined) {
+    const n = Number(values.blocks);
+    if (!/^[0-9]+$/.test(values.blocks) || n < 1 || n > 100) throw new UsageError("--blocks must be an integer from 1 to 100");
+    out.blocks = n;
   }
   return out;
 }

@@ -48,7 +48,7 @@ describe("custody certify", () => {
     [["--timeout-ms", "0"], "--timeout-ms must be a positive integer"],
     [["--ws-url", "http://x"], "--ws-url must be ws:// or wss://"],
     [["--viewer-api-key", "k"], "--viewer-api-key and --viewer-api-secret go together"],
-    [["--frobnicate"], "Unknown option '--frobnicate'"],
+    [["--frobnicate"], "unknown option '--frobnicate'"],
   ])("exits 2 on bad usage: %j", async (extra, message) => {
     const { code, err } = await certify([...targetFlags(), ...extra]);
     expect(code).toBe(2);
