@@ -187,6 +187,19 @@ describe("money-path semantics", () => {
         },
       }),
     },
+    {
+      name: "the balance leaves held amounts out (no longer the chain's)",
+      expectFailed: ["money.idempotent-replay", "money.reject-releases-hold"],
+      hooks: () => ({
+        response: (q, s) => {
+          if (!isBalance(q) || s.status !== 200) return s;
+          const body = JSON.parse(s.body) as { data: Record<string, string> };
+          if (toWei(body.data.on_hold ?? "0") === 0n) return s;
+          body.data.balance = body.data.total_balance = body.data.available_balance;
+          return { ...s, body: JSON.stringify(body) };
+        },
+      }),
+    },
   ];
 
   it.each(FAULTS)("$name → caught", { timeout: 180_000 }, async (fault) => {

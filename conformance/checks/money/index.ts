@@ -2,7 +2,10 @@
 // with its Idempotency-Key is the same withdrawal; the key with another body is 409; identical
 // submits at the same time make one withdrawal; an overdraft is refused with nothing held; reject
 // releases the hold. Every withdrawal made here waits for approval and is rejected, so nothing
-// leaves the wallet. The checks run one after the other: they read the same balance.
+// leaves the wallet, and at every read the balance must be the chain balance of the deposit address
+// at a recent block — the head, or as far back as the deployment's confirmation depth (holds change
+// what is available, never what is there). The checks run one after the other:
+// they read the same balance.
 import { randomUUID } from "node:crypto";
 import type { CheckContext } from "../../context.ts";
 import { expectError, expectSuccess, failWith } from "../../expect.ts";
@@ -10,7 +13,7 @@ import type { AssetFixture } from "../../fixtures/registry.ts";
 import { fail, skip } from "../../outcome.ts";
 import type { HttpExchange } from "../../probe.ts";
 import type { Check } from "../../check.ts";
-import { decimalToUnits, unitsToDecimal } from "../../units.ts";
+import { balanceOf, decimalToUnits, unitsToDecimal } from "../../units.ts";
 
 const AMOUNT = "0.0001";
 const RECIPIENT_FALLBACK = "0x000000000000000000000000000000000000dEaD";
@@ -18,6 +21,10 @@ const RECIPIENT_FALLBACK = "0x000000000000000000000000000000000000dEaD";
 interface Funded {
   asset: AssetFixture;
   recipient: string;
+  /** The deposit address whose chain balance the wallet's balance is. */
+  address: string;
+  /** How many blocks behind the head the balance may be read (the deposit's confirmation depth). */
+  depth: number;
 }
 
 async function funded(ctx: CheckContext): Promise<Funded> {
@@ -25,7 +32,7 @@ async function funded(ctx: CheckContext): Promise<Funded> {
   if (!deposit.reflected) skip("the deposit never reached the balance, so there is nothing to hold");
   const asset = await ctx.need("asset");
   const peer = await ctx.settle("peer-asset");
-  return { asset, recipient: peer.ok && peer.value.address ? peer.value.address : RECIPIENT_FALLBACK };
+  return { asset, recipient: peer.ok && peer.value.address ? peer.value.address : RECIPIENT_FALLBACK, address: deposit.address, depth: deposit.confirmationBlocks };
 }
 
 function submit(ctx: CheckContext, f: Funded, key: string | undefined, amount = AMOUNT, notes = "custody certify money path"): Promise<HttpExchange> {
@@ -62,13 +69,32 @@ interface Holding {
   ex: HttpExchange;
 }
 
-async function holding(ctx: CheckContext, f: Funded): Promise<Holding> {
+/** The balance as the API states it, checked against the chain: `step` says when it was read. */
+async function holding(ctx: CheckContext, f: Funded, step: string): Promise<Holding> {
   const ex = await ctx.call("getWalletAssetBalance", { params: { wallet_id: f.asset.walletId, asset_id: f.asset.assetId } });
   const b = expectSuccess(ex, ctx.operation("getWalletAssetBalance")) as Record<string, unknown>;
   const available = decimalToUnits(b?.available_balance ?? b?.balance, f.asset.decimals);
   const onHold = decimalToUnits(b?.on_hold ?? "0", f.asset.decimals);
   if (available === undefined || onHold === undefined) failWith(ex, "the balance has no available_balance/on_hold (or balance) as decimal strings");
+  const total = decimalToUnits(balanceOf(b), f.asset.decimals);
+  if (total !== undefined) {
+    const seen = await recentChainBalances(ctx, f);
+    if (seen.length > 0 && !seen.some((c) => c.units === total)) {
+      const listed = seen.map((c) => `${unitsToDecimal(c.units, f.asset.decimals)} at block ${c.block}`).join(", ");
+      failWith(ex, `${step}: the API balance ${unitsToDecimal(total, f.asset.decimals)} is not the chain balance of ${f.address} at any recent block (${listed})`);
+    }
+  }
   return { available, onHold, ex };
+}
+
+/** The chain balance of the deposit address at the head and at each block of the confirmation depth (plus one). */
+async function recentChainBalances(ctx: CheckContext, f: Funded): Promise<{ block: number; units: bigint }[]> {
+  const head = await ctx.suite.rpc().resultHttp("eth_blockNumber");
+  if (typeof head !== "string" || !/^0x[0-9a-f]+$/i.test(head)) return [];
+  const top = Number(BigInt(head));
+  const blocks = Array.from({ length: Math.min(top, Math.max(1, f.depth) + 1) + 1 }, (_, i) => top - i);
+  const balances = await Promise.all(blocks.map((n) => ctx.suite.rpc().resultHttp("eth_getBalance", [f.address, `0x${n.toString(16)}`])));
+  return blocks.flatMap((block, i) => (typeof balances[i] === "string" && /^0x[0-9a-f]+$/i.test(balances[i] as string) ? [{ block, units: BigInt(balances[i] as string) }] : []));
 }
 
 async function withdrawalIds(ctx: CheckContext, f: Funded): Promise<Set<string>> {
@@ -95,14 +121,14 @@ export const sameKeySameBody: Check = {
   seedRef: "assumed: Idempotency-Key on createWithdrawal",
   async run(ctx) {
     const f = await funded(ctx);
-    const before = await holding(ctx, f);
+    const before = await holding(ctx, f, "before the withdrawal");
     const key = `certify-${randomUUID()}`;
     const first = withdrawalId(ctx, await submit(ctx, f, key));
     cleanupReject(ctx, first);
     const again = await submit(ctx, f, key);
     const second = withdrawalId(ctx, again);
     if (second !== first) failWith(again, `the replay answered withdrawal ${second}, the first call ${first}`);
-    const held = await holding(ctx, f);
+    const held = await holding(ctx, f, "with the withdrawal and its replay pending");
     const amount = decimalToUnits(AMOUNT, f.asset.decimals)!;
     // One hold: the amount (plus whatever fee reserve) once, never twice.
     if (held.onHold - before.onHold >= 2n * amount) failWith(held.ex, `on_hold grew by ${unitsToDecimal(held.onHold - before.onHold, f.asset.decimals)} after one withdrawal of ${AMOUNT} and its replay`);
@@ -164,7 +190,7 @@ export const overdraftRefused: Check = {
   seedRef: "§1 (withdrawals follow policy); assumed: 409 on insufficient balance",
   async run(ctx) {
     const f = await funded(ctx);
-    const before = await holding(ctx, f);
+    const before = await holding(ctx, f, "before the overdraft");
     const ids = await withdrawalIds(ctx, f);
     const tooMuch = unitsToDecimal(before.available + 10n ** BigInt(f.asset.decimals), f.asset.decimals);
     const ex = await submit(ctx, f, `certify-${randomUUID()}`, tooMuch);
@@ -174,7 +200,7 @@ export const overdraftRefused: Check = {
       failWith(ex, `a withdrawal of ${tooMuch} (available ${unitsToDecimal(before.available, f.asset.decimals)}) answered HTTP ${ex.response.status}`);
     }
     expectError(ex, [400, 409], undefined, "an overdraft");
-    const after = await holding(ctx, f);
+    const after = await holding(ctx, f, "after the refused overdraft");
     if (after.onHold !== before.onHold || after.available !== before.available) {
       failWith(after.ex, `after the refused overdraft on_hold went ${unitsToDecimal(before.onHold, f.asset.decimals)} → ${unitsToDecimal(after.onHold, f.asset.decimals)}, available ${unitsToDecimal(before.available, f.asset.decimals)} → ${unitsToDecimal(after.available, f.asset.decimals)}`);
     }
@@ -189,15 +215,15 @@ export const rejectReleases: Check = {
   seedRef: "§1 (withdrawals follow policy and approvals); assumed: on_hold and available_balance",
   async run(ctx) {
     const f = await funded(ctx);
-    const before = await holding(ctx, f);
+    const before = await holding(ctx, f, "before the withdrawal");
     const id = withdrawalId(ctx, await submit(ctx, f, `certify-${randomUUID()}`));
     cleanupReject(ctx, id);
-    const held = await holding(ctx, f);
+    const held = await holding(ctx, f, "with the withdrawal pending");
     const amount = decimalToUnits(AMOUNT, f.asset.decimals)!;
     if (before.available - held.available < amount) failWith(held.ex, `a pending withdrawal of ${AMOUNT} left available_balance at ${unitsToDecimal(held.available, f.asset.decimals)} (was ${unitsToDecimal(before.available, f.asset.decimals)})`);
     const rejected = await release(ctx, id);
     expectSuccess(rejected, ctx.operation("rejectWithdrawal"), "rejectWithdrawal");
-    const after = await holding(ctx, f);
+    const after = await holding(ctx, f, "after the reject");
     if (after.available !== before.available || after.onHold !== before.onHold) {
       failWith(after.ex, `after reject, available is ${unitsToDecimal(after.available, f.asset.decimals)} and on_hold ${unitsToDecimal(after.onHold, f.asset.decimals)}; before the withdrawal they were ${unitsToDecimal(before.available, f.asset.decimals)} and ${unitsToDecimal(before.onHold, f.asset.decimals)}`);
     }
