@@ -16,6 +16,7 @@ import { drawCase, judgeInput } from "../conformance/fuzz/cases.ts";
 import { Prng } from "../conformance/fuzz/prng.ts";
 import { loadGeneratedOperations, type OperationInfo } from "../conformance/operations.ts";
 import type { Report } from "../conformance/report/model.ts";
+import { signRequest } from "../runtime/hmac.ts";
 import { asAdmin, envelope, keyOf, runBehindProxy, type Admin } from "./support/deep-target.ts";
 import { rewriteData, type ProxiedRequest, type ProxiedResponse } from "./support/fake-proxy.ts";
 
@@ -144,7 +145,7 @@ describe("money-path semantics", () => {
 
   const firstAnswers = new Map<string, ProxiedResponse>();
   let rejects = 0;
-  const FAULTS: Array<{ name: string; expectFailed: string[]; hooks: () => { request?: (r: ProxiedRequest) => ProxiedRequest | null; response?: (q: ProxiedRequest, s: ProxiedResponse) => ProxiedResponse } }> = [
+  const FAULTS: Array<{ name: string; expectFailed: string[]; hooks: (admin: Admin, sandboxUrl: string) => { request?: (r: ProxiedRequest) => ProxiedRequest | null; response?: (q: ProxiedRequest, s: ProxiedResponse) => ProxiedResponse } }> = [
     {
       name: "an Idempotency-Key reused with another body answers the first withdrawal",
       expectFailed: ["money.idempotency-conflict"],
@@ -186,6 +187,36 @@ describe("money-path semantics", () => {
           return { ...s, body: JSON.stringify(body) };
         },
       }),
+    },
+    {
+      // A deployment that executes an approved withdrawal twice and lists only one of them.
+      name: "an approved withdrawal is sent twice on chain",
+      expectFailed: ["money.one-transfer-on-chain"],
+      hooks: (admin, sandboxUrl) => {
+        let lastCreate: ProxiedRequest | undefined;
+        const hidden = new Set<string>();
+        const signed = (method: string, path: string, body: string) => fetch(sandboxUrl + path, { method, body, headers: { "content-type": "application/json", ...signRequest({ ...admin, method, path, body }) } }).then((r) => r.json() as Promise<{ data: { withdrawal: { id: string } } }>);
+        return {
+          request: (r) => {
+            if (isCreate(r)) lastCreate = r;
+            const approve = /^\/api\/v1\/withdrawals\/[^/]+\/approve$/.test(r.path) && lastCreate !== undefined && lastCreate.body.includes('"notes":"custody certify money path"');
+            if (approve && lastCreate) {
+              const twin = lastCreate;
+              void signed("POST", twin.path, twin.body).then(async (made) => {
+                hidden.add(made.data.withdrawal.id);
+                await signed("POST", `/api/v1/withdrawals/${made.data.withdrawal.id}/approve`, JSON.stringify({ comment: "twin" }));
+              });
+            }
+            return r;
+          },
+          response: (q, s) => {
+            if (q.method !== "GET" || !/\/withdrawals$/.test(q.path) || s.status !== 200 || hidden.size === 0) return s;
+            const body = JSON.parse(s.body) as { data: Array<{ id: string }> };
+            body.data = body.data.filter((w) => !hidden.has(w.id));
+            return { ...s, body: JSON.stringify(body) };
+          },
+        };
+      },
     },
     {
       name: "the balance leaves held amounts out (no longer the chain's)",

@@ -28,7 +28,8 @@ export interface DeepRun {
 }
 
 export async function runBehindProxy(opts: {
-  hooks?: (admin: Admin) => ProxyHooks;
+  /** Faults in front of the wallet API; `sandboxUrl` reaches the sandbox behind no proxy. */
+  hooks?: (admin: Admin, sandboxUrl: string) => ProxyHooks;
   /** In front of node access over HTTP (the WebSocket stays direct unless wsUrl is given). */
   rpc?: ProxyHooks;
   wsUrl?: string;
@@ -46,7 +47,7 @@ export async function runBehindProxy(opts: {
   const sandbox = await startSandbox(opts.sandbox ?? {});
   const admin = { apiKey: sandbox.api_key, apiSecret: sandbox.api_secret };
   const seen: ProxiedRequest[] = [];
-  const hooks = opts.hooks?.(admin) ?? {};
+  const hooks = opts.hooks?.(admin, sandbox.base_url) ?? {};
   const proxy = await startFaultProxy(sandbox.base_url, {
     request: (r) => {
       seen.push(r);
