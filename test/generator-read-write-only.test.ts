@@ -1,7 +1,7 @@
 // readOnly/writeOnly (generator/model/directions.ts): request bodies use a component's Writable variant
 // (no readOnly property), responses and webhook events its Readable one (no writeOnly property), $refs
 // inside a variant follow the variants, cycles terminate, and specs without the keywords get no variant.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -160,3 +160,11 @@ it("a public spec using both keywords (Rebilly: 451 readOnly, 19 writeOnly) gets
   expect(request).toBeGreaterThan(100);
   expect(response).toBeGreaterThan(0);
 }, 60_000);
+
+it("the generated README says which type goes where; a spec without the keywords gets no such section", async () => {
+  const readme = await readFile(join(out, "README.md"), "utf8");
+  expect(readme).toContain("## Request and response types (readOnly, writeOnly)");
+  expect(readme).toContain("| `Pet` | `PetWritable` | `PetReadable` |");
+  expect(readme).not.toContain("`Tag` |");
+  expect(await readFile(join(ROOT, "generated", "README.md"), "utf8")).not.toContain("readOnly, writeOnly");
+});

@@ -56,6 +56,15 @@ export function sdkGuide(model: SpecModel, options: { importFrom: string; hasWeb
     firstOperation: first?.name,
     firstInput,
     idempotent: model.operations.filter((op) => idempotencyHeader(op) !== undefined).map((op) => ({ name: op.name, header: idempotencyHeader(op) })),
+    ...directionTypes(model),
     examples: model.operations.map((op) => ({ name: op.name, summary: cell(op.summary ?? op.operationId), code: exampleLines(model, op).join("\n") })),
   }).replace(/\n{3,}/g, "\n\n");
+}
+
+const LISTED_VARIANTS = 8;
+
+/** The readOnly/writeOnly variant types of the spec's components, for the guide (none: the section is left out). */
+function directionTypes(model: SpecModel): { variants: { base: string; writable?: string; readable?: string }[]; moreVariants: number } {
+  const all = model.schemas.filter((s) => s.variants !== undefined).map((s) => ({ base: s.typeName, writable: s.variants?.request?.typeName, readable: s.variants?.response?.typeName }));
+  return { variants: all.slice(0, LISTED_VARIANTS), moreVariants: Math.max(0, all.length - LISTED_VARIANTS) };
 }
