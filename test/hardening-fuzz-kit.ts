@@ -693,7 +693,9 @@ export async function startFuzzSandbox(): Promise<FuzzSandbox> {
           viewer: { key: sandbox.viewer_api_key, secret: sandbox.viewer_api_secret },
           scoped: { key: sandbox.scoped_api_key, secret: sandbox.scoped_api_secret },
         },
-        knownIds: [ws, walletId, ETH, network.id as string, webhook.id, doomed.id, delivery.id as string, withdrawal.id as string, spare.id],
+        // Not webhook.id: any path segment may draw a known id, and a deleteWebhook that drew it would
+        // delete the delivery's webhook, after which resendWebhookDelivery can only answer 404.
+        knownIds: [ws, walletId, ETH, network.id as string, doomed.id, delivery.id as string, withdrawal.id as string, spare.id],
         ids: {
           workspace_id: [ws],
           wallet_id: [walletId],
