@@ -1,18 +1,26 @@
-// JSON-RPC 2.0 over HTTP POST (seed 4.1), on undici (or the standard fetch where undici cannot
-// dispatch). One job: post a request, a notification or a batch and read a capped answer.
-import { getGlobalDispatcher, type Dispatcher } from "undici";
+// JSON-RPC 2.0 over HTTP POST (seed 4.1), on the standard fetch so it runs on every runtime (Node,
+// Bun, Deno, edge); an undici Dispatcher given as `dispatcher` is used directly instead (Node tuning).
+// One job: post a request, a notification or a batch and read a capped answer.
 import { JsonRpcError, RpcTransportError } from "./errors.ts";
 import { applyRpcAuth, DEFAULT_RPC_TIMEOUT_MS, isRecord, makeRequest, MAX_RPC_RESPONSE_BYTES, outcomeOf, responseProblem, unwrap, type BatchOutcome, type RpcClient, type RpcClientOptions, type RpcParams } from "./jsonrpc-protocol.ts";
 
+/** The part of an undici Dispatcher (Agent, Pool, the global one) this transport uses; nothing imports undici. */
+export interface RpcDispatcher {
+  request(options: { origin: string; path: string; method: "POST"; headers: Record<string, string>; body: string; signal: AbortSignal }): Promise<{
+    statusCode: number;
+    body: AsyncIterable<Uint8Array> & { destroy(): unknown };
+  }>;
+}
+
 export interface HttpRpcOptions extends RpcClientOptions {
-  dispatcher?: Dispatcher;
+  /** Node tuning: an undici Dispatcher whose request() sends each call instead of fetch. */
+  dispatcher?: unknown;
 }
 
 export function httpRpc(options: HttpRpcOptions): RpcClient {
   const { url, headers: authHeaders } = applyRpcAuth(options.url, options.apiKey, options.auth);
   const target = new URL(url);
-  // The standard fetch where undici has no working dispatcher (Bun's undici module is a stand-in).
-  const dispatcher = options.dispatcher ?? usableGlobalDispatcher();
+  const dispatcher = usableDispatcher(options.dispatcher);
   let nextId = 1;
 
   /** POSTs one JSON-RPC payload; returns the parsed answer, or undefined for an empty one. */
@@ -88,9 +96,9 @@ export function httpRpc(options: HttpRpcOptions): RpcClient {
   };
 }
 
-function usableGlobalDispatcher(): Dispatcher | undefined {
-  const dispatcher = getGlobalDispatcher();
-  return typeof (dispatcher as Partial<Dispatcher>).request === "function" ? dispatcher : undefined;
+/** The dispatcher when it can send (Bun's undici module is a stand-in whose dispatchers cannot): else fetch. */
+function usableDispatcher(dispatcher: unknown): RpcDispatcher | undefined {
+  return typeof (dispatcher as Partial<RpcDispatcher> | undefined)?.request === "function" ? (dispatcher as RpcDispatcher) : undefined;
 }
 
 async function* webChunks(body: ReadableStream<Uint8Array> | null): AsyncIterable<Uint8Array> {
