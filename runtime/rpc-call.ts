@@ -29,7 +29,7 @@ export interface TypedRpcClientOptions {
   /** Where the key goes: the api_key query parameter (default) or `authorization: APIKEY <key>`. */
   auth?: RpcAuth;
   timeoutMs?: number;
-  /** Node tuning: an undici Dispatcher (e.g. getGlobalDispatcher()) that sends HTTP calls instead of fetch. */
+  /** HTTP calls: an undici Dispatcher to send with; false: the standard fetch (the default off Node; on Node undici's global dispatcher, loaded lazily). */
   dispatcher?: unknown;
 }
 

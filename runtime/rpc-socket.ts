@@ -5,6 +5,7 @@
 // - or the standard WebSocket class the caller hands in (`webSocket`).
 // Text frames in, text frames out; no Buffer.
 import { RpcTransportError } from "./errors.ts";
+import { isNode } from "./host.ts";
 import { isRecord, toJsonRpcError } from "./jsonrpc-protocol.ts";
 
 /** The standard WebSocket API this module uses (the global one, undici's, a browser's). */
@@ -46,11 +47,6 @@ interface Connection {
 const OPEN = 1;
 const CLOSED = 3;
 
-function onNode(): boolean {
-  const g = globalThis as { process?: { versions?: Record<string, string | undefined> }; Deno?: unknown };
-  return typeof g.process?.versions?.node === "string" && g.process.versions.bun === undefined && g.Deno === undefined;
-}
-
 /** Opens the connection in the background; `ready` tells how it went. */
 export function openRpcSocket(options: RpcSocketOptions): RpcSocket {
   const origin = new URL(options.url).origin;
@@ -86,7 +82,7 @@ type Opener = (options: RpcSocketOptions, origin: string) => { connection: Conne
 async function chooseImplementation(options: RpcSocketOptions): Promise<Opener> {
   if (options.webSocket !== undefined) return (o, origin) => openStandard(options.webSocket as StandardWebSocketClass, o, origin);
   const global = (globalThis as { WebSocket?: StandardWebSocketClass }).WebSocket;
-  if (onNode() || global === undefined) {
+  if (isNode() || global === undefined) {
     const ws = await import("ws").then((m) => m.default, () => undefined);
     if (ws !== undefined) return (o, origin) => openWs(ws, o, origin);
   }

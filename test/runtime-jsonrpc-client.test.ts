@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getGlobalDispatcher, WebSocket as UndiciWebSocket } from "undici";
 import { WebSocketServer, type WebSocket as ServerSocket } from "ws";
 import { httpRpc as httpRpcOn, JsonRpcError, RpcTransportError, wsRpc as wsRpcOn, type HttpRpcOptions, type WsRpcOptions } from "../runtime/jsonrpc-client.ts";
@@ -88,8 +88,8 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-// Every runtime sends with fetch; Node may hand in an undici dispatcher, which then sends instead.
-for (const [transport, dispatcher] of [["fetch", undefined], ["an undici dispatcher", getGlobalDispatcher()]] as const) describe(`httpRpc over ${transport}`, () => {
+// Off Node (and with dispatcher: false) fetch sends; on Node undici's global dispatcher (lazily), or the one handed in.
+for (const [transport, dispatcher] of [["fetch", false], ["the default (on Node: undici, imported lazily)", undefined], ["an undici dispatcher handed in", getGlobalDispatcher()]] as const) describe(`httpRpc over ${transport}`, () => {
   const httpRpc = (options: HttpRpcOptions) => httpRpcOn({ ...options, dispatcher });
   for (const auth of ["query", "header"] as const) {
     it(`calls methods with the key in the ${auth}`, async () => {
@@ -144,6 +144,26 @@ for (const [transport, dispatcher] of [["fetch", undefined], ["an undici dispatc
     const error = (await httpRpc({ url: `http://127.0.0.1:${port}/rpc` }).request("eth_blockNumber").catch((e: unknown) => e)) as RpcTransportError;
     expect(error).toBeInstanceOf(RpcTransportError);
     expect(error.kind).toBe("network");
+  });
+});
+
+describe("httpRpc's sender", () => {
+  it("is fetch with dispatcher: false, the dispatcher handed in otherwise, and undici's (not fetch) by default on Node", async () => {
+    const fetchSpy = vi.spyOn(globalThis, "fetch");
+    try {
+      const url = `http://${base}/rpc`;
+      await httpRpcOn({ url, apiKey: KEY, dispatcher: false }).request("eth_blockNumber");
+      expect(fetchSpy).toHaveBeenCalledTimes(1);
+      const sent: string[] = [];
+      const global = getGlobalDispatcher();
+      const recording = { request: (options: Parameters<typeof global.request>[0]) => (sent.push(options.path), global.request(options)) };
+      expect(await httpRpcOn({ url, apiKey: KEY, dispatcher: recording }).request("eth_blockNumber")).toBe("0x10");
+      expect(sent).toEqual([`/rpc?api_key=${KEY}`]);
+      expect(await httpRpcOn({ url, apiKey: KEY }).request("eth_blockNumber")).toBe("0x10");
+      expect(fetchSpy).toHaveBeenCalledTimes(1);
+    } finally {
+      fetchSpy.mockRestore();
+    }
   });
 });
 
