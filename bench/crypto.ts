@@ -7,7 +7,7 @@ import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { computeSignature, stringToSign, type SignatureParts } from "../runtime/hmac.ts";
-import { standardWebhookContent, webhookCrypto, type Ed25519Backend } from "../runtime/webhook-signature.ts";
+import { signWebhook, standardWebhookContent, verifyWebhook, webhookCrypto, type Ed25519Backend } from "../runtime/webhook-signature.ts";
 import type { BenchContext, SectionResult } from "./context.ts";
 import { alternate, entry, median, type ResultEntry } from "./stats.ts";
 
@@ -89,6 +89,24 @@ export async function benchCrypto(ctx: BenchContext): Promise<SectionResult> {
       plan,
     );
     entries.push(entry(`Ed25519 webhook ${label}, in use: ${inUse.ed25519}`, median(samples[oursName]), NAMES[otherName], median(samples[otherName]), "ops/s"));
+  }
+  // The whole receiver path (header parsing, canonical JSON, hex and base64 decoding, verify), per backend.
+  const deliveries = [
+    ["canonical-json", signWebhook({ profile: "canonical-json", privateKey: seed, body })],
+    ["standard-webhooks", signWebhook({ profile: "standard-webhooks", privateKey: seed, body, id: "evt_0123456789", timestamp: 1_700_000_000 })],
+  ] as const;
+  const publicKeyBase64 = Buffer.from(publicKey).toString("base64");
+  for (const [profile, headers] of deliveries) {
+    const verify = (backend: Ed25519Backend) => verifyWebhook({ publicKeyBase64, headers, body, now: 1_700_000_000, backend });
+    if (!verify(webhookCrypto.node).ok || !verify(webhookCrypto.noble).ok) throw new Error(`verifyWebhook refuses its own ${profile} delivery`);
+    const samples = await alternate(
+      [
+        { name: "node", run: async () => opsPerSecond(sliceMs, () => verify(webhookCrypto.node)) },
+        { name: "noble", run: async () => opsPerSecond(sliceMs, () => verify(webhookCrypto.noble)) },
+      ],
+      plan,
+    );
+    entries.push(entry(`verifyWebhook (${profile}), in use: ${inUse.ed25519}`, median(samples[oursName]), NAMES[otherName], median(samples[otherName]), "ops/s"));
   }
   const notes = [`crypto: the code uses ${inUse.hmac} for HMAC-SHA256 (runtime/hmac.ts) and ${inUse.ed25519} by default for Ed25519 (runtime/webhook-signature.ts); ratio > 1 means that choice is the faster one.`];
   return { entries, notes };

@@ -4,9 +4,9 @@
 // node:crypto is used because it measured ~2.4x faster than a pure-JS HMAC; the client path signs with
 // runtime/request-signing.ts instead (pure JS, every runtime), which this module shares its pieces with.
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from "node:crypto";
-import { HMAC_HEADERS, signaturePrefix, unixSeconds, type SignatureParts } from "./request-signing.ts";
+import { HMAC_HEADERS, parseTimestamp, signaturePrefix, unixSeconds, type SignatureParts } from "./request-signing.ts";
 
-export { HMAC_HEADERS, unixSeconds, type SignatureParts };
+export { HMAC_HEADERS, parseTimestamp, unixSeconds, type SignatureParts };
 
 /** Accepted clock skew between client and server, in seconds, past or future (inclusive). */
 export const HMAC_WINDOW_SECONDS = 300;
@@ -92,14 +92,6 @@ export function signRequest(input: SignRequestInput): Record<string, string> {
   };
 }
 
-// 16 digits covers every safe integer; longer values are rejected before Number() loses precision.
-const TIMESTAMP_PATTERN = /^[0-9]{1,16}$/;
-
-/** Parses ACCESS-TIMESTAMP: decimal digits only (no sign, no fraction, no spaces). */
-export function parseTimestamp(raw: string | undefined | null): number | undefined {
-  if (typeof raw !== "string" || !TIMESTAMP_PATTERN.test(raw)) return undefined;
-  return Number(raw);
-}
 
 /** True when `ts` lies within `window` seconds of `nowSeconds`, both directions, inclusive. */
 export function isWithinWindow(ts: number, nowSeconds: number, window: number = HMAC_WINDOW_SECONDS): boolean {

@@ -1,8 +1,9 @@
-// JSON-RPC 2.0 over WebSocket (seed 4.1), on ws: requests, notifications, batches and subscriptions
-// over one connection, answers matched by id.
-import WebSocket from "ws";
-import { JsonRpcError, RpcTransportError } from "./errors.ts";
-import { applyRpcAuth, DEFAULT_RPC_TIMEOUT_MS, isRecord, makeRequest, outcomeOf, toJsonRpcError, unwrap, type BatchOutcome, type RpcClient, type RpcClientOptions, type RpcParams } from "./jsonrpc-protocol.ts";
+// JSON-RPC 2.0 over WebSocket (seed 4.1): requests, notifications, batches and subscriptions over one
+// connection, answers matched by id. The connection is runtime/rpc-socket.ts's (ws on Node, the
+// standard WebSocket elsewhere).
+import { RpcTransportError } from "./errors.ts";
+import { applyRpcAuth, DEFAULT_RPC_TIMEOUT_MS, isRecord, makeRequest, outcomeOf, unwrap, type RpcClient, type RpcClientOptions, type RpcParams } from "./jsonrpc-protocol.ts";
+import { openRpcSocket, type StandardWebSocketClass } from "./rpc-socket.ts";
 export interface Subscription {
   id: string;
   unsubscribe(): Promise<boolean>;
@@ -26,12 +27,14 @@ export interface WsRpcClient extends RpcClient {
 export interface WsRpcOptions extends RpcClientOptions {
   /** Handshake timeout; defaults to timeoutMs. */
   connectTimeoutMs?: number;
+  /** A standard WebSocket class to connect with (default: ws on Node, else the global WebSocket). */
+  webSocket?: StandardWebSocketClass;
 }
 
 interface Pending {
   resolve(response: Record<string, unknown>): void;
   reject(error: Error): void;
-  timer: NodeJS.Timeout;
+  timer: ReturnType<typeof setTimeout>;
 }
 
 // Notifications that arrive before subscribe() has learnt its id are kept briefly, within bounds.
@@ -41,10 +44,6 @@ const MAX_BUFFERED_PER_SUBSCRIPTION = 256;
 export function wsRpc(options: WsRpcOptions): WsRpcClient {
   const { url, headers: authHeaders } = applyRpcAuth(options.url, options.apiKey, options.auth);
   const timeoutMs = options.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
-  const socket = new WebSocket(url, {
-    headers: { ...options.headers, ...authHeaders },
-    handshakeTimeout: options.connectTimeoutMs ?? timeoutMs,
-  });
   const pending = new Map<number, Pending>();
   const subscriptions = new Map<string, (result: unknown) => void>();
   const early = new Map<string, unknown[]>();
@@ -52,52 +51,30 @@ export function wsRpc(options: WsRpcOptions): WsRpcClient {
   let nextId = 1;
   let closedError: RpcTransportError | undefined;
 
-  const ready = new Promise<void>((resolve, reject) => {
-    socket.once("open", () => resolve());
-    socket.once("unexpected-response", (req, res) => {
-      // The upgrade was refused (401 and its JSON-RPC body, for instance): report what the server said.
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.length < 64 && chunks.push(chunk));
-      res.on("end", () => {
-        const body = Buffer.concat(chunks).toString("utf8");
-        let error: Error = new RpcTransportError("http", `WebSocket upgrade refused with HTTP ${res.statusCode}`, { status: res.statusCode, body });
-        try {
-          const parsed: unknown = JSON.parse(body);
-          if (isRecord(parsed) && isRecord(parsed.error)) error = toJsonRpcError(parsed.error);
-        } catch {
-          // not JSON: keep the transport error
-        }
-        reject(error);
-        req.destroy();
-      });
-      res.on("error", () => reject(new RpcTransportError("http", `WebSocket upgrade refused with HTTP ${res.statusCode}`, { status: res.statusCode })));
-    });
-    socket.once("error", (error) => reject(new RpcTransportError("network", `WebSocket ${new URL(options.url).origin} failed: ${error.message}`, { cause: error })));
-    socket.once("close", () => reject(new RpcTransportError("closed", "WebSocket closed before it opened")));
+  const socket = openRpcSocket({
+    url,
+    headers: { ...options.headers, ...authHeaders },
+    connectTimeoutMs: options.connectTimeoutMs ?? timeoutMs,
+    webSocket: options.webSocket,
+    onClose(code) {
+      closedError = new RpcTransportError("closed", `WebSocket closed (code ${code})`);
+      for (const [id, entry] of pending) {
+        clearTimeout(entry.timer);
+        entry.reject(closedError);
+        pending.delete(id);
+      }
+    },
+    onMessage(text) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        return;
+      }
+      for (const message of Array.isArray(parsed) ? parsed : [parsed]) if (isRecord(message)) dispatch(message);
+    },
   });
-  // The caller may never await ready; its failure then surfaces through request().
-  ready.catch(() => {});
-
-  socket.on("close", (code) => {
-    closedError = new RpcTransportError("closed", `WebSocket closed (code ${code})`);
-    for (const [id, entry] of pending) {
-      clearTimeout(entry.timer);
-      entry.reject(closedError);
-      pending.delete(id);
-    }
-  });
-  socket.on("error", () => {
-    // Surfaced through ready or the close handler; an unhandled 'error' would crash the process.
-  });
-  socket.on("message", (data) => {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(Buffer.isBuffer(data) ? data.toString("utf8") : Buffer.concat(data as Buffer[]).toString("utf8"));
-    } catch {
-      return;
-    }
-    for (const message of Array.isArray(parsed) ? parsed : [parsed]) if (isRecord(message)) dispatch(message);
-  });
+  const ready = socket.ready;
 
   function dispatch(message: Record<string, unknown>): void {
     if (typeof message.id === "number" && pending.has(message.id)) {
@@ -122,10 +99,8 @@ export function wsRpc(options: WsRpcOptions): WsRpcClient {
 
   async function send(payload: unknown): Promise<void> {
     await ready;
-    if (closedError !== undefined || socket.readyState !== WebSocket.OPEN) throw closedError ?? new RpcTransportError("closed", "WebSocket is not open");
-    await new Promise<void>((resolve, reject) =>
-      socket.send(JSON.stringify(payload), (error) => (error ? reject(new RpcTransportError("network", `send failed: ${error.message}`, { cause: error })) : resolve())),
-    );
+    if (closedError !== undefined || !socket.isOpen()) throw closedError ?? new RpcTransportError("closed", "WebSocket is not open");
+    await socket.send(JSON.stringify(payload));
   }
 
   function expect(id: number, method: string): Promise<Record<string, unknown>> {
@@ -199,14 +174,7 @@ export function wsRpc(options: WsRpcOptions): WsRpcClient {
       return () => listeners.delete(listener);
     },
     close() {
-      return new Promise<void>((resolve) => {
-        if (socket.readyState === WebSocket.CLOSED) return resolve();
-        socket.once("close", () => resolve());
-        if (socket.readyState === WebSocket.CONNECTING) socket.terminate();
-        else socket.close();
-        // A peer that never completes the closing handshake must not hold close() forever.
-        setTimeout(() => socket.terminate(), 1000).unref();
-      });
+      return socket.close();
     },
   };
   return client;

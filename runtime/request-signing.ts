@@ -33,6 +33,15 @@ export function unixSeconds(nowMs: number = Date.now()): number {
   return Math.floor(nowMs / 1000);
 }
 
+// 16 digits covers every safe integer; longer values are rejected before Number() loses precision.
+const TIMESTAMP_PATTERN = /^[0-9]{1,16}$/;
+
+/** Parses ACCESS-TIMESTAMP (and webhook-timestamp): decimal digits only (no sign, no fraction, no spaces). */
+export function parseTimestamp(raw: string | undefined | null): number | undefined {
+  if (typeof raw !== "string" || !TIMESTAMP_PATTERN.test(raw)) return undefined;
+  return Number(raw);
+}
+
 interface NodeHmac {
   createHmac(algorithm: string, key: object): { update(data: string | Uint8Array): { update(data: string | Uint8Array): unknown }; digest(encoding: "hex"): string };
   createSecretKey(key: Uint8Array): object;

@@ -1,6 +1,5 @@
 // What every generated JSON-RPC method does: send the call, then check the result against the
 // method's schema from the OpenRPC document.
-import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import { httpRpc, RpcTransportError, wsRpc, type RpcAuth, type RpcClient, type WsRpcClient } from "./jsonrpc-client.ts";
 import { firstIssue } from "./schema-issue.ts";
@@ -30,7 +29,8 @@ export interface TypedRpcClientOptions {
   /** Where the key goes: the api_key query parameter (default) or `authorization: APIKEY <key>`. */
   auth?: RpcAuth;
   timeoutMs?: number;
-  dispatcher?: Dispatcher;
+  /** HTTP calls: an undici Dispatcher to send with; false: the standard fetch (the default off Node; on Node undici's global dispatcher, loaded lazily). */
+  dispatcher?: unknown;
 }
 
 /** A document's typed methods over HTTP, the same over WebSocket, and the untyped transports. */

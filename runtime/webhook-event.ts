@@ -19,6 +19,8 @@ export interface VerifyWebhookOptions {
   /** Defaults to the spec's profile. */
   profile?: WebhookProfile;
   toleranceSeconds?: number;
+  /** The API secret: also require the canonical profile's x-webhook-hmac-signature to match (constant-time). */
+  hmacSecret?: string;
 }
 
 /** The event schemas of a spec: one per type, and the union of all. */

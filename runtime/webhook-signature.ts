@@ -3,14 +3,16 @@
 //   of the event (keys sorted at every depth, no whitespace); x-webhook-event-id names the event. No time binding.
 // - standard-webhooks: webhook-id, webhook-timestamp, webhook-signature: v1a,<base64 sig> over the UTF-8
 //   bytes of `${id}.${timestamp}.${body}`; binds id and time so a replay is detectable.
-// Two interchangeable Ed25519 backends: node:crypto (default, fast) and @noble/ed25519 (portable, audited JS).
-import { createHmac, createPrivateKey, createPublicKey, randomBytes, sign as nodeSign, verify as nodeVerify, type KeyObject } from "node:crypto";
-import * as ed from "@noble/ed25519";
-import { sha512 } from "@noble/hashes/sha2.js";
-import { parseTimestamp, unixSeconds } from "./hmac.ts";
+// Runs on every runtime: no static import of a Node module and no Buffer (runtime/bytes.ts); Ed25519
+// through node:crypto where the runtime has it, else @noble/ed25519 (runtime/webhook-ed25519.ts), the
+// HMAC header likewise through node:crypto or @noble/hashes. Everything here is synchronous.
+import { hmac } from "@noble/hashes/hmac.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { concatBytes, constantTimeEqualText, fromBase64, fromHex, toBase64, toHex, utf8Bytes, utf8Text } from "./bytes.ts";
+import { nobleBackend, nodeBackend, requireLength, type Ed25519Backend } from "./webhook-ed25519.ts";
+import { parseTimestamp, unixSeconds } from "./request-signing.ts";
 
-// noble's synchronous API needs a SHA-512; set it once unless the host already did.
-if (ed.hashes.sha512 === undefined) ed.hashes.sha512 = sha512;
+export type { Ed25519Backend };
 
 export type WebhookProfile = "standard-webhooks" | "canonical-json";
 /** The real service's way (fystack/platform-sdk src/utils.ts verifyEd25519), so its receivers work unchanged. */
@@ -29,12 +31,23 @@ export const WEBHOOK_HEADERS = {
 /** The HMAC header of the canonical-json profile: what the real service's SDK verifyEvent checks. */
 export const WEBHOOK_HMAC_HEADER = WEBHOOK_HEADERS.canonicalHmac;
 
+interface NodeHmac {
+  createHmac(algorithm: "sha256", key: Uint8Array): { update(data: Uint8Array): { digest(encoding: "hex"): string } };
+}
+const nodeHmac = ((globalThis as { process?: { getBuiltinModule?: (name: string) => unknown } }).process?.getBuiltinModule?.("node:crypto") as NodeHmac | undefined);
+
 /**
  * Lowercase hex HMAC-SHA256 of the event's canonical JSON keyed with the UTF-8 API secret, as
  * fystack/platform-sdk src/utils.ts computeHMACForWebhook computes it.
  */
 export function webhookHmac(apiSecret: string, body: string | Uint8Array | object): string {
-  return createHmac("sha256", Buffer.from(apiSecret, "utf8")).update(canonicalWebhookContent(body)).digest("hex");
+  return hmacHex(apiSecret, canonicalWebhookContent(body));
+}
+
+function hmacHex(apiSecret: string, content: Uint8Array): string {
+  const key = utf8Bytes(apiSecret);
+  if (typeof nodeHmac?.createHmac === "function") return nodeHmac.createHmac("sha256", key).update(content).digest("hex");
+  return toHex(hmac(sha256, key, content));
 }
 
 /** The event id header of the canonical-json profile (a name of our choosing; the real service shows none). */
@@ -43,93 +56,14 @@ export const WEBHOOK_EVENT_ID_HEADER = WEBHOOK_HEADERS.canonicalEventId;
 // ---------------------------------------------------------------------------------------------
 // Ed25519 backends
 
-export interface Ed25519Backend {
-  readonly name: "node" | "noble";
-  /** 64-byte signature of `message` under the 32-byte RFC 8032 secret seed. */
-  sign(message: Uint8Array, seed: Uint8Array): Uint8Array;
-  /** False (never a throw) for a wrong signature, a malformed key or a malformed signature. */
-  verify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean;
-  /** 32-byte public key of the seed. */
-  publicKey(seed: Uint8Array): Uint8Array;
-}
-
-// DER headers that turn a raw 32-byte Ed25519 key into PKCS#8 (private) and SPKI (public) documents.
-const PKCS8_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
-const SPKI_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
-
-/** Small bounded cache: building a KeyObject costs more than verifying with it. */
-function keyCache(build: (raw: Uint8Array) => KeyObject, limit = 64): (raw: Uint8Array) => KeyObject {
-  const cache = new Map<string, KeyObject>();
-  return (raw) => {
-    const id = Buffer.from(raw).toString("base64");
-    let key = cache.get(id);
-    if (key === undefined) {
-      key = build(raw);
-      if (cache.size >= limit) cache.delete(cache.keys().next().value as string);
-      cache.set(id, key);
-    }
-    return key;
-  };
-}
-
-function requireLength(bytes: Uint8Array, length: number, what: string): void {
-  if (bytes.length !== length) throw new TypeError(`${what} must be ${length} bytes, got ${bytes.length}`);
-}
-
-const nodePrivateKey = keyCache((seed) =>
-  createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, seed]), format: "der", type: "pkcs8" }),
-);
-const nodePublicKey = keyCache((pub) =>
-  createPublicKey({ key: Buffer.concat([SPKI_PREFIX, pub]), format: "der", type: "spki" }),
-);
-
-const nodeBackend: Ed25519Backend = {
-  name: "node",
-  sign(message, seed) {
-    requireLength(seed, 32, "Ed25519 secret key");
-    return new Uint8Array(nodeSign(null, message, nodePrivateKey(seed)));
-  },
-  verify(signature, message, publicKey) {
-    if (signature.length !== 64 || publicKey.length !== 32) return false;
-    try {
-      return nodeVerify(null, message, nodePublicKey(publicKey), signature);
-    } catch {
-      return false;
-    }
-  },
-  publicKey(seed) {
-    requireLength(seed, 32, "Ed25519 secret key");
-    const spki = createPublicKey(nodePrivateKey(seed)).export({ format: "der", type: "spki" });
-    return new Uint8Array(spki.subarray(spki.length - 32));
-  },
-};
-
-const nobleBackend: Ed25519Backend = {
-  name: "noble",
-  sign(message, seed) {
-    requireLength(seed, 32, "Ed25519 secret key");
-    return ed.sign(message, seed);
-  },
-  verify(signature, message, publicKey) {
-    if (signature.length !== 64 || publicKey.length !== 32) return false;
-    try {
-      // RFC 8032 rules (not ZIP-215) so both backends accept the same signatures.
-      return ed.verify(signature, message, publicKey, { zip215: false });
-    } catch {
-      return false;
-    }
-  },
-  publicKey(seed) {
-    requireLength(seed, 32, "Ed25519 secret key");
-    return ed.getPublicKey(seed);
-  },
-};
-
-/** Both backends, so a benchmark (or a caller without node:crypto Ed25519) can pick one. */
+/** Both backends, so a benchmark (or a caller without node:crypto Ed25519) can pick one; `node` is noble where node:crypto is absent. */
 export const webhookCrypto: { readonly node: Ed25519Backend; readonly noble: Ed25519Backend } = {
-  node: nodeBackend,
+  node: nodeBackend ?? nobleBackend,
   noble: nobleBackend,
 };
+
+/** node:crypto where the runtime has it, else @noble/ed25519. */
+const defaultBackend: Ed25519Backend = nodeBackend ?? nobleBackend;
 
 // ---------------------------------------------------------------------------------------------
 // Keys
@@ -139,15 +73,17 @@ export type WebhookPrivateKey = Uint8Array | string;
 
 export function decodePrivateKey(key: WebhookPrivateKey): Uint8Array {
   if (typeof key !== "string") return key;
-  const bytes = /^[0-9a-fA-F]{64}$/.test(key) ? Buffer.from(key, "hex") : Buffer.from(key, "base64");
+  const bytes = /^[0-9a-fA-F]{64}$/.test(key) ? fromHex(key) : fromBase64(key.trim());
+  if (bytes === undefined) throw new TypeError("Ed25519 secret key must be 64 hex digits or base64 of 32 bytes");
   requireLength(bytes, 32, "Ed25519 secret key");
-  return new Uint8Array(bytes);
+  return bytes;
 }
 
 /** Decodes the base64 public key of operation 8; undefined unless it is exactly 32 bytes of base64. */
 export function decodePublicKey(base64: string): Uint8Array | undefined {
   if (typeof base64 !== "string" || !/^[A-Za-z0-9+/]{43}=?$/.test(base64.trim())) return undefined;
-  return new Uint8Array(Buffer.from(base64.trim(), "base64"));
+  const bytes = fromBase64(base64.trim());
+  return bytes?.length === 32 ? bytes : undefined;
 }
 
 export interface WebhookKeyPair {
@@ -157,20 +93,20 @@ export interface WebhookKeyPair {
   publicKeyBase64: string;
 }
 
-export function generateWebhookKeyPair(backend: Ed25519Backend = nodeBackend): WebhookKeyPair {
-  const privateKey = new Uint8Array(randomBytes(32));
+export function generateWebhookKeyPair(backend: Ed25519Backend = defaultBackend): WebhookKeyPair {
+  const privateKey = globalThis.crypto.getRandomValues(new Uint8Array(32));
   const publicKey = backend.publicKey(privateKey);
   return {
     privateKey,
     publicKey,
-    privateKeyBase64: Buffer.from(privateKey).toString("base64"),
-    publicKeyBase64: Buffer.from(publicKey).toString("base64"),
+    privateKeyBase64: toBase64(privateKey),
+    publicKeyBase64: toBase64(publicKey),
   };
 }
 
 /** Base64 of the raw 32-byte public key, as operation 8 publishes it. */
-export function publicKeyBase64(privateKey: WebhookPrivateKey, backend: Ed25519Backend = nodeBackend): string {
-  return Buffer.from(backend.publicKey(decodePrivateKey(privateKey))).toString("base64");
+export function publicKeyBase64(privateKey: WebhookPrivateKey, backend: Ed25519Backend = defaultBackend): string {
+  return toBase64(backend.publicKey(decodePrivateKey(privateKey)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -227,21 +163,21 @@ function isOmitted(x: unknown): boolean {
 }
 
 function toBytes(body: string | Uint8Array): Uint8Array {
-  return typeof body === "string" ? Buffer.from(body, "utf8") : body;
+  return typeof body === "string" ? utf8Bytes(body) : body;
 }
 
 /** The bytes the standard-webhooks profile signs: `${id}.${timestamp}.${body}`. */
 export function standardWebhookContent(id: string, timestamp: string | number, body: string | Uint8Array): Uint8Array {
-  return Buffer.concat([Buffer.from(`${id}.${timestamp}.`, "utf8"), toBytes(body)]);
+  return concatBytes(utf8Bytes(`${id}.${timestamp}.`), toBytes(body));
 }
 
 /** The bytes the canonical-json profile signs; raw bodies are parsed first. */
 export function canonicalWebhookContent(body: string | Uint8Array | object): Uint8Array {
   const value =
     typeof body === "string" || body instanceof Uint8Array
-      ? JSON.parse(typeof body === "string" ? body : Buffer.from(body).toString("utf8"))
+      ? JSON.parse(typeof body === "string" ? body : utf8Text(body))
       : body;
-  return Buffer.from(canonicalJson(value), "utf8");
+  return utf8Bytes(canonicalJson(value));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -262,11 +198,11 @@ export interface SignWebhookInput {
 /** Headers to send with a delivery whose body is `body`. */
 export function signWebhook(input: SignWebhookInput): Record<string, string> {
   const profile = input.profile ?? DEFAULT_WEBHOOK_PROFILE;
-  const backend = input.backend ?? nodeBackend;
+  const backend = input.backend ?? nodeBackend ?? nobleBackend;
   const seed = decodePrivateKey(input.privateKey);
   if (profile === "canonical-json") {
     const signature = backend.sign(canonicalWebhookContent(input.body), seed);
-    return { [WEBHOOK_HEADERS.canonicalSignature]: Buffer.from(signature).toString("hex") };
+    return { [WEBHOOK_HEADERS.canonicalSignature]: toHex(signature) };
   }
   if (typeof input.id !== "string" || input.id.length === 0) {
     throw new TypeError("signWebhook: standard-webhooks needs the event id");
@@ -279,7 +215,7 @@ export function signWebhook(input: SignWebhookInput): Record<string, string> {
   return {
     [WEBHOOK_HEADERS.id]: input.id,
     [WEBHOOK_HEADERS.timestamp]: timestamp,
-    [WEBHOOK_HEADERS.signature]: `v1a,${Buffer.from(signature).toString("base64")}`,
+    [WEBHOOK_HEADERS.signature]: `v1a,${toBase64(signature)}`,
   };
 }
 
@@ -317,7 +253,8 @@ export type WebhookFailureReason =
   | "timestamp_out_of_window"
   | "bad_public_key"
   | "bad_body"
-  | "no_valid_signature";
+  | "no_valid_signature"
+  | "no_valid_hmac";
 
 export type VerifyWebhookResult =
   | { ok: true; profile: WebhookProfile }
@@ -333,6 +270,11 @@ export interface VerifyWebhookInput {
   /** Current time in unix seconds (or a Date); defaults to now. */
   now?: number | Date;
   toleranceSeconds?: number;
+  /**
+   * The API secret. When given, a canonical-json delivery must also carry x-webhook-hmac-signature equal
+   * to webhookHmac(secret, event) (what the real service's SDK verifyEvent checks); compared in constant time.
+   */
+  hmacSecret?: string;
   backend?: Ed25519Backend;
 }
 
@@ -346,7 +288,8 @@ export function verifyWebhook(input: VerifyWebhookInput): VerifyWebhookResult {
   const profile = input.profile ?? detectWebhookProfile(input.headers);
   if (profile === undefined) return { ok: false, reason: "missing_headers" };
   const fail = (reason: WebhookFailureReason): VerifyWebhookResult => ({ ok: false, reason, profile });
-  const backend = input.backend ?? nodeBackend;
+  // node:crypto where the runtime has it (bench/crypto.ts reads this line to name the backend in use).
+  const backend = input.backend ?? nodeBackend ?? nobleBackend;
 
   if (profile === "canonical-json") {
     const hex = getHeader(input.headers, WEBHOOK_HEADERS.canonicalSignature)?.trim();
@@ -360,8 +303,13 @@ export function verifyWebhook(input: VerifyWebhookInput): VerifyWebhookResult {
       return fail("bad_body");
     }
     if (!/^[0-9a-fA-F]{128}$/.test(hex)) return fail("no_valid_signature");
-    const ok = backend.verify(new Uint8Array(Buffer.from(hex, "hex")), content, publicKey);
-    return ok ? { ok: true, profile } : fail("no_valid_signature");
+    if (!backend.verify(fromHex(hex) as Uint8Array, content, publicKey)) return fail("no_valid_signature");
+    if (input.hmacSecret !== undefined) {
+      const mac = getHeader(input.headers, WEBHOOK_HMAC_HEADER)?.trim().toLowerCase();
+      if (mac === undefined || mac === "") return fail("missing_headers");
+      if (!constantTimeEqualText(hmacHex(input.hmacSecret, content), mac)) return fail("no_valid_hmac");
+    }
+    return { ok: true, profile };
   }
 
   const id = getHeader(input.headers, WEBHOOK_HEADERS.id);
@@ -383,7 +331,7 @@ export function verifyWebhook(input: VerifyWebhookInput): VerifyWebhookResult {
     if (comma === -1 || entry.slice(0, comma) !== "v1a") continue;
     const b64 = entry.slice(comma + 1);
     if (!/^[A-Za-z0-9+/]{86}(==)?$/.test(b64)) continue;
-    if (backend.verify(new Uint8Array(Buffer.from(b64, "base64")), content, publicKey)) return { ok: true, profile };
+    if (backend.verify(fromBase64(b64) as Uint8Array, content, publicKey)) return { ok: true, profile };
   }
   return fail("no_valid_signature");
 }

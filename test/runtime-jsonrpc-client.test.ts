@@ -1,8 +1,10 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { getGlobalDispatcher, WebSocket as UndiciWebSocket } from "undici";
 import { WebSocketServer, type WebSocket as ServerSocket } from "ws";
-import { httpRpc, JsonRpcError, RpcTransportError, wsRpc } from "../runtime/jsonrpc-client.ts";
+import { httpRpc as httpRpcOn, JsonRpcError, RpcTransportError, wsRpc as wsRpcOn, type HttpRpcOptions, type WsRpcOptions } from "../runtime/jsonrpc-client.ts";
+import type { StandardWebSocketClass } from "../runtime/rpc-socket.ts";
 
 const KEY = "rpc-key-1";
 const UNAUTHORIZED = '{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"unauthorized"}}';
@@ -86,7 +88,9 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-describe("httpRpc", () => {
+// Off Node (and with dispatcher: false) fetch sends; on Node undici's global dispatcher (lazily), or the one handed in.
+for (const [transport, dispatcher] of [["fetch", false], ["the default (on Node: undici, imported lazily)", undefined], ["an undici dispatcher handed in", getGlobalDispatcher()]] as const) describe(`httpRpc over ${transport}`, () => {
+  const httpRpc = (options: HttpRpcOptions) => httpRpcOn({ ...options, dispatcher });
   for (const auth of ["query", "header"] as const) {
     it(`calls methods with the key in the ${auth}`, async () => {
       const client = httpRpc({ url: `http://${base}/rpc`, apiKey: KEY, auth });
@@ -143,7 +147,29 @@ describe("httpRpc", () => {
   });
 });
 
-describe("wsRpc", () => {
+describe("httpRpc's sender", () => {
+  it("is fetch with dispatcher: false, the dispatcher handed in otherwise, and undici's (not fetch) by default on Node", async () => {
+    const fetchSpy = vi.spyOn(globalThis, "fetch");
+    try {
+      const url = `http://${base}/rpc`;
+      await httpRpcOn({ url, apiKey: KEY, dispatcher: false }).request("eth_blockNumber");
+      expect(fetchSpy).toHaveBeenCalledTimes(1);
+      const sent: string[] = [];
+      const global = getGlobalDispatcher();
+      const recording = { request: (options: Parameters<typeof global.request>[0]) => (sent.push(options.path), global.request(options)) };
+      expect(await httpRpcOn({ url, apiKey: KEY, dispatcher: recording }).request("eth_blockNumber")).toBe("0x10");
+      expect(sent).toEqual([`/rpc?api_key=${KEY}`]);
+      expect(await httpRpcOn({ url, apiKey: KEY }).request("eth_blockNumber")).toBe("0x10");
+      expect(fetchSpy).toHaveBeenCalledTimes(1);
+    } finally {
+      fetchSpy.mockRestore();
+    }
+  });
+});
+
+// ws on Node; the standard WebSocket (undici's here, the global one on Bun, Deno, browsers, edge) elsewhere.
+for (const [implementation, webSocket] of [["ws", undefined], ["the standard WebSocket", UndiciWebSocket as unknown as StandardWebSocketClass]] as const) describe(`wsRpc over ${implementation}`, () => {
+  const wsRpc = (options: WsRpcOptions) => wsRpcOn({ ...options, webSocket });
   for (const auth of ["query", "header"] as const) {
     it(`connects with the key in the ${auth} and may send before the socket is open`, async () => {
       const client = wsRpc({ url: `ws://${base}/ws`, apiKey: KEY, auth });
@@ -195,10 +221,18 @@ describe("wsRpc", () => {
     }
   });
 
-  it("rejects with the server's -32001 error when the upgrade is refused", async () => {
+  it.skipIf(webSocket !== undefined)("rejects with the server's -32001 error when the upgrade is refused", async () => {
     const client = wsRpc({ url: `ws://${base}/ws`, apiKey: "wrong" });
     await expect(client.ready).rejects.toMatchObject({ name: "JsonRpcError", code: -32001, message: "unauthorized" });
     await expect(client.request("eth_blockNumber")).rejects.toMatchObject({ code: -32001 });
+    await client.close();
+  });
+
+  it.skipIf(webSocket === undefined)("rejects naming the endpoint when the upgrade is refused (the standard API hides the status)", async () => {
+    const client = wsRpc({ url: `ws://${base}/ws`, apiKey: "wrong" });
+    await expect(client.ready).rejects.toMatchObject({ name: "RpcTransportError", kind: "network" });
+    await expect(client.ready).rejects.toThrow(`WebSocket ws://${base} failed`);
+    await expect(client.request("eth_blockNumber")).rejects.toBeInstanceOf(RpcTransportError);
     await client.close();
   });
 

@@ -1,6 +1,11 @@
+import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { constantTimeEqualText, fromBase64, fromHex, toBase64 as bytesBase64, toHex as bytesHex } from "../runtime/bytes.ts";
 import {
   canonicalJson,
+  WEBHOOK_HEADERS,
+  WEBHOOK_HMAC_HEADER,
+  webhookHmac,
   generateWebhookKeyPair,
   publicKeyBase64,
   signWebhook,
@@ -211,5 +216,58 @@ describe("webhook signatures", () => {
     expect(() => signWebhook({ profile: "standard-webhooks", privateKey: keys.privateKey, timestamp: NOW, body: BODY })).toThrow(/event id/);
     expect(() => signWebhook({ profile: "standard-webhooks", privateKey: keys.privateKey, id: "evt", body: EVENT })).toThrow(/raw body/);
     expect(() => signWebhook({ profile: "standard-webhooks", privateKey: "short", id: "evt", body: BODY })).toThrow(/32 bytes/);
+  });
+});
+
+describe("the canonical profile's HMAC header (hmacSecret)", () => {
+  const keys = generateWebhookKeyPair();
+  const body = JSON.stringify(EVENT);
+  const signed = signWebhook({ privateKey: keys.privateKey, body, profile: "canonical-json" });
+  const check = (headers: Record<string, string>, hmacSecret?: string) => verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers, body, hmacSecret });
+
+  it("is the real service's HMAC-SHA256 hex of the canonical JSON under the UTF-8 secret", () => {
+    const expected = createHmac("sha256", Buffer.from("sekret ✓", "utf8")).update(canonicalJson(EVENT)).digest("hex");
+    expect(webhookHmac("sekret ✓", body)).toBe(expected);
+    expect(webhookHmac("sekret ✓", EVENT)).toBe(expected);
+  });
+
+  it("is checked only when a secret is given, and must then match", () => {
+    const withMac = { ...signed, [WEBHOOK_HMAC_HEADER]: webhookHmac("sekret", body) };
+    expect(check(signed)).toEqual({ ok: true, profile: "canonical-json" });
+    expect(check(withMac, "sekret")).toEqual({ ok: true, profile: "canonical-json" });
+    expect(check({ ...withMac, [WEBHOOK_HMAC_HEADER]: webhookHmac("sekret", body).toUpperCase() }, "sekret")).toEqual({ ok: true, profile: "canonical-json" });
+    expect(check(withMac, "other")).toEqual({ ok: false, reason: "no_valid_hmac", profile: "canonical-json" });
+    expect(check({ ...withMac, [WEBHOOK_HMAC_HEADER]: webhookHmac("sekret", body).slice(2) }, "sekret")).toEqual({ ok: false, reason: "no_valid_hmac", profile: "canonical-json" });
+    expect(check(signed, "sekret")).toEqual({ ok: false, reason: "missing_headers", profile: "canonical-json" });
+  });
+
+  it("does not stand in for the Ed25519 signature", () => {
+    const forged = { [WEBHOOK_HEADERS.canonicalSignature]: "00".repeat(64), [WEBHOOK_HMAC_HEADER]: webhookHmac("sekret", body) };
+    expect(check(forged, "sekret")).toMatchObject({ ok: false, reason: "no_valid_signature" });
+  });
+});
+
+describe("portable byte helpers", () => {
+  it("encode and decode hex and base64 as Buffer does, and refuse what is neither", () => {
+    for (let length = 0; length < 70; length++) {
+      const bytes = new Uint8Array(length).map(() => Math.floor(Math.random() * 256));
+      expect(bytesHex(bytes)).toBe(Buffer.from(bytes).toString("hex"));
+      expect(bytesBase64(bytes)).toBe(Buffer.from(bytes).toString("base64"));
+      expect(fromHex(Buffer.from(bytes).toString("hex").toUpperCase())).toEqual(bytes);
+      expect(fromBase64(Buffer.from(bytes).toString("base64"))).toEqual(bytes);
+      expect(fromBase64(Buffer.from(bytes).toString("base64").replace(/=+$/, ""))).toEqual(bytes);
+    }
+    expect(fromHex("abc")).toBeUndefined();
+    expect(fromHex("zz")).toBeUndefined();
+    expect(fromBase64("a-b_")).toBeUndefined();
+    expect(fromBase64("abcde")).toBeUndefined();
+  });
+
+  it("compares text in constant time over the expected length", () => {
+    expect(constantTimeEqualText("abcd", "abcd")).toBe(true);
+    expect(constantTimeEqualText("abcd", "abce")).toBe(false);
+    expect(constantTimeEqualText("abcd", "abc")).toBe(false);
+    expect(constantTimeEqualText("abc", "abcd")).toBe(false);
+    expect(constantTimeEqualText("", "")).toBe(true);
   });
 });

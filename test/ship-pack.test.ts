@@ -124,6 +124,15 @@ describe("custody installed from its tarball", () => {
     const reached = await importClosure(join(project, "sdk", "dist", "client.js"));
     expect(reached.files.filter((f) => /\/(server|webhooks|rpc)(\/|\.js)|http-client|http-exchange|jsonrpc|webhook-/.test(f))).toEqual([]);
     expect(reached.packages.filter((p) => p.startsWith("node:") || p === "undici" || p === "ws")).toEqual([]);
+    expect(reached.dynamic).toEqual([]);
+    // ./webhooks and ./rpc run on every runtime too: no Node module, no undici; ws only imported lazily (on Node).
+    const webhooks = await importClosure(join(project, "sdk", "dist", "webhooks.js"));
+    expect(webhooks.files.some((f) => f.endsWith("webhook-signature.js"))).toBe(true);
+    expect([...webhooks.packages, ...webhooks.dynamic].filter((p) => p.startsWith("node:") || p === "undici" || p === "ws")).toEqual([]);
+    const rpcEntry = await importClosure(join(project, "sdk", "dist", "rpc.js"));
+    expect(rpcEntry.files.some((f) => f.endsWith("rpc-socket.js"))).toBe(true);
+    expect(rpcEntry.packages.filter((p) => p.startsWith("node:") || p === "undici" || p === "ws")).toEqual([]);
+    expect(rpcEntry.dynamic).toEqual(["ws"]);
     for (const text of [await readFile(join(project, "sdk", "dist", "client.js"), "utf8"), await readFile(join(project, "sdk", "dist", "runtime", "http-client.js"), "utf8")]) {
       expect(text).not.toContain(ROOT);
       expect(text).not.toMatch(/from "[^"]*\.ts"/);
@@ -185,10 +194,11 @@ console.log(JSON.stringify({ networks: networks.length, denied: denied instanceo
   }, 120_000);
 });
 
-/** Every file a module reaches through relative imports, and the bare specifiers it imports on the way. */
-async function importClosure(entry: string): Promise<{ files: string[]; packages: string[] }> {
+/** Every file a module reaches through relative imports, and the bare specifiers it imports on the way (statically, or lazily with import()). */
+async function importClosure(entry: string): Promise<{ files: string[]; packages: string[]; dynamic: string[] }> {
   const files = new Set<string>();
   const packages = new Set<string>();
+  const dynamic = new Set<string>();
   const queue = [entry];
   while (queue.length > 0) {
     const file = queue.pop() as string;
@@ -200,6 +210,10 @@ async function importClosure(entry: string): Promise<{ files: string[]; packages
       if (spec.startsWith(".")) queue.push(join(file, "..", spec));
       else packages.add(spec);
     }
+    for (const match of text.matchAll(/\bimport\(\s*"([^"]+)"\s*\)/g)) {
+      if (match[1].startsWith(".")) queue.push(join(file, "..", match[1]));
+      else dynamic.add(match[1]);
+    }
   }
-  return { files: [...files], packages: [...packages] };
+  return { files: [...files], packages: [...packages], dynamic: [...dynamic] };
 }
