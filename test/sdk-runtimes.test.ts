@@ -142,6 +142,40 @@ globalThis.checkSdk = async (base) => {
   }, 60_000);
 });
 
+describe("the built SDK's client in an edge-style runtime", () => {
+  it("edge-runtime (web APIs only): the client bundled for the browser platform signs with Web Crypto, validates and raises typed errors", async () => {
+    const entry = join(DIR, "edge-client.mjs");
+    writeFileSync(entry, `import { CustodialWalletServiceClient, NotFoundError } from "./sdk/dist/client.js";
+globalThis.checkClient = async (baseUrl) => {
+  const client = new CustodialWalletServiceClient({ baseUrl, apiKey: "edge-key", apiSecret: "edge-secret", maxRetries: 0 });
+  const { data, response } = await client.getWallet({ params: { wallet_id: "${WALLET.data.id}" } }).withResponse();
+  let notFound = false;
+  try { await client.getWallet({ params: { wallet_id: "${WALLET.data.id}" } }); } catch (error) { notFound = error instanceof NotFoundError; }
+  return JSON.stringify({ name: data.name, status: response.status, notFound, process: typeof process });
+};
+`);
+    const bundled = await build({ entryPoints: [entry], bundle: true, platform: "browser", format: "iife", minify: true, write: false, metafile: true, logLevel: "silent" });
+    expect(Object.keys(bundled.metafile.inputs).filter((input) => input.startsWith("node:") || /node_modules\/(undici|ws)\//.test(input))).toEqual([]);
+    script = [
+      { status: 200, body: WALLET },
+      { status: 404, body: { success: false, message: "not found", code: 404, data: null } },
+    ];
+    const signatures: string[] = [];
+    const spy = (req: IncomingMessage) => void signatures.push(String(req.headers["access-sign"] ?? ""));
+    server.prependListener("request", spy);
+    try {
+      const edge = new EdgeRuntime({ initialCode: bundled.outputFiles[0].text });
+      const answer = JSON.parse(await (edge.evaluate(`checkClient(${JSON.stringify(baseUrl)})`) as Promise<string>));
+      expect(answer).toEqual({ name: WALLET.data.name, status: 200, notFound: true, process: "undefined" });
+    } finally {
+      server.removeListener("request", spy);
+    }
+    // Signed on every request (base64 of a hex HMAC-SHA256: 88 characters).
+    expect(signatures).toHaveLength(2);
+    for (const sign of signatures) expect(sign).toMatch(/^[A-Za-z0-9+/]{86}==$/);
+  }, 60_000);
+});
+
 /** A delivery signed as the sandbox signs it (canonical-json Ed25519 and the HMAC header), and a node answering eth_blockNumber. */
 async function startNodeServer(): Promise<{ server: Server; url: string }> {
   const keys = generateWebhookKeyPair();
