@@ -98,6 +98,16 @@ async function recentChainBalances(ctx: CheckContext, f: Funded): Promise<{ bloc
   return blocks.flatMap((block, i) => (typeof balances[i] === "string" && /^0x[0-9a-f]+$/i.test(balances[i] as string) ? [{ block, units: BigInt(balances[i] as string) }] : []));
 }
 
+/** 5 identical submits at once under one Idempotency-Key: their answers, and the withdrawals that appeared (each rejected at the end of the run unless the check settles it). */
+async function identicalSubmits(ctx: CheckContext, f: Funded): Promise<{ answers: HttpExchange[]; made: string[] }> {
+  const before = await withdrawalIds(ctx, f);
+  const key = `certify-${randomUUID()}`;
+  const answers = await Promise.all(Array.from({ length: 5 }, () => submit(ctx, f, key)));
+  const made = [...(await withdrawalIds(ctx, f))].filter((id) => !before.has(id));
+  for (const id of made) cleanupReject(ctx, id);
+  return { answers, made };
+}
+
 async function withdrawalIds(ctx: CheckContext, f: Funded): Promise<Set<string>> {
   const ex = await ctx.call("listWalletWithdrawals", { params: { wallet_id: f.asset.walletId } });
   const list = expectSuccess(ex, ctx.operation("listWalletWithdrawals"));
@@ -166,18 +176,13 @@ export const concurrentSubmits: Check = {
   seedRef: "assumed: Idempotency-Key on createWithdrawal",
   async run(ctx) {
     const f = await funded(ctx);
-    const before = await withdrawalIds(ctx, f);
-    const key = `certify-${randomUUID()}`;
-    const answers = await Promise.all(Array.from({ length: 5 }, () => submit(ctx, f, key)));
+    const { answers, made } = await identicalSubmits(ctx, f);
     const ids = new Set<string>();
     for (const ex of answers) {
       if (ex.response.status >= 200 && ex.response.status < 300) ids.add(withdrawalId(ctx, ex));
       else if (ex.response.status !== 409) failWith(ex, `a concurrent identical submit answered HTTP ${ex.response.status} (expected the same withdrawal, or 409 while the first is in flight)`);
     }
     for (const id of ids) cleanupReject(ctx, id);
-    const after = await withdrawalIds(ctx, f);
-    const made = [...after].filter((id) => !before.has(id));
-    for (const id of made) cleanupReject(ctx, id);
     if (ids.size !== 1 || made.length !== 1) fail(`5 identical submits with one Idempotency-Key made ${made.length} withdrawals (answers named ${ids.size})`, answers[0].evidence);
     await release(ctx, made[0]);
   },
@@ -250,11 +255,7 @@ export const oneTransferOnChain: Check = {
     // A fresh recipient: its chain balance starts at zero, so every transfer to it is counted.
     const recipient = `0x${randomBytes(20).toString("hex")}`;
     const target = { ...f, recipient };
-    const before = await withdrawalIds(ctx, f);
-    const key = `certify-${randomUUID()}`;
-    const answers = await Promise.all(Array.from({ length: 5 }, () => submit(ctx, target, key)));
-    const made = [...(await withdrawalIds(ctx, f))].filter((id) => !before.has(id));
-    for (const id of made) cleanupReject(ctx, id);
+    const { answers, made } = await identicalSubmits(ctx, target);
     if (made.length !== 1) fail(`5 identical submits with one Idempotency-Key made ${made.length} withdrawals`, answers[0].evidence);
     const id = made[0];
     const approve = await ctx.call("approveWithdrawal", { params: { withdrawal_id: id }, body: { comment: "custody certify money path" } });
