@@ -1,7 +1,6 @@
 // The checks against a hand-written fake deployment: the clean fake certifies, and each fault
 // switch (one broken rule) makes the check for that rule fail. The fault-injection suite against
 // the reference deployment builds on the same idea.
-import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { signRequest } from "../runtime/hmac.ts";
 import type { RunOptions } from "../conformance/config.ts";
@@ -12,6 +11,7 @@ import type { Group } from "../conformance/types.ts";
 import { fakeTargetConfig, startFakeTarget, type FakeFault, type FakeTarget } from "./support/fake-target.ts";
 import { SEED_ONLY_FAULT_CHECKS } from "./support/seed-only-target.ts";
 import { DEEP_CHECK_IDS } from "./support/deep-checks.ts";
+import { freePort } from "../cli/mock.ts";
 
 const started: FakeTarget[] = [];
 afterEach(async () => {
@@ -242,12 +242,3 @@ async function signedFetch(t: FakeTarget, method: string, path: string, body?: u
   return ((await res.json()) as { data: unknown }).data;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}

@@ -3,7 +3,6 @@
 // rewriting proxy are caught by the chain-driven lifecycle checks the fake target cannot drive.
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -16,6 +15,7 @@ import { runSuite } from "../conformance/runner.ts";
 import type { Group } from "../conformance/types.ts";
 import { startSandbox } from "../reference/sandbox.ts";
 import { rewriteData, startFaultProxy, type ProxyHooks } from "./support/fake-proxy.ts";
+import { freePort } from "../cli/mock.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "custody-reference-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -142,12 +142,3 @@ function lowerCase(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}

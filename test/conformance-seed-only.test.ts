@@ -1,7 +1,6 @@
 // A second, independent deployment written from the seed alone (test/support/seed-only-target.ts),
 // making other valid choices wherever the seed is silent, certifies at --level seed; each fault that
 // breaks a seed statement is caught by the check that enforces that statement.
-import { createServer } from "node:http";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,19 +10,11 @@ import { CATALOG } from "../conformance/catalog.ts";
 import { loadGeneratedOperations } from "../conformance/operations.ts";
 import type { Report } from "../conformance/report/model.ts";
 import { SEED_ONLY_FAULT_CHECKS, startSeedOnlyTarget, type SeedOnlyFault } from "./support/seed-only-target.ts";
+import { freePort } from "../cli/mock.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "custody-seed-only-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function certifySeedOnly(
   faults: SeedOnlyFault[] = [],

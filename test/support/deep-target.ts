@@ -5,12 +5,12 @@ import type { RecordedExchange } from "../../conformance/probe.ts";
 import { loadGeneratedOperations, type OperationInfo } from "../../conformance/operations.ts";
 import type { Report } from "../../conformance/report/model.ts";
 import { runSuite } from "../../conformance/runner.ts";
-import { createServer } from "node:net";
 import type { Check } from "../../conformance/check.ts";
 import type { Group } from "../../conformance/types.ts";
 import { signRequest } from "../../runtime/hmac.ts";
 import { startSandbox, type SandboxOptions } from "../../reference/sandbox.ts";
 import { startFaultProxy, type ProxiedRequest, type ProxyHooks } from "./fake-proxy.ts";
+import { freePort } from "../../cli/mock.ts";
 
 export interface Admin {
   apiKey: string;
@@ -111,12 +111,3 @@ export function envelope(status: number, data: unknown): { status: number; heade
   return { status, headers: { "content-type": "application/json" }, body: JSON.stringify({ success: ok, message: ok ? "success" : "error", code: ok ? 0 : status, data: ok ? data : null }) };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
