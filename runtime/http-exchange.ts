@@ -4,22 +4,15 @@
 // object, one plain timer, no stream. Never follows redirects and never holds more than maxBytes.
 import { util, type Dispatcher } from "undici";
 
-import { BodyTooLarge, DeadlineExceeded, declaresMoreThan, flattenHeaders, type RawResponse, type RawSend } from "./http-raw.ts";
+import { BodyTooLarge, DeadlineExceeded, declaresMoreThan, flattenHeaders, type RawResponse, type RawSend, type RawSendInput } from "./http-raw.ts";
 
 export { BodyTooLarge, DeadlineExceeded, declaresMoreThan, flattenHeaders, type RawResponse };
 
-export interface ExchangeInput {
+/** A RawSend's input, with the dispatcher to send through and the path (with the query) to send. */
+export interface ExchangeInput extends Omit<RawSendInput, "url" | "pathAndQuery"> {
   dispatcher: Dispatcher;
-  origin: string;
   /** Path and query, as sent. */
   path: string;
-  method: string;
-  headers: Record<string, string>;
-  body: string | Uint8Array | undefined;
-  /** Whole exchange: waiting for a connection, headers and body. */
-  timeoutMs: number;
-  signal?: AbortSignal;
-  maxBytes: number;
 }
 
 export function exchange(input: ExchangeInput): Promise<RawResponse> {
@@ -28,7 +21,7 @@ export function exchange(input: ExchangeInput): Promise<RawResponse> {
 
 /** A RawSend for the HTTP transport over an undici dispatcher (Node): the fast path for Node tuning. */
 export function undiciSend(dispatcher: Dispatcher): RawSend {
-  return (input) => exchange({ dispatcher, origin: input.origin, path: input.pathAndQuery, method: input.method, headers: input.headers, body: input.body, timeoutMs: input.timeoutMs, signal: input.signal, maxBytes: input.maxBytes });
+  return ({ url: _url, pathAndQuery, ...rest }) => exchange({ ...rest, dispatcher, path: pathAndQuery });
 }
 
 // The legacy handler methods (onConnect, onHeaders, onData, onComplete, onError) are what undici's
