@@ -3,8 +3,9 @@
 // and runs as built JavaScript on plain node.
 //   vendor  (default) runtime/ is copied into <out>/runtime: the output needs only zod, undici, ws and
 //           @noble/*, never custody itself, and runtime and generated code always match.
-//   package imports "custody/runtime" (the built runtime of the installed custody; the client's modules
-//           from "custody/runtime/client"): one copy of the runtime for a project that depends on custody anyway.
+//   package imports "custody/runtime" (the built runtime of the installed custody; the client's, the
+//           webhooks' and the JSON-RPC client's modules from "custody/runtime/client", "/webhooks" and
+//           "/rpc"): one copy of the runtime for a project that depends on custody anyway.
 //   local   custody's own generated/: a relative path to this package's runtime/, compiled with it.
 import { readdir, readFile } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
@@ -16,8 +17,24 @@ export const RUNTIME_SOURCES: readonly RuntimeSource[] = ["vendor", "package", "
 export const RUNTIME_PACKAGE_SPECIFIER = "custody/runtime";
 /** The client side alone (runtime/client.ts), so a packaged client pulls no server code. */
 export const RUNTIME_CLIENT_SPECIFIER = "custody/runtime/client";
-/** Runtime modules generated client code imports, all re-exported by runtime/client.ts. */
-const CLIENT_MODULES = new Set(["client-call", "api-promise", "http-transport", "client-log", "errors"]);
+/**
+ * The entry point of custody that re-exports each runtime module generated code imports outside the
+ * server stubs (runtime/client.ts, webhooks.ts, rpc.ts), so a packaged client, webhook verifier or
+ * JSON-RPC client pulls no server code; anything else comes from the whole runtime.
+ */
+const PACKAGE_ENTRY: Readonly<Record<string, string>> = {
+  "client-call": RUNTIME_CLIENT_SPECIFIER,
+  "api-promise": RUNTIME_CLIENT_SPECIFIER,
+  "http-transport": RUNTIME_CLIENT_SPECIFIER,
+  "client-log": RUNTIME_CLIENT_SPECIFIER,
+  errors: RUNTIME_CLIENT_SPECIFIER,
+  "json-schema": RUNTIME_CLIENT_SPECIFIER,
+  "json-schema-formats": RUNTIME_CLIENT_SPECIFIER,
+  "webhook-event": "custody/runtime/webhooks",
+  "webhook-signature": "custody/runtime/webhooks",
+  "rpc-call": "custody/runtime/rpc",
+  "jsonrpc-client": "custody/runtime/rpc",
+};
 
 export function isInside(dir: string, root: string): boolean {
   const rel = relative(root, resolve(dir));
@@ -26,7 +43,7 @@ export function isInside(dir: string, root: string): boolean {
 
 /** Maps a runtime module name ("client-call", "server/index") to the specifier the output imports. */
 export function runtimeSpecifier(source: RuntimeSource, outDir: string, runtimeDir: string): (module: string) => string {
-  if (source === "package") return (module) => (CLIENT_MODULES.has(module) ? RUNTIME_CLIENT_SPECIFIER : RUNTIME_PACKAGE_SPECIFIER);
+  if (source === "package") return (module) => (Object.hasOwn(PACKAGE_ENTRY, module) ? PACKAGE_ENTRY[module] : RUNTIME_PACKAGE_SPECIFIER);
   if (source === "vendor") return (module) => `./runtime/${module}.js`;
   const rel = relative(resolve(outDir), runtimeDir).split(sep).join("/");
   const base = rel.startsWith(".") ? rel : `./${rel}`;

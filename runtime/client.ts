@@ -1,5 +1,5 @@
 // The client side of the runtime alone, for generated code built with `--runtime package`: what a
-// generated client.ts imports, and the error classes. Nothing here reaches server, webhook or JSON-RPC
+// generated client.ts imports (schemas.ts's JSON Schema rules and formats included), and the error classes. Nothing here reaches server, webhook or JSON-RPC
 // code, undici or a node: module (custody/runtime, the whole runtime, does).
 export * from "./errors.ts";
 export * from "./api-promise.ts";
@@ -8,3 +8,5 @@ export * from "./client-log.ts";
 export * from "./http-transport.ts";
 export * from "./http-answer.ts";
 export * from "./retry.ts";
+export * from "./json-schema.ts";
+export * from "./json-schema-formats.ts";

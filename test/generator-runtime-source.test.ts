@@ -46,11 +46,17 @@ describe("generate outside custody", () => {
     const out = join(work, "packaged");
     const result = await generate({ ...SPEC, outDir: out, runtime: "package" });
     expect(result.files.some((f) => f.path.startsWith("runtime/"))).toBe(false);
-    // The client imports only the client side of the runtime; the server stubs the whole runtime.
-    const client = await readFile(join(out, "client.ts"), "utf8");
-    expect(client).toContain('from "custody/runtime/client"');
-    expect(client).not.toMatch(/from "custody\/runtime"/);
-    expect(await readFile(join(out, "server.ts"), "utf8")).toContain('from "custody/runtime"');
+    // Client, schemas, webhooks and JSON-RPC import only their side of the runtime; the server stubs the whole runtime.
+    const entries = async (file: string) => [...new Set([...(await readFile(join(out, file), "utf8")).matchAll(/from "(custody[^"]*)"/g)].map((m) => m[1]))].sort();
+    expect(await entries("client.ts")).toEqual(["custody/runtime/client"]);
+    expect(await entries("schemas.ts")).toEqual(["custody/runtime/client"]);
+    expect(await entries("index.ts")).toEqual(["custody/runtime/client"]);
+    expect(await entries("webhooks.ts")).toEqual(["custody/runtime/webhooks"]);
+    expect(await entries("rpc.ts")).toEqual(["custody/runtime/rpc"]);
+    expect(await entries("server.ts")).toEqual(["custody/runtime"]);
+    // Each of those entry points exists in custody's exports.
+    const exported = Object.keys(JSON.parse(await readFile("package.json", "utf8")).exports as Record<string, unknown>);
+    expect(exported).toEqual(expect.arrayContaining(["./runtime", "./runtime/client", "./runtime/webhooks", "./runtime/rpc"]));
   });
 
   it("refuses a local runtime for output outside custody", async () => {

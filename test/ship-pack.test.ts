@@ -97,8 +97,8 @@ describe("custody installed from its tarball", () => {
 
   it("exports custody and custody/runtime, with declarations a NodeNext project type-checks against", async () => {
     const bin = join(project, "node_modules", ".bin", "custody");
-    const loaded = await run(process.execPath, ["--input-type=module", "-e", 'const r = await import("custody/runtime"); const c = await import("custody"); console.log(typeof r.createTransport, typeof c.CustodialWalletServiceClient, c.ApiError === r.ApiError)'], project);
-    expect(loaded.stdout.trim(), loaded.stderr).toBe("function function true");
+    const loaded = await run(process.execPath, ["--input-type=module", "-e", 'const r = await import("custody/runtime"); const c = await import("custody"); const w = await import("custody/runtime/webhooks"); const j = await import("custody/runtime/rpc"); console.log(typeof r.createTransport, typeof c.CustodialWalletServiceClient, c.ApiError === r.ApiError, typeof w.verifyEvent, typeof j.createTypedRpcClient)'], project);
+    expect(loaded.stdout.trim(), loaded.stderr).toBe("function function true function function");
     const gen = await run(bin, ["generate", "--runtime", "package", "--out", "client"], project);
     expect(gen.code, gen.stderr).toBe(0);
     await writeFile(
