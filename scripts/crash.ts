@@ -2,6 +2,7 @@
 // with SIGKILL at random moments (from the printed seed, so a run can be replayed), then left to settle.
 // Prints the figures; exits 1 if any withdrawal is stuck, moved twice, or an event was lost.
 import { runCrash } from "./crash-run.ts";
+import { mulberry32 } from "../conformance/fuzz/prng.ts";
 
 function flag(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -14,22 +15,11 @@ function flag(name: string, fallback: number): number {
   return n;
 }
 
-// mulberry32: a small seeded generator, enough to replay a kill schedule.
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const seed = flag("seed", Math.floor(Math.random() * 2 ** 31));
 const kills = flag("kills", 5 + (seed % 4));
 const clients = flag("clients", 3);
-const next = random(seed);
+const next = mulberry32(seed);
 const killAtMs: number[] = [];
 let at = 0;
 for (let i = 0; i < kills; i++) killAtMs.push((at += 3_000 + Math.floor(next() * 7_000)));

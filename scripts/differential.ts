@@ -7,6 +7,7 @@ import addFormatsModule from "ajv-formats";
 import fc from "fast-check";
 import type { SchemaResolver } from "../generator/model/resolve-schema.ts";
 import type { Schema, SchemaObject, SpecModel } from "../generator/model/types.ts";
+import { mulberry32 } from "../conformance/fuzz/prng.ts";
 
 export interface Disagreement {
   component: string;
@@ -84,17 +85,6 @@ function convert(node: unknown, version: "3.0" | "3.1", known: Set<string>): unk
   return out;
 }
 
-/** A small seeded generator (mulberry32): instances are the same run to run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Strings per format: valid ones, then edge cases either side of the RFC. */
 export const FORMAT_SAMPLES: Record<string, string[]> = {
@@ -118,7 +108,7 @@ class Sampler {
     private readonly resolver: SchemaResolver,
     seed: number,
   ) {
-    this.random = rng(seed);
+    this.random = mulberry32(seed);
     this.pool = fc.sample(fc.jsonValue({ maxDepth: 2 }), { seed, numRuns: 200 });
   }
 

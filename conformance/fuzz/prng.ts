@@ -12,19 +12,24 @@ export function hash32(text: string): number {
   return h >>> 0;
 }
 
-export class Prng {
-  private state: number;
-
-  constructor(seed: string, label = "") {
-    this.state = hash32(`${seed}\u0000${label}`) || 1;
-  }
-
-  /** Uniform in [0, 1). */
-  next(): number {
-    let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);
+/** mulberry32: a small seeded generator of numbers uniform in [0, 1), the same stream for the same seed. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export class Prng {
+  /** Uniform in [0, 1). */
+  readonly next: () => number;
+
+  constructor(seed: string, label = "") {
+    this.next = mulberry32(hash32(`${seed}\u0000${label}`) || 1);
   }
 
   /** An integer in [min, max] (inclusive). */
