@@ -1,18 +1,9 @@
 // A check: what it verifies, which seed statements it enforces, and how it runs. Kept apart from
 // types.ts so that the vocabulary (types.ts) imports nothing and context.ts can use it freely.
 import type { CheckContext } from "./context.ts";
-import type { Group, Level, Outcome, Prerequisite, Severity } from "./types.ts";
+import type { CheckIdentity, Outcome, Prerequisite } from "./types.ts";
 
-export interface Check {
-  /** Stable id (`auth.stale-timestamp`); scripts and CI depend on it. */
-  id: string;
-  group: Group;
-  title: string;
-  severity: Severity;
-  /** Where the rule comes from: a seed section, or "assumed: <spec decision>". */
-  seedRef: string;
-  /** seed: uses only what the seed specifies; full: also drives assumed operations (see levels.ts). */
-  level: Level;
+export interface Check extends CheckIdentity {
   /** The seed statements (spec/trace.yaml ids) this check enforces; trace.ts derives the trace from them. */
   statements?: readonly string[];
   requires?: Prerequisite[];

@@ -66,13 +66,20 @@ export type Prerequisite =
   | "deposit" // a deposit made and watched to confirmation
   | "withdrawal-executed"; // a withdrawal driven to a terminal state
 
-export interface CheckResult {
+/** What names a check and its rule: declared by the check, repeated in its result. */
+export interface CheckIdentity {
+  /** Stable id (`auth.stale-timestamp`); scripts and CI depend on it. */
   id: string;
   group: Group;
   title: string;
   severity: Severity;
+  /** Where the rule comes from: a seed section, or "assumed: <spec decision>". */
   seedRef: string;
+  /** seed: uses only what the seed specifies; full: also drives assumed operations (see levels.ts). */
   level: Level;
+}
+
+export interface CheckResult extends CheckIdentity {
   status: CheckStatus;
   /** The check's own run, bounded by its time limit. */
   durationMs: number;
