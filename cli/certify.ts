@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, defaultWsUrl, type Credentials, type RunOptions, type TargetConfig } from "../conformance/config.ts";
 import { loadGeneratedOperations, type OperationInfo } from "../conformance/operations.ts";
+import { DEFAULT_MAX_BODY_BYTES } from "../conformance/probe.ts";
 import { consoleReporter } from "../conformance/report/console.ts";
 import { renderHtml } from "../conformance/report/html.ts";
 import { renderJson } from "../conformance/report/json.ts";
@@ -30,6 +31,8 @@ export interface CertifyIo {
   operations?: OperationInfo[];
 }
 
+const MIB = 1024 * 1024;
+
 const OPTIONS = {
   "base-url": { type: "string" },
   "rpc-url": { type: "string" },
@@ -48,6 +51,7 @@ const OPTIONS = {
   "webhook-profile": { type: "string" },
   "timeout-ms": { type: "string" },
   concurrency: { type: "string" },
+  "max-body-mib": { type: "string" },
   "wallet-id": { type: "string" },
   "asset-id": { type: "string" },
   "withdrawal-id": { type: "string" },
@@ -98,6 +102,8 @@ run:
   --only GROUP,...    ${GROUPS.join(", ")}
   --timeout-ms N      per-check time limit, also bounds each request (default ${DEFAULT_TIMEOUT_MS})
   --concurrency N     checks at a time (default ${DEFAULT_CONCURRENCY})
+  --max-body-mib N    CUSTODY_MAX_BODY_MIB: response body limit (default ${DEFAULT_MAX_BODY_BYTES / MIB} MiB); an answer over it
+                      is certify's limit, not the deployment's failure: its checks are skipped (exit 3)
   --json/--junit/--html FILE   write reports;  --quiet: print failures only;  --no-color
 ${HAR_USAGE}
 
@@ -129,7 +135,7 @@ export async function run(argv: string[], io: CertifyIo = {}): Promise<number> {
   }
   let sandbox: SandboxHandle | undefined;
   try {
-    const options = runOptions(values);
+    const options = runOptions(values, env);
     fuzzOptionsOf(values); // a wrong --fuzz value is named before a sandbox starts
     if (values.sandbox) sandbox = await startSandbox();
     const target = targetConfig(values, env, options.level, sandbox);
@@ -201,7 +207,7 @@ function redactConsole(redactor: Redactor): () => void {
   return () => methods.forEach((m, i) => (console[m] = saved[i]));
 }
 
-function runOptions(v: Values): RunOptions {
+function runOptions(v: Values, env: NodeJS.ProcessEnv): RunOptions {
   const problems: string[] = [];
   const level = (v.level ?? "full") as Level;
   if (level !== "seed" && level !== "full") problems.push(`--level must be seed or full, not "${v.level}"`);
@@ -216,6 +222,7 @@ function runOptions(v: Values): RunOptions {
     only,
     timeoutMs: positiveInt(v["timeout-ms"], "--timeout-ms", DEFAULT_TIMEOUT_MS, problems),
     concurrency: positiveInt(v.concurrency, "--concurrency", DEFAULT_CONCURRENCY, problems),
+    maxBodyBytes: MIB * positiveInt(v["max-body-mib"] ?? (env.CUSTODY_MAX_BODY_MIB || undefined), "--max-body-mib (CUSTODY_MAX_BODY_MIB)", DEFAULT_MAX_BODY_BYTES / MIB, problems),
     // Decided once: fixtures come from flags, or are created at --level full and against the sandbox.
     supply: supplyMode(level, v.sandbox === true || v["create-fixtures"] === true),
   };

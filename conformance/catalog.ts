@@ -1,5 +1,6 @@
 // The catalog: every check of the suite, in report order. A check's id is stable; CI depends on it.
 import { negativeChecks } from "./checks/auth/negatives.ts";
+import { signedOtherRoute } from "./checks/auth/other-route.ts";
 import { positiveChecks } from "./checks/auth/positives.ts";
 import { envelopeChecks } from "./checks/envelope/index.ts";
 import { lifecycleChecks } from "./checks/lifecycle/index.ts";
@@ -19,6 +20,7 @@ export const CATALOG: readonly Check[] = [
   ...envelopeChecks,
   ...positiveChecks,
   ...negativeChecks,
+  signedOtherRoute,
   ...scopeChecks,
   ...roleChecks,
   ...authzChecks,

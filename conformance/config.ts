@@ -47,6 +47,8 @@ export interface RunOptions {
   concurrency: number;
   /** How fixtures are supplied (supply.ts); default: created at --level full, given at seed. */
   supply?: SupplyMode;
+  /** Response body limit in bytes (--max-body-mib); default probe.ts's DEFAULT_MAX_BODY_BYTES. */
+  maxBodyBytes?: number;
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;

@@ -56,7 +56,20 @@ export function envelopeProblem(body: unknown): string | undefined {
   return undefined;
 }
 
-/** A 2xx success envelope with code 0; returns data (validated against the operation when given). */
+/**
+ * The one rule for a success code (seed 2.1: code is "integer or string", "0 on success"; the spec's
+ * envelopes declare `[integer, string]`): 0 or "0". Every check asks this, none compares itself.
+ */
+export function isSuccessCode(code: unknown): boolean {
+  return sameCode(code, 0);
+}
+
+/** True when an envelope's code is `expected`, written as an integer or as a string (seed 2.1). */
+export function sameCode(code: unknown, expected: number | string): boolean {
+  return (typeof code === "number" || typeof code === "string") && String(code) === String(expected);
+}
+
+/** A 2xx success envelope with the success code; returns data (validated against the operation when given). */
 export function expectSuccess(ex: HttpExchange, op?: OperationInfo, what?: string): unknown {
   const label = what ?? (op ? op.operationId : "the request");
   if (ex.response.status < 200 || ex.response.status > 299) {
@@ -65,7 +78,7 @@ export function expectSuccess(ex: HttpExchange, op?: OperationInfo, what?: strin
   const env = expectEnvelope(ex);
   if (env.success !== true) failWith(ex, `${label}: HTTP ${ex.response.status} but success is not true`);
   const code: unknown = env.code;
-  if (code !== 0) failWith(ex, `${label}: success envelope with code ${JSON.stringify(code)} instead of 0`);
+  if (!isSuccessCode(code)) failWith(ex, `${label}: success envelope with code ${JSON.stringify(code)} instead of 0`);
   if (op) {
     const problem = schemaProblem(op, ex.response.status, env);
     if (problem) failWith(ex, `${label}: ${problem}`);
@@ -78,7 +91,7 @@ export function expectError(ex: HttpExchange, status: number | number[], code?: 
   expectStatus(ex, status, what);
   const env = expectEnvelope(ex);
   if (env.success !== false) failWith(ex, `${what}: HTTP ${ex.response.status} with success true`);
-  if (code !== undefined && env.code !== code) failWith(ex, `${what}: error code ${JSON.stringify(env.code)}, expected ${JSON.stringify(code)}`);
+  if (code !== undefined && !sameCode(env.code, code)) failWith(ex, `${what}: error code ${JSON.stringify(env.code)}, expected ${JSON.stringify(code)}`);
   return env;
 }
 
@@ -156,7 +169,7 @@ export function responseProblems(op: OperationInfo, ex: HttpExchange): string[] 
   const env = body as Envelope<unknown>;
   const is2xx = status >= 200 && status < 300;
   if (env.success !== is2xx) problems.push(`success is ${env.success} on HTTP ${status}`);
-  if (is2xx && env.code !== 0) problems.push(`code is ${JSON.stringify(env.code)} on a success, not 0`);
+  if (is2xx && !isSuccessCode(env.code)) problems.push(`code is ${JSON.stringify(env.code)} on a success, not 0`);
   const schema = schemaProblem(op, status, body);
   if (schema) problems.push(schema);
   return problems;

@@ -26,6 +26,21 @@ export class CheckSkipped extends Error {
   }
 }
 
+/** The flag (and variable) that raises certify's response body limit; named wherever the limit is hit. */
+export const BODY_LIMIT_FLAG = "--max-body-mib";
+
+/**
+ * An answer larger than certify's body limit: certify's own limit, never the deployment's failure.
+ * The check did not run to the end, so it is skipped (a MUST skipped leaves the run incomplete, exit
+ * 3) and the skip names the flag that raises the limit.
+ */
+export class BodyLimitReached extends CheckSkipped {
+  override name = "BodyLimitReached";
+  constructor(what: string, detail: string) {
+    super(`${what} is larger than certify's response body limit (${detail}); raise it with ${BODY_LIMIT_FLAG} (or CUSTODY_MAX_BODY_MIB): the check did not run to the end`, BODY_LIMIT_FLAG, "limit");
+  }
+}
+
 export function passed(message?: string): Outcome {
   return message === undefined ? { status: "passed" } : { status: "passed", message };
 }

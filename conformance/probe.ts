@@ -2,13 +2,19 @@
 // and body; bodies are capped; redirects are never followed (a 3xx is reported, not chased);
 // every exchange is captured as evidence with secrets redacted.
 import { Agent, request } from "undici";
-import { CheckFailed } from "./outcome.ts";
+import { BodyLimitReached, CheckFailed } from "./outcome.ts";
 import { Redactor } from "./redact.ts";
 import type { Evidence, RequestEvidence, ResponseEvidence } from "./types.ts";
 
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * The default response body limit: large enough for the unpaged lists of a busy deployment (seed
+ * operation 4 has no paging), small enough to bound a hostile answer. --max-body-mib sets it.
+ */
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 /** How much of a body the evidence keeps. */
 const EVIDENCE_BODY_CHARS = 4096;
+/** Above this, evidence redacts only the prefix it keeps (a long list is not parsed a second time). */
+const LARGE_BODY_CHARS = 256 * 1024;
 
 export interface HttpRequest {
   method: string;
@@ -78,9 +84,13 @@ export class HttpProbe {
     });
   }
 
-  /** Sends the request; a transport failure, a redirect or an oversized body throws CheckFailed with evidence. */
+  /**
+   * Sends the request; a transport failure or a redirect throws CheckFailed with evidence. A body over
+   * the limit throws BodyLimitReached: the limit is certify's, so the check is skipped, never failed.
+   */
   async send(req: HttpRequest, signal?: AbortSignal): Promise<HttpExchange> {
     const attempt = await this.attempt(req, signal);
+    if (!attempt.ok && attempt.kind === "too-large") throw new BodyLimitReached(`the answer to ${req.method} ${this.redactor.url(req.url)}`, attempt.reason);
     if (!attempt.ok) throw new CheckFailed(attempt.reason, attempt.evidence);
     return attempt.exchange;
   }
@@ -172,7 +182,8 @@ export class HttpProbe {
   }
 
   responseEvidence(res: HttpResponse): ResponseEvidence {
-    return { status: res.status, headers: this.redactor.headers(res.headers), body: truncate(this.redactor.body(res.text), res.bytes) };
+    const body = res.text.length > LARGE_BODY_CHARS ? this.redactor.bodyPrefix(res.text, EVIDENCE_BODY_CHARS) : this.redactor.body(res.text);
+    return { status: res.status, headers: this.redactor.headers(res.headers), body: truncate(body, res.bytes) };
   }
 
   async close(): Promise<void> {

@@ -146,14 +146,36 @@ export class WebhookReceiver {
 
 /**
  * The event id of a delivery: the webhook-id header (standard-webhooks), the x-webhook-event-id header
- * (canonical-json, the spec's default), or an id in the body.
+ * (canonical-json, the spec's default), or in the body: the seed's own field `event_id` (2.7, 6),
+ * then a top-level `id`.
  */
 export function eventIdOf(d: ReceivedDelivery): string | undefined {
+  return eventIdsOf(d)[0];
+}
+
+/** True when the delivery carries `eventId` in any of the places eventIdOf reads. */
+export function carriesEventId(d: ReceivedDelivery, eventId: string): boolean {
+  return eventIdsOf(d).includes(eventId);
+}
+
+/** Every event id the delivery names, most specific first; `event_id` is looked for at any depth of the body. */
+function eventIdsOf(d: ReceivedDelivery): string[] {
+  const ids: string[] = [];
   for (const name of ["webhook-id", "x-webhook-event-id"]) {
     const header = d.headers[name];
-    if (typeof header === "string" && header) return header;
+    if (typeof header === "string" && header) ids.push(header);
   }
-  return typeof d.event?.id === "string" ? d.event.id : undefined;
+  collectEventIds(d.event, ids, 0);
+  if (typeof d.event?.id === "string" && d.event.id) ids.push(d.event.id);
+  return ids;
+}
+
+function collectEventIds(value: unknown, into: string[], depth: number): void {
+  if (depth > 8 || typeof value !== "object" || value === null) return;
+  if (Array.isArray(value)) return value.forEach((item) => collectEventIds(item, into, depth + 1));
+  const record = value as Record<string, unknown>;
+  if (typeof record.event_id === "string" && record.event_id) into.push(record.event_id);
+  for (const [key, inner] of Object.entries(record)) if (key !== "event_id") collectEventIds(inner, into, depth + 1);
 }
 
 /** The event type: `event` in the spec's envelope {webhook_id, resource_id, url, payload, event}. */

@@ -54,6 +54,18 @@ export class Redactor {
     return this.text(maskJsonSecretFields(input));
   }
 
+  /**
+   * The start of a large body, redacted, without parsing the rest: evidence keeps only a prefix, and a
+   * list of tens of MiB should not be parsed a second time for it. The prefix is taken long enough that
+   * a known secret crossing the first `chars` characters is replaced whole; secret members are masked
+   * textually, one cut short at the end included.
+   */
+  bodyPrefix(input: string, chars: number): string {
+    const longest = Math.max(0, ...[...this.secrets, ...this.keyIds].map((s) => s.length));
+    const prefix = input.slice(0, chars + longest + 1);
+    return this.text(maskSecretPairsText(prefix).replace(UNTERMINATED_SECRET_PAIR, `$1${REDACTED}`));
+  }
+
   /** Deep redaction of any JSON-like value (report details). */
   value<T>(input: T): T {
     return this.walk(input, undefined) as T;
@@ -100,12 +112,17 @@ function maskJsonSecretFields(input: string): string {
     if (!containsSecretField(parsed)) return input;
     return JSON.stringify(maskFields(parsed));
   } catch {
-    // Not JSON (or truncated): mask `"secret":"…"` pairs textually.
-    return input.replace(
-      /("(?:api[-_]?secret|secret|private[-_]?key|password|token|access[-_]?sign|authorization)"\s*:\s*")([^"\\]|\\.)*"/gi,
-      `$1${REDACTED}"`,
-    );
+    return maskSecretPairsText(input);
   }
+}
+
+const SECRET_PAIR_NAMES = '"(?:api[-_]?secret|secret|private[-_]?key|password|token|access[-_]?sign|authorization)"';
+/** A secret member whose string value the text cuts short. */
+const UNTERMINATED_SECRET_PAIR = new RegExp(`(${SECRET_PAIR_NAMES}\\s*:\\s*")(?:[^"\\\\]|\\\\.)*$`, "i");
+
+/** Not JSON (or truncated): `"secret":"…"` pairs masked textually. */
+function maskSecretPairsText(input: string): string {
+  return input.replace(new RegExp(`(${SECRET_PAIR_NAMES}\\s*:\\s*")(?:[^"\\\\]|\\\\.)*"`, "gi"), `$1${REDACTED}"`);
 }
 
 function containsSecretField(value: unknown): boolean {

@@ -59,7 +59,7 @@ export function redactorFor(target: TargetConfig): Redactor {
 export async function runSuite(input: RunInput): Promise<RunResult> {
   const { target, options } = input;
   const redactor = input.redactor ?? redactorFor(target);
-  const http = new HttpProbe({ timeoutMs: options.timeoutMs, redactor, ...(input.onExchange ? { onExchange: input.onExchange } : {}) });
+  const http = new HttpProbe({ timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes, redactor, ...(input.onExchange ? { onExchange: input.onExchange } : {}) });
   const stop = new AbortController();
   const suite = new Suite(target, options, input.operations, redactor, http, stop.signal);
   suite.fixtures = createFixtures(suite);

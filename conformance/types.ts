@@ -40,9 +40,10 @@ export type FailureKind = "violation" | "timeout" | "crash" | "prerequisite";
 
 /**
  * Why a check did not run. input: a flag or fixture is missing (`needs` names it); inapplicable: the
- * target offers nothing for it to examine; prerequisite: a step it depends on failed elsewhere.
+ * target offers nothing for it to examine; prerequisite: a step it depends on failed elsewhere;
+ * limit: an answer was larger than certify's own body limit (certify's limit, not the target's fault).
  */
-export type SkipKind = "input" | "inapplicable" | "prerequisite";
+export type SkipKind = "input" | "inapplicable" | "prerequisite" | "limit";
 
 export type Outcome =
   | { status: "passed"; message?: string }

@@ -23,7 +23,6 @@ import { generateWebhookKeyPair, signWebhook } from "../../runtime/webhook-signa
 
 export const SEED_ONLY_FAULTS = [
   "resend-new-event", // §6: a requeue re-delivers the same event
-  "params-optional", // §4.1: eth_getBlockByNumber needs its params
   "full-transactions", // §4.1: the boolean asks for hashes (false) or objects (true)
   "unknown-withdrawal-null", // §4: operation 3 answers one Withdrawal, or an error envelope
   "empty-overview", // §1, §2.2: the overview covers the wallet's assets
@@ -38,7 +37,6 @@ export type SeedOnlyFault = (typeof SEED_ONLY_FAULTS)[number];
 /** Each fault, and the check for the seed statement it breaks. */
 export const SEED_ONLY_FAULT_CHECKS: Array<[SeedOnlyFault, string]> = [
   ["resend-new-event", "webhooks.resend-same-event"],
-  ["params-optional", "rpc.get-block-params-required"],
   ["full-transactions", "rpc.get-block-latest"],
   ["unknown-withdrawal-null", "envelope.unknown-record"],
   ["empty-overview", "envelope.overview-lists-asset"],
@@ -211,7 +209,7 @@ export async function startSeedOnlyTarget(
     const params = Array.isArray(msg.params) ? msg.params : [];
     if (msg.method === "eth_blockNumber") return { jsonrpc: "2.0", id: msg.id, result: hex(head()) };
     if (msg.method === "eth_getBlockByNumber") {
-      const [tag, full] = broken("params-optional") && params.length === 0 ? ["latest", false] : params;
+      const [tag, full] = params;
       const n = tag === "latest" ? head() : typeof tag === "string" && /^0x[0-9a-f]+$/.test(tag) ? parseInt(tag, 16) : NaN;
       if (Number.isNaN(n) || typeof full !== "boolean") return rpcError(msg.id, -32602, "expected [block, boolean]");
       return { jsonrpc: "2.0", id: msg.id, result: n > head() ? null : block(n, full) };

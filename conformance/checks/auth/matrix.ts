@@ -11,7 +11,7 @@ import { CheckFailed, skip } from "../../outcome.ts";
 import type { HttpExchange } from "../../probe.ts";
 import { knownIds, mapLimit, operationsInScope, planRequest, type RequestPlan } from "../../targets.ts";
 import type { Check } from "../../check.ts";
-import type { Severity } from "../../types.ts";
+import type { Level, Severity } from "../../types.ts";
 
 /** One request to send: the headers (auth ones included), and optionally a different body or path. */
 export interface AuthCase {
@@ -58,6 +58,8 @@ export function negativeCheck(spec: {
   title: string;
   seedRef: string;
   severity?: Severity;
+  /** Default seed; full for a rule that enforces a choice the seed leaves open. */
+  level?: Level;
   /** Only operations that carry a body (for body tampering). */
   withBodyOnly?: boolean;
   build: CaseBuilder;
@@ -68,7 +70,7 @@ export function negativeCheck(spec: {
     title: spec.title,
     severity: spec.severity ?? "MUST",
     seedRef: spec.seedRef,
-    level: "seed",
+    level: spec.level ?? "seed",
     statements: spec.statements,
     async run(ctx) {
       const ids = knownIds(ctx);

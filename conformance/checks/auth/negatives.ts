@@ -9,6 +9,15 @@ const S = HMAC_HEADERS.signature;
 const SEED5 = "§5 rule 1";
 // Outside the ±300 s window with a margin, so ordinary clock skew cannot make the check flaky.
 const OUTSIDE_WINDOW_S = 360;
+// Far outside any window a deployment could choose: the seed leaves the tolerance open (§8), not its absence.
+const A_DAY_S = 86_400;
+/**
+ * Why the signing-input checks are seed MUSTs: the seed refuses "missing or wrong credentials" (§5
+ * rule 1), and a signature made for another method, path, body or timestamp is a wrong one for this
+ * request. Which inputs are signed is the spec's (x-custody-hmac, after the real service's SDK); a
+ * deployment that signs otherwise fails auth.valid-signature and the preflight first.
+ */
+const SIGNED_FOR_ANOTHER_REQUEST = "(a signature made for another request is a wrong credential; signed inputs as x-custody-hmac)";
 
 /** No authentication headers at all. */
 export const noCredentials = negativeCheck({
@@ -83,7 +92,7 @@ export const otherMethod = negativeCheck({
   id: "auth.signed-other-method",
   statements: ["s5.rule1-401-envelope"],
   title: "A signature over another method is refused with 401",
-  seedRef: `${SEED5}; assumed: string to sign`,
+  seedRef: `${SEED5} ${SIGNED_FOR_ANOTHER_REQUEST}`,
   build: (plan, creds) => [
     { label: "a signature over another method", headers: signed(plan, creds, { method: plan.method === "GET" ? "POST" : "GET" }) },
   ],
@@ -94,7 +103,7 @@ export const otherPath = negativeCheck({
   id: "auth.signed-other-path",
   statements: ["s5.rule1-401-envelope"],
   title: "A signature over another path is refused with 401",
-  seedRef: `${SEED5}; assumed: string to sign`,
+  seedRef: `${SEED5} ${SIGNED_FOR_ANOTHER_REQUEST}`,
   build: (plan, creds) => [
     { label: "a signature over another path", headers: signed(plan, creds, { path: "/api/v1/certify/other-path" }) },
     { label: "a signature over the path without /api/v1", headers: signed(plan, creds, { path: plan.path.replace(/^\/api\/v1/, "") }) },
@@ -106,7 +115,7 @@ export const otherBody = negativeCheck({
   id: "auth.signed-other-body",
   statements: ["s5.rule1-401-envelope"],
   title: "A signature over another body is refused with 401",
-  seedRef: `${SEED5}; assumed: string to sign`,
+  seedRef: `${SEED5} ${SIGNED_FOR_ANOTHER_REQUEST}`,
   build: (plan, creds) => [{ label: "a signature over another body", headers: signed(plan, creds, { body: '{"certify":"other body"}' }) }],
 });
 
@@ -115,7 +124,7 @@ export const otherTimestamp = negativeCheck({
   id: "auth.signed-other-timestamp",
   statements: ["s5.rule1-401-envelope"],
   title: "A signature over another timestamp than ACCESS-TIMESTAMP is refused with 401",
-  seedRef: `${SEED5}; assumed: string to sign`,
+  seedRef: `${SEED5} ${SIGNED_FOR_ANOTHER_REQUEST}`,
   build: (plan, creds) => {
     const now = unixSeconds();
     return [{ label: "a signature over another timestamp", headers: { ...signed(plan, creds, { timestamp: now - 1 }), [T]: String(now) } }];
@@ -127,7 +136,7 @@ export const bodyTampered = negativeCheck({
   id: "auth.body-tampered",
   statements: ["s5.rule1-401-envelope"],
   title: "A body changed after signing (even by whitespace), or left out of the signature, is refused with 401",
-  seedRef: `${SEED5}; assumed: the raw body is signed`,
+  seedRef: `${SEED5} ${SIGNED_FOR_ANOTHER_REQUEST}`,
   withBodyOnly: true,
   build: (plan, creds) => {
     const headers = signed(plan, creds);
@@ -142,28 +151,43 @@ export const bodyTampered = negativeCheck({
   },
 });
 
-/** A timestamp older than the window. */
-export const staleTimestamp = negativeCheck({
-  id: "auth.stale-timestamp",
-  // The seed leaves the accepted clock skew open (section 5 rule 4): the window is the spec's choice.
-  statements: [],
-  severity: "SHOULD",
-  title: `A timestamp ${OUTSIDE_WINDOW_S} s in the past is refused with 401`,
-  seedRef: `${SEED5}; assumed: ±300 s window`,
+/** A timestamp a day behind or a day ahead: far outside any tolerance, so a timestamp that checks something. */
+export const timestampADayOff = negativeCheck({
+  id: "auth.timestamp-a-day-off",
+  statements: ["s5.access-timestamp", "s5.rule1-401-envelope"],
+  title: "A timestamp a day in the past or a day in the future is refused with 401",
+  // §8 leaves the tolerance open, not whether there is one: a timestamp accepted a day off checks
+  // nothing, so a captured request replays for ever, which is a credential check missing (rule 1).
+  seedRef: `§5 (ACCESS-TIMESTAMP, a Unix timestamp, is one of the three credentials); ${SEED5} (a timestamp accepted at any distance checks nothing: a captured request would replay for ever)`,
   build: (plan, creds) => [
-    { label: `a timestamp ${OUTSIDE_WINDOW_S} s old`, headers: signed(plan, creds, { timestamp: unixSeconds() - OUTSIDE_WINDOW_S }) },
-    { label: "a timestamp a day old", headers: signed(plan, creds, { timestamp: unixSeconds() - 86_400 }) },
+    { label: "a timestamp a day old", headers: signed(plan, creds, { timestamp: unixSeconds() - A_DAY_S }) },
+    { label: "a timestamp a day ahead", headers: signed(plan, creds, { timestamp: unixSeconds() + A_DAY_S }) },
   ],
 });
 
-/** A timestamp ahead of the window. */
-export const futureTimestamp = negativeCheck({
-  id: "auth.future-timestamp",
-  // The seed leaves the accepted clock skew open (section 5 rule 4): the window is the spec's choice.
+/** A timestamp just older than the spec's window. */
+export const staleTimestamp = negativeCheck({
+  id: "auth.stale-timestamp",
+  // The seed leaves the accepted clock skew open (section 5 rule 4, section 8): the window is the spec's choice.
   statements: [],
   severity: "SHOULD",
+  level: "full",
+  title: `A timestamp ${OUTSIDE_WINDOW_S} s in the past is refused with 401`,
+  seedRef: `${SEED5}; assumed: ±300 s window (the real service's docs/api-key-signing.md; the seed leaves the skew open, so a full-level SHOULD)`,
+  build: (plan, creds) => [
+    { label: `a timestamp ${OUTSIDE_WINDOW_S} s old`, headers: signed(plan, creds, { timestamp: unixSeconds() - OUTSIDE_WINDOW_S }) },
+  ],
+});
+
+/** A timestamp just ahead of the spec's window. */
+export const futureTimestamp = negativeCheck({
+  id: "auth.future-timestamp",
+  // The seed leaves the accepted clock skew open (section 5 rule 4, section 8): the window is the spec's choice.
+  statements: [],
+  severity: "SHOULD",
+  level: "full",
   title: `A timestamp ${OUTSIDE_WINDOW_S} s in the future is refused with 401`,
-  seedRef: `${SEED5}; assumed: ±300 s window`,
+  seedRef: `${SEED5}; assumed: ±300 s window (the real service's docs/api-key-signing.md; the seed leaves the skew open, so a full-level SHOULD)`,
   build: (plan, creds) => [
     { label: `a timestamp ${OUTSIDE_WINDOW_S} s ahead`, headers: signed(plan, creds, { timestamp: unixSeconds() + OUTSIDE_WINDOW_S }) },
   ],
@@ -178,15 +202,29 @@ export const timestampMilliseconds = negativeCheck({
   build: (plan, creds) => [{ label: "a timestamp in milliseconds", headers: signed(plan, creds, { timestamp: Date.now() }) }],
 });
 
-/** Timestamps that are not plain decimal seconds, each correctly signed as sent. */
+/** Timestamps that are not a number of seconds at all, each correctly signed as sent. */
 export const timestampNotNumeric = negativeCheck({
   id: "auth.timestamp-not-numeric",
   statements: ["s5.access-timestamp"],
-  title: "A timestamp that is not decimal digits is refused with 401",
-  seedRef: "§5; assumed: decimal digits only",
+  title: "A timestamp that is not a number of seconds (an ISO date, a word) is refused with 401",
+  seedRef: "§5 (ACCESS-TIMESTAMP is a Unix timestamp in seconds); §5 rule 1",
+  build: (plan, creds) =>
+    [new Date(unixSeconds() * 1000).toISOString(), "now"].map((ts) => ({
+      label: `ACCESS-TIMESTAMP ${JSON.stringify(ts)}`,
+      headers: signed(plan, creds, { timestamp: ts }),
+    })),
+});
+
+/** Numbers of seconds written otherwise than decimal digits: the spec's choice, so --level full. */
+export const timestampDecimalDigits = negativeCheck({
+  id: "auth.timestamp-decimal-digits",
+  statements: [],
+  level: "full",
+  title: "A timestamp written otherwise than decimal digits (a fraction, a sign, hex) is refused with 401",
+  seedRef: "§5; assumed: decimal digits only (x-custody-hmac; the seed says Unix seconds, not how they are written)",
   build: (plan, creds) => {
     const now = unixSeconds();
-    return [new Date(now * 1000).toISOString(), `${now}.0`, `+${now}`, `0x${now.toString(16)}`, "now"].map((ts) => ({
+    return [`${now}.0`, `+${now}`, `0x${now.toString(16)}`].map((ts) => ({
       label: `ACCESS-TIMESTAMP ${JSON.stringify(ts)}`,
       headers: signed(plan, creds, { timestamp: ts }),
     }));
@@ -211,9 +249,12 @@ export const signatureNotBase64 = negativeCheck({
 /** base64 of the hex digest in upper case. */
 export const uppercaseHex = negativeCheck({
   id: "auth.uppercase-hex",
-  statements: ["s5.access-sign"],
+  // The seed says "base64-encoded hex" without a case: upper-case hex is within it, so a full-level SHOULD.
+  statements: [],
+  severity: "SHOULD",
+  level: "full",
   title: "A signature of upper-case hex is refused with 401",
-  seedRef: "§5; assumed: lower-case hex",
+  seedRef: "§5 (hex, case not fixed); assumed: lower-case hex, as the real service's SDK signs (a full-level SHOULD)",
   build: (plan, creds) => {
     const headers = signed(plan, creds);
     const upper = Buffer.from(macHex(plan, creds, headers[T]).toUpperCase(), "utf8").toString("base64");
@@ -247,10 +288,12 @@ export const negativeChecks: Check[] = [
   otherBody,
   otherTimestamp,
   bodyTampered,
+  timestampADayOff,
   staleTimestamp,
   futureTimestamp,
   timestampMilliseconds,
   timestampNotNumeric,
+  timestampDecimalDigits,
   signatureNotBase64,
   uppercaseHex,
   rawDigest,

@@ -1,7 +1,7 @@
 // Envelope checks (seed 2.1, 4, 7): each looks at every sampled response for one rule.
 import { UNAUTHORIZED_MESSAGE } from "../../../runtime/envelope.ts";
 import type { CheckContext } from "../../context.ts";
-import { envelopeProblem, expectError, failWith, isJsonContentType, schemaProblem } from "../../expect.ts";
+import { envelopeProblem, expectError, failWith, isJsonContentType, isSuccessCode, schemaProblem } from "../../expect.ts";
 import { skip } from "../../outcome.ts";
 import { fillPath } from "../../api.ts";
 import type { Check } from "../../check.ts";
@@ -41,7 +41,7 @@ export const successShape: Check = {
   statements: ["s2.1.envelope-success", "s2.1.envelope-message", "s2.1.envelope-code", "s2.1.envelope-data", "s2.1.envelope-everywhere", "s4.success-envelope"],
   ...SAMPLING,
   group: "envelope",
-  title: "Success responses are the envelope with success true, code 0 and the data",
+  title: "Success responses are the envelope with success true, code 0 (integer or string) and the data",
   severity: "MUST",
   seedRef: "§2.1",
   level: "seed",
@@ -51,7 +51,7 @@ export const successShape: Check = {
       const shape = envelopeProblem(body);
       if (shape) return `not the envelope: ${shape}`;
       if (body!.success !== true) return "success is not true";
-      if (body!.code !== 0) return `code is ${JSON.stringify(body!.code)}, not 0`;
+      if (!isSuccessCode(body!.code)) return `code is ${JSON.stringify(body!.code)}, not 0 (or "0")`;
       return undefined;
     }),
 };
@@ -99,9 +99,10 @@ export const jsonContentType: Check = {
   ...SAMPLING,
   group: "envelope",
   title: "Every response is declared as application/json",
-  // The seed never names the wallet API's content type; JSON is implied by the envelope only.
+  // The seed never names the wallet API's content type; its answers are JSON envelopes, whose media
+  // type is application/json (RFC 8259): a SHOULD, which the charset does not enter.
   severity: "SHOULD",
-  seedRef: "§2.1; assumed: application/json; charset=utf-8",
+  seedRef: "§2.1 (every answer is the JSON envelope; JSON's media type is application/json, RFC 8259)",
   level: "seed",
   run: (ctx) =>
     everySample(ctx, () => true, "no response to examine", (s) =>
@@ -185,8 +186,8 @@ export const requestId: Check = {
   group: "envelope",
   title: "Every response carries an x-request-id header",
   severity: "SHOULD",
-  seedRef: "assumed: x-request-id",
-  level: "seed",
+  seedRef: "assumed: x-request-id (the seed names no such header, so a full-level SHOULD)",
+  level: "full",
   run: (ctx) =>
     everySample(ctx, () => true, "no response to examine", (s) => (s.ex.response.headers["x-request-id"] ? undefined : "no x-request-id header")),
 };

@@ -1,86 +1,18 @@
-// What the seed itself fixes about the payloads of operations 1-8 (sections 2.2-2.9, 3 and 4),
-// checked at --level seed. Only the types the seed states are enforced, only on fields present:
-// ids, enums and extra fields are the deployment's choice (the generated schemas, which carry our
-// assumed choices, are checked at --level full by envelope.response-schema).
+// What the seed itself fixes about the payloads of operations 1-5 and 8 (sections 2.2-2.6, 2.9 and
+// 4), checked at --level seed by the one walker of the seed's tables (seed-walk.ts), at every depth:
+// required fields, integers and strings, nested Asset and Network, array items. Ids, enums and extra
+// fields are the deployment's choice (the generated schemas, which carry our assumed choices, are
+// checked at --level full by envelope.response-schema). Operations 6 and 7 are checked by the
+// webhooks checks that drive them.
 import { randomUUID } from "node:crypto";
 import type { Check } from "../../check.ts";
 import type { CheckContext } from "../../context.ts";
 import { expectEnvelope, failWith } from "../../expect.ts";
 import { skip } from "../../outcome.ts";
 import type { HttpExchange } from "../../probe.ts";
-
-type FieldType = "string" | "integer" | "boolean" | "object" | "array" | "date-time";
-
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/;
-
-/** The field tables of the seed (2.2-2.9); a field absent from the payload is not a problem. */
-export const SEED_FIELDS: Record<string, Record<string, FieldType>> = {
-  WalletBalance: Object.fromEntries([
-    ...["wallet_id", "asset_id", "symbol", "name", "balance", "available_balance", "total_balance", "on_hold", "balance_usd", "usd_value", "value_usd", "price_usd"].map((f) => [f, "string" as FieldType]),
-    ["decimals", "integer"], ["asset", "object"], ["network", "object"], ["refreshed_at", "date-time"],
-  ]),
-  Withdrawal: Object.fromEntries([
-    ...["id", "withdrawal_id", "wallet_id", "asset_id", "network_id", "amount", "recipient_address", "status", "tx_hash", "block_hash", "gas_used", "effective_gas_price_wei", "error", "status_reason"].map((f) => [f, "string" as FieldType]),
-    ["block_number", "integer"], ["confirmed_at", "date-time"], ["transaction", "object"], ["withdrawal_approvals", "array"],
-  ]),
-  WalletCreationStatus: Object.fromEntries([
-    ...["id", "wallet_id", "status", "workspace_id", "name", "wallet_type", "status_reason", "mpc_correlation_id"].map((f) => [f, "string" as FieldType]),
-    ...["created_at", "updated_at", "completed_at"].map((f) => [f, "date-time" as FieldType]),
-  ]),
-  WebhookDelivery: Object.fromEntries([
-    ...["id", "delivery_id", "webhook_id", "event_type", "event_id", "status", "workspace_id", "response_body", "error"].map((f) => [f, "string" as FieldType]),
-    ["attempt_count", "integer"], ["response_status", "integer"], ["payload", "object"],
-    ...["next_attempt_at", "last_attempt_at", "delivered_at", "created_at", "updated_at"].map((f) => [f, "date-time" as FieldType]),
-  ]),
-  WebhookDeleteResult: { id: "string", webhook_id: "string", status: "string" },
-  WebhookVerificationKey: { public_key: "string" },
-};
-
-/** Problems of one record against a seed table, as short phrases. */
-export function seedFieldProblems(record: unknown, table: keyof typeof SEED_FIELDS): string[] {
-  if (!record || typeof record !== "object" || Array.isArray(record)) return [`data is not a ${table} object`];
-  const problems: string[] = [];
-  for (const [field, type] of Object.entries(SEED_FIELDS[table])) {
-    const value = (record as Record<string, unknown>)[field];
-    if (value === undefined || value === null) continue;
-    if (!hasType(value, type)) problems.push(`${table}.${field} is ${JSON.stringify(value)}, not ${type === "date-time" ? "an ISO 8601 date-time" : `a ${type}`}`);
-  }
-  return problems;
-}
-
-function hasType(value: unknown, type: FieldType): boolean {
-  switch (type) {
-    case "string":
-      return typeof value === "string";
-    case "integer":
-      return Number.isInteger(value);
-    case "boolean":
-      return typeof value === "boolean";
-    case "object":
-      return typeof value === "object" && !Array.isArray(value);
-    case "array":
-      return Array.isArray(value);
-    case "date-time":
-      return typeof value === "string" && DATE_TIME.test(value);
-  }
-}
-
-/**
- * Seed 4: a read by id answers the record of that id. Only fields that name the path's ids are
- * compared, and only when present (the seed does not say which of `id`/`withdrawal_id` is the key).
- */
-export function identityProblem(record: unknown, expected: Record<string, string | string[]>): string | undefined {
-  if (!record || typeof record !== "object") return undefined;
-  const r = record as Record<string, unknown>;
-  for (const [wanted, fields] of Object.entries(expected)) {
-    const names = Array.isArray(fields) ? fields : [fields];
-    const present = names.filter((f) => typeof r[f] === "string");
-    if (present.length > 0 && !present.some((f) => r[f] === wanted)) {
-      return present.map((f) => `${f} is ${JSON.stringify(r[f])}`).join(", ") + `, not the ${JSON.stringify(wanted)} asked for`;
-    }
-  }
-  return undefined;
-}
+import { identityProblem } from "../../record-identity.ts";
+import type { SeedTableName } from "../../seed-tables.ts";
+import { seedListProblems, seedProblems } from "../../seed-walk.ts";
 
 function successData(ex: HttpExchange, what: string): unknown {
   const env = expectEnvelope(ex);
@@ -88,29 +20,34 @@ function successData(ex: HttpExchange, what: string): unknown {
   return env.data;
 }
 
+/** Fails naming the first problems (and how many there are) when the walker found any. */
+function failOnProblems(ex: HttpExchange, what: string, problems: string[]): void {
+  if (problems.length === 0) return;
+  const more = problems.length > 3 ? ` (and ${problems.length - 3} more)` : "";
+  failWith(ex, `${what}: ${problems.slice(0, 3).join("; ")}${more}`, { problems: problems.slice(0, 20) });
+}
+
 /** Seed 2.2 and 4 (operations 1 and 2): balance reads are WalletBalance records of the seed's types. */
 export const balanceShapes: Check = {
   id: "envelope.seed-balance-fields",
   group: "envelope",
-  title: "Balance reads (operations 1 and 2) are WalletBalance records of the wallet asked for, with the seed's field types",
+  title: "Balance reads (operations 1 and 2) are WalletBalance records of the wallet asked for, at every depth (nested Asset and Network, their required ids, integer chain_id)",
   severity: "MUST",
-  seedRef: "§2.2; §4 operations 1-2",
+  seedRef: "§2.2; §2.3; §2.4; §4 operations 1-2",
   level: "seed",
-  statements: ["s2.2.wallet-balance", "s2.2.wallet-balance-refreshed-at", "s4.op1-wallet-overview", "s4.op2-wallet-asset-balance"],
+  statements: ["s2.2.wallet-balance", "s2.2.wallet-balance-refreshed-at", "s2.3.asset", "s2.4.network", "s4.op1-wallet-overview", "s4.op2-wallet-asset-balance"],
   requires: ["asset"],
   async run(ctx) {
     const asset = await ctx.need("asset");
     const overviewEx = await ctx.call("getWalletOverview", { params: { wallet_id: asset.walletId } });
     const overview = successData(overviewEx, "the overview");
     if (!Array.isArray(overview)) failWith(overviewEx, "the overview's data is not an array of WalletBalance (seed 4, operation 1)");
-    const problems = overview.flatMap((item) => seedFieldProblems(item, "WalletBalance"));
-    if (problems.length > 0) failWith(overviewEx, `the overview: ${problems.slice(0, 3).join("; ")}`);
+    failOnProblems(overviewEx, "the overview", seedListProblems(overview, "WalletBalance"));
     const foreign = overview.map((item) => identityProblem(item, { [asset.walletId]: "wallet_id" })).find(Boolean);
     if (foreign) failWith(overviewEx, `the overview of wallet ${asset.walletId} lists another wallet's balance: ${foreign}`);
     const balanceEx = await ctx.call("getWalletAssetBalance", { params: { wallet_id: asset.walletId, asset_id: asset.assetId } });
     const balance = successData(balanceEx, "the asset balance");
-    const one = seedFieldProblems(balance, "WalletBalance");
-    if (one.length > 0) failWith(balanceEx, `the asset balance: ${one.slice(0, 3).join("; ")}`);
+    failOnProblems(balanceEx, "the asset balance", seedProblems(balance, "WalletBalance"));
     const other = identityProblem(balance, { [asset.walletId]: "wallet_id", [asset.assetId]: "asset_id" });
     if (other) failWith(balanceEx, `the asset balance is another record's: ${other}`);
   },
@@ -178,7 +115,7 @@ export const recordShapes: Check = {
   // A withdrawal is read when one is given or already made; creating one drives a deposit first (slow).
   awaits: ["wallet", "workspace"],
   async run(ctx: CheckContext) {
-    const reads: Array<[string, Record<string, string>, keyof typeof SEED_FIELDS, Record<string, string | string[]>]> = [];
+    const reads: Array<[string, Record<string, string>, SeedTableName, Record<string, string | string[]>]> = [];
     const f = ctx.suite.fixtures;
     const wallet = f.peek("wallet");
     const withdrawal = ctx.config.fixtureIds.withdrawalId ?? f.peek("withdrawal");
@@ -190,12 +127,33 @@ export const recordShapes: Check = {
     for (const [operationId, params, table, identity] of reads) {
       const ex = await ctx.call(operationId, { params });
       const data = successData(ex, operationId);
-      const problems = seedFieldProblems(data, table);
-      if (problems.length > 0) failWith(ex, `${operationId}: ${problems.slice(0, 3).join("; ")}`);
+      failOnProblems(ex, operationId, seedProblems(data, table));
       const other = identityProblem(data, identity);
       if (other) failWith(ex, `${operationId} answered another record: ${other}`);
     }
   },
 };
 
-export const seedShapeChecks: Check[] = [balanceShapes, overviewListsAsset, unknownRecords, recordShapes];
+/** Seed 2.5 and 4 (operation 4): the withdrawals of a wallet are an array of its Withdrawals. */
+export const withdrawalList: Check = {
+  id: "envelope.seed-withdrawal-list",
+  group: "envelope",
+  title: "Operation 4 answers an array of Withdrawals (seed types at every depth), each of the wallet in the path",
+  severity: "MUST",
+  seedRef: "§2.5; §4 operation 4 (data: array of Withdrawal)",
+  level: "seed",
+  statements: ["s2.5.withdrawal", "s4.op4-list-wallet-withdrawals"],
+  requires: ["wallet"],
+  async run(ctx) {
+    const wallet = await ctx.need("wallet");
+    const ex = await ctx.call("listWalletWithdrawals", { params: { wallet_id: wallet.walletId } });
+    const list = successData(ex, "the withdrawals of the wallet");
+    failOnProblems(ex, `the withdrawals of wallet ${wallet.walletId}`, seedListProblems(list, "Withdrawal"));
+    const items = list as unknown[];
+    const foreign = items.map((item, i) => [i, identityProblem(item, { [wallet.walletId]: "wallet_id" })] as const).find(([, p]) => p);
+    if (foreign) failWith(ex, `the withdrawals of wallet ${wallet.walletId} list another wallet's: data[${foreign[0]}].${foreign[1]}`);
+    ctx.fact("withdrawals", `${items.length} listed`);
+  },
+};
+
+export const seedShapeChecks: Check[] = [balanceShapes, overviewListsAsset, unknownRecords, recordShapes, withdrawalList];

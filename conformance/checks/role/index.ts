@@ -3,7 +3,7 @@
 // through still changes nothing real.
 import { placeholderId } from "../../api.ts";
 import type { CheckContext } from "../../context.ts";
-import { expectRefusal, expectSuccess } from "../../expect.ts";
+import { expectRefusal, expectSuccess, failWith } from "../../expect.ts";
 import { findOperation } from "../../operations.ts";
 import { skip } from "../../outcome.ts";
 import { EVENT_TYPES } from "../../fixtures/util.ts";
@@ -18,23 +18,24 @@ async function expectForbidden(ctx: CheckContext, operationId: string, args: Par
 
 export const viewerCanRead: Check = {
   id: "role.viewer-can-read",
-  statements: ["s1.workspace-roles", "s1.balances-per-wallet-and-asset", "s5.rule3-viewer-reads"],
+  statements: ["s1.workspace-roles", "s1.balances-per-wallet-and-asset", "s5.rule3-viewer-reads", "s4.partial-export"],
   group: "role",
-  title: "A viewer sees balances (and, at full level, transactions and audit logs)",
+  title: "A viewer sees balances and transactions (the workspace export; at full level also the transaction list and audit logs)",
   severity: "MUST",
-  seedRef: "§5 rule 3",
+  seedRef: "§5 rule 3 (a Viewer can see balances, transactions and audit logs); §4 (the transactions export)",
   level: "seed",
-  requires: ["viewer-key", "wallet"],
+  requires: ["viewer-key", "wallet", "workspace"],
   async run(ctx) {
     const creds = await ctx.need("viewer-key");
     const wallet = await ctx.need("wallet");
+    const workspaceId = await ctx.need("workspace");
     expectSuccess(
       await ctx.call("getWalletOverview", { params: { wallet_id: wallet.walletId }, credentials: creds }),
       ctx.level === "full" ? ctx.operation("getWalletOverview") : undefined,
       "getWalletOverview with a viewer key",
     );
+    await expectViewerSeesTransactions(ctx, workspaceId);
     if (ctx.level !== "full") return;
-    const workspaceId = await ctx.need("workspace");
     for (const operationId of ["listTransactions", "listAuditLogs"]) {
       if (!findOperation(ctx.operations, operationId)) continue;
       const ex = await ctx.call(operationId, { params: { workspace_id: workspaceId }, credentials: creds });
@@ -42,6 +43,21 @@ export const viewerCanRead: Check = {
     }
   },
 };
+
+/**
+ * The seed's one operation on transactions is the export (§4, payload not shown): a viewer's export is
+ * answered as the owner's is. The owner's answer is the control, so a deployment without the export
+ * is not blamed; only a viewer refused where the owner is served breaks §5 rule 3.
+ */
+async function expectViewerSeesTransactions(ctx: CheckContext, workspaceId: string): Promise<void> {
+  if (!findOperation(ctx.operations, "exportTransactions")) return;
+  const owner = await ctx.call("exportTransactions", { params: { workspace_id: workspaceId } });
+  if (owner.response.status < 200 || owner.response.status > 299) return;
+  const viewer = await ctx.call("exportTransactions", { params: { workspace_id: workspaceId }, credentials: await ctx.need("viewer-key") });
+  if (viewer.response.status < 200 || viewer.response.status > 299) {
+    failWith(viewer, `exportTransactions with a viewer key: HTTP ${viewer.response.status}, where the owner's key gets HTTP ${owner.response.status} (a Viewer can see transactions, seed 5 rule 3)`);
+  }
+}
 
 export const viewerCannotWithdraw: Check = {
   id: "role.viewer-cannot-withdraw",
@@ -68,7 +84,7 @@ export const viewerCannotChangeSettings: Check = {
   id: "role.viewer-cannot-change-settings",
   statements: ["s1.workspace-roles", "s5.rule3-viewer-no-writes", "s5.rule3-higher-roles"],
   group: "role",
-  title: "A viewer cannot change settings: webhooks (and, at full level, wallets and keys) answer 403",
+  title: "A viewer cannot change settings: deleting a webhook is refused (at full level also creating webhooks, wallets and keys, and requeueing, 403)",
   severity: "MUST",
   seedRef: "§5 rule 3",
   level: "seed",
@@ -76,8 +92,9 @@ export const viewerCannotChangeSettings: Check = {
   async run(ctx) {
     const workspaceId = await ctx.need("workspace");
     await expectForbidden(ctx, "deleteWebhook", { params: { workspace_id: workspaceId, webhook_id: placeholderId("webhook_id") } });
-    await expectForbidden(ctx, "resendWebhookDelivery", { params: { workspace_id: workspaceId, delivery_id: placeholderId("delivery_id") } });
     if (ctx.level !== "full") return;
+    // Requeueing a delivery neither moves funds nor changes a setting: the spec's role matrix, not the seed's.
+    await expectForbidden(ctx, "resendWebhookDelivery", { params: { workspace_id: workspaceId, delivery_id: placeholderId("delivery_id") } });
     await expectForbidden(ctx, "createWebhook", {
       params: { workspace_id: workspaceId },
       body: { url: "https://example.invalid/hook", event_types: [EVENT_TYPES[0]] },

@@ -13,8 +13,8 @@ function rpcCheck(id: string, statements: string[], title: string, seedRef: stri
 }
 
 /** A check of JSON-RPC 2.0 rules the seed does not state (no seed statement): the spec's choice, so --level full. */
-function strictRpcCheck(id: string, title: string, run: Check["run"]): Check {
-  return { ...rpcCheck(id, [], title, "assumed: strict JSON-RPC 2.0", run), level: "full" };
+function strictRpcCheck(id: string, title: string, run: Check["run"], severity: Severity = "MUST", seedRef = "assumed: strict JSON-RPC 2.0"): Check {
+  return { ...rpcCheck(id, [], title, seedRef, run, severity), level: "full" };
 }
 
 /** eth_blockNumber answers a hex quantity. */
@@ -76,7 +76,65 @@ export const latestBlock = rpcCheck("rpc.get-block-latest", ["s4.1.get-block-by-
   }
 });
 
-export const blockParamsRequired = rpcCheck("rpc.get-block-params-required", ["s4.1.get-block-by-number-params", "s4.1.request-shape"], "eth_getBlockByNumber without its params is an error, not a block", "§4.1 (params optional only for methods without parameters)", async (ctx) => {
+/** The head as eth_blockNumber says it, read right before and right after something else. */
+async function headAround<T>(ctx: CheckContext, between: () => Promise<T>): Promise<{ before: bigint; value: T; after: bigint }> {
+  const before = await blockNumberOver(ctx, "query");
+  const value = await between();
+  const after = await blockNumberOver(ctx, "query");
+  return { before, value, after };
+}
+
+/** One block object of eth_getBlockByNumber(tag, false), its hex fields checked. */
+async function blockAt(ctx: CheckContext, tag: string): Promise<{ ex: HttpExchange; number: bigint; hash: string }> {
+  const { ex, response } = await ctx.rpc.callHttp("eth_getBlockByNumber", [tag, false]);
+  expectResult(ex, response);
+  const block = response.result as Record<string, unknown> | null;
+  if (!block || typeof block !== "object") failWith(ex, `eth_getBlockByNumber(${JSON.stringify(tag)}, false) answered ${JSON.stringify(block)}, not a block object`);
+  if (typeof block.number !== "string" || !HEX_QUANTITY.test(block.number)) failWith(ex, `block number ${JSON.stringify(block.number)} is not hex`);
+  if (typeof block.hash !== "string" || !HEX_DATA_32.test(block.hash)) failWith(ex, `block hash ${JSON.stringify(block.hash)} is not hex`);
+  return { ex, number: BigInt(block.number), hash: block.hash };
+}
+
+/**
+ * Seed 4.1: latest is the current block. eth_blockNumber read before and after brackets the head;
+ * a node may lag its own eth_blockNumber by one block interval either way (requests served by two
+ * replicas a block apart), and no more.
+ */
+export const latestIsHead = rpcCheck("rpc.latest-is-head", ["s4.1.get-block-by-number-params", "s4.1.block-number"], "eth_getBlockByNumber(\"latest\") is the head: within one block of eth_blockNumber read before and after", "§4.1 (the tag latest; eth_blockNumber is the current block number)", async (ctx) => {
+  const { before, value: latest, after } = await headAround(ctx, () => blockAt(ctx, "latest"));
+  if (latest.number + 1n < before || latest.number > after + 1n) {
+    failWith(latest.ex, `latest is block ${latest.number}, but eth_blockNumber answered ${before} before and ${after} after (more than one block apart)`, { before: String(before), latest: String(latest.number), after: String(after) });
+  }
+});
+
+/**
+ * Seed 4.1: a block is asked for by "block tag or hex number". The latest block, asked for again by its
+ * hex number, is the same block. A re-organisation can replace the head between the two reads, so a
+ * mismatch is tried once more before it counts.
+ */
+export const blockByHexNumber = rpcCheck("rpc.get-block-by-hex-number", ["s4.1.get-block-by-number-params", "s4.1.get-block-by-number-result"], "eth_getBlockByNumber with a hex number answers that block: the latest block asked for by its number has the same hash", "§4.1 ([block tag or hex number, boolean])", async (ctx) => {
+  let mismatch: { ex: HttpExchange; message: string } | undefined;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const latest = await blockAt(ctx, "latest");
+    const hex = `0x${latest.number.toString(16)}`;
+    const again = await blockAt(ctx, hex);
+    if (again.number === latest.number && again.hash === latest.hash) return;
+    mismatch = { ex: again.ex, message: `block ${hex} asked for by number is ${again.number} with hash ${again.hash}; as latest it was ${latest.hash}` };
+  }
+  failWith(mismatch!.ex, mismatch!.message);
+});
+
+/** Seed 4.1: params is "optional for methods without parameters": eth_blockNumber without a params member. */
+export const paramsOptional = rpcCheck("rpc.params-optional", ["s4.1.request-shape", "s4.1.block-number"], "eth_blockNumber sent without a params member answers the block number", "§4.1 (params: array, optional for methods without parameters)", async (ctx) => {
+  const ex = await ctx.rpc.post({ jsonrpc: "2.0", id: 12, method: "eth_blockNumber" });
+  if (ex.response.status !== 200) failWith(ex, `eth_blockNumber without params: HTTP ${ex.response.status}`);
+  const r = parseRpcResponse(ex);
+  expectResult(ex, r);
+  if (typeof r.result !== "string" || !HEX_QUANTITY.test(r.result)) failWith(ex, `eth_blockNumber without params answered ${JSON.stringify(r.result)}, not a hex quantity`);
+});
+
+/** Refusing eth_getBlockByNumber without its boolean is the spec's strictness: real nodes differ. */
+export const blockParamsRequired = strictRpcCheck("rpc.get-block-params-required", "eth_getBlockByNumber without its params is an error, not a block", async (ctx) => {
   for (const params of [undefined, [], ["latest"]]) {
     const payload = params === undefined ? { jsonrpc: "2.0", id: 11, method: "eth_getBlockByNumber" } : { jsonrpc: "2.0", id: 11, method: "eth_getBlockByNumber", params };
     const ex = await ctx.rpc.post(payload);
@@ -86,7 +144,7 @@ export const blockParamsRequired = rpcCheck("rpc.get-block-params-required", ["s
       failWith(ex, `eth_getBlockByNumber with params ${JSON.stringify(params ?? "(none)")} returned a block instead of an error`);
     }
   }
-});
+}, "SHOULD", "§4.1 (params optional only for methods without parameters); assumed: a missing boolean is refused (the seed does not oblige a node to refuse it, so a full-level SHOULD)");
 
 export const idEcho = rpcCheck("rpc.id-echo", ["s4.1.response-shape"], "The response echoes a numeric request id", "§4.1 (id (number); id: echo of the request id)", async (ctx) => {
   for (const id of [7, 0]) {
@@ -98,13 +156,13 @@ export const idEcho = rpcCheck("rpc.id-echo", ["s4.1.response-shape"], "The resp
 });
 
 /** JSON-RPC 2.0 also allows string and null ids; the seed shows numbers only. */
-export const idEchoAny = rpcCheck("rpc.id-echo-string-null", [], "The response echoes string and null request ids (JSON-RPC 2.0)", "assumed: JSON-RPC 2.0 string and null ids (the seed shows numbers)", async (ctx) => {
+export const idEchoAny = strictRpcCheck("rpc.id-echo-string-null", "The response echoes string and null request ids (JSON-RPC 2.0)", async (ctx) => {
   for (const id of ["certify-id", null]) {
     const ex = await ctx.rpc.post({ jsonrpc: "2.0", id, method: "eth_blockNumber", params: [] });
     const r = parseRpcResponse(ex);
     if (JSON.stringify(r.id) !== JSON.stringify(id)) failWith(ex, `request id ${JSON.stringify(id)} came back as ${JSON.stringify(r.id)}`);
   }
-}, "SHOULD");
+}, "SHOULD", "assumed: JSON-RPC 2.0 string and null ids (the seed shows numbers, so a full-level SHOULD)");
 
 export const contentType = rpcCheck("rpc.json-content-type", ["s4.1.http-transport"], "HTTP answers are application/json", "§4.1 (Content-Type application/json)", async (ctx) => {
   const { ex } = await ctx.rpc.callHttp("eth_blockNumber");
@@ -132,7 +190,7 @@ export const unauthorized = rpcCheck("rpc.unauthorized", ["s5.node-access-key"],
   }
 });
 
-export const unauthorizedBody = rpcCheck("rpc.unauthorized-body", [], "No key or a wrong key gets HTTP 401 with the unauthorized JSON-RPC error", "assumed: 401 with error -32001", async (ctx) => {
+export const unauthorizedBody = strictRpcCheck("rpc.unauthorized-body", "No key or a wrong key gets HTTP 401 with the unauthorized JSON-RPC error", async (ctx) => {
   const cases = refusedCases(ctx);
   for (const [what, send] of cases) {
     const ex = await send();
@@ -145,7 +203,7 @@ export const unauthorizedBody = rpcCheck("rpc.unauthorized-body", [], "No key or
     }
     if (JSON.stringify(body) !== JSON.stringify(RPC_UNAUTHORIZED)) failWith(ex, `${what}: the 401 body is not ${JSON.stringify(RPC_UNAUTHORIZED)}`);
   }
-}, "SHOULD");
+}, "SHOULD", "assumed: 401 with error -32001 (how a refusal looks is not shown, so a full-level SHOULD)");
 
 export const parseError = strictRpcCheck("rpc.errors.parse", "Invalid JSON gets error -32700 with id null", async (ctx) => {
   const ex = await ctx.rpc.post('{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"');
@@ -154,7 +212,7 @@ export const parseError = strictRpcCheck("rpc.errors.parse", "Invalid JSON gets 
   if (r.id !== null) failWith(ex, `a parse error must carry id null, got ${JSON.stringify(r.id)}`);
 });
 
-export const invalidRequest = rpcCheck("rpc.errors.invalid-request", ["s4.1.request-shape"], "A request object without method (or jsonrpc) gets error -32600", "assumed: strict JSON-RPC 2.0", async (ctx) => {
+export const invalidRequest = strictRpcCheck("rpc.errors.invalid-request", "A request object without method (or jsonrpc) gets error -32600", async (ctx) => {
   for (const [payload, what] of [
     [{ jsonrpc: "2.0", id: 1 }, "a request without method"],
     [{ jsonrpc: "1.0", id: 2, method: "eth_blockNumber" }, "jsonrpc 1.0"],
@@ -172,12 +230,12 @@ export const methodNotFound = strictRpcCheck("rpc.errors.method-not-found", "An 
   if (r.id !== 9) failWith(ex, `the error carries id ${JSON.stringify(r.id)}, not 9`);
 });
 
-export const invalidParams = rpcCheck("rpc.errors.invalid-params", ["s4.1.get-block-by-number-params"], "Bad parameters get error -32602", "assumed: strict JSON-RPC 2.0", async (ctx) => {
+export const invalidParams = strictRpcCheck("rpc.errors.invalid-params", "Bad parameters get error -32602", async (ctx) => {
   const ex = await ctx.rpc.post({ jsonrpc: "2.0", id: 10, method: "eth_getBlockByNumber", params: ["not-a-block", "not-a-bool"] });
   expectErrorCode(ex, parseRpcResponse(ex), -32602, "eth_getBlockByNumber with bad params");
 });
 
-export const batch = rpcCheck("rpc.batch", [], "A batch gets an array with one response per request, matched by id", "assumed: strict JSON-RPC 2.0", async (ctx) => {
+export const batch = strictRpcCheck("rpc.batch", "A batch gets an array with one response per request, matched by id", async (ctx) => {
   const ex = await ctx.rpc.post([
     { jsonrpc: "2.0", id: "a", method: "eth_blockNumber", params: [] },
     { jsonrpc: "2.0", id: "b", method: "certify_noSuchMethod", params: [] },
@@ -192,21 +250,24 @@ export const batch = rpcCheck("rpc.batch", [], "A batch gets an array with one r
   if (b.error?.code !== -32601) failWith(ex, "the unknown method member has no -32601 error");
   const empty = await ctx.rpc.post([]);
   expectErrorCode(empty, parseRpcResponse(empty), -32600, "an empty batch");
-}, "SHOULD");
+}, "SHOULD", "assumed: strict JSON-RPC 2.0 (the seed shows single requests, so a full-level SHOULD)");
 
-export const notification = rpcCheck("rpc.notification", [], "A notification (no id) gets no response body", "assumed: strict JSON-RPC 2.0", async (ctx) => {
+export const notification = strictRpcCheck("rpc.notification", "A notification (no id) gets no response body", async (ctx) => {
   const ex = await ctx.rpc.post({ jsonrpc: "2.0", method: "eth_blockNumber", params: [] });
   if (ex.response.text.trim() !== "") failWith(ex, `a notification was answered: ${ex.response.text.slice(0, 120)}`);
   if (ex.response.status >= 300) failWith(ex, `a notification got HTTP ${ex.response.status}`);
   const batchEx = await ctx.rpc.post([{ jsonrpc: "2.0", method: "eth_blockNumber", params: [] }]);
   if (batchEx.response.text.trim() !== "") failWith(batchEx, `a batch of notifications was answered: ${batchEx.response.text.slice(0, 120)}`);
-}, "SHOULD");
+}, "SHOULD", "assumed: strict JSON-RPC 2.0 (the seed's requests all carry an id, so a full-level SHOULD)");
 
 export const httpRpcChecks: Check[] = [
   httpBlockNumber,
   httpHeaderKey,
   blockNumberAdvances,
   latestBlock,
+  latestIsHead,
+  blockByHexNumber,
+  paramsOptional,
   blockParamsRequired,
   idEcho,
   idEchoAny,

@@ -11,6 +11,11 @@ function wsCheck(id: string, statements: string[], title: string, seedRef: strin
   return { id, group: "rpc", title, severity, seedRef, level: "seed", statements, run };
 }
 
+/** A recommendation the seed does not make (a choice of the spec): a full-level SHOULD. */
+function assumedWsCheck(id: string, title: string, seedRef: string, run: Check["run"]): Check {
+  return { ...wsCheck(id, [], title, seedRef, run, "SHOULD"), level: "full" };
+}
+
 /** Opens, runs `body`, and always closes. */
 async function withSocket<T>(ctx: CheckContext, placement: KeyPlacement, body: (conn: WsConnection) => Promise<T>): Promise<T> {
   const conn = await ctx.rpc.openWs(placement);
@@ -52,7 +57,7 @@ export const wsUnauthorized = wsCheck("rpc.ws-unauthorized", ["s5.node-access-ke
 });
 
 /** Our choice of how to refuse: the upgrade answered 401 with the unauthorized JSON-RPC error. */
-export const wsUnauthorized401 = wsCheck("rpc.ws-unauthorized-401", [], "The WebSocket upgrade without a key is refused with HTTP 401", "assumed: upgrade refused with 401", async (ctx) => {
+export const wsUnauthorized401 = assumedWsCheck("rpc.ws-unauthorized-401", "The WebSocket upgrade without a key is refused with HTTP 401", "assumed: upgrade refused with 401 (how a refusal looks is not shown, so a full-level SHOULD)", async (ctx) => {
   for (const [placement, key, what] of [
     ["none", undefined, "no key"],
     ["query", `${ctx.config.rpcApiKey}-wrong`, "a wrong key"],
@@ -67,7 +72,7 @@ export const wsUnauthorized401 = wsCheck("rpc.ws-unauthorized-401", [], "The Web
       throw new CheckFailed(`with ${what}: the 401 body is not ${JSON.stringify(RPC_UNAUTHORIZED)}`, attempt.evidence);
     }
   }
-}, "SHOULD");
+});
 
 export const wsImmediateRequest = wsCheck("rpc.ws-immediate-request", ["s4.1.ws-send-immediately"], "A request sent the instant the socket opens is answered", "§4.1 (the client may send requests immediately)", async (ctx) => {
   const id = 4242; // the seed's ids are numbers
@@ -93,7 +98,7 @@ export const wsFraming = wsCheck("rpc.ws-framing", ["s4.1.ws-transport", "s4.1.r
 );
 
 /** Beyond the seed: the rest of JSON-RPC 2.0 over the socket. */
-export const wsStrictJsonRpc = wsCheck("rpc.ws-strict-json-rpc", [], "Over WebSocket: string and null ids, -32700 on bad JSON, batches, and no answer to a notification", "assumed: strict JSON-RPC 2.0", (ctx) =>
+export const wsStrictJsonRpc = assumedWsCheck("rpc.ws-strict-json-rpc", "Over WebSocket: string and null ids, -32700 on bad JSON, batches, and no answer to a notification", "assumed: strict JSON-RPC 2.0 (beyond the seed's messages, so a full-level SHOULD)", (ctx) =>
   withSocket(ctx, "query", async (conn) => {
     for (const id of ["ws-string-id", null]) {
       conn.send({ jsonrpc: "2.0", id, method: "eth_blockNumber", params: [] });
@@ -115,7 +120,6 @@ export const wsStrictJsonRpc = wsCheck("rpc.ws-strict-json-rpc", [], "Over WebSo
     const batch = JSON.parse(await conn.next(ctx.timeoutMs)) as unknown;
     if (!Array.isArray(batch) || batch.length !== 2) fail(`a batch over WebSocket answered ${JSON.stringify(batch).slice(0, 120)}`, conn.evidence());
   }),
-  "SHOULD",
 );
 
 export const substrateClient = wsCheck("rpc.substrate-client", ["s1.substrate-clients", "s4.1.substrate-api-key-query"], "A Substrate-style client (@polkadot/rpc-provider WsProvider when installed, else the same exchange; key in api_key) connects and gets answers", "§1; §4.1 (Substrate-style clients, api_key query)", async (ctx) => {

@@ -8,11 +8,11 @@ import type { Check } from "../../check.ts";
 /** A key with only balances:read reads balances and is refused everything else with 403. */
 export const balancesReadOnly: Check = {
   id: "scope.balances-read-only",
-  statements: ["s1.balances-per-wallet-and-asset", "s5.rule2-scopes"],
+  statements: ["s1.balances-per-wallet-and-asset", "s5.rule2-scopes", "s4.tag-assignment"],
   group: "scope",
-  title: "A key limited to balances:read reads balances and gets 403 elsewhere",
+  title: "A key limited to balances:read reads balances and is refused the wallets group (operation 5; at full level also withdrawals and wallets, 403)",
   severity: "MUST",
-  seedRef: "§5 rule 2",
+  seedRef: "§5 rule 2 (balances:read and wallets:read are named apart); §4 (operation 5 is in the wallets group)",
   level: "seed",
   requires: ["scoped-key", "wallet"],
   async run(ctx) {
@@ -20,11 +20,11 @@ export const balancesReadOnly: Check = {
     const wallet = await ctx.need("wallet");
     const overview = await ctx.call("getWalletOverview", { params: { wallet_id: wallet.walletId }, credentials: creds });
     expectSuccess(overview, ctx.level === "full" ? ctx.operation("getWalletOverview") : undefined, "getWalletOverview with a balances:read key");
-    const refused: Array<[string, Record<string, string>]> = [
-      ["listWalletWithdrawals", { wallet_id: wallet.walletId }],
-      ["getWalletCreationStatus", { wallet_id: wallet.walletId }],
-    ];
-    if (ctx.level === "full") refused.push(["getWallet", { wallet_id: wallet.walletId }], ["listWallets", {}]);
+    // The seed names wallets:read beside balances:read, and operation 5 is in the wallets group: a
+    // balances:read key is limited there. Which scope covers withdrawals is not shown (§5 rule 5), so
+    // operation 4 is refused only at full level, by the spec's scope matrix.
+    const refused: Array<[string, Record<string, string>]> = [["getWalletCreationStatus", { wallet_id: wallet.walletId }]];
+    if (ctx.level === "full") refused.push(["listWalletWithdrawals", { wallet_id: wallet.walletId }], ["getWallet", { wallet_id: wallet.walletId }], ["listWallets", {}]);
     let tried = 0;
     for (const [operationId, params] of refused) {
       if (!findOperation(ctx.operations, operationId)) continue;
@@ -58,8 +58,8 @@ export const otherWorkspaceNotFound: Check = {
   group: "scope",
   title: "Another workspace is answered 404, as if it did not exist",
   severity: "SHOULD",
-  seedRef: "assumed: workspace isolation answers not_found",
-  level: "seed",
+  seedRef: "assumed: workspace isolation answers not_found (403 is as seed-valid, so a full-level SHOULD)",
+  level: "full",
   async run(ctx) {
     const ex = await ctx.call("getWebhookVerificationKey", { params: { workspace_id: `certify-other-${randomUUID()}` } });
     if (ex.response.status !== 404) failWith(ex, `expected 404 for another workspace, got ${ex.response.status}`);

@@ -8,7 +8,11 @@ import { createWalletAndWait } from "../../fixtures/wallet.ts";
 import { registerWebhook } from "../../fixtures/webhook.ts";
 import { certifyName, EVENT_TYPES, firstString } from "../../fixtures/util.ts";
 import { fail, skip } from "../../outcome.ts";
-import { eventIdOf, eventTypeOf, type ReceivedDelivery } from "../../receiver.ts";
+import type { HttpExchange } from "../../probe.ts";
+import { carriesEventId, eventIdOf, eventTypeOf, type ReceivedDelivery } from "../../receiver.ts";
+import { identityProblem } from "../../record-identity.ts";
+import type { SeedTableName } from "../../seed-tables.ts";
+import { seedProblems } from "../../seed-walk.ts";
 import type { Check } from "../../check.ts";
 import type { Evidence } from "../../types.ts";
 
@@ -183,7 +187,7 @@ export const resendSameEvent: Check = {
   statements: ["s1.deliveries-logged", "s1.deliveries-requeued", "s2.7.webhook-delivery", "s3.delivery-status-pending", "s4.op6-resend-delivery", "s6.requeue-returns-record"],
   awaits: ["event"],
   group: "webhooks",
-  title: "Operation 6 requeues a delivery and the same event id arrives again",
+  title: "Operation 6 answers the delivery's WebhookDelivery record (seed types, with its status) and the same event (its event_id) arrives again",
   severity: "MUST",
   seedRef: "§4 operation 6; §6",
   level: "seed",
@@ -193,21 +197,47 @@ export const resendSameEvent: Check = {
     const receiver = await ctx.need("receiver");
     const workspaceId = await ctx.need("workspace");
     const delivery = await ctx.need("delivery");
-    const eventId = delivery.eventId ?? eventIdOf(await ctx.need("event"));
+    const first = await ctx.need("event");
     const since = Date.now();
     const ex = await ctx.call("resendWebhookDelivery", { params: { workspace_id: workspaceId, delivery_id: delivery.deliveryId } });
     const data = expectSuccess(ex, ctx.operation("resendWebhookDelivery")) as Record<string, unknown>;
-    if (typeof data?.status !== "string") failWith(ex, "the requeued delivery record has no status");
-    const again = await receiver.waitFor((d) => d.receivedAt >= since && eventIdOf(d) === eventId, ctx.timeoutMs, ctx.signal);
-    if (!again) failWith(ex, `event ${eventId} did not arrive again within ${ctx.timeoutMs} ms of requeueing`);
+    expectSeedRecord(ex, data, "WebhookDelivery", { [delivery.deliveryId]: ["id", "delivery_id"] }, "the requeued delivery (operation 6)");
+    if (typeof data?.status !== "string") failWith(ex, "the requeued delivery record has no status (seed 6: operation 6 returns the record with its status)");
+    const eventId = requeuedEventId(ex, data, delivery.eventId, first);
+    const again = await receiver.waitFor((d) => d.receivedAt >= since && carriesEventId(d, eventId), ctx.timeoutMs, ctx.signal);
+    if (again) return;
+    const other = receiver.deliveries.find((d) => d.receivedAt >= since);
+    if (other) fail(`after requeueing, event ${eventId} did not arrive again; a delivery of event ${eventIdOf(other) ?? "(no id)"} came instead (a requeue re-delivers the same event)`, deliveryEvidence(other, { requeue_response: ex.evidence.response }));
+    failWith(ex, `event ${eventId} did not arrive again within ${ctx.timeoutMs} ms of requeueing`);
   },
 };
+
+/**
+ * The event a requeue must deliver again: the record's own `event_id` (seed 2.7), else the id the
+ * delivery log gave, else the one the first delivery carried. With none, the check cannot compare
+ * and skips with the reason; it never passes on an id it could not find.
+ */
+function requeuedEventId(ex: HttpExchange, record: Record<string, unknown>, logged: string | undefined, first: ReceivedDelivery): string {
+  const recorded = typeof record?.event_id === "string" && record.event_id ? record.event_id : undefined;
+  if (recorded && logged && recorded !== logged) failWith(ex, `operation 6 answered event_id ${JSON.stringify(recorded)}, but the delivery's event is ${logged}`);
+  const id = recorded ?? logged ?? eventIdOf(first);
+  if (!id) skip("no event id to compare: the record of operation 6 has no event_id and the delivery names none (no webhook-id or x-webhook-event-id header, no event_id or id in its body)");
+  return id;
+}
+
+/** A seed record (2.7, 2.8) at every depth, and the one asked for. */
+function expectSeedRecord(ex: HttpExchange, data: unknown, table: SeedTableName, identity: Record<string, string[]>, what: string): void {
+  const problems = seedProblems(data, table);
+  if (problems.length > 0) failWith(ex, `${what}: ${problems.slice(0, 3).join("; ")}`);
+  const other = identityProblem(data, identity);
+  if (other) failWith(ex, `${what} is another record: ${other}`);
+}
 
 export const deleteStopsDelivery: Check = {
   id: "webhooks.delete-stops-delivery",
   statements: ["s2.8.webhook-delete-result", "s3.delete-result-deleted", "s4.op7-delete-webhook"],
   group: "webhooks",
-  title: "Operation 7 answers status deleted and nothing is delivered to that webhook afterwards",
+  title: "Operation 7 answers the webhook's WebhookDeleteResult with status deleted, and nothing is delivered to that webhook afterwards",
   severity: "MUST",
   seedRef: "§2.8; §4 operation 7",
   level: "seed",
@@ -253,11 +283,11 @@ async function deleteGivenWebhook(ctx: CheckContext): Promise<void> {
   if (leaked) fail(`a delivery still arrived after webhook ${webhook.id} was deleted`, deliveryEvidence(leaked));
 }
 
-function expectDeleted(ctx: CheckContext, ex: Parameters<typeof expectSuccess>[0], webhookId: string): void {
+/** Operation 7's answer: a WebhookDeleteResult (seed 2.8) of the webhook asked for, status "deleted" (seed 3). */
+function expectDeleted(ctx: CheckContext, ex: HttpExchange, webhookId: string): void {
   const data = expectSuccess(ex, ctx.operation("deleteWebhook")) as Record<string, unknown>;
+  expectSeedRecord(ex, data, "WebhookDeleteResult", { [webhookId]: ["webhook_id", "id"] }, "the delete result (operation 7)");
   if (data?.status !== "deleted") failWith(ex, `deleteWebhook answered status ${JSON.stringify(data?.status)}, not "deleted"`);
-  const id = firstString(data, "webhook_id", "id");
-  if (id !== undefined && id !== webhookId) failWith(ex, `deleteWebhook answered for webhook ${id}, not ${webhookId}`);
 }
 
 /** The signed delivery the run got (skipped with the reason when there is none). */
