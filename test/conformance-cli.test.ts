@@ -94,7 +94,7 @@ describe("custody certify", () => {
   });
 
   it("exits 0 when only a SHOULD check fails and every MUST check of the level ran", { timeout: 60_000 }, async () => {
-    const should = await startFakeTarget({ faults: ["no-request-id"] });
+    const should = await startFakeTarget({ faults: ["rpc-text-content-type"] });
     try {
       let out = "";
       const code = await run(

@@ -55,8 +55,9 @@ describe("an independent seed-only deployment", () => {
     expect(code).toBe(0);
     expect(out).toMatch(/CERTIFIED at level seed/);
     expect(report.summary.webhook_profile).toBe("standard-webhooks");
-    // Its choices beyond the seed show up as SHOULD failures only (batches, 401 bodies, x-request-id ...).
-    for (const c of report.checks.filter((c) => c.status === "failed")) expect(c.severity, c.id).toBe("SHOULD");
+    // Its choices beyond the seed (no batches, a 403 for the node without a key, no x-request-id ...)
+    // are judged at full level only: at seed level no check fails, SHOULDs included.
+    expect(report.checks.filter((c) => c.status === "failed").map((c) => `${c.id}: ${c.message}`)).toEqual([]);
   });
 
   it("passes every webhooks check at --level seed with the real service's profile (canonical JSON, hex) too", { timeout: 90_000 }, async () => {

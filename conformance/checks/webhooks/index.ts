@@ -204,11 +204,13 @@ export const resendSameEvent: Check = {
     expectSeedRecord(ex, data, "WebhookDelivery", { [delivery.deliveryId]: ["id", "delivery_id"] }, "the requeued delivery (operation 6)");
     if (typeof data?.status !== "string") failWith(ex, "the requeued delivery record has no status (seed 6: operation 6 returns the record with its status)");
     const eventId = requeuedEventId(ex, data, delivery.eventId, first);
-    const again = await receiver.waitFor((d) => d.receivedAt >= since && carriesEventId(d, eventId), ctx.timeoutMs, ctx.signal);
+    // Within the check's own limit, with room left to say what came instead.
+    const waitMs = Math.floor(ctx.timeoutMs * 0.8);
+    const again = await receiver.waitFor((d) => d.receivedAt >= since && carriesEventId(d, eventId), waitMs, ctx.signal);
     if (again) return;
     const other = receiver.deliveries.find((d) => d.receivedAt >= since);
-    if (other) fail(`after requeueing, event ${eventId} did not arrive again; a delivery of event ${eventIdOf(other) ?? "(no id)"} came instead (a requeue re-delivers the same event)`, deliveryEvidence(other, { requeue_response: ex.evidence.response }));
-    failWith(ex, `event ${eventId} did not arrive again within ${ctx.timeoutMs} ms of requeueing`);
+    if (other) fail(`after requeueing, event ${eventId} did not arrive again within ${waitMs} ms; a delivery of event ${eventIdOf(other) ?? "(no id)"} came instead (a requeue re-delivers the same event)`, deliveryEvidence(other, { requeue_response: ex.evidence.response }));
+    failWith(ex, `event ${eventId} did not arrive again within ${waitMs} ms of requeueing`);
   },
 };
 
