@@ -36,6 +36,16 @@ describe("check catalog", () => {
     }
   });
 
+  it("cites a seed sentence for every check of --level seed: statements declared, no assumed choice", () => {
+    // Seed level judges only what the seed states; a choice the seed leaves open is a full-level check
+    // (docs/explanation/certify-seed-level.md). Every seed-level check, SHOULDs included, names the
+    // spec/trace.yaml statements it enforces, and its seed reference cites no assumption.
+    const seed = CATALOG.filter((c) => c.level === "seed");
+    expect(seed.filter((c) => (c.statements ?? []).length === 0).map((c) => c.id)).toEqual([]);
+    expect(seed.filter((c) => /assumed/i.test(c.seedRef)).map((c) => c.id)).toEqual([]);
+    expect(seed.filter((c) => !c.seedRef.includes("§")).map((c) => c.id)).toEqual([]);
+  });
+
   it("orders checks only after checks that exist", () => {
     const ids = new Set(CATALOG.map((c) => c.id));
     for (const check of CATALOG) for (const after of check.after ?? []) expect(ids, `${check.id} after ${after}`).toContain(after);

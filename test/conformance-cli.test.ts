@@ -49,10 +49,17 @@ describe("custody certify", () => {
     [["--ws-url", "http://x"], "--ws-url must be ws:// or wss://"],
     [["--viewer-api-key", "k"], "--viewer-api-key and --viewer-api-secret go together"],
     [["--frobnicate"], "unknown option '--frobnicate'"],
+    [["--max-body-mib", "0"], "--max-body-mib (CUSTODY_MAX_BODY_MIB) must be a positive integer"],
   ])("exits 2 on bad usage: %j", async (extra, message) => {
     const { code, err } = await certify([...targetFlags(), ...extra]);
     expect(code).toBe(2);
     expect(err).toContain(message);
+  });
+
+  it("names CUSTODY_MAX_BODY_MIB when its value is not a positive integer", async () => {
+    const { code, err } = await certify(targetFlags(), { CUSTODY_MAX_BODY_MIB: "lots" });
+    expect(code).toBe(2);
+    expect(err).toContain('--max-body-mib (CUSTODY_MAX_BODY_MIB) must be a positive integer, not "lots"');
   });
 
   it("reads the environment, writes the reports asked for and says where; --only is never a certification (exit 3)", async () => {

@@ -4,6 +4,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocketServer } from "ws";
+import { BodyLimitReached } from "../conformance/outcome.ts";
 import { HttpProbe } from "../conformance/probe.ts";
 import { partialKeyId, REDACTED, Redactor } from "../conformance/redact.ts";
 import { tryOpenWs } from "../conformance/ws-probe.ts";
@@ -71,6 +72,28 @@ describe("HttpProbe", () => {
     const b = await probe().attempt({ method: "GET", url: streamed });
     expect(!a.ok && a.reason).toMatch(/^response body exceeds 64 KiB/);
     expect(!b.ok && b.reason).toBe("response body exceeds 64 KiB");
+  });
+
+  it("throws a body over the cap from send as certify's limit (a skip naming --max-body-mib), never a failure", async () => {
+    const url = await serve((_req, res) => res.writeHead(200).end(Buffer.alloc(100 * 1024, 0x20)));
+    const err = await probe().send({ method: "GET", url }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BodyLimitReached);
+    expect((err as BodyLimitReached).kind).toBe("limit");
+    expect((err as BodyLimitReached).needs).toBe("--max-body-mib");
+    expect((err as Error).message).toMatch(/larger than certify's response body limit \(response body exceeds 64 KiB\); raise it with --max-body-mib/);
+  });
+
+  it("redacts only the kept prefix of a large body, a secret crossing the cut or cut short included", () => {
+    const redactor = new Redactor();
+    const secret = "s3cr3t-value-0123456789";
+    redactor.addSecret(secret);
+    const crossing = `${"x".repeat(4090)}${secret}${"y".repeat(300_000)}`;
+    const kept = redactor.bodyPrefix(crossing, 4096);
+    expect(kept).not.toContain(secret.slice(0, 6));
+    expect(kept.startsWith("x".repeat(4090) + REDACTED)).toBe(true);
+    const cutShort = redactor.bodyPrefix(`{"items":[],"api_secret":"${"z".repeat(5000)}"}`, 4096);
+    expect(cutShort).toMatch(new RegExp(`"api_secret":"${REDACTED.replace(/\*/g, "\\*")}`));
+    expect(cutShort).not.toContain("zzzz");
   });
 
   it("never follows a redirect", async () => {

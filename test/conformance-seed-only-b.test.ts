@@ -36,12 +36,12 @@ function seedFlags(t: SeedOnlyTargetB, port: number): string[] {
   ];
 }
 
-async function certifyB(extra: string[] = []): Promise<{ code: number; out: string; report: Report; t: SeedOnlyTargetB }> {
+async function certifyB(extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; report: Report; t: SeedOnlyTargetB }> {
   const { t, port } = await startB();
   const json = join(dir, `b-${port}.json`);
   let out = "";
   try {
-    const code = await run([...seedFlags(t, port), "--json", json, ...extra], { env: {}, operations, stdout: (s) => (out += s), stderr: (s) => (out += s) });
+    const code = await run([...seedFlags(t, port), "--json", json, ...extra], { env, operations, stdout: (s) => (out += s), stderr: (s) => (out += s) });
     if (code === 2) throw new Error(`the run stopped: ${out}`);
     return { code, out, report: JSON.parse(readFileSync(json, "utf8")) as Report, t };
   } finally {
@@ -81,8 +81,8 @@ describe("deployment B, written from the seed alone with other choices", () => {
     expect(report.checks.find((c) => c.id === "envelope.seed-withdrawal-list")?.facts?.withdrawals).toBe("2600 listed");
   });
 
-  it("reports an answer over --max-body-mib as certify's limit: skipped checks naming the flag, exit 3, no failure", { timeout: 60_000 }, async () => {
-    const { code, out, report } = await certifyB(["--max-body-mib", "1"]);
+  it("reports an answer over the body limit (CUSTODY_MAX_BODY_MIB=1) as certify's limit: skipped checks naming --max-body-mib, exit 3, no failure", { timeout: 60_000 }, async () => {
+    const { code, out, report } = await certifyB([], { CUSTODY_MAX_BODY_MIB: "1" });
     expect(report.summary.must.failed).toBe(0);
     const limited = report.checks.filter((c) => c.skip_kind === "limit");
     expect(limited.map((c) => c.id)).toContain("envelope.seed-withdrawal-list");

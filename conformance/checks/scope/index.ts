@@ -43,7 +43,7 @@ export const otherWorkspaceRefused: Check = {
   group: "scope",
   title: "Another workspace's records are refused (403 or 404, never data)",
   severity: "MUST",
-  seedRef: "§1 (wallets live inside a workspace); assumed: workspace isolation",
+  seedRef: "§1 (wallets live inside a workspace); §4 operation 8 (the key of the workspace in the path); §7 (errors are the error envelope)",
   level: "seed",
   async run(ctx) {
     const ex = await ctx.call("getWebhookVerificationKey", { params: { workspace_id: `certify-other-${randomUUID()}` } });
