@@ -45,6 +45,8 @@ export const SEED_ONLY_B_FAULT_CHECKS = [
   ["timestamp-not-parsed", "auth.timestamp-not-numeric", "s5.access-timestamp"],
   ["viewer-refused-transactions", "role.viewer-can-read", "s5.rule3-viewer-reads"],
   ["success-code-one", "envelope.success-shape", "s2.1.envelope-code"],
+  ["key-as-bare-string", "envelope.success-shape", "s2.1.envelope-data"],
+  ["withdrawal-read-other", "envelope.seed-withdrawal-list", "s4.op3-get-withdrawal"],
 ] as const;
 
 export type SeedOnlyBFault = (typeof SEED_ONLY_B_FAULT_CHECKS)[number][0];
@@ -185,9 +187,10 @@ export async function startSeedOnlyTargetB(receiverUrl: string, faults: SeedOnly
     ["GET", /^\/api\/v1\/wallets\/([^/]+)\/withdrawals$/, "withdrawals:read", (m) => (m[1] === wallet ? listBody : notFound("wallet"))],
     ["GET", /^\/api\/v1\/withdrawals\/([^/]+)$/, "withdrawals:read", (m) => {
       const found = [...withdrawals, ...foreignWithdrawals].find((w) => w.id === m[1]);
+      if (found && broken("withdrawal-read-other")) return ok(withdrawals[(withdrawals.indexOf(found) + 1) % withdrawals.length]);
       return found ? ok(found) : notFound("withdrawal");
     }],
-    ["GET", /^\/api\/v1\/workspaces\/([^/]+)\/webhook-verification-key$/, undefined, () => ok({ public_key: publicKeyBase64 })],
+    ["GET", /^\/api\/v1\/workspaces\/([^/]+)\/webhook-verification-key$/, undefined, () => ok(broken("key-as-bare-string") ? publicKeyBase64 : { public_key: publicKeyBase64 })],
     ["GET", /^\/api\/v1\/workspaces\/([^/]+)\/transactions\/export$/, "transactions:read", (_m, key) =>
       key.role === "viewer" && broken("viewer-refused-transactions") ? forbidden("viewers may not export") : ok({ format: "json", items: listed.slice(0, 3) })],
     ["POST", /^\/api\/v1\/workspaces\/([^/]+)\/webhook-logs\/([^/]+)\/resend$/, "webhooks:write", (m) => {

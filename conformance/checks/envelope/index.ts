@@ -52,6 +52,7 @@ export const successShape: Check = {
       if (shape) return `not the envelope: ${shape}`;
       if (body!.success !== true) return "success is not true";
       if (!isSuccessCode(body!.code)) return `code is ${JSON.stringify(body!.code)}, not 0 (or "0")`;
+      if (typeof body!.data !== "object") return `data is ${JSON.stringify(body!.data).slice(0, 40)}, not an object, an array or null (seed 2.1)`;
       return undefined;
     }),
 };

@@ -138,11 +138,11 @@ export const recordShapes: Check = {
 export const withdrawalList: Check = {
   id: "envelope.seed-withdrawal-list",
   group: "envelope",
-  title: "Operation 4 answers an array of Withdrawals (seed types at every depth), each of the wallet in the path",
+  title: "Operation 4 answers an array of Withdrawals (seed types at every depth), each of the wallet in the path; the first, read by operation 3, is the same withdrawal",
   severity: "MUST",
-  seedRef: "§2.5; §4 operation 4 (data: array of Withdrawal)",
+  seedRef: "§2.5; §4 operation 4 (data: array of Withdrawal); §4 operation 3 (one Withdrawal)",
   level: "seed",
-  statements: ["s2.5.withdrawal", "s4.op4-list-wallet-withdrawals"],
+  statements: ["s2.5.withdrawal", "s4.op4-list-wallet-withdrawals", "s4.op3-get-withdrawal"],
   requires: ["wallet"],
   async run(ctx) {
     const wallet = await ctx.need("wallet");
@@ -153,7 +153,20 @@ export const withdrawalList: Check = {
     const foreign = items.map((item, i) => [i, identityProblem(item, { [wallet.walletId]: "wallet_id" })] as const).find(([, p]) => p);
     if (foreign) failWith(ex, `the withdrawals of wallet ${wallet.walletId} list another wallet's: data[${foreign[0]}].${foreign[1]}`);
     ctx.fact("withdrawals", `${items.length} listed`);
+    await expectSameWithdrawal(ctx, items[0] as Record<string, unknown> | undefined);
   },
 };
+
+/** The first listed withdrawal, read by its id with operation 3, is that withdrawal: op 3 is checked even without --withdrawal-id. */
+async function expectSameWithdrawal(ctx: CheckContext, listed: Record<string, unknown> | undefined): Promise<void> {
+  // The path parameter is named withdrawal_id: that field first, when the record has it.
+  const id = [listed?.withdrawal_id, listed?.id].find((v): v is string => typeof v === "string" && v !== "");
+  if (!id) return;
+  const ex = await ctx.call("getWithdrawal", { params: { withdrawal_id: id } });
+  const one = successData(ex, `getWithdrawal of listed withdrawal ${id}`);
+  failOnProblems(ex, `getWithdrawal ${id}`, seedProblems(one, "Withdrawal"));
+  const other = identityProblem(one, { [id]: ["id", "withdrawal_id"], ...(typeof listed?.wallet_id === "string" ? { [listed.wallet_id]: "wallet_id" } : {}) });
+  if (other) failWith(ex, `getWithdrawal ${id} answered another withdrawal than the one listed: ${other}`);
+}
 
 export const seedShapeChecks: Check[] = [balanceShapes, overviewListsAsset, unknownRecords, recordShapes, withdrawalList];
