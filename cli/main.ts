@@ -2,23 +2,26 @@
 // so that `custody generate` never pays for the sandbox's chain and vice versa.
 import { readFileSync } from "node:fs";
 import { packagePath } from "../lib/package-root.ts";
+import { COMMAND_SPECS } from "./commands/index.ts";
 import { UsageError } from "./usage-error.ts";
 
 type Command = (argv: string[]) => Promise<number>;
 
-const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
-  generate: { summary: "spec/ → generated/ (--check: fail on drift)", load: async () => (await import("./generate.ts")).run },
-  certify: { summary: "certify a deployment (--sandbox: the embedded reference)", load: async () => (await import("./certify.ts")).run },
-  sandbox: { summary: "serve the reference deployment until stopped", load: async () => (await import("./sandbox.ts")).run },
-  diff: { summary: "what a spec change breaks: old vs new (file or git:REF:path)", load: async () => (await import("./diff.ts")).run },
-  mock: { summary: "serve a Prism mock of spec/openapi.yaml", load: async () => (await import("./mock.ts")).run },
-  request: { summary: "send one signed wallet API call (operationId or METHOD PATH)", load: async () => (await import("./request.ts")).run },
-  replay: { summary: "re-send a failed check's recorded request, signed now (certify --json report)", load: async () => (await import("./replay.ts")).run },
-  trigger: { summary: "make a deposit, withdrawal failure, block… happen on a running sandbox", load: async () => (await import("./trigger.ts")).run },
+/** How each command is loaded (on demand); what it is and takes is declared in commands/. */
+const LOADERS: Record<string, () => Promise<Command>> = {
+  init: async () => (await import("./init.ts")).run,
+  generate: async () => (await import("./generate.ts")).run,
+  certify: async () => (await import("./certify.ts")).run,
+  sandbox: async () => (await import("./sandbox.ts")).run,
+  diff: async () => (await import("./diff.ts")).run,
+  mock: async () => (await import("./mock.ts")).run,
+  request: async () => (await import("./request.ts")).run,
+  replay: async () => (await import("./replay.ts")).run,
+  trigger: async () => (await import("./trigger.ts")).run,
 };
 
 export function usage(): string {
-  const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
+  const rows = COMMAND_SPECS.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`);
   return ["usage: custody <command> [options]", "", "commands:", ...rows, "", "custody <command> --help for its options; custody --version"].join("\n");
 }
 
@@ -36,13 +39,13 @@ export async function main(argv: string[]): Promise<number> {
     console.log(version());
     return 0;
   }
-  const command = COMMANDS[name];
-  if (!command) {
+  const load = Object.hasOwn(LOADERS, name) ? LOADERS[name] : undefined;
+  if (!load) {
     console.error(`custody: unknown command '${name}'\n\n${usage()}`);
     return 2;
   }
   try {
-    return await (await command.load())(rest);
+    return await (await load())(rest);
   } catch (err) {
     if (err instanceof UsageError) {
       console.error(`custody ${name}: ${err.message}`);

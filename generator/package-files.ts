@@ -8,20 +8,12 @@ import { renderTemplate } from "./emit/templates.ts";
 import { wireTestsSource } from "./emit/wire-tests-file.ts";
 import { sdkGuide } from "./emit/readme-file.ts";
 import type { SpecModel } from "./model/types.ts";
-import { importedPackages, type RuntimeSource } from "./runtime-source.ts";
+import { outputNeeds, type Manifest } from "./output-needs.ts";
+import type { RuntimeSource } from "./runtime-source.ts";
 
 export interface PackageSpec {
   name: string;
   version: string;
-}
-
-interface Manifest {
-  version: string;
-  engines?: Record<string, string>;
-  dependencies?: Record<string, string>;
-  devDependencies?: Record<string, string>;
-  optionalDependencies?: Record<string, string>;
-  peerDependencies?: Record<string, string>;
 }
 
 /** npm's rule for names (lower case, URL-safe, optional @scope/), and a plain x.y.z version. */
@@ -49,28 +41,8 @@ export function custodyVersion(): string {
 /** Modules of the output that get a subpath export of their own. */
 const ENTRY_POINTS = ["client", "server", "webhooks", "rpc", "schemas", "types", "operations"];
 
-/** Packages whose types come from DefinitelyTyped. */
-const TYPES_OF: Record<string, string> = { ws: "@types/ws" };
-
-function rangeOf(name: string, custody: Manifest): string {
-  if (name === "custody") return `^${custody.version}`;
-  const range = custody.dependencies?.[name] ?? custody.optionalDependencies?.[name] ?? custody.peerDependencies?.[name] ?? custody.devDependencies?.[name];
-  if (range === undefined) throw new Error(`generated code imports '${name}', which custody's package.json does not list`);
-  return range;
-}
-
-function sorted(record: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : 1)));
-}
-
 export function packageFiles(spec: PackageSpec, model: SpecModel, sources: readonly EmittedFile[], runtime: RuntimeSource, custody: Manifest): EmittedFile[] {
-  const deps = importedPackages(sources);
-  const dependencies = sorted(Object.fromEntries(deps.map((d) => [d, rangeOf(d, custody)])));
-  const devDependencies = sorted({
-    typescript: rangeOf("typescript", custody),
-    "@types/node": rangeOf("@types/node", custody),
-    ...Object.fromEntries(deps.filter((d) => TYPES_OF[d]).map((d) => [TYPES_OF[d], rangeOf(TYPES_OF[d], custody)])),
-  });
+  const { dependencies, devDependencies } = outputNeeds(sources, custody);
   const pkg = {
     name: spec.name,
     version: spec.version,

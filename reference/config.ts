@@ -82,7 +82,8 @@ export interface SeededValues {
   webhookPrivateKey: string;
 }
 
-const ENV: Record<keyof SandboxCredentials, string> = {
+/** The environment variable that fixes each seeded value (custody sandbox --help lists them). */
+export const CREDENTIAL_ENV: Record<keyof SandboxCredentials, string> = {
   workspaceId: "CUSTODY_SANDBOX_WORKSPACE_ID",
   apiKey: "CUSTODY_SANDBOX_API_KEY",
   apiSecret: "CUSTODY_SANDBOX_API_SECRET",
@@ -106,7 +107,7 @@ const ID_SYNTAX = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
 export function fixedCredentials(options: SandboxOptions): SandboxCredentials {
   const env = options.env ?? process.env;
   const fromEnv: SandboxCredentials = {};
-  for (const [k, name] of Object.entries(ENV) as [keyof SandboxCredentials, string][]) {
+  for (const [k, name] of Object.entries(CREDENTIAL_ENV) as [keyof SandboxCredentials, string][]) {
     const v = env[name];
     if (v !== undefined && v !== "") fromEnv[k] = v;
   }
