@@ -21,7 +21,7 @@ import { diffOutput, writeOutput, type FileChange } from "./write/output.ts";
 import { diffFiles, writeFilesIfChanged } from "./write/loose-files.ts";
 import { isInside, runtimeSpecifier, vendoredRuntime, type RuntimeSource } from "./runtime-source.ts";
 import { custodyManifest, custodyVersion, packageFiles, type PackageSpec } from "./package-files.ts";
-import { outputNeeds, type OutputNeeds } from "./output-needs.ts";
+import { installLines, outputNeeds, type OutputNeeds } from "./output-needs.ts";
 import { formatLocation } from "./load/spec-error.ts";
 
 export { SpecError } from "./load/spec-error.ts";
@@ -115,8 +115,10 @@ async function renderModel(loaded: LoadedSpec, options: GenerateOptions): Promis
   const rpc = emitRpc(ctx);
   if (rpc) files.push(rpc);
   files.push(emitIndex(ctx, files.map((f) => f.path)));
-  files.push(emitReadme(ctx));
   if (runtimeSourceOf(options) === "vendor") files.push(...(await vendoredRuntime(RUNTIME_DIR, custodyVersion())));
+  // The README says what to install, so it is written once every file that imports something is.
+  const install = runtimeSourceOf(options) === "local" ? undefined : installLines(outputNeeds(files, custodyManifest()));
+  files.push(emitReadme({ ...ctx, install }));
   return { model, files };
 }
 

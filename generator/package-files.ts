@@ -6,7 +6,7 @@ import { packagePath } from "../lib/package-root.ts";
 import type { EmittedFile } from "./emit/context.ts";
 import { renderTemplate } from "./emit/templates.ts";
 import { wireTestsSource } from "./emit/wire-tests-file.ts";
-import { sdkGuide } from "./emit/readme-file.ts";
+import { sdkGuide, sdkStart, type GuideOptions } from "./emit/readme-file.ts";
 import type { SpecModel } from "./model/types.ts";
 import { outputNeeds, type Manifest } from "./output-needs.ts";
 import type { RuntimeSource } from "./runtime-source.ts";
@@ -80,7 +80,10 @@ export function packageFiles(spec: PackageSpec, model: SpecModel, sources: reado
     },
     include: ["src"],
   };
+  const guideOptions: GuideOptions = { importFrom: spec.name, hasWebhooks: model.webhooks.length > 0, hasRpc: model.rpc !== undefined };
   const readme = renderTemplate("package-readme", {
+    start: sdkStart(model, guideOptions),
+    guide: sdkGuide(model, guideOptions),
     name: spec.name,
     version: spec.version,
     title: model.title,
@@ -88,9 +91,6 @@ export function packageFiles(spec: PackageSpec, model: SpecModel, sources: reado
     specPath: model.displayPath,
     custodyVersion: custody.version,
     clientName: model.clientName,
-    hasWebhooks: model.webhooks.length > 0,
-    hasRpc: model.rpc !== undefined,
-    firstOperation: model.operations[0]?.operationId,
     runtime: runtime === "package" ? "imported from `custody/runtime` (the `custody` package)" : "copied into `src/runtime/`",
     dependencies: Object.entries(dependencies).map(([dep, range]) => ({ name: dep, range })),
     devDependencies: Object.entries(devDependencies).map(([dep, range]) => ({ name: dep, range })),
@@ -99,7 +99,7 @@ export function packageFiles(spec: PackageSpec, model: SpecModel, sources: reado
   return [
     { path: "package.json", content: `${JSON.stringify(pkg, null, 2)}\n` },
     { path: "tsconfig.json", content: `${JSON.stringify(tsconfig, null, 2)}\n` },
-    { path: "README.md", content: `${readme.trimEnd()}\n\n${sdkGuide(model, { importFrom: spec.name, hasWebhooks: model.webhooks.length > 0, hasRpc: model.rpc !== undefined })}`.replace(/\n{3,}/g, "\n\n") },
+    { path: "README.md", content: `${readme.trimEnd()}\n`.replace(/\n{3,}/g, "\n\n") },
     { path: "test/wire.test.js", content: wireTestsSource(model, model.security.hmac !== undefined) },
   ];
 }
