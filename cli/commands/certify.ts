@@ -29,7 +29,7 @@ export const CERTIFY_OPTIONS = {
   "create-fixtures": {
     type: "boolean",
     section: FIXTURES,
-    description: "create them instead, through the spec's assumed operations (createWallet,\ncreateWebhook, ...); implied by --level full and by --sandbox",
+    description: "create the fixtures instead, through the spec's assumed operations (createWallet,\ncreateWebhook, ...); implied by --level full and by --sandbox",
   },
   "viewer-api-key": { type: "string", value: "KEY", env: "CUSTODY_VIEWER_API_KEY", section: KEYS, description: "a key with role viewer" },
   "viewer-api-secret": { type: "string", value: "SECRET", env: "CUSTODY_VIEWER_API_SECRET", secret: true, section: KEYS, description: "its secret" },

@@ -13,7 +13,7 @@ export const GENERATE_OPTIONS = {
     default: "vendor",
   },
   package: { type: "string", value: "NAME[@V]", description: "write a publishable package into DIR: package.json, tsconfig.json, README.md, sources in src/" },
-  check: { type: "boolean", description: "write nothing; exit 1 naming each file that would change" },
+  check: { type: "boolean", config: false, description: "write nothing; exit 1 naming each file that would change" },
   lenient: { type: "boolean", description: "generate from documents invalid in common published ways (type 'null' in 3.0,\nschema: null), printing one warning per repair" },
   sdk: {
     type: "string",
