@@ -13,6 +13,7 @@ import { cliPage } from "./cli-page.ts";
 import { configPage } from "./config-page.ts";
 import { decisionsPage } from "./decisions-page.ts";
 import { diffChecksPage } from "./diff-checks-page.ts";
+import { commandsSection } from "./commands-section.ts";
 
 export const ROOT = packageRoot(import.meta.url);
 
@@ -34,6 +35,7 @@ export async function outputs(): Promise<Output[]> {
     page("docs/reference/assumed-decisions.md", decisionsPage),
     page("docs/reference/diff-checks.md", diffChecksPage),
     region("docs/guides/certify-in-ci.md", "action", actionSection),
+    region("README.md", "commands", commandsSection),
   ];
 }
 
