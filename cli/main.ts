@@ -2,13 +2,12 @@
 // so that `custody generate` never pays for the sandbox's chain and vice versa.
 import { readFileSync } from "node:fs";
 import { packagePath } from "../lib/package-root.ts";
-import { COMMAND_SPECS } from "./commands/index.ts";
 import { UsageError } from "./usage-error.ts";
 
 type Command = (argv: string[]) => Promise<number>;
 
 /** How each command is loaded (on demand); what it is and takes is declared in commands/. */
-const LOADERS: Record<string, () => Promise<Command>> = {
+export const LOADERS: Readonly<Record<string, () => Promise<Command>>> = {
   init: async () => (await import("./init.ts")).run,
   generate: async () => (await import("./generate.ts")).run,
   certify: async () => (await import("./certify.ts")).run,
@@ -20,7 +19,9 @@ const LOADERS: Record<string, () => Promise<Command>> = {
   trigger: async () => (await import("./trigger.ts")).run,
 };
 
-export function usage(): string {
+/** The command list of `custody --help`; the declarations are loaded only here, so a command starts without them. */
+export async function usage(): Promise<string> {
+  const { COMMAND_SPECS } = await import("./commands/index.ts");
   const rows = COMMAND_SPECS.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`);
   return ["usage: custody <command> [options]", "", "commands:", ...rows, "", "custody <command> --help for its options; custody --version"].join("\n");
 }
@@ -32,7 +33,7 @@ export function version(): string {
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === "--help" || name === "-h" || name === "help") {
-    console.log(usage());
+    console.log(await usage());
     return name ? 0 : 2;
   }
   if (name === "--version" || name === "-v" || name === "version") {
@@ -41,7 +42,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const load = Object.hasOwn(LOADERS, name) ? LOADERS[name] : undefined;
   if (!load) {
-    console.error(`custody: unknown command '${name}'\n\n${usage()}`);
+    console.error(`custody: unknown command '${name}'\n\n${await usage()}`);
     return 2;
   }
   try {

@@ -1,5 +1,5 @@
 // `custody sandbox`: its declaration (flags, help, config keys); the command is ../sandbox.ts.
-import { CREDENTIAL_ENV, PROFILE_ENV, SEED_ENV } from "../../reference/config.ts";
+import { CREDENTIAL_ENV, PROFILE_ENV, SEED_ENV } from "../../reference/credential-env.ts";
 import { CONFIG_OPTION, HELP_OPTION, type CommandSpec } from "../options.ts";
 
 /**
