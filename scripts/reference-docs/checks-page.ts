@@ -12,6 +12,7 @@ import { LEVELS, selectChecks } from "../../conformance/levels.ts";
 import type { OperationInfo } from "../../conformance/operations.ts";
 import { needsOf } from "../../conformance/supply.ts";
 import { GROUPS, type Group, type Prerequisite } from "../../conformance/types.ts";
+import { inline } from "./markdown.ts";
 
 interface TraceStatement {
   id: string;
@@ -78,11 +79,11 @@ function checkEntry(check: Check, statements: Map<string, TraceStatement>): stri
   const lines = [
     `### \`${check.id}\``,
     "",
-    `${sentence(check.title)}`,
+    inline(sentence(check.title)),
     "",
-    `${check.severity} · level ${check.level} · seed ${check.seedRef}`,
+    `${check.severity} · level ${check.level} · seed ${inline(check.seedRef)}`,
     "",
-    `- sends: ${CHECK_SENDS[check.id] ?? "(not declared in conformance/check-sends.ts)"}`,
+    `- sends: ${inline(CHECK_SENDS[check.id] ?? "(not declared in conformance/check-sends.ts)")}`,
     `- needs: ${needs.length ? needs.join("; ") : "the target's URLs and keys only"}`,
   ];
   if (uses.length) lines.push(`- uses: ${uses.join("; ")}`);
@@ -92,7 +93,7 @@ function checkEntry(check: Check, statements: Map<string, TraceStatement>): stri
     lines.push("- seed statements:");
     for (const id of traced) {
       const s = statements.get(id);
-      lines.push(s ? `  - \`${id}\` (§${s.section}): “${s.quote.trim()}”` : `  - \`${id}\``);
+      lines.push(s ? `  - \`${id}\` (§${s.section}): “${inline(s.quote.trim())}”` : `  - \`${id}\``);
     }
   }
   lines.push("");

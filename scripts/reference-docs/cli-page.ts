@@ -2,7 +2,7 @@
 import { COMMAND_SPECS } from "../../cli/commands/index.ts";
 import { describe, sections, usageBlock } from "../../cli/help.ts";
 import { flagLabel, type CommandSpec } from "../../cli/options.ts";
-import { generatedNote, prose, table } from "./markdown.ts";
+import { generatedNote, inline, prose, table } from "./markdown.ts";
 
 export function cliPage(commands: readonly CommandSpec[] = COMMAND_SPECS): string {
   return [
@@ -23,7 +23,7 @@ export function cliPage(commands: readonly CommandSpec[] = COMMAND_SPECS): strin
 
 function commandSection(command: CommandSpec): string[] {
   const out = [`## custody ${command.name}`, "", "```text", usageBlock(command), "```", ""];
-  if (command.about) out.push(prose(command.about), "");
+  if (command.about) out.push(inline(prose(command.about)), "");
   if (command.arguments?.length) out.push(...table(["argument", "what it is"], command.arguments.map((a) => [`\`${a.name}\``, prose(a.description)])), "");
   const configurable = command.configSection !== undefined;
   for (const [section, entries] of sections(command)) {
@@ -38,8 +38,8 @@ function commandSection(command: CommandSpec): string[] {
     ]);
     out.push(...table(header, rows), "");
   }
-  for (const note of command.notes ?? []) out.push(prose(note), "");
+  for (const note of command.notes ?? []) out.push(inline(prose(note)), "");
   if (command.examples?.length) out.push("```sh", ...command.examples, "```", "");
-  if (command.exitStatus) out.push(`Exit status: ${prose(command.exitStatus)}.`, "");
+  if (command.exitStatus) out.push(`Exit status: ${inline(prose(command.exitStatus))}.`, "");
   return out;
 }

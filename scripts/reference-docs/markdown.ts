@@ -1,8 +1,16 @@
 // Small Markdown helpers for the generated reference pages.
 
-/** A table cell: one line, pipes escaped. */
+/** A table cell: one line, pipes escaped, `<…>` kept as text (see inline). */
 export function cell(text: string | undefined): string {
-  return (text ?? "").replace(/\s*\n\s*/g, " ").replace(/\|/g, "\\|").trim();
+  return inline((text ?? "").replace(/\s*\n\s*/g, " ").replace(/\|/g, "\\|").trim());
+}
+
+/** Text for Markdown: `<…>` outside code spans is escaped, so GitHub shows it instead of reading HTML (`<br>` stays a line break). */
+export function inline(text: string): string {
+  return text
+    .split(/(`[^`]*`)/)
+    .map((part) => (part.startsWith("`") ? part : part.replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/&lt;br&gt;/g, "<br>")))
+    .join("");
 }
 
 /** A table from a header row and rows of cells. */
