@@ -14,7 +14,7 @@ export function helpText(command: CommandSpec): string {
   for (const [section, entries] of sections(command)) {
     // An environment column where most flags of the section have one; else "(env X)" after the few that do.
     const column = entries.filter(([, o]) => o.env).length * 2 >= entries.length;
-    blocks.push(table(section, entries.map(([name, o]) => [flagLabel(name, o), column ? (o.env ?? "") : "", column || !o.env ? describe(o) : `${describe(o)} (env ${o.env})`])));
+    blocks.push(table(section, entries.map(([name, o]) => [flagLabel(name, o), column ? (o.env ?? "") : "", column || !o.env ? describeOption(o) : `${describeOption(o)} (env ${o.env})`])));
   }
   if (command.notes?.length) blocks.push(...command.notes);
   if (command.examples?.length) blocks.push(["examples:", ...command.examples.map((e) => `${INDENT}${e}`)].join("\n"));
@@ -38,7 +38,7 @@ export function sections(command: CommandSpec): Array<[string, Array<[string, Op
 }
 
 /** The description with the default appended, as help and the reference show it. */
-export function describe(option: OptionSpec): string {
+export function describeOption(option: OptionSpec): string {
   return option.default === undefined ? option.description : `${option.description} (default ${option.default})`;
 }
 

@@ -1,6 +1,6 @@
 // docs/reference/cli.md, from the same declarations `custody <command> --help` prints (cli/commands/).
 import { COMMAND_SPECS } from "../../cli/commands/index.ts";
-import { describe, sections, usageBlock } from "../../cli/help.ts";
+import { describeOption, sections, usageBlock } from "../../cli/help.ts";
 import { flagLabel, type CommandSpec } from "../../cli/options.ts";
 import { generatedNote, inline, prose, table } from "./markdown.ts";
 
@@ -33,7 +33,7 @@ function commandSection(command: CommandSpec): string[] {
     const rows = entries.map(([name, o]) => [
       `\`${flagLabel(name, o)}\``,
       ...(withEnv ? [o.env ? `\`${o.env}\`` : ""] : []),
-      prose(describe(o)),
+      prose(describeOption(o)),
       ...(configurable ? [o.config === false ? "—" : `\`${name}\`${o.secret ? " (secret: `{ env: NAME }`)" : ""}`] : []),
     ]);
     out.push(...table(header, rows), "");

@@ -2,7 +2,7 @@
 // config file is validated against (cli/config-file.ts), and the starter `custody init` writes.
 import { readFileSync } from "node:fs";
 import { CONFIG_FILE_NAMES, NAMED_SECTIONS, SECTION_COMMANDS } from "../../cli/config-file.ts";
-import { describe } from "../../cli/help.ts";
+import { describeOption } from "../../cli/help.ts";
 import { configKeys, type CommandSpec, type ConfigSection, type OptionSpec } from "../../cli/options.ts";
 import { packagePath } from "../../lib/package-root.ts";
 import { generatedNote, prose, table } from "./markdown.ts";
@@ -64,7 +64,7 @@ function sectionKeys(section: ConfigSection, command: CommandSpec, named: string
   const heading = named ? `## \`${section}\` and \`${named}.<name>\`` : `## \`${section}\``;
   const rows = configKeys(command.options).map((key) => {
     const option = command.options[key];
-    return [`\`${key}\``, valueOf(option), prose(describe(option))];
+    return [`\`${key}\``, valueOf(option), prose(describeOption(option))];
   });
   return [heading, "", ...table(["key", "value", "what it does"], rows), ""];
 }
