@@ -1,6 +1,7 @@
-// A user's first ten minutes with `custody generate`: in a fresh strict NodeNext project, the install
-// lines generate prints are all it takes for tsc to compile the output (no @types/ws: the vendored
-// runtime types what it uses of ws itself) and for plain node to load it.
+// A user's first ten minutes with `custody generate`: in a fresh strict NodeNext project (strict and
+// skipLibCheck, as `tsc --init` writes them), the install lines generate prints are all it takes for
+// tsc to compile the output (no @types/ws: the vendored runtime types what it uses of ws itself) and
+// for plain node to load it.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -28,7 +29,7 @@ it("compiles and loads with only the printed install lines", { timeout: 300_000 
   await writeFile(join(project, "package.json"), JSON.stringify({ name: "fresh", private: true, type: "module" }));
   await writeFile(
     join(project, "tsconfig.json"),
-    JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", strict: true, rootDir: "src", outDir: "dist", types: ["node"] }, include: ["src"] }),
+    JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", strict: true, skipLibCheck: true, rootDir: "src", outDir: "dist", types: ["node"] }, include: ["src"] }),
   );
   const generated = await run(process.execPath, [join(ROOT, "bin/custody.js"), "generate", "--out", "src/wallet"], project);
   expect(generated.code, generated.stderr).toBe(0);
