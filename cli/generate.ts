@@ -2,7 +2,7 @@
 // of its `sdks` is one run (`--sdk NAME` picks). Every run ends with what its output needs installed.
 // Exit 0: done (or, with --check, nothing would change). Exit 1: a broken spec, or --check found drift.
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join, relative } from "node:path";
 import { SpecError } from "../generator/load/spec-error.ts";
 import { displayPath, generate, parsePackageSpec, type GenerateResult, type PackageSpec, type RuntimeSource } from "../generator/index.ts";
 import { installLines } from "../generator/output-needs.ts";
@@ -84,7 +84,14 @@ export async function run(argv: string[], ctx: ConfigContext = {}): Promise<numb
   return code;
 }
 
+/** A path as the user reads it: relative to the working directory when inside it (config paths are absolute). */
+function shown(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return isAbsolute(path) && rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
+}
+
 async function generateOne(args: GenerateArgs, label: string): Promise<number> {
+  const out = shown(args.out);
   let result: GenerateResult;
   try {
     result = await generate({ specPath: args.spec, rpcSpecPath: args.rpcSpec, outDir: args.out, check: args.check, lenient: args.lenient, runtime: args.runtime, package: args.package });
@@ -100,11 +107,11 @@ async function generateOne(args: GenerateArgs, label: string): Promise<number> {
   const seconds = (result.durationMs / 1000).toFixed(2);
   if (args.check) {
     if (changed.length === 0) {
-      console.log(`${label} --check: ${args.out} is up to date (${result.files.length} files, ${seconds} s)`);
+      console.log(`${label} --check: ${out} is up to date (${result.files.length} files, ${seconds} s)`);
       return 0;
     }
-    console.error(`${label} --check: ${args.out} is out of date; run \`custody generate\`:`);
-    for (const f of changed) console.error(`  ${f.status.padEnd(7)} ${args.out}/${f.path}`);
+    console.error(`${label} --check: ${out} is out of date; run \`custody generate\`:`);
+    for (const f of changed) console.error(`  ${f.status.padEnd(7)} ${out}/${f.path}`);
     const { sdkSurfaceSummary } = await import("../diff/surface.ts");
     for (const line of await sdkSurfaceSummary({ openapi: args.spec, rpc: args.rpcSpec, display: displayPath }, args.out).catch((e: Error) => [`SDK surface: not compared (${e.message.split("\n")[0]})`])) console.error(line);
     return 1;
@@ -115,17 +122,17 @@ async function generateOne(args: GenerateArgs, label: string): Promise<number> {
     .filter(([, n]) => n > 0)
     .map(([status, n]) => `${n} ${status}`);
   const what = result.written === 0 ? `${total} files unchanged` : `${total} files: ${counts.join(", ")}`;
-  console.log(`${label}: ${result.operations} operations, ${result.schemas} schemas → ${args.out} (${what}, ${seconds} s)`);
-  for (const line of needsLines(args, result)) console.log(line);
+  console.log(`${label}: ${result.operations} operations, ${result.schemas} schemas → ${out} (${what}, ${seconds} s)`);
+  for (const line of needsLines(out, args, result)) console.log(line);
   return 0;
 }
 
 /** What the output needs in the user's project: nothing for custody's own generated/, else the install lines. */
-function needsLines(args: GenerateArgs, result: GenerateResult): string[] {
+function needsLines(out: string, args: GenerateArgs, result: GenerateResult): string[] {
   if (result.needs === undefined) return [];
-  if (args.package) return [`${args.out} is a package (its package.json lists what it needs): cd ${args.out} && npm install && npm run build`];
+  if (args.package) return [`${out} is a package (its package.json lists what it needs): cd ${out} && npm install && npm run build`];
   const custody = Object.hasOwn(result.needs.dependencies, "custody") ? " (and custody, which this project has: the code imports custody/runtime)" : "";
-  return [`${args.out} needs, in the project that compiles it${custody}:`, ...installLines(result.needs).map((line) => `  ${line}`), `and tsc with "module": "NodeNext" (every import in it ends in .js).`];
+  return [`${out} needs, in the project that compiles it${custody}:`, ...installLines(result.needs).map((line) => `  ${line}`), `and tsc with "module": "NodeNext" (every import in it ends in .js).`];
 }
 
 const MAX_WARNINGS = 20;

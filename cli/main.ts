@@ -30,7 +30,20 @@ export function version(): string {
   return (JSON.parse(readFileSync(packagePath(import.meta.url, "package.json"), "utf8")) as { version: string }).version;
 }
 
+let pipeGuarded = false;
+
+/** `custody … | head` closes the pipe early: that is not an error worth a stack trace, for any command. */
+function guardPipe(): void {
+  if (pipeGuarded) return;
+  pipeGuarded = true;
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(0);
+    throw error;
+  });
+}
+
 export async function main(argv: string[]): Promise<number> {
+  guardPipe();
   const [name, ...rest] = argv;
   if (!name || name === "--help" || name === "-h" || name === "help") {
     console.log(await usage());

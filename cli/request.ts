@@ -88,18 +88,8 @@ function pretty(text: string, json: unknown): string {
   return json === undefined ? text : JSON.stringify(json, null, 2);
 }
 
-let pipeGuarded = false;
-
 export async function run(argv: string[]): Promise<number> {
   const args = parseRequestArgs(argv);
-  // `custody request … | head` closes the pipe early: that is not an error worth a stack trace.
-  if (!pipeGuarded) {
-    pipeGuarded = true;
-    process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-      if (error.code === "EPIPE") process.exit(0);
-      throw error;
-    });
-  }
   if (args.help) {
     console.log(REQUEST_USAGE);
     return 0;
