@@ -28,7 +28,7 @@ export const GENERATE_OPTIONS = {
 
 export const GENERATE_COMMAND: CommandSpec<typeof GENERATE_OPTIONS> = {
   name: "generate",
-  summary: "spec/ → generated/ (--check: fail on drift)",
+  summary: "spec → types, zod schemas, signing client, server stubs, webhooks, JSON-RPC (--check: fail on drift)",
   usage: ["custody generate [--spec FILE] [--rpc-spec FILE | --no-rpc] [--out DIR] [--runtime vendor|package] [--package NAME[@VERSION]] [--check] [--lenient]", "custody generate [--sdk NAME] [--check]      (the SDKs of custody.config.yaml)"],
   options: GENERATE_OPTIONS,
   notes: ["It ends by printing what the output needs: the exact npm install lines for its packages and for TypeScript."],
