@@ -1,7 +1,7 @@
 // `npm run bench [-- --quick] [-- --only generation,serving,client,gateway,crypto,certify,certify-fuzz,withdrawals]`
 // Runs the sections, prints one table of ratios (> 1: ours is better), writes bench/results.json
 // (the entries), bench/results.md (the table with date and machine) and, after a run of every
-// section, the table in bench/README.md.
+// section, the table in bench/README.md and docs/measurements/benchmarks.md.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
@@ -117,7 +117,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const block = [`_${header}_`, "", markdownTable(entries), "", ...notes.map((n) => `- ${n}`)].join("\n");
   writeFileSync(join(dir, "results.md"), `${block}\n`);
-  if (updateReadme(join(dir, "README.md"), block)) console.log("\nbench/README.md: results table updated");
+  for (const page of ["bench/README.md", "docs/measurements/benchmarks.md"]) if (updateReadme(join(ctx.root, page), block)) console.log(`\n${page}: results table updated`);
   console.log("wrote bench/results.json and bench/results.md");
   return 0;
 }

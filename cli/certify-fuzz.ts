@@ -1,24 +1,10 @@
-// The --fuzz flags of `custody certify`: parsed here so the command's own file changes little.
+// The --fuzz flags of `custody certify` (declared in commands/certify.ts): their values checked and turned into fuzz options.
 import { fuzzChecks, type FuzzOptions } from "../conformance/checks/fuzz/index.ts";
 import { randomSeed } from "../conformance/fuzz/prng.ts";
 import type { OperationInfo } from "../conformance/operations.ts";
 import type { Check } from "../conformance/check.ts";
 import type { Level } from "../conformance/types.ts";
 import { UsageError } from "./usage-error.ts";
-
-export const FUZZ_FLAGS = {
-  fuzz: { type: "string" },
-  seed: { type: "string" },
-  "fuzz-time": { type: "string" },
-  "allow-writes": { type: "boolean" },
-} as const;
-
-export const FUZZ_USAGE = `fuzzing (schema-driven cases, see README "What certify covers beyond shapes"):
-  --fuzz N            N requests per operation drawn from the spec's schemas, valid and invalid
-  --seed S            repeat a run's cases (the seed is printed; default: random)
-  --fuzz-time SECONDS stop drawing cases after this long
-  --allow-writes      also send valid cases to operations that move funds, sign, delete or create keys
-                      (only for test networks and sandboxes; --sandbox implies it)`;
 
 export interface FuzzFlagValues {
   fuzz?: string;

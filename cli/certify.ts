@@ -16,11 +16,15 @@ import { supplyMode } from "../conformance/supply.ts";
 import { redactorFor, runSuite } from "../conformance/runner.ts";
 import type { Redactor } from "../conformance/redact.ts";
 import { GROUPS, type Group, type Level } from "../conformance/types.ts";
-import { parseFlags } from "./flags.ts";
+import { parseFlags, type FlagValues } from "./flags.ts";
 import { UsageError } from "./usage-error.ts";
-import { FUZZ_FLAGS, FUZZ_USAGE, fuzzBanner, fuzzCatalog, fuzzOptionsOf } from "./certify-fuzz.ts";
+import { fuzzBanner, fuzzCatalog, fuzzOptionsOf } from "./certify-fuzz.ts";
 import { CATALOG } from "../conformance/catalog.ts";
-import { HAR_FLAGS, HAR_USAGE, harRecorder, writeHar } from "./certify-har.ts";
+import { harRecorder, writeHar } from "./certify-har.ts";
+import { CERTIFY_COMMAND, CERTIFY_OPTIONS } from "./commands/certify.ts";
+import { ConfigError } from "./config-file.ts";
+import { configOf, namedHint, withConfig } from "./config-values.ts";
+import { helpText } from "./help.ts";
 import { walletApiBaseUrl } from "../runtime/base-url.ts";
 
 export interface CertifyIo {
@@ -29,94 +33,19 @@ export interface CertifyIo {
   env?: NodeJS.ProcessEnv;
   /** Tests pass their own operation table; the CLI reads generated/operations.ts. */
   operations?: OperationInfo[];
+  /** Where a custody.config.* is looked for (default: the working directory). */
+  cwd?: string;
 }
 
 const MIB = 1024 * 1024;
 
-const OPTIONS = {
-  "base-url": { type: "string" },
-  "rpc-url": { type: "string" },
-  "ws-url": { type: "string" },
-  "api-key": { type: "string" },
-  "api-secret": { type: "string" },
-  "rpc-api-key": { type: "string" },
-  "workspace-id": { type: "string" },
-  level: { type: "string" },
-  only: { type: "string" },
-  json: { type: "string" },
-  junit: { type: "string" },
-  html: { type: "string" },
-  "webhook-receiver-url": { type: "string" },
-  "webhook-listen": { type: "string" },
-  "webhook-profile": { type: "string" },
-  "timeout-ms": { type: "string" },
-  concurrency: { type: "string" },
-  "max-body-mib": { type: "string" },
-  "wallet-id": { type: "string" },
-  "asset-id": { type: "string" },
-  "withdrawal-id": { type: "string" },
-  "delivery-id": { type: "string" },
-  "webhook-id": { type: "string" },
-  "viewer-api-key": { type: "string" },
-  "viewer-api-secret": { type: "string" },
-  "scoped-api-key": { type: "string" },
-  "scoped-api-secret": { type: "string" },
-  "faucet-private-key": { type: "string" },
-  sandbox: { type: "boolean" },
-  "create-fixtures": { type: "boolean" },
-  quiet: { type: "boolean" },
-  "no-color": { type: "boolean" },
-  help: { type: "boolean", short: "h" },
-  ...FUZZ_FLAGS,
-  ...HAR_FLAGS,
-} as const;
-
-export const CERTIFY_USAGE = `usage: custody certify --base-url U --rpc-url R [--ws-url W] --api-key K --api-secret S --rpc-api-key RK
-                      [--workspace-id ID] [--level seed|full] [--only GROUP,...] [--timeout-ms N]
-                      [--json FILE] [--junit FILE] [--html FILE] [--webhook-receiver-url PUBLIC_URL]
-       custody certify --sandbox [same report options]
-
-target (flag or environment variable):
-  --base-url U              CUSTODY_BASE_URL         wallet API base (operation paths start with /api/v1)
-  --rpc-url R               CUSTODY_RPC_URL          node access base (HTTP JSON-RPC at R/rpc)
-  --ws-url W                CUSTODY_WS_URL           WebSocket URL (default, seed 4.1: wss://{host of R}/ws)
-  --api-key K               CUSTODY_API_KEY          HMAC key id (owner or admin)
-  --api-secret S            CUSTODY_API_SECRET       its secret (prefer the environment variable)
-  --rpc-api-key RK          CUSTODY_RPC_API_KEY      node access key
-  --workspace-id ID         CUSTODY_WORKSPACE_ID
-seed-level fixtures (ids of existing records; each skipped check names the one it needs):
-  --wallet-id --asset-id --withdrawal-id --delivery-id --webhook-id
-  --create-fixtures         create them instead, through the spec's assumed operations (createWallet,
-                            createWebhook, ...); implied by --level full and by --sandbox
-restricted keys (created with createApiKey at --level full when not given):
-  --viewer-api-key/--viewer-api-secret      CUSTODY_VIEWER_API_KEY / CUSTODY_VIEWER_API_SECRET
-  --scoped-api-key/--scoped-api-secret      CUSTODY_SCOPED_API_KEY / CUSTODY_SCOPED_API_SECRET (balances:read only)
-deposits (lifecycle checks):
-  --faucet-private-key HEX  CUSTODY_FAUCET_PRIVATE_KEY  funded chain key
-webhooks:
-  --webhook-receiver-url U  CUSTODY_WEBHOOK_RECEIVER_URL  public URL of the runner's receiver
-  --webhook-listen HOST:PORT                     where the receiver listens (default 127.0.0.1:0)
-  --webhook-profile standard-webhooks|canonical-json   require this signature profile (default: either, reported)
-run:
-  --level seed|full   seed: only what the seed specifies; full (default): also drive assumed operations
-  --only GROUP,...    ${GROUPS.join(", ")}
-  --timeout-ms N      per-check time limit, also bounds each request (default ${DEFAULT_TIMEOUT_MS})
-  --concurrency N     checks at a time (default ${DEFAULT_CONCURRENCY})
-  --max-body-mib N    CUSTODY_MAX_BODY_MIB: response body limit (default ${DEFAULT_MAX_BODY_BYTES / MIB} MiB); an answer over it
-                      is certify's limit, not the deployment's failure: its checks are skipped (exit 3)
-  --json/--junit/--html FILE   write reports;  --quiet: print failures only;  --no-color
-${HAR_USAGE}
-
-${FUZZ_USAGE}
-
-exit status: 0 certified: every MUST check of the level ran and passed; 1 a MUST check failed;
-             2 bad usage, or the preflight stopped the run; 3 no MUST check failed but some did not run`;
+export const CERTIFY_USAGE = helpText(CERTIFY_COMMAND);
 
 /** The two lines a usage error ends with (the full text is --help). */
 const SHORT_USAGE = `usage: custody certify --base-url U --rpc-url R --api-key K --api-secret S --rpc-api-key RK [options]
-       custody certify --sandbox [options]          (custody certify --help lists every option)`;
+       custody certify --target NAME | --sandbox [options]     (custody certify --help lists every option)`;
 
-type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]["type"] extends "boolean" ? boolean : string };
+type Values = FlagValues<typeof CERTIFY_OPTIONS>;
 
 export async function run(argv: string[], io: CertifyIo = {}): Promise<number> {
   const stdout = io.stdout ?? ((t: string) => void process.stdout.write(t));
@@ -124,7 +53,7 @@ export async function run(argv: string[], io: CertifyIo = {}): Promise<number> {
   const env = io.env ?? process.env;
   let values: Values;
   try {
-    values = parseFlags(argv, OPTIONS).values as Values;
+    values = parseFlags(argv, CERTIFY_OPTIONS).values;
   } catch (err) {
     stderr(`custody certify: ${(err as Error).message}\n${SHORT_USAGE}\n`);
     return EXIT.usageOrPreflight;
@@ -135,10 +64,13 @@ export async function run(argv: string[], io: CertifyIo = {}): Promise<number> {
   }
   let sandbox: SandboxHandle | undefined;
   try {
+    const config = configOf(values.config, { cwd: io.cwd, env });
+    values = withConfig(values, config, "certify", values.target === undefined ? undefined : { kind: "targets", name: values.target }, env);
+    if (values.target !== undefined && config === undefined) throw new ConfigError("--target needs a config file with targets (custody init writes one)");
     const options = runOptions(values, env);
     fuzzOptionsOf(values); // a wrong --fuzz value is named before a sandbox starts
     if (values.sandbox) sandbox = await startSandbox();
-    const target = targetConfig(values, env, options.level, sandbox);
+    const target = targetConfig(values, env, options.level, sandbox, namedHint(config, "targets"));
     const operations = io.operations ?? (await loadGeneratedOperations());
     return await certify(target, options, operations, values, stdout, stderr);
   } catch (err) {
@@ -236,31 +168,34 @@ function positiveInt(raw: string | undefined, flag: string, fallback: number, pr
   return Number(raw);
 }
 
-function targetConfig(v: Values, env: NodeJS.ProcessEnv, level: Level, sandbox?: SandboxHandle): TargetConfig {
-  const pick = (flag: keyof Values, envName: string, fromSandbox?: string): string | undefined => {
-    const value = (v[flag] as string | undefined) ?? env[envName] ?? fromSandbox;
+function targetConfig(v: Values, env: NodeJS.ProcessEnv, level: Level, sandbox?: SandboxHandle, hint = ""): TargetConfig {
+  type TextFlag = { [K in keyof Values]-?: Values[K] extends string | undefined ? K : never }[keyof Values];
+  const envOf = (flag: TextFlag): string => (CERTIFY_OPTIONS[flag] as { env?: string }).env ?? "";
+  const pick = (flag: TextFlag, fromSandbox?: string): string | undefined => {
+    const name = envOf(flag);
+    const value = v[flag] ?? (name ? env[name] : undefined) ?? fromSandbox;
     return value === "" ? undefined : value;
   };
   const missing: string[] = [];
-  const required = (flag: keyof Values, envName: string, fromSandbox?: string): string => {
-    const value = pick(flag, envName, fromSandbox);
-    if (!value) missing.push(`--${String(flag)} (or ${envName})`);
+  const required = (flag: TextFlag, fromSandbox?: string): string => {
+    const value = pick(flag, fromSandbox);
+    if (!value) missing.push(`--${flag} (or ${envOf(flag)})`);
     return value ?? "";
   };
-  const rawBase = required("base-url", "CUSTODY_BASE_URL", sandbox?.base_url);
-  const rawRpc = required("rpc-url", "CUSTODY_RPC_URL", sandbox?.rpc_url);
-  const admin = { apiKey: required("api-key", "CUSTODY_API_KEY", sandbox?.api_key), apiSecret: required("api-secret", "CUSTODY_API_SECRET", sandbox?.api_secret) };
-  const rpcApiKey = required("rpc-api-key", "CUSTODY_RPC_API_KEY", sandbox?.rpc_api_key);
-  if (missing.length > 0) throw new UsageError(`missing ${missing.join(", ")}${sandbox ? "" : "; or use --sandbox"}`);
+  const rawBase = required("base-url", sandbox?.base_url);
+  const rawRpc = required("rpc-url", sandbox?.rpc_url);
+  const admin = { apiKey: required("api-key", sandbox?.api_key), apiSecret: required("api-secret", sandbox?.api_secret) };
+  const rpcApiKey = required("rpc-api-key", sandbox?.rpc_api_key);
+  if (missing.length > 0) throw new UsageError(`missing ${missing.join(", ")}${sandbox ? "" : `; or use --sandbox${hint}`}`);
   const baseUrl = walletApiBaseUrl(httpUrl(rawBase, "--base-url"));
   const rpcUrl = httpUrl(rawRpc, "--rpc-url");
-  const wsRaw = pick("ws-url", "CUSTODY_WS_URL", sandbox?.ws_url);
+  const wsRaw = pick("ws-url", sandbox?.ws_url);
   const wsUrl = wsRaw ? wsUrlOf(wsRaw) : defaultWsUrl(rpcUrl);
-  const pair = (keyFlag: keyof Values, secretFlag: keyof Values, prefix: string, s?: { key?: string; secret?: string }): Credentials | undefined => {
-    const apiKey = pick(keyFlag, `CUSTODY_${prefix}_API_KEY`, s?.key);
-    const apiSecret = pick(secretFlag, `CUSTODY_${prefix}_API_SECRET`, s?.secret);
+  const pair = (keyFlag: TextFlag, secretFlag: TextFlag, s?: { key?: string; secret?: string }): Credentials | undefined => {
+    const apiKey = pick(keyFlag, s?.key);
+    const apiSecret = pick(secretFlag, s?.secret);
     if (!apiKey && !apiSecret) return undefined;
-    if (!apiKey || !apiSecret) throw new UsageError(`--${String(keyFlag)} and --${String(secretFlag)} go together`);
+    if (!apiKey || !apiSecret) throw new UsageError(`--${keyFlag} and --${secretFlag} go together`);
     return { apiKey, apiSecret };
   };
   const listen = v["webhook-listen"];
@@ -272,7 +207,7 @@ function targetConfig(v: Values, env: NodeJS.ProcessEnv, level: Level, sandbox?:
     webhookListenHost = m[1].replace(/^\[|\]$/g, "");
     webhookListenPort = Number(m[2]);
   }
-  const receiverUrl = pick("webhook-receiver-url", "CUSTODY_WEBHOOK_RECEIVER_URL");
+  const receiverUrl = pick("webhook-receiver-url");
   const profile = v["webhook-profile"];
   if (profile !== undefined && profile !== "standard-webhooks" && profile !== "canonical-json") {
     throw new UsageError(`--webhook-profile must be standard-webhooks or canonical-json, not "${profile}"`);
@@ -288,10 +223,10 @@ function targetConfig(v: Values, env: NodeJS.ProcessEnv, level: Level, sandbox?:
     wsUrl,
     admin,
     rpcApiKey,
-    workspaceId: pick("workspace-id", "CUSTODY_WORKSPACE_ID", sandbox?.workspace_id),
-    viewer: pair("viewer-api-key", "viewer-api-secret", "VIEWER", restricted?.viewer),
-    scoped: pair("scoped-api-key", "scoped-api-secret", "SCOPED", restricted?.scoped),
-    faucetPrivateKey: pick("faucet-private-key", "CUSTODY_FAUCET_PRIVATE_KEY", sandbox?.faucet_private_key),
+    workspaceId: pick("workspace-id", sandbox?.workspace_id),
+    viewer: pair("viewer-api-key", "viewer-api-secret", restricted?.viewer),
+    scoped: pair("scoped-api-key", "scoped-api-secret", restricted?.scoped),
+    faucetPrivateKey: pick("faucet-private-key", sandbox?.faucet_private_key),
     fixtureIds: {
       walletId: v["wallet-id"],
       assetId: v["asset-id"],

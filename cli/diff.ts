@@ -8,19 +8,12 @@ import { renderMarkdown } from "../diff/report/markdown.ts";
 import { renderText } from "../diff/report/text.ts";
 import { loadSide } from "../diff/source.ts";
 import { LEVEL_RANK, type Level } from "../diff/types.ts";
-import { HELP_FLAG, parseFlags } from "./flags.ts";
+import { parseFlags } from "./flags.ts";
+import { helpText } from "./help.ts";
+import { DIFF_COMMAND, DIFF_OPTIONS } from "./commands/diff.ts";
 import { UsageError } from "./usage-error.ts";
 
-export const DIFF_USAGE = `usage: custody diff <old> <new> [--rpc-old FILE --rpc-new FILE] [--format text|markdown|json|junit] [--fail-on breaking|warning] [--validate]
-
-  <old> <new>       OpenAPI 3.0/3.1 documents: files, or git:REF:path (e.g. git:main:spec/openapi.yaml)
-  --rpc-old FILE    OpenRPC document before (file or git:REF:path); needs --rpc-new
-  --rpc-new FILE    OpenRPC document after
-  --format F        text (default), markdown, json or junit
-  --fail-on L       exit 1 when a change is at least L: breaking (default) or warning
-  --validate        also validate both documents against the OpenAPI schema (slower on big documents)
-
-exit status: 0 nothing at or above --fail-on, 1 found, 2 bad usage or an unreadable document`;
+export const DIFF_USAGE = helpText(DIFF_COMMAND);
 
 const FORMATS = ["text", "markdown", "json", "junit"] as const;
 type Format = (typeof FORMATS)[number];
@@ -36,17 +29,8 @@ export interface DiffArgs {
   help: boolean;
 }
 
-const DIFF_FLAGS = {
-  "rpc-old": { type: "string" },
-  "rpc-new": { type: "string" },
-  format: { type: "string" },
-  "fail-on": { type: "string" },
-  validate: { type: "boolean" },
-  ...HELP_FLAG,
-} as const;
-
 export function parseDiffArgs(argv: readonly string[]): DiffArgs {
-  const { values, positionals } = parseFlags(argv, DIFF_FLAGS, { positionals: true, usage: DIFF_USAGE });
+  const { values, positionals } = parseFlags(argv, DIFF_OPTIONS, { positionals: true, usage: DIFF_USAGE });
   const format = values.format ?? "text";
   if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(", ")}, not '${format}'`);
   const failOn = values["fail-on"] ?? "breaking";

@@ -24,7 +24,7 @@ export const HELP_FLAG = { help: { type: "boolean", short: "h" } } as const sati
 export function parseFlags<const O extends Record<string, FlagSpec>>(argv: readonly string[], options: O, opts: { positionals?: boolean; usage?: string } = {}): { values: FlagValues<O>; positionals: string[] } {
   let parsed: { values: Record<string, unknown>; positionals: string[] };
   try {
-    parsed = parseArgs({ args: dashValues(argv, options), options, allowPositionals: opts.positionals ?? false, strict: true });
+    parsed = parseArgs({ args: dashValues(argv, options), options: parseArgsOptions(options), allowPositionals: opts.positionals ?? false, strict: true });
   } catch (error) {
     throw usageErrorOf(error as Error & { code?: string }, opts.usage);
   }
@@ -32,6 +32,13 @@ export function parseFlags<const O extends Record<string, FlagSpec>>(argv: reado
     if (value === "" || (Array.isArray(value) && value.includes(""))) throw new UsageError(`--${name} needs a value`);
   }
   return parsed as { values: FlagValues<O>; positionals: string[] };
+}
+
+/** Only what parseArgs reads: declarations carry more (description, env, default), which it must not apply. */
+function parseArgsOptions(options: Record<string, FlagSpec>): Record<string, FlagSpec> {
+  return Object.fromEntries(
+    Object.entries(options).map(([name, o]) => [name, { type: o.type, ...(o.short !== undefined ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) }]),
+  );
 }
 
 /**

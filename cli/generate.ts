@@ -1,25 +1,22 @@
-// `custody generate [--spec spec/openapi.yaml] [--rpc-spec spec/openrpc.json] [--out generated] [--check]`
+// `custody generate`: spec → generated code (flags in commands/generate.ts). With a config file, each
+// of its `sdks` is one run (`--sdk NAME` picks). Every run ends with what its output needs installed.
 // Exit 0: done (or, with --check, nothing would change). Exit 1: a broken spec, or --check found drift.
 import { existsSync } from "node:fs";
+import { isAbsolute, join, relative } from "node:path";
 import { SpecError } from "../generator/load/spec-error.ts";
-import { join } from "node:path";
-import { displayPath, generate, parsePackageSpec, type PackageSpec, type RuntimeSource } from "../generator/index.ts";
+import { displayPath, generate, parsePackageSpec, type GenerateResult, type PackageSpec, type RuntimeSource } from "../generator/index.ts";
+import { installLines } from "../generator/output-needs.ts";
 import { packagePath } from "../lib/package-root.ts";
-import { HELP_FLAG, parseFlags } from "./flags.ts";
+import { GENERATE_COMMAND, GENERATE_OPTIONS } from "./commands/generate.ts";
+import { ConfigError, type LoadedConfig } from "./config-file.ts";
+import { configOf, withConfig, type ConfigContext } from "./config-values.ts";
+import { parseFlags, type FlagValues } from "./flags.ts";
+import { helpText, usageBlock } from "./help.ts";
 import { UsageError } from "./usage-error.ts";
 
-export const GENERATE_USAGE = `usage: custody generate [--spec FILE] [--rpc-spec FILE | --no-rpc] [--out DIR] [--runtime vendor|package] [--package NAME[@VERSION]] [--check] [--lenient]
+export const GENERATE_USAGE = helpText(GENERATE_COMMAND);
 
-  --spec FILE         OpenAPI 3.0 or 3.1 document (default ./spec/openapi.yaml, else the one custody ships)
-  --rpc-spec FILE     OpenRPC document for rpc.ts (default spec/openrpc.json beside the default spec)
-  --no-rpc            do not generate rpc.ts
-  --out DIR           output directory (default generated); replaced as a whole, atomically
-  --runtime vendor    copy custody's runtime into DIR/runtime (default): the code needs only zod, undici, ws, @noble/*
-  --runtime package   import it from "custody/runtime" instead (the project then depends on custody)
-  --package NAME[@V]  write a publishable package into DIR: package.json, tsconfig.json, README.md, sources in src/
-  --check             write nothing; exit 1 naming each file that would change
-  --lenient           generate from documents invalid in common published ways (type 'null' in 3.0,
-                      schema: null), printing one warning per repair`;
+type Values = FlagValues<typeof GENERATE_OPTIONS>;
 
 export interface GenerateArgs {
   spec: string;
@@ -37,20 +34,13 @@ const SPEC_DIR = existsSync("spec/openapi.yaml") ? "spec" : packagePath(import.m
 const DEFAULT_SPEC = join(SPEC_DIR, "openapi.yaml");
 const DEFAULT_RPC_SPEC = join(SPEC_DIR, "openrpc.json");
 
-const GENERATE_FLAGS = {
-  spec: { type: "string" },
-  "rpc-spec": { type: "string" },
-  "no-rpc": { type: "boolean" },
-  out: { type: "string" },
-  runtime: { type: "string" },
-  package: { type: "string" },
-  check: { type: "boolean" },
-  lenient: { type: "boolean" },
-  ...HELP_FLAG,
-} as const;
-
+/** The flags alone (no config file): what tests and the flag checks use. */
 export function parseGenerateArgs(argv: readonly string[]): GenerateArgs {
-  const { values } = parseFlags(argv, GENERATE_FLAGS, { usage: GENERATE_USAGE });
+  return generateArgsOf(parseFlags(argv, GENERATE_OPTIONS, { usage: GENERATE_USAGE }).values);
+}
+
+/** One run's values (flags over config) as generate() options; a wrong value is named in one line. */
+export function generateArgsOf(values: Values): GenerateArgs {
   const args: GenerateArgs = { spec: values.spec ?? DEFAULT_SPEC, out: values.out ?? "generated", check: values.check ?? false, help: values.help ?? false };
   if (values.lenient) args.lenient = true;
   if (values.runtime !== undefined) {
@@ -65,54 +55,90 @@ export function parseGenerateArgs(argv: readonly string[]): GenerateArgs {
     }
   }
   const rpcSpec = values["rpc-spec"];
-  if (values["no-rpc"] && rpcSpec !== undefined) throw new UsageError(`--rpc-spec and --no-rpc exclude each other\n\n${GENERATE_USAGE}`);
+  if (values["no-rpc"] && rpcSpec !== undefined) throw new UsageError(`--rpc-spec and --no-rpc exclude each other\n\n${usageBlock(GENERATE_COMMAND)}`);
   if (!values["no-rpc"]) args.rpcSpec = rpcSpec ?? (args.spec === DEFAULT_SPEC && existsSync(DEFAULT_RPC_SPEC) ? DEFAULT_RPC_SPEC : undefined);
   return args;
 }
 
-export async function run(argv: string[]): Promise<number> {
-  const args = parseGenerateArgs(argv);
-  if (args.help) {
+/** The runs this invocation makes: one per selected SDK of the config file, else one from the flags. */
+export function generateRuns(flags: Values, config: LoadedConfig | undefined, env: NodeJS.ProcessEnv = process.env): Array<{ name?: string; args: GenerateArgs }> {
+  const names = config ? Object.keys(config.sdks) : [];
+  if (flags.sdk !== undefined && names.length === 0) {
+    throw new ConfigError(config ? `--sdk: ${config.file} has no sdks` : "--sdk needs a config file with sdks (custody init writes one)");
+  }
+  if (names.length === 0) return [{ args: generateArgsOf(withConfig(flags, config, "generate", undefined, env)) }];
+  const chosen = flags.sdk?.flatMap((s) => s.split(",").map((n) => n.trim()).filter(Boolean)) ?? names;
+  if (chosen.length > 1 && flags.out !== undefined) throw new UsageError(`--out with ${chosen.length} SDKs of ${config!.file}: pick one with --sdk NAME`);
+  return chosen.map((name) => ({ name, args: generateArgsOf(withConfig(flags, config, "generate", { kind: "sdks", name }, env)) }));
+}
+
+export async function run(argv: string[], ctx: ConfigContext = {}): Promise<number> {
+  const { values } = parseFlags(argv, GENERATE_OPTIONS, { usage: GENERATE_USAGE });
+  if (values.help) {
     console.log(GENERATE_USAGE);
     return 0;
   }
+  const runs = generateRuns(values, configOf(values.config, ctx), ctx.env);
+  let code = 0;
+  for (const { name, args } of runs) code = Math.max(code, await generateOne(args, name === undefined ? "custody generate" : `custody generate [${name}]`));
+  return code;
+}
+
+/** A path as the user reads it: relative to the working directory when inside it (config paths are absolute). */
+function shown(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return isAbsolute(path) && rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
+}
+
+async function generateOne(args: GenerateArgs, label: string): Promise<number> {
+  const out = shown(args.out);
+  let result: GenerateResult;
   try {
-    const result = await generate({ specPath: args.spec, rpcSpecPath: args.rpcSpec, outDir: args.out, check: args.check, lenient: args.lenient, runtime: args.runtime, package: args.package });
-    printWarnings(result.warnings);
-    const changed = result.files.filter((f) => f.changed);
-    const seconds = (result.durationMs / 1000).toFixed(2);
-    if (args.check) {
-      if (changed.length === 0) {
-        console.log(`custody generate --check: ${args.out} is up to date (${result.files.length} files, ${seconds} s)`);
-        return 0;
-      }
-      console.error(`custody generate --check: ${args.out} is out of date; run \`custody generate\`:`);
-      for (const f of changed) console.error(`  ${f.status.padEnd(7)} ${args.out}/${f.path}`);
-      const { sdkSurfaceSummary } = await import("../diff/surface.ts");
-      for (const line of await sdkSurfaceSummary({ openapi: args.spec, rpc: args.rpcSpec, display: displayPath }, args.out).catch((e: Error) => [`SDK surface: not compared (${e.message.split("\n")[0]})`])) console.error(line);
-      return 1;
-    }
-    const total = result.files.filter((f) => f.status !== "removed").length;
-    const counts = (["changed", "added", "removed"] as const)
-      .map((status) => [status, result.files.filter((f) => f.status === status).length] as const)
-      .filter(([, n]) => n > 0)
-      .map(([status, n]) => `${n} ${status}`);
-    const what = result.written === 0 ? `${total} files unchanged` : `${total} files: ${counts.join(", ")}`;
-    console.log(`custody generate: ${result.operations} operations, ${result.schemas} schemas → ${args.out} (${what}, ${seconds} s)`);
-    return 0;
+    result = await generate({ specPath: args.spec, rpcSpecPath: args.rpcSpec, outDir: args.out, check: args.check, lenient: args.lenient, runtime: args.runtime, package: args.package });
   } catch (error) {
     if (error instanceof SpecError) {
-      console.error(`custody generate: the spec is invalid, nothing was written:\n${error.message}`);
+      console.error(`${label}: the spec is invalid, nothing was written:\n${error.message}`);
       return 1;
     }
     throw error;
   }
+  printWarnings(label, result.warnings);
+  const changed = result.files.filter((f) => f.changed);
+  const seconds = (result.durationMs / 1000).toFixed(2);
+  if (args.check) {
+    if (changed.length === 0) {
+      console.log(`${label} --check: ${out} is up to date (${result.files.length} files, ${seconds} s)`);
+      return 0;
+    }
+    console.error(`${label} --check: ${out} is out of date; run \`custody generate\`:`);
+    for (const f of changed) console.error(`  ${f.status.padEnd(7)} ${out}/${f.path}`);
+    const { sdkSurfaceSummary } = await import("../diff/surface.ts");
+    for (const line of await sdkSurfaceSummary({ openapi: args.spec, rpc: args.rpcSpec, display: displayPath }, args.out).catch((e: Error) => [`SDK surface: not compared (${e.message.split("\n")[0]})`])) console.error(line);
+    return 1;
+  }
+  const total = result.files.filter((f) => f.status !== "removed").length;
+  const counts = (["changed", "added", "removed"] as const)
+    .map((status) => [status, result.files.filter((f) => f.status === status).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([status, n]) => `${n} ${status}`);
+  const what = result.written === 0 ? `${total} files unchanged` : `${total} files: ${counts.join(", ")}`;
+  console.log(`${label}: ${result.operations} operations, ${result.schemas} schemas → ${out} (${what}, ${seconds} s)`);
+  for (const line of needsLines(out, args, result)) console.log(line);
+  return 0;
+}
+
+/** What the output needs in the user's project: nothing for custody's own generated/, else the install lines. */
+function needsLines(out: string, args: GenerateArgs, result: GenerateResult): string[] {
+  if (result.needs === undefined) return [];
+  if (args.package) return [`${out} is a package (its package.json lists what it needs): cd ${out} && npm install && npm run build`];
+  const custody = Object.hasOwn(result.needs.dependencies, "custody") ? " (and custody, which this project has: the code imports custody/runtime)" : "";
+  return [`${out} needs, in the project that compiles it${custody}:`, ...installLines(result.needs).map((line) => `  ${line}`), `and tsc with "module": "NodeNext" (every import in it ends in .js).`];
 }
 
 const MAX_WARNINGS = 20;
 
 /** One line per warning on stderr (the first 20, then a count). */
-function printWarnings(warnings: readonly string[]): void {
-  for (const w of warnings.slice(0, MAX_WARNINGS)) console.error(`custody generate: warning: ${w}`);
-  if (warnings.length > MAX_WARNINGS) console.error(`custody generate: ... and ${warnings.length - MAX_WARNINGS} more warnings`);
+function printWarnings(label: string, warnings: readonly string[]): void {
+  for (const w of warnings.slice(0, MAX_WARNINGS)) console.error(`${label}: warning: ${w}`);
+  if (warnings.length > MAX_WARNINGS) console.error(`${label}: ... and ${warnings.length - MAX_WARNINGS} more warnings`);
 }

@@ -6,19 +6,23 @@ import { UsageError } from "./usage-error.ts";
 
 type Command = (argv: string[]) => Promise<number>;
 
-const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
-  generate: { summary: "spec/ → generated/ (--check: fail on drift)", load: async () => (await import("./generate.ts")).run },
-  certify: { summary: "certify a deployment (--sandbox: the embedded reference)", load: async () => (await import("./certify.ts")).run },
-  sandbox: { summary: "serve the reference deployment until stopped", load: async () => (await import("./sandbox.ts")).run },
-  diff: { summary: "what a spec change breaks: old vs new (file or git:REF:path)", load: async () => (await import("./diff.ts")).run },
-  mock: { summary: "serve a Prism mock of spec/openapi.yaml", load: async () => (await import("./mock.ts")).run },
-  request: { summary: "send one signed wallet API call (operationId or METHOD PATH)", load: async () => (await import("./request.ts")).run },
-  replay: { summary: "re-send a failed check's recorded request, signed now (certify --json report)", load: async () => (await import("./replay.ts")).run },
-  trigger: { summary: "make a deposit, withdrawal failure, block… happen on a running sandbox", load: async () => (await import("./trigger.ts")).run },
+/** How each command is loaded (on demand); what it is and takes is declared in commands/. */
+export const LOADERS: Readonly<Record<string, () => Promise<Command>>> = {
+  init: async () => (await import("./init.ts")).run,
+  generate: async () => (await import("./generate.ts")).run,
+  certify: async () => (await import("./certify.ts")).run,
+  sandbox: async () => (await import("./sandbox.ts")).run,
+  diff: async () => (await import("./diff.ts")).run,
+  mock: async () => (await import("./mock.ts")).run,
+  request: async () => (await import("./request.ts")).run,
+  replay: async () => (await import("./replay.ts")).run,
+  trigger: async () => (await import("./trigger.ts")).run,
 };
 
-export function usage(): string {
-  const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
+/** The command list of `custody --help`; the declarations are loaded only here, so a command starts without them. */
+export async function usage(): Promise<string> {
+  const { COMMAND_SPECS } = await import("./commands/index.ts");
+  const rows = COMMAND_SPECS.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`);
   return ["usage: custody <command> [options]", "", "commands:", ...rows, "", "custody <command> --help for its options; custody --version"].join("\n");
 }
 
@@ -26,23 +30,36 @@ export function version(): string {
   return (JSON.parse(readFileSync(packagePath(import.meta.url, "package.json"), "utf8")) as { version: string }).version;
 }
 
+let pipeGuarded = false;
+
+/** `custody … | head` closes the pipe early: that is not an error worth a stack trace, for any command. */
+function guardPipe(): void {
+  if (pipeGuarded) return;
+  pipeGuarded = true;
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(0);
+    throw error;
+  });
+}
+
 export async function main(argv: string[]): Promise<number> {
+  guardPipe();
   const [name, ...rest] = argv;
   if (!name || name === "--help" || name === "-h" || name === "help") {
-    console.log(usage());
+    console.log(await usage());
     return name ? 0 : 2;
   }
   if (name === "--version" || name === "-v" || name === "version") {
     console.log(version());
     return 0;
   }
-  const command = COMMANDS[name];
-  if (!command) {
-    console.error(`custody: unknown command '${name}'\n\n${usage()}`);
+  const load = Object.hasOwn(LOADERS, name) ? LOADERS[name] : undefined;
+  if (!load) {
+    console.error(`custody: unknown command '${name}'\n\n${await usage()}`);
     return 2;
   }
   try {
-    return await (await command.load())(rest);
+    return await (await load())(rest);
   } catch (err) {
     if (err instanceof UsageError) {
       console.error(`custody ${name}: ${err.message}`);

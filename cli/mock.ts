@@ -7,7 +7,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { createRequire } from "node:module";
-import { HELP_FLAG, parseFlags } from "./flags.ts";
+import { parseFlags } from "./flags.ts";
+import { helpText } from "./help.ts";
+import { MOCK_COMMAND, MOCK_DEFAULT_HOST, MOCK_DEFAULT_PORT, MOCK_OPTIONS, PRISM_INSTALL, PRISM_PACKAGE } from "./commands/mock.ts";
+import { configOf, withConfig, type ConfigContext } from "./config-values.ts";
 import { UsageError } from "./usage-error.ts";
 import { listen, type RunningServer } from "../runtime/server/listen.ts";
 import { parseCorsOrigins } from "../runtime/server/cors.ts";
@@ -15,11 +18,6 @@ import { packageFile } from "../web/locate.ts";
 import { createMockProxy } from "../web/mock-proxy.ts";
 
 export const DEFAULT_SPEC = packageFile("spec", "openapi.yaml");
-/** Prism is an optional peer dependency: only `custody mock` needs it. */
-export const PRISM_PACKAGE = "@stoplight/prism-cli";
-export const PRISM_INSTALL = `npm install ${PRISM_PACKAGE}@5.14.2`;
-const DEFAULT_PORT = 4010;
-const DEFAULT_HOST = "127.0.0.1";
 const STARTUP_TIMEOUT_MS = 60_000;
 
 export interface MockOptions {
@@ -37,29 +35,15 @@ export interface MockHandle {
   exited: Promise<number | null>;
 }
 
-const USAGE = `usage: custody mock [--port P] [--host H] [--spec FILE] [--cors-origin O]
+const USAGE = helpText(MOCK_COMMAND);
 
-Serves a Prism mock of the wallet API (every operation answers with its example), its API reference
-at /docs, and CORS so that a frontend on another origin can call it.
-  --port P         port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
-  --host H         address to listen on (default ${DEFAULT_HOST})
-  --spec FILE      OpenAPI document to serve (default spec/openapi.yaml)
-  --cors-origin O  origin allowed from a browser, e.g. http://localhost:5173 (repeat or
-                   comma-separate; default '*', any origin)`;
-
-const MOCK_FLAGS = {
-  port: { type: "string" },
-  host: { type: "string" },
-  spec: { type: "string" },
-  "cors-origin": { type: "string", multiple: true },
-  ...HELP_FLAG,
-} as const;
-
-export function parseMockArgs(argv: string[]): Required<MockOptions> & { help: boolean } {
-  const { values } = parseFlags(argv, MOCK_FLAGS, { usage: USAGE });
+/** The flags over the config file's `mock` section. */
+export function parseMockArgs(argv: string[], ctx: ConfigContext = {}): Required<MockOptions> & { help: boolean } {
+  const flags = parseFlags(argv, MOCK_OPTIONS, { usage: USAGE }).values;
+  const values = flags.help ? flags : withConfig(flags, configOf(flags.config, ctx), "mock", undefined, ctx.env);
   return {
-    port: values.port === undefined ? DEFAULT_PORT : parsePort(values.port),
-    host: values.host ?? DEFAULT_HOST,
+    port: values.port === undefined ? MOCK_DEFAULT_PORT : parsePort(values.port),
+    host: values.host ?? MOCK_DEFAULT_HOST,
     spec: values.spec === undefined ? DEFAULT_SPEC : path.resolve(values.spec),
     corsOrigins: values["cors-origin"]?.flatMap(corsOrigins) ?? ["*"],
     help: values.help ?? false,
@@ -81,7 +65,7 @@ function parsePort(value: string): number {
 }
 
 /** Prism cannot listen on port 0, so ask the OS for a free port first (released just before Prism binds it). */
-export async function freePort(host = DEFAULT_HOST): Promise<number> {
+export async function freePort(host = MOCK_DEFAULT_HOST): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
@@ -111,7 +95,7 @@ export function prismScript(): string {
 /** Prism on a private loopback port, with its own CORS off (the proxy in front answers CORS). */
 function spawnPrism(spec: string, port: number): ChildProcess {
   if (!existsSync(spec)) throw new UsageError(`spec not found: ${spec}`);
-  return spawn(process.execPath, [prismScript(), "mock", "-h", DEFAULT_HOST, "-p", String(port), "--cors=false", spec], { stdio: ["ignore", "pipe", "pipe"] });
+  return spawn(process.execPath, [prismScript(), "mock", "-h", MOCK_DEFAULT_HOST, "-p", String(port), "--cors=false", spec], { stdio: ["ignore", "pipe", "pipe"] });
 }
 
 function urlFor(host: string, port: number): string {
@@ -120,11 +104,11 @@ function urlFor(host: string, port: number): string {
 
 /** Starts Prism and the proxy in front of it; resolves once both listen. Used by tests and by other tools. */
 export async function startMock(options: MockOptions = {}): Promise<MockHandle> {
-  const host = options.host ?? DEFAULT_HOST;
+  const host = options.host ?? MOCK_DEFAULT_HOST;
   const spec = path.resolve(options.spec ?? DEFAULT_SPEC);
   if (!existsSync(spec)) throw new UsageError(`spec not found: ${spec}`);
   prismScript(); // fails with the install line before anything starts
-  const prismPort = await freePort(DEFAULT_HOST);
+  const prismPort = await freePort(MOCK_DEFAULT_HOST);
   const child = spawnPrism(spec, prismPort);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   let front: RunningServer | undefined;
@@ -140,7 +124,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
     })());
   try {
     await waitUntilListening(child);
-    const proxy = createMockProxy({ upstream: urlFor(DEFAULT_HOST, prismPort), specFile: spec, corsOrigins: options.corsOrigins });
+    const proxy = createMockProxy({ upstream: urlFor(MOCK_DEFAULT_HOST, prismPort), specFile: spec, corsOrigins: options.corsOrigins });
     front = await listen(proxy, { host, port: options.port ?? 0 }).catch((err: NodeJS.ErrnoException) => {
       // One clear line instead of a stack when the port is taken.
       if (err.code === "EADDRINUSE") throw new UsageError(`port ${options.port} on ${host} is already in use; choose another with --port (0 picks a free one)`);

@@ -7,24 +7,11 @@ import { REDACTED, Redactor } from "../conformance/redact.ts";
 import type { Report } from "../conformance/report/model.ts";
 import type { RequestEvidence, ResponseEvidence } from "../conformance/types.ts";
 import { parseFlags } from "./flags.ts";
+import { helpText } from "./help.ts";
+import { REPLAY_COMMAND, REPLAY_OPTIONS } from "./commands/replay.ts";
 import { UsageError } from "./usage-error.ts";
 
-export const REPLAY_USAGE = `usage: custody replay REPORT.json [--check ID] [--base-url U] [--api-key K --api-secret S] [--rpc-api-key RK]
-
-Re-sends the recorded request of each failed check of a JSON report (certify --json), or of the one
-check --check names, signed now with --api-key/--api-secret (or CUSTODY_API_KEY / CUSTODY_API_SECRET),
-and prints the recorded answer beside the new one.
-  --base-url U     send to this origin instead of the recorded one (e.g. a restarted sandbox)
-  --rpc-api-key RK node access key for recorded JSON-RPC requests (CUSTODY_RPC_API_KEY)`;
-
-const OPTIONS = {
-  check: { type: "string" },
-  "base-url": { type: "string" },
-  "api-key": { type: "string" },
-  "api-secret": { type: "string" },
-  "rpc-api-key": { type: "string" },
-  help: { type: "boolean", short: "h" },
-} as const;
+export const REPLAY_USAGE = helpText(REPLAY_COMMAND);
 
 const SIGNATURE_HEADERS = new Set(["access-api-key", "access-timestamp", "access-sign", "content-length", "host", "authorization"]);
 
@@ -40,7 +27,7 @@ export async function run(argv: string[], io: ReplayIo = {}): Promise<number> {
   const env = io.env ?? process.env;
   let parsed;
   try {
-    parsed = parseFlags(argv, OPTIONS, { positionals: true });
+    parsed = parseFlags(argv, REPLAY_OPTIONS, { positionals: true });
   } catch (e) {
     err(`custody replay: ${(e as Error).message}\n${REPLAY_USAGE}\n`);
     return 2;
@@ -53,10 +40,10 @@ export async function run(argv: string[], io: ReplayIo = {}): Promise<number> {
   try {
     if (positionals.length !== 1) throw new UsageError("give one JSON report (written by custody certify --json FILE)");
     const report = readReport(positionals[0]);
-    const apiKey = values["api-key"] ?? env.CUSTODY_API_KEY;
-    const apiSecret = values["api-secret"] ?? env.CUSTODY_API_SECRET;
+    const apiKey = values["api-key"] ?? env[REPLAY_OPTIONS["api-key"].env];
+    const apiSecret = values["api-secret"] ?? env[REPLAY_OPTIONS["api-secret"].env];
     if ((apiKey === undefined) !== (apiSecret === undefined)) throw new UsageError("--api-key and --api-secret go together");
-    const rpcKey = values["rpc-api-key"] ?? env.CUSTODY_RPC_API_KEY;
+    const rpcKey = values["rpc-api-key"] ?? env[REPLAY_OPTIONS["rpc-api-key"].env];
     const redactor = new Redactor();
     redactor.addSecret(apiSecret);
     redactor.addKeyId(apiKey);

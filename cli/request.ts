@@ -4,29 +4,13 @@
 import { readFileSync } from "node:fs";
 import { operationList } from "../generated/operations.ts";
 import { createMatcher } from "../runtime/server/match.ts";
-import { HELP_FLAG, parseFlags } from "./flags.ts";
-import { CREDENTIAL_FLAGS, credentialFlagsOf, curlLine, fillPath, findOperation, prepareRequest, resolveCredentials, send, type CredentialFlags, type Operation } from "./signed-call.ts";
+import { parseFlags } from "./flags.ts";
+import { helpText } from "./help.ts";
+import { REQUEST_COMMAND, REQUEST_OPTIONS } from "./commands/request.ts";
+import { credentialFlagsOf, curlLine, fillPath, findOperation, prepareRequest, resolveCredentials, send, type CredentialFlags, type Operation } from "./signed-call.ts";
 import { UsageError } from "./usage-error.ts";
 
-export const REQUEST_USAGE = `usage: custody request <operationId | METHOD PATH> [options]
-
-  --param k=v        path parameter (repeatable); workspace_id defaults to the credentials' workspace
-  --query k=v        query parameter (repeatable)
-  --header k=v       extra header (repeatable); operations that take an Idempotency-Key get a fresh one
-  --body JSON|@file  request body: JSON text, @file, or @- for standard input
-  --curl             print the signed curl command line instead of sending (valid for 5 minutes)
-  --base-url U       CUSTODY_BASE_URL      wallet API base (a trailing /api/v1 is accepted)
-  --api-key K        CUSTODY_API_KEY
-  --api-secret S     CUSTODY_API_SECRET    (prefer the environment variable)
-  --workspace-id ID  CUSTODY_WORKSPACE_ID
-Without them, the running \`custody sandbox\`'s owner key is used (from the file it writes; see
-CUSTODY_SANDBOX_FILE). Exit status: 0 for a 2xx answer, 1 for any other, 2 for bad usage.
-
-examples:
-  custody request listWallets
-  custody request createWallet --body '{"name":"ops"}'
-  custody request getWalletOverview --param wallet_id=wal_…
-  custody request GET /api/v1/networks --curl`;
+export const REQUEST_USAGE = helpText(REQUEST_COMMAND);
 
 const METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
 
@@ -65,18 +49,8 @@ function readBodyArg(value: string): string {
   return text.trim();
 }
 
-const REQUEST_FLAGS = {
-  param: { type: "string", multiple: true },
-  query: { type: "string", multiple: true },
-  header: { type: "string", multiple: true },
-  body: { type: "string" },
-  curl: { type: "boolean" },
-  ...CREDENTIAL_FLAGS,
-  ...HELP_FLAG,
-} as const;
-
 export function parseRequestArgs(argv: string[]): RequestArgs {
-  const { values, positionals } = parseFlags(argv, REQUEST_FLAGS, { positionals: true, usage: REQUEST_USAGE });
+  const { values, positionals } = parseFlags(argv, REQUEST_OPTIONS, { positionals: true, usage: REQUEST_USAGE });
   const pairs = (flag: string, list: string[] | undefined) => Object.fromEntries((list ?? []).map((v) => keyValue(flag, v)));
   const out: RequestArgs = {
     positional: positionals,
@@ -114,18 +88,8 @@ function pretty(text: string, json: unknown): string {
   return json === undefined ? text : JSON.stringify(json, null, 2);
 }
 
-let pipeGuarded = false;
-
 export async function run(argv: string[]): Promise<number> {
   const args = parseRequestArgs(argv);
-  // `custody request … | head` closes the pipe early: that is not an error worth a stack trace.
-  if (!pipeGuarded) {
-    pipeGuarded = true;
-    process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-      if (error.code === "EPIPE") process.exit(0);
-      throw error;
-    });
-  }
   if (args.help) {
     console.log(REQUEST_USAGE);
     return 0;

@@ -2,29 +2,16 @@
 // With --json it prints exactly one JSON line once both servers listen (the sandbox's own seeded
 // credentials: printing them is the point, they exist only in this sandbox).
 import { startSandbox, type Sandbox, type SandboxOptions } from "../reference/sandbox.ts";
-import { HELP_FLAG, parseFlags } from "./flags.ts";
+import { parseFlags } from "./flags.ts";
+import { helpText } from "./help.ts";
+import { SANDBOX_COMMAND, SANDBOX_OPTIONS, SDK_LOCAL_PORT } from "./commands/sandbox.ts";
+import { configOf, withConfig, type ConfigContext } from "./config-values.ts";
 import { UsageError } from "./usage-error.ts";
 import { parseCorsOrigins } from "../runtime/server/cors.ts";
 import { removeSandboxFile, sandboxFilePath, writeSandboxFile, type SandboxFile } from "./sandbox-file.ts";
 import { createServer } from "node:net";
 
-export const SANDBOX_USAGE = `usage: custody sandbox [options]
-
-  --port P            wallet API port (default: 8150 when free, else a free port; 8150 is where the
-                      real service's SDK looks with environment 'local')
-  --rpc-port R        node access (JSON-RPC) port (default: a free port)
-  --host H            address to listen on (default 127.0.0.1)
-  --json              print one JSON line with URLs and credentials once listening
-  --upstream URL      forward node access to this JSON-RPC node instead of the embedded chain
-  --data DIR          keep state in DIR across restarts (default: in memory)
-  --block-time S      seconds between blocks of the embedded chain (default 1)
-  --seed TEXT         derive every seeded credential from TEXT (reproducible runs)
-  --webhook-profile P canonical-json (default, the real service's) or standard-webhooks
-  --cors-origin O     origin allowed to call the API from a browser, e.g. http://localhost:5173
-                      (repeat or comma-separate; default '*', any origin: the sandbox is for local work)
-
-Fixed values can also come from the environment: CUSTODY_SANDBOX_SEED, CUSTODY_SANDBOX_API_KEY,
-CUSTODY_SANDBOX_API_SECRET, CUSTODY_SANDBOX_RPC_API_KEY, CUSTODY_SANDBOX_FAUCET_PRIVATE_KEY, ...`;
+export const SANDBOX_USAGE = helpText(SANDBOX_COMMAND);
 
 interface ParsedArgs {
   options: SandboxOptions;
@@ -32,22 +19,10 @@ interface ParsedArgs {
   help: boolean;
 }
 
-const SANDBOX_FLAGS = {
-  port: { type: "string" },
-  "rpc-port": { type: "string" },
-  host: { type: "string" },
-  upstream: { type: "string" },
-  data: { type: "string" },
-  "block-time": { type: "string" },
-  seed: { type: "string" },
-  "webhook-profile": { type: "string" },
-  "cors-origin": { type: "string", multiple: true },
-  json: { type: "boolean" },
-  ...HELP_FLAG,
-} as const;
-
-export function parseSandboxArgs(argv: string[]): ParsedArgs {
-  const { values } = parseFlags(argv, SANDBOX_FLAGS, { usage: SANDBOX_USAGE });
+/** The flags over the config file's `sandbox` section. */
+export function parseSandboxArgs(argv: string[], ctx: ConfigContext = {}): ParsedArgs {
+  const flags = parseFlags(argv, SANDBOX_OPTIONS, { usage: SANDBOX_USAGE }).values;
+  const values = flags.help ? flags : withConfig(flags, configOf(flags.config, ctx), "sandbox", undefined, ctx.env);
   const options: SandboxOptions = {};
   if (values.port !== undefined) options.port = parsePort("--port", values.port);
   if (values["rpc-port"] !== undefined) options.rpcPort = parsePort("--rpc-port", values["rpc-port"]);
@@ -77,12 +52,7 @@ export function parseSandboxArgs(argv: string[]): ParsedArgs {
   return { options, json: values.json ?? false, help: values.help ?? false };
 }
 
-/**
- * The port of the real service's self-hosted deployment: its public SDK's environment 'local' targets
- * http://localhost:8150/api/v1 (fystack/platform-sdk src/config.ts), so the SDK and its examples reach
- * the sandbox with no code change.
- */
-export const SDK_LOCAL_PORT = 8150;
+export { SDK_LOCAL_PORT };
 
 /** True when nothing listens on host:port yet (a bind probe, closed at once). */
 export function portIsFree(port: number, host: string): Promise<boolean> {

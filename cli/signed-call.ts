@@ -8,6 +8,7 @@ import { computeSignature, HMAC_HEADERS, unixSeconds } from "../runtime/hmac.ts"
 import { readKeys } from "../runtime/server/validate.ts";
 import { readSandboxFile, sandboxFilePath, type SandboxFile } from "./sandbox-file.ts";
 import { UsageError } from "./usage-error.ts";
+import { CREDENTIAL_OPTIONS } from "./commands/signed-call.ts";
 
 export interface Credentials {
   baseUrl: string;
@@ -26,15 +27,7 @@ export interface CredentialFlags {
   workspaceId?: string;
 }
 
-/** The credential flags of the commands that call a deployment (request, trigger). */
-export const CREDENTIAL_FLAGS = {
-  "base-url": { type: "string" },
-  "api-key": { type: "string" },
-  "api-secret": { type: "string" },
-  "workspace-id": { type: "string" },
-} as const;
-
-export function credentialFlagsOf(values: { [K in keyof typeof CREDENTIAL_FLAGS]?: string }): CredentialFlags {
+export function credentialFlagsOf(values: { [K in keyof typeof CREDENTIAL_OPTIONS]?: string }): CredentialFlags {
   const out: CredentialFlags = {};
   if (values["base-url"] !== undefined) out.baseUrl = values["base-url"];
   if (values["api-key"] !== undefined) out.apiKey = values["api-key"];
@@ -60,12 +53,15 @@ export function runningSandbox(env: NodeJS.ProcessEnv = process.env): SandboxFil
   return found;
 }
 
+/** The environment variable of each credential flag, as declared. */
+const ENV = Object.fromEntries(Object.entries(CREDENTIAL_OPTIONS).map(([flag, o]) => [flag, o.env])) as Record<keyof typeof CREDENTIAL_OPTIONS, string>;
+
 export function resolveCredentials(flags: CredentialFlags, env: NodeJS.ProcessEnv = process.env): Credentials {
   const fromFlagsOrEnv = {
-    baseUrl: flags.baseUrl ?? env.CUSTODY_BASE_URL,
-    apiKey: flags.apiKey ?? env.CUSTODY_API_KEY,
-    apiSecret: flags.apiSecret ?? env.CUSTODY_API_SECRET,
-    workspaceId: flags.workspaceId ?? env.CUSTODY_WORKSPACE_ID,
+    baseUrl: flags.baseUrl ?? env[ENV["base-url"]],
+    apiKey: flags.apiKey ?? env[ENV["api-key"]],
+    apiSecret: flags.apiSecret ?? env[ENV["api-secret"]],
+    workspaceId: flags.workspaceId ?? env[ENV["workspace-id"]],
   };
   const complete = fromFlagsOrEnv.baseUrl && fromFlagsOrEnv.apiKey && fromFlagsOrEnv.apiSecret;
   const sandbox = complete ? undefined : runningSandbox(env);
@@ -73,7 +69,10 @@ export function resolveCredentials(flags: CredentialFlags, env: NodeJS.ProcessEn
   const apiKey = fromFlagsOrEnv.apiKey ?? sandbox?.api_key;
   const apiSecret = fromFlagsOrEnv.apiSecret ?? sandbox?.api_secret;
   if (!baseUrl || !apiKey || !apiSecret) {
-    const missing = [!baseUrl && "--base-url (CUSTODY_BASE_URL)", !apiKey && "--api-key (CUSTODY_API_KEY)", !apiSecret && "--api-secret (CUSTODY_API_SECRET)"].filter(Boolean).join(", ");
+    const missing = ([[baseUrl, "base-url"], [apiKey, "api-key"], [apiSecret, "api-secret"]] as const)
+      .filter(([value]) => !value)
+      .map(([, flag]) => `--${flag} (${ENV[flag]})`)
+      .join(", ");
     throw new UsageError(`no credentials: start \`custody sandbox\` (it writes ${sandboxFilePath(env)}) or give ${missing}`);
   }
   let url: URL;

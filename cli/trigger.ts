@@ -3,23 +3,13 @@
 // block, a new wallet. The wallet API is driven through web/console/adapter.js (the one file that
 // knows operation ids and shapes); chain events go through the sandbox-only /_sandbox/ actions.
 import * as api from "../web/console/adapter.js";
-import { HELP_FLAG, parseFlags } from "./flags.ts";
-import { CallFailed, CREDENTIAL_FLAGS, credentialFlagsOf, operationCaller, resolveCredentials, sandboxAction, type CredentialFlags, type Credentials } from "./signed-call.ts";
+import { parseFlags } from "./flags.ts";
+import { helpText } from "./help.ts";
+import { TRIGGER_COMMAND, TRIGGER_OPTIONS } from "./commands/trigger.ts";
+import { CallFailed, credentialFlagsOf, operationCaller, resolveCredentials, sandboxAction, type CredentialFlags, type Credentials } from "./signed-call.ts";
 import { UsageError } from "./usage-error.ts";
 
-export const TRIGGER_USAGE = `usage: custody trigger <event> [--wallet ID] [--amount X] [--blocks N]
-
-events:
-  deposit              send X (default 1) native coin from the faucet to the wallet's deposit
-                       address and mine a block: deposit.pending follows
-  deposit.confirmed    the same, then mine the confirmation blocks and wait for the balance
-  withdrawal.failed    fund the wallet, request a withdrawal of X (default 0.01) to an address whose
-                       transfers revert, approve it: withdrawal.executed, then withdrawal.failed
-  block                mine N blocks now (default 1)
-  wallet.created       create a wallet and wait until it is ready
-
-  --wallet ID          the wallet to use (default: the first ready wallet, created when there is none)
-  --base-url/--api-key/--api-secret/--workspace-id as for custody request (default: the running sandbox)`;
+export const TRIGGER_USAGE = helpText(TRIGGER_COMMAND);
 
 const EVENTS = ["deposit", "deposit.pending", "deposit.confirmed", "withdrawal.failed", "block", "wallet.created"];
 const WAIT_MS = 60_000;
@@ -33,16 +23,8 @@ interface TriggerArgs {
   creds: CredentialFlags;
 }
 
-const TRIGGER_FLAGS = {
-  wallet: { type: "string" },
-  amount: { type: "string" },
-  blocks: { type: "string" },
-  ...CREDENTIAL_FLAGS,
-  ...HELP_FLAG,
-} as const;
-
 export function parseTriggerArgs(argv: string[]): TriggerArgs {
-  const { values, positionals } = parseFlags(argv, TRIGGER_FLAGS, { positionals: true, usage: TRIGGER_USAGE });
+  const { values, positionals } = parseFlags(argv, TRIGGER_OPTIONS, { positionals: true, usage: TRIGGER_USAGE });
   if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
   const out: TriggerArgs = { help: values.help ?? false, creds: credentialFlagsOf(values) };
   if (positionals[0] !== undefined) out.event = positionals[0];

@@ -1,6 +1,6 @@
 // Which checks test which seed statement (ids of spec/trace.yaml), derived from the statements each
 // check declares (Check.statements). The spec's trace file carries the same lists in its `checks:`
-// fields and conformance/README.md lists each check's statements; test/conformance-catalog.test.ts
+// fields and docs/reference/checks.md lists each check's statements; test/conformance-catalog.test.ts
 // keeps all three in agreement: every testable statement has a check, every named id exists.
 import { CATALOG } from "./catalog.ts";
 

@@ -21,6 +21,7 @@ import { diffOutput, writeOutput, type FileChange } from "./write/output.ts";
 import { diffFiles, writeFilesIfChanged } from "./write/loose-files.ts";
 import { isInside, runtimeSpecifier, vendoredRuntime, type RuntimeSource } from "./runtime-source.ts";
 import { custodyManifest, custodyVersion, packageFiles, type PackageSpec } from "./package-files.ts";
+import { installLines, outputNeeds, type OutputNeeds } from "./output-needs.ts";
 import { formatLocation } from "./load/spec-error.ts";
 
 export { SpecError } from "./load/spec-error.ts";
@@ -52,6 +53,8 @@ export interface GenerateResult {
   schemas: number;
   /** `file#/pointer: message`: --lenient repairs, then keywords the validators do not express. */
   warnings: string[];
+  /** What the output needs installed where it lives; undefined for custody's own generated/ (compiled with runtime/). */
+  needs?: OutputNeeds;
 }
 
 const PROJECT_ROOT = packageRoot(import.meta.url);
@@ -112,8 +115,10 @@ async function renderModel(loaded: LoadedSpec, options: GenerateOptions): Promis
   const rpc = emitRpc(ctx);
   if (rpc) files.push(rpc);
   files.push(emitIndex(ctx, files.map((f) => f.path)));
-  files.push(emitReadme(ctx));
   if (runtimeSourceOf(options) === "vendor") files.push(...(await vendoredRuntime(RUNTIME_DIR, custodyVersion())));
+  // The README says what to install, so it is written once every file that imports something is.
+  const install = runtimeSourceOf(options) === "local" ? undefined : installLines(outputNeeds(files, custodyManifest()));
+  files.push(emitReadme({ ...ctx, install }));
   return { model, files };
 }
 
@@ -141,5 +146,6 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     operations: model.operations.length,
     schemas: model.schemas.length,
     warnings: [...model.repairs, ...model.warnings].map((w) => `${formatLocation(model.displayPath, w.pointer)}: ${w.problem}`),
+    ...(runtimeSourceOf(options) === "local" ? {} : { needs: outputNeeds(files, custodyManifest()) }),
   };
 }

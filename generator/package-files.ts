@@ -6,22 +6,14 @@ import { packagePath } from "../lib/package-root.ts";
 import type { EmittedFile } from "./emit/context.ts";
 import { renderTemplate } from "./emit/templates.ts";
 import { wireTestsSource } from "./emit/wire-tests-file.ts";
-import { sdkGuide } from "./emit/readme-file.ts";
+import { sdkGuide, sdkStart, type GuideOptions } from "./emit/readme-file.ts";
 import type { SpecModel } from "./model/types.ts";
-import { importedPackages, type RuntimeSource } from "./runtime-source.ts";
+import { outputNeeds, type Manifest } from "./output-needs.ts";
+import type { RuntimeSource } from "./runtime-source.ts";
 
 export interface PackageSpec {
   name: string;
   version: string;
-}
-
-interface Manifest {
-  version: string;
-  engines?: Record<string, string>;
-  dependencies?: Record<string, string>;
-  devDependencies?: Record<string, string>;
-  optionalDependencies?: Record<string, string>;
-  peerDependencies?: Record<string, string>;
 }
 
 /** npm's rule for names (lower case, URL-safe, optional @scope/), and a plain x.y.z version. */
@@ -49,28 +41,8 @@ export function custodyVersion(): string {
 /** Modules of the output that get a subpath export of their own. */
 const ENTRY_POINTS = ["client", "server", "webhooks", "rpc", "schemas", "types", "operations"];
 
-/** Packages whose types come from DefinitelyTyped. */
-const TYPES_OF: Record<string, string> = { ws: "@types/ws" };
-
-function rangeOf(name: string, custody: Manifest): string {
-  if (name === "custody") return `^${custody.version}`;
-  const range = custody.dependencies?.[name] ?? custody.optionalDependencies?.[name] ?? custody.peerDependencies?.[name] ?? custody.devDependencies?.[name];
-  if (range === undefined) throw new Error(`generated code imports '${name}', which custody's package.json does not list`);
-  return range;
-}
-
-function sorted(record: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : 1)));
-}
-
 export function packageFiles(spec: PackageSpec, model: SpecModel, sources: readonly EmittedFile[], runtime: RuntimeSource, custody: Manifest): EmittedFile[] {
-  const deps = importedPackages(sources);
-  const dependencies = sorted(Object.fromEntries(deps.map((d) => [d, rangeOf(d, custody)])));
-  const devDependencies = sorted({
-    typescript: rangeOf("typescript", custody),
-    "@types/node": rangeOf("@types/node", custody),
-    ...Object.fromEntries(deps.filter((d) => TYPES_OF[d]).map((d) => [TYPES_OF[d], rangeOf(TYPES_OF[d], custody)])),
-  });
+  const { dependencies, devDependencies } = outputNeeds(sources, custody);
   const pkg = {
     name: spec.name,
     version: spec.version,
@@ -108,7 +80,10 @@ export function packageFiles(spec: PackageSpec, model: SpecModel, sources: reado
     },
     include: ["src"],
   };
+  const guideOptions: GuideOptions = { importFrom: spec.name, hasWebhooks: model.webhooks.length > 0, hasRpc: model.rpc !== undefined };
   const readme = renderTemplate("package-readme", {
+    start: sdkStart(model, guideOptions),
+    guide: sdkGuide(model, guideOptions),
     name: spec.name,
     version: spec.version,
     title: model.title,
@@ -116,9 +91,6 @@ export function packageFiles(spec: PackageSpec, model: SpecModel, sources: reado
     specPath: model.displayPath,
     custodyVersion: custody.version,
     clientName: model.clientName,
-    hasWebhooks: model.webhooks.length > 0,
-    hasRpc: model.rpc !== undefined,
-    firstOperation: model.operations[0]?.operationId,
     runtime: runtime === "package" ? "imported from `custody/runtime` (the `custody` package)" : "copied into `src/runtime/`",
     dependencies: Object.entries(dependencies).map(([dep, range]) => ({ name: dep, range })),
     devDependencies: Object.entries(devDependencies).map(([dep, range]) => ({ name: dep, range })),
@@ -127,7 +99,7 @@ export function packageFiles(spec: PackageSpec, model: SpecModel, sources: reado
   return [
     { path: "package.json", content: `${JSON.stringify(pkg, null, 2)}\n` },
     { path: "tsconfig.json", content: `${JSON.stringify(tsconfig, null, 2)}\n` },
-    { path: "README.md", content: `${readme.trimEnd()}\n\n${sdkGuide(model, { importFrom: spec.name, hasWebhooks: model.webhooks.length > 0, hasRpc: model.rpc !== undefined })}`.replace(/\n{3,}/g, "\n\n") },
+    { path: "README.md", content: `${readme.trimEnd()}\n`.replace(/\n{3,}/g, "\n\n") },
     { path: "test/wire.test.js", content: wireTestsSource(model, model.security.hmac !== undefined) },
   ];
 }

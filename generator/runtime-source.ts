@@ -82,7 +82,8 @@ export function importedPackages(files: readonly EmittedFile[]): string[] {
   for (const file of files) {
     if (!file.path.endsWith(".ts")) continue;
     const statics = file.content.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+"([^".][^"]*)"/gm);
-    const dynamics = file.content.matchAll(/\bimport\(\s*"([^".][^"]*)"\s*\)/g);
+    // import("ws" as string) is a lazy import tsc does not resolve (rpc-socket.ts): still a dependency.
+    const dynamics = file.content.matchAll(/\bimport\(\s*"([^".][^"]*)"(?:\s+as\s+string)?\s*\)/g);
     for (const match of [...statics, ...dynamics]) {
       const spec = match[1];
       if (spec.startsWith("node:")) continue;

@@ -10,6 +10,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import { uuidFromBytes } from "./domain/ids.ts";
 import type { WebhookProfile } from "../runtime/webhook-signature.ts";
 import type { RetrySchedule } from "./webhooks/backoff.ts";
+import { CREDENTIAL_ENV, PROFILE_ENV, SEED_ENV } from "./credential-env.ts";
 
 export interface SandboxCredentials {
   workspaceId?: string;
@@ -82,22 +83,6 @@ export interface SeededValues {
   webhookPrivateKey: string;
 }
 
-const ENV: Record<keyof SandboxCredentials, string> = {
-  workspaceId: "CUSTODY_SANDBOX_WORKSPACE_ID",
-  apiKey: "CUSTODY_SANDBOX_API_KEY",
-  apiSecret: "CUSTODY_SANDBOX_API_SECRET",
-  viewerApiKey: "CUSTODY_SANDBOX_VIEWER_API_KEY",
-  viewerApiSecret: "CUSTODY_SANDBOX_VIEWER_API_SECRET",
-  scopedApiKey: "CUSTODY_SANDBOX_SCOPED_API_KEY",
-  scopedApiSecret: "CUSTODY_SANDBOX_SCOPED_API_SECRET",
-  rpcApiKey: "CUSTODY_SANDBOX_RPC_API_KEY",
-  faucetPrivateKey: "CUSTODY_SANDBOX_FAUCET_PRIVATE_KEY",
-  walletMasterSeed: "CUSTODY_SANDBOX_WALLET_MASTER_SEED",
-  webhookPrivateKey: "CUSTODY_SANDBOX_WEBHOOK_PRIVATE_KEY",
-};
-export const SEED_ENV = "CUSTODY_SANDBOX_SEED";
-export const PROFILE_ENV = "CUSTODY_SANDBOX_WEBHOOK_PROFILE";
-
 // secp256k1 group order (a faucet key must be in [1, n-1]).
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const ID_SYNTAX = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
@@ -106,7 +91,7 @@ const ID_SYNTAX = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
 export function fixedCredentials(options: SandboxOptions): SandboxCredentials {
   const env = options.env ?? process.env;
   const fromEnv: SandboxCredentials = {};
-  for (const [k, name] of Object.entries(ENV) as [keyof SandboxCredentials, string][]) {
+  for (const [k, name] of Object.entries(CREDENTIAL_ENV) as [keyof SandboxCredentials, string][]) {
     const v = env[name];
     if (v !== undefined && v !== "") fromEnv[k] = v;
   }

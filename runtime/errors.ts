@@ -7,7 +7,7 @@ import type { WebhookFailureReason } from "./webhook-signature.ts";
 export interface CustodyErrorOptions {
   /** What a reader needs beyond the short message (never a secret). */
   details?: string;
-  /** Where the docs explain this error: a path in custody's package, e.g. "README.md#errors". */
+  /** Where the docs explain this error: a README section (custody's README and every generated SDK's have "Errors"). */
   docsPath?: string;
   cause?: unknown;
 }

@@ -2,7 +2,7 @@
 // or a batch and read a capped answer. What sends:
 // - an undici Dispatcher given as `dispatcher` (Node tuning);
 // - else on Node, undici's global dispatcher, imported lazily: ~4x the calls per second of Node 20's
-//   fetch (README, "Every runtime");
+//   fetch (docs/reference/sdk.md, "Every runtime");
 // - else (Bun, Deno, edge, browsers, `dispatcher: false`) the standard fetch.
 import { JsonRpcError, RpcTransportError } from "./errors.ts";
 import { isNode } from "./host.ts";

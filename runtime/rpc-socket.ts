@@ -83,7 +83,9 @@ async function chooseImplementation(options: RpcSocketOptions): Promise<Opener> 
   if (options.webSocket !== undefined) return (o, origin) => openStandard(options.webSocket as StandardWebSocketClass, o, origin);
   const global = (globalThis as { WebSocket?: StandardWebSocketClass }).WebSocket;
   if (isNode() || global === undefined) {
-    const ws = await import("ws").then((m) => m.default, () => undefined);
+    // `"ws" as string`: tsc then needs no @types/ws (what this file uses of ws is typed below), and the
+    // JavaScript still reads import("ws"), so npm, bundlers and the package's dependencies see it.
+    const ws = await import("ws" as string).then((m: { default: WsClass }) => m.default, () => undefined);
     if (ws !== undefined) return (o, origin) => openWs(ws, o, origin);
   }
   if (global === undefined) throw new RpcTransportError("network", "this runtime has no WebSocket and the ws package cannot be loaded");
@@ -139,7 +141,34 @@ function openStandard(WebSocketClass: StandardWebSocketClass, options: RpcSocket
   };
 }
 
-type WsClass = typeof import("ws").default;
+/** What this file uses of the ws package's WebSocket class (ws 8). */
+interface WsClass {
+  new (url: string, options: { headers: Record<string, string>; handshakeTimeout: number }): WsSocket;
+  readonly CONNECTING: number;
+  readonly OPEN: number;
+  readonly CLOSED: number;
+}
+
+interface WsSocket {
+  readonly readyState: number;
+  once(event: "open", listener: () => void): unknown;
+  once(event: "unexpected-response", listener: (request: { destroy(): void }, response: WsUpgradeResponse) => void): unknown;
+  once(event: "error", listener: (error: Error) => void): unknown;
+  once(event: "close", listener: () => void): unknown;
+  on(event: "close", listener: (code: number) => void): unknown;
+  on(event: "error", listener: (error: Error) => void): unknown;
+  on(event: "message", listener: (data: ArrayBuffer | Uint8Array | Uint8Array[]) => void): unknown;
+  send(data: string, callback: (error?: Error) => void): void;
+  close(): void;
+  terminate(): void;
+}
+
+/** The refused upgrade's answer (node:http's IncomingMessage). */
+interface WsUpgradeResponse {
+  readonly statusCode?: number;
+  on(event: "data", listener: (chunk: Uint8Array) => void): unknown;
+  on(event: "end" | "error", listener: () => void): unknown;
+}
 
 function openWs(WebSocket: WsClass, options: RpcSocketOptions, origin: string): { connection: Connection; open: Promise<void> } {
   const socket = new WebSocket(options.url, { headers: options.headers, handshakeTimeout: options.connectTimeoutMs });

@@ -9,6 +9,8 @@ import { parseRequestArgs } from "../cli/request.ts";
 import { parseSandboxArgs } from "../cli/sandbox.ts";
 import { parseTriggerArgs } from "../cli/trigger.ts";
 import { UsageError } from "../cli/usage-error.ts";
+import { COMMAND_SPECS } from "../cli/commands/index.ts";
+import { LOADERS } from "../cli/main.ts";
 
 const FLAGS = { port: { type: "string" }, tag: { type: "string", multiple: true }, json: { type: "boolean" }, ...HELP_FLAG } as const;
 
@@ -72,5 +74,11 @@ describe("every subcommand reads its flags through it", () => {
     expect(usageError(() => parseSandboxArgs(["--port", "8000", "--rpc-port", "8000"]))).toBe("--port and --rpc-port must differ");
     expect(usageError(() => parseGenerateArgs(["--runtime", "both"]))).toBe("--runtime must be vendor or package, got 'both'");
     expect(parseDiffArgs(["a.yaml", "-", "--format=json"])).toMatchObject({ old: "a.yaml", new: "-", format: "json" });
+  });
+});
+
+describe("the command declarations", () => {
+  it("declare exactly the commands main can load", () => {
+    expect(COMMAND_SPECS.map((c) => c.name).sort()).toEqual(Object.keys(LOADERS).sort());
   });
 });

@@ -133,11 +133,3 @@ describe("traceability", () => {
     expect(untraced).toEqual([]);
   });
 });
-
-describe("conformance/README.md", () => {
-  it("lists the current catalog (refresh with `npx tsx conformance/catalog-markdown.ts`)", async () => {
-    const { README_PATH, withCatalog } = await import("../conformance/catalog-markdown.ts");
-    const readme = readFileSync(README_PATH, "utf8");
-    expect(readme).toBe(withCatalog(readme));
-  });
-});

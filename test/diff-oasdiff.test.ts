@@ -15,7 +15,7 @@ interface Case {
   oasdiff: { id: string; level: string }[];
 }
 const cases = JSON.parse(readFileSync(join(DIR, "cases.json"), "utf8")) as Case[];
-/** Where our verdict differs on purpose (README: "custody diff" → agreement with oasdiff). */
+/** Where our verdict differs on purpose (docs/explanation/spec-diff.md, "Agreement with oasdiff"). */
 const DIFFERS = new Set(["TestAPISecurityAdded"]);
 
 describe("custody diff on oasdiff's test pairs", () => {

@@ -583,7 +583,7 @@ export function violations(plan: RequestPlan, outcome: Outcome): string[] {
   return out;
 }
 
-/** Counts of what a run sent and got, for the README. */
+/** Counts of what a run sent and got, for docs/explanation/hardening.md. */
 export class FuzzTally {
   requests = 0;
   readonly byStatus = new Map<number, number>();

@@ -20,7 +20,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await fuzz?.close();
-  // The counts quoted in the README come from this line.
+  // The counts quoted in docs/explanation/hardening.md come from this line.
   console.log(`[fuzz] ${tally.summary()}`);
 });
 

@@ -126,7 +126,7 @@ describe("the real service's SDK against the sandbox", () => {
     const hash = await chain.wallet.sendTransaction({ to: address, value: parseEther("1") });
     const keyBase64 = (await sdkCall("GET", `/workspaces/${sandbox.workspace_id}/webhook-verification-key`)).public_key as string;
     expect(Buffer.from(keyBase64, "base64")).toHaveLength(32);
-    // The seed publishes base64 (2.9); the SDK's verifier takes hex: convert, as the README shows.
+    // The seed publishes base64 (2.9); the SDK's verifier takes hex: convert, as docs/guides/verify-webhooks.md shows.
     const keyHex = Buffer.from(keyBase64, "base64").toString("hex");
     const arrived = await waitFor("wallet.created and deposit.confirmed", () => {
       const created = receiver.received.find((r) => r.event.event === "wallet.created" && r.event.resource_id === walletId);

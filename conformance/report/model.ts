@@ -185,7 +185,7 @@ function toReportCheck(r: CheckResult): ReportCheck {
   return out;
 }
 
-/** Exit statuses of `custody certify` (README, "Conformance"). */
+/** Exit statuses of `custody certify` (docs/guides/certify-in-ci.md, "Read the verdict"). */
 export const EXIT = {
   certified: 0,
   /** A MUST check failed. */

@@ -12,6 +12,8 @@ export interface EmitContext {
   rpcHeaderLines?: readonly string[];
   /** Module specifier of a runtime module ("client-call", "server/index") as the output imports it. */
   runtime: (module: string) => string;
+  /** The npm install lines of what the output needs (none for custody's own generated/). */
+  install?: readonly string[];
 }
 
 export interface EmittedFile {

@@ -13,7 +13,11 @@ function cell(text: string | undefined): string {
 export function emitReadme(ctx: EmitContext): EmittedFile {
   const { model } = ctx;
   const rpc = model.rpc;
+  const guideOptions: GuideOptions = { importFrom: "./index.js", hasWebhooks: model.webhooks.length > 0, hasRpc: model.rpc !== undefined };
   const content = renderTemplate("readme", {
+    install: ctx.install ?? [],
+    start: sdkStart(model, guideOptions),
+    guide: sdkGuide(model, guideOptions),
     header: headerLines([
       { path: model.displayPath, sha256: model.sha256 },
       ...(rpc ? [{ path: rpc.displayPath, sha256: rpc.sha256 }] : []),
@@ -38,14 +42,30 @@ export function emitReadme(ctx: EmitContext): EmittedFile {
       methods: rpc.methods.map((m) => ({ name: cell(m.name), params: m.params.map((p) => ({ name: cell(p.name) })), result: m.result && cell(m.result.name) })),
     },
   });
-  const guide = sdkGuide(model, { importFrom: "./index.js", hasWebhooks: model.webhooks.length > 0, hasRpc: model.rpc !== undefined });
-  return { path: "README.md", content: `${content.trimEnd()}\n\n${guide}`.replace(/\n{3,}/g, "\n\n") };
+  return { path: "README.md", content: `${content.trimEnd()}\n`.replace(/\n{3,}/g, "\n\n") };
+}
+
+export interface GuideOptions {
+  importFrom: string;
+  hasWebhooks: boolean;
+  hasRpc: boolean;
+}
+
+/** The README's short top: the first call, errors in brief, where to go next. */
+export function sdkStart(model: SpecModel, options: GuideOptions): string {
+  const { firstOperation, firstInput } = firstCall(model);
+  return renderTemplate("sdk-start", { ...options, clientName: model.clientName, firstOperation, firstInput });
+}
+
+/** The first GET (else the first operation) and its example input, for the snippets. */
+function firstCall(model: SpecModel): { firstOperation?: string; firstInput: string } {
+  const first = model.operations.find((op) => op.method === "GET") ?? model.operations[0];
+  return { firstOperation: first?.name, firstInput: first === undefined ? "" : inputSource(operationExample(model, first)).replace(/\s*\n\s*/g, " ") };
 }
 
 /** The guide to the client (results, errors, retries, idempotency, logs, webhooks, JSON-RPC, an example per operation). */
-export function sdkGuide(model: SpecModel, options: { importFrom: string; hasWebhooks: boolean; hasRpc: boolean }): string {
-  const first = model.operations.find((op) => op.method === "GET") ?? model.operations[0];
-  const firstInput = first === undefined ? "" : inputSource(operationExample(model, first)).replace(/\s*\n\s*/g, " ");
+export function sdkGuide(model: SpecModel, options: GuideOptions): string {
+  const { firstOperation, firstInput } = firstCall(model);
   const sub = (module: string) => (options.importFrom.startsWith(".") ? `./${module}.js` : `${options.importFrom}/${module}`);
   return renderTemplate("sdk-guide", {
     ...options,
@@ -53,7 +73,7 @@ export function sdkGuide(model: SpecModel, options: { importFrom: string; hasWeb
     webhooksFrom: sub("webhooks"),
     rpcFrom: sub("rpc"),
     clientName: model.clientName,
-    firstOperation: first?.name,
+    firstOperation,
     firstInput,
     idempotent: model.operations.filter((op) => idempotencyHeader(op) !== undefined).map((op) => ({ name: op.name, header: idempotencyHeader(op) })),
     ...directionTypes(model),

@@ -1,7 +1,7 @@
 // The embedded EVM chain behind the sandbox: anvil (Foundry's local node) as a supervised child process
 // on an ephemeral loopback port, like a real node next to a custodian.
 //
-// Why anvil (measured against Hardhat's EDR in README "Chain engine"): it is maintained, it keeps its
+// Why anvil (measured against Hardhat's EDR in docs/explanation/money-and-crash-safety.md): it is maintained, it keeps its
 // chain in a state file and reloads it (blocks, receipts, balances) after a restart, it runs outside
 // the custody process (a crash of one does not take the other's memory with it), and it supports
 // Node 20. Calls go over HTTP (the same bounded client as --upstream), new blocks come from anvil's own

@@ -1,0 +1,20 @@
+// The environment variables that fix the sandbox's seeded values, in a module that imports nothing:
+// `custody sandbox --help` lists them without loading the sandbox (config.ts reads them).
+import type { SandboxCredentials } from "./config.ts";
+
+/** The environment variable that fixes each seeded value (custody sandbox --help lists them). */
+export const CREDENTIAL_ENV = {
+  workspaceId: "CUSTODY_SANDBOX_WORKSPACE_ID",
+  apiKey: "CUSTODY_SANDBOX_API_KEY",
+  apiSecret: "CUSTODY_SANDBOX_API_SECRET",
+  viewerApiKey: "CUSTODY_SANDBOX_VIEWER_API_KEY",
+  viewerApiSecret: "CUSTODY_SANDBOX_VIEWER_API_SECRET",
+  scopedApiKey: "CUSTODY_SANDBOX_SCOPED_API_KEY",
+  scopedApiSecret: "CUSTODY_SANDBOX_SCOPED_API_SECRET",
+  rpcApiKey: "CUSTODY_SANDBOX_RPC_API_KEY",
+  faucetPrivateKey: "CUSTODY_SANDBOX_FAUCET_PRIVATE_KEY",
+  walletMasterSeed: "CUSTODY_SANDBOX_WALLET_MASTER_SEED",
+  webhookPrivateKey: "CUSTODY_SANDBOX_WEBHOOK_PRIVATE_KEY",
+} as const satisfies Record<keyof SandboxCredentials, string>;
+export const SEED_ENV = "CUSTODY_SANDBOX_SEED";
+export const PROFILE_ENV = "CUSTODY_SANDBOX_WEBHOOK_PROFILE";

@@ -1,0 +1,70 @@
+// The reference generated from the code stays true: `npm run docs -- --check` finds nothing stale,
+// and a change to a declaration (a check's title, a new flag) makes its page stale, which CI reports.
+// Relative links in every Markdown file of the repository resolve (files and headings).
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { CERTIFY_OPTIONS } from "../cli/commands/certify.ts";
+import { CATALOG } from "../conformance/catalog.ts";
+import { CHECK_SENDS } from "../conformance/check-sends.ts";
+import { ROOT, stale } from "../scripts/reference-docs/index.ts";
+import { brokenLinks, markdownFiles } from "../scripts/reference-docs/links.ts";
+
+describe("the generated reference", () => {
+  it("is up to date: `npm run docs -- --check` exits 0 (else run `npm run docs`)", async () => {
+    const result = await new Promise<{ code: number; out: string }>((resolve) =>
+      execFile(process.execPath, ["--import", "tsx", "scripts/reference-docs/index.ts", "--check"], { cwd: ROOT }, (error, stdout, stderr) => resolve({ code: error ? 1 : 0, out: stdout + stderr })),
+    );
+    expect(result.out).toContain("up to date");
+    expect(result.code).toBe(0);
+  }, 60_000);
+
+  it("goes stale when a check's title changes, and names the page", async () => {
+    const check = CATALOG[0] as { title: string };
+    const title = check.title;
+    check.title = `${title} (changed)`;
+    try {
+      expect(await stale()).toEqual(["docs/reference/checks.md"]);
+    } finally {
+      check.title = title;
+    }
+  });
+
+  it("goes stale when a flag is added: the CLI page and the config page", async () => {
+    const options = CERTIFY_OPTIONS as Record<string, unknown>;
+    options["body-limit"] = { type: "string", value: "BYTES", description: "stop reading an answer after this many bytes" };
+    try {
+      expect(await stale()).toEqual(["docs/reference/cli.md", "docs/reference/config.md"]);
+    } finally {
+      delete options["body-limit"];
+    }
+  });
+
+  it("says what each check sends under ids of the catalog only (a new check without a line is named by `npm run docs`)", () => {
+    const ids = new Set(CATALOG.map((c) => c.id));
+    expect(Object.keys(CHECK_SENDS).filter((id) => !ids.has(id))).toEqual([]);
+  });
+});
+
+describe("relative links in Markdown", () => {
+  const scratch = mkdtempSync(join(tmpdir(), "custody-links-"));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it("resolve in every .md file of the repository", () => {
+    const files = markdownFiles(ROOT);
+    expect(files.length).toBeGreaterThan(20);
+    expect(brokenLinks(ROOT, files)).toEqual([]);
+  });
+
+  it("a missing file, a missing heading and a heading that exists are told apart", () => {
+    const file = join(scratch, "page.md");
+    writeFileSync(join(scratch, "other.md"), "# Other\n\n## The `custody certify` verdict\n");
+    writeFileSync(file, "# Page\n\n[ok](other.md#the-custody-certify-verdict) [gone](missing.md) [anchor](other.md#nope) [web](https://x.test/a.md)\n```\n[code](not-checked.md)\n```\n");
+    expect(brokenLinks(scratch, [file])).toEqual([
+      { file: "page.md", line: 3, target: "missing.md", problem: "missing.md does not exist" },
+      { file: "page.md", line: 3, target: "other.md#nope", problem: "other.md has no heading #nope" },
+    ]);
+  });
+});
