@@ -11,13 +11,13 @@ import { deliveryPolicy, PRODUCTION_POLICY, SANDBOX_POLICY } from "../reference/
 
 const policy = deliveryPolicy({ overrides: { breaker: { openAfterFailures: 3, probeDelaysMs: [1_000, 5_000] }, disableAfterMs: 60_000 } });
 const t = (s: number) => new Date(Date.UTC(2025, 0, 1) + s * 1000);
-const fail = (h: EndpointHealth | undefined, start: number, end = start) => healthAfterAttempt(h, { ok: false, startedAt: t(start), endedAt: t(end) }, policy);
-const succeed = (h: EndpointHealth | undefined, at: number) => healthAfterAttempt(h, { ok: true, startedAt: t(at), endedAt: t(at) }, policy);
+const fail = (h: EndpointHealth | undefined, start: number, end = start, outcome: "failed" | "timeout" = "failed") => healthAfterAttempt(h, { outcome, startedAt: t(start), endedAt: t(end) }, policy);
+const succeed = (h: EndpointHealth | undefined, at: number) => healthAfterAttempt(h, { outcome: "ok", startedAt: t(at), endedAt: t(at) }, policy);
 
 describe("endpoint health", () => {
   it("opens the breaker after the threshold of consecutive failures, for the first probe delay", () => {
     let h = fail(undefined, 0).health;
-    expect(h).toMatchObject({ state: "healthy", consecutive_failures: 1, failing_since: t(0).toISOString(), last_attempt_ok: false });
+    expect(h).toMatchObject({ state: "healthy", consecutive_failures: 1, failing_since: t(0).toISOString(), last_outcome: "failed" });
     h = fail(h, 1).health;
     expect(h.state).toBe("healthy");
     h = fail(h, 2).health;
@@ -35,17 +35,21 @@ describe("endpoint health", () => {
     expect(h).toMatchObject({ openings: 3, backoff_until: t(13).toISOString() });
   });
 
-  it("closes on a 2xx and forgets the streak; only then does the endpoint get its full share of slots", () => {
+  it("closes on a 2xx and forgets the streak; slots: one until answered, after a time-out and for a probe, the failing pool during a streak", () => {
     const open = fail(fail(fail(undefined, 0).health, 1).health, 2).health;
     expect(inFlightCap(open, policy)).toBe(1);
     expect(slotPool(open)).toBe("failing");
     const closed = succeed(open, 4).health;
-    expect(closed).toEqual({ state: "healthy", last_attempt_ok: true, consecutive_failures: 0, openings: 0 });
+    expect(closed).toEqual({ state: "healthy", last_outcome: "ok", consecutive_failures: 0, openings: 0 });
     expect(gateOf(closed)).toBe(-Infinity);
-    expect(inFlightCap(closed, policy)).toBe(policy.maxInFlightPerEndpoint);
-    expect(slotPool(closed)).toBe("answering");
+    expect([inFlightCap(closed, policy), slotPool(closed)]).toEqual([policy.maxInFlightPerEndpoint, "answering"]);
     // A new endpoint: the answering pool, but one attempt until it has answered.
     expect([inFlightCap(undefined, policy), slotPool(undefined)]).toEqual([1, "answering"]);
+    // An endpoint that answers, if not 2xx, keeps its share (the breaker deals with it); one that hangs gets one.
+    const answered = fail(undefined, 0).health;
+    expect([inFlightCap(answered, policy), slotPool(answered)]).toEqual([policy.maxInFlightPerEndpoint, "failing"]);
+    const hung = fail(undefined, 0, 10, "timeout").health;
+    expect([hung.last_outcome, inFlightCap(hung, policy), slotPool(hung)]).toEqual(["timeout", 1, "failing"]);
   });
 
   it("disables when every attempt failed for the disabling period, and a disabled endpoint stays so until enabled", () => {

@@ -140,7 +140,7 @@ describe("the circuit breaker", () => {
 
       await waitFor("a failed probe reopening the breaker", () => health.trail.some((h) => h?.openings === 2));
       down.status = 200;
-      await waitFor("the breaker closed", () => health.trail.at(-1)?.state === "healthy" && health.trail.at(-1)?.last_attempt_ok === true);
+      await waitFor("the breaker closed", () => health.trail.at(-1)?.state === "healthy" && health.trail.at(-1)?.last_outcome === "ok");
       await waitFor("the five events delivered", async () => (await client.listWebhookDeliveries({ params: { workspace_id: ws }, query: { webhook_id: webhookId } })).every((d) => d.status === "delivered"));
       expect(await webhookOf(client, ws, webhookId)).toMatchObject({ delivery_state: "healthy", consecutive_failures: 0 });
 

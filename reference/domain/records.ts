@@ -213,11 +213,17 @@ export interface WebhookRecord {
   health?: EndpointHealth;
 }
 
+export type AttemptOutcome = "ok" | "failed" | "timeout";
+
 /** What the dispatcher knows of an endpoint (x-custody-webhook-delivery: circuit-breaker, disabling). */
 export interface EndpointHealth {
   state: WebhookDeliveryState;
-  /** Whether the last attempt ended in 2xx; an endpoint that has not answered gets one attempt in flight. */
-  last_attempt_ok: boolean;
+  /**
+   * How the last attempt ended: a 2xx, another answer or a refused connection ("failed"), or no answer
+   * within the time-out. Until an endpoint has answered at all, and after a time-out, it gets one
+   * attempt in flight.
+   */
+  last_outcome: AttemptOutcome;
   consecutive_failures: number;
   /** First failed attempt after the last 2xx (when the attempt started). */
   failing_since?: string;

@@ -1,6 +1,6 @@
 // What one attempt does to its delivery record: logged as an attempt, then delivered, retried on the
 // schedule, or failed after the last attempt of its series.
-import type { DeliveryAttempt, DeliveryRecord } from "../domain/records.ts";
+import type { AttemptOutcome, DeliveryAttempt, DeliveryRecord } from "../domain/records.ts";
 import { retryDelayMs, type RetrySchedule } from "./backoff.ts";
 import type { PostResult } from "./http-post.ts";
 
@@ -9,6 +9,11 @@ const MAX_ATTEMPTS_KEPT = 50;
 
 export function isSuccess(result: PostResult): boolean {
   return result.error === undefined && result.status !== undefined && result.status >= 200 && result.status < 300;
+}
+
+/** What the attempt says about the endpoint (endpoint-health.ts). */
+export function outcomeOf(result: PostResult): AttemptOutcome {
+  return isSuccess(result) ? "ok" : result.timedOut ? "timeout" : "failed";
 }
 
 export function deliveryAfterAttempt(d: DeliveryRecord, startedAt: Date, endedAt: Date, result: PostResult, retry: RetrySchedule, random?: () => number): DeliveryRecord {

@@ -4,10 +4,10 @@
 // - One queue per endpoint (endpoint-queues.ts). Each pass goes round robin over the endpoints with a
 //   delivery due and starts at most one attempt per endpoint per turn, so a burst to one endpoint cannot
 //   crowd out the others.
-// - An endpoint holds at most maxInFlightPerEndpoint attempts, and one until its last attempt answered
-//   2xx (new, failing, probing): a hanging endpoint ties up one socket of its own.
-// - Endpoints whose last attempt failed take slots from their own pool, so they never take a slot from
-//   an endpoint that answers.
+// - An endpoint holds at most maxInFlightPerEndpoint attempts, and one until it has answered, after a
+//   time-out and while probing: a hanging endpoint ties up one socket of its own.
+// - Endpoints in a failure streak take slots from their own pool, so they never take a slot from an
+//   endpoint that answers.
 // - The breaker and the disabling rule (endpoint-health.ts) are stored on the webhook record in the same
 //   transaction as the attempt they follow.
 //
@@ -20,7 +20,7 @@ import { canonicalJson, signWebhook, webhookHmac, WEBHOOK_EVENT_ID_HEADER, WEBHO
 import { eventBody, NOT_ATTEMPTED_DISABLED } from "../domain/events.ts";
 import { C, type ApiKeyRecord, type DeliveryRecord, type EventRecord, type WebhookRecord, type WorkspaceRecord } from "../domain/records.ts";
 import type { StateStore, Tx } from "../store/state-store.ts";
-import { deliveryAfterAttempt, isSuccess, notAttempted } from "./delivery-outcome.ts";
+import { deliveryAfterAttempt, notAttempted, outcomeOf } from "./delivery-outcome.ts";
 import { gateOf, healthAfterAttempt, inFlightCap, sameHealth, slotPool } from "./endpoint-health.ts";
 import { EndpointQueues } from "./endpoint-queues.ts";
 import { postWebhook, type PostResult } from "./http-post.ts";
@@ -218,7 +218,7 @@ export class WebhookDispatcher {
       let next = deliveryAfterAttempt(d, startedAt, endedAt, result, this.opts.policy.retry, this.opts.random);
       const webhook = tx.get<WebhookRecord>(C.webhooks, d.webhook_id);
       if (webhook?.status === "active") {
-        const { health, disabled } = healthAfterAttempt(webhook.health, { ok: isSuccess(result), startedAt, endedAt }, this.opts.policy);
+        const { health, disabled } = healthAfterAttempt(webhook.health, { outcome: outcomeOf(result), startedAt, endedAt }, this.opts.policy);
         if (!sameHealth(webhook.health, health)) tx.put<WebhookRecord>(C.webhooks, { ...webhook, health, updated_at: endedAt.toISOString() });
         if (disabled) this.failQueued(tx, webhook.id, endedAt);
         // A disabled endpoint gets no retry either (an attempt that was on the wire when it was disabled).

@@ -6,11 +6,11 @@
 //   backing_off ──(probe fails)──► backing_off, next probe delay
 //   any ──(a failure when every attempt since failing_since failed for disableAfterMs)──► disabled
 //   disabled ──(enableWebhook)──► healthy (a fresh record)
-import type { EndpointHealth } from "../domain/records.ts";
+import type { AttemptOutcome, EndpointHealth } from "../domain/records.ts";
 import type { DeliveryPolicy } from "./policy.ts";
 
 export interface AttemptResult {
-  ok: boolean;
+  outcome: AttemptOutcome;
   /** When the attempt started and when it ended. */
   startedAt: Date;
   endedAt: Date;
@@ -19,7 +19,7 @@ export interface AttemptResult {
 /** The health after one attempt; `disabled` says whether this attempt disabled the endpoint. */
 export function healthAfterAttempt(prev: EndpointHealth | undefined, attempt: AttemptResult, policy: DeliveryPolicy): { health: EndpointHealth; disabled: boolean } {
   if (prev?.state === "disabled") return { health: prev, disabled: false };
-  if (attempt.ok) return { health: { state: "healthy", last_attempt_ok: true, consecutive_failures: 0, openings: 0 }, disabled: false };
+  if (attempt.outcome === "ok") return { health: { state: "healthy", last_outcome: "ok", consecutive_failures: 0, openings: 0 }, disabled: false };
   const at = attempt.endedAt.getTime();
   const failingSince = prev?.failing_since ?? attempt.startedAt.toISOString();
   const failures = (prev?.consecutive_failures ?? 0) + 1;
@@ -28,7 +28,7 @@ export function healthAfterAttempt(prev: EndpointHealth | undefined, attempt: At
     return {
       health: {
         state: "disabled",
-        last_attempt_ok: false,
+        last_outcome: attempt.outcome,
         consecutive_failures: failures,
         failing_since: failingSince,
         openings: prev?.openings ?? 0,
@@ -38,7 +38,7 @@ export function healthAfterAttempt(prev: EndpointHealth | undefined, attempt: At
       disabled: true,
     };
   }
-  const base: EndpointHealth = { state: "healthy", last_attempt_ok: false, consecutive_failures: failures, failing_since: failingSince, openings: prev?.openings ?? 0 };
+  const base: EndpointHealth = { state: "healthy", last_outcome: attempt.outcome, consecutive_failures: failures, failing_since: failingSince, openings: prev?.openings ?? 0 };
   if (prev?.state === "backing_off") {
     // An attempt launched before the breaker opened only counts; a probe (or later attempt) reopens it.
     const backoffUntil = Date.parse(prev.backoff_until ?? "");
@@ -63,14 +63,19 @@ export function gateOf(health: EndpointHealth | undefined): number {
   return -Infinity;
 }
 
-/** Attempts the endpoint may have in flight: the full share only once its last attempt answered 2xx. */
+/**
+ * Attempts the endpoint may have in flight: the full share once it answers (2xx or not), one while it
+ * has not answered yet, after a time-out (a hanging endpoint holds one socket), and for the probe of
+ * an open breaker.
+ */
 export function inFlightCap(health: EndpointHealth | undefined, policy: DeliveryPolicy): number {
-  return health?.last_attempt_ok === true ? policy.maxInFlightPerEndpoint : policy.maxInFlightUntilAnswered;
+  const answers = health !== undefined && health.last_outcome !== "timeout" && health.state === "healthy";
+  return answers ? policy.maxInFlightPerEndpoint : policy.maxInFlightUntilAnswered;
 }
 
-/** The pool an attempt to this endpoint takes its slot from. */
+/** The pool an attempt to this endpoint takes its slot from: endpoints in a failure streak have their own. */
 export function slotPool(health: EndpointHealth | undefined): "answering" | "failing" {
-  return health?.last_attempt_ok === false ? "failing" : "answering";
+  return (health?.consecutive_failures ?? 0) > 0 ? "failing" : "answering";
 }
 
 /** Whether two health records say the same (the webhook record is written only on a change). */

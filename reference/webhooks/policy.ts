@@ -16,13 +16,13 @@ export interface DeliveryPolicy {
   /** Time allowed for one attempt (connect, headers and body). */
   timeoutMs: number;
   retry: RetrySchedule;
-  /** Attempts in flight for an endpoint whose last attempt ended in 2xx. */
+  /** Attempts in flight for an endpoint that answers (2xx or not). */
   maxInFlightPerEndpoint: number;
-  /** Attempts in flight for any other endpoint (new, failing, probing). */
+  /** Attempts in flight for an endpoint that has not answered yet, timed out last, or is probing. */
   maxInFlightUntilAnswered: number;
   /**
-   * Attempt slots of endpoints that answer (or have not been tried), and of endpoints whose last attempt
-   * failed: two pools, so failing endpoints never take a slot from one that answers. Only a burst of
+   * Attempt slots of endpoints that answer (or have not been tried), and of endpoints in a failure
+   * streak: two pools, so failing endpoints never take a slot from one that answers. Only a burst of
    * more new endpoints than `answeringSlots` that all hang could delay a healthy one, for one time-out.
    */
   answeringSlots: number;
@@ -63,12 +63,12 @@ export const PRODUCTION_POLICY: DeliveryPolicy = {
 /**
  * The sandbox's default: the spec's time-out, attempt count, isolation and breaker threshold, with
  * delays a developer can watch: retries after 1, 2, 4, 8, 16 s (each shortened by up to 50 % jitter),
- * probes after 1, 2, 5, 10, 30 s, disabling after 10 minutes of failures instead of 5 days.
+ * probes after 1, 2, 5, 10 s, disabling after 10 minutes of failures instead of 5 days.
  */
 export const SANDBOX_POLICY: DeliveryPolicy = {
   ...PRODUCTION_POLICY,
   retry: { maxAttempts: PRODUCTION_POLICY.retry.maxAttempts, initialDelayMs: 1_000, maxDelayMs: 60_000, factor: 2, jitter: 0.5 },
-  breaker: { ...PRODUCTION_POLICY.breaker, probeDelaysMs: seconds([1, 2, 5, 10, 30]) },
+  breaker: { ...PRODUCTION_POLICY.breaker, probeDelaysMs: seconds([1, 2, 5, 10]) },
   disableAfterMs: 10 * 60 * SECOND,
 };
 
