@@ -5,6 +5,8 @@
 //
 // The event's own creation time is unknown (wallet creation is asynchronous), so the latency of a
 // wallet.created event is measured against a baseline: the same path with no bad endpoint registered.
+// The measured endpoint is registered last and two events follow each other, so that a dispatcher
+// serving one shared queue in creation order, or a shared pool of up to 16 slots, fails.
 // The bad endpoints are ours and are deleted before the check ends, whatever its outcome: leftover
 // hanging receivers on a shared deployment are exactly what this check is about.
 import { randomUUID } from "node:crypto";
@@ -16,8 +18,8 @@ import { certifyName, firstString, successRecord } from "../../fixtures/util.ts"
 import { fail } from "../../outcome.ts";
 import { eventTypeOf, type FailureStep, type ReceivedDelivery, type WebhookReceiver } from "../../receiver.ts";
 
-/** Enough hanging endpoints that one shared pool of a few slots fills up behind them. */
-const HANGING = 8;
+/** Enough hanging endpoints that a shared pool of 16 slots fills up behind two events (issue 28 had 10). */
+const HANGING = 10;
 const REFUSING = 4;
 const BUDGET_MS = webhookDelivery.latency["healthy-endpoint-seconds"] * 1_000;
 
@@ -45,19 +47,23 @@ export const endpointIsolation: Check = {
     const receiver = await ctx.need("receiver");
     const workspaceId = await ctx.need("workspace");
     const tag = `iso${randomUUID().slice(0, 8)}`;
-    const healthy = `${tag}ok`;
+    // The baseline's endpoint, and the one measured beside the bad ones, registered after them: a
+    // dispatcher that serves deliveries in the order they were created puts it behind every hang.
+    const alone = `${tag}ok0`;
+    const healthy = `${tag}ok1`;
     const bad: Array<[string, FailureStep]> = [
       ...Array.from({ length: HANGING }, (_, i): [string, FailureStep] => [`${tag}h${i}`, "hang"]),
       ...Array.from({ length: REFUSING }, (_, i): [string, FailureStep] => [`${tag}r${i}`, "reset"]),
     ];
     const registered: string[] = [];
     try {
-      registered.push(await register(ctx, workspaceId, receiver, healthy));
-      const baseline = await eventLatency(ctx, receiver, healthy, "baseline");
+      registered.push(await register(ctx, workspaceId, receiver, alone));
+      const baseline = await eventLatency(ctx, receiver, alone, "baseline");
       for (const [channel, step] of bad) {
         receiver.failAlways(channel, step);
         registered.push(await register(ctx, workspaceId, receiver, channel));
       }
+      registered.push(await register(ctx, workspaceId, receiver, healthy));
       // Two events in a row: the second queues behind the first one's hanging attempts in a shared queue.
       const deadline = baseline.latencyMs + BUDGET_MS;
       const loaded = await Promise.all([eventLatency(ctx, receiver, healthy, "loaded-1", deadline), eventLatency(ctx, receiver, healthy, "loaded-2", deadline)]);
