@@ -35,6 +35,12 @@ describe("endpoint health", () => {
     expect(h).toMatchObject({ openings: 3, backoff_until: t(13).toISOString() });
   });
 
+  it("shortens a probe delay by up to the schedule's jitter, so endpoints that failed together are not probed together", () => {
+    const jittered = deliveryPolicy({ retry: { jitter: 0.5 }, overrides: { breaker: { openAfterFailures: 1, probeDelaysMs: [1_000] } } });
+    const waitFor = (random: number) => Date.parse(healthAfterAttempt(undefined, { outcome: "failed", startedAt: t(0), endedAt: t(0), random }, jittered).health.backoff_until as string) - t(0).getTime();
+    expect([waitFor(0), waitFor(0.5), waitFor(0.999999)]).toEqual([1_000, 750, 500]);
+  });
+
   it("closes on a 2xx and forgets the streak; slots: one until answered, after a time-out and for a probe, the failing pool during a streak", () => {
     const open = fail(fail(fail(undefined, 0).health, 1).health, 2).health;
     expect(inFlightCap(open, policy)).toBe(1);

@@ -120,7 +120,8 @@ describe("the circuit breaker", () => {
   it("opens after consecutive failures, attempts nothing until backoff_until, reopens on a failed probe, closes on a 2xx and delivers the backlog", async () => {
     const probesMs = [400, 800];
     const { sandbox, client, ws } = await sandboxWith({
-      webhookRetry: { initialDelayMs: 50, maxDelayMs: 100, maxAttempts: 20 },
+      // No jitter: each window is exactly its probe delay long.
+      webhookRetry: { initialDelayMs: 50, maxDelayMs: 100, maxAttempts: 20, jitter: 0 },
       webhookDelivery: { breaker: { openAfterFailures: 3, probeDelaysMs: probesMs } },
     });
     const down = await receiver(503);

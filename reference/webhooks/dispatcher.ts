@@ -35,6 +35,8 @@ export interface DispatcherOptions {
 }
 
 const USER_AGENT = "custody-sandbox-webhooks/0.1";
+/** Attempts one pass starts before it yields (each signs and opens a connection synchronously). */
+const LAUNCHES_PER_PASS = 32;
 
 interface Flight {
   abort: AbortController;
@@ -106,32 +108,45 @@ export class WebhookDispatcher {
     this.queues.put(d.id, d.webhook_id, d.next_attempt_at ? Date.parse(d.next_attempt_at) : this.now().getTime());
   }
 
-  /** One pass: round robin over the endpoints, one attempt per endpoint per turn, until nothing can start. */
+  /**
+   * One pass: round robin over the endpoints, one attempt per endpoint per turn, until nothing can
+   * start or the pass has started LAUNCHES_PER_PASS attempts (then it yields to the event loop and goes
+   * on in the next pass, so answers that arrived meanwhile are read). Endpoints that answer take their
+   * turn before endpoints in a failure streak: a wave of probes never delays a healthy delivery.
+   */
   private schedule(): void {
     if (this.closed) return;
     const nowMs = this.now().getTime();
     let nextWake = Infinity;
-    const endpoints = this.queues.rotation();
-    for (let launched = true; launched; ) {
-      launched = false;
-      for (const webhookId of endpoints) {
-        const webhook = this.store.get<WebhookRecord>(C.webhooks, webhookId);
-        const health = webhook?.health;
-        if ((this.perEndpoint.get(webhookId) ?? 0) >= inFlightCap(health, this.opts.policy)) continue; // its attempt's end wakes us
-        const head = this.queues.head(webhookId);
-        if (!head) continue;
-        const from = Math.max(head.due, gateOf(health));
-        if (from > nowMs) {
-          nextWake = Math.min(nextWake, from);
-          continue;
+    let budget = LAUNCHES_PER_PASS;
+    const rotation = this.queues.rotation();
+    const healthOf = (id: string) => this.store.get<WebhookRecord>(C.webhooks, id)?.health;
+    const byPool = { answering: [] as string[], failing: [] as string[] };
+    for (const id of rotation) byPool[slotPool(healthOf(id))].push(id);
+    for (const endpoints of [byPool.answering, byPool.failing]) {
+      for (let launched = true; launched && budget > 0; ) {
+        launched = false;
+        for (const webhookId of endpoints) {
+          if (budget === 0) break;
+          const health = healthOf(webhookId);
+          if ((this.perEndpoint.get(webhookId) ?? 0) >= inFlightCap(health, this.opts.policy)) continue; // its attempt's end wakes us
+          const head = this.queues.head(webhookId);
+          if (!head) continue;
+          const from = Math.max(head.due, gateOf(health));
+          if (from > nowMs) {
+            nextWake = Math.min(nextWake, from);
+            continue;
+          }
+          const pool = slotPool(health);
+          if (this.perPool[pool] >= (pool === "answering" ? this.opts.policy.answeringSlots : this.opts.policy.failingSlots)) continue;
+          this.queues.remove(head.id);
+          this.launch(head.id, webhookId, pool);
+          launched = true;
+          budget--;
         }
-        const pool = slotPool(health);
-        if (this.perPool[pool] >= (pool === "answering" ? this.opts.policy.answeringSlots : this.opts.policy.failingSlots)) continue;
-        this.queues.remove(head.id);
-        this.launch(head.id, webhookId, pool);
-        launched = true;
       }
     }
+    if (budget === 0) this.wake();
     this.armTimer(nextWake, nowMs);
   }
 
@@ -218,7 +233,7 @@ export class WebhookDispatcher {
       let next = deliveryAfterAttempt(d, startedAt, endedAt, result, this.opts.policy.retry, this.opts.random);
       const webhook = tx.get<WebhookRecord>(C.webhooks, d.webhook_id);
       if (webhook?.status === "active") {
-        const { health, disabled } = healthAfterAttempt(webhook.health, { outcome: outcomeOf(result), startedAt, endedAt }, this.opts.policy);
+        const { health, disabled } = healthAfterAttempt(webhook.health, { outcome: outcomeOf(result), startedAt, endedAt, random: (this.opts.random ?? Math.random)() }, this.opts.policy);
         if (!sameHealth(webhook.health, health)) tx.put<WebhookRecord>(C.webhooks, { ...webhook, health, updated_at: endedAt.toISOString() });
         if (disabled) this.failQueued(tx, webhook.id, endedAt);
         // A disabled endpoint gets no retry either (an attempt that was on the wire when it was disabled).

@@ -11,6 +11,8 @@ import type { DeliveryPolicy } from "./policy.ts";
 
 export interface AttemptResult {
   outcome: AttemptOutcome;
+  /** 0..1: shortens a probe delay by up to policy.retry.jitter of it, so endpoints that failed together are not probed together. */
+  random?: number;
   /** When the attempt started and when it ended. */
   startedAt: Date;
   endedAt: Date;
@@ -43,15 +45,15 @@ export function healthAfterAttempt(prev: EndpointHealth | undefined, attempt: At
     // An attempt launched before the breaker opened only counts; a probe (or later attempt) reopens it.
     const backoffUntil = Date.parse(prev.backoff_until ?? "");
     if (attempt.startedAt.getTime() < backoffUntil) return { health: { ...base, state: "backing_off", backoff_until: prev.backoff_until }, disabled: false };
-    return { health: open(base, base.openings + 1, at, policy), disabled: false };
+    return { health: open(base, base.openings + 1, at, policy, attempt.random), disabled: false };
   }
-  if (failures >= policy.breaker.openAfterFailures) return { health: open(base, 1, at, policy), disabled: false };
+  if (failures >= policy.breaker.openAfterFailures) return { health: open(base, 1, at, policy, attempt.random), disabled: false };
   return { health: base, disabled: false };
 }
 
-function open(base: EndpointHealth, openings: number, at: number, policy: DeliveryPolicy): EndpointHealth {
+function open(base: EndpointHealth, openings: number, at: number, policy: DeliveryPolicy, random = 0): EndpointHealth {
   const delays = policy.breaker.probeDelaysMs;
-  const wait = delays[Math.min(openings, delays.length) - 1];
+  const wait = Math.round(delays[Math.min(openings, delays.length) - 1] * (1 - policy.retry.jitter * random));
   return { ...base, state: "backing_off", openings, backoff_until: new Date(at + wait).toISOString() };
 }
 
