@@ -116,6 +116,25 @@ describe("isolation", () => {
   }, 60_000);
 });
 
+describe("deleting a webhook", () => {
+  it("cuts its attempts on the wire instead of waiting out the time-out", async () => {
+    const { client, ws } = await sandboxWith({}); // the spec's 10 s time-out
+    const hanging = await startHangingReceiver();
+    opened.push(hanging);
+    const id = await hook(client, ws, hanging.url);
+    await client.createWallet({ body: { name: "doomed" } });
+    const request = await waitFor("an attempt on the wire", () => hanging.requests[0]);
+    const deletedAt = Date.now();
+    await client.deleteWebhook({ params: { workspace_id: ws, webhook_id: id } });
+    await waitFor("the attempt cut", () => request.closedAt !== undefined, 5_000);
+    // Cut by the deletion, well before its 10 s time-out would have ended it.
+    expect((request.closedAt as number) - request.at).toBeLessThan(10_000);
+    expect(request.closedAt).toBeGreaterThanOrEqual(deletedAt);
+    const [d] = await client.listWebhookDeliveries({ params: { workspace_id: ws }, query: { webhook_id: id } });
+    expect(d).toMatchObject({ status: "failed", error: "cancelled: the webhook was deleted", attempt_count: 0 });
+  }, 30_000);
+});
+
 describe("the circuit breaker", () => {
   it("opens after consecutive failures, attempts nothing until backoff_until, reopens on a failed probe, closes on a 2xx and delivers the backlog", async () => {
     const probesMs = [400, 800];

@@ -68,7 +68,10 @@ export class WebhookDispatcher {
       let touched = false;
       for (const op of ops) {
         if (!("c" in op)) continue;
-        if (op.c === C.webhooks) touched = true; // enabled, disabled, deleted: the gates moved
+        if (op.c === C.webhooks) {
+          touched = true; // enabled, disabled, deleted: the gates moved
+          if ("v" in op && (op.v as WebhookRecord).status === "deleted") this.abortFlightsOf(op.id);
+        }
         if (op.c !== C.deliveries) continue;
         touched = true;
         if (this.inFlight.has(op.id)) continue; // its attempt's end re-reads it
@@ -97,6 +100,15 @@ export class WebhookDispatcher {
     if (this.timer) clearTimeout(this.timer);
     for (const f of this.inFlight.values()) f.abort.abort();
     await Promise.all([...this.inFlight.values()].map((f) => f.done));
+  }
+
+  /**
+   * A deleted webhook gets nothing more (operation 7): attempts still connecting are cut, so only a
+   * request whose bytes were already on the wire can reach it. They are not recorded (the deletion
+   * already marked their deliveries failed).
+   */
+  private abortFlightsOf(webhookId: string): void {
+    for (const f of this.inFlight.values()) if (f.webhookId === webhookId) f.abort.abort();
   }
 
   /** Pending deliveries of an endpoint that wait in its queue (not counting the ones on the wire). */

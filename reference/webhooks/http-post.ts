@@ -52,7 +52,7 @@ export function postWebhook(opts: PostOptions): Promise<PostResult> {
       agent: false,
     });
     const timer = setTimeout(() => finish({ ...(status !== undefined ? { status } : {}), error: `timeout: no complete response within ${opts.timeoutMs} ms`, timedOut: true }), opts.timeoutMs);
-    const onAbort = () => finish({ error: "aborted: the sandbox is shutting down" });
+    const onAbort = () => finish({ error: "aborted (the sandbox is shutting down, or the webhook was deleted)" });
     opts.signal?.addEventListener("abort", onAbort);
     req.on("error", (err: NodeJS.ErrnoException) => finish({ ...(status !== undefined ? { status } : {}), error: describeError(err) }));
     req.on("response", (res) => {
