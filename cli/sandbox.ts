@@ -20,6 +20,9 @@ export const SANDBOX_USAGE = `usage: custody sandbox [options]
   --block-time S      seconds between blocks of the embedded chain (default 1)
   --seed TEXT         derive every seeded credential from TEXT (reproducible runs)
   --webhook-profile P canonical-json (default, the real service's) or standard-webhooks
+  --webhook-schedule S  sandbox (default: retries after seconds, endpoints disabled after 10 minutes
+                      of failures) or production (the spec's x-custody-webhook-delivery: retries up
+                      to 6 h apart, disabled after 5 days)
   --cors-origin O     origin allowed to call the API from a browser, e.g. http://localhost:5173
                       (repeat or comma-separate; default '*', any origin: the sandbox is for local work)
 
@@ -41,6 +44,7 @@ const SANDBOX_FLAGS = {
   "block-time": { type: "string" },
   seed: { type: "string" },
   "webhook-profile": { type: "string" },
+  "webhook-schedule": { type: "string" },
   "cors-origin": { type: "string", multiple: true },
   json: { type: "boolean" },
   ...HELP_FLAG,
@@ -72,6 +76,11 @@ export function parseSandboxArgs(argv: string[]): ParsedArgs {
   if (profile !== undefined) {
     if (profile !== "standard-webhooks" && profile !== "canonical-json") throw new UsageError("--webhook-profile must be standard-webhooks or canonical-json");
     options.webhookProfile = profile;
+  }
+  const schedule = values["webhook-schedule"];
+  if (schedule !== undefined) {
+    if (schedule !== "sandbox" && schedule !== "production") throw new UsageError("--webhook-schedule must be sandbox or production");
+    options.webhookSchedule = schedule;
   }
   if (options.port !== undefined && options.port !== 0 && options.port === options.rpcPort) throw new UsageError("--port and --rpc-port must differ");
   return { options, json: values.json ?? false, help: values.help ?? false };
