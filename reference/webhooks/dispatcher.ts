@@ -18,7 +18,7 @@
 import { unixSeconds } from "../../runtime/hmac.ts";
 import { canonicalJson, signWebhook, webhookHmac, WEBHOOK_EVENT_ID_HEADER, WEBHOOK_HMAC_HEADER, type WebhookProfile } from "../../runtime/webhook-signature.ts";
 import { eventBody, NOT_ATTEMPTED_DISABLED } from "../domain/events.ts";
-import { C, type ApiKeyRecord, type DeliveryRecord, type EventRecord, type WebhookRecord, type WorkspaceRecord } from "../domain/records.ts";
+import { C, type ApiKeyRecord, type DeliveryRecord, type EndpointHealth, type EventRecord, type WebhookRecord, type WorkspaceRecord } from "../domain/records.ts";
 import type { StateStore, Tx } from "../store/state-store.ts";
 import { deliveryAfterAttempt, notAttempted, outcomeOf } from "./delivery-outcome.ts";
 import { gateOf, healthAfterAttempt, inFlightCap, sameHealth, slotPool } from "./endpoint-health.ts";
@@ -35,8 +35,14 @@ export interface DispatcherOptions {
 }
 
 const USER_AGENT = "custody-sandbox-webhooks/0.1";
-/** Attempts one pass starts before it yields (each signs and opens a connection synchronously). */
-const LAUNCHES_PER_PASS = 32;
+/** Attempts one pass starts before it yields (each signs and opens a connection synchronously, about 0.5 ms). */
+const LAUNCHES_PER_PASS = 16;
+
+/** Which turn of a pass an endpoint belongs to: 0 answered 2xx last, 1 not tried yet, 2 failing. */
+function turnOf(health: EndpointHealth | undefined): 0 | 1 | 2 {
+  if (health === undefined) return 1;
+  return health.last_outcome === "ok" ? 0 : 2;
+}
 
 interface Flight {
   abort: AbortController;
@@ -123,8 +129,9 @@ export class WebhookDispatcher {
   /**
    * One pass: round robin over the endpoints, one attempt per endpoint per turn, until nothing can
    * start or the pass has started LAUNCHES_PER_PASS attempts (then it yields to the event loop and goes
-   * on in the next pass, so answers that arrived meanwhile are read). Endpoints that answer take their
-   * turn before endpoints in a failure streak: a wave of probes never delays a healthy delivery.
+   * on in the next pass, so answers that arrived meanwhile are read). Endpoints whose last attempt got
+   * a 2xx take their turn first, then endpoints not tried yet, then endpoints in a failure streak: a
+   * wave of probes or of first attempts to new endpoints never delays a healthy delivery.
    */
   private schedule(): void {
     if (this.closed) return;
@@ -133,9 +140,9 @@ export class WebhookDispatcher {
     let budget = LAUNCHES_PER_PASS;
     const rotation = this.queues.rotation();
     const healthOf = (id: string) => this.store.get<WebhookRecord>(C.webhooks, id)?.health;
-    const byPool = { answering: [] as string[], failing: [] as string[] };
-    for (const id of rotation) byPool[slotPool(healthOf(id))].push(id);
-    for (const endpoints of [byPool.answering, byPool.failing]) {
+    const tiers: [string[], string[], string[]] = [[], [], []];
+    for (const id of rotation) tiers[turnOf(healthOf(id))].push(id);
+    for (const endpoints of tiers) {
       for (let launched = true; launched && budget > 0; ) {
         launched = false;
         for (const webhookId of endpoints) {
