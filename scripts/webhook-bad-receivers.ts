@@ -1,9 +1,10 @@
-// node --import tsx scripts/webhook-bad-receivers.ts [--root DIR]: issue 28's story, as a new user would try it. A sandbox, 20
-// webhooks whose receivers refuse connections and 10 whose receivers accept and never answer, then one
-// healthy receiver, all subscribed to wallet.created; six wallets created one after another. Prints
-// the time from each creation call to the healthy receiver's delivery, beside the same six with no bad
-// receiver. --root runs another checkout's sandbox (bench/servers/sandbox-webhooks.ts must exist there),
-// to compare a dispatcher before and after.
+// node --import tsx scripts/webhook-bad-receivers.ts [--root DIR]
+// Issue 28's story, as a new user would try it: a sandbox, 20 webhooks whose receivers refuse
+// connections and 10 whose receivers accept and never answer, then one healthy receiver, all
+// subscribed to wallet.created; six wallets created one after another. Prints the time from each
+// creation call to the healthy receiver's delivery, beside the same six with no bad receiver. --root
+// runs another checkout's sandbox (bench/servers/sandbox-webhooks.ts must exist there), to compare a
+// dispatcher before and after.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
