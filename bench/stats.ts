@@ -30,6 +30,13 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** The q-quantile (0..1) of the finite values by the nearest-rank method; NaN when there are none. */
+export function percentile(values: readonly number[], q: number): number {
+  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length, Math.max(1, Math.ceil(q * sorted.length))) - 1];
+}
+
 /**
  * ours compared with the baseline so that > 1 means ours is better:
  * baseline/ours for times and memory, ours/baseline for throughput. null when either is missing or zero.

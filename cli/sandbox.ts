@@ -48,6 +48,11 @@ export function parseSandboxArgs(argv: string[], ctx: ConfigContext = {}): Parse
     if (profile !== "standard-webhooks" && profile !== "canonical-json") throw new UsageError("--webhook-profile must be standard-webhooks or canonical-json");
     options.webhookProfile = profile;
   }
+  const schedule = values["webhook-schedule"];
+  if (schedule !== undefined) {
+    if (schedule !== "sandbox" && schedule !== "production") throw new UsageError("--webhook-schedule must be sandbox or production");
+    options.webhookSchedule = schedule;
+  }
   if (options.port !== undefined && options.port !== 0 && options.port === options.rpcPort) throw new UsageError("--port and --rpc-port must differ");
   return { options, json: values.json ?? false, help: values.help ?? false };
 }

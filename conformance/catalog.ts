@@ -14,6 +14,7 @@ import { authzChecks } from "./checks/authz/index.ts";
 import { moneyChecks } from "./checks/money/index.ts";
 import { deliveryChecks } from "./checks/webhooks/delivery.ts";
 import { webhookChecks } from "./checks/webhooks/index.ts";
+import { endpointIsolation } from "./checks/webhooks/isolation.ts";
 import type { Check } from "./check.ts";
 
 export const CATALOG: readonly Check[] = [
@@ -26,6 +27,7 @@ export const CATALOG: readonly Check[] = [
   ...authzChecks,
   ...webhookChecks,
   ...deliveryChecks,
+  endpointIsolation,
   ...lifecycleChecks,
   ...moneyChecks,
   resourceGraphSequence,

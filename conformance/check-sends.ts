@@ -122,4 +122,5 @@ export const CHECK_SENDS: Readonly<Record<string, string>> = {
   "rpc.substrate-client": "a Substrate-style WebSocket session (key in api_key): requests with numeric ids sent once open",
   "rpc.results-match-schemas": "every method of spec/openrpc.json but eth_sendRawTransaction, on the latest blocks and their transactions",
   "rpc.ws-new-heads": 'eth_subscribe("newHeads") over the WebSocket, then eth_unsubscribe',
+  "webhooks.endpoint-isolation": "createWebhook 10 times to receivers that hang and 4 times to receivers that close the connection, one to a healthy receiver; createWallet for a baseline and two loaded events; deleteWebhook of every one it registered",
 };

@@ -13,14 +13,21 @@ export interface ReceivedDelivery {
   receivedAt: number;
   /** 1 for the first attempt of this event on this channel, 2 for its first retry, ... */
   attempt?: number;
-  /** What the receiver answered when a failure plan made it fail ("error": 500, "hang": no answer). */
+  /** What the receiver answered when a failure plan made it fail ("error": 500, "hang": no answer, "reset": connection closed). */
   failedWith?: FailureStep;
   /** Parsed body when it is JSON. */
   event?: { event?: unknown; payload?: unknown; webhook_id?: unknown; resource_id?: unknown; url?: unknown; [k: string]: unknown };
 }
 
-/** A planned failure: "error" answers 500, "hang" answers nothing until the sender gives up. */
-export type FailureStep = "error" | "hang";
+/**
+ * A planned failure: "error" answers 500, "hang" answers nothing until the sender gives up, "reset"
+ * closes the connection without an answer (a receiver that refuses: the URL stays one the deployment
+ * can reach, so refusal is a reset rather than a closed port).
+ */
+export type FailureStep = "error" | "hang" | "reset";
+
+/** What accept() tells the server to do instead of answering with a status. */
+const RESET = 0;
 
 /** How long a "hang" holds the request at most (longer than the spec's 10-second delivery time-out). */
 const HANG_MS = 30_000;
@@ -36,6 +43,7 @@ export class WebhookReceiver {
   readonly deliveries: ReceivedDelivery[] = [];
   private listeners = new Set<() => void>();
   private readonly plans = new Map<string, FailureStep[]>();
+  private readonly always = new Map<string, FailureStep>();
   private server: Server | undefined;
   private base = "";
 
@@ -43,6 +51,7 @@ export class WebhookReceiver {
     this.server = createServer((req, res) => {
       this.accept(req).then(
         (status) => {
+          if (status === RESET) return void req.socket.destroy();
           res.writeHead(status, { "content-type": "application/json" });
           res.end(status === 200 ? '{"received":true}' : '{"received":false}');
         },
@@ -65,6 +74,17 @@ export class WebhookReceiver {
   /** Attempt n of every event on `channel` gets plan[n-1]; later attempts are answered 200. */
   failFirst(channel: string, plan: FailureStep[]): void {
     this.plans.set(channel, plan);
+  }
+
+  /** Every attempt on `channel` fails with `step` until forget(channel). */
+  failAlways(channel: string, step: FailureStep): void {
+    this.always.set(channel, step);
+  }
+
+  /** Drops the failure plans of `channel` (its later deliveries are answered 200). */
+  forget(channel: string): void {
+    this.plans.delete(channel);
+    this.always.delete(channel);
   }
 
   /** The URL to register for one channel (a webhook of ours). */
@@ -126,10 +146,11 @@ export class WebhookReceiver {
       // Kept as raw text: the signature checks report a non-JSON event themselves.
     }
     const plan = this.plans.get(delivery.channel);
-    if (plan) {
+    const always = this.always.get(delivery.channel);
+    if (plan || always) {
       const id = eventIdOf(delivery);
       delivery.attempt = 1 + this.deliveries.filter((d) => d.channel === delivery.channel && eventIdOf(d) === id).length;
-      delivery.failedWith = plan[delivery.attempt - 1];
+      delivery.failedWith = always ?? plan?.[delivery.attempt - 1];
     }
     this.deliveries.push(delivery);
     for (const listener of [...this.listeners]) listener();
@@ -140,6 +161,7 @@ export class WebhookReceiver {
       });
       return 504;
     }
+    if (delivery.failedWith === "reset") return RESET;
     return delivery.failedWith === "error" ? 500 : 200;
   }
 }

@@ -17,8 +17,9 @@ import { WalletService } from "./domain/wallets.ts";
 import { WithdrawalExecutor } from "./domain/withdrawal-executor.ts";
 import { WithdrawalService } from "./domain/withdrawals.ts";
 import type { StateStore } from "./store/state-store.ts";
-import { DEFAULT_RETRY_SCHEDULE, validateRetrySchedule, type RetrySchedule } from "./webhooks/backoff.ts";
-import { DEFAULT_DISPATCHER_OPTIONS, WebhookDispatcher } from "./webhooks/dispatcher.ts";
+import type { RetrySchedule } from "./webhooks/backoff.ts";
+import { WebhookDispatcher } from "./webhooks/dispatcher.ts";
+import { deliveryPolicy, type DeliverySchedule, type PolicyChoice } from "./webhooks/policy.ts";
 import { WebhookRegistry } from "./webhooks/registry.ts";
 import { NonceAllocator } from "./domain/nonce-allocator.ts";
 import type { WebhookProfile } from "../runtime/webhook-signature.ts";
@@ -31,8 +32,12 @@ export interface AppOptions {
   confirmationBlocks?: number;
   settings?: Partial<DomainSettings>;
   webhookProfile: WebhookProfile;
+  /** The sandbox's short delays (default) or the spec's production schedule. */
+  webhookSchedule?: DeliverySchedule;
   webhookRetry?: Partial<RetrySchedule>;
   webhookTimeoutMs?: number;
+  /** Breaker, disabling and slot settings (tests, benchmarks). */
+  webhookDelivery?: PolicyChoice["overrides"];
   allowPrivateWebhookTargets?: boolean;
   /** Poll interval of the chain watcher's safety net. */
   chainPollIntervalMs?: number;
@@ -83,10 +88,9 @@ export class ReferenceApp {
     this.audit = new AuditLogService(this.ctx);
     this.webhooks = new WebhookRegistry(this.ctx, { allowPrivateTargets: opts.allowPrivateWebhookTargets ?? true });
     this.dispatcher = new WebhookDispatcher(opts.store, now, {
-      ...DEFAULT_DISPATCHER_OPTIONS,
       profile: opts.webhookProfile,
-      retry: validateRetrySchedule({ ...DEFAULT_RETRY_SCHEDULE, ...opts.webhookRetry }),
-      ...(opts.webhookTimeoutMs !== undefined ? { timeoutMs: opts.webhookTimeoutMs } : {}),
+      policy: deliveryPolicy({ schedule: opts.webhookSchedule, retry: opts.webhookRetry, timeoutMs: opts.webhookTimeoutMs, overrides: opts.webhookDelivery }),
+      maxResponseBodyBytes: 1_024,
     });
     this.watcher = new ChainWatcher(opts.store, this.chain, this.deposits, this.executor, {
       pollIntervalMs: opts.chainPollIntervalMs,

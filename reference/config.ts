@@ -11,6 +11,7 @@ import { uuidFromBytes } from "./domain/ids.ts";
 import type { WebhookProfile } from "../runtime/webhook-signature.ts";
 import type { RetrySchedule } from "./webhooks/backoff.ts";
 import { CREDENTIAL_ENV, PROFILE_ENV, SEED_ENV } from "./credential-env.ts";
+import type { DeliverySchedule, PolicyChoice } from "./webhooks/policy.ts";
 
 export interface SandboxCredentials {
   workspaceId?: string;
@@ -51,9 +52,13 @@ export interface SandboxOptions {
   credentials?: SandboxCredentials;
   /** Webhook signature profile. Default canonical-json (the real service's). */
   webhookProfile?: WebhookProfile;
+  /** Webhook delays: "sandbox" (default: seconds, see reference/webhooks/policy.ts) or "production" (the spec's). */
+  webhookSchedule?: DeliverySchedule;
   webhookRetry?: Partial<RetrySchedule>;
   /** Time allowed for one delivery attempt. Default 10000 ms (the spec's timeout). */
   webhookTimeoutMs?: number;
+  /** Circuit breaker, disabling and slot settings of webhook delivery (tests, benchmarks). */
+  webhookDelivery?: PolicyChoice["overrides"];
   /** Loopback/private receivers (the sandbox is for local development). Default true. */
   allowPrivateWebhookTargets?: boolean;
   /** Delay before a new wallet becomes `success`. Default 500 ms. */

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { multiplySpec } from "../bench/certify.ts";
 import { countSpecOperations } from "../bench/generation.ts";
-import { alternate, directionOf, entry, median, ratioOf, roundSignificant } from "../bench/stats.ts";
+import { alternate, directionOf, entry, median, percentile, ratioOf, roundSignificant } from "../bench/stats.ts";
 import { consoleTable, formatRatio } from "../bench/table.ts";
 
 describe("median", () => {
@@ -15,6 +15,15 @@ describe("median", () => {
   it("ignores values that are not finite and is NaN for nothing", () => {
     expect(median([Number.NaN, 2, Number.POSITIVE_INFINITY, 4])).toBe(3);
     expect(median([])).toBeNaN();
+  });
+});
+
+describe("percentile", () => {
+  it("takes the nearest rank, ignoring what is not a number", () => {
+    const hundred = Array.from({ length: 100 }, (_, i) => 100 - i);
+    expect([percentile(hundred, 0.5), percentile(hundred, 0.99), percentile(hundred, 1), percentile(hundred, 0)]).toEqual([50, 99, 100, 1]);
+    expect(percentile([3, Number.NaN, 1], 0.5)).toBe(1);
+    expect(percentile([], 0.5)).toBeNaN();
   });
 });
 

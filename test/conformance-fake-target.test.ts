@@ -173,6 +173,7 @@ const FAULTS: Array<[FakeFault, string]> = [
   ["resend-no-delivery", "webhooks.resend-same-event"],
   ["delete-keeps-delivering", "webhooks.delete-stops-delivery"],
   ["delete-status-wrong", "webhooks.delete-stops-delivery"],
+  ["shared-delivery-queue", "webhooks.endpoint-isolation"],
   ["creation-skips-pending", "lifecycle.wallet-creation"],
   ["creation-never-completes", "lifecycle.wallet-creation"],
   ["no-wallet-created-event", "lifecycle.wallet-created-event"],

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CustodialWalletServiceClient } from "../generated/client.ts";
 import { operationList } from "../generated/operations.ts";
 import { startSandbox, type Sandbox } from "../reference/sandbox.ts";
 import { startReceiver, waitFor, type Receiver } from "./reference-helpers.ts";
@@ -24,7 +25,14 @@ describe.skipIf(!available)("console and docs in Chromium", () => {
 
   beforeAll(async () => {
     mkdirSync(OUTPUT, { recursive: true });
-    sandbox = await startSandbox({ env: {}, seed: "browser", blockTimeSeconds: 0.5 });
+    // Endpoints are disabled after 1.5 s of failures here (10 minutes by default), so the console can show it.
+    sandbox = await startSandbox({
+      env: {},
+      seed: "browser",
+      blockTimeSeconds: 0.5,
+      webhookRetry: { initialDelayMs: 50, maxDelayMs: 100, maxAttempts: 2 },
+      webhookDelivery: { breaker: { openAfterFailures: 2, probeDelaysMs: [100] }, disableAfterMs: 1_500 },
+    });
     receiver = await startReceiver();
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -93,6 +101,39 @@ describe.skipIf(!available)("console and docs in Chromium", () => {
     await waitFor("the resent wallet.created", () => receiver.received.filter((r) => r.event.event === "wallet.created").length > before);
     await page.screenshot({ path: path.join(OUTPUT, "console-full.png"), fullPage: true });
     expect(problems).toEqual([]);
+  }, 60_000);
+
+  it("shows an endpoint's state, re-enables a disabled one and requeues what it missed", async () => {
+    const down = await startReceiver(503);
+    try {
+      const client = new CustodialWalletServiceClient({ baseUrl: sandbox.base_url, apiKey: sandbox.api_key, apiSecret: sandbox.api_secret });
+      await client.createWebhook({ params: { workspace_id: sandbox.workspace_id }, body: { url: down.url, event_types: ["wallet.created"] } });
+      const row = page.locator("#endpoints tbody tr", { hasText: down.url });
+      // Events keep coming while the receiver is down, until the endpoint is disabled.
+      await waitFor(
+        "the endpoint shown disabled",
+        async () => {
+          if ((await row.locator(".ep-state.status-disabled").count()) > 0) return true;
+          await client.createWallet({ body: { name: "console while down" } });
+          return false;
+        },
+        30_000,
+        300,
+      );
+      expect(await row.locator(".ep-health").textContent()).toMatch(/every attempt failed for \d+ s/);
+      await page.screenshot({ path: path.join(OUTPUT, "console-endpoint-disabled.png"), fullPage: true });
+      down.status = 200;
+      await row.locator("button.enable").click();
+      await row.locator(".ep-state.status-healthy").waitFor({ timeout: 10_000 });
+      expect(await row.locator("button.enable").isHidden()).toBe(true);
+      await row.locator("button.requeue").click();
+      await page.waitForSelector("#status:has-text('requeued')");
+      expect(await page.textContent("#status")).toMatch(/: [1-9]\d* requeued/);
+      await waitFor("the missed events, delivered", () => down.received.some((r) => r.answeredWith === 200));
+      expect(problems).toEqual([]);
+    } finally {
+      await down.close();
+    }
   }, 60_000);
 
   it("loads the docs page, rendered offline from the spec", async () => {

@@ -119,6 +119,16 @@ describe("webhooks.ts", () => {
     expect(text).toContain('"wallet.created": S.WalletCreatedEventSchema,');
   });
 
+  it("exports the spec's x-custody-webhook-delivery as webhookDelivery, its x-* annotations left out; none without the extension", async () => {
+    const { webhookDelivery } = await import(pathToFileURL(join(out, "webhooks.ts")).href);
+    expect(webhookDelivery.attempts["timeout-seconds"]).toBe(10);
+    expect(webhookDelivery.latency["healthy-endpoint-seconds"]).toBe(5);
+    expect(JSON.stringify(webhookDelivery)).not.toMatch(/"x-(source|reason)"/);
+    const { webhookDelivery: fromModel } = await import("../generator/model/webhooks.ts");
+    expect(fromModel({})).toBeUndefined();
+    expect(fromModel({ "x-custody-webhook-delivery": { "x-source": "assumed", a: { "x-reason": "r", b: [1, { "x-z": 1, c: 2 }] } } })).toEqual({ a: { b: [1, { c: 2 }] } });
+  });
+
   it("verifyWebhook accepts a signed delivery and returns the typed event; refuses tampering and replays", async () => {
     const hooks = await import(pathToFileURL(join(out, "webhooks.ts")).href);
     const keys = generateWebhookKeyPair();

@@ -22,7 +22,10 @@ let client: CustodialWalletServiceClient;
 let ws: string;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ env: {}, blockTimeSeconds: 1, walletCreationDelayMs: 5, webhookRetry: RETRY, webhookTimeoutMs: TIMEOUT_MS });
+  // The per-delivery schedule is what this file checks, so the endpoint's breaker never opens here
+  // (test/reference-webhook-isolation.test.ts covers the breaker and how it defers retries).
+  const noBreaker = { breaker: { openAfterFailures: 1_000 } };
+  sandbox = await startSandbox({ env: {}, blockTimeSeconds: 1, walletCreationDelayMs: 5, webhookRetry: RETRY, webhookTimeoutMs: TIMEOUT_MS, webhookDelivery: noBreaker });
   ws = sandbox.workspace_id;
   client = new CustodialWalletServiceClient({ baseUrl: sandbox.base_url, apiKey: sandbox.api_key, apiSecret: sandbox.api_secret });
 });

@@ -126,6 +126,7 @@ describe("parseSandboxArgs", () => {
     const { options, json } = parseSandboxArgs(["--port", "8080", "--rpc-port=8545", "--host", "0.0.0.0", "--json", "--upstream", "http://node:8545", "--data", "/tmp/x", "--block-time", "0.25"]);
     expect(json).toBe(true);
     expect(options).toMatchObject({ port: 8080, rpcPort: 8545, host: "0.0.0.0", upstreamUrl: "http://node:8545", dataDir: "/tmp/x", blockTimeSeconds: 0.25 });
+    expect(parseSandboxArgs(["--webhook-schedule", "production"]).options.webhookSchedule).toBe("production");
   });
 
   it.each([
@@ -135,6 +136,7 @@ describe("parseSandboxArgs", () => {
     [["--upstream", "ftp://x"]],
     [["--json=1"]],
     [["--port", "8000", "--rpc-port", "8000"]],
+    [["--webhook-schedule", "fast"]],
   ])("refuses %j", (argv) => {
     expect(() => parseSandboxArgs(argv)).toThrow(UsageError);
   });

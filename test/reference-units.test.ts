@@ -6,7 +6,8 @@ import { seedValues } from "../reference/config.ts";
 import { parseAmount, formatAmount, usdValue } from "../reference/domain/amounts.ts";
 import { csvField, toCsv } from "../reference/domain/csv.ts";
 import { deriveWalletAddress, deriveWalletPrivateKey } from "../reference/domain/key-derivation.ts";
-import { maxRetryDelayMs, retryDelayMs, DEFAULT_RETRY_SCHEDULE } from "../reference/webhooks/backoff.ts";
+import { maxRetryDelayMs, retryDelayMs } from "../reference/webhooks/backoff.ts";
+import { SANDBOX_POLICY } from "../reference/webhooks/policy.ts";
 import { checkWebhookUrl } from "../reference/webhooks/url-policy.ts";
 
 describe("amounts", () => {
@@ -73,7 +74,7 @@ describe("receiver URL policy", () => {
 
 describe("backoff", () => {
   it("grows exponentially up to the cap, jitter only shortens", () => {
-    const s = DEFAULT_RETRY_SCHEDULE;
+    const s = SANDBOX_POLICY.retry;
     expect([1, 2, 3, 4, 5].map((n) => maxRetryDelayMs(s, n))).toEqual([1000, 2000, 4000, 8000, 16000]);
     expect(maxRetryDelayMs(s, 20)).toBe(s.maxDelayMs);
     expect(retryDelayMs(s, 3, () => 0)).toBe(4000);

@@ -47,6 +47,8 @@ const OPERATIONS: Record<string, [string, string, string, string, "seed" | "assu
   createWebhook: ["post", "/api/v1/workspaces/{workspace_id}/webhooks", "webhooks", "201", "assumed"],
   listWebhooks: ["get", "/api/v1/workspaces/{workspace_id}/webhooks", "webhooks", "200", "assumed"],
   listWebhookDeliveries: ["get", "/api/v1/workspaces/{workspace_id}/webhook-logs", "webhooks", "200", "assumed"],
+  enableWebhook: ["post", "/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/enable", "webhooks", "200", "assumed"],
+  requeueFailedWebhookDeliveries: ["post", "/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/requeue-failed", "webhooks", "200", "assumed"],
   createApiKey: ["post", "/api/v1/workspaces/{workspace_id}/api-keys", "api-keys", "201", "assumed"],
   listApiKeys: ["get", "/api/v1/workspaces/{workspace_id}/api-keys", "api-keys", "200", "assumed"],
   revokeApiKey: ["delete", "/api/v1/workspaces/{workspace_id}/api-keys/{key_id}", "api-keys", "200", "assumed"],

@@ -24,6 +24,13 @@ export const SANDBOX_OPTIONS = {
   "block-time": { type: "string", value: "S", description: "seconds between blocks of the embedded chain", default: "1" },
   seed: { type: "string", value: "TEXT", env: SEED_ENV, description: "derive every seeded credential from TEXT (reproducible runs)" },
   "webhook-profile": { type: "string", value: "P", env: PROFILE_ENV, description: "canonical-json (the real service's) or standard-webhooks", default: "canonical-json" },
+  "webhook-schedule": {
+    type: "string",
+    value: "S",
+    description:
+      "sandbox: retries after seconds, endpoints disabled after 10 minutes of failures; production: the\nspec's x-custody-webhook-delivery (retries up to 6 h apart, disabled after 5 days)",
+    default: "sandbox",
+  },
   "cors-origin": {
     type: "string",
     multiple: true,

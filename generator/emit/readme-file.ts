@@ -28,6 +28,7 @@ export function emitReadme(ctx: EmitContext): EmittedFile {
     clientName: model.clientName,
     hmac: model.security.hmac ? `${model.security.hmac.algorithm} (x-custody-hmac)` : undefined,
     webhookProfile: model.webhookProfile,
+    webhookDelivery: model.webhookDelivery !== undefined,
     operations: model.operations.map((op) => ({
       operationId: cell(op.operationId),
       method: op.method,

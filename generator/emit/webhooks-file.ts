@@ -60,6 +60,7 @@ export function emitWebhooks(ctx: EmitContext): EmittedFile | undefined {
         declarations: [{ name: "DEFAULT_PROFILE", type: "WebhookProfile | undefined", initializer: profile }],
       },
     },
+    ...deliveryStatement(ctx.model.webhookDelivery),
     { kind: "text", text: FUNCTIONS },
   ];
   return { path: "webhooks.ts", content: printStatements(statements) };
@@ -83,6 +84,13 @@ function anyEventSchema(model: SpecModel, hooks: WebhookModel[], members: string
     }),
   );
   return discriminator ? `z.discriminatedUnion("${discriminator}", [${members.join(", ")}])` : `z.union([${members.join(", ")}])`;
+}
+
+/** `webhookDelivery`: the spec's x-custody-webhook-delivery as data, when the spec has one. */
+function deliveryStatement(delivery: Record<string, unknown> | undefined): Statement[] {
+  if (delivery === undefined) return [];
+  const doc = "What the spec guarantees about delivery (x-custody-webhook-delivery): time-out, retry schedule, isolation, latency target, circuit breaker and disabling.";
+  return [variable("webhookDelivery", `${JSON.stringify(delivery, null, 2)} as const`, doc)];
 }
 
 /** Member names that may carry the event name, in the order they are tried. */

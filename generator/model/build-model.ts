@@ -13,7 +13,7 @@ import { isPlainZodObject } from "./schema-shape.ts";
 import { COMPONENT_SCHEMA_PREFIX } from "./schema-utils.ts";
 import { buildSecurity } from "./security.ts";
 import type { NamedSchema, OperationModel, RpcModel, Schema, SpecModel, WebhookModel } from "./types.ts";
-import { buildWebhooks, webhookProfile } from "./webhooks.ts";
+import { buildWebhooks, webhookDelivery, webhookProfile } from "./webhooks.ts";
 
 /** Names every generated file exports besides the per-schema and per-operation ones. */
 export const FIXED_EXPORTS = [
@@ -96,6 +96,7 @@ export function buildModel(loaded: LoadedSpec, options: BuildOptions = {}): Spec
     security,
     webhooks,
     webhookProfile: webhookProfile(document),
+    webhookDelivery: webhookDelivery(document),
     rpc,
   };
 }

@@ -232,5 +232,7 @@ export interface SpecModel {
   webhooks: WebhookModel[];
   /** Default webhook signature profile from x-custody-webhook-signature. */
   webhookProfile?: string;
+  /** x-custody-webhook-delivery without its x-* annotations (time-out, schedule, isolation, targets). */
+  webhookDelivery?: Record<string, unknown>;
   rpc?: RpcModel;
 }

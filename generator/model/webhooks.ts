@@ -50,3 +50,18 @@ export function webhookProfile(document: Obj): string | undefined {
   const ext = document["x-custody-webhook-signature"] as Obj | undefined;
   return ext && typeof ext.default === "string" ? ext.default : undefined;
 }
+
+/**
+ * The delivery guarantees of x-custody-webhook-delivery as plain data (its x-* annotations left out), so
+ * that receivers and deployments read the spec's time-out, schedule and targets instead of restating them.
+ */
+export function webhookDelivery(document: Obj): Record<string, unknown> | undefined {
+  const ext = document["x-custody-webhook-delivery"];
+  return ext && typeof ext === "object" && !Array.isArray(ext) ? (withoutAnnotations(ext) as Record<string, unknown>) : undefined;
+}
+
+function withoutAnnotations(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutAnnotations);
+  if (!value || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value as Obj).filter(([k]) => !k.startsWith("x-")).map(([k, v]) => [k, withoutAnnotations(v)]));
+}

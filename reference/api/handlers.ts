@@ -145,6 +145,8 @@ export function createHandlers(app: ReferenceApp, opts: { version: string }): Ha
       return deliveryView(d, eventOf(d.event_id), webhookOf(d.webhook_id));
     },
     getWebhookVerificationKey: async ({ params }, ctx) => app.webhooks.verificationKey(actorOf(ctx), params.workspace_id),
+    enableWebhook: async ({ params }, ctx) => webhookView(app.webhooks.enable(actorOf(ctx), params.workspace_id, params.webhook_id)),
+    requeueFailedWebhookDeliveries: async ({ params, body }, ctx) => app.webhooks.requeueFailed(actorOf(ctx), params.workspace_id, params.webhook_id, { since: body.since, until: body.until }),
 
     // ----- api keys
     listApiKeys: async ({ params }, ctx) => app.apiKeys.list(actorOf(ctx), params.workspace_id).map(apiKeyView),

@@ -1,7 +1,7 @@
-// Events: one record per event, and in the same transaction one pending delivery per active webhook
-// of the workspace that subscribed to the event type. Because both are committed with the change that
-// caused them, a crash can never leave a change without its deliveries (the dispatcher picks up every
-// pending delivery on start).
+// Events: one record per event, and in the same transaction one delivery per active webhook of the
+// workspace that subscribed to the event type (pending, or failed unattempted while it is disabled).
+// Because both are committed with the change that caused them, a crash can never leave a change
+// without its deliveries (the dispatcher picks up every pending delivery on start).
 import type { WebhookEvent } from "../../generated/webhooks.ts";
 import type { StateStore, Tx } from "../store/state-store.ts";
 import { newId } from "./ids.ts";
@@ -19,28 +19,32 @@ export function publishEvent(tx: Tx, store: StateStore, at: Date, workspaceId: s
   return event;
 }
 
+/** Logged for a disabled webhook without an attempt (x-custody-webhook-delivery.disabling.effect). */
+export const NOT_ATTEMPTED_DISABLED = "not attempted: the webhook is disabled";
+
 /** The resource an event is about: a wallet's creation record names it by wallet_id, the rest by id. */
 function resourceIdOf(payload: EventPayload): string {
   const p = payload as { id?: string; wallet_id?: string };
   return p.id ?? p.wallet_id ?? "";
 }
 
+/** One delivery of `event` to `webhook`: pending and due now, or failed unattempted while the webhook is disabled. */
 export function newDelivery(webhook: WebhookRecord, event: EventRecord, at: Date): DeliveryRecord {
   const now = at.toISOString();
-  return {
+  const base = {
     id: newId(),
     workspace_id: webhook.workspace_id,
     webhook_id: webhook.id,
     event_id: event.id,
     event_type: event.type,
-    status: "pending",
     attempt_count: 0,
     series_attempts: 0,
-    next_attempt_at: now,
     attempts: [],
     created_at: now,
     updated_at: now,
   };
+  if (webhook.health?.state === "disabled") return { ...base, status: "failed", error: NOT_ATTEMPTED_DISABLED };
+  return { ...base, status: "pending", next_attempt_at: now };
 }
 
 /**

@@ -4,7 +4,7 @@
 // declaration of what the API returns.
 
 import type { WebhookEvent } from "../../generated/webhooks.ts";
-import type { AuditLogEntry, EventType, Role, WalletCreationState, WalletPurpose, WalletType, WebhookDeliveryStatus, WithdrawalStatus } from "../../generated/types.ts";
+import type { AuditLogEntry, EventType, Role, WalletCreationState, WalletPurpose, WalletType, WebhookDeliveryState, WebhookDeliveryStatus, WithdrawalStatus } from "../../generated/types.ts";
 
 // The spec's value sets, used by the records (never re-declared here).
 export type { EventType, Role, WalletPurpose, WalletType, WithdrawalStatus };
@@ -209,6 +209,30 @@ export interface WebhookRecord {
   created_at: string;
   updated_at: string;
   deleted_at?: string;
+  /** The endpoint's health (breaker, disabling); absent until its first attempt. */
+  health?: EndpointHealth;
+}
+
+export type AttemptOutcome = "ok" | "failed" | "timeout";
+
+/** What the dispatcher knows of an endpoint (x-custody-webhook-delivery: circuit-breaker, disabling). */
+export interface EndpointHealth {
+  state: WebhookDeliveryState;
+  /**
+   * How the last attempt ended: a 2xx, another answer or a refused connection ("failed"), or no answer
+   * within the time-out. Until an endpoint has answered at all, and after a time-out, it gets one
+   * attempt in flight.
+   */
+  last_outcome: AttemptOutcome;
+  consecutive_failures: number;
+  /** First failed attempt after the last 2xx (when the attempt started). */
+  failing_since?: string;
+  /** While backing_off: when the next probe may start. */
+  backoff_until?: string;
+  /** How many times the breaker opened in this streak (picks the probe delay). */
+  openings: number;
+  disabled_at?: string;
+  disabled_reason?: string;
 }
 
 export interface DeliveryAttempt {

@@ -256,8 +256,32 @@ export function withdrawalTransactionView(w: WithdrawalRecord): Transaction {
   });
 }
 
+/** A webhook with the health of its endpoint (absent health: never attempted, healthy). */
 export function webhookView(w: WebhookRecord): Webhook {
-  return compact({ id: w.id, workspace_id: w.workspace_id, url: w.url, event_types: [...w.event_types], description: w.description, created_at: w.created_at });
+  const h = w.health;
+  return compact({
+    id: w.id,
+    workspace_id: w.workspace_id,
+    url: w.url,
+    event_types: [...w.event_types],
+    description: w.description,
+    created_at: w.created_at,
+    delivery_state: h?.state ?? "healthy",
+    consecutive_failures: h?.consecutive_failures ?? 0,
+    failing_since: h?.failing_since,
+    backoff_until: h?.state === "backing_off" ? h.backoff_until : undefined,
+    disabled_at: h?.disabled_at,
+    disabled_reason: h?.disabled_reason,
+  });
+}
+
+/** When a pending delivery's next attempt can start: its own retry time, or later while its endpoint backs off. */
+function nextAttemptAt(d: DeliveryRecord, webhook: WebhookRecord | undefined): string | undefined {
+  if (d.status !== "pending") return d.next_attempt_at;
+  const h = webhook?.health;
+  if (h?.state === "disabled") return undefined; // waits for enableWebhook
+  if (h?.state === "backing_off" && h.backoff_until && (!d.next_attempt_at || h.backoff_until > d.next_attempt_at)) return h.backoff_until;
+  return d.next_attempt_at;
 }
 
 export function deliveryView(d: DeliveryRecord, event: EventRecord | undefined, webhook: WebhookRecord | undefined): WebhookDelivery {
@@ -270,7 +294,7 @@ export function deliveryView(d: DeliveryRecord, event: EventRecord | undefined, 
     status: d.status,
     attempt_count: d.attempt_count,
     workspace_id: d.workspace_id,
-    next_attempt_at: d.next_attempt_at,
+    next_attempt_at: nextAttemptAt(d, webhook),
     last_attempt_at: d.last_attempt_at,
     delivered_at: d.delivered_at,
     response_status: d.response_status,

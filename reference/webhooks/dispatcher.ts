@@ -1,56 +1,63 @@
-// Delivers webhook events, at least once. Every pending delivery in the store is attempted when its
-// next_attempt_at is due: POST of the event JSON, signed with the workspace's Ed25519 key in the
-// configured profile. A 2xx answer delivers it; anything else (non-2xx, timeout, refused or reset
-// connection) is recorded on the delivery and retried on the backoff schedule until maxAttempts, then
-// the delivery is `failed` (operation 6 can requeue it).
+// Delivers webhook events, at least once, with every endpoint (registered webhook) isolated from the
+// others (x-custody-webhook-delivery: isolation, circuit-breaker, disabling):
+//
+// - One queue per endpoint (endpoint-queues.ts). Each pass goes round robin over the endpoints with a
+//   delivery due and starts at most one attempt per endpoint per turn, so a burst to one endpoint cannot
+//   crowd out the others.
+// - An endpoint holds at most maxInFlightPerEndpoint attempts, and one until it has answered, after a
+//   time-out and while probing: a hanging endpoint ties up one socket of its own.
+// - Endpoints in a failure streak take slots from their own pool, so they never take a slot from an
+//   endpoint that answers.
+// - The breaker and the disabling rule (endpoint-health.ts) are stored on the webhook record in the same
+//   transaction as the attempt they follow.
 //
 // The store is the queue: deliveries are created in the same transaction as their event and every
-// attempt's outcome is committed, so a restart with --data picks up exactly where it stopped. An attempt
-// cut short by shutdown is not recorded and is made again after the restart (at-least-once: a receiver
-// may see an event twice and dedupes by webhook-id / event id).
+// attempt's outcome is committed, so a restart with --data picks up exactly where it stopped, breaker
+// states included. An attempt cut short by shutdown is not recorded and is made again after the restart
+// (at-least-once: a receiver may see an event twice and dedupes by the event id header).
 import { unixSeconds } from "../../runtime/hmac.ts";
 import { canonicalJson, signWebhook, webhookHmac, WEBHOOK_EVENT_ID_HEADER, WEBHOOK_HMAC_HEADER, type WebhookProfile } from "../../runtime/webhook-signature.ts";
-import { eventBody } from "../domain/events.ts";
-import { C, type ApiKeyRecord, type DeliveryAttempt, type DeliveryRecord, type EventRecord, type WebhookRecord, type WorkspaceRecord } from "../domain/records.ts";
-import type { StateStore } from "../store/state-store.ts";
-import { retryDelayMs, type RetrySchedule } from "./backoff.ts";
+import { eventBody, NOT_ATTEMPTED_DISABLED } from "../domain/events.ts";
+import { C, type ApiKeyRecord, type DeliveryRecord, type EndpointHealth, type EventRecord, type WebhookRecord, type WorkspaceRecord } from "../domain/records.ts";
+import type { StateStore, Tx } from "../store/state-store.ts";
+import { deliveryAfterAttempt, notAttempted, outcomeOf } from "./delivery-outcome.ts";
+import { gateOf, healthAfterAttempt, inFlightCap, sameHealth, slotPool } from "./endpoint-health.ts";
+import { EndpointQueues } from "./endpoint-queues.ts";
 import { postWebhook, type PostResult } from "./http-post.ts";
+import type { DeliveryPolicy } from "./policy.ts";
 
 export interface DispatcherOptions {
   profile: WebhookProfile;
-  retry: RetrySchedule;
-  /** Time allowed for one attempt (connect, headers and body). */
-  timeoutMs: number;
+  policy: DeliveryPolicy;
   /** How much of a receiver's answer is kept in the log. */
   maxResponseBodyBytes: number;
-  /** Attempts in flight at once. */
-  concurrency: number;
-  /** Attempts in flight per webhook, so one hanging receiver cannot take every slot. */
-  perWebhookConcurrency: number;
   random?: () => number;
 }
 
-export const DEFAULT_DISPATCHER_OPTIONS: Omit<DispatcherOptions, "retry" | "profile"> = {
-  // The spec's x-custody-webhook-delivery timeout.
-  timeoutMs: 10_000,
-  maxResponseBodyBytes: 1_024,
-  concurrency: 16,
-  perWebhookConcurrency: 4,
-};
-
-/** Attempts kept per delivery record; older ones are summarized by attempt_count. */
-const MAX_ATTEMPTS_KEPT = 50;
 const USER_AGENT = "custody-sandbox-webhooks/0.1";
+/** Attempts one pass starts before it yields (each signs and opens a connection synchronously, about 0.5 ms). */
+const LAUNCHES_PER_PASS = 16;
+
+/** Which turn of a pass an endpoint belongs to: 0 answered 2xx last, 1 not tried yet, 2 failing. */
+function turnOf(health: EndpointHealth | undefined): 0 | 1 | 2 {
+  if (health === undefined) return 1;
+  return health.last_outcome === "ok" ? 0 : 2;
+}
+
+interface Flight {
+  abort: AbortController;
+  done: Promise<void>;
+  webhookId: string;
+  pool: "answering" | "failing";
+}
 
 export class WebhookDispatcher {
-  private readonly inFlight = new Map<string, { abort: AbortController; done: Promise<void>; webhookId: string }>();
-  /**
-   * Ids of the deliveries that are `pending`, kept up to date from the store's commits, so that a look
-   * at the queue costs the pending deliveries and not every delivery ever made (delivered and failed ones
-   * pile up; scanning them after every attempt made a burst of deliveries quadratic).
-   */
-  private readonly pending = new Set<string>();
+  private readonly inFlight = new Map<string, Flight>();
+  private readonly perEndpoint = new Map<string, number>();
+  private readonly perPool = { answering: 0, failing: 0 };
+  private readonly queues = new EndpointQueues();
   private timer: NodeJS.Timeout | undefined;
+  private timerAt = Infinity;
   private scheduled = false;
   private closed = false;
   private unsubscribe: (() => void) | undefined;
@@ -62,21 +69,27 @@ export class WebhookDispatcher {
   ) {}
 
   start(): void {
-    for (const d of this.store.list<DeliveryRecord>(C.deliveries)) if (d.status === "pending") this.pending.add(d.id);
+    for (const d of this.store.list<DeliveryRecord>(C.deliveries)) if (d.status === "pending") this.enqueue(d);
     this.unsubscribe = this.store.onCommit((ops) => {
       let touched = false;
       for (const op of ops) {
-        if (!("c" in op) || op.c !== C.deliveries) continue;
+        if (!("c" in op)) continue;
+        if (op.c === C.webhooks) {
+          touched = true; // enabled, disabled, deleted: the gates moved
+          if ("v" in op && (op.v as WebhookRecord).status === "deleted") this.abortFlightsOf(op.id);
+        }
+        if (op.c !== C.deliveries) continue;
         touched = true;
-        if ("v" in op && (op.v as DeliveryRecord).status === "pending") this.pending.add(op.id);
-        else this.pending.delete(op.id);
+        if (this.inFlight.has(op.id)) continue; // its attempt's end re-reads it
+        if ("v" in op && (op.v as DeliveryRecord).status === "pending") this.enqueue(op.v as DeliveryRecord);
+        else this.queues.remove(op.id);
       }
       if (touched) this.wake();
     });
     this.wake();
   }
 
-  /** Schedules a look at the queue on the next turn (coalesced; never runs inside a commit). */
+  /** Schedules a look at the queues on the next turn (coalesced; never runs inside a commit). */
   wake(): void {
     if (this.closed || this.scheduled) return;
     this.scheduled = true;
@@ -95,42 +108,99 @@ export class WebhookDispatcher {
     await Promise.all([...this.inFlight.values()].map((f) => f.done));
   }
 
-  private schedule(): void {
-    if (this.closed) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    const nowMs = this.now().getTime();
-    const queue: { d: DeliveryRecord; due: number }[] = [];
-    for (const id of this.pending) {
-      const d = this.inFlight.has(id) ? undefined : this.store.get<DeliveryRecord>(C.deliveries, id);
-      if (d?.status === "pending") queue.push({ d, due: d.next_attempt_at ? Date.parse(d.next_attempt_at) : nowMs });
-    }
-    queue.sort((a, b) => a.due - b.due);
-    const perWebhook = new Map<string, number>();
-    for (const f of this.inFlight.values()) perWebhook.set(f.webhookId, (perWebhook.get(f.webhookId) ?? 0) + 1);
-    for (const { d, due } of queue) {
-      if (this.inFlight.size >= this.opts.concurrency) return; // a finishing attempt wakes us again
-      if (due > nowMs) {
-        this.timer = setTimeout(() => this.schedule(), Math.min(due - nowMs, 2 ** 31 - 1));
-        this.timer.unref?.();
-        return;
-      }
-      const busy = perWebhook.get(d.webhook_id) ?? 0;
-      if (busy >= this.opts.perWebhookConcurrency) continue; // its own finishing attempt wakes us
-      perWebhook.set(d.webhook_id, busy + 1);
-      this.launch(d);
-    }
+  /**
+   * A deleted webhook gets nothing more (operation 7): attempts still connecting are cut, so only a
+   * request whose bytes were already on the wire can reach it. They are not recorded (the deletion
+   * already marked their deliveries failed).
+   */
+  private abortFlightsOf(webhookId: string): void {
+    for (const f of this.inFlight.values()) if (f.webhookId === webhookId) f.abort.abort();
   }
 
-  private launch(d: DeliveryRecord): void {
+  /** Pending deliveries of an endpoint that wait in its queue (not counting the ones on the wire). */
+  queuedFor(webhookId: string): string[] {
+    return this.queues.idsOf(webhookId);
+  }
+
+  private enqueue(d: DeliveryRecord): void {
+    this.queues.put(d.id, d.webhook_id, d.next_attempt_at ? Date.parse(d.next_attempt_at) : this.now().getTime());
+  }
+
+  /**
+   * One pass: round robin over the endpoints, one attempt per endpoint per turn, until nothing can
+   * start or the pass has started LAUNCHES_PER_PASS attempts (then it yields to the event loop and goes
+   * on in the next pass, so answers that arrived meanwhile are read). Endpoints whose last attempt got
+   * a 2xx take their turn first, then endpoints not tried yet, then endpoints in a failure streak: a
+   * wave of probes or of first attempts to new endpoints never delays a healthy delivery.
+   */
+  private schedule(): void {
+    if (this.closed) return;
+    const nowMs = this.now().getTime();
+    let nextWake = Infinity;
+    let budget = LAUNCHES_PER_PASS;
+    const rotation = this.queues.rotation();
+    const healthOf = (id: string) => this.store.get<WebhookRecord>(C.webhooks, id)?.health;
+    const tiers: [string[], string[], string[]] = [[], [], []];
+    for (const id of rotation) tiers[turnOf(healthOf(id))].push(id);
+    for (const endpoints of tiers) {
+      for (let launched = true; launched && budget > 0; ) {
+        launched = false;
+        for (const webhookId of endpoints) {
+          if (budget === 0) break;
+          const health = healthOf(webhookId);
+          if ((this.perEndpoint.get(webhookId) ?? 0) >= inFlightCap(health, this.opts.policy)) continue; // its attempt's end wakes us
+          const head = this.queues.head(webhookId);
+          if (!head) continue;
+          const from = Math.max(head.due, gateOf(health));
+          if (from > nowMs) {
+            nextWake = Math.min(nextWake, from);
+            continue;
+          }
+          const pool = slotPool(health);
+          if (this.perPool[pool] >= (pool === "answering" ? this.opts.policy.answeringSlots : this.opts.policy.failingSlots)) continue;
+          this.queues.remove(head.id);
+          this.launch(head.id, webhookId, pool);
+          launched = true;
+          budget--;
+        }
+      }
+    }
+    if (budget === 0) this.wake();
+    this.armTimer(nextWake, nowMs);
+  }
+
+  private armTimer(at: number, nowMs: number): void {
+    if (at === this.timerAt) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = at;
+    if (at === Infinity) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.timerAt = Infinity;
+      this.schedule();
+    }, Math.min(Math.max(0, at - nowMs), 2 ** 31 - 1));
+    this.timer.unref?.();
+  }
+
+  private launch(id: string, webhookId: string, pool: Flight["pool"]): void {
     const abort = new AbortController();
-    const done = this.attempt(d.id, abort.signal)
+    this.perEndpoint.set(webhookId, (this.perEndpoint.get(webhookId) ?? 0) + 1);
+    this.perPool[pool]++;
+    const done = this.attempt(id, abort.signal)
       .catch(() => undefined)
       .finally(() => {
-        this.inFlight.delete(d.id);
+        this.inFlight.delete(id);
+        const left = (this.perEndpoint.get(webhookId) ?? 1) - 1;
+        if (left > 0) this.perEndpoint.set(webhookId, left);
+        else this.perEndpoint.delete(webhookId);
+        this.perPool[pool]--;
+        // Whatever the attempt (or a resend meanwhile) left pending goes back into its queue.
+        const d = this.store.get<DeliveryRecord>(C.deliveries, id);
+        if (!this.closed && d?.status === "pending") this.enqueue(d);
         this.wake();
       });
-    this.inFlight.set(d.id, { abort, done, webhookId: d.webhook_id });
+    this.inFlight.set(id, { abort, done, webhookId, pool });
   }
 
   private async attempt(id: string, signal: AbortSignal): Promise<void> {
@@ -140,13 +210,28 @@ export class WebhookDispatcher {
     const event = this.store.get<EventRecord>(C.events, d.event_id);
     const workspace = this.store.get<WorkspaceRecord>(C.workspaces, d.workspace_id);
     if (!webhook || webhook.status !== "active" || !event || !workspace) {
-      this.finishWithout(d, !webhook || webhook.status !== "active" ? "cancelled: the webhook was deleted" : "the event or workspace no longer exists");
+      const reason = !webhook || webhook.status !== "active" ? "cancelled: the webhook was deleted" : "the event or workspace no longer exists";
+      this.store.transact((tx) => void tx.put(C.deliveries, notAttempted(d, reason, this.now())));
       return;
     }
+    const body = canonicalJson(eventBody(event, webhook));
+    const startedAt = this.now();
+    const result = await postWebhook({
+      url: webhook.url,
+      body,
+      headers: this.headers(webhook, event, workspace, body, startedAt),
+      timeoutMs: this.opts.policy.timeoutMs,
+      maxBodyBytes: this.opts.maxResponseBodyBytes,
+      signal,
+    });
+    if (signal.aborted) return;
+    this.record(id, startedAt, result);
+  }
+
+  private headers(webhook: WebhookRecord, event: EventRecord, workspace: WorkspaceRecord, body: string, at: Date): Record<string, string> {
     // One serialization for both profiles: canonical JSON is valid JSON, and the bytes signed by
     // standard-webhooks are exactly the bytes sent.
-    const body = canonicalJson(eventBody(event, webhook));
-    const signature = signWebhook({ profile: this.opts.profile, privateKey: workspace.webhook_private_key, id: event.id, timestamp: unixSeconds(this.now().getTime()), body });
+    const signature = signWebhook({ profile: this.opts.profile, privateKey: workspace.webhook_private_key, id: event.id, timestamp: unixSeconds(at.getTime()), body });
     // canonical-json has no id header of its own; receivers de-duplicate on this one (the spec's choice).
     if (this.opts.profile === "canonical-json") {
       signature[WEBHOOK_EVENT_ID_HEADER] = event.id;
@@ -155,66 +240,33 @@ export class WebhookDispatcher {
       const registrar = this.store.get<ApiKeyRecord>(C.apiKeys, webhook.created_by);
       if (registrar && registrar.status === "active") signature[WEBHOOK_HMAC_HEADER] = webhookHmac(registrar.secret, body);
     }
-    const startedAt = this.now();
-    const result = await postWebhook({
-      url: webhook.url,
-      body,
-      headers: { "content-type": "application/json", "user-agent": USER_AGENT, ...signature },
-      timeoutMs: this.opts.timeoutMs,
-      maxBodyBytes: this.opts.maxResponseBodyBytes,
-      signal,
-    });
-    if (signal.aborted) return;
-    this.record(id, startedAt, result);
+    return { "content-type": "application/json", "user-agent": USER_AGENT, ...signature };
   }
 
+  /** The attempt, the delivery's next state and the endpoint's health, in one transaction. */
   private record(id: string, startedAt: Date, result: PostResult): void {
     const d = this.store.get<DeliveryRecord>(C.deliveries, id);
     if (!d) return;
-    const at = this.now();
-    const ok = result.error === undefined && result.status !== undefined && result.status >= 200 && result.status < 300;
-    const attempt: DeliveryAttempt = {
-      number: d.attempt_count + 1,
-      at: startedAt.toISOString(),
-      duration_ms: result.durationMs,
-      ...(result.status !== undefined ? { response_status: result.status } : {}),
-      ...(!ok ? { error: result.error ?? `receiver answered HTTP ${result.status}` } : {}),
-    };
-    const base = {
-      ...d,
-      attempt_count: d.attempt_count + 1,
-      series_attempts: d.series_attempts + 1,
-      last_attempt_at: startedAt.toISOString(),
-      attempts: [...d.attempts, attempt].slice(-MAX_ATTEMPTS_KEPT),
-      updated_at: at.toISOString(),
-    };
-    delete (base as Partial<DeliveryRecord>).response_status;
-    delete (base as Partial<DeliveryRecord>).response_body;
-    delete (base as Partial<DeliveryRecord>).error;
-    delete (base as Partial<DeliveryRecord>).next_attempt_at;
-    if (result.status !== undefined) base.response_status = result.status;
-    if (result.body !== undefined) base.response_body = result.body;
-    let next: DeliveryRecord;
-    if (d.status !== "pending") {
-      // Cancelled (webhook deleted) while this attempt was on the wire: log it, change nothing else.
-      next = { ...base, status: d.status, ...(d.error ? { error: d.error } : {}) };
-    } else if (ok) {
-      next = { ...base, status: "delivered", delivered_at: at.toISOString() };
-    } else if (base.series_attempts >= this.opts.retry.maxAttempts) {
-      next = { ...base, status: "failed", error: attempt.error as string };
-    } else {
-      const delay = retryDelayMs(this.opts.retry, base.series_attempts, this.opts.random);
-      next = { ...base, status: "pending", error: attempt.error as string, next_attempt_at: new Date(at.getTime() + delay).toISOString() };
-    }
+    const endedAt = this.now();
     this.store.transact((tx) => {
+      let next = deliveryAfterAttempt(d, startedAt, endedAt, result, this.opts.policy.retry, this.opts.random);
+      const webhook = tx.get<WebhookRecord>(C.webhooks, d.webhook_id);
+      if (webhook?.status === "active") {
+        const { health, disabled } = healthAfterAttempt(webhook.health, { outcome: outcomeOf(result), startedAt, endedAt, random: (this.opts.random ?? Math.random)() }, this.opts.policy);
+        if (!sameHealth(webhook.health, health)) tx.put<WebhookRecord>(C.webhooks, { ...webhook, health, updated_at: endedAt.toISOString() });
+        if (disabled) this.failQueued(tx, webhook.id, endedAt);
+        // A disabled endpoint gets no retry either (an attempt that was on the wire when it was disabled).
+        if (health.state === "disabled" && next.status === "pending") next = notAttempted(next, `${next.error}; not retried: the webhook is disabled`, endedAt);
+      }
       tx.put(C.deliveries, next);
     });
   }
 
-  private finishWithout(d: DeliveryRecord, reason: string): void {
-    const { next_attempt_at: _dropped, ...rest } = d;
-    this.store.transact((tx) => {
-      tx.put<DeliveryRecord>(C.deliveries, { ...rest, status: "failed", error: reason, updated_at: this.now().toISOString() });
-    });
+  /** A disabled endpoint gets nothing: what waits in its queue is logged as not attempted. */
+  private failQueued(tx: Tx, webhookId: string, at: Date): void {
+    for (const queuedId of this.queues.idsOf(webhookId)) {
+      const q = tx.get<DeliveryRecord>(C.deliveries, queuedId);
+      if (q?.status === "pending") tx.put(C.deliveries, notAttempted(q, NOT_ATTEMPTED_DISABLED, at));
+    }
   }
 }

@@ -8,6 +8,8 @@ export interface PostResult {
   status?: number;
   body?: string;
   error?: string;
+  /** No complete answer within the time-out (the receiver held the attempt). */
+  timedOut?: true;
   durationMs: number;
 }
 
@@ -49,8 +51,8 @@ export function postWebhook(opts: PostOptions): Promise<PostResult> {
       // A fresh connection per attempt: a receiver that hung before must not poison the next attempt.
       agent: false,
     });
-    const timer = setTimeout(() => finish({ ...(status !== undefined ? { status } : {}), error: `timeout: no complete response within ${opts.timeoutMs} ms` }), opts.timeoutMs);
-    const onAbort = () => finish({ error: "aborted: the sandbox is shutting down" });
+    const timer = setTimeout(() => finish({ ...(status !== undefined ? { status } : {}), error: `timeout: no complete response within ${opts.timeoutMs} ms`, timedOut: true }), opts.timeoutMs);
+    const onAbort = () => finish({ error: "aborted (the sandbox is shutting down, or the webhook was deleted)" });
     opts.signal?.addEventListener("abort", onAbort);
     req.on("error", (err: NodeJS.ErrnoException) => finish({ ...(status !== undefined ? { status } : {}), error: describeError(err) }));
     req.on("response", (res) => {

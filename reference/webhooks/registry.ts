@@ -1,5 +1,6 @@
 // Webhook registrations of a workspace, the delivery log reads, requeue (operation 6), delete
-// (operation 7) and the verification key (operation 8).
+// (operation 7), the verification key (operation 8), and enabling a webhook and requeueing what it
+// missed (x-custody-webhook-delivery.disabling).
 import { badRequest, notFound } from "../../runtime/errors.ts";
 import { publicKeyBase64 } from "../../runtime/webhook-signature.ts";
 import { assertWorkspace, inWorkspace } from "../domain/access.ts";
@@ -93,13 +94,51 @@ export class WebhookRegistry {
     const d = this.delivery(actor, workspaceId, deliveryId);
     const webhook = this.ctx.store.get<WebhookRecord>(C.webhooks, d.webhook_id);
     if (!webhook || webhook.status !== "active") throw notFound("the webhook of this delivery was deleted; it receives nothing more");
-    const at = this.ctx.now().toISOString();
-    const { delivered_at: _was, ...rest } = d;
-    const requeued: DeliveryRecord = { ...rest, status: "pending", series_attempts: 0, next_attempt_at: at, updated_at: at };
-    return this.ctx.store.transact((tx) => {
-      const saved = tx.put(C.deliveries, requeued);
-      return saved;
+    const requeued = requeue(d, this.ctx.now().toISOString());
+    return this.ctx.store.transact((tx) => tx.put(C.deliveries, requeued));
+  }
+
+  /**
+   * enableWebhook: a fresh health record (healthy, breaker closed, failure streak forgotten). The
+   * dispatcher sees the commit and sends what is due. Deliveries missed while disabled stay failed.
+   */
+  enable(actor: Actor, workspaceId: string, webhookId: string): WebhookRecord {
+    const webhook = this.active(actor, workspaceId, webhookId);
+    if (webhook.health === undefined) return webhook;
+    const { health: _reset, ...rest } = webhook;
+    const enabled: WebhookRecord = { ...rest, updated_at: this.ctx.now().toISOString() };
+    return this.ctx.store.transact((tx) => tx.put(C.webhooks, enabled));
+  }
+
+  /**
+   * requeueFailedWebhookDeliveries: every failed delivery of the webhook created in [since, until]
+   * goes back to pending, each as operation 6 requeues one.
+   */
+  requeueFailed(actor: Actor, workspaceId: string, webhookId: string, window: { since: string; until?: string }): { webhook_id: string; requeued: number; since: string; until: string } {
+    const webhook = this.active(actor, workspaceId, webhookId);
+    const now = this.ctx.now();
+    const since = Date.parse(window.since);
+    const until = window.until === undefined ? now.getTime() : Date.parse(window.until);
+    if (Number.isNaN(since) || Number.isNaN(until)) throw badRequest("since and until must be date-times");
+    if (since > until) throw badRequest("since is after until");
+    const missed = this.ctx.store.list<DeliveryRecord>(C.deliveries, (d) => {
+      if (d.webhook_id !== webhook.id || d.status !== "failed") return false;
+      const created = Date.parse(d.created_at);
+      return created >= since && created <= until;
     });
+    const at = now.toISOString();
+    this.ctx.store.transact((tx) => {
+      for (const d of missed) tx.put(C.deliveries, requeue(d, at));
+    });
+    return { webhook_id: webhook.id, requeued: missed.length, since: new Date(since).toISOString(), until: new Date(until).toISOString() };
+  }
+
+  /** A webhook of the caller's workspace that is not deleted (404 otherwise). */
+  private active(actor: Actor, workspaceId: string, webhookId: string): WebhookRecord {
+    assertWorkspace(actor, workspaceId);
+    const webhook = this.ctx.store.get<WebhookRecord>(C.webhooks, webhookId);
+    if (!inWorkspace(actor, webhook) || webhook.status !== "active") throw notFound("webhook not found");
+    return webhook;
   }
 
   verificationKey(actor: Actor, workspaceId: string): { public_key: string } {
@@ -108,4 +147,10 @@ export class WebhookRegistry {
     if (!ws) throw notFound("workspace not found");
     return { public_key: publicKeyBase64(ws.webhook_private_key) };
   }
+}
+
+/** The same record back in the queue: due now, a fresh retry budget, attempt_count kept (operation 6). */
+function requeue(d: DeliveryRecord, at: string): DeliveryRecord {
+  const { delivered_at: _was, ...rest } = d;
+  return { ...rest, status: "pending", series_attempts: 0, next_attempt_at: at, updated_at: at };
 }

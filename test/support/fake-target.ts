@@ -27,6 +27,7 @@ export const FAKE_FAULTS = [
   // webhooks
   "webhook-wrong-key", "webhook-unsigned-body", "resend-new-event-id", "resend-no-delivery", "delete-keeps-delivering",
   "verification-key-short", "delete-status-wrong", "event-missing-type", "no-delivery-log", "webhook-not-listed",
+  "shared-delivery-queue",
   // lifecycle
   "creation-skips-pending", "creation-never-completes", "no-wallet-created-event", "deposit-address-invalid", "export-csv-missing",
   // node access
@@ -127,6 +128,13 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
     }
   }
 
+  // Every delivery of the deployment, one after the other: the dispatcher that issue 28 is about.
+  let sharedQueue = Promise.resolve();
+  const dispatch = (webhook: Webhook, delivery: Delivery, body: string): void => {
+    if (has("shared-delivery-queue")) sharedQueue = sharedQueue.then(() => deliver(webhook, delivery, body));
+    else void deliver(webhook, delivery, body);
+  };
+
   // The spec's event envelope {webhook_id, resource_id, url, payload, event}, one body per webhook.
   function emit(type: string, data: Record<string, unknown>): void {
     const eventId = rid("evt");
@@ -136,7 +144,7 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
       const event = { webhook_id: webhook.id, resource_id: String(data.wallet_id ?? data.id ?? ""), url: webhook.url, payload: data, event: has("event-missing-type") ? undefined : type };
       const delivery: Delivery = { id: rid("dlv"), webhook_id: webhook.id, event_id: eventId, event_type: type, status: "pending", attempt_count: 0, payload: event, workspace_id: workspaceId, created_at: createdAt };
       if (!has("no-delivery-log")) deliveries.set(delivery.id, delivery);
-      void deliver(webhook, delivery, JSON.stringify(event));
+      dispatch(webhook, delivery, JSON.stringify(event));
     }
   }
 

@@ -49,6 +49,20 @@ export function rejectWithdrawal(call: Call, ctx: Ctx, id: string, reason?: stri
 export function webhookDeliveries(call: Call, ctx: Ctx): Promise<DeliveryView[]>;
 export function resendDelivery(call: Call, ctx: Ctx, id: string): Promise<unknown>;
 export function listWebhooks(call: Call, ctx: Ctx): Promise<Array<Record<string, unknown>>>;
+export interface EndpointView {
+  id: string;
+  url: string;
+  state: "healthy" | "backing_off" | "disabled";
+  failures: number;
+  failing_since?: string;
+  backoff_until?: string;
+  disabled_at?: string;
+  disabled_reason?: string;
+  created_at: string;
+}
+export function webhookEndpoints(call: Call, ctx: Ctx): Promise<EndpointView[]>;
+export function enableWebhook(call: Call, ctx: Ctx, id: string): Promise<unknown>;
+export function requeueFailedDeliveries(call: Call, ctx: Ctx, id: string, since: string): Promise<number>;
 export interface TransactionView {
   id: string;
   wallet_id: string;

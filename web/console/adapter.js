@@ -123,6 +123,32 @@ export async function listWebhooks(call, ctx) {
   return (await call("listWebhooks", { params: { workspace_id: ctx.workspace_id } })) ?? [];
 }
 
+/** The registered endpoints with their health (delivery_state healthy, backing_off or disabled). */
+export async function webhookEndpoints(call, ctx) {
+  return (await listWebhooks(call, ctx)).map((w) => ({
+    id: w.id,
+    url: w.url,
+    state: w.delivery_state ?? "healthy",
+    failures: w.consecutive_failures ?? 0,
+    failing_since: w.failing_since,
+    backoff_until: w.backoff_until,
+    disabled_at: w.disabled_at,
+    disabled_reason: w.disabled_reason,
+    created_at: w.created_at,
+  }));
+}
+
+/** Re-enables an endpoint: healthy again, breaker closed (what it missed stays failed). */
+export async function enableWebhook(call, ctx, id) {
+  return call("enableWebhook", { params: { workspace_id: ctx.workspace_id, webhook_id: id } });
+}
+
+/** Requeues the endpoint's failed deliveries created since `since` (ISO date-time); resolves with how many. */
+export async function requeueFailedDeliveries(call, ctx, id, since) {
+  const data = await call("requeueFailedWebhookDeliveries", { params: { workspace_id: ctx.workspace_id, webhook_id: id }, body: { since } });
+  return data?.requeued ?? 0;
+}
+
 /** Registers a webhook endpoint for `eventTypes`. */
 export async function createWebhook(call, ctx, url, eventTypes) {
   return call("createWebhook", { params: { workspace_id: ctx.workspace_id }, body: { url, event_types: eventTypes } });

@@ -1,5 +1,6 @@
 // The sandbox console: wallets with balances and deposit addresses, test deposits from the faucet,
-// withdrawals with approve/reject, and the webhook delivery log with resend, refreshed every 1.5 s.
+// withdrawals with approve/reject, webhook endpoints with their health (re-enable, requeue what they
+// missed) and the webhook delivery log with resend, refreshed every 1.5 s.
 // Every wallet API call goes through adapter.js; rows are updated in place so that typed values stay.
 import * as api from "./adapter.js";
 import { operationCaller, sandboxAction } from "./signing.js";
@@ -50,12 +51,12 @@ function rowFor(tbody, key, create) {
   return row;
 }
 
-/** Runs a user action, reporting its outcome in the status line. */
+/** Runs a user action, reporting its outcome in the status line (what `work` returns, when it is text). */
 async function act(what, work) {
   status(`${what}…`);
   try {
-    await work();
-    status(`${what}: done`);
+    const said = await work();
+    status(`${what}: ${typeof said === "string" ? said : "done"}`);
     await refresh();
   } catch (error) {
     status(`${what}: ${error.message}`, true);
@@ -148,6 +149,41 @@ async function refreshDeposits() {
   }
 }
 
+/** What an endpoint's health says in words: its failure streak, the next probe, why it was disabled. */
+function healthText(w) {
+  if (w.state === "disabled") return `disabled ${w.disabled_at}: ${w.disabled_reason ?? ""}`;
+  if (w.state === "backing_off") return `${w.failures} failures in a row since ${w.failing_since}; next attempt at ${w.backoff_until}`;
+  return w.failures > 0 ? `${w.failures} failed attempt(s) since ${w.failing_since}` : "";
+}
+
+async function refreshEndpoints() {
+  const endpoints = await api.webhookEndpoints(call, ctx);
+  const tbody = document.querySelector("#endpoints tbody");
+  const listed = new Set(endpoints.map((w) => w.id));
+  for (const row of tbody.querySelectorAll("tr[data-key]")) if (!listed.has(row.dataset.key)) row.remove();
+  for (const w of [...endpoints].reverse()) {
+    const row = rowFor(tbody, w.id, () => {
+      const enable = el("button", { textContent: "Re-enable", className: "enable" });
+      enable.onclick = () => act(`re-enabling ${w.url}`, () => api.enableWebhook(call, ctx, w.id));
+      const requeue = el("button", { textContent: "Requeue failed", className: "requeue" });
+      requeue.title = "Requeue every failed delivery of this endpoint";
+      requeue.onclick = () =>
+        act(`requeueing the failed deliveries of ${w.url}`, async () => `${await api.requeueFailedDeliveries(call, ctx, w.id, w.created_at)} requeued`);
+      return el(
+        "tr",
+        {},
+        el("td", {}, el("div", { className: "mono", textContent: w.url }), el("code", { textContent: w.id })),
+        el("td", { className: "ep-state" }),
+        el("td", { className: "ep-health" }),
+        el("td", {}, enable, " ", requeue),
+      );
+    });
+    badge(row.querySelector(".ep-state"), w.state);
+    row.querySelector(".ep-health").textContent = healthText(w);
+    row.querySelector(".enable").hidden = w.state === "healthy";
+  }
+}
+
 async function refreshDeliveries() {
   const deliveries = await api.webhookDeliveries(call, ctx);
   const tbody = document.querySelector("#deliveries tbody");
@@ -180,6 +216,7 @@ async function refresh() {
     try {
       refreshWithdrawals(await refreshWallets());
       await refreshDeposits();
+      await refreshEndpoints();
       await refreshDeliveries();
       document.body.dataset.refreshed = String(Date.now());
     } catch (error) {

@@ -47,7 +47,8 @@ async function awaitThirdAttempt(ctx: CheckContext, all: ReceivedDelivery[], our
 }
 
 function describeAttempts(attempts: ReceivedDelivery[]): string {
-  return attempts.map((a) => (a.failedWith === "error" ? "a 500" : a.failedWith === "hang" ? "a time-out" : "a 200")).join(", ");
+  const said = { error: "a 500", hang: "a time-out", reset: "a closed connection" } as const;
+  return attempts.map((a) => (a.failedWith ? said[a.failedWith] : "a 200")).join(", ");
 }
 
 export const retrySameEvent: Check = {
