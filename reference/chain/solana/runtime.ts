@@ -343,10 +343,11 @@ export class SolanaRuntime {
   }
 
   #land(a: { tx: Transaction; wire: Uint8Array; signature: string; keys: string[]; pre: bigint[]; post: bigint[]; time: number; result: NativeTransactionMetadata | NativeFailedTransaction }): LandedTransaction {
-    const failed = isFailure(a.result);
-    const meta = failed ? a.result.meta() : a.result;
-    const err = failed ? transactionErrorJson(a.result.err()) : null;
-    const fee = failed ? a.pre[0]! - a.post[0]! : LAMPORTS_PER_SIGNATURE * BigInt(a.tx.signatures.length);
+    const r = a.result;
+    const meta = isFailure(r) ? r.meta() : r;
+    const err = isFailure(r) ? transactionErrorJson(r.err()) : null;
+    // A failed transaction paid exactly what its fee payer lost.
+    const fee = isFailure(r) ? a.pre[0]! - a.post[0]! : LAMPORTS_PER_SIGNATURE * BigInt(a.tx.signatures.length);
     const landed: LandedTransaction = {
       signature: a.signature,
       slot: this.#head,
