@@ -15,20 +15,14 @@ import { base58 } from "@scure/base";
 import { keypairFromSeed, signBytes, type SolanaKeypair } from "../../../lib/solana/keys.ts";
 import { transferMessage } from "../../../lib/solana/system-program.ts";
 import { decodeTransaction, encodeTransaction, WireFormatError, type Transaction } from "../../../lib/solana/transaction.ts";
+import { BLOCKHASH_VALID_SLOTS, DEFAULT_SLOT_MS, FINALIZED_DEPTH, LAMPORTS_PER_SIGNATURE, LAMPORTS_PER_SOL } from "./constants.ts";
 import { Ledger, type LedgerContents } from "./ledger.ts";
 import { loadLiteSvm, type NativeFailedTransaction, type NativeLiteSvm, type NativeTransactionMetadata } from "./litesvm-binding.ts";
 import { transactionErrorJson, transactionErrorText, type TransactionErrorJson } from "./tx-errors.ts";
 
 export type Commitment = "processed" | "confirmed" | "finalized";
+export { BLOCKHASH_VALID_SLOTS, FINALIZED_DEPTH, LAMPORTS_PER_SIGNATURE, LAMPORTS_PER_SOL } from "./constants.ts";
 
-/** Slots between the head and the finalized slot (Solana's 32-vote lockout). */
-export const FINALIZED_DEPTH = 32;
-/** Slots a blockhash stays usable (Solana's MAX_PROCESSING_AGE). */
-export const BLOCKHASH_VALID_SLOTS = 150;
-/** Base fee per signature (LiteSVM's default fee structure, the cluster's too). */
-export const LAMPORTS_PER_SIGNATURE = 5000n;
-export const LAMPORTS_PER_SOL = 1_000_000_000n;
-export const DEFAULT_SLOT_MS = 400;
 const DEFAULT_FAUCET_LAMPORTS = 1_000_000n * LAMPORTS_PER_SOL;
 /** Recent slots whose blockhash and time are kept (beyond the validity window, for reads). */
 const RECENT_SLOTS = 512;
@@ -225,11 +219,16 @@ export class SolanaRuntime {
   /** The transactions that landed in slots from..to (inclusive), in order. */
   transactionsInSlots(from: number, to: number): LandedTransaction[] {
     const out: LandedTransaction[] = [];
-    for (const [slot, signatures] of this.#bySlot) {
-      if (slot < from || slot > to) continue;
+    const collect = (signatures: string[]) => {
       for (const s of signatures) out.push(this.#landed.get(s)!);
+    };
+    // Slots only grow, so the map is in slot order: a short range is read slot by slot, a long one by a walk.
+    if (to - from <= 4096) {
+      for (let slot = from; slot <= to; slot++) collect(this.#bySlot.get(slot) ?? []);
+    } else {
+      for (const [slot, signatures] of this.#bySlot) if (slot >= from && slot <= to) collect(signatures);
     }
-    return out.sort((a, b) => a.slot - b.slot);
+    return out;
   }
 
   onSlot(listener: SlotListener): () => void {
