@@ -1,7 +1,10 @@
 // Solana's numbers the sandbox follows, in one place (the runtime, the RPC and the wallet domain use them).
 
-/** Slots between the head and the finalized slot (Solana's 32-vote lockout). */
-export const FINALIZED_DEPTH = 32;
+/**
+ * Slots built on top of a slot before it is finalized: 31, so that a finalized slot has 32
+ * confirmations counting its own (Solana's 32-vote lockout), the moment a SOL deposit counts.
+ */
+export const FINALIZED_DEPTH = 31;
 /** Slots a blockhash stays usable (Solana's MAX_PROCESSING_AGE). */
 export const BLOCKHASH_VALID_SLOTS = 150;
 /** Base fee per signature (LiteSVM's default fee structure, the cluster's too). */

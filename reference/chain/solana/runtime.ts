@@ -3,7 +3,8 @@
 // API see a chain like any other:
 //   - slots produced every `slotMs` (400 ms, Solana's target); each slot is a block whose blockhash is
 //     LiteSVM's next one; transactions land in the head slot as they arrive;
-//   - commitments: processed = the head slot, confirmed = one slot deeper, finalized = 32 deeper;
+//   - commitments: processed = the head slot, confirmed = one slot deeper, finalized = 31 deeper (its 32nd
+//     confirmation, counting its own slot);
 //   - a blockhash is usable for 150 slots (lastValidBlockHeight = its slot + 150), checked here (LiteSVM
 //     only knows its latest one), so an expired transaction can never land, as on a cluster;
 //   - sendTransaction simulates first (preflight, as RPC nodes do) unless told to skip it; a failure
