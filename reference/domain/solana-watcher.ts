@@ -38,7 +38,8 @@ export class SolanaWatcher {
     if (known === undefined || chainReset) {
       this.store.transact((tx) => {
         tx.setMeta(GENESIS, node.genesisHash);
-        tx.setMeta(CURSOR, String(Math.max(0, node.head - 1)));
+        // The last slot counted as scanned: the one below the head (-1 on a fresh ledger, whose slot 0 is open).
+        tx.setMeta(CURSOR, String(node.head - 1));
       });
     }
     this.unsubscribe = node.onSlot(() => void this.kick());
