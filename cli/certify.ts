@@ -58,6 +58,7 @@ const OPTIONS = {
   "scoped-api-key": { type: "string" },
   "scoped-api-secret": { type: "string" },
   "faucet-private-key": { type: "string" },
+  "solana-rpc-url": { type: "string" },
   sandbox: { type: "boolean" },
   "create-fixtures": { type: "boolean" },
   quiet: { type: "boolean" },
@@ -89,6 +90,8 @@ restricted keys (created with createApiKey at --level full when not given):
   --scoped-api-key/--scoped-api-secret      CUSTODY_SCOPED_API_KEY / CUSTODY_SCOPED_API_SECRET (balances:read only)
 deposits (lifecycle checks):
   --faucet-private-key HEX  CUSTODY_FAUCET_PRIVATE_KEY  funded chain key
+Solana (chains checks; the same node-access key, in api_key):
+  --solana-rpc-url U        CUSTODY_SOLANA_RPC_URL   the deployment's Solana JSON-RPC (SOL is funded by its requestAirdrop)
 webhooks:
   --webhook-receiver-url U  CUSTODY_WEBHOOK_RECEIVER_URL  public URL of the runner's receiver
   --webhook-listen HOST:PORT                     where the receiver listens (default 127.0.0.1:0)
@@ -266,6 +269,7 @@ function targetConfig(v: Values, env: NodeJS.ProcessEnv, level: Level, sandbox?:
     webhookListenPort = Number(m[2]);
   }
   const receiverUrl = pick("webhook-receiver-url", "CUSTODY_WEBHOOK_RECEIVER_URL");
+  const solanaRpc = pick("solana-rpc-url", "CUSTODY_SOLANA_RPC_URL", sandbox?.solana_rpc_url);
   const profile = v["webhook-profile"];
   if (profile !== undefined && profile !== "standard-webhooks" && profile !== "canonical-json") {
     throw new UsageError(`--webhook-profile must be standard-webhooks or canonical-json, not "${profile}"`);
@@ -285,6 +289,7 @@ function targetConfig(v: Values, env: NodeJS.ProcessEnv, level: Level, sandbox?:
     viewer: pair("viewer-api-key", "viewer-api-secret", "VIEWER", restricted?.viewer),
     scoped: pair("scoped-api-key", "scoped-api-secret", "SCOPED", restricted?.scoped),
     faucetPrivateKey: pick("faucet-private-key", "CUSTODY_FAUCET_PRIVATE_KEY", sandbox?.faucet_private_key),
+    solanaRpcUrl: solanaRpc ? httpUrl(solanaRpc, "--solana-rpc-url") : undefined,
     fixtureIds: {
       walletId: v["wallet-id"],
       assetId: v["asset-id"],
@@ -335,6 +340,7 @@ interface SandboxHandle {
   scoped_api_key?: string;
   scoped_api_secret?: string;
   faucet_private_key?: string;
+  solana_rpc_url?: string;
   close(): Promise<void>;
 }
 

@@ -13,6 +13,7 @@ import { authzChecks } from "./checks/authz/index.ts";
 import { moneyChecks } from "./checks/money/index.ts";
 import { deliveryChecks } from "./checks/webhooks/delivery.ts";
 import { webhookChecks } from "./checks/webhooks/index.ts";
+import { chainsChecks } from "./checks/chains/index.ts";
 import type { Check } from "./check.ts";
 
 export const CATALOG: readonly Check[] = [
@@ -27,6 +28,7 @@ export const CATALOG: readonly Check[] = [
   ...lifecycleChecks,
   ...moneyChecks,
   resourceGraphSequence,
+  ...chainsChecks,
   ...httpRpcChecks,
   ...wsRpcChecks,
   ...rpcResultChecks,

@@ -1,6 +1,7 @@
 // Solana keys and addresses: an address is the base58 text of a 32-byte Ed25519 public key; signatures
 // are 64-byte Ed25519 signatures, shown in base58 (the form Solana's RPC and SDKs print).
 // Ed25519 comes from runtime/webhook-ed25519.ts (node:crypto, else the audited @noble/ed25519).
+import { Point } from "@noble/ed25519";
 import { base58 } from "@scure/base";
 import { nobleBackend, nodeBackend } from "../../runtime/webhook-ed25519.ts";
 
@@ -36,6 +37,16 @@ export function addressBytes(address: string): Uint8Array | undefined {
     return bytes.length === 32 ? bytes : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** True when the 32 bytes are a point of the Ed25519 curve: an address a key can sign for (program addresses are not). */
+export function isOnCurve(bytes: Uint8Array): boolean {
+  try {
+    Point.fromBytes(bytes);
+    return true;
+  } catch {
+    return false;
   }
 }
 
