@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only generation,serving,client,gateway,crypto,certify,certify-fuzz,withdrawals]`
+// `npm run bench [-- --quick] [-- --only generation,serving,client,gateway,crypto,certify,certify-fuzz,withdrawals,chains]`
 // Runs the sections, prints one table of ratios (> 1: ours is better), writes bench/results.json
 // (the entries), bench/results.md (the table with date and machine) and, after a run of every
 // section, the table in bench/README.md.
@@ -15,6 +15,7 @@ import { benchClient, benchServing } from "./serving.ts";
 import { benchSdk } from "./sdk.ts";
 import { benchShip } from "./ship.ts";
 import { benchWithdrawals } from "./withdrawals.ts";
+import { benchChains } from "./chains.ts";
 import type { ResultEntry } from "./stats.ts";
 import { consoleTable, markdownTable } from "./table.ts";
 
@@ -27,6 +28,7 @@ const SECTIONS: Record<string, Section> = {
   certify: benchCertify,
   "certify-fuzz": benchCertifyFuzz,
   withdrawals: benchWithdrawals,
+  chains: benchChains,
   ship: benchShip,
   sdk: benchSdk,
 };
