@@ -106,6 +106,25 @@ describe("Solana runtime", () => {
     expect(rejected(() => r.sendTransaction(new Uint8Array([1, 2, 3]))).message).toMatch(/^invalid transaction: failed to deserialize: truncated/);
   });
 
+  it("after a crash that lost slots without transactions, gives every slot its old blockhash again: a transaction signed before lands once the head is back", () => {
+    const dir = mkdtempSync(join(tmpdir(), "custody-solana-"));
+    dirs.push(dir);
+    const before = start(dir);
+    const alice = Keypair.generate();
+    before.airdrop(alice.publicKey.toBytes(), BigInt(LAMPORTS_PER_SOL));
+    before.produceSlots(20); // fewer than a head line's period: the ledger's last word is the airdrop's slot
+    const { blockhash } = before.latestBlockhash("confirmed");
+    const wire = transfer(before, alice, Keypair.generate(), LAMPORTS_PER_SOL / 2, blockhash);
+    // A crash: `before` is never closed; a new runtime replays the same ledger.
+    const after = start(dir);
+    expect(after.head).toBeLessThan(before.head);
+    expect(rejected(() => after.sendTransaction(wire)).err).toBe("BlockhashNotFound");
+    after.produceSlots(before.head - after.head);
+    expect(after.latestBlockhash("confirmed").blockhash).toBe(blockhash);
+    after.sendTransaction(wire);
+    expect(after.balance(alice.publicKey.toBase58())).toBe(BigInt(LAMPORTS_PER_SOL) / 2n - 5000n);
+  });
+
   it("replays its ledger after a restart: balances, statuses and the genesis hash survive; a torn line is dropped", () => {
     const dir = mkdtempSync(join(tmpdir(), "custody-solana-"));
     dirs.push(dir);

@@ -7,7 +7,8 @@
 //   3. on start, on every slot and on a timer, reconcile each in-flight withdrawal:
 //        landed, confirmed     → completed, or failed with the chain's error (it paid the fee);
 //        unknown, blockhash usable → send the stored bytes again (same signature: it can land once only);
-//        unknown, blockhash expired → it can never land: failed (blockhash_expired), funds released.
+//        unknown, block height past its last valid one → it can never land: failed (blockhash_expired),
+//        funds released.
 // A withdrawal is signed once and never sent as two different transactions.
 import { base58 } from "@scure/base";
 import { signBytes } from "../../lib/solana/keys.ts";
@@ -151,7 +152,10 @@ export class SolanaWithdrawalExecutor {
       });
       return;
     }
-    if (!node.isBlockhashValid(w.recent_blockhash!)) {
+    // Expired by Solana's rule (web3.js's too): the block height passed the transaction's last valid one.
+    // A blockhash the runtime does not know yet (its head went back a few slots in a crash) is not expired:
+    // the same blockhash comes again at the same slot, and the resend below waits for it.
+    if (node.head > w.last_valid_block_height!) {
       markFailed(this.ctx, w, "blockhash_expired", `its blockhash ${w.recent_blockhash} expired (block height ${node.head} passed ${w.last_valid_block_height}) before the transaction landed; it can never land`);
       this.log(`withdrawal ${w.id}: blockhash expired before its transaction landed; failed, funds released`);
       return;
