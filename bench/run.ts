@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only generation,serving,client,gateway,crypto,certify,certify-fuzz,withdrawals,webhook-isolation]`
+// `npm run bench [-- --quick] [-- --only generation,serving,client,gateway,crypto,certify,certify-fuzz,withdrawals,webhook-isolation,chains]`
 // Runs the sections, prints one table of ratios (> 1: ours is better), writes bench/results.json
 // (the entries), bench/results.md (the table with date and machine) and, after a run of every
 // section, the table in bench/README.md and docs/measurements/benchmarks.md.
@@ -16,6 +16,7 @@ import { benchSdk } from "./sdk.ts";
 import { benchShip } from "./ship.ts";
 import { benchWithdrawals } from "./withdrawals.ts";
 import { benchWebhookIsolation } from "./webhook-isolation.ts";
+import { benchChains } from "./chains.ts";
 import type { ResultEntry } from "./stats.ts";
 import { consoleTable, markdownTable } from "./table.ts";
 
@@ -29,6 +30,7 @@ const SECTIONS: Record<string, Section> = {
   "certify-fuzz": benchCertifyFuzz,
   withdrawals: benchWithdrawals,
   "webhook-isolation": benchWebhookIsolation,
+  chains: benchChains,
   ship: benchShip,
   sdk: benchSdk,
 };

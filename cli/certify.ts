@@ -208,6 +208,7 @@ function targetConfig(v: Values, env: NodeJS.ProcessEnv, level: Level, sandbox?:
     webhookListenPort = Number(m[2]);
   }
   const receiverUrl = pick("webhook-receiver-url");
+  const solanaRpc = pick("solana-rpc-url", sandbox?.solana_rpc_url);
   const profile = v["webhook-profile"];
   if (profile !== undefined && profile !== "standard-webhooks" && profile !== "canonical-json") {
     throw new UsageError(`--webhook-profile must be standard-webhooks or canonical-json, not "${profile}"`);
@@ -227,6 +228,7 @@ function targetConfig(v: Values, env: NodeJS.ProcessEnv, level: Level, sandbox?:
     viewer: pair("viewer-api-key", "viewer-api-secret", restricted?.viewer),
     scoped: pair("scoped-api-key", "scoped-api-secret", restricted?.scoped),
     faucetPrivateKey: pick("faucet-private-key", sandbox?.faucet_private_key),
+    solanaRpcUrl: solanaRpc ? httpUrl(solanaRpc, "--solana-rpc-url") : undefined,
     fixtureIds: {
       walletId: v["wallet-id"],
       assetId: v["asset-id"],
@@ -277,6 +279,7 @@ interface SandboxHandle {
   scoped_api_key?: string;
   scoped_api_secret?: string;
   faucet_private_key?: string;
+  solana_rpc_url?: string;
   close(): Promise<void>;
 }
 

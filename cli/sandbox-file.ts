@@ -13,6 +13,8 @@ export interface SandboxFile {
   console_url: string;
   rpc_url: string;
   ws_url: string;
+  solana_rpc_url?: string;
+  solana_ws_url?: string;
   workspace_id: string;
   api_key: string;
   api_secret: string;

@@ -26,6 +26,8 @@ export function parseSandboxArgs(argv: string[], ctx: ConfigContext = {}): Parse
   const options: SandboxOptions = {};
   if (values.port !== undefined) options.port = parsePort("--port", values.port);
   if (values["rpc-port"] !== undefined) options.rpcPort = parsePort("--rpc-port", values["rpc-port"]);
+  if (values["solana-rpc-port"] !== undefined) options.solanaRpcPort = parsePort("--solana-rpc-port", values["solana-rpc-port"]);
+  if (values["no-solana"]) options.solana = false;
   if (values.host !== undefined) options.host = values.host;
   if (values.upstream !== undefined) options.upstreamUrl = parseUrl(values.upstream);
   if (values.data !== undefined) options.dataDir = values.data;
@@ -85,12 +87,14 @@ function parseUrl(value: string): string {
   return value;
 }
 
-/** The --json line: exactly these fields, in this order. */
+/** The --json line: exactly these fields, in this order (the Solana pair only when Solana runs). */
 export function sandboxJson(s: Sandbox): string {
   return JSON.stringify({
     base_url: s.base_url,
     rpc_url: s.rpc_url,
     ws_url: s.ws_url,
+    solana_rpc_url: s.solana_rpc_url,
+    solana_ws_url: s.solana_ws_url,
     workspace_id: s.workspace_id,
     api_key: s.api_key,
     api_secret: s.api_secret,
@@ -111,6 +115,9 @@ function summary(s: Sandbox, dataDir: string | undefined, file: string | undefin
     `  console         ${s.base_url}/console/   (acts with the owner key below)`,
     `  API reference   ${s.base_url}/docs/`,
     `  node access     ${s.rpc_url}/rpc   ${s.ws_url}`,
+    s.solana_rpc_url
+      ? `  Solana RPC      ${s.solana_rpc_url}   ${s.solana_ws_url}   (same key: ${s.solana_rpc_url}/?api_key=<rpc api key>)`
+      : "  Solana RPC      off (Solana addresses are still derived; see the warning above)",
     `  workspace       ${s.workspace_id}`,
     `  owner key       ${s.api_key}   secret ${s.api_secret}`,
     `  viewer key      ${s.viewer_api_key}   secret ${s.viewer_api_secret}`,
@@ -136,6 +143,7 @@ export function sandboxFileContent(s: Sandbox): SandboxFile {
     console_url: `${s.base_url}/console/`,
     rpc_url: s.rpc_url,
     ws_url: s.ws_url,
+    ...(s.solana_rpc_url ? { solana_rpc_url: s.solana_rpc_url, solana_ws_url: s.solana_ws_url } : {}),
     workspace_id: s.workspace_id,
     api_key: s.api_key,
     api_secret: s.api_secret,

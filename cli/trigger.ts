@@ -14,8 +14,11 @@ export const TRIGGER_USAGE = helpText(TRIGGER_COMMAND);
 const EVENTS = ["deposit", "deposit.pending", "deposit.confirmed", "withdrawal.failed", "block", "wallet.created"];
 const WAIT_MS = 60_000;
 
+type Chain = "evm" | "sol";
+
 interface TriggerArgs {
   event?: string;
+  chain: Chain;
   wallet?: string;
   amount?: string;
   blocks?: number;
@@ -26,7 +29,9 @@ interface TriggerArgs {
 export function parseTriggerArgs(argv: string[]): TriggerArgs {
   const { values, positionals } = parseFlags(argv, TRIGGER_OPTIONS, { positionals: true, usage: TRIGGER_USAGE });
   if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
-  const out: TriggerArgs = { help: values.help ?? false, creds: credentialFlagsOf(values) };
+  const chain = values.chain ?? "evm";
+  if (chain !== "evm" && chain !== "sol") throw new UsageError(`--chain must be evm or sol, got '${chain}'`);
+  const out: TriggerArgs = { help: values.help ?? false, chain, creds: credentialFlagsOf(values) };
   if (positionals[0] !== undefined) out.event = positionals[0];
   if (values.wallet !== undefined) out.wallet = values.wallet;
   if (values.amount !== undefined) {
@@ -59,14 +64,16 @@ class Trigger {
   constructor(
     readonly creds: Credentials,
     readonly log: (line: string) => void,
+    readonly chain: Chain = "evm",
   ) {
     this.call = operationCaller(creds);
     this.ctx = { workspace_id: creds.workspaceId ?? "" };
   }
 
   async mine(blocks: number): Promise<number> {
-    const { block_number } = (await sandboxAction(this.creds, "mine", { blocks })) as { block_number: number };
-    this.log(`mined ${blocks} block${blocks === 1 ? "" : "s"}; head is block ${block_number}`);
+    const { block_number } = (await sandboxAction(this.creds, "mine", { blocks, chain: this.chain })) as { block_number: number };
+    const unit = this.chain === "sol" ? "slot" : "block";
+    this.log(`${this.chain === "sol" ? "produced" : "mined"} ${blocks} ${unit}${blocks === 1 ? "" : "s"}; head is ${unit} ${block_number}`);
     return block_number;
   }
 
@@ -90,20 +97,21 @@ class Trigger {
 
   /** Faucet → the wallet's deposit address, then one block so that the deposit is detected. */
   async deposit(walletId: string, amount: string): Promise<{ assetId: string; symbol: string }> {
-    const asset = await api.nativeAsset(this.call);
+    const asset = await api.nativeAsset(this.call, this.chain);
     const address = await api.depositAddress(this.call, this.ctx, walletId, asset.id);
-    const sent = (await sandboxAction(this.creds, "faucet", { address, amount })) as { tx_hash: string };
+    const sent = (await sandboxAction(this.creds, "faucet", { address, amount, chain: this.chain })) as { tx_hash: string };
     this.log(`sent ${amount} ${asset.symbol} from the faucet to ${address} (wallet ${walletId}), tx ${sent.tx_hash}`);
     await this.mine(1);
     return { assetId: asset.id, symbol: asset.symbol };
   }
 
   async confirmedDeposit(walletId: string, amount: string): Promise<{ assetId: string; symbol: string }> {
-    const asset = await api.nativeAsset(this.call);
+    const asset = await api.nativeAsset(this.call, this.chain);
     const before = await this.available(walletId, asset.id).catch(() => "0");
     const deposited = await this.deposit(walletId, amount);
     const after = await poll("the deposit to be confirmed", async () => {
-      await sandboxAction(this.creds, "mine", { blocks: 1 });
+      // Solana confirms after 32 slots: produce them in a few steps rather than one per poll.
+      await sandboxAction(this.creds, "mine", { blocks: this.chain === "sol" ? 8 : 1, chain: this.chain });
       const now = await this.available(walletId, asset.id);
       return Number(now) > Number(before) ? now : undefined;
     });
@@ -139,8 +147,8 @@ class Trigger {
   }
 }
 
-export async function trigger(event: string, args: Omit<TriggerArgs, "event" | "help" | "creds">, creds: Credentials, log: (line: string) => void): Promise<void> {
-  const t = new Trigger(creds, log);
+export async function trigger(event: string, args: Omit<TriggerArgs, "event" | "help" | "creds" | "chain"> & { chain?: Chain }, creds: Credentials, log: (line: string) => void): Promise<void> {
+  const t = new Trigger(creds, log, args.chain);
   switch (event) {
     case "block":
       await t.mine(args.blocks ?? 1);
@@ -170,6 +178,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (args.event === undefined) throw new UsageError(`name an event\n\n${TRIGGER_USAGE}`);
   if (!EVENTS.includes(args.event)) throw new UsageError(`unknown event '${args.event}'; events: ${EVENTS.join(", ")}`);
+  if (args.chain === "sol" && args.event === "withdrawal.failed") throw new UsageError("withdrawal.failed is evm only: a SOL transfer to a valid address does not fail on chain");
   const creds = resolveCredentials(args.creds);
   try {
     await trigger(args.event, args, creds, (line) => console.log(line));

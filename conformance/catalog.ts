@@ -15,6 +15,7 @@ import { moneyChecks } from "./checks/money/index.ts";
 import { deliveryChecks } from "./checks/webhooks/delivery.ts";
 import { webhookChecks } from "./checks/webhooks/index.ts";
 import { endpointIsolation } from "./checks/webhooks/isolation.ts";
+import { chainsChecks } from "./checks/chains/index.ts";
 import type { Check } from "./check.ts";
 
 export const CATALOG: readonly Check[] = [
@@ -31,6 +32,7 @@ export const CATALOG: readonly Check[] = [
   ...lifecycleChecks,
   ...moneyChecks,
   resourceGraphSequence,
+  ...chainsChecks,
   ...httpRpcChecks,
   ...wsRpcChecks,
   ...rpcResultChecks,

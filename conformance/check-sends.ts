@@ -123,4 +123,14 @@ export const CHECK_SENDS: Readonly<Record<string, string>> = {
   "rpc.results-match-schemas": "every method of spec/openrpc.json but eth_sendRawTransaction, on the latest blocks and their transactions",
   "rpc.ws-new-heads": 'eth_subscribe("newHeads") over the WebSocket, then eth_unsubscribe',
   "webhooks.endpoint-isolation": "createWebhook 10 times to receivers that hang and 4 times to receivers that close the connection, one to a healthy receiver; createWallet for a baseline and two loaded events; deleteWebhook of every one it registered",
+  // chains: Solana and Tron (full level)
+  "chains.solana-address": "getDepositAddress and getWeb3WalletDetail of the run's wallet with address_type=sol",
+  "chains.tron-address": "getDepositAddress of the run's wallet with address_type=tron",
+  "chains.tron-address-same-key": "getDepositAddress of the run's wallet with address_type=evm and address_type=tron",
+  "chains.solana-sign-message": "requestSign with solana_signMessage, then getTransactionStatus until it answers a signature",
+  "chains.solana-sign-transaction": "signRawTransaction with solana_signTransaction of a transfer built by the runner, then getTransactionStatus",
+  "chains.solana-deposit-detected": "a SOL transfer from an airdrop-funded key to the wallet's sol address over --solana-rpc-url; waits for deposit.pending",
+  "chains.solana-deposit-confirmation": "getWalletAssetBalance of SOL while the deposit confirms; getBalance over --solana-rpc-url",
+  "chains.solana-send-transaction": "signRawTransaction with solana_signAndSendTransaction, then getSignatureStatuses and getBalance over --solana-rpc-url",
+  "chains.solana-withdrawal": "createWithdrawal of part of the SOL deposit, approveWithdrawal when asked, getWithdrawal until completed; the chain's record over --solana-rpc-url",
 };

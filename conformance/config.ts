@@ -28,6 +28,8 @@ export interface TargetConfig {
   viewer?: Credentials;
   scoped?: Credentials;
   faucetPrivateKey?: string;
+  /** The deployment's Solana JSON-RPC (POST at this URL; the node-access key in api_key), for the chains checks. */
+  solanaRpcUrl?: string;
   fixtureIds: SeedFixtureIds;
   /** Public URL of our webhook receiver when the deployment cannot reach 127.0.0.1. */
   webhookReceiverUrl?: string;

@@ -9,6 +9,7 @@ import { CheckSkipped } from "./outcome.ts";
 import type { HttpExchange, HttpProbe } from "./probe.ts";
 import type { Redactor } from "./redact.ts";
 import { RpcClient } from "./rpc.ts";
+import { SolanaRpcClient } from "./solana-rpc.ts";
 import { supplyMode, type SupplyMode } from "./supply.ts";
 import type { Level, Prerequisite } from "./types.ts";
 
@@ -68,6 +69,11 @@ export class Suite {
   rpc(signal: AbortSignal = this.signal): RpcClient {
     const target = { rpcUrl: this.config.rpcUrl, wsUrl: this.config.wsUrl, apiKey: this.config.rpcApiKey };
     return new RpcClient(target, this.http, this.redactor, this.options.timeoutMs, signal);
+  }
+
+  /** The deployment's Solana JSON-RPC, when --solana-rpc-url names one. */
+  solanaRpc(signal: AbortSignal = this.signal): SolanaRpcClient | undefined {
+    return this.config.solanaRpcUrl ? new SolanaRpcClient(this.config.solanaRpcUrl, this.config.rpcApiKey, this.http, signal) : undefined;
   }
 
   /** Calls an operation by id, signed with the admin key unless told otherwise. */

@@ -28,6 +28,8 @@ export const SUPPLY: Record<Prerequisite, SupplyRule> = {
   faucet: { flag: "--faucet-private-key", creatable: false, what: "funded chain key" },
   deposit: { flag: "--faucet-private-key", creatable: true, what: "deposit" },
   "withdrawal-executed": { flag: "--faucet-private-key", creatable: true, what: "executed withdrawal" },
+  "sol-asset": { creatable: true, what: "wallet with the Solana native asset attached" },
+  "sol-deposit": { flag: "--solana-rpc-url", creatable: true, what: "SOL deposit (made through the Solana RPC, funded by requestAirdrop)" },
 };
 
 /** How the run gets its fixtures: `given` uses only flags; `create` may also drive assumed operations. */

@@ -5,7 +5,7 @@ export type Severity = "MUST" | "SHOULD";
 export type Level = "seed" | "full";
 export type CheckStatus = "passed" | "failed" | "skipped";
 
-export const GROUPS = ["envelope", "auth", "scope", "role", "authz", "webhooks", "lifecycle", "money", "rpc", "fuzz"] as const;
+export const GROUPS = ["envelope", "auth", "scope", "role", "authz", "webhooks", "lifecycle", "money", "chains", "rpc", "fuzz"] as const;
 export type Group = (typeof GROUPS)[number];
 
 /** One HTTP (or WebSocket upgrade) request as it went on the wire, secrets already redacted. */
@@ -65,7 +65,9 @@ export type Prerequisite =
   | "scoped-key" // an API key limited to balances:read
   | "faucet" // a funded chain key to send deposits
   | "deposit" // a deposit made and watched to confirmation
-  | "withdrawal-executed"; // a withdrawal driven to a terminal state
+  | "withdrawal-executed" // a withdrawal driven to a terminal state
+  | "sol-asset" // the wallet's Solana native asset and its deposit address
+  | "sol-deposit"; // a SOL deposit made through the Solana RPC and watched to confirmation
 
 /** What names a check and its rule: declared by the check, repeated in its result. */
 export interface CheckIdentity {

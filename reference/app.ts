@@ -22,11 +22,18 @@ import { WebhookDispatcher } from "./webhooks/dispatcher.ts";
 import { deliveryPolicy, type DeliverySchedule, type PolicyChoice } from "./webhooks/policy.ts";
 import { WebhookRegistry } from "./webhooks/registry.ts";
 import { NonceAllocator } from "./domain/nonce-allocator.ts";
+import { SolanaWatcher } from "./domain/solana-watcher.ts";
+import { SolanaWithdrawalExecutor } from "./domain/solana-withdrawal-executor.ts";
 import type { WebhookProfile } from "../runtime/webhook-signature.ts";
+import type { SolanaRuntime } from "./chain/solana/runtime.ts";
 
 export interface AppOptions {
   store: StateStore;
   backend: ChainBackend;
+  /** The embedded Solana runtime; absent, the Solana network is listed disabled (addresses only). */
+  solana?: SolanaRuntime;
+  /** Slots until a Solana deposit counts (the Solana network's confirmation_blocks). Default 32. */
+  solanaConfirmationSlots?: number;
   /** 32 bytes. */
   walletMasterSeed: Uint8Array;
   confirmationBlocks?: number;
@@ -60,6 +67,8 @@ export class ReferenceApp {
   readonly webhooks: WebhookRegistry;
   readonly dispatcher: WebhookDispatcher;
   readonly watcher: ChainWatcher;
+  readonly solanaExecutor: SolanaWithdrawalExecutor;
+  readonly solanaWatcher: SolanaWatcher;
   readonly chain: ChainClient;
   private closed = false;
 
@@ -69,8 +78,9 @@ export class ReferenceApp {
     this.ctx = {
       store: opts.store,
       now,
-      catalog: new Catalog({ chainId: opts.backend.chainId, confirmationBlocks: opts.confirmationBlocks }),
+      catalog: new Catalog({ chainId: opts.backend.chainId, confirmationBlocks: opts.confirmationBlocks, solana: opts.solana !== undefined, solanaConfirmationSlots: opts.solanaConfirmationSlots }),
       chain: this.chain,
+      ...(opts.solana ? { solana: opts.solana } : {}),
       masterSeed: opts.walletMasterSeed,
       settings: { ...DEFAULT_DOMAIN_SETTINGS, ...opts.settings },
     };
@@ -81,7 +91,11 @@ export class ReferenceApp {
     this.withdrawals = new WithdrawalService(this.ctx, this.wallets, this.balances);
     const nonces = new NonceAllocator(this.ctx);
     this.executor = new WithdrawalExecutor(this.ctx, this.wallets, { log: (m) => opts.onError?.(m), nonces });
-    this.withdrawals.onApproved = () => void this.executor.kick();
+    this.solanaExecutor = new SolanaWithdrawalExecutor(this.ctx, this.wallets, { log: (m) => opts.onError?.(m) });
+    this.withdrawals.onApproved = () => {
+      void this.executor.kick();
+      void this.solanaExecutor.kick();
+    };
     this.signing = new SigningService(this.ctx, this.wallets);
     this.web3 = new Web3SigningService(this.ctx, this.wallets, nonces);
     this.transactions = new TransactionService(this.ctx);
@@ -96,6 +110,7 @@ export class ReferenceApp {
       pollIntervalMs: opts.chainPollIntervalMs,
       onError: (e) => opts.onError?.(`chain watcher: ${e instanceof Error ? e.message : String(e)}`),
     });
+    this.solanaWatcher = new SolanaWatcher(this.ctx, this.deposits, this.solanaExecutor);
   }
 
   get catalog(): Catalog {
@@ -111,11 +126,16 @@ export class ReferenceApp {
       this.executor.failForChainReset();
       this.deposits.failForChainReset();
     }
+    if (this.solanaWatcher.start().chainReset) {
+      this.solanaExecutor.failForChainReset();
+      this.deposits.failForChainReset(this.catalog.solana.id);
+    }
     this.wallets.resumePending();
     this.web3.resumePending();
     this.dispatcher.start();
     // Reconciles every withdrawal a previous run left in flight, then keeps doing so on a timer.
     this.executor.start();
+    this.solanaExecutor.start();
   }
 
   /** Stops timers, the watcher, the executor and in-flight deliveries. The store and chain stay open. */
@@ -125,7 +145,9 @@ export class ReferenceApp {
     this.wallets.close();
     this.web3.close();
     await this.watcher.close();
+    await this.solanaWatcher.close();
     await this.executor.close();
+    await this.solanaExecutor.close();
     await this.dispatcher.close();
   }
 }

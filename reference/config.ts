@@ -45,6 +45,14 @@ export interface SandboxOptions {
   blockTimeSeconds?: number;
   /** Chain id of the embedded chain. Default 1337. */
   chainId?: number;
+  /** Run the embedded Solana runtime (LiteSVM). Default true; without its package the sandbox runs without it and says so. */
+  solana?: boolean;
+  /** Solana RPC port (its WebSocket is port + 1, where web3.js looks). Default 0: a free pair. */
+  solanaRpcPort?: number;
+  /** Milliseconds per Solana slot. Default 400 (Solana's target). */
+  solanaSlotMs?: number;
+  /** Slots until a Solana deposit counts. Default 32 (the depth of Solana's finalized commitment). */
+  solanaConfirmationSlots?: number;
   /** confirmation_blocks of the sandbox network. Default 3. */
   confirmationBlocks?: number;
   /** Derive every seeded value from this string (reproducible runs). */

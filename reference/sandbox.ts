@@ -11,6 +11,7 @@ import { fixedCredentials, seedOf, seedValues, webhookProfileOf, type SandboxOpt
 import { ensureSeeded } from "./seed-store.ts";
 import { StateStore } from "./store/state-store.ts";
 import { startWalletApi, type WalletApi } from "./api/server.ts";
+import { startSolanaSide } from "./solana-side.ts";
 
 export type { SandboxOptions } from "./config.ts";
 
@@ -21,6 +22,10 @@ export interface Sandbox {
   rpc_url: string;
   /** WebSocket JSON-RPC URL, ending in /ws. */
   ws_url: string;
+  /** Solana JSON-RPC (at "/", same API key rules); absent when the sandbox runs without Solana. */
+  solana_rpc_url?: string;
+  /** Its WebSocket, on the RPC port + 1 (where @solana/web3.js looks for it). */
+  solana_ws_url?: string;
   workspace_id: string;
   api_key: string;
   api_secret: string;
@@ -65,9 +70,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         });
     cleanups.push(() => backend.close());
 
+    const rpcApiKeys = new Set([values.rpcApiKey]);
+    const solana = options.solana === false
+      ? undefined
+      : await startSolanaSide({ faucetPrivateKey: values.faucetPrivateKey, apiKeys: rpcApiKeys, host, port: options.solanaRpcPort, slotMs: options.solanaSlotMs, dataDir: options.dataDir, log: logError });
+    if (solana) cleanups.push(() => solana.close());
+
     const app = new ReferenceApp({
       store,
       backend,
+      ...(solana ? { solana: solana.runtime } : {}),
+      solanaConfirmationSlots: options.solanaConfirmationSlots,
       walletMasterSeed: Buffer.from(values.walletMasterSeed, "hex"),
       confirmationBlocks: options.confirmationBlocks,
       settings: {
@@ -86,7 +99,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     cleanups.push(() => app.close());
     await app.start();
 
-    const node: NodeAccess = await startNodeAccess({ backend, apiKeys: new Set([values.rpcApiKey]), host, port: options.rpcPort ?? 0 });
+    const node: NodeAccess = await startNodeAccess({ backend, apiKeys: rpcApiKeys, host, port: options.rpcPort ?? 0 });
     cleanups.push(() => node.close());
     const owner = { workspace_id: values.workspaceId, api_key: values.apiKey, api_secret: values.apiSecret, key_role: "owner" };
     const frontDoor = { corsOrigins: options.corsOrigins, console: owner, faucetPrivateKey: values.faucetPrivateKey, embeddedChain: backend.kind === "embedded", host };
@@ -98,6 +111,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       base_url: api.url,
       rpc_url: node.url,
       ws_url: node.wsUrl,
+      ...(solana ? { solana_rpc_url: solana.rpc.url, solana_ws_url: solana.rpc.wsUrl } : {}),
       workspace_id: values.workspaceId,
       api_key: values.apiKey,
       api_secret: values.apiSecret,

@@ -12,7 +12,8 @@ import path from "node:path";
 import { createPublicClient, createWalletClient, defineChain, formatEther, http as viemHttp, parseEther, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { CustodialWalletServiceClient } from "../generated/client.ts";
-import { SANDBOX_ETH_ASSET_ID } from "../reference/domain/catalog.ts";
+import { SANDBOX_ETH_ASSET_ID, SANDBOX_SOL_ASSET_ID } from "../reference/domain/catalog.ts";
+import { keypairFromSeed } from "../lib/solana/keys.ts";
 
 export interface CrashOptions {
   /** Milliseconds after the load starts at which to SIGKILL the sandbox (each followed by a restart). */
@@ -21,6 +22,8 @@ export interface CrashOptions {
   tailMs: number;
   /** Concurrent clients requesting, approving and polling withdrawals. */
   clients: number;
+  /** Of those wallets, how many also run a loop of SOL withdrawals (through the embedded Solana runtime). Default 0. */
+  solClients?: number;
   /** How long the settled state may take after the load stops. */
   settleMs: number;
   blockTimeSeconds?: number;
@@ -30,6 +33,8 @@ export interface CrashOptions {
 export interface CrashFigures {
   kills: number;
   withdrawals: number;
+  /** Of those, SOL withdrawals (through the embedded Solana runtime). */
+  solWithdrawals: number;
   completed: number;
   failed: number;
   /** Approved withdrawals still approved/processing after the settle time. */
@@ -58,6 +63,7 @@ export interface CrashFigures {
 interface SandboxInfo {
   base_url: string;
   rpc_url: string;
+  solana_rpc_url?: string;
   api_key: string;
   api_secret: string;
   rpc_api_key: string;
@@ -69,9 +75,24 @@ interface Requested {
   key: string;
   ids: Set<string>;
   walletId: string;
-  recipient: Hex;
+  /** An EVM address, or a base58 Solana one when sol. */
+  recipient: string;
+  /** In the asset's smallest unit (wei, lamports). */
   amountWei: bigint;
   approved: boolean;
+  sol?: boolean;
+}
+
+/** One call to the sandbox's Solana JSON-RPC (same key as the node access). */
+async function solanaRpc(i: SandboxInfo, method: string, params: unknown[]): Promise<unknown> {
+  const res = await fetch(`${i.solana_rpc_url}/?api_key=${encodeURIComponent(i.rpc_api_key)}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const body = (await res.json()) as { result?: unknown; error?: { message?: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result;
+}
+
+async function solBalance(i: SandboxInfo, address: string, commitment: "confirmed" | "finalized"): Promise<bigint> {
+  return BigInt(((await solanaRpc(i, "getBalance", [address, { commitment }])) as { value: number }).value);
 }
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -96,6 +117,7 @@ export async function runCrash(opts: CrashOptions): Promise<CrashFigures> {
       const attached = await setup.attachAsset({ params: { wallet_id: id }, body: { asset_id: ETH } });
       wallets.push({ id, address: attached.address as Hex });
     }
+    const solWallets = wallets.slice(0, Math.min(opts.solClients ?? 0, wallets.length)).map((w) => ({ ...w, sol: "" }));
     const chainOf = (i: SandboxInfo) => {
       const transport = viemHttp(`${i.rpc_url}/rpc?api_key=${encodeURIComponent(i.rpc_api_key)}`, { retryCount: 0 });
       const chain = defineChain({ id: 1337, name: "sandbox", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [] } } });
@@ -111,20 +133,33 @@ export async function runCrash(opts: CrashOptions): Promise<CrashFigures> {
       }
       return true;
     }, 60_000);
-    log(`setup done: ${wallets.length} wallets funded, data in ${dataDir}`);
+    // SOL for the SOL loops: airdropped to each wallet's Solana address, confirmed (32 slots) before the load.
+    for (const w of solWallets) {
+      w.sol = (await setup.getDepositAddress({ params: { wallet_id: w.id }, query: { address_type: "sol" } })).address;
+      await solanaRpc(info, "requestAirdrop", [w.sol, 20_000_000_000]);
+    }
+    await until(async () => {
+      for (const w of solWallets) if (Number((await clientOf(info).getWalletAssetBalance({ params: { wallet_id: w.id, asset_id: SANDBOX_SOL_ASSET_ID } })).available_balance) < 10) return false;
+      return true;
+    }, 60_000);
+    log(`setup done: ${wallets.length} wallets funded (${solWallets.length} with SOL too), data in ${dataDir}`);
 
     // ---- load: withdrawals from every client, deposits from the faucet, kills at the given moments ----
     const requested: Requested[] = [];
     let stop = false;
     let current = info;
-    const clientLoop = async (n: number) => {
+    const clientLoop = async (n: number, sol = false) => {
       const wallet = wallets[n]!;
       while (!stop) {
-        const r: Requested = { key: randomUUID(), ids: new Set(), walletId: wallet.id, recipient: privateKeyToAccount(generatePrivateKey()).address, amountWei: parseEther("0.001") * BigInt(1 + Math.floor(Math.random() * 9)), approved: false };
+        const r: Requested = sol
+          ? { key: randomUUID(), ids: new Set(), walletId: wallet.id, recipient: keypairFromSeed(crypto.getRandomValues(new Uint8Array(32))).address, amountWei: 10_000_000n * BigInt(1 + Math.floor(Math.random() * 9)), approved: false, sol: true }
+          : { key: randomUUID(), ids: new Set(), walletId: wallet.id, recipient: privateKeyToAccount(generatePrivateKey()).address, amountWei: parseEther("0.001") * BigInt(1 + Math.floor(Math.random() * 9)), approved: false };
         requested.push(r);
+        const asset = sol ? SANDBOX_SOL_ASSET_ID : ETH;
+        const amount = sol ? (Number(r.amountWei) / 1e9).toString() : formatEther(r.amountWei);
         // Retried with the same Idempotency-Key while the sandbox is down: at most one withdrawal per key.
         await retry(() => !stop, async () => {
-          const w = await clientOf(current).createWithdrawal({ params: { wallet_id: wallet.id }, headers: { "idempotency-key": r.key }, body: { asset_id: ETH, amount: formatEther(r.amountWei), recipient_address: r.recipient } });
+          const w = await clientOf(current).createWithdrawal({ params: { wallet_id: wallet.id }, headers: { "idempotency-key": r.key }, body: { asset_id: asset, amount, recipient_address: r.recipient } });
           r.ids.add(w.withdrawal.id as string);
         });
         const id = [...r.ids][0];
@@ -152,7 +187,7 @@ export async function runCrash(opts: CrashOptions): Promise<CrashFigures> {
         }
       }
     };
-    const loops = [...wallets.map((_, n) => clientLoop(n)), depositLoop()];
+    const loops = [...wallets.map((_, n) => clientLoop(n)), ...solWallets.map((_, n) => clientLoop(n, true)), depositLoop()];
     const start = Date.now();
     for (const at of opts.killAtMs) {
       await new Promise((r) => setTimeout(r, Math.max(0, start + at - Date.now())));
@@ -195,9 +230,11 @@ export async function runCrash(opts: CrashOptions): Promise<CrashFigures> {
     let chainMismatch = 0;
     let completed = 0;
     let failed = 0;
+    // What a recipient holds, on its chain (SOL at the confirmed commitment: completed means confirmed there).
+    const heldBy = (r: Requested) => (r.sol ? solBalance(info, r.recipient, "confirmed") : pub.getBalance({ address: r.recipient as Hex }));
     await inParallel(approved, 8, async (r) => {
       const state = finalStates.get([...r.ids][0]!);
-      const held = await pub.getBalance({ address: r.recipient });
+      const held = await heldBy(r);
       if (state?.status === "completed") completed++;
       if (state?.status === "failed") failed++;
       const expected = state?.status === "completed" ? r.amountWei : 0n;
@@ -211,7 +248,7 @@ export async function runCrash(opts: CrashOptions): Promise<CrashFigures> {
     });
     // Requests never approved must not have moved anything either.
     await inParallel(requested.filter((r) => !r.approved), 8, async (r) => {
-      if ((await pub.getBalance({ address: r.recipient })) !== 0n && finalStates.get([...r.ids][0] ?? "")?.status !== "completed") doubleSpent++;
+      if ((await heldBy(r)) !== 0n && finalStates.get([...r.ids][0] ?? "")?.status !== "completed") doubleSpent++;
     });
     let balanceMismatch = 0;
     for (const w of wallets) {
@@ -224,6 +261,18 @@ export async function runCrash(opts: CrashOptions): Promise<CrashFigures> {
       if (!equal) {
         balanceMismatch++;
         details.push(`balance: wallet ${w.id} differs from the chain`);
+      }
+    }
+    // SOL: the API's confirmed balance is the chain's at the finalized commitment (32 confirmations).
+    for (const w of solWallets) {
+      const equal = await until(async () => {
+        const api = await client.getWalletAssetBalance({ params: { wallet_id: w.id, asset_id: SANDBOX_SOL_ASSET_ID } });
+        const [whole, fraction = ""] = String(api.total_balance).split(".");
+        return BigInt(whole!) * 1_000_000_000n + BigInt(fraction.padEnd(9, "0")) === (await solBalance(info, w.sol, "finalized"));
+      }, 30_000).then(() => true, () => false);
+      if (!equal) {
+        balanceMismatch++;
+        details.push(`balance: wallet ${w.id}'s SOL differs from the chain`);
       }
     }
     // Deposits: every mined one recorded exactly once.
@@ -275,6 +324,7 @@ export async function runCrash(opts: CrashOptions): Promise<CrashFigures> {
     return {
       kills: opts.killAtMs.length,
       withdrawals: approved.length,
+      solWithdrawals: approved.filter((r) => r.sol).length,
       completed,
       failed,
       stuck: stuck.length,

@@ -95,7 +95,7 @@ describe("certify --target", () => {
 
 describe("one-line errors naming the file and the key path", () => {
   const cases: Array<[string, string, string]> = [
-    ["unknown key", "sandbox:\n  prot: 8150\n", "custody.config.yaml: sandbox.prot: unknown key (did you mean 'port'?); sandbox takes port, rpc-port, host, json, upstream, data, block-time, seed, webhook-profile, cors-origin"],
+    ["unknown key", "sandbox:\n  prot: 8150\n", "custody.config.yaml: sandbox.prot: unknown key (did you mean 'port'?); sandbox takes port, rpc-port, solana-rpc-port, no-solana, host, json, upstream, data, block-time, seed, webhook-profile, webhook-schedule, cors-origin"],
     ["unknown key in a target", "targets:\n  staging:\n    bse-url: https://x.test\n", "custody.config.yaml: targets.staging.bse-url: unknown key (did you mean 'base-url'?)"],
     ["unknown section", "target:\n  a: {}\n", "custody.config.yaml: target: unknown key (did you mean 'targets'?) (sections: sdks, targets, generate, certify, mock, sandbox)"],
     ["inline secret", "targets:\n  staging:\n    api-secret: s3cr3t\n", "custody.config.yaml: targets.staging.api-secret: a secret is never written in the config file; name its environment variable instead: api-secret: { env: CUSTODY_API_SECRET }"],
@@ -145,7 +145,7 @@ describe("generate, mock and sandbox read their sections", () => {
       expect(existsSync(join(folder, "src/wallet/client.ts"))).toBe(true);
       expect(existsSync(join(folder, "src/wallet/rpc.ts"))).toBe(false); // generate.no-rpc applies to every SDK
       const lines = log.mock.calls.map((c) => String(c[0]));
-      expect(lines.filter((l) => /^custody generate \[(app|public)\]: 38 operations/.test(l))).toHaveLength(3);
+      expect(lines.filter((l) => /^custody generate \[(app|public)\]: \d+ operations/.test(l))).toHaveLength(3);
       // --check over every SDK: up to date.
       expect(await generate(["--check"], { cwd: folder })).toBe(0);
     } finally {

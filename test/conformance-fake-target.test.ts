@@ -6,6 +6,7 @@ import { signRequest } from "../runtime/hmac.ts";
 import type { RunOptions } from "../conformance/config.ts";
 import type { Report } from "../conformance/report/model.ts";
 import { runSuite } from "../conformance/runner.ts";
+import { chainsChecks } from "../conformance/checks/chains/index.ts";
 import { CATALOG } from "../conformance/catalog.ts";
 import type { Group } from "../conformance/types.ts";
 import { fakeTargetConfig, startFakeTarget, type FakeFault, type FakeTarget } from "./support/fake-target.ts";
@@ -45,9 +46,9 @@ describe("a clean fake deployment", () => {
     expect(report.summary.verdict).toBe("incomplete");
     expect(report.summary.certified).toBe(false);
     const skipped = report.checks.filter((c) => c.status === "skipped");
-    // Only deposits and withdrawals need a funded chain key, which the fake has no chain for.
-    for (const c of skipped) expect(c.needs).toBe("--faucet-private-key");
-    expect(report.summary.skip_needs.map((n) => n.needs)).toEqual(["--faucet-private-key"]);
+    // Only deposits and withdrawals need a chain (a funded EVM key, a Solana RPC), which the fake has none of.
+    for (const c of skipped) expect(["--faucet-private-key", "--solana-rpc-url"]).toContain(c.needs);
+    expect(report.summary.skip_needs.map((n) => n.needs).sort()).toEqual(["--faucet-private-key", "--solana-rpc-url"]);
     expect(report.summary.must.skipped).toBe(skipped.filter((c) => c.severity === "MUST").length);
     expect(report.summary.webhook_profile).toBe("standard-webhooks");
     expect(report.checks.find((c) => c.id === "webhooks.delivery-signature")?.profile).toBe("standard-webhooks");
@@ -235,8 +236,10 @@ describe("fault coverage", () => {
     const verifierSide = new Set(["webhooks.tampered-body-rejected"]);
     // A target that refuses our valid signature is stopped by the preflight (test/conformance-preflight.test.ts).
     const preflight = new Set(["auth.valid-signature"]);
-    // The deep checks' faults are injected in front of the reference (test/conformance-deep.test.ts).
-    const uncovered = CATALOG.map((c) => c.id).filter((id) => !covered.has(id) && !needsChain.has(id) && !verifierSide.has(id) && !preflight.has(id) && !DEEP_CHECK_IDS.has(id));
+    // The deep checks' faults are injected in front of the reference (test/conformance-deep.test.ts),
+    // and so are the chains checks' (test/conformance-chains.test.ts).
+    const chains = new Set(chainsChecks.map((c) => c.id));
+    const uncovered = CATALOG.map((c) => c.id).filter((id) => !covered.has(id) && !needsChain.has(id) && !verifierSide.has(id) && !preflight.has(id) && !DEEP_CHECK_IDS.has(id) && !chains.has(id));
     expect(uncovered).toEqual([]);
   });
 });

@@ -30,6 +30,7 @@ describe.skipIf(!available)("console and docs in Chromium", () => {
       env: {},
       seed: "browser",
       blockTimeSeconds: 0.5,
+      solanaSlotMs: 50,
       webhookRetry: { initialDelayMs: 50, maxDelayMs: 100, maxAttempts: 2 },
       webhookDelivery: { breaker: { openAfterFailures: 2, probeDelaysMs: [100] }, disableAfterMs: 1_500 },
     });
@@ -89,6 +90,18 @@ describe.skipIf(!available)("console and docs in Chromium", () => {
     await w.locator(".w-status.status-pending_approval, .w-status.status-pending").waitFor();
     await w.locator("button.approve").click();
     await w.locator(".w-status.status-completed").waitFor({ timeout: 30_000 });
+  }, 60_000);
+
+  it("shows a wallet's Solana side: picks SOL, sends a SOL test deposit and sees it confirmed", async () => {
+    const row = page.locator("#wallets tbody tr", { hasText: "browser wallet" });
+    await row.locator("select.chain").selectOption({ label: "SOL" });
+    await row.locator(".address", { hasText: /^[1-9A-HJ-NP-Za-km-z]{32,44}$/ }).waitFor();
+    expect(await row.locator(".balance").textContent()).toMatch(/^0 SOL/);
+    await row.locator("input.amount").first().fill("2");
+    await row.locator("button.send-deposit").click();
+    const deposit = page.locator("#deposits tbody tr", { hasText: "2 SOL" });
+    await deposit.locator(".d-status.status-confirmed").waitFor({ timeout: 30_000 });
+    await row.locator(".balance", { hasText: "2 SOL" }).waitFor({ timeout: 10_000 });
   }, 60_000);
 
   it("shows the webhook delivery log with payloads and resends a delivery", async () => {

@@ -154,6 +154,14 @@ describe("custody trigger", () => {
     await waitFor("deposit.confirmed at the receiver", () => seen("deposit.confirmed").some((w) => w.event.payload.amount === "2"));
   });
 
+  it("deposit.confirmed --chain sol sends SOL from the Solana faucet and raises the SOL balance", async () => {
+    const r = await capture(() => trigger(["deposit.confirmed", "--chain", "sol", "--wallet", walletId, "--amount", "1.5"]));
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/sent 1\.5 SOL from the faucet to [1-9A-HJ-NP-Za-km-z]{32,44} /);
+    expect(r.out).toMatch(/deposit confirmed: available balance 0 → 1\.5 SOL/);
+    await waitFor("the SOL deposit.confirmed at the receiver", () => seen("deposit.confirmed").some((w) => w.event.payload.amount === "1.5"));
+  }, 60_000);
+
   it("withdrawal.failed makes a withdrawal fail on chain", async () => {
     const r = await capture(() => trigger(["withdrawal.failed", "--wallet", walletId]));
     expect(r.code).toBe(0);
@@ -171,6 +179,8 @@ describe("custody trigger", () => {
   it("refuses unknown events and bad amounts in one line", async () => {
     expect((await capture(() => main(["trigger", "deposit.nope"]))).err).toMatch(/unknown event 'deposit.nope'; events: deposit/);
     expect((await capture(() => main(["trigger", "deposit", "--amount", "-1"]))).err).toMatch(/--amount must be a positive decimal/);
+    expect((await capture(() => main(["trigger", "deposit", "--chain", "btc"]))).err).toMatch(/--chain must be evm or sol, got 'btc'/);
+    expect((await capture(() => main(["trigger", "withdrawal.failed", "--chain", "sol"]))).err).toMatch(/withdrawal.failed is evm only/);
   });
 });
 

@@ -66,7 +66,7 @@ afterAll(async () => {
 describe("roles and scopes", () => {
   it("lets a Viewer read but not move funds or change settings", async () => {
     expect((await viewer.listWallets({ params: { workspace_id: ws } })).map((w) => w.id)).toContain(walletId);
-    expect(await viewer.getWalletOverview({ params: { wallet_id: walletId } })).toHaveLength(1);
+    expect((await viewer.getWalletOverview({ params: { wallet_id: walletId } })).map((b) => b.symbol)).toEqual(["ETH", "SOL"]);
     await viewer.listAuditLogs({ params: { workspace_id: ws } });
     for (const attempt of started([
       viewer.createWallet({ body: { name: "nope" } }),

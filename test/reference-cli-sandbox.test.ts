@@ -39,6 +39,8 @@ const KEYS = [
   "base_url",
   "rpc_url",
   "ws_url",
+  "solana_rpc_url",
+  "solana_ws_url",
   "workspace_id",
   "api_key",
   "api_secret",
@@ -60,6 +62,10 @@ describe("custody sandbox --json", () => {
       expect(Object.keys(info)).toEqual(KEYS);
       expect(info.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(info.ws_url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/ws$/);
+      // The Solana RPC takes the same key; its WebSocket is on the next port (where web3.js looks).
+      expect(Number(new URL(info.solana_ws_url).port)).toBe(Number(new URL(info.solana_rpc_url).port) + 1);
+      const slot = await fetch(`${info.solana_rpc_url}/?api_key=${info.rpc_api_key}`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"jsonrpc":"2.0","id":1,"method":"getSlot"}' });
+      expect(typeof ((await slot.json()) as { result: unknown }).result).toBe("number");
       expect(info.faucet_private_key).toMatch(/^0x[0-9a-f]{64}$/);
 
       // The wallet API answers a request signed with the printed credentials.

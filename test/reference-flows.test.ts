@@ -136,7 +136,8 @@ describe("deposit, balance and withdrawal", () => {
     const after = await client.getWalletAssetBalance({ params: { wallet_id: walletA, asset_id: ETH } });
     expect(after).toMatchObject({ balance: "1.5", total_balance: "1.5", available_balance: "1.5", on_hold: "0", balance_usd: "4500.00", price_usd: "3000.00" });
     const overview = await client.getWalletOverview({ params: { wallet_id: walletA } });
-    expect(overview).toHaveLength(1);
+    // Every new wallet holds the native asset of each network that moves funds: ETH and SOL.
+    expect(overview.map((b) => b.symbol)).toEqual(["ETH", "SOL"]);
     expect(overview[0]).toMatchObject({ asset_id: ETH, balance: "1.5" });
   });
 

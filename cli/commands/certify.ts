@@ -37,6 +37,13 @@ export const CERTIFY_OPTIONS = {
   "scoped-api-key": { type: "string", value: "KEY", env: "CUSTODY_SCOPED_API_KEY", section: KEYS, description: "a key limited to balances:read" },
   "scoped-api-secret": { type: "string", value: "SECRET", env: "CUSTODY_SCOPED_API_SECRET", secret: true, section: KEYS, description: "its secret" },
   "faucet-private-key": { type: "string", value: "HEX", env: "CUSTODY_FAUCET_PRIVATE_KEY", secret: true, section: "deposits (lifecycle and money checks)", description: "a funded chain key" },
+  "solana-rpc-url": {
+    type: "string",
+    value: "URL",
+    env: "CUSTODY_SOLANA_RPC_URL",
+    section: "Solana (chains checks; the same node-access key, in api_key)",
+    description: "the deployment's Solana JSON-RPC (SOL is funded by its requestAirdrop)",
+  },
   "webhook-receiver-url": { type: "string", value: "URL", env: "CUSTODY_WEBHOOK_RECEIVER_URL", section: WEBHOOKS, description: "public URL of the runner's receiver" },
   "webhook-listen": { type: "string", value: "HOST:PORT", section: WEBHOOKS, description: "where the receiver listens", default: "127.0.0.1:0" },
   "webhook-profile": {

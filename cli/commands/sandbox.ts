@@ -17,6 +17,13 @@ export const SANDBOX_OPTIONS = {
     default: `${SDK_LOCAL_PORT} when free, else a free port`,
   },
   "rpc-port": { type: "string", value: "R", description: "node access (JSON-RPC) port", default: "a free port" },
+  "solana-rpc-port": {
+    type: "string",
+    value: "S",
+    description: "Solana JSON-RPC port; its WebSocket takes S + 1, where @solana/web3.js looks",
+    default: "a free pair",
+  },
+  "no-solana": { type: "boolean", description: "run without the embedded Solana runtime (Solana addresses are still derived)" },
   host: { type: "string", value: "H", description: "address to listen on", default: "127.0.0.1" },
   json: { type: "boolean", description: "print one JSON line with URLs and credentials once listening" },
   upstream: { type: "string", value: "URL", description: "forward node access to this JSON-RPC node instead of the embedded chain" },

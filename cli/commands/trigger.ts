@@ -3,6 +3,12 @@ import { HELP_OPTION, type CommandSpec } from "../options.ts";
 import { CREDENTIAL_OPTIONS } from "./signed-call.ts";
 
 export const TRIGGER_OPTIONS = {
+  chain: {
+    type: "string",
+    value: "C",
+    description: "evm or sol: deposits of SOL from the Solana faucet, Solana slots for `block`\n(withdrawal.failed is evm only: a SOL transfer to a valid address does not fail)",
+    default: "evm",
+  },
   wallet: { type: "string", value: "ID", description: "the wallet to use", default: "the first ready wallet, created when there is none" },
   amount: { type: "string", value: "X", description: "amount of a deposit or withdrawal", default: "1 for deposits, 0.01 for withdrawal.failed" },
   blocks: { type: "string", value: "N", description: "blocks to mine for `block` (1 to 100)", default: "1" },
@@ -13,7 +19,7 @@ export const TRIGGER_OPTIONS = {
 export const TRIGGER_COMMAND: CommandSpec<typeof TRIGGER_OPTIONS> = {
   name: "trigger",
   summary: "make a deposit, withdrawal failure, block… happen on a running sandbox",
-  usage: ["custody trigger <event> [--wallet ID] [--amount X] [--blocks N]"],
+  usage: ["custody trigger <event> [--chain evm|sol] [--wallet ID] [--amount X] [--blocks N]"],
   arguments: [
     { name: "deposit", description: "send X native coin from the faucet to the wallet's deposit address and mine a block:\ndeposit.pending follows" },
     { name: "deposit.confirmed", description: "the same, then mine the confirmation blocks and wait for the balance" },

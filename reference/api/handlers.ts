@@ -5,7 +5,8 @@
 // failures are ApiErrors (runtime/errors.ts) with statuses the operation declares.
 import type { HandlerContext } from "../../runtime/server/types.ts";
 import type { ReferenceApp } from "../app.ts";
-import type { Actor, EventRecord, EventType, Role, WebhookRecord } from "../domain/records.ts";
+import type { Actor, EventRecord, EventType, Role, WalletRecord, WebhookRecord } from "../domain/records.ts";
+import type { AddressFamily } from "../domain/catalog.ts";
 import { notFound } from "../../runtime/errors.ts";
 import { WithdrawalService } from "../domain/withdrawals.ts";
 import { rescanTransaction } from "../domain/rescan.ts";
@@ -49,10 +50,9 @@ export function createHandlers(app: ReferenceApp, opts: { version: string }): Ha
     return { value_usd: (cents / 100).toFixed(2), top_assets: held.map((b) => ({ symbol: b.asset.symbol })) };
   }
 
-  /** The real service's wallet detail (ap_key is its spelling); the catalog has EVM addresses only. */
-  function web3Detail(wallet: { id: string; name: string; address: string }, ctx: HandlerContext, addressType = "evm") {
-    if (addressType !== "evm") throw notFound(`this wallet has no ${addressType} address`);
-    return { ap_key: ctx.auth.keyId, wallet_id: wallet.id, name: wallet.name, address_type: "evm" as const, address: wallet.address };
+  /** The real service's wallet detail (ap_key is its spelling): the wallet's address of the asked family. */
+  function web3Detail(wallet: WalletRecord & { address: string }, ctx: HandlerContext, family: AddressFamily = "evm") {
+    return { ap_key: ctx.auth.keyId, wallet_id: wallet.id, name: wallet.name, address_type: family, address: app.wallets.addressOf(wallet, family) };
   }
 
   return {
@@ -82,10 +82,13 @@ export function createHandlers(app: ReferenceApp, opts: { version: string }): Ha
     },
     getDepositAddress: async ({ params, query }, ctx) => {
       const actor = actorOf(ctx);
-      const attached = query.asset_id !== undefined
-        ? app.wallets.attachedAsset(actor, params.wallet_id, query.asset_id)
-        : app.wallets.addressOfType(actor, params.wallet_id, query.address_type ?? "evm");
-      return depositAddressView(attached, app.ctx.chain.chainId, query.asset_id !== undefined);
+      if (query.asset_id !== undefined) {
+        const attached = app.wallets.attachedAsset(actor, params.wallet_id, query.asset_id);
+        const asset = app.catalog.asset(attached.asset_id)!;
+        return depositAddressView(attached, asset.address_type, app.catalog.networkOf(asset).chain_id);
+      }
+      const family = query.address_type ?? "evm";
+      return depositAddressView(app.wallets.addressOfType(actor, params.wallet_id, family), family, app.catalog.networkOfFamily(family).chain_id);
     },
 
     // ----- balances

@@ -3,7 +3,9 @@
 // API contract and exist only in this reference deployment. Every call is signed like a wallet API
 // call (same HMAC headers) with a key of role admin or owner.
 //   POST /_sandbox/faucet             {"address": "0x…", "amount": "1.5"}  sends native coin from the faucet
-//   POST /_sandbox/mine               {"blocks": 3}                       mines blocks now (embedded chain)
+//                                     (a base58 address, or "chain": "sol", sends SOL from the Solana faucet)
+//   POST /_sandbox/mine               {"blocks": 3}                       mines blocks now (embedded chain;
+//                                     "chain": "sol" produces Solana slots)
 //   POST /_sandbox/reverting-address  {}                                  an address whose transfers fail
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { privateKeyToAccount } from "viem/accounts";
@@ -17,6 +19,8 @@ import { unixSeconds } from "../../runtime/hmac.ts";
 import { TRANSFER_GAS } from "../chain/chain-client.ts";
 import { parseAmount } from "../domain/amounts.ts";
 import type { ReferenceApp } from "../app.ts";
+import { addressBytes, isSolanaAddress } from "../../lib/solana/keys.ts";
+import { SolanaTransactionRejected } from "../chain/solana/runtime.ts";
 
 export const SANDBOX_ADMIN_PREFIX = "/_sandbox/";
 /** The routes, for CORS preflights. */
@@ -68,8 +72,32 @@ export function createSandboxAdmin(app: ReferenceApp, options: SandboxAdminOptio
     });
   }
 
+  /** "sol" when the body names Solana (or gives a base58 address); else the EVM chain. */
+  function chainOf(body: Record<string, unknown>): "evm" | "sol" {
+    if (body.chain !== undefined && body.chain !== "evm" && body.chain !== "sol") throw new BadInput('chain: "evm" or "sol"');
+    const sol = body.chain === "sol" || (body.chain === undefined && typeof body.address === "string" && isSolanaAddress(body.address));
+    if (sol && !app.ctx.solana) throw new BadInput("chain: this sandbox runs without its Solana runtime");
+    return sol ? "sol" : "evm";
+  }
+
+  function solanaFaucet(body: Record<string, unknown>) {
+    const node = app.ctx.solana!;
+    const to = typeof body.address === "string" ? addressBytes(body.address) : undefined;
+    if (!to) throw new BadInput("address: a base58 Solana address (32 bytes) is required");
+    const lamports = typeof body.amount === "string" ? parseAmount(body.amount, 9) : undefined;
+    if (lamports === undefined || lamports <= 0n) throw new BadInput('amount: a positive decimal string with at most 9 decimals is required, e.g. "1.5"');
+    try {
+      return { tx_hash: node.airdrop(to, lamports), from: node.faucet.address, to: body.address, amount: body.amount };
+    } catch (error) {
+      // Refused by the runtime (below the rent-exempt minimum, say): the caller's to read, like a chain error.
+      if (error instanceof SolanaTransactionRejected) throw new Error(error.message);
+      throw error;
+    }
+  }
+
   const actions: Record<string, (body: Record<string, unknown>) => Promise<unknown>> = {
     async faucet(body) {
+      if (chainOf(body) === "sol") return solanaFaucet(body);
       const address = body.address;
       if (typeof address !== "string" || !/^0x[0-9a-fA-F]{40}$/.test(address)) throw new BadInput("address: a 0x-prefixed 20-byte hex address is required");
       const amount = body.amount;
@@ -82,6 +110,7 @@ export function createSandboxAdmin(app: ReferenceApp, options: SandboxAdminOptio
     async mine(body) {
       const blocks = body.blocks ?? 1;
       if (typeof blocks !== "number" || !Number.isInteger(blocks) || blocks < 1 || blocks > MAX_BLOCKS) throw new BadInput(`blocks: an integer from 1 to ${MAX_BLOCKS}`);
+      if (chainOf(body) === "sol") return { block_number: app.ctx.solana!.produceSlots(blocks) };
       if (!options.embedded) throw new BadInput("mining on demand needs the embedded chain; this sandbox forwards to an --upstream node");
       for (let i = 0; i < blocks; i++) await app.chain.backend.request({ method: "evm_mine", params: [] });
       return { block_number: Number(await app.chain.head()) };

@@ -1,7 +1,8 @@
 // Balances come from chain state. The confirmed balance is the address's balance at block
-// `latest - (confirmation_blocks - 1)`, so a deposit counts once it has confirmation_blocks
-// confirmations and not before. on_hold is what withdrawals have reserved but the confirmed state does
-// not show as spent yet; available = confirmed - on_hold.
+// `latest - (confirmation_blocks - 1)` of its network (on Solana: the slot that deep, from the runtime's
+// per-slot history), so a deposit counts once it has confirmation_blocks confirmations and not before.
+// on_hold is what withdrawals have reserved but the confirmed state does not show as spent yet;
+// available = confirmed - on_hold.
 import type { Hex } from "viem";
 import { formatAmount, usdValue } from "./amounts.ts";
 import { BalanceCache } from "./balance-cache.ts";
@@ -42,22 +43,41 @@ export class BalanceService {
     return head > depth ? head - depth : 0n;
   }
 
+  /** The Solana slot whose state counts as confirmed. */
+  confirmedSlot(): bigint {
+    const head = BigInt(this.ctx.solana?.head ?? 0);
+    const depth = BigInt(this.ctx.catalog.solana.confirmation_blocks - 1);
+    return head > depth ? head - depth : 0n;
+  }
+
   async balanceOf(attached: WalletAssetRecord): Promise<BalanceView> {
+    if (this.isSolana(attached)) return this.balanceAtBlock(attached, this.confirmedSlot());
     return this.balanceAtBlock(attached, await this.confirmedBlock());
   }
 
-  /** Balances of several attached assets, all at one confirmed block (one head read for all). */
+  /** Balances of several attached assets; the EVM ones all at one confirmed block (one head read for all). */
   async balancesOf(attached: readonly WalletAssetRecord[]): Promise<BalanceView[]> {
     if (attached.length === 0) return [];
-    const block = await this.confirmedBlock();
-    return Promise.all(attached.map((a) => this.balanceAtBlock(a, block)));
+    const evmBlock = attached.some((a) => !this.isSolana(a)) ? await this.confirmedBlock() : 0n;
+    const slot = this.confirmedSlot();
+    return Promise.all(attached.map((a) => this.balanceAtBlock(a, this.isSolana(a) ? slot : evmBlock)));
+  }
+
+  private isSolana(attached: WalletAssetRecord): boolean {
+    return attached.network_id === this.ctx.catalog.solana.id;
+  }
+
+  /** The chain's balance of the attachment's address at a block (a slot on Solana). */
+  private chainBalance(attached: WalletAssetRecord, block: bigint): Promise<bigint> {
+    if (this.isSolana(attached)) return Promise.resolve(this.ctx.solana?.balance(attached.address, Number(block)) ?? 0n);
+    const address = attached.address as Hex;
+    return this.cache.balanceAt(address, block, () => this.ctx.chain.balanceAt(address, block));
   }
 
   private async balanceAtBlock(attached: WalletAssetRecord, block: bigint): Promise<BalanceView> {
     const asset = this.ctx.catalog.asset(attached.asset_id) as AssetInfo;
-    const network = this.ctx.catalog.network;
-    const address = attached.address as Hex;
-    const confirmed = await this.cache.balanceAt(address, block, () => this.ctx.chain.balanceAt(address, block));
+    const network = this.ctx.catalog.networkOf(asset);
+    const confirmed = await this.chainBalance(attached, block);
     const onHold = this.onHoldWei(attached.wallet_id, asset.id, block);
     const available = confirmed > onHold ? confirmed - onHold : 0n;
     return {
@@ -86,7 +106,7 @@ export class BalanceService {
       if (OPEN_STATUSES.has(w.status)) {
         total += BigInt(w.amount_wei) + BigInt(w.fee_reserve_wei);
       } else if ((w.status === "completed" || w.status === "failed") && w.block_number !== undefined && BigInt(w.block_number) > confirmedBlock) {
-        const fee = BigInt(w.gas_used ?? "0") * BigInt(w.effective_gas_price_wei ?? "0");
+        const fee = w.network_fee_units !== undefined ? BigInt(w.network_fee_units) : BigInt(w.gas_used ?? "0") * BigInt(w.effective_gas_price_wei ?? "0");
         total += fee + (w.status === "completed" ? BigInt(w.amount_wei) : 0n);
       }
     }

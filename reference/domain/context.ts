@@ -1,5 +1,6 @@
-// What every domain service shares: the store, the clock, the catalog, the chain and the key seed.
+// What every domain service shares: the store, the clock, the catalog, the chains and the key seed.
 import type { ChainClient } from "../chain/chain-client.ts";
+import type { SolanaRuntime } from "../chain/solana/runtime.ts";
 import type { StateStore } from "../store/state-store.ts";
 import type { Catalog } from "./catalog.ts";
 
@@ -17,6 +18,8 @@ export interface DomainContext {
   now: () => Date;
   catalog: Catalog;
   chain: ChainClient;
+  /** The embedded Solana runtime, when it runs (see reference/chain/solana). */
+  solana?: SolanaRuntime;
   /** Master seed of every wallet key (see key-derivation.ts). */
   masterSeed: Uint8Array;
   settings: DomainSettings;

@@ -1,6 +1,6 @@
-// Deposits: native transfers to a wallet's deposit address. Detected (deposit.pending) when the
-// transaction is in a block; confirmed (deposit.confirmed) once it has the network's
-// confirmation_blocks confirmations. Deposits never need approval.
+// Deposits: native transfers to a wallet's deposit address, on the EVM chain and on Solana. Detected
+// (deposit.pending) when the transaction is in a block (a slot); confirmed (deposit.confirmed) once it has
+// its network's confirmation_blocks confirmations. Deposits never need approval.
 import { formatAmount } from "./amounts.ts";
 import type { DomainContext } from "./context.ts";
 import { publishEvent } from "./events.ts";
@@ -11,7 +11,10 @@ import { depositEventPayloadView } from "./views.ts";
 import { C, type Actor, type DepositRecord, type WalletAssetRecord } from "./records.ts";
 
 export interface DetectedTransfer {
+  /** The transaction hash (EVM) or signature (Solana). */
   hash: string;
+  /** What makes the deposit unique, when the hash alone does not (a Solana transaction can pay several addresses). */
+  key?: string;
   from: string;
   to: string;
   valueWei: bigint;
@@ -22,19 +25,22 @@ export interface DetectedTransfer {
 export class DepositService {
   constructor(private readonly ctx: DomainContext) {}
 
-  /** Lower-cased deposit address → attachment, for the native asset (the transfers a block scan sees). */
-  watchedAddresses(): Map<string, WalletAssetRecord> {
-    const native = this.ctx.catalog.nativeAsset().id;
+  /**
+   * Deposit address → attachment, for a native asset (the transfers a block scan sees); default the EVM
+   * one. EVM addresses are keyed lower-cased; Solana's base58 addresses are case-sensitive, so as they are.
+   */
+  watchedAddresses(assetId: string = this.ctx.catalog.nativeAsset().id): Map<string, WalletAssetRecord> {
+    const caseSensitive = this.ctx.catalog.asset(assetId)?.address_type === "sol";
     const map = new Map<string, WalletAssetRecord>();
-    for (const a of this.ctx.store.list<WalletAssetRecord>(C.walletAssets, (a) => a.asset_id === native)) {
-      map.set(a.address.toLowerCase(), a);
+    for (const a of this.ctx.store.list<WalletAssetRecord>(C.walletAssets, (a) => a.asset_id === assetId)) {
+      map.set(caseSensitive ? a.address : a.address.toLowerCase(), a);
     }
     return map;
   }
 
   /** Records a detected deposit once (a rescan of the same block changes nothing). */
   recordDetected(attached: WalletAssetRecord, t: DetectedTransfer, head: bigint): DepositRecord | undefined {
-    const id = uuidFromBytes(createHash("sha256").update(t.hash.toLowerCase()).digest());
+    const id = uuidFromBytes(createHash("sha256").update(t.key ?? t.hash.toLowerCase()).digest());
     if (this.ctx.store.get(C.deposits, id)) return undefined;
     const asset = this.ctx.catalog.asset(attached.asset_id)!;
     const at = this.ctx.now();
@@ -63,10 +69,10 @@ export class DepositService {
     return deposit;
   }
 
-  /** Updates confirmations of pending deposits; confirms those that reached confirmation_blocks. */
-  updateConfirmations(head: bigint): void {
-    const required = this.ctx.catalog.network.confirmation_blocks;
-    for (const d of this.ctx.store.list<DepositRecord>(C.deposits, (d) => d.status === "pending")) {
+  /** Updates confirmations of a network's pending deposits (default EVM); confirms those that reached confirmation_blocks. */
+  updateConfirmations(head: bigint, networkId: string = this.ctx.catalog.network.id): void {
+    const required = this.ctx.catalog.findNetwork(networkId)!.confirmation_blocks;
+    for (const d of this.ctx.store.list<DepositRecord>(C.deposits, (d) => d.status === "pending" && d.network_id === networkId)) {
       const confirmations = Math.max(0, Number(head) - d.block_number + 1);
       if (confirmations === d.confirmations && confirmations < required) continue;
       const at = this.ctx.now();
@@ -90,8 +96,8 @@ export class DepositService {
    * After the chain was replaced, deposits still pending on the old one can never confirm; without
    * this they would "confirm" once the new chain reached their block height.
    */
-  failForChainReset(): void {
-    const stranded = this.ctx.store.list<DepositRecord>(C.deposits, (d) => d.status === "pending");
+  failForChainReset(networkId: string = this.ctx.catalog.network.id): void {
+    const stranded = this.ctx.store.list<DepositRecord>(C.deposits, (d) => d.status === "pending" && d.network_id === networkId);
     if (stranded.length === 0) return;
     const at = this.ctx.now().toISOString();
     this.ctx.store.transact((tx) => {

@@ -150,6 +150,11 @@ export interface WithdrawalRecord {
   block_hash?: string;
   gas_used?: string;
   effective_gas_price_wei?: string;
+  /** The network fee the settled transaction paid, in smallest units, when gas fields cannot say it (Solana). */
+  network_fee_units?: string;
+  /** Solana: the blockhash the signed transaction carries and the last block height it can land at. */
+  recent_blockhash?: string;
+  last_valid_block_height?: number;
   confirmed_at?: string;
   created_at: string;
   updated_at: string;

@@ -10,6 +10,8 @@ import type { Actor } from "./records.ts";
 
 export async function rescanTransaction(ctx: DomainContext, deposits: DepositService, actor: Actor, input: { tx_hash: string; network_id: string }): Promise<RescanResult> {
   if (!ctx.catalog.findNetwork(input.network_id)) throw notFound(`network '${input.network_id}' not found`);
+  // Solana deposits are read from the runtime's own ledger, slot by slot: none can be missed there.
+  if (input.network_id !== ctx.catalog.network.id) throw badRequest("network_id: rescanning is for the EVM network's transactions");
   if (!isHash(input.tx_hash)) throw badRequest("tx_hash: not a 32-byte 0x-prefixed hash");
   const tx = await ctx.chain.viem.getTransaction({ hash: input.tx_hash as Hex }).catch(() => undefined);
   if (!tx) throw notFound("transaction not found on this network");

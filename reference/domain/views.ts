@@ -20,7 +20,7 @@ import type {
   WebhookDelivery,
   Withdrawal,
 } from "../../generated/types.ts";
-import type { AssetInfo, NetworkInfo } from "./catalog.ts";
+import type { AddressFamily, AssetInfo, NetworkInfo } from "./catalog.ts";
 import type { BalanceView } from "./balances.ts";
 import { createHash } from "node:crypto";
 import { eventBody } from "./events.ts";
@@ -103,16 +103,13 @@ export function walletAssetView(a: WalletAssetRecord, asset?: AssetInfo): Wallet
   });
 }
 
-/** A deposit address; qr_code is the EIP-681 text a QR code of it encodes (the spec's choice). */
-export function depositAddressView(a: WalletAssetRecord, chainId: number, withAsset: boolean): DepositAddress {
-  return compact({
-    wallet_id: a.wallet_id,
-    asset_id: withAsset ? a.asset_id : undefined,
-    network_id: a.network_id,
-    address: a.address,
-    address_type: "evm",
-    qr_code: `ethereum:${a.address}@${chainId}`,
-  });
+/**
+ * A deposit address of a family's network; qr_code is the text a QR code of it encodes (the spec's
+ * choice): EIP-681 for evm, a Solana Pay URL for sol, the bare address for tron.
+ */
+export function depositAddressView(a: { wallet_id: string; network_id: string; address: string; asset_id?: string }, family: AddressFamily, chainId: number | undefined): DepositAddress {
+  const qr = family === "evm" ? `ethereum:${a.address}@${chainId}` : family === "sol" ? `solana:${a.address}` : a.address;
+  return compact({ wallet_id: a.wallet_id, asset_id: a.asset_id, network_id: a.network_id, address: a.address, address_type: family, qr_code: qr });
 }
 
 export function networkView(n: NetworkInfo): Network {

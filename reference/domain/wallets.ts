@@ -1,13 +1,15 @@
 // Wallets: asynchronous creation (pending → success, then a wallet.created event), attached assets and
-// their deposit addresses. Each wallet has one derived EVM key (key-derivation.ts); its address is the
-// deposit address of every asset attached to it.
+// their deposit addresses. Each wallet has one address per family (evm, sol, tron), derived from its own
+// keys (key-derivation.ts); an attached asset's deposit address is the wallet's address of its family.
 import { randomUUID } from "node:crypto";
 import { badRequest, conflict, notFound } from "../../runtime/errors.ts";
 import { assertWorkspace, findWallet } from "./access.ts";
 import type { DomainContext } from "./context.ts";
 import { publishEvent } from "./events.ts";
 import { newId } from "./ids.ts";
-import { deriveWalletAddress, deriveWalletPrivateKey, type Hex } from "./key-derivation.ts";
+import { deriveAddressOf, deriveSolanaKeypair, deriveWalletAddress, deriveWalletPrivateKey, type Hex } from "./key-derivation.ts";
+import type { SolanaKeypair } from "../../lib/solana/keys.ts";
+import type { AddressFamily } from "./catalog.ts";
 import { creationStatusView } from "./views.ts";
 import { C, type Actor, type WalletAssetRecord, type WalletPurpose, type WalletRecord, type WalletType } from "./records.ts";
 
@@ -57,6 +59,8 @@ export class WalletService {
     const wallet = this.readyWallet(actor, walletId, conflict);
     const asset = this.ctx.catalog.asset(assetId);
     if (!asset) throw badRequest(`asset_id: unknown asset '${assetId}'`);
+    const network = this.ctx.catalog.networkOf(asset);
+    if (network.disabled) throw badRequest(`asset_id: ${asset.symbol} is on ${network.name}, which moves no funds; its addresses are read with getDepositAddress?address_type=${asset.address_type}`);
     const id = `${wallet.id}:${asset.id}`;
     // Attaching twice answers the attachment that exists: wallets get their native assets on creation.
     const existing = this.ctx.store.get<WalletAssetRecord>(C.walletAssets, id);
@@ -67,7 +71,7 @@ export class WalletService {
       wallet_id: wallet.id,
       asset_id: asset.id,
       network_id: asset.network_id,
-      address: wallet.address as string,
+      address: this.addressOf(wallet, asset.address_type),
       created_at: this.ctx.now().toISOString(),
     };
     return this.ctx.store.transact((tx) => tx.put(C.walletAssets, record));
@@ -78,11 +82,15 @@ export class WalletService {
     return this.ctx.store.list<WalletAssetRecord>(C.walletAssets, (a) => a.wallet_id === wallet.id);
   }
 
-  /** The attachment holding the wallet's address of `addressType` (the catalog is EVM only). */
-  addressOfType(actor: Actor, walletId: string, addressType: string): WalletAssetRecord {
-    const attached = this.attachedAssets(actor, walletId).filter((a) => this.ctx.catalog.asset(a.asset_id)?.address_type === addressType);
-    if (attached.length === 0) throw notFound(`this wallet has no ${addressType} address`);
-    return attached[0];
+  /** The wallet's address of a family and that family's network; 404 while the wallet is being created. */
+  addressOfType(actor: Actor, walletId: string, family: AddressFamily): { wallet_id: string; network_id: string; address: string } {
+    const wallet = this.readyWallet(actor, walletId, notFound);
+    return { wallet_id: wallet.id, network_id: this.ctx.catalog.networkOfFamily(family).id, address: this.addressOf(wallet, family) };
+  }
+
+  /** The address of a ready wallet in a family (the stored EVM address, the others derived). */
+  addressOf(wallet: WalletRecord & { address: string }, family: AddressFamily): string {
+    return family === "evm" ? wallet.address : deriveAddressOf(this.ctx.masterSeed, wallet.id, family);
   }
 
   /** The wallet a key signs with when it names none: keys are workspace-wide here, so the oldest ready wallet. */
@@ -111,6 +119,10 @@ export class WalletService {
 
   privateKeyOf(walletId: string): Hex {
     return deriveWalletPrivateKey(this.ctx.masterSeed, walletId);
+  }
+
+  solanaKeypairOf(walletId: string): SolanaKeypair {
+    return deriveSolanaKeypair(this.ctx.masterSeed, walletId);
   }
 
   assertWorkspace(actor: Actor, workspaceId: string): void {
@@ -145,15 +157,16 @@ export class WalletService {
     this.ctx.store.transact((tx) => {
       tx.put(C.wallets, updated);
       // As on the real service, a new wallet lists its assets with deposit addresses at once
-      // (fystack/platform-sdk src/types.ts WalletAsset): every native asset is attached on creation.
-      for (const asset of this.ctx.catalog.assets.filter((a) => a.is_native)) {
+      // (fystack/platform-sdk src/types.ts WalletAsset): the native asset of every network that moves
+      // funds is attached on creation.
+      for (const asset of this.ctx.catalog.activeNativeAssets()) {
         tx.put<WalletAssetRecord>(C.walletAssets, {
           id: `${wallet.id}:${asset.id}`,
           workspace_id: wallet.workspace_id,
           wallet_id: wallet.id,
           asset_id: asset.id,
           network_id: asset.network_id,
-          address: updated.address as string,
+          address: this.addressOf(updated as WalletRecord & { address: string }, asset.address_type),
           created_at: at.toISOString(),
         });
       }

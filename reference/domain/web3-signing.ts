@@ -2,6 +2,7 @@
 // a request is accepted at once with a transaction_id and worked on right after; callers poll its
 // status. Messages and typed data are signed with the wallet's EVM key, so the signature recovers to
 // the wallet's address; raw transactions are completed (nonce, gas, fees), signed and broadcast.
+// solana_* methods are signed with the wallet's Solana key (solana-web3.ts).
 // Final states are reached within a second, well inside the SDK's 10 polls (src/utils/statusPoller.ts).
 import { createHash } from "node:crypto";
 import { isAddress, isHex, type Hex, type TypedDataDefinition } from "viem";
@@ -14,17 +15,21 @@ import { newId } from "./ids.ts";
 import { C, type Actor, type SignRequestRecord } from "./records.ts";
 import type { NonceAllocator } from "./nonce-allocator.ts";
 import type { WalletService } from "./wallets.ts";
+import { isSolanaMethod, solanaRawMethod, SolanaWeb3 } from "./solana-web3.ts";
 
 type Kind = SignRequestRecord["kind"];
 
 export class Web3SigningService {
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly solana: SolanaWeb3;
 
   constructor(
     private readonly ctx: DomainContext,
     private readonly wallets: WalletService,
     private readonly nonces: NonceAllocator,
-  ) {}
+  ) {
+    this.solana = new SolanaWeb3(ctx, wallets);
+  }
 
   requestSign(actor: Actor, walletId: string, body: Web3SignRequest, idempotencyKey?: string): { transaction_id: string } {
     if (body.method === "eth_signTypedData_v4" && !body.typed_data) throw badRequest("typed_data: required for eth_signTypedData_v4");
@@ -32,6 +37,11 @@ export class Web3SigningService {
   }
 
   signRaw(actor: Actor, walletId: string, body: Web3SignRawRequest, idempotencyKey?: string): { transaction_id: string } {
+    const solana = solanaRawMethod(body);
+    if (solana) {
+      this.solana.checkRaw(this.wallets.readyWallet(actor, walletId, badRequest), body, solana);
+      return this.accept(actor, walletId, "transaction", solana, body, idempotencyKey);
+    }
     if (body.to != null && !isAddress(body.to)) throw badRequest("to: not an EVM address");
     return this.accept(actor, walletId, "transaction", "eth_signTransaction", body, idempotencyKey);
   }
@@ -41,9 +51,10 @@ export class Web3SigningService {
     return compact({ status: r.status, signature: r.signature, transaction_id: r.id, created_at: r.created_at, updated_at: r.updated_at, approvals: [], failed_reason: r.failed_reason });
   }
 
+  /** Also answers a solana_signMessage request, with its signature in hash: the SolanaSigner polls here for it. */
   transactionStatus(actor: Actor, walletId: string, id: string): Web3TransactionStatus {
     const r = this.find(actor, walletId, id, "transaction");
-    return compact({ transaction_id: r.id, status: r.status, method: r.method, hash: r.hash, created_at: r.created_at, updated_at: r.updated_at, approvals: [], failed_reason: r.failed_reason });
+    return compact({ transaction_id: r.id, status: r.status, method: r.method, hash: r.hash ?? r.signature, created_at: r.created_at, updated_at: r.updated_at, approvals: [], failed_reason: r.failed_reason });
   }
 
   /** Works on every request a previous run left pending (after a restart with --data). */
@@ -90,7 +101,8 @@ export class Web3SigningService {
   private find(actor: Actor, walletId: string, id: string, kind: Kind): SignRequestRecord {
     const wallet = this.wallets.get(actor, walletId);
     const r = this.ctx.store.get<SignRequestRecord>(C.signRequests, id);
-    if (!r || r.wallet_id !== wallet.id || r.kind !== kind) throw notFound(`${kind === "sign" ? "signing request" : "transaction"} not found`);
+    const readable = r !== undefined && (r.kind === kind || (kind === "transaction" && isSolanaMethod(r.method)));
+    if (!r || r.wallet_id !== wallet.id || !readable) throw notFound(`${kind === "sign" ? "signing request" : "transaction"} not found`);
     return r;
   }
 
@@ -108,7 +120,8 @@ export class Web3SigningService {
     if (!r || r.status !== "pending") return;
     let update: Partial<SignRequestRecord>;
     try {
-      update = r.kind === "sign" ? { status: "confirmed", signature: await this.sign(r) } : { status: "completed", hash: await this.send(r) };
+      if (isSolanaMethod(r.method)) update = r.kind === "sign" ? { status: "confirmed", signature: this.solana.signMessage(r) } : { status: "completed", hash: this.solana.signRaw(r) };
+      else update = r.kind === "sign" ? { status: "confirmed", signature: await this.sign(r) } : { status: "completed", hash: await this.send(r) };
     } catch (error) {
       update = { status: "failed", failed_reason: error instanceof Error ? error.message.split("\n")[0] : String(error) };
     }

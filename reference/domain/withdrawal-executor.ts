@@ -17,12 +17,11 @@ import { privateKeyToAccount } from "viem/accounts";
 import { ChainRpcError } from "../chain/backend.ts";
 import { TRANSFER_GAS, type ChainFees } from "../chain/chain-client.ts";
 import type { DomainContext } from "./context.ts";
-import { publishEvent } from "./events.ts";
 import { isInFlight, NonceAllocator } from "./nonce-allocator.ts";
 import { C, type WithdrawalRecord } from "./records.ts";
 import type { WalletService } from "./wallets.ts";
-import { withdrawalEventData } from "./withdrawals.ts";
 import { SerialRunner } from "./serial-runner.ts";
+import { markFailed, markSent, markSettled } from "./withdrawal-transitions.ts";
 
 export interface ExecutorOptions {
   /** Reconcile at least this often, blocks or not. Default 2 s. */
@@ -66,6 +65,11 @@ export class WithdrawalExecutor {
     void this.kick();
   }
 
+  /** The EVM network's withdrawals are this executor's; Solana's are solana-withdrawal-executor.ts's. */
+  private isMine(w: WithdrawalRecord): boolean {
+    return w.network_id === this.ctx.catalog.network.id;
+  }
+
   /** Runs a pass now, or right after the one in progress. */
   kick(): Promise<void> {
     return this.runner.kick();
@@ -81,7 +85,7 @@ export class WithdrawalExecutor {
    * signed for the old chain do not exist: fail them with a clear reason instead of watching forever.
    */
   failForChainReset(): void {
-    for (const w of this.ctx.store.list<WithdrawalRecord>(C.withdrawals, isInFlight)) {
+    for (const w of this.ctx.store.list<WithdrawalRecord>(C.withdrawals, (w) => this.isMine(w) && isInFlight(w))) {
       this.commitFailed(w, "chain_reset", "the sandbox chain was reset; the transaction does not exist on the current chain");
     }
   }
@@ -89,7 +93,7 @@ export class WithdrawalExecutor {
   // ---- step 1 and 2: new approvals ----
 
   private async sendApproved(): Promise<void> {
-    const fresh = this.ctx.store.list<WithdrawalRecord>(C.withdrawals, (w) => w.status === "approved" && w.raw_tx === undefined);
+    const fresh = this.ctx.store.list<WithdrawalRecord>(C.withdrawals, (w) => this.isMine(w) && w.status === "approved" && w.raw_tx === undefined);
     if (fresh.length === 0) return;
     let prepared: WithdrawalRecord[];
     try {
@@ -164,20 +168,13 @@ export class WithdrawalExecutor {
   }
 
   private commitSent(w: WithdrawalRecord): void {
-    const at = this.ctx.now().toISOString();
-    this.ctx.store.transact((tx) => {
-      const current = tx.get<WithdrawalRecord>(C.withdrawals, w.id);
-      if (!current || !isInFlight(current)) return;
-      const sent: WithdrawalRecord = { ...current, status: "processing", sent_at: current.sent_at ?? at, last_sent_at: at, send_count: (current.send_count ?? 0) + 1, updated_at: at };
-      tx.put(C.withdrawals, sent);
-      if (current.status === "approved") publishEvent(tx, this.ctx.store, new Date(at), w.workspace_id, "withdrawal.executed", withdrawalEventData(sent));
-    });
+    markSent(this.ctx, w.id);
   }
 
   // ---- step 3: reconciliation ----
 
   private async reconcileInFlight(): Promise<void> {
-    const inFlight = this.ctx.store.list<WithdrawalRecord>(C.withdrawals, isInFlight);
+    const inFlight = this.ctx.store.list<WithdrawalRecord>(C.withdrawals, (w) => this.isMine(w) && isInFlight(w));
     await inBatches(inFlight.map((w) => [w.id, [w]] as const), PARALLEL_CHECKS, async ([w]) => {
       if (this.runner.closed) return;
       try {
@@ -217,39 +214,20 @@ export class WithdrawalExecutor {
     if (!receipt) return false;
     const block = await this.ctx.chain.blockHeader(receipt.blockNumber);
     const ok = receipt.status === "success";
-    const at = this.ctx.now();
-    this.ctx.store.transact((tx) => {
-      const current = tx.get<WithdrawalRecord>(C.withdrawals, w.id);
-      if (!current || !isInFlight(current)) return;
-      const iso = at.toISOString();
-      const sent: WithdrawalRecord = current.status === "approved" ? { ...current, status: "processing", sent_at: current.sent_at ?? iso, last_sent_at: current.last_sent_at ?? iso } : current;
-      if (current.status === "approved") publishEvent(tx, this.ctx.store, at, w.workspace_id, "withdrawal.executed", withdrawalEventData(sent));
-      const settled: WithdrawalRecord = {
-        ...sent,
-        status: ok ? "completed" : "failed",
-        block_number: Number(receipt.blockNumber),
-        block_hash: receipt.blockHash,
-        gas_used: receipt.gasUsed.toString(),
-        effective_gas_price_wei: receipt.effectiveGasPrice.toString(),
-        confirmed_at: new Date(Number(block.timestamp) * 1000).toISOString(),
-        ...(ok ? {} : { error: `the transaction reverted on chain (status 0 in block ${receipt.blockNumber})`, status_reason: "reverted" }),
-        updated_at: iso,
-      };
-      tx.put(C.withdrawals, settled);
-      publishEvent(tx, this.ctx.store, at, w.workspace_id, ok ? "withdrawal.confirmed" : "withdrawal.failed", withdrawalEventData(settled));
+    markSettled(this.ctx, w.id, {
+      ok,
+      block_number: Number(receipt.blockNumber),
+      block_hash: receipt.blockHash,
+      gas_used: receipt.gasUsed.toString(),
+      effective_gas_price_wei: receipt.effectiveGasPrice.toString(),
+      confirmed_at: new Date(Number(block.timestamp) * 1000).toISOString(),
+      ...(ok ? {} : { error: `the transaction reverted on chain (status 0 in block ${receipt.blockNumber})`, status_reason: "reverted" }),
     });
     return true;
   }
 
   private commitFailed(w: WithdrawalRecord, reason: string, message: string): void {
-    const at = this.ctx.now();
-    this.ctx.store.transact((tx) => {
-      const current = tx.get<WithdrawalRecord>(C.withdrawals, w.id) ?? w;
-      if (current.status === "completed" || current.status === "failed" || current.status === "rejected") return;
-      const failed: WithdrawalRecord = { ...current, status: "failed", error: message, status_reason: reason, updated_at: at.toISOString() };
-      tx.put(C.withdrawals, failed);
-      publishEvent(tx, this.ctx.store, at, w.workspace_id, "withdrawal.failed", withdrawalEventData(failed));
-    });
+    markFailed(this.ctx, w, reason, message);
   }
 }
 

@@ -6,7 +6,7 @@
 // the withdrawal may approve it itself — a real deployment would demand four eyes; a sandbox used by one
 // developer would otherwise be unable to move funds.
 import { createHash } from "node:crypto";
-import { isAddress, type Hex } from "viem";
+import { isAddress } from "viem";
 import { canonicalJson } from "../../runtime/webhook-signature.ts";
 import { badRequest, conflict, notFound } from "../../runtime/errors.ts";
 import { findWallet, inWorkspace } from "./access.ts";
@@ -21,6 +21,8 @@ import { withdrawalView } from "./views.ts";
 import { C, type Actor, type IdempotencyRecord, type WalletAssetRecord, type WithdrawalRecord } from "./records.ts";
 import type { WalletService } from "./wallets.ts";
 import { TRANSFER_GAS } from "../chain/chain-client.ts";
+import { LAMPORTS_PER_SIGNATURE } from "../chain/solana/constants.ts";
+import { isSolanaAddress } from "../../lib/solana/keys.ts";
 
 /** The body the real service's SDK sends (fystack/platform-sdk src/api.ts transformRequestWithdrawalParams). */
 export interface CreateWithdrawalInput {
@@ -133,15 +135,16 @@ export class WithdrawalService {
   private async validate(actor: Actor, walletId: string, input: CreateWithdrawalInput, idempotencyKey: string | undefined, requestHash: string): Promise<WithdrawalRecord> {
     const wallet = this.wallets.readyWallet(actor, walletId, conflict);
     const asset = this.resolveAsset(input);
+    const network = this.ctx.catalog.networkOf(asset);
+    if (network.disabled) throw badRequest(`asset_id: ${asset.symbol} is on ${network.name}, which moves no funds`);
     const attached = this.ctx.store.get<WalletAssetRecord>(C.walletAssets, `${wallet.id}:${asset.id}`);
     if (!attached) throw badRequest(`asset_id: asset '${asset.id}' is not attached to this wallet`);
     const units = parseAmount(input.amount, asset.decimals);
     if (units === undefined || units === 0n) {
       throw badRequest(`amount: must be a positive decimal string with at most ${asset.decimals} fraction digits`);
     }
-    if (!isAddress(input.recipient_address)) throw badRequest("recipient_address: not a valid EVM address");
-    const fees = await this.ctx.chain.fees();
-    const feeReserve = TRANSFER_GAS * fees.maxFeePerGas;
+    const solana = asset.address_type === "sol";
+    const feeReserve = solana ? solanaFeeReserve(input.recipient_address) : await this.evmFeeReserve(input.recipient_address);
     const balance = await this.balances.balanceOf(attached);
     // 409, as the spec declares: the request is well formed but conflicts with the current balance.
     if (units + feeReserve > balance.available_wei) {
@@ -149,6 +152,7 @@ export class WithdrawalService {
         `amount: insufficient available balance (available ${balance.available_balance} ${asset.symbol}, requested ${input.amount} plus a network fee reserve of ${formatAmount(feeReserve, asset.decimals)})`,
       );
     }
+    if (solana) checkSolanaRent(this.ctx, input.recipient_address, units, balance.available_wei - units - feeReserve, asset.decimals);
     const now = this.ctx.now().toISOString();
     return {
       id: newId(),
@@ -160,7 +164,7 @@ export class WithdrawalService {
       amount_wei: units.toString(),
       fee_reserve_wei: feeReserve.toString(),
       recipient_address: input.recipient_address,
-      from_address: wallet.address as Hex,
+      from_address: this.wallets.addressOf(wallet, asset.address_type),
       ...(input.notes !== undefined ? { notes: input.notes } : {}),
       status: "pending",
       ...(idempotencyKey !== undefined ? { idempotency_key: idempotencyKey } : {}),
@@ -171,6 +175,13 @@ export class WithdrawalService {
       created_at: now,
       updated_at: now,
     };
+  }
+
+  /** The EVM transfer's fee reserve (21000 gas at the current max fee), after checking the recipient. */
+  private async evmFeeReserve(recipient: string): Promise<bigint> {
+    if (!isAddress(recipient)) throw badRequest("recipient_address: not a valid EVM address");
+    const fees = await this.ctx.chain.fees();
+    return TRANSFER_GAS * fees.maxFeePerGas;
   }
 
   /** Stores the withdrawal and its key, emits withdrawal.pending and applies the policy, in one transaction. */
@@ -184,6 +195,29 @@ export class WithdrawalService {
       publishEvent(tx, this.ctx.store, at, record.workspace_id, "withdrawal.pending", withdrawalEventData(afterPolicy));
       if (!needsApproval) tx.afterCommit(() => this.onApproved());
     });
+  }
+}
+
+/** A SOL transfer's fee: one signature's base fee, after checking the recipient. */
+function solanaFeeReserve(recipient: string): bigint {
+  if (!isSolanaAddress(recipient)) throw badRequest("recipient_address: not a Solana address (a base58 public key of 32 bytes)");
+  return LAMPORTS_PER_SIGNATURE;
+}
+
+/**
+ * Solana refuses a transfer that leaves an account holding lamports below its rent-exempt minimum: an
+ * empty recipient must get at least that much, and the wallet must keep at least that much or nothing.
+ * Refused here, with the figure, instead of failing on chain.
+ */
+function checkSolanaRent(ctx: DomainContext, recipient: string, units: bigint, remaining: bigint, decimals: number): void {
+  const node = ctx.solana;
+  if (!node) return;
+  const minimum = node.minimumBalanceForRentExemption(0);
+  if (node.balance(recipient) === 0n && units < minimum) {
+    throw badRequest(`amount: ${recipient} holds nothing yet, so Solana needs at least its rent-exempt minimum of ${formatAmount(minimum, decimals)} SOL in the first transfer`);
+  }
+  if (remaining > 0n && remaining < minimum) {
+    throw conflict(`amount: this would leave the wallet ${formatAmount(remaining, decimals)} SOL, below Solana's rent-exempt minimum of ${formatAmount(minimum, decimals)}; withdraw everything but the fee, or leave at least the minimum`);
   }
 }
 

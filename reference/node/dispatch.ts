@@ -1,32 +1,20 @@
 // Turns one JSON-RPC 2.0 payload (single request or batch, as text) into the text to answer with, or
 // undefined when nothing must be answered (notifications). Shared by the HTTP and WebSocket transports.
 import { ChainRpcError, type ChainBackend } from "../chain/backend.ts";
-import {
-  INTERNAL_ERROR,
-  INVALID_PARAMS,
-  INVALID_REQUEST,
-  METHOD_NOT_FOUND,
-  NULL_ID,
-  PARSE_ERROR,
-  RpcFault,
-  SERVER_ERROR,
-  errorText,
-  idText,
-  isPlainObject,
-  isValidId,
-  needsRawId,
-  resultText,
-  type IdText,
-  type RpcErrorObject,
-} from "./jsonrpc.ts";
+import { INVALID_PARAMS, METHOD_NOT_FOUND, RpcFault, SERVER_ERROR, isPlainObject, type RpcErrorObject } from "./jsonrpc.ts";
+import { answerPayload } from "./framing.ts";
 import { METHODS, type Transport } from "./methods.ts";
-import { rawIdOfObject, rawIdsOfBatch } from "./raw-ids.ts";
 import type { Subscriber, SubscriptionHub } from "./subscriptions.ts";
 
 export interface CallContext {
   transport: Transport;
   /** The WebSocket connection; needed by eth_subscribe / eth_unsubscribe. */
   subscriber?: Subscriber;
+}
+
+/** What the HTTP and WebSocket transports hand a message to (the EVM dispatcher, the Solana one). */
+export interface PayloadHandler {
+  handle(text: string, ctx: CallContext): Promise<string | undefined>;
 }
 
 export interface DispatcherOptions {
@@ -37,7 +25,7 @@ export interface DispatcherOptions {
 
 const MAX_MESSAGE_CHARS = 500;
 
-export class RpcDispatcher {
+export class RpcDispatcher implements PayloadHandler {
   readonly #backend: ChainBackend;
   readonly #hub: SubscriptionHub;
   readonly #maxBatchSize: number;
@@ -50,47 +38,8 @@ export class RpcDispatcher {
     this.#chainIdHex = `0x${options.backend.chainId.toString(16)}`;
   }
 
-  async handle(text: string, ctx: CallContext): Promise<string | undefined> {
-    let payload: unknown;
-    try {
-      payload = JSON.parse(text);
-    } catch {
-      return errorText(NULL_ID, { code: PARSE_ERROR, message: "parse error: the message is not valid JSON" });
-    }
-    try {
-      if (Array.isArray(payload)) return await this.#batch(payload, text, ctx);
-      const raw = isPlainObject(payload) && needsRawId(payload.id) ? rawIdOfObject(text) : undefined;
-      return await this.#single(payload, raw, ctx);
-    } catch {
-      return errorText(NULL_ID, { code: INTERNAL_ERROR, message: "internal error" });
-    }
-  }
-
-  async #batch(items: unknown[], text: string, ctx: CallContext): Promise<string | undefined> {
-    if (items.length === 0) return errorText(NULL_ID, { code: INVALID_REQUEST, message: "invalid request: empty batch" });
-    if (items.length > this.#maxBatchSize) {
-      const message = `invalid request: a batch may hold at most ${this.#maxBatchSize} requests, got ${items.length}`;
-      return errorText(NULL_ID, { code: INVALID_REQUEST, message });
-    }
-    const raws = items.some((item) => isPlainObject(item) && needsRawId(item.id)) ? rawIdsOfBatch(text) : [];
-    const answers = await Promise.all(items.map((item, i) => this.#single(item, raws[i], ctx)));
-    const parts = answers.filter((answer): answer is string => answer !== undefined);
-    return parts.length > 0 ? `[${parts.join(",")}]` : undefined;
-  }
-
-  async #single(request: unknown, rawId: string | undefined, ctx: CallContext): Promise<string | undefined> {
-    if (!isPlainObject(request)) return invalid(NULL_ID, "a request must be a JSON object");
-    const hasId = Object.hasOwn(request, "id");
-    if (hasId && !isValidId(request.id)) return invalid(NULL_ID, "id must be a string, a number or null");
-    const id = hasId ? idText(request.id as string | number | null, rawId) : NULL_ID;
-    if (request.jsonrpc !== "2.0") return invalid(id, 'jsonrpc must be exactly "2.0"');
-    if (typeof request.method !== "string") return invalid(id, "method must be a string");
-    try {
-      const result = await this.#call(request.method, request, ctx);
-      return hasId ? resultText(id, result) : undefined;
-    } catch (error) {
-      return hasId ? errorText(id, toRpcError(error)) : undefined; // notifications never get an answer
-    }
+  handle(text: string, ctx: CallContext): Promise<string | undefined> {
+    return answerPayload(text, (method, request) => this.#call(method, request, ctx), this.#maxBatchSize, toRpcError);
   }
 
   async #call(method: string, request: Record<string, unknown>, ctx: CallContext): Promise<unknown> {
@@ -120,10 +69,6 @@ export class RpcDispatcher {
         throw new RpcFault(METHOD_NOT_FOUND, `the method ${method} does not exist/is not available`);
     }
   }
-}
-
-function invalid(id: IdText, message: string): string {
-  return errorText(id, { code: INVALID_REQUEST, message: `invalid request: ${message}` });
 }
 
 // Every method served is positional (as on geth): an object is well-formed JSON-RPC but wrong here.

@@ -3,14 +3,14 @@
 // JSON-RPC payload itself.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { presentedKey } from "./auth.ts";
-import type { RpcDispatcher } from "./dispatch.ts";
+import type { PayloadHandler } from "./dispatch.ts";
 import { INVALID_REQUEST, NULL_ID, UNAUTHORIZED_RPC_BODY, errorText } from "./jsonrpc.ts";
 
 export interface HttpTransportOptions {
   path: string;
   maxBodyBytes: number;
   checkKey: (key: string | undefined) => boolean;
-  dispatcher: RpcDispatcher;
+  dispatcher: PayloadHandler;
 }
 
 const JSON_TYPES = new Set(["application/json", "application/json-rpc", "application/jsonrequest"]);

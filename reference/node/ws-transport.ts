@@ -5,15 +5,16 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { presentedKey } from "./auth.ts";
-import type { RpcDispatcher } from "./dispatch.ts";
+import type { PayloadHandler } from "./dispatch.ts";
 import { UNAUTHORIZED_RPC_BODY } from "./jsonrpc.ts";
-import type { Subscriber, SubscriptionHub } from "./subscriptions.ts";
+import type { Subscriber } from "./subscriptions.ts";
 
 export interface WsTransportOptions {
   path: string;
   checkKey: (key: string | undefined) => boolean;
-  dispatcher: RpcDispatcher;
-  hub: SubscriptionHub;
+  dispatcher: PayloadHandler;
+  /** Told when a connection closes, to drop its subscriptions. */
+  hub: { unsubscribeAll(owner: Subscriber): void };
   maxMessageBytes: number;
   pingIntervalMs: number;
   maxInFlight: number;

@@ -11,6 +11,10 @@ import { computeSignature, constantTimeEqual, HMAC_WINDOW_SECONDS } from "../../
 import { generateWebhookKeyPair, signWebhook, type WebhookProfile } from "../../runtime/webhook-signature.ts";
 import type { OperationInfo } from "../../conformance/operations.ts";
 import { fakeOperations } from "./fake-operations.ts";
+import { base58 } from "@scure/base";
+import { keypairFromSeed, signBytes } from "../../lib/solana/keys.ts";
+import { decodeTransaction } from "../../lib/solana/transaction.ts";
+import { tronAddressOfEvm } from "../../lib/tron/address.ts";
 
 export const FAKE_FAULTS = [
   // request authentication
@@ -156,6 +160,16 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
     return w;
   };
   const creation = (w: Wallet) => ({ id: w.id, wallet_id: w.id, status: w.status, workspace_id: workspaceId, name: w.name, wallet_type: "mpc", created_at: w.created_at });
+  // One address per family: a pseudo EVM address, its Tron encoding, and a real Ed25519 key for Solana.
+  const evmAddressOf = (id: string) => `0x${createHash("sha256").update(id).digest("hex").slice(0, 40)}`;
+  const solKeyOf = (id: string) => keypairFromSeed(new Uint8Array(createHash("sha256").update(`sol:${id}`).digest()));
+  const addressOf = (id: string, family: string) => (family === "sol" ? solKeyOf(id).address : family === "tron" ? tronAddressOfEvm(evmAddressOf(id)) : evmAddressOf(id));
+  const signRequests = new Map<string, { wallet_id: string; method: string; hash: string }>();
+  const signed = (walletId: string, method: string, hash: string) => {
+    const id = rid("sig");
+    signRequests.set(id, { wallet_id: walletId, method, hash });
+    return { transaction_id: id };
+  };
   const handlers: Record<string, (i: Input) => unknown> = {
     getWalletOverview: (i) => [...wallet(i.params.wallet_id).assets].map((a) => ({ wallet_id: i.params.wallet_id, asset_id: a, symbol: "ETH", balance: has("schema-balance-number") ? 0 : "0", decimals: 18 })),
     getWalletAssetBalance: (i) => {
@@ -204,10 +218,39 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
     },
     getDepositAddress: (i) => {
       const w = wallet(i.params.wallet_id);
+      const family = i.query.get("address_type");
+      if (family && !i.query.get("asset_id")) return { address: addressOf(w.id, family), address_type: family };
       const asset = i.query.get("asset_id") ?? "";
       if (!w.assets.has(asset)) throw new ApiErr(404, 404, "asset not attached");
       if (has("deposit-address-invalid")) return { address: "deposit-here", asset_id: asset };
-      return { address: `0x${createHash("sha256").update(w.id).digest("hex").slice(0, 40)}`, asset_id: asset };
+      return { address: evmAddressOf(w.id), asset_id: asset };
+    },
+    getWeb3WalletDetail: (i) => {
+      const w = wallet(i.params.wallet_id);
+      const family = i.query.get("address_type") ?? "evm";
+      return { wallet_id: w.id, name: w.name, address_type: family, address: addressOf(w.id, family) };
+    },
+    requestSign: (i) => {
+      const w = wallet(i.params.wallet_id);
+      if (i.body.method !== "solana_signMessage") throw new ApiErr(400, 400, "method: this fake signs solana_signMessage only");
+      return signed(w.id, "solana_signMessage", base58.encode(signBytes(new TextEncoder().encode(String(i.body.message)), solKeyOf(w.id).seed)));
+    },
+    signRawTransaction: (i) => {
+      const w = wallet(i.params.wallet_id);
+      const meta = i.body.meta as { tx_method?: string } | undefined;
+      if (meta?.tx_method !== "solana_signTransaction") throw new ApiErr(400, 400, "this fake signs solana_signTransaction only (it has no chain to send to)");
+      let message: Uint8Array;
+      try {
+        message = decodeTransaction(new Uint8Array(Buffer.from(String(i.body.data), "base64"))).messageBytes;
+      } catch {
+        throw new ApiErr(400, 400, "data: not a serialized Solana transaction");
+      }
+      return signed(w.id, "solana_signTransaction", base58.encode(signBytes(message, solKeyOf(w.id).seed)));
+    },
+    getTransactionStatus: (i) => {
+      const r = signRequests.get(i.params.transaction_id);
+      if (!r || r.wallet_id !== wallet(i.params.wallet_id).id) throw new ApiErr(404, 404, "transaction not found");
+      return { transaction_id: i.params.transaction_id, status: "completed", method: r.method, hash: r.hash };
     },
     listAssets: () => [{ id: "eth", symbol: "ETH", decimals: 18, is_native: true, network_id: "devnet" }],
     listWallets: () => [...wallets.values()].map((w) => ({ id: w.id })),

@@ -38,7 +38,15 @@ export interface DeliveryView {
 }
 export function listWallets(call: Call, ctx: Ctx): Promise<WalletView[]>;
 export function createWallet(call: Call, ctx: Ctx, name: string): Promise<{ id: string; status: string }>;
-export function nativeAsset(call: Call): Promise<{ id: string; symbol: string; decimals: number }>;
+export interface NativeAssetView {
+  id: string;
+  symbol: string;
+  decimals: number;
+  /** evm, sol, ...: the asset's address_type. */
+  addressType: string;
+}
+export function nativeAsset(call: Call, addressType?: string): Promise<NativeAssetView>;
+export function nativeAssets(call: Call): Promise<NativeAssetView[]>;
 export function depositAddress(call: Call, ctx: Ctx, walletId: string, assetId: string): Promise<string>;
 export function balances(call: Call, ctx: Ctx, walletId: string): Promise<BalanceView[]>;
 export function withdrawals(call: Call, ctx: Ctx, walletId: string): Promise<WithdrawalView[]>;

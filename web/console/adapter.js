@@ -22,12 +22,21 @@ export async function createWallet(call, ctx, name) {
   return { id: data.wallet_id ?? data.id, status: data.creation_status ?? data.status };
 }
 
-/** The network's native coin: what the faucet sends. */
-export async function nativeAsset(call) {
+/** A network's native coin: what the faucet sends; `addressType` (evm, sol) picks the network, default the first. */
+export async function nativeAsset(call, addressType) {
   const assets = (await call("listAssets", {})) ?? [];
-  const native = assets.find((a) => a.is_native) ?? assets[0];
-  if (native === undefined) throw new Error("the deployment lists no assets");
-  return { id: native.id, symbol: native.symbol ?? native.id, decimals: native.decimals ?? 18 };
+  const native = assets.find((a) => a.is_native && (addressType === undefined || a.address_type === addressType)) ?? (addressType === undefined ? assets[0] : undefined);
+  if (native === undefined) throw new Error(addressType === undefined ? "the deployment lists no assets" : `the deployment lists no native ${addressType} asset`);
+  return { id: native.id, symbol: native.symbol ?? native.id, decimals: native.decimals ?? 18, addressType: native.address_type ?? "evm" };
+}
+
+/** The native coins of the networks that move funds (not disabled), in catalog order. */
+export async function nativeAssets(call) {
+  const [assets, networks] = await Promise.all([call("listAssets", {}), call("listNetworks", {})]);
+  const disabled = new Set((networks ?? []).filter((n) => n.disabled).map((n) => n.id));
+  return (assets ?? [])
+    .filter((a) => a.is_native && !disabled.has(a.network_id))
+    .map((a) => ({ id: a.id, symbol: a.symbol ?? a.id, decimals: a.decimals ?? 18, addressType: a.address_type ?? "evm" }));
 }
 
 /** The wallet's deposit address for `assetId`, attaching the asset first when it is not attached yet. */

@@ -1,6 +1,7 @@
 // The sandbox console: wallets with balances and deposit addresses, test deposits from the faucet,
 // withdrawals with approve/reject, webhook endpoints with their health (re-enable, requeue what they
 // missed) and the webhook delivery log with resend, refreshed every 1.5 s.
+// Each wallet row shows one chain at a time (ETH or SOL, picked in the row), the first by default.
 // Every wallet API call goes through adapter.js; rows are updated in place so that typed values stay.
 import * as api from "./adapter.js";
 import { operationCaller, sandboxAction } from "./signing.js";
@@ -11,10 +12,15 @@ const config = await (await fetch("config.json")).json();
 const operations = await (await fetch("operations.json")).json();
 const call = operationCaller(config, operations);
 const ctx = { workspace_id: config.workspace_id };
-const native = await api.nativeAsset(call);
-/** wallet id → deposit address of the native asset (fetched once per ready wallet). */
+const natives = await api.nativeAssets(call);
+if (natives.length === 0) natives.push(await api.nativeAsset(call));
+const symbolOf = (assetId) => natives.find((n) => n.id === assetId)?.symbol ?? "";
+/** wallet id → the native asset its row shows (the first until another is picked). */
+const shown = new Map();
+const assetOf = (walletId) => shown.get(walletId) ?? natives[0];
+/** `${wallet id}:${asset id}` → deposit address (fetched once per ready wallet and asset). */
 const addresses = new Map();
-/** Test deposits sent from this page: tx hash → { wallet, amount, status }. */
+/** Test deposits sent from this page: tx hash → { wallet, amount, symbol, status }. */
 const sent = new Map();
 
 document.getElementById("key-note").textContent =
@@ -64,26 +70,33 @@ async function act(what, work) {
 }
 
 function walletRow(wallet) {
+  const chain = el("select", { className: "chain", ariaLabel: "chain shown" }, ...natives.map((n) => el("option", { value: n.id, textContent: n.symbol })));
+  chain.onchange = () => {
+    shown.set(wallet.id, natives.find((n) => n.id === chain.value));
+    void refresh();
+  };
   const amount = el("input", { className: "amount", value: "1", inputMode: "decimal", ariaLabel: "deposit amount" });
   const deposit = el("button", { textContent: "Send test deposit", className: "send-deposit" });
-  deposit.onclick = () =>
-    act(`deposit of ${amount.value} ${native.symbol} to ${wallet.name}`, async () => {
-      const address = addresses.get(wallet.id);
+  deposit.onclick = () => {
+    const asset = assetOf(wallet.id);
+    return act(`deposit of ${amount.value} ${asset.symbol} to ${wallet.name}`, async () => {
+      const address = addresses.get(`${wallet.id}:${asset.id}`);
       if (!address) throw new Error("the wallet has no deposit address yet");
-      const { tx_hash } = await sandboxAction(config, "faucet", { address, amount: amount.value });
-      sent.set(tx_hash, { wallet: wallet.name, amount: amount.value, status: "sent" });
+      const { tx_hash } = await sandboxAction(config, "faucet", { address, amount: amount.value, chain: asset.addressType });
+      sent.set(tx_hash, { wallet: wallet.name, amount: amount.value, symbol: asset.symbol, status: "sent" });
     });
+  };
   const wAmount = el("input", { className: "amount", value: "0.1", ariaLabel: "withdrawal amount" });
-  const wTo = el("input", { placeholder: "0x… recipient", size: 14, ariaLabel: "recipient address" });
+  const wTo = el("input", { placeholder: "recipient (0x… or base58)", size: 14, ariaLabel: "recipient address" });
   const withdraw = el("button", { textContent: "Request" });
   withdraw.onclick = () =>
-    act(`withdrawal of ${wAmount.value} from ${wallet.name}`, () => api.requestWithdrawal(call, ctx, wallet.id, { assetId: native.id, amount: wAmount.value, to: wTo.value.trim() }));
+    act(`withdrawal of ${wAmount.value} ${assetOf(wallet.id).symbol} from ${wallet.name}`, () => api.requestWithdrawal(call, ctx, wallet.id, { assetId: assetOf(wallet.id).id, amount: wAmount.value, to: wTo.value.trim() }));
   return el(
     "tr",
     {},
     el("td", {}, el("div", { textContent: wallet.name }), el("code", { textContent: wallet.id })),
     el("td", { className: "wallet-status" }),
-    el("td", { className: "balance" }),
+    el("td", {}, ...(natives.length > 1 ? [chain, " "] : []), el("span", { className: "balance" })),
     el("td", { className: "address mono" }),
     el("td", {}, amount, " ", deposit),
     el("td", {}, wAmount, " ", wTo, " ", withdraw),
@@ -100,11 +113,13 @@ async function refreshWallets() {
     const row = rowFor(tbody, wallet.id, () => walletRow(wallet));
     badge(row.querySelector(".wallet-status"), wallet.status);
     if (wallet.status !== "success") continue;
-    if (!addresses.has(wallet.id)) addresses.set(wallet.id, await api.depositAddress(call, ctx, wallet.id, native.id));
-    row.querySelector(".address").textContent = addresses.get(wallet.id);
+    const asset = assetOf(wallet.id);
+    const key = `${wallet.id}:${asset.id}`;
+    if (!addresses.has(key)) addresses.set(key, await api.depositAddress(call, ctx, wallet.id, asset.id));
+    row.querySelector(".address").textContent = addresses.get(key);
     const rows = await api.balances(call, ctx, wallet.id);
-    const b = rows.find((r) => r.asset_id === native.id);
-    row.querySelector(".balance").textContent = b ? `${b.available} ${b.symbol}${b.on_hold !== "0" ? ` (${b.on_hold} on hold)` : ""}` : `0 ${native.symbol}`;
+    const b = rows.find((r) => r.asset_id === asset.id);
+    row.querySelector(".balance").textContent = b ? `${b.available} ${b.symbol}${b.on_hold !== "0" ? ` (${b.on_hold} on hold)` : ""}` : `0 ${asset.symbol}`;
     for (const w of await api.withdrawals(call, ctx, wallet.id)) withdrawals.push({ ...w, walletName: wallet.name });
   }
   return withdrawals;
@@ -123,7 +138,7 @@ function refreshWithdrawals(withdrawals) {
         {},
         el("td", {}, el("code", { textContent: w.id })),
         el("td", { textContent: w.walletName }),
-        el("td", { textContent: `${w.amount} ${native.symbol}` }),
+        el("td", { textContent: `${w.amount} ${symbolOf(w.asset_id)}` }),
         el("td", { className: "mono", textContent: w.to }),
         el("td", { className: "w-status" }),
         el("td", { className: "w-actions" }, approve, " ", reject),
@@ -137,13 +152,15 @@ function refreshWithdrawals(withdrawals) {
 
 async function refreshDeposits() {
   if (sent.size === 0) return;
-  const byHash = new Map((await api.transactions(call, ctx)).filter((t) => t.direction === "deposit").map((t) => [t.tx_hash?.toLowerCase(), t]));
+  // EVM hashes compare case-insensitively; Solana signatures are base58 (case matters), compared as they are.
+  const deposits = (await api.transactions(call, ctx)).filter((t) => t.direction === "deposit");
+  const byHash = new Map(deposits.flatMap((t) => [[t.tx_hash, t], [t.tx_hash?.toLowerCase(), t]]));
   const tbody = document.querySelector("#deposits tbody");
   for (const [hash, d] of sent) {
-    const seen = byHash.get(hash.toLowerCase());
+    const seen = byHash.get(hash) ?? (hash.startsWith("0x") ? byHash.get(hash.toLowerCase()) : undefined);
     if (seen) d.status = seen.status;
     const row = rowFor(tbody, hash, () =>
-      el("tr", {}, el("td", { textContent: d.wallet }), el("td", { textContent: `${d.amount} ${native.symbol}` }), el("td", {}, el("code", { textContent: hash })), el("td", { className: "d-status" })),
+      el("tr", {}, el("td", { textContent: d.wallet }), el("td", { textContent: `${d.amount} ${d.symbol}` }), el("td", {}, el("code", { textContent: hash })), el("td", { className: "d-status" })),
     );
     badge(row.querySelector(".d-status"), d.status);
   }
