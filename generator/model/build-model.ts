@@ -7,6 +7,7 @@ import type { LoadedSpec } from "../load/load-spec.ts";
 import { assignDirectionVariants } from "./directions.ts";
 import { NameRegistry, toPascalCase } from "./names.ts";
 import { buildOperation, listOperations } from "./operations.ts";
+import { buildPagination } from "./pagination.ts";
 import { aliasCycles, componentDependencies, orderByDependencies } from "./schema-graph.ts";
 import { SchemaResolver } from "./resolve-schema.ts";
 import { isPlainZodObject } from "./schema-shape.ts";
@@ -62,6 +63,7 @@ export function buildModel(loaded: LoadedSpec, options: BuildOptions = {}): Spec
   const seenIds = new Map<string, string>();
   const ctx = { document, methodNames, exportNames, problems, globalSecurity: document.security };
   const operations = listOperations(document).map((raw) => buildOperation(ctx, raw, seenIds));
+  for (const op of operations) op.pagination = buildPagination(document, op, problems);
 
   const schemas = buildComponentSchemas(document, exportNames);
   problems.push(...aliasCycleProblems(document, schemas));
