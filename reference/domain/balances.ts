@@ -1,13 +1,17 @@
 // Balances come from chain state. The confirmed balance is the address's balance at block
 // `latest - (confirmation_blocks - 1)`, so a deposit counts once it has confirmation_blocks
 // confirmations and not before. on_hold is what withdrawals have reserved but the confirmed state does
-// not show as spent yet; available = confirmed - on_hold.
+// not show as spent yet; available = confirmed - on_hold. A read costs the assets asked for: one head
+// read per call (however many wallets), one balance read per asset (cached per block), and the holds
+// of those assets from the index (open withdrawals) and SettlingWithdrawals (recent settlements).
 import type { Hex } from "viem";
 import { formatAmount, usdValue } from "./amounts.ts";
 import { BalanceCache } from "./balance-cache.ts";
 import type { AssetInfo, NetworkInfo } from "./catalog.ts";
 import type { DomainContext } from "./context.ts";
+import { withdrawalKeys } from "./indexes.ts";
 import { C, type WalletAssetRecord, type WithdrawalRecord } from "./records.ts";
+import { SettlingWithdrawals } from "./settling-withdrawals.ts";
 
 export interface BalanceView {
   wallet_id: string;
@@ -25,14 +29,15 @@ export interface BalanceView {
   refreshed_at: string;
 }
 
-const OPEN_STATUSES = new Set(["pending", "pending_approval", "approved", "processing"]);
-
 export class BalanceService {
   // Balances at a block never change; the head is still read on every call, so nothing older than
   // the chain's current confirmed block is ever served.
   private readonly cache = new BalanceCache();
+  private readonly settling: SettlingWithdrawals;
 
-  constructor(private readonly ctx: DomainContext) {}
+  constructor(private readonly ctx: DomainContext) {
+    this.settling = new SettlingWithdrawals(ctx.store);
+  }
 
   /** The block whose state counts as confirmed. */
   async confirmedBlock(): Promise<bigint> {
@@ -48,9 +53,14 @@ export class BalanceService {
 
   /** Balances of several attached assets, all at one confirmed block (one head read for all). */
   async balancesOf(attached: readonly WalletAssetRecord[]): Promise<BalanceView[]> {
-    if (attached.length === 0) return [];
+    return (await this.balancesOfEach([attached]))[0];
+  }
+
+  /** Balances of several groups of attached assets (a page of wallets), all at one confirmed block. */
+  async balancesOfEach(groups: readonly (readonly WalletAssetRecord[])[]): Promise<BalanceView[][]> {
+    if (groups.every((g) => g.length === 0)) return groups.map(() => []);
     const block = await this.confirmedBlock();
-    return Promise.all(attached.map((a) => this.balanceAtBlock(a, block)));
+    return Promise.all(groups.map((g) => Promise.all(g.map((a) => this.balanceAtBlock(a, block)))));
   }
 
   private async balanceAtBlock(attached: WalletAssetRecord, block: bigint): Promise<BalanceView> {
@@ -82,13 +92,12 @@ export class BalanceService {
    */
   onHoldWei(walletId: string, assetId: string, confirmedBlock: bigint): bigint {
     let total = 0n;
-    for (const w of this.ctx.store.list<WithdrawalRecord>(C.withdrawals, (w) => w.wallet_id === walletId && w.asset_id === assetId)) {
-      if (OPEN_STATUSES.has(w.status)) {
-        total += BigInt(w.amount_wei) + BigInt(w.fee_reserve_wei);
-      } else if ((w.status === "completed" || w.status === "failed") && w.block_number !== undefined && BigInt(w.block_number) > confirmedBlock) {
-        const fee = BigInt(w.gas_used ?? "0") * BigInt(w.effective_gas_price_wei ?? "0");
-        total += fee + (w.status === "completed" ? BigInt(w.amount_wei) : 0n);
-      }
+    for (const w of this.ctx.store.scan<WithdrawalRecord>(C.withdrawals, withdrawalKeys.open(walletId, assetId))) {
+      total += BigInt(w.amount_wei) + BigInt(w.fee_reserve_wei);
+    }
+    for (const w of this.settling.after(walletId, assetId, confirmedBlock)) {
+      const fee = BigInt(w.gas_used ?? "0") * BigInt(w.effective_gas_price_wei ?? "0");
+      total += fee + (w.status === "completed" ? BigInt(w.amount_wei) : 0n);
     }
     return total;
   }

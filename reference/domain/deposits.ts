@@ -8,7 +8,9 @@ import { createHash } from "node:crypto";
 import type { DepositEventPayload } from "../../generated/types.ts";
 import { uuidFromBytes } from "./ids.ts";
 import { depositEventPayloadView } from "./views.ts";
-import { C, type Actor, type DepositRecord, type WalletAssetRecord } from "./records.ts";
+import { depositKeys, walletAssetKeys } from "./indexes.ts";
+import { C, type DepositRecord, type WalletAssetRecord } from "./records.ts";
+import { listTransaction } from "./transactions.ts";
 
 export interface DetectedTransfer {
   hash: string;
@@ -22,14 +24,15 @@ export interface DetectedTransfer {
 export class DepositService {
   constructor(private readonly ctx: DomainContext) {}
 
-  /** Lower-cased deposit address → attachment, for the native asset (the transfers a block scan sees). */
-  watchedAddresses(): Map<string, WalletAssetRecord> {
-    const native = this.ctx.catalog.nativeAsset().id;
-    const map = new Map<string, WalletAssetRecord>();
-    for (const a of this.ctx.store.list<WalletAssetRecord>(C.walletAssets, (a) => a.asset_id === native)) {
-      map.set(a.address.toLowerCase(), a);
-    }
-    return map;
+  /** Whether any deposit address exists (a block scan with none has nothing to look for). */
+  watchesAny(): boolean {
+    return this.ctx.store.size(C.walletAssets) > 0;
+  }
+
+  /** The native-asset attachment whose deposit address is `address` (what a block scan sees), by index. */
+  watched(address: string): WalletAssetRecord | undefined {
+    const key = walletAssetKeys.byAddress(address, this.ctx.catalog.nativeAsset().id);
+    return this.ctx.store.page<WalletAssetRecord>(C.walletAssets, key, 0, 1)[0];
   }
 
   /** Records a detected deposit once (a rescan of the same block changes nothing). */
@@ -58,6 +61,7 @@ export class DepositService {
     };
     this.ctx.store.transact((tx) => {
       tx.put(C.deposits, deposit);
+      listTransaction(tx, "deposit", deposit);
       publishEvent(tx, this.ctx.store, at, deposit.workspace_id, "deposit.pending", this.eventData(deposit));
     });
     return deposit;
@@ -66,7 +70,7 @@ export class DepositService {
   /** Updates confirmations of pending deposits; confirms those that reached confirmation_blocks. */
   updateConfirmations(head: bigint): void {
     const required = this.ctx.catalog.network.confirmation_blocks;
-    for (const d of this.ctx.store.list<DepositRecord>(C.deposits, (d) => d.status === "pending")) {
+    for (const d of this.ctx.store.scan<DepositRecord>(C.deposits, depositKeys.pending)) {
       const confirmations = Math.max(0, Number(head) - d.block_number + 1);
       if (confirmations === d.confirmations && confirmations < required) continue;
       const at = this.ctx.now();
@@ -91,16 +95,12 @@ export class DepositService {
    * this they would "confirm" once the new chain reached their block height.
    */
   failForChainReset(): void {
-    const stranded = this.ctx.store.list<DepositRecord>(C.deposits, (d) => d.status === "pending");
+    const stranded = [...this.ctx.store.scan<DepositRecord>(C.deposits, depositKeys.pending)];
     if (stranded.length === 0) return;
     const at = this.ctx.now().toISOString();
     this.ctx.store.transact((tx) => {
       for (const d of stranded) tx.put<DepositRecord>(C.deposits, { ...d, status: "failed", status_reason: "the sandbox chain was reset before the deposit confirmed", updated_at: at });
     });
-  }
-
-  list(actor: Actor): DepositRecord[] {
-    return this.ctx.store.list<DepositRecord>(C.deposits, (d) => d.workspace_id === actor.workspaceId);
   }
 
   /** Deposit events carry the deposit as the real service does (direction "in"). */

@@ -18,7 +18,11 @@ import { ChainRpcError } from "../chain/backend.ts";
 import { TRANSFER_GAS, type ChainFees } from "../chain/chain-client.ts";
 import type { DomainContext } from "./context.ts";
 import { publishEvent } from "./events.ts";
-import { isInFlight, NonceAllocator } from "./nonce-allocator.ts";
+import type { StateStore } from "../store/state-store.ts";
+import { withdrawalKeys } from "./indexes.ts";
+import { NonceAllocator } from "./nonce-allocator.ts";
+import { listTransaction } from "./transactions.ts";
+import { isInFlight } from "./withdrawal-states.ts";
 import { C, type WithdrawalRecord } from "./records.ts";
 import type { WalletService } from "./wallets.ts";
 import { withdrawalEventData } from "./withdrawals.ts";
@@ -81,7 +85,7 @@ export class WithdrawalExecutor {
    * signed for the old chain do not exist: fail them with a clear reason instead of watching forever.
    */
   failForChainReset(): void {
-    for (const w of this.ctx.store.list<WithdrawalRecord>(C.withdrawals, isInFlight)) {
+    for (const w of inFlightWithdrawals(this.ctx.store)) {
       this.commitFailed(w, "chain_reset", "the sandbox chain was reset; the transaction does not exist on the current chain");
     }
   }
@@ -89,7 +93,7 @@ export class WithdrawalExecutor {
   // ---- step 1 and 2: new approvals ----
 
   private async sendApproved(): Promise<void> {
-    const fresh = this.ctx.store.list<WithdrawalRecord>(C.withdrawals, (w) => w.status === "approved" && w.raw_tx === undefined);
+    const fresh = [...this.ctx.store.scan<WithdrawalRecord>(C.withdrawals, withdrawalKeys.inStatus("approved"))].filter((w) => w.raw_tx === undefined);
     if (fresh.length === 0) return;
     let prepared: WithdrawalRecord[];
     try {
@@ -170,6 +174,7 @@ export class WithdrawalExecutor {
       if (!current || !isInFlight(current)) return;
       const sent: WithdrawalRecord = { ...current, status: "processing", sent_at: current.sent_at ?? at, last_sent_at: at, send_count: (current.send_count ?? 0) + 1, updated_at: at };
       tx.put(C.withdrawals, sent);
+      listTransaction(tx, "withdrawal", sent);
       if (current.status === "approved") publishEvent(tx, this.ctx.store, new Date(at), w.workspace_id, "withdrawal.executed", withdrawalEventData(sent));
     });
   }
@@ -177,7 +182,7 @@ export class WithdrawalExecutor {
   // ---- step 3: reconciliation ----
 
   private async reconcileInFlight(): Promise<void> {
-    const inFlight = this.ctx.store.list<WithdrawalRecord>(C.withdrawals, isInFlight);
+    const inFlight = inFlightWithdrawals(this.ctx.store);
     await inBatches(inFlight.map((w) => [w.id, [w]] as const), PARALLEL_CHECKS, async ([w]) => {
       if (this.runner.closed) return;
       try {
@@ -223,6 +228,7 @@ export class WithdrawalExecutor {
       if (!current || !isInFlight(current)) return;
       const iso = at.toISOString();
       const sent: WithdrawalRecord = current.status === "approved" ? { ...current, status: "processing", sent_at: current.sent_at ?? iso, last_sent_at: current.last_sent_at ?? iso } : current;
+      listTransaction(tx, "withdrawal", sent);
       if (current.status === "approved") publishEvent(tx, this.ctx.store, at, w.workspace_id, "withdrawal.executed", withdrawalEventData(sent));
       const settled: WithdrawalRecord = {
         ...sent,
@@ -271,4 +277,9 @@ async function inBatches<K, T>(groups: Iterable<readonly [K, T[]]>, limit: numbe
     for (let next = queue.shift(); next; next = queue.shift()) await work(next[1]);
   });
   await Promise.all(workers);
+}
+
+/** Every withdrawal in flight, oldest first, from the status index (approved ones not yet signed are left out). */
+function inFlightWithdrawals(store: StateStore): WithdrawalRecord[] {
+  return [...store.scan<WithdrawalRecord>(C.withdrawals, withdrawalKeys.inStatus("approved"), withdrawalKeys.inStatus("processing"))].filter(isInFlight);
 }
