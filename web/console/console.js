@@ -136,7 +136,7 @@ function refreshWithdrawals(withdrawals) {
 
 async function refreshDeposits() {
   if (sent.size === 0) return;
-  const byHash = new Map((await api.transactions(call, ctx)).filter((t) => t.direction === "deposit").map((t) => [t.tx_hash?.toLowerCase(), t]));
+  const byHash = new Map((await api.transactions(call, ctx, "deposit")).map((t) => [t.tx_hash?.toLowerCase(), t]));
   const tbody = document.querySelector("#deposits tbody");
   for (const [hash, d] of sent) {
     const seen = byHash.get(hash.toLowerCase());
