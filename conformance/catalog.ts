@@ -11,6 +11,7 @@ import { wsRpcChecks } from "./checks/rpc/ws.ts";
 import { scopeChecks } from "./checks/scope/index.ts";
 import { authzChecks } from "./checks/authz/index.ts";
 import { moneyChecks } from "./checks/money/index.ts";
+import { pagingChecks } from "./checks/paging/index.ts";
 import { deliveryChecks } from "./checks/webhooks/delivery.ts";
 import { webhookChecks } from "./checks/webhooks/index.ts";
 import type { Check } from "./check.ts";
@@ -27,6 +28,7 @@ export const CATALOG: readonly Check[] = [
   ...lifecycleChecks,
   ...moneyChecks,
   resourceGraphSequence,
+  ...pagingChecks,
   ...httpRpcChecks,
   ...wsRpcChecks,
   ...rpcResultChecks,

@@ -24,6 +24,7 @@ export const operations = {
     bodySchema: undefined,
     responseSchema: S.ListNetworksResponseSchemas[200],
     responseSchemas: S.ListNetworksResponseSchemas,
+    pagination: { offset: "offset", limit: "limit", items: [], defaultLimit: 20, maxLimit: 100 },
   },
   listAssets: {
     operationId: "listAssets",
@@ -44,6 +45,7 @@ export const operations = {
     bodySchema: undefined,
     responseSchema: S.ListAssetsResponseSchemas[200],
     responseSchemas: S.ListAssetsResponseSchemas,
+    pagination: { offset: "offset", limit: "limit", items: [], defaultLimit: 20, maxLimit: 100 },
   },
   createWallet: {
     operationId: "createWallet",
@@ -64,6 +66,7 @@ export const operations = {
     bodySchema: S.CreateWalletBodySchema,
     responseSchema: S.CreateWalletResponseSchemas[202],
     responseSchemas: S.CreateWalletResponseSchemas,
+    pagination: undefined,
   },
   listWallets: {
     operationId: "listWallets",
@@ -84,6 +87,7 @@ export const operations = {
     bodySchema: undefined,
     responseSchema: S.ListWalletsResponseSchemas[200],
     responseSchemas: S.ListWalletsResponseSchemas,
+    pagination: { offset: "offset", limit: "limit", items: [], defaultLimit: 20, maxLimit: 100 },
   },
   getWalletCreationStatus: {
     operationId: "getWalletCreationStatus",
@@ -104,6 +108,7 @@ export const operations = {
     bodySchema: undefined,
     responseSchema: S.GetWalletCreationStatusResponseSchemas[200],
     responseSchemas: S.GetWalletCreationStatusResponseSchemas,
+    pagination: undefined,
   },
   getWallet: {
     operationId: "getWallet",
@@ -124,6 +129,7 @@ export const operations = {
     bodySchema: undefined,
     responseSchema: S.GetWalletResponseSchemas[200],
     responseSchemas: S.GetWalletResponseSchemas,
+    pagination: undefined,
   },
   listWalletAssets: {
     operationId: "listWalletAssets",
@@ -144,6 +150,7 @@ export const operations = {
     bodySchema: undefined,
     responseSchema: S.ListWalletAssetsResponseSchemas[200],
     responseSchemas: S.ListWalletAssetsResponseSchemas,
+    pagination: { offset: "offset", limit: "limit", items: [], defaultLimit: 20, maxLimit: 100 },
   },
   attachAsset: {
     operationId: "attachAsset",
@@ -164,6 +171,7 @@ export const operations = {
     bodySchema: S.AttachAssetBodySchema,
     responseSchema: S.AttachAssetResponseSchemas[201],
     responseSchemas: S.AttachAssetResponseSchemas,
+    pagination: undefined,
   },
   getDepositAddress: {
     operationId: "getDepositAddress",
@@ -184,6 +192,7 @@ export const operations = {
     bodySchema: undefined,
     responseSchema: S.GetDepositAddressResponseSchemas[200],
     responseSchemas: S.GetDepositAddressResponseSchemas,
+    pagination: undefined,
   },
   getWalletOverview: {
     operationId: "getWalletOverview",
@@ -204,6 +213,7 @@ export const operations = {
     bodySchema: undefined,
     responseSchema: S.GetWalletOverviewResponseSchemas[200],
     responseSchemas: S.GetWalletOverviewResponseSchemas,
+    pagination: undefined,
   },
   getWalletAssetBalance: {
     operationId: "getWalletAssetBalance",
@@ -224,6 +234,7 @@ export const operations = {
     bodySchema: undefined,
     responseSchema: S.GetWalletAssetBalanceResponseSchemas[200],
     responseSchemas: S.GetWalletAssetBalanceResponseSchemas,
+    pagination: undefined,
   },
   listWalletWithdrawals: {
     operationId: "listWalletWithdrawals",
@@ -244,6 +255,7 @@ export const operations = {
     bodySchema: undefined,
     responseSchema: S.ListWalletWithdrawalsResponseSchemas[200],
     responseSchemas: S.ListWalletWithdrawalsResponseSchemas,
+    pagination: { offset: "offset", limit: "limit", items: [], defaultLimit: 20, maxLimit: 100 },
   },
   createWithdrawal: {
     operationId: "createWithdrawal",
@@ -264,6 +276,7 @@ export const operations = {
     bodySchema: S.CreateWithdrawalBodySchema,
     responseSchema: S.CreateWithdrawalResponseSchemas[201],
     responseSchemas: S.CreateWithdrawalResponseSchemas,
+    pagination: undefined,
   },
   getWalletWithdrawal: {
     operationId: "getWalletWithdrawal",
@@ -284,6 +297,7 @@ export const operations = {
     bodySchema: undefined,
     responseSchema: S.GetWalletWithdrawalResponseSchemas[200],
     responseSchemas: S.GetWalletWithdrawalResponseSchemas,
+    pagination: undefined,
   },
   getWithdrawal: {
     operationId: "getWithdrawal",
@@ -304,6 +318,7 @@ export const operations = {
     bodySchema: undefined,
     responseSchema: S.GetWithdrawalResponseSchemas[200],
     responseSchemas: S.GetWithdrawalResponseSchemas,
+    pagination: undefined,
   },
   approveWithdrawal: {
     operationId: "approveWithdrawal",
@@ -324,6 +339,7 @@ export const operations = {
     bodySchema: S.ApproveWithdrawalBodySchema,
     responseSchema: S.ApproveWithdrawalResponseSchemas[200],
     responseSchemas: S.ApproveWithdrawalResponseSchemas,
+    pagination: undefined,
   },
   rejectWithdrawal: {
     operationId: "rejectWithdrawal",
@@ -344,6 +360,7 @@ export const operations = {
     bodySchema: S.RejectWithdrawalBodySchema,
     responseSchema: S.RejectWithdrawalResponseSchemas[200],
     responseSchemas: S.RejectWithdrawalResponseSchemas,
+    pagination: undefined,
   },
   listTransactions: {
     operationId: "listTransactions",
@@ -364,6 +381,7 @@ export const operations = {
     bodySchema: undefined,
     responseSchema: S.ListTransactionsResponseSchemas[200],
     responseSchemas: S.ListTransactionsResponseSchemas,
+    pagination: { offset: "offset", limit: "limit", items: [], defaultLimit: 20, maxLimit: 100 },
   },
   rescanTransaction: {
     operationId: "rescanTransaction",
@@ -384,6 +402,7 @@ export const operations = {
     bodySchema: S.RescanTransactionBodySchema,
     responseSchema: S.RescanTransactionResponseSchemas[200],
     responseSchemas: S.RescanTransactionResponseSchemas,
+    pagination: undefined,
   },
   exportTransactions: {
     operationId: "exportTransactions",
@@ -404,6 +423,7 @@ export const operations = {
     bodySchema: undefined,
     responseSchema: S.ExportTransactionsResponseSchemas[200],
     responseSchemas: S.ExportTransactionsResponseSchemas,
+    pagination: undefined,
   },
   signMessage: {
     operationId: "signMessage",
@@ -424,6 +444,7 @@ export const operations = {
     bodySchema: S.SignMessageBodySchema,
     responseSchema: S.SignMessageResponseSchemas[200],
     responseSchemas: S.SignMessageResponseSchemas,
+    pagination: undefined,
   },
   getApiKeyWalletDetail: {
     operationId: "getApiKeyWalletDetail",
@@ -444,6 +465,7 @@ export const operations = {
     bodySchema: undefined,
     responseSchema: S.GetApiKeyWalletDetailResponseSchemas[200],
     responseSchemas: S.GetApiKeyWalletDetailResponseSchemas,
+    pagination: undefined,
   },
   getWeb3WalletDetail: {
     operationId: "getWeb3WalletDetail",
@@ -464,6 +486,7 @@ export const operations = {
     bodySchema: undefined,
     responseSchema: S.GetWeb3WalletDetailResponseSchemas[200],
     responseSchemas: S.GetWeb3WalletDetailResponseSchemas,
+    pagination: undefined,
   },
   requestSign: {
     operationId: "requestSign",
@@ -484,6 +507,7 @@ export const operations = {
     bodySchema: S.RequestSignBodySchema,
     responseSchema: S.RequestSignResponseSchemas[202],
     responseSchemas: S.RequestSignResponseSchemas,
+    pagination: undefined,
   },
   getSignStatus: {
     operationId: "getSignStatus",
@@ -504,6 +528,7 @@ export const operations = {
     bodySchema: undefined,
     responseSchema: S.GetSignStatusResponseSchemas[200],
     responseSchemas: S.GetSignStatusResponseSchemas,
+    pagination: undefined,
   },
   signRawTransaction: {
     operationId: "signRawTransaction",
@@ -524,6 +549,7 @@ export const operations = {
     bodySchema: S.SignRawTransactionBodySchema,
     responseSchema: S.SignRawTransactionResponseSchemas[202],
     responseSchemas: S.SignRawTransactionResponseSchemas,
+    pagination: undefined,
   },
   getTransactionStatus: {
     operationId: "getTransactionStatus",
@@ -544,6 +570,7 @@ export const operations = {
     bodySchema: undefined,
     responseSchema: S.GetTransactionStatusResponseSchemas[200],
     responseSchemas: S.GetTransactionStatusResponseSchemas,
+    pagination: undefined,
   },
   listWebhooks: {
     operationId: "listWebhooks",
@@ -564,6 +591,7 @@ export const operations = {
     bodySchema: undefined,
     responseSchema: S.ListWebhooksResponseSchemas[200],
     responseSchemas: S.ListWebhooksResponseSchemas,
+    pagination: { offset: "offset", limit: "limit", items: [], defaultLimit: 20, maxLimit: 100 },
   },
   createWebhook: {
     operationId: "createWebhook",
@@ -584,6 +612,7 @@ export const operations = {
     bodySchema: S.CreateWebhookBodySchema,
     responseSchema: S.CreateWebhookResponseSchemas[201],
     responseSchemas: S.CreateWebhookResponseSchemas,
+    pagination: undefined,
   },
   deleteWebhook: {
     operationId: "deleteWebhook",
@@ -604,6 +633,7 @@ export const operations = {
     bodySchema: undefined,
     responseSchema: S.DeleteWebhookResponseSchemas[200],
     responseSchemas: S.DeleteWebhookResponseSchemas,
+    pagination: undefined,
   },
   listWebhookDeliveries: {
     operationId: "listWebhookDeliveries",
@@ -624,6 +654,7 @@ export const operations = {
     bodySchema: undefined,
     responseSchema: S.ListWebhookDeliveriesResponseSchemas[200],
     responseSchemas: S.ListWebhookDeliveriesResponseSchemas,
+    pagination: { offset: "offset", limit: "limit", items: [], defaultLimit: 20, maxLimit: 100 },
   },
   resendWebhookDelivery: {
     operationId: "resendWebhookDelivery",
@@ -644,6 +675,7 @@ export const operations = {
     bodySchema: undefined,
     responseSchema: S.ResendWebhookDeliveryResponseSchemas[200],
     responseSchemas: S.ResendWebhookDeliveryResponseSchemas,
+    pagination: undefined,
   },
   getWebhookVerificationKey: {
     operationId: "getWebhookVerificationKey",
@@ -664,6 +696,7 @@ export const operations = {
     bodySchema: undefined,
     responseSchema: S.GetWebhookVerificationKeyResponseSchemas[200],
     responseSchemas: S.GetWebhookVerificationKeyResponseSchemas,
+    pagination: undefined,
   },
   listApiKeys: {
     operationId: "listApiKeys",
@@ -684,6 +717,7 @@ export const operations = {
     bodySchema: undefined,
     responseSchema: S.ListApiKeysResponseSchemas[200],
     responseSchemas: S.ListApiKeysResponseSchemas,
+    pagination: { offset: "offset", limit: "limit", items: [], defaultLimit: 20, maxLimit: 100 },
   },
   createApiKey: {
     operationId: "createApiKey",
@@ -704,6 +738,7 @@ export const operations = {
     bodySchema: S.CreateApiKeyBodySchema,
     responseSchema: S.CreateApiKeyResponseSchemas[201],
     responseSchemas: S.CreateApiKeyResponseSchemas,
+    pagination: undefined,
   },
   revokeApiKey: {
     operationId: "revokeApiKey",
@@ -724,6 +759,7 @@ export const operations = {
     bodySchema: undefined,
     responseSchema: S.RevokeApiKeyResponseSchemas[200],
     responseSchemas: S.RevokeApiKeyResponseSchemas,
+    pagination: undefined,
   },
   listAuditLogs: {
     operationId: "listAuditLogs",
@@ -744,6 +780,7 @@ export const operations = {
     bodySchema: undefined,
     responseSchema: S.ListAuditLogsResponseSchemas[200],
     responseSchemas: S.ListAuditLogsResponseSchemas,
+    pagination: { offset: "offset", limit: "limit", items: [], defaultLimit: 20, maxLimit: 100 },
   },
   getHealth: {
     operationId: "getHealth",
@@ -764,6 +801,7 @@ export const operations = {
     bodySchema: undefined,
     responseSchema: S.GetHealthResponseSchemas[200],
     responseSchemas: S.GetHealthResponseSchemas,
+    pagination: undefined,
   },
 } as const;
 

@@ -199,6 +199,13 @@ const FAULTS: Array<[FakeFault, string]> = [
   ["rpc-ws-drop-early", "rpc.ws-immediate-request"],
   ["rpc-ws-notification-answered", "rpc.ws-strict-json-rpc"],
   ["rpc-ws-query-key-ignored", "rpc.substrate-client"],
+  ["paging-ignore-limit", "paging.every-list"],
+  ["paging-ignore-limit", "paging.page-sizes"],
+  ["paging-default-all", "paging.page-sizes"],
+  ["paging-repeat-across-pages", "paging.disjoint-complete"],
+  ["paging-newest-first", "paging.disjoint-complete"],
+  ["paging-large-offset-500", "paging.every-list"],
+  ["paging-clamp-limit", "paging.bad-limit"],
 ];
 
 describe.concurrent("each fault is detected by the check for its rule", () => {

@@ -10,21 +10,29 @@ export function pagedProperty(op: OperationModel & { pagination: PaginationModel
   const p = op.pagination;
   const data = `T.${op.names.data}`;
   const managed = [p.offset.name, p.limit.name].map((n) => JSON.stringify(n)).join(" | ");
-  const spec = {
-    offset: p.offset.name,
-    limit: p.limit.name,
-    items: p.itemsPath,
-    ...(p.defaultLimit !== undefined ? { defaultLimit: p.defaultLimit } : {}),
-    ...(p.maxLimit !== undefined ? { maxLimit: p.maxLimit } : {}),
-  };
   const call = `(input, options) => callOperation(this.transport, calls[${JSON.stringify(op.name)}], input ?? {}, options, "${responseKind}")`;
   return {
     name: op.name,
     isReadonly: true,
     docs: [docs],
     type: `PagedOperation<T.${op.names.input}, ${data}, ${itemType(data, p.itemsPath)}, ${managed}${inputOptional ? ", true" : ""}>`,
-    initializer: `paginate(${call}, ${objectLiteral(spec)})`,
+    initializer: `paginate(${call}, ${pageSpecSource(p)})`,
   };
+}
+
+/**
+ * The PageSpec of runtime/paginate.ts as source (the client's iterators and the operation table's
+ * `pagination`, which certify reads): parameter names, the items path from what the client returns,
+ * the limit's default and maximum.
+ */
+export function pageSpecSource(p: PaginationModel): string {
+  return objectLiteral({
+    offset: p.offset.name,
+    limit: p.limit.name,
+    items: p.itemsPath,
+    ...(p.defaultLimit !== undefined ? { defaultLimit: p.defaultLimit } : {}),
+    ...(p.maxLimit !== undefined ? { maxLimit: p.maxLimit } : {}),
+  });
 }
 
 /** `{ offset: "offset", items: [] }`: JSON with bare keys where they are identifiers. */
