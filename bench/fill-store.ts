@@ -51,16 +51,18 @@ const WITHDRAWAL_CYCLE: readonly WithdrawalStatus[] = ["completed", "completed",
 /** Delivery outcomes, cycled: mostly delivered, some failed. */
 const DELIVERY_CYCLE = ["delivered", "delivered", "delivered", "failed"] as const;
 
-export function fillStore(store: StateStore, workspaceId: string, createdBy: string, counts: FillCounts): Filled {
+/** Fills the store; yields to the event loop between batches, so a running sandbox keeps serving and following its chain. */
+export async function fillStore(store: StateStore, workspaceId: string, createdBy: string, counts: FillCounts): Promise<Filled> {
   const start = Date.UTC(2025, 0, 1);
   let tick = 0;
   const at = () => new Date(start + tick++ * 1_000).toISOString();
   let records = 0;
-  const inBatches = (n: number, write: (tx: Tx, i: number) => number) => {
+  const inBatches = async (n: number, write: (tx: Tx, i: number) => number) => {
     for (let from = 0; from < n; from += BATCH) {
       store.transact((tx) => {
         for (let i = from; i < Math.min(n, from + BATCH); i++) records += write(tx, i);
       });
+      await new Promise((resolve) => setImmediate(resolve));
     }
   };
 
@@ -69,7 +71,7 @@ export function fillStore(store: StateStore, workspaceId: string, createdBy: str
   records++;
 
   const wallets: WalletRecord[] = [];
-  inBatches(Math.max(counts.wallets, 1), (tx, i) => {
+  await inBatches(Math.max(counts.wallets, 1), (tx, i) => {
     const created = at();
     const wallet: WalletRecord = {
       id: newId(),
@@ -92,7 +94,7 @@ export function fillStore(store: StateStore, workspaceId: string, createdBy: str
   });
   const busy = wallets[0];
 
-  inBatches(counts.withdrawals, (tx, i) => {
+  await inBatches(counts.withdrawals, (tx, i) => {
     const created = at();
     const status = WITHDRAWAL_CYCLE[i % WITHDRAWAL_CYCLE.length];
     const sent = status !== "rejected";
@@ -115,7 +117,7 @@ export function fillStore(store: StateStore, workspaceId: string, createdBy: str
       approvals: [{ id: newId(), key_id: createdBy, role: "owner", decision: status === "rejected" ? "rejected" : "approved", at: created }],
       required_approvals: 1,
       ...(sent
-        ? { nonce: i, raw_tx: "0x02", tx_hash: `0x${randomBytes(32).toString("hex")}`, sent_at: created, last_sent_at: created, send_count: 1, block_number: 1, block_hash: `0x${randomBytes(32).toString("hex")}`, gas_used: "21000", effective_gas_price_wei: "1000000000", confirmed_at: created }
+        ? { nonce: i, raw_tx: `0x02${randomBytes(115).toString("hex")}`, tx_hash: `0x${randomBytes(32).toString("hex")}`, sent_at: created, last_sent_at: created, send_count: 1, block_number: 1, block_hash: `0x${randomBytes(32).toString("hex")}`, gas_used: "21000", effective_gas_price_wei: "1000000000", confirmed_at: created }
         : {}),
       created_at: created,
       updated_at: created,
@@ -126,7 +128,7 @@ export function fillStore(store: StateStore, workspaceId: string, createdBy: str
     return 2;
   });
 
-  inBatches(counts.deposits ?? 0, (tx) => {
+  await inBatches(counts.deposits ?? 0, (tx) => {
     const detected = at();
     const d: DepositRecord = {
       id: newId(),
@@ -152,7 +154,7 @@ export function fillStore(store: StateStore, workspaceId: string, createdBy: str
     return 2;
   });
 
-  inBatches(counts.deliveries, (tx, i) => {
+  await inBatches(counts.deliveries, (tx, i) => {
     const wallet = wallets[i % wallets.length];
     const when = new Date(at());
     const event: EventRecord = { id: newId(), type: "wallet.created", created_at: when.toISOString(), workspace_id: workspaceId, resource_id: wallet.id, payload: creationStatusView(wallet) };

@@ -3,7 +3,8 @@
 // confirmations and not before. on_hold is what withdrawals have reserved but the confirmed state does
 // not show as spent yet; available = confirmed - on_hold. A read costs the assets asked for: one head
 // read per call (however many wallets), one balance read per asset (cached per block), and the holds
-// of those assets from the index (open withdrawals) and SettlingWithdrawals (recent settlements).
+// of those assets from the index: open withdrawals, and settlements by block for the few blocks
+// between the confirmed block and the head.
 import type { Hex } from "viem";
 import { formatAmount, usdValue } from "./amounts.ts";
 import { BalanceCache } from "./balance-cache.ts";
@@ -11,7 +12,6 @@ import type { AssetInfo, NetworkInfo } from "./catalog.ts";
 import type { DomainContext } from "./context.ts";
 import { withdrawalKeys } from "./indexes.ts";
 import { C, type WalletAssetRecord, type WithdrawalRecord } from "./records.ts";
-import { SettlingWithdrawals } from "./settling-withdrawals.ts";
 
 export interface BalanceView {
   wallet_id: string;
@@ -29,15 +29,15 @@ export interface BalanceView {
   refreshed_at: string;
 }
 
+/** Blocks past the head in which a settlement is still looked for (a receipt can be newer than the head read). */
+const SETTLED_MARGIN_BLOCKS = 16;
+
 export class BalanceService {
   // Balances at a block never change; the head is still read on every call, so nothing older than
   // the chain's current confirmed block is ever served.
   private readonly cache = new BalanceCache();
-  private readonly settling: SettlingWithdrawals;
 
-  constructor(private readonly ctx: DomainContext) {
-    this.settling = new SettlingWithdrawals(ctx.store);
-  }
+  constructor(private readonly ctx: DomainContext) {}
 
   /** The block whose state counts as confirmed. */
   async confirmedBlock(): Promise<bigint> {
@@ -95,9 +95,15 @@ export class BalanceService {
     for (const w of this.ctx.store.scan<WithdrawalRecord>(C.withdrawals, withdrawalKeys.open(walletId, assetId))) {
       total += BigInt(w.amount_wei) + BigInt(w.fee_reserve_wei);
     }
-    for (const w of this.settling.after(walletId, assetId, confirmedBlock)) {
-      const fee = BigInt(w.gas_used ?? "0") * BigInt(w.effective_gas_price_wei ?? "0");
-      total += fee + (w.status === "completed" ? BigInt(w.amount_wei) : 0n);
+    // Settled in a block the confirmed state does not reach yet: up to the head, plus a margin for a
+    // receipt newer than the head this read saw.
+    const first = Number(confirmedBlock) + 1;
+    const last = first + this.ctx.catalog.network.confirmation_blocks + SETTLED_MARGIN_BLOCKS;
+    for (let block = first; block <= last; block++) {
+      for (const w of this.ctx.store.scan<WithdrawalRecord>(C.withdrawals, withdrawalKeys.settledIn(walletId, assetId, block))) {
+        const fee = BigInt(w.gas_used ?? "0") * BigInt(w.effective_gas_price_wei ?? "0");
+        total += fee + (w.status === "completed" ? BigInt(w.amount_wei) : 0n);
+      }
     }
     return total;
   }

@@ -39,6 +39,8 @@ export const withdrawalKeys = {
   inStatus: (status: string) => `status:${status}`,
   /** Open withdrawals of one wallet and asset: their amounts are on hold. */
   open: (walletId: string, assetId: string) => `open:${walletId}:${assetId}`,
+  /** Withdrawals of one wallet and asset settled (completed or reverted) in one block. */
+  settledIn: (walletId: string, assetId: string, block: number) => `settled:${walletId}:${assetId}:${block}`,
   /** Withdrawals in flight from an address (their nonces are taken). */
   inFlightFrom: (address: string) => `inflight:${address.toLowerCase()}`,
 };
@@ -46,6 +48,12 @@ export const withdrawalKeys = {
 export const transactionKeys = {
   ofWorkspace: (ws: string, filter: { wallet_id?: string; direction?: string } = {}) =>
     `ws:${ws}${filter.wallet_id !== undefined ? `:wallet:${filter.wallet_id}` : ""}${filter.direction !== undefined ? `:dir:${filter.direction}` : ""}`,
+  /** Every bucket a transaction is in: with and without each filter. */
+  all: (t: TransactionRecord): string[] => {
+    const ws = `ws:${t.workspace_id}`;
+    const wallet = `${ws}:wallet:${t.wallet_id}`;
+    return [ws, `${ws}:dir:${t.direction}`, wallet, `${wallet}:dir:${t.direction}`];
+  },
 };
 
 export const webhookKeys = {
@@ -55,6 +63,14 @@ export const webhookKeys = {
 export const deliveryKeys = {
   ofWorkspace: (ws: string, filter: { webhook_id?: string; status?: string } = {}) =>
     `ws:${ws}${filter.webhook_id !== undefined ? `:webhook:${filter.webhook_id}` : ""}${filter.status !== undefined ? `:status:${filter.status}` : ""}`,
+  /** Pending deliveries of every workspace (what a dispatcher resumes after a restart). */
+  pending: "status:pending",
+  /** Every bucket a delivery is in: with and without each filter, and the pending one. */
+  all: (d: DeliveryRecord): string[] => {
+    const ws = `ws:${d.workspace_id}`;
+    const hook = `${ws}:webhook:${d.webhook_id}`;
+    return [ws, `${ws}:status:${d.status}`, hook, `${hook}:status:${d.status}`, ...(d.status === "pending" ? ["status:pending"] : [])];
+  },
 };
 
 export const auditKeys = { ofWorkspace: (ws: string) => `ws:${ws}` };
@@ -64,13 +80,6 @@ export const signRequestKeys = {
   pending: "status:pending",
   byIdempotencyKey: (ws: string, key: string) => `idem:${ws}:${key}`,
 };
-
-/** Every key of a filterable list: with and without each optional filter (2^n buckets for n filters). */
-function filterCombinations<F extends Record<string, string>>(filters: F): Partial<F>[] {
-  let out: Partial<F>[] = [{}];
-  for (const [name, value] of Object.entries(filters)) out = out.flatMap((f) => [f, { ...f, [name]: value }]);
-  return out;
-}
 
 /** Defines the indexes on `store` (once; a store reopened by a second app keeps its indexes). */
 export function defineIndexes(store: StateStore): void {
@@ -85,15 +94,12 @@ export function defineIndexes(store: StateStore): void {
     withdrawalKeys.ofWalletInStatus(w.wallet_id, w.status),
     withdrawalKeys.inStatus(w.status),
     ...(OPEN_WITHDRAWAL_STATUSES.has(w.status) ? [withdrawalKeys.open(w.wallet_id, w.asset_id)] : []),
+    ...((w.status === "completed" || w.status === "failed") && w.block_number !== undefined ? [withdrawalKeys.settledIn(w.wallet_id, w.asset_id, w.block_number)] : []),
     ...(isInFlight(w) && w.nonce !== undefined ? [withdrawalKeys.inFlightFrom(w.from_address)] : []),
   ]);
-  define<TransactionRecord>(C.transactions, (t) =>
-    filterCombinations({ wallet_id: t.wallet_id, direction: t.direction }).map((f) => transactionKeys.ofWorkspace(t.workspace_id, f)),
-  );
+  define<TransactionRecord>(C.transactions, transactionKeys.all);
   define<WebhookRecord>(C.webhooks, (w) => (w.status === "active" ? [webhookKeys.activeOfWorkspace(w.workspace_id)] : []));
-  define<DeliveryRecord>(C.deliveries, (d) =>
-    filterCombinations({ webhook_id: d.webhook_id, status: d.status }).map((f) => deliveryKeys.ofWorkspace(d.workspace_id, f)),
-  );
+  define<DeliveryRecord>(C.deliveries, deliveryKeys.all);
   define<AuditRecord>(C.audit, (a) => [auditKeys.ofWorkspace(a.workspace_id)]);
   define<ApiKeyRecord>(C.apiKeys, (k) => [apiKeyKeys.ofWorkspace(k.workspace_id)]);
   define<SignRequestRecord>(C.signRequests, (r) => [

@@ -9,13 +9,41 @@
 export type KeysOf = (record: unknown) => readonly string[];
 
 export class CollectionIndex {
-  private readonly buckets = new Map<string, number[]>();
+  private readonly buckets: Map<string, number[]>;
 
-  constructor(readonly keysOf: KeysOf) {}
+  /** `buckets`: ones read back from a snapshot, taken as they are (ascending ordinals). */
+  constructor(
+    readonly keysOf: KeysOf,
+    buckets?: Map<string, number[]>,
+  ) {
+    this.buckets = buckets ?? new Map();
+  }
+
+  /** What identifies the definition: a snapshot's buckets are reused only under the same one. */
+  get signature(): string {
+    return this.keysOf.toString();
+  }
+
+  /** Every bucket, for a snapshot. */
+  entries(): IterableIterator<[string, readonly number[]]> {
+    return this.buckets.entries();
+  }
+
+  /** Whether `ordinal` is filed under `key`. */
+  has(key: string, ordinal: number): boolean {
+    const bucket = this.buckets.get(key);
+    if (!bucket) return false;
+    return bucket[lowerBound(bucket, ordinal)] === ordinal;
+  }
 
   /** Moves a record's ordinal from the buckets of `before` to those of `after` (either may be absent). */
   update(ordinal: number, before: unknown, after: unknown): void {
-    const old = before === undefined ? [] : this.keysOf(before);
+    // A new record (the bulk of a replay): only insertions, most of them appends.
+    if (before === undefined) {
+      if (after !== undefined) for (const key of this.keysOf(after)) this.insert(key, ordinal);
+      return;
+    }
+    const old = this.keysOf(before);
     const next = after === undefined ? [] : this.keysOf(after);
     for (const key of old) if (!next.includes(key)) this.remove(key, ordinal);
     for (const key of next) if (!old.includes(key)) this.insert(key, ordinal);

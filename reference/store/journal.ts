@@ -65,7 +65,8 @@ export class Journal {
           snapshot = h;
           sink.header(h);
         },
-        record: (c, r) => sink.record(c, r),
+        record: (c, id, r) => sink.record(c, id, r),
+        bucket: (c, signature, key, positions) => sink.bucket(c, signature, key, positions),
       }) ?? 0;
     const journalPath = path.join(this.dir, JOURNAL);
     let lines = 0;

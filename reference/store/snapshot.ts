@@ -1,14 +1,18 @@
 // The compaction snapshot of a data directory. Format 2 (snapshot.ndjson) is one JSON value per line,
-// so it is written and read a record at a time (no string of the whole state, no second copy of it in
-// memory):
+// written and read a line at a time (no string of the whole state):
 //   {"format":"custody-sandbox-snapshot/2","seq":N,"at":"…","meta":{…}}
-//   ["wallets"]                    a collection starts (a JSON array; records are objects)
-//   {"id":"…",…}                   its records, in creation order
+//   {"records":"wallets"}                   a collection's records follow, in creation order
+//   "<id>"<TAB>{"id":"<id>",…}               one record: its id as a JSON string, a tab, the record
+//   {"index":"wallets","signature":"…"}     the collection's index buckets follow
+//   ["ws:<id>",[0,1,5,…]]                   one bucket: its key and its records' positions above
+// A record's JSON is kept as text until it is read (state-store.ts), and the buckets are taken as they
+// are when the index definition has not changed, so a restart parses ids and buckets, not every record.
+// JSON.stringify escapes every tab inside strings, so the first raw tab of a record line ends its id.
 // Format 1 (snapshot.json, one JSON document { format, seq, at, collections, meta }) is still read, so
 // data directories written before format 2 open; the next compaction replaces it.
 import fs from "node:fs";
 import path from "node:path";
-import { readLines } from "./line-reader.ts";
+import { readLineSpans } from "./line-reader.ts";
 
 export const SNAPSHOT_V1 = "snapshot.json";
 export const SNAPSHOT_V2 = "snapshot.ndjson";
@@ -22,15 +26,32 @@ export interface SnapshotHeader {
   meta: Record<string, unknown>;
 }
 
-/** What a snapshot is read into, a record at a time. */
-export interface SnapshotSink {
-  header(header: SnapshotHeader): void;
-  record(collection: string, record: { id: string }): void;
+/** A record's JSON as bytes of a buffer that is never reused (format 2 keeps records unparsed until read). */
+export interface RawRecord {
+  buf: Buffer;
+  start: number;
+  end: number;
 }
 
-/** What a snapshot is written from. */
+/** What a snapshot is read into, a line at a time. */
+export interface SnapshotSink {
+  header(header: SnapshotHeader): void;
+  /** A record as bytes (format 2) or already parsed (format 1). */
+  record(collection: string, id: string, record: RawRecord | { value: unknown }): void;
+  /** An index bucket: positions among the collection's records in the snapshot, ascending. */
+  bucket(collection: string, signature: string, key: string, positions: number[]): void;
+}
+
+/** One collection as written: its records (id and JSON text) in creation order, and its index buckets. */
+export interface SnapshotCollection {
+  name: string;
+  records: Iterable<[id: string, json: string]>;
+  /** Buckets with positions among `records` (0 = the first record written). */
+  index?: { signature: string; buckets: Iterable<[key: string, positions: readonly number[]]> };
+}
+
 export interface SnapshotSource extends SnapshotHeader {
-  collections: Iterable<[name: string, records: Iterable<unknown>]>;
+  collections: Iterable<SnapshotCollection>;
 }
 
 /** Reads the directory's snapshot into `sink`; returns its size in bytes, or undefined when there is none. */
@@ -43,19 +64,28 @@ export function readSnapshot(dir: string, sink: SnapshotSink): number | undefine
 }
 
 function readV2(file: string, sink: SnapshotSink): number {
-  let collection: string | undefined;
+  let records: string | undefined;
+  let index: { collection: string; signature: string } | undefined;
   let first = true;
-  const { totalBytes, acceptedBytes } = readLines(file, (text) => {
-    const value = JSON.parse(text) as unknown;
+  const { totalBytes, acceptedBytes } = readLineSpans(file, (buf, start, end) => {
     if (first) {
       first = false;
-      const h = value as { format?: unknown } & SnapshotHeader;
+      const h = JSON.parse(buf.toString("utf8", start, end)) as { format?: unknown } & SnapshotHeader;
       if (h?.format !== FORMAT_V2) throw new Error(`${file}: unknown snapshot format ${String(h?.format)}`);
       sink.header({ seq: h.seq, at: h.at, meta: h.meta ?? {} });
-    } else if (Array.isArray(value)) {
-      collection = String(value[0]);
-    } else if (collection !== undefined) {
-      sink.record(collection, value as { id: string });
+      return;
+    }
+    const lead = buf[start];
+    if (lead === 0x22 /* " */ && records !== undefined) {
+      const tab = buf.indexOf(0x09, start);
+      sink.record(records, idOf(buf, start, tab), { buf, start: tab + 1, end });
+    } else if (lead === 0x5b /* [ */ && index !== undefined) {
+      const [key, positions] = JSON.parse(buf.toString("utf8", start, end)) as [string, number[]];
+      sink.bucket(index.collection, index.signature, key, positions);
+    } else {
+      const section = JSON.parse(buf.toString("utf8", start, end)) as { records?: string; index?: string; signature?: string };
+      records = section.records;
+      index = section.index !== undefined ? { collection: section.index, signature: String(section.signature) } : undefined;
     }
   });
   // A snapshot is renamed into place only once complete, so a torn one is damage, not a crash to recover from.
@@ -63,12 +93,18 @@ function readV2(file: string, sink: SnapshotSink): number {
   return totalBytes;
 }
 
+/** The JSON string at buf[start, end): read directly when it has no escape (ids never do), else parsed. */
+function idOf(buf: Buffer, start: number, end: number): string {
+  for (let i = start + 1; i < end - 1; i++) if (buf[i] === 0x5c /* backslash */) return JSON.parse(buf.toString("utf8", start, end)) as string;
+  return buf.toString("utf8", start + 1, end - 1);
+}
+
 function readV1(file: string, sink: SnapshotSink): number {
   const text = fs.readFileSync(file, "utf8");
-  const parsed = JSON.parse(text) as { format?: unknown; collections: Record<string, Record<string, { id: string }>> } & SnapshotHeader;
+  const parsed = JSON.parse(text) as { format?: unknown; collections: Record<string, Record<string, unknown>> } & SnapshotHeader;
   if (parsed.format !== FORMAT_V1) throw new Error(`${file}: unknown snapshot format ${String(parsed.format)}`);
   sink.header({ seq: parsed.seq, at: parsed.at, meta: parsed.meta ?? {} });
-  for (const [c, records] of Object.entries(parsed.collections)) for (const record of Object.values(records)) sink.record(c, record);
+  for (const [c, records] of Object.entries(parsed.collections)) for (const [id, value] of Object.entries(records)) sink.record(c, id, { value });
   return Buffer.byteLength(text, "utf8");
 }
 
@@ -83,25 +119,27 @@ export function writeSnapshot(dir: string, source: SnapshotSource): number {
   let size = 0;
   try {
     let pending: string[] = [];
-    let pendingBytes = 0;
+    let pendingChars = 0;
     const flush = () => {
       const bytes = Buffer.from(pending.join(""), "utf8");
       let off = 0;
       while (off < bytes.length) off += fs.writeSync(fd, bytes, off, bytes.length - off);
       size += bytes.length;
       pending = [];
-      pendingBytes = 0;
+      pendingChars = 0;
     };
-    const line = (value: unknown) => {
-      const text = `${JSON.stringify(value)}\n`;
-      pending.push(text);
-      pendingBytes += text.length;
-      if (pendingBytes >= WRITE_BUFFER_BYTES) flush();
+    const line = (text: string) => {
+      pending.push(text, "\n");
+      pendingChars += text.length + 1;
+      if (pendingChars >= WRITE_BUFFER_BYTES) flush();
     };
-    line({ format: FORMAT_V2, seq: source.seq, at: source.at, meta: source.meta });
-    for (const [name, records] of source.collections) {
-      line([name]);
-      for (const record of records) line(record);
+    line(JSON.stringify({ format: FORMAT_V2, seq: source.seq, at: source.at, meta: source.meta }));
+    for (const c of source.collections) {
+      line(JSON.stringify({ records: c.name }));
+      for (const [id, json] of c.records) line(`${JSON.stringify(id)}\t${json}`);
+      if (!c.index) continue;
+      line(JSON.stringify({ index: c.name, signature: c.index.signature }));
+      for (const [key, positions] of c.index.buckets) line(JSON.stringify([key, positions]));
     }
     flush();
     fs.fsyncSync(fd);

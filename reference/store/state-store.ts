@@ -8,8 +8,15 @@
 //
 // Indexes (defineIndex) keep each collection's records in buckets by key, in creation order, so a list
 // page or a filter costs the page, not the collection (collection-index.ts).
-import { CollectionIndex } from "./collection-index.ts";
+//
+// A restart reads records from the snapshot as JSON text and parses one when it is first read (get
+// keeps the parsed record; a page or a scan parses and lets go), and takes the snapshot's index
+// buckets as they are when the index definition is the same: opening a large data directory costs
+// reading it, not parsing every record and recomputing every bucket. Records stay immutable: put
+// stores a copy, and nothing changes a record in place.
+import { CollectionIndex, type KeysOf } from "./collection-index.ts";
 import { Journal, type JournalLine, type Op } from "./journal.ts";
+import type { RawRecord, SnapshotCollection } from "./snapshot.ts";
 
 export interface StoreOptions {
   /** Directory for the durable journal; absent = memory only. */
@@ -34,14 +41,39 @@ export interface Tx {
 
 type Listener = (ops: readonly Op[]) => void;
 
-/** One collection: its records by id, each record's creation ordinal, and its index when one is defined. */
-interface Collection {
-  records: Map<string, unknown>;
-  ordinalOf: Map<string, number>;
-  /** Id by ordinal; undefined where a record was deleted. */
-  idAt: (string | undefined)[];
-  index?: CollectionIndex;
+/** A record and its creation ordinal (its position among every record the collection ever held). */
+interface Slot {
+  id: string;
+  ord: number;
+  /** The record, once parsed (or when it was put in this run). */
+  rec: unknown;
+  /** Its JSON bytes while not parsed yet (read from a snapshot): buf[start, end), outside the JS heap. */
+  buf: Buffer | undefined;
+  start: number;
+  end: number;
 }
+
+/** A snapshot's buckets for a collection, held until its index is defined, and what changed since. */
+interface SavedIndex {
+  signature: string;
+  buckets: Map<string, number[]>;
+  /** Records of the snapshot changed or deleted by the journal replay: their snapshot form. */
+  before: Map<number, Slot>;
+  /** Ordinals below this came from the snapshot (the buckets cover them). */
+  snapshotCount: number;
+}
+
+/** One collection: its records by id and by ordinal, and its index when one is defined. */
+interface Collection {
+  byId: Map<string, Slot>;
+  /** Slot by ordinal; undefined where a record was deleted. */
+  byOrdinal: (Slot | undefined)[];
+  index?: CollectionIndex;
+  saved?: SavedIndex;
+}
+
+/** Records a definition is checked on before a snapshot's buckets are trusted (spread over the collection). */
+const INDEX_SAMPLE = 32;
 
 export class StateStore {
   private readonly collections = new Map<string, Collection>();
@@ -72,18 +104,23 @@ export class StateStore {
   }
 
   get<T>(collection: string, id: string): T | undefined {
-    return this.collections.get(collection)?.records.get(id) as T | undefined;
+    const slot = this.collections.get(collection)?.byId.get(id);
+    return slot === undefined ? undefined : (parsed(slot) as T);
   }
 
   /** All records of a collection in insertion order (the order they were first created). */
   list<T>(collection: string, filter?: (r: T) => boolean): T[] {
-    const all = [...((this.collections.get(collection)?.records.values() ?? []) as Iterable<T>)];
-    return filter ? all.filter(filter) : all;
+    const all: T[] = [];
+    for (const slot of this.collections.get(collection)?.byId.values() ?? []) {
+      const record = peek(slot) as T;
+      if (!filter || filter(record)) all.push(record);
+    }
+    return all;
   }
 
   /** How many records the collection holds. */
   size(collection: string): number {
-    return this.collections.get(collection)?.records.size ?? 0;
+    return this.collections.get(collection)?.byId.size ?? 0;
   }
 
   /**
@@ -93,8 +130,18 @@ export class StateStore {
   defineIndex<T>(collection: string, keysOf: (record: T) => readonly string[]): void {
     const coll = this.collection(collection);
     if (coll.index) throw new Error(`collection ${collection} already has an index`);
-    coll.index = new CollectionIndex(keysOf as (r: unknown) => readonly string[]);
-    for (const [id, record] of coll.records) coll.index.update(coll.ordinalOf.get(id) as number, undefined, record);
+    const keys = keysOf as KeysOf;
+    const saved = coll.saved;
+    coll.saved = undefined;
+    if (saved && saved.signature === keys.toString() && this.savedHolds(coll, saved, keys)) {
+      coll.index = new CollectionIndex(keys, saved.buckets);
+      // The journal replayed after the snapshot moved some records: file them where they are now.
+      for (const [ord, before] of saved.before) coll.index.update(ord, peek(before), liveRecord(coll, ord));
+      for (let ord = saved.snapshotCount; ord < coll.byOrdinal.length; ord++) if (!saved.before.has(ord)) coll.index.update(ord, undefined, liveRecord(coll, ord));
+      return;
+    }
+    coll.index = new CollectionIndex(keys);
+    for (const slot of coll.byOrdinal) if (slot) coll.index.update(slot.ord, undefined, peek(slot));
   }
 
   hasIndex(collection: string): boolean {
@@ -111,7 +158,10 @@ export class StateStore {
     const coll = this.collection(collection);
     const ordinals = this.indexOf(collection).ordinals(key);
     const out: T[] = [];
-    for (let i = offset; i < ordinals.length && out.length < limit; i++) out.push(coll.records.get(coll.idAt[ordinals[i]] as string) as T);
+    for (let i = offset; i < ordinals.length && out.length < limit; i++) {
+      const slot = coll.byOrdinal[ordinals[i]];
+      if (slot) out.push(peek(slot) as T);
+    }
     return out;
   }
 
@@ -122,9 +172,8 @@ export class StateStore {
     // A copy of the ordinals: the caller may commit while iterating, which can move records between buckets.
     const ordinals = keys.length === 1 ? [...index.ordinals(keys[0])] : [...new Set(keys.flatMap((k) => index.ordinals(k)))].sort((a, b) => a - b);
     for (const ordinal of ordinals) {
-      const id = coll.idAt[ordinal];
-      const record = id === undefined ? undefined : coll.records.get(id);
-      if (record !== undefined) yield record as T;
+      const slot = coll.byOrdinal[ordinal];
+      if (slot) yield peek(slot) as T;
     }
   }
 
@@ -220,32 +269,55 @@ export class StateStore {
     }
   }
 
-  private upsert(collection: string, id: string, record: unknown): void {
+  private upsert(collection: string, id: string, rec: unknown, raw?: RawRecord): void {
     const coll = this.collection(collection);
-    const before = coll.records.get(id);
-    let ordinal = coll.ordinalOf.get(id);
-    if (ordinal === undefined) {
-      ordinal = coll.idAt.length;
-      coll.idAt.push(id);
-      coll.ordinalOf.set(id, ordinal);
+    const slot = coll.byId.get(id);
+    if (slot === undefined) {
+      const fresh: Slot = { id, ord: coll.byOrdinal.length, rec, buf: raw?.buf, start: raw?.start ?? 0, end: raw?.end ?? 0 };
+      coll.byOrdinal.push(fresh);
+      coll.byId.set(id, fresh);
+      coll.index?.update(fresh.ord, undefined, peek(fresh));
+      return;
     }
-    coll.records.set(id, record);
-    coll.index?.update(ordinal, before, record);
+    this.keepSnapshotForm(coll, slot);
+    const before = coll.index ? peek(slot) : undefined;
+    slot.rec = rec;
+    slot.buf = raw?.buf;
+    slot.start = raw?.start ?? 0;
+    slot.end = raw?.end ?? 0;
+    coll.index?.update(slot.ord, before, peek(slot));
   }
 
   private remove(collection: string, id: string): void {
     const coll = this.collection(collection);
-    const ordinal = coll.ordinalOf.get(id);
-    if (ordinal === undefined) return;
-    coll.index?.update(ordinal, coll.records.get(id), undefined);
-    coll.records.delete(id);
-    coll.ordinalOf.delete(id);
-    coll.idAt[ordinal] = undefined;
+    const slot = coll.byId.get(id);
+    if (slot === undefined) return;
+    this.keepSnapshotForm(coll, slot);
+    coll.index?.update(slot.ord, peek(slot), undefined);
+    coll.byId.delete(id);
+    coll.byOrdinal[slot.ord] = undefined;
+  }
+
+  /** Before a snapshot record changes while its buckets wait for defineIndex, remember how it was filed. */
+  private keepSnapshotForm(coll: Collection, slot: Slot): void {
+    const saved = coll.saved;
+    if (saved && slot.ord < saved.snapshotCount && !saved.before.has(slot.ord)) saved.before.set(slot.ord, { ...slot });
+  }
+
+  /** Whether a snapshot's buckets agree with `keysOf` on a sample of records (a changed definition is rebuilt). */
+  private savedHolds(coll: Collection, saved: SavedIndex, keysOf: KeysOf): boolean {
+    const check = new CollectionIndex(keysOf, saved.buckets);
+    const step = Math.max(1, Math.floor(saved.snapshotCount / INDEX_SAMPLE));
+    for (let ord = 0; ord < saved.snapshotCount; ord += step) {
+      const slot = saved.before.get(ord) ?? coll.byOrdinal[ord];
+      if (slot && !keysOf(peek(slot)).every((key) => check.has(key, ord))) return false;
+    }
+    return true;
   }
 
   private collection(name: string): Collection {
     let coll = this.collections.get(name);
-    if (!coll) this.collections.set(name, (coll = { records: new Map(), ordinalOf: new Map(), idAt: [] }));
+    if (!coll) this.collections.set(name, (coll = { byId: new Map(), byOrdinal: [] }));
     return coll;
   }
 
@@ -261,7 +333,12 @@ export class StateStore {
         this.seq = h.seq;
         for (const [k, v] of Object.entries(h.meta)) this.meta.set(k, v);
       },
-      record: (c, record) => this.upsert(c, record.id, record),
+      record: (c, id, r) => ("buf" in r ? this.upsert(c, id, undefined, r) : this.upsert(c, id, r.value)),
+      bucket: (c, signature, key, positions) => {
+        const coll = this.collection(c);
+        coll.saved ??= { signature, buckets: new Map(), before: new Map(), snapshotCount: coll.byOrdinal.length };
+        coll.saved.buckets.set(key, positions);
+      },
       line: (line) => {
         this.apply(line.ops);
         this.seq = line.seq;
@@ -269,7 +346,53 @@ export class StateStore {
     });
   }
 
-  private *snapshotCollections(): Generator<[string, Iterable<unknown>]> {
-    for (const [name, coll] of this.collections) yield [name, coll.records.values()];
+  private *snapshotCollections(): Generator<SnapshotCollection> {
+    for (const [name, coll] of this.collections) {
+      // Positions among the records written (deleted ones leave no gap in the file).
+      const position = new Array<number>(coll.byOrdinal.length);
+      let written = 0;
+      for (const slot of coll.byOrdinal) if (slot) position[slot.ord] = written++;
+      const index = coll.index;
+      yield {
+        name,
+        records: snapshotRecords(coll),
+        index: index && {
+          signature: index.signature,
+          buckets: (function* () {
+            for (const [key, ordinals] of index.entries()) yield [key, ordinals.map((o) => position[o])] as [string, number[]];
+          })(),
+        },
+      };
+    }
+  }
+}
+
+/** The record, parsed once and kept (what get() hands out, again and again). */
+function parsed(slot: Slot): unknown {
+  if (slot.buf !== undefined) {
+    slot.rec = decode(slot);
+    slot.buf = undefined;
+  }
+  return slot.rec;
+}
+
+/** The record, parsed for this read only when it is still bytes (pages and scans of many records). */
+function peek(slot: Slot): unknown {
+  return slot.buf !== undefined ? decode(slot) : slot.rec;
+}
+
+function decode(slot: Slot): unknown {
+  return JSON.parse((slot.buf as Buffer).toString("utf8", slot.start, slot.end));
+}
+
+function liveRecord(coll: Collection, ord: number): unknown {
+  const slot = coll.byOrdinal[ord];
+  return slot === undefined ? undefined : peek(slot);
+}
+
+function* snapshotRecords(coll: Collection): Generator<[string, string]> {
+  for (const slot of coll.byOrdinal) {
+    if (!slot) continue;
+    yield [slot.id, slot.buf !== undefined ? slot.buf.toString("utf8", slot.start, slot.end) : JSON.stringify(slot.rec)];
   }
 }

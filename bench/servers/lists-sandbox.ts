@@ -1,0 +1,16 @@
+// Server child of bench/lists.ts: the sandbox restarted on a filled data directory. Announces how long
+// startSandbox took (replaying the snapshot and journal, building the indexes, starting the chain and
+// the API) and the credentials the harness signs with.
+import { startSandbox } from "../../reference/sandbox.ts";
+import { announce, failStart } from "./announce.ts";
+
+try {
+  const [dataDir] = process.argv.slice(2);
+  if (!dataDir) throw new Error("usage: lists-sandbox.ts DATA_DIR");
+  const started = performance.now();
+  const sandbox = await startSandbox({ dataDir, seed: "bench-lists", env: {}, logger: { error: (m) => process.stderr.write(`sandbox: ${m}\n`) } });
+  const startMs = performance.now() - started;
+  announce({ base_url: sandbox.base_url, api_key: sandbox.api_key, api_secret: sandbox.api_secret, workspace_id: sandbox.workspace_id, start_ms: Math.round(startMs), ...sandbox.startup, pid: process.pid });
+} catch (error) {
+  failStart(error);
+}
