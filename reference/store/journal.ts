@@ -65,7 +65,8 @@ export class Journal {
           snapshot = h;
           sink.header(h);
         },
-        record: (c, id, r) => sink.record(c, id, r),
+        rawRecord: (c, id, buf, start, end) => sink.rawRecord(c, id, buf, start, end),
+        record: (c, id, value) => sink.record(c, id, value),
         bucket: (c, signature, key, positions) => sink.bucket(c, signature, key, positions),
       }) ?? 0;
     const journalPath = path.join(this.dir, JOURNAL);

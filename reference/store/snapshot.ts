@@ -26,18 +26,13 @@ export interface SnapshotHeader {
   meta: Record<string, unknown>;
 }
 
-/** A record's JSON as bytes of a buffer that is never reused (format 2 keeps records unparsed until read). */
-export interface RawRecord {
-  buf: Buffer;
-  start: number;
-  end: number;
-}
-
 /** What a snapshot is read into, a line at a time. */
 export interface SnapshotSink {
   header(header: SnapshotHeader): void;
-  /** A record as bytes (format 2) or already parsed (format 1). */
-  record(collection: string, id: string, record: RawRecord | { value: unknown }): void;
+  /** A record as bytes, buf[start, end) of a buffer never reused (format 2: kept unparsed until read). */
+  rawRecord(collection: string, id: string, buf: Buffer, start: number, end: number): void;
+  /** A record already parsed (format 1). */
+  record(collection: string, id: string, value: unknown): void;
   /** An index bucket: positions among the collection's records in the snapshot, ascending. */
   bucket(collection: string, signature: string, key: string, positions: number[]): void;
 }
@@ -78,7 +73,7 @@ function readV2(file: string, sink: SnapshotSink): number {
     const lead = buf[start];
     if (lead === 0x22 /* " */ && records !== undefined) {
       const tab = buf.indexOf(0x09, start);
-      sink.record(records, idOf(buf, start, tab), { buf, start: tab + 1, end });
+      sink.rawRecord(records, idOf(buf, start, tab), buf, tab + 1, end);
     } else if (lead === 0x5b /* [ */ && index !== undefined) {
       const [key, positions] = JSON.parse(buf.toString("utf8", start, end)) as [string, number[]];
       sink.bucket(index.collection, index.signature, key, positions);
@@ -104,7 +99,7 @@ function readV1(file: string, sink: SnapshotSink): number {
   const parsed = JSON.parse(text) as { format?: unknown; collections: Record<string, Record<string, unknown>> } & SnapshotHeader;
   if (parsed.format !== FORMAT_V1) throw new Error(`${file}: unknown snapshot format ${String(parsed.format)}`);
   sink.header({ seq: parsed.seq, at: parsed.at, meta: parsed.meta ?? {} });
-  for (const [c, records] of Object.entries(parsed.collections)) for (const [id, value] of Object.entries(records)) sink.record(c, id, { value });
+  for (const [c, records] of Object.entries(parsed.collections)) for (const [id, value] of Object.entries(records)) sink.record(c, id, value);
   return Buffer.byteLength(text, "utf8");
 }
 

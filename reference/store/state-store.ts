@@ -16,7 +16,8 @@
 // stores a copy, and nothing changes a record in place.
 import { CollectionIndex, type KeysOf } from "./collection-index.ts";
 import { Journal, type JournalLine, type Op } from "./journal.ts";
-import type { RawRecord, SnapshotCollection } from "./snapshot.ts";
+import { RecordTable } from "./record-table.ts";
+import type { SnapshotCollection } from "./snapshot.ts";
 
 export interface StoreOptions {
   /** Directory for the durable journal; absent = memory only. */
@@ -41,33 +42,19 @@ export interface Tx {
 
 type Listener = (ops: readonly Op[]) => void;
 
-/** A record and its creation ordinal (its position among every record the collection ever held). */
-interface Slot {
-  id: string;
-  ord: number;
-  /** The record, once parsed (or when it was put in this run). */
-  rec: unknown;
-  /** Its JSON bytes while not parsed yet (read from a snapshot): buf[start, end), outside the JS heap. */
-  buf: Buffer | undefined;
-  start: number;
-  end: number;
-}
-
 /** A snapshot's buckets for a collection, held until its index is defined, and what changed since. */
 interface SavedIndex {
   signature: string;
   buckets: Map<string, number[]>;
-  /** Records of the snapshot changed or deleted by the journal replay: their snapshot form. */
-  before: Map<number, Slot>;
+  /** Records of the snapshot changed or deleted by the journal replay: their snapshot form, as JSON. */
+  before: Map<number, string>;
   /** Ordinals below this came from the snapshot (the buckets cover them). */
   snapshotCount: number;
 }
 
-/** One collection: its records by id and by ordinal, and its index when one is defined. */
+/** One collection: its records, and its index when one is defined. */
 interface Collection {
-  byId: Map<string, Slot>;
-  /** Slot by ordinal; undefined where a record was deleted. */
-  byOrdinal: (Slot | undefined)[];
+  records: RecordTable;
   index?: CollectionIndex;
   saved?: SavedIndex;
 }
@@ -104,15 +91,18 @@ export class StateStore {
   }
 
   get<T>(collection: string, id: string): T | undefined {
-    const slot = this.collections.get(collection)?.byId.get(id);
-    return slot === undefined ? undefined : (parsed(slot) as T);
+    const records = this.collections.get(collection)?.records;
+    const ord = records?.ordinalOf(id);
+    return ord === undefined ? undefined : (records?.get(ord) as T);
   }
 
   /** All records of a collection in insertion order (the order they were first created). */
   list<T>(collection: string, filter?: (r: T) => boolean): T[] {
+    const records = this.collections.get(collection)?.records;
     const all: T[] = [];
-    for (const slot of this.collections.get(collection)?.byId.values() ?? []) {
-      const record = peek(slot) as T;
+    if (!records) return all;
+    for (const ord of records.ordinals()) {
+      const record = records.peek(ord) as T;
       if (!filter || filter(record)) all.push(record);
     }
     return all;
@@ -120,7 +110,7 @@ export class StateStore {
 
   /** How many records the collection holds. */
   size(collection: string): number {
-    return this.collections.get(collection)?.byId.size ?? 0;
+    return this.collections.get(collection)?.records.size ?? 0;
   }
 
   /**
@@ -136,12 +126,12 @@ export class StateStore {
     if (saved && saved.signature === keys.toString() && this.savedHolds(coll, saved, keys)) {
       coll.index = new CollectionIndex(keys, saved.buckets);
       // The journal replayed after the snapshot moved some records: file them where they are now.
-      for (const [ord, before] of saved.before) coll.index.update(ord, peek(before), liveRecord(coll, ord));
-      for (let ord = saved.snapshotCount; ord < coll.byOrdinal.length; ord++) if (!saved.before.has(ord)) coll.index.update(ord, undefined, liveRecord(coll, ord));
+      for (const [ord, before] of saved.before) coll.index.update(ord, JSON.parse(before), liveRecord(coll, ord));
+      for (let ord = saved.snapshotCount; ord < coll.records.length; ord++) if (!saved.before.has(ord)) coll.index.update(ord, undefined, liveRecord(coll, ord));
       return;
     }
     coll.index = new CollectionIndex(keys);
-    for (const slot of coll.byOrdinal) if (slot) coll.index.update(slot.ord, undefined, peek(slot));
+    for (const ord of coll.records.ordinals()) coll.index.update(ord, undefined, coll.records.peek(ord));
   }
 
   hasIndex(collection: string): boolean {
@@ -158,10 +148,7 @@ export class StateStore {
     const coll = this.collection(collection);
     const ordinals = this.indexOf(collection).ordinals(key);
     const out: T[] = [];
-    for (let i = offset; i < ordinals.length && out.length < limit; i++) {
-      const slot = coll.byOrdinal[ordinals[i]];
-      if (slot) out.push(peek(slot) as T);
-    }
+    for (let i = offset; i < ordinals.length && out.length < limit; i++) out.push(coll.records.peek(ordinals[i]) as T);
     return out;
   }
 
@@ -171,10 +158,7 @@ export class StateStore {
     const index = this.indexOf(collection);
     // A copy of the ordinals: the caller may commit while iterating, which can move records between buckets.
     const ordinals = keys.length === 1 ? [...index.ordinals(keys[0])] : [...new Set(keys.flatMap((k) => index.ordinals(k)))].sort((a, b) => a - b);
-    for (const ordinal of ordinals) {
-      const slot = coll.byOrdinal[ordinal];
-      if (slot) yield peek(slot) as T;
-    }
+    for (const ordinal of ordinals) if (coll.records.live(ordinal)) yield coll.records.peek(ordinal) as T;
   }
 
   getMeta<T>(key: string): T | undefined {
@@ -269,39 +253,33 @@ export class StateStore {
     }
   }
 
-  private upsert(collection: string, id: string, rec: unknown, raw?: RawRecord): void {
+  private upsert(collection: string, id: string, rec: unknown): void {
     const coll = this.collection(collection);
-    const slot = coll.byId.get(id);
-    if (slot === undefined) {
-      const fresh: Slot = { id, ord: coll.byOrdinal.length, rec, buf: raw?.buf, start: raw?.start ?? 0, end: raw?.end ?? 0 };
-      coll.byOrdinal.push(fresh);
-      coll.byId.set(id, fresh);
-      coll.index?.update(fresh.ord, undefined, peek(fresh));
+    const ord = coll.records.ordinalOf(id);
+    if (ord === undefined) {
+      const fresh = coll.records.append(id, rec);
+      coll.index?.update(fresh, undefined, rec);
       return;
     }
-    this.keepSnapshotForm(coll, slot);
-    const before = coll.index ? peek(slot) : undefined;
-    slot.rec = rec;
-    slot.buf = raw?.buf;
-    slot.start = raw?.start ?? 0;
-    slot.end = raw?.end ?? 0;
-    coll.index?.update(slot.ord, before, peek(slot));
+    this.keepSnapshotForm(coll, ord);
+    const before = coll.index ? coll.records.peek(ord) : undefined;
+    coll.records.replace(ord, rec);
+    coll.index?.update(ord, before, rec);
   }
 
   private remove(collection: string, id: string): void {
     const coll = this.collection(collection);
-    const slot = coll.byId.get(id);
-    if (slot === undefined) return;
-    this.keepSnapshotForm(coll, slot);
-    coll.index?.update(slot.ord, peek(slot), undefined);
-    coll.byId.delete(id);
-    coll.byOrdinal[slot.ord] = undefined;
+    const ord = coll.records.ordinalOf(id);
+    if (ord === undefined) return;
+    this.keepSnapshotForm(coll, ord);
+    coll.index?.update(ord, coll.records.peek(ord), undefined);
+    coll.records.remove(ord);
   }
 
   /** Before a snapshot record changes while its buckets wait for defineIndex, remember how it was filed. */
-  private keepSnapshotForm(coll: Collection, slot: Slot): void {
+  private keepSnapshotForm(coll: Collection, ord: number): void {
     const saved = coll.saved;
-    if (saved && slot.ord < saved.snapshotCount && !saved.before.has(slot.ord)) saved.before.set(slot.ord, { ...slot });
+    if (saved && ord < saved.snapshotCount && !saved.before.has(ord)) saved.before.set(ord, coll.records.json(ord));
   }
 
   /** Whether a snapshot's buckets agree with `keysOf` on a sample of records (a changed definition is rebuilt). */
@@ -309,15 +287,16 @@ export class StateStore {
     const check = new CollectionIndex(keysOf, saved.buckets);
     const step = Math.max(1, Math.floor(saved.snapshotCount / INDEX_SAMPLE));
     for (let ord = 0; ord < saved.snapshotCount; ord += step) {
-      const slot = saved.before.get(ord) ?? coll.byOrdinal[ord];
-      if (slot && !keysOf(peek(slot)).every((key) => check.has(key, ord))) return false;
+      const before = saved.before.get(ord);
+      const record = before !== undefined ? JSON.parse(before) : coll.records.live(ord) ? coll.records.peek(ord) : undefined;
+      if (record !== undefined && !keysOf(record).every((key) => check.has(key, ord))) return false;
     }
     return true;
   }
 
   private collection(name: string): Collection {
     let coll = this.collections.get(name);
-    if (!coll) this.collections.set(name, (coll = { byId: new Map(), byOrdinal: [] }));
+    if (!coll) this.collections.set(name, (coll = { records: new RecordTable() }));
     return coll;
   }
 
@@ -333,10 +312,11 @@ export class StateStore {
         this.seq = h.seq;
         for (const [k, v] of Object.entries(h.meta)) this.meta.set(k, v);
       },
-      record: (c, id, r) => ("buf" in r ? this.upsert(c, id, undefined, r) : this.upsert(c, id, r.value)),
+      rawRecord: (c, id, buf, start, end) => void this.collection(c).records.appendBytes(id, buf, start, end),
+      record: (c, id, value) => this.upsert(c, id, value),
       bucket: (c, signature, key, positions) => {
         const coll = this.collection(c);
-        coll.saved ??= { signature, buckets: new Map(), before: new Map(), snapshotCount: coll.byOrdinal.length };
+        coll.saved ??= { signature, buckets: new Map(), before: new Map(), snapshotCount: coll.records.length };
         coll.saved.buckets.set(key, positions);
       },
       line: (line) => {
@@ -349,13 +329,16 @@ export class StateStore {
   private *snapshotCollections(): Generator<SnapshotCollection> {
     for (const [name, coll] of this.collections) {
       // Positions among the records written (deleted ones leave no gap in the file).
-      const position = new Array<number>(coll.byOrdinal.length);
+      const position = new Array<number>(coll.records.length);
       let written = 0;
-      for (const slot of coll.byOrdinal) if (slot) position[slot.ord] = written++;
+      for (const ord of coll.records.ordinals()) position[ord] = written++;
       const index = coll.index;
+      const records = coll.records;
       yield {
         name,
-        records: snapshotRecords(coll),
+        records: (function* () {
+          for (const ord of records.ordinals()) yield [records.idAt(ord) as string, records.json(ord)] as [string, string];
+        })(),
         index: index && {
           signature: index.signature,
           buckets: (function* () {
@@ -367,32 +350,6 @@ export class StateStore {
   }
 }
 
-/** The record, parsed once and kept (what get() hands out, again and again). */
-function parsed(slot: Slot): unknown {
-  if (slot.buf !== undefined) {
-    slot.rec = decode(slot);
-    slot.buf = undefined;
-  }
-  return slot.rec;
-}
-
-/** The record, parsed for this read only when it is still bytes (pages and scans of many records). */
-function peek(slot: Slot): unknown {
-  return slot.buf !== undefined ? decode(slot) : slot.rec;
-}
-
-function decode(slot: Slot): unknown {
-  return JSON.parse((slot.buf as Buffer).toString("utf8", slot.start, slot.end));
-}
-
 function liveRecord(coll: Collection, ord: number): unknown {
-  const slot = coll.byOrdinal[ord];
-  return slot === undefined ? undefined : peek(slot);
-}
-
-function* snapshotRecords(coll: Collection): Generator<[string, string]> {
-  for (const slot of coll.byOrdinal) {
-    if (!slot) continue;
-    yield [slot.id, slot.buf !== undefined ? slot.buf.toString("utf8", slot.start, slot.end) : JSON.stringify(slot.rec)];
-  }
+  return coll.records.live(ord) ? coll.records.peek(ord) : undefined;
 }
