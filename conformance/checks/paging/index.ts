@@ -52,6 +52,8 @@ function ensureLongWebhookList(ctx: CheckContext, min: number): Promise<void> {
       const have = (await readList(ctx, "listWebhooks", { params: { workspace_id: workspaceId } })).items.length;
       for (let i = have; i < min; i++) {
         const ex = await ctx.call("createWebhook", { params: { workspace_id: workspaceId }, body: { url: receiver.url("paging"), event_types: ["withdrawal.failed"], description: "custody certify paging" } });
+        // A deployment may cap webhooks per workspace: then this list cannot be made long here (a skip, never a pass).
+        if (ex.response.status >= 400 && ex.response.status < 500) skip(`listWebhooks holds ${i} webhooks and createWebhook refused another (HTTP ${ex.response.status}), so no list longer than a page could be made`);
         const id = firstString(expectSuccess(ex, ctx.operation("createWebhook"), "createWebhook") as Item, "id", "webhook_id");
         if (!id) failWith(ex, "createWebhook answered without an id");
         ctx.suite.cleanups.push(async () => void (await ctx.suite.call("deleteWebhook", { params: { workspace_id: workspaceId, webhook_id: id } })));
