@@ -41,7 +41,7 @@ function petSpec(pagination: unknown, extraParams: unknown[] = []): string {
         },
       },
     },
-    components: { schemas: { Pet: PET, PetPage: LIST_RESPONSE } },
+    components: { schemas: { Pet: PET, PetPage: LIST_RESPONSE, Page: { type: "object", properties: { n: { type: "integer" } } } } },
   });
 }
 
@@ -132,6 +132,12 @@ describe("a valid declaration on another API's spec", () => {
     }
     expect(offsets).toEqual([5, 15]);
     expect((await client().listPets({ query: { take: 2 } })).results).toHaveLength(2);
+  });
+
+  it("keeps the paging types' names free: a schema named Page is renamed where a list is paged", async () => {
+    const types = await (await import("node:fs/promises")).readFile(join(work, "pets-out", "types.ts"), "utf8");
+    expect(types).toMatch(/export (type|interface) Page2\b/);
+    expect(source).toMatch(/export type \{ PagedOperation, PageOptions, Page \} from "[^"]*paginate.js";/);
   });
 
   it("leaves an operation without the extension a plain method, and types the items", async () => {

@@ -6,6 +6,7 @@
 import type { OperationModel, PaginationModel, SpecModel } from "../model/types.ts";
 import { headerStatement, importStatement, type EmitContext, type EmittedFile } from "./context.ts";
 import { inputSource, operationExample } from "./examples.ts";
+import { PAGING_EXPORTS } from "../model/pagination.ts";
 import { pagedProperty, pagingDocs, pagingExample } from "./paged-client.ts";
 import { printStatements, type Statement } from "./print.ts";
 
@@ -54,7 +55,7 @@ export function emitClient(ctx: EmitContext): EmittedFile {
     { kind: "text", text: "/** Per-call overrides: timeout, retries, idempotency key, abort signal, extra headers. */\nexport type { CallOptions };" },
     { kind: "text", text: `export type { ApiPromise, WithResponse, ResponseInfo } from "${ctx.runtime("api-promise")}";` },
     { kind: "text", text: `export type { Middleware, MiddlewareRequest, MiddlewareResponse } from "${ctx.runtime("http-transport")}";` },
-    ...(model.operations.some((op) => op.pagination) ? [{ kind: "text" as const, text: `export type { PagedOperation, PageOptions, Page } from "${ctx.runtime("paginate")}";` }] : []),
+    ...(model.operations.some((op) => op.pagination) ? [{ kind: "text" as const, text: `export type { ${PAGING_EXPORTS.join(", ")} } from "${ctx.runtime("paginate")}";` }] : []),
     { kind: "text", text: `export type { ClientLogger, LogLevel } from "${ctx.runtime("client-log")}";` },
     { kind: "text", text: `export { ${CLIENT_ERRORS.join(", ")} } from "${ctx.runtime("errors")}";` },
     callTable(model),

@@ -12,6 +12,19 @@ import { derefSchema, flattenObject, typeInfo, type FlatObject } from "./schema-
 import type { OperationModel, PaginationModel, ParameterModel, Schema } from "./types.ts";
 
 export const PAGINATION_EXTENSION = "x-custody-pagination";
+/** What the generated client re-exports from runtime/paginate.ts when a list is paged. */
+export const PAGING_EXPORTS = ["PagedOperation", "PageOptions", "Page"];
+
+/** Whether any operation of the document carries the extension (names are reserved before operations are built). */
+export function declaresPagination(document: Record<string, unknown>): boolean {
+  for (const item of Object.values((document.paths ?? {}) as Record<string, unknown>)) {
+    if (item === null || typeof item !== "object") continue;
+    for (const op of Object.values(item as Record<string, unknown>)) {
+      if (op !== null && typeof op === "object" && PAGINATION_EXTENSION in (op as object)) return true;
+    }
+  }
+  return false;
+}
 const STYLES = ["offset-limit"];
 
 /** The operation's paging, or undefined without the extension; problems are pushed for a broken one. */
