@@ -9,8 +9,8 @@
 // Indexes (defineIndex) keep each collection's records in buckets by key, in creation order, so a list
 // page or a filter costs the page, not the collection (collection-index.ts).
 //
-// A restart reads records from the snapshot as JSON text and parses one when it is first read (get
-// keeps the parsed record; a page or a scan parses and lets go), and takes the snapshot's index
+// A restart keeps the snapshot's records as bytes and parses one when it is first read (get keeps the
+// parsed record; a page or a scan parses and lets go; record-table.ts), and takes the snapshot's index
 // buckets as they are when the index definition is the same: opening a large data directory costs
 // reading it, not parsing every record and recomputing every bucket. Records stay immutable: put
 // stores a copy, and nothing changes a record in place.
