@@ -70,7 +70,8 @@ export async function benchWithdrawals(ctx: BenchContext): Promise<SectionResult
       completed = 0;
       failed = 0;
       for (const w of wallets) {
-        for (const x of await client.listWalletWithdrawals({ params: { wallet_id: w.id } })) {
+        // Every page (lists answer 20 by default).
+        for await (const x of client.listWalletWithdrawals.all({ params: { wallet_id: w.id } })) {
           if (x.status === "completed") completed++;
           else if (x.status === "failed") failed++;
         }

@@ -80,7 +80,7 @@ class Trigger {
   async createWallet(): Promise<string> {
     const { id } = await api.createWallet(this.call, this.ctx, `trigger ${new Date().toISOString()}`);
     this.log(`wallet ${id} requested`);
-    await poll(`wallet ${id} to be ready`, async () => ((await api.listWallets(this.call, this.ctx)).find((w) => w.id === id && w.status === "success") ? true : undefined));
+    await poll(`wallet ${id} to be ready`, async () => ((await api.creationStatus(this.call, this.ctx, id)) === "success" ? true : undefined));
     this.log(`wallet ${id} is ready (wallet.created)`);
     return id;
   }

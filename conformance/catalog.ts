@@ -12,6 +12,7 @@ import { wsRpcChecks } from "./checks/rpc/ws.ts";
 import { scopeChecks } from "./checks/scope/index.ts";
 import { authzChecks } from "./checks/authz/index.ts";
 import { moneyChecks } from "./checks/money/index.ts";
+import { pagingChecks } from "./checks/paging/index.ts";
 import { deliveryChecks } from "./checks/webhooks/delivery.ts";
 import { webhookChecks } from "./checks/webhooks/index.ts";
 import { endpointIsolation } from "./checks/webhooks/isolation.ts";
@@ -33,6 +34,7 @@ export const CATALOG: readonly Check[] = [
   ...moneyChecks,
   resourceGraphSequence,
   ...chainsChecks,
+  ...pagingChecks,
   ...httpRpcChecks,
   ...wsRpcChecks,
   ...rpcResultChecks,

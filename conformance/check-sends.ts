@@ -133,4 +133,9 @@ export const CHECK_SENDS: Readonly<Record<string, string>> = {
   "chains.solana-deposit-confirmation": "getWalletAssetBalance of SOL while the deposit confirms; getBalance over --solana-rpc-url",
   "chains.solana-send-transaction": "signRawTransaction with solana_signAndSendTransaction, then getSignatureStatuses and getBalance over --solana-rpc-url",
   "chains.solana-withdrawal": "createWithdrawal of part of the SOL deposit, approveWithdrawal when asked, getWithdrawal until completed; the chain's record over --solana-rpc-url",
+  // paging (full level): the setup registers webhooks to the run's receiver until listWebhooks is longer than a page (deleted at the end)
+  "paging.page-sizes": "listWebhooks without a limit, then with the maximum limit",
+  "paging.disjoint-complete": "listWallets page by page from the end of the list, createWallet between the reads (three wallets)",
+  "paging.every-list": "every paged list with limit 1, with the maximum, and with an offset far past its end",
+  "paging.bad-limit": "listWebhooks with a limit above the maximum, zero, negative, a negative offset and a non-number",
 };

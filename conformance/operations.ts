@@ -22,6 +22,17 @@ export interface OperationInfo {
   responseSchemas: Record<string, ZodType>;
   /** True when responses are wrapped in the envelope of seed 2.1. */
   envelope: boolean;
+  /** How the list pages, when the spec declares x-custody-pagination (the items path is from `data`). */
+  pagination?: Paging;
+}
+
+/** A paged list: the offset and limit parameter names, the items path, the limit's default and maximum. */
+export interface Paging {
+  offset: string;
+  limit: string;
+  items: readonly string[];
+  defaultLimit?: number;
+  maxLimit?: number;
 }
 
 /** Loads the generated operation table; a clear error when it is missing or malformed. */
@@ -66,7 +77,13 @@ export function normalizeOperation(entry: unknown): OperationInfo {
     bodySchema: isZod(e.bodySchema) ? e.bodySchema : undefined,
     responseSchemas,
     envelope: e.envelope !== false,
+    ...(isPaging(e.pagination) ? { pagination: e.pagination } : {}),
   };
+}
+
+function isPaging(x: unknown): x is Paging {
+  const p = x as Paging | undefined;
+  return typeof p === "object" && p !== null && typeof p.offset === "string" && typeof p.limit === "string" && Array.isArray(p.items);
 }
 
 function isZod(x: unknown): x is ZodType {

@@ -5,7 +5,7 @@ export type Severity = "MUST" | "SHOULD";
 export type Level = "seed" | "full";
 export type CheckStatus = "passed" | "failed" | "skipped";
 
-export const GROUPS = ["envelope", "auth", "scope", "role", "authz", "webhooks", "lifecycle", "money", "chains", "rpc", "fuzz"] as const;
+export const GROUPS = ["envelope", "auth", "scope", "role", "authz", "webhooks", "lifecycle", "money", "paging", "chains", "rpc", "fuzz"] as const;
 export type Group = (typeof GROUPS)[number];
 
 /** One HTTP (or WebSocket upgrade) request as it went on the wire, secrets already redacted. */

@@ -160,6 +160,15 @@ export const CHECKS: Record<string, { level: Level; about: string }> = {
   "rpc-param-became-required": { level: B, about: "a JSON-RPC param became required" },
   "rpc-param-became-optional": { level: I, about: "a JSON-RPC param became optional" },
   "rpc-result-removed": { level: B, about: "a JSON-RPC method no longer declares a result" },
+  "pagination-added": { level: B, about: "x-custody-pagination: a list became paged; a caller that sends no limit gets one page instead of every record" },
+  "pagination-removed": { level: B, about: "x-custody-pagination: a list is no longer paged; offset and limit no longer select a page" },
+  "pagination-parameters-changed": { level: B, about: "x-custody-pagination: the paging style or the offset/limit parameter changed" },
+  "pagination-items-changed": { level: B, about: "x-custody-pagination: the page's items moved to another place in the response" },
+  "pagination-default-page-size-changed": { level: B, about: "x-custody-pagination: the default page size changed; a caller without limit gets another number of records" },
+  "pagination-max-page-size-decreased": { level: B, about: "x-custody-pagination: the maximum page size decreased; a caller asking for the old maximum gets 400" },
+  "pagination-max-page-size-set": { level: B, about: "x-custody-pagination: a maximum page size was set; larger limits are refused" },
+  "pagination-max-page-size-increased": { level: I, about: "x-custody-pagination: the maximum page size increased" },
+  "pagination-max-page-size-removed": { level: I, about: "x-custody-pagination: the maximum page size was removed" },
 };
 
 /** Every id with its level, for documentation and tests: fixed checks plus schema checks per subject. */

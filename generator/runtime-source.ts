@@ -27,6 +27,7 @@ const PACKAGE_ENTRY: Readonly<Record<string, string>> = {
   "api-promise": RUNTIME_CLIENT_SPECIFIER,
   "http-transport": RUNTIME_CLIENT_SPECIFIER,
   "client-log": RUNTIME_CLIENT_SPECIFIER,
+  paginate: RUNTIME_CLIENT_SPECIFIER,
   errors: RUNTIME_CLIENT_SPECIFIER,
   "json-schema": RUNTIME_CLIENT_SPECIFIER,
   "json-schema-formats": RUNTIME_CLIENT_SPECIFIER,

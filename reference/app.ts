@@ -10,6 +10,7 @@ import { BalanceService } from "./domain/balances.ts";
 import { Catalog } from "./domain/catalog.ts";
 import { DEFAULT_DOMAIN_SETTINGS, type DomainContext, type DomainSettings } from "./domain/context.ts";
 import { DepositService } from "./domain/deposits.ts";
+import { defineIndexes } from "./domain/indexes.ts";
 import { SigningService } from "./domain/signing.ts";
 import { Web3SigningService } from "./domain/web3-signing.ts";
 import { TransactionService } from "./domain/transactions.ts";
@@ -74,6 +75,8 @@ export class ReferenceApp {
 
   constructor(opts: AppOptions) {
     const now = opts.now ?? (() => new Date());
+    // First: the services read lists and filters through these indexes (built from what the store holds).
+    defineIndexes(opts.store);
     this.chain = new ChainClient(opts.backend);
     this.ctx = {
       store: opts.store,
@@ -130,6 +133,7 @@ export class ReferenceApp {
       this.solanaExecutor.failForChainReset();
       this.deposits.failForChainReset(this.catalog.solana.id);
     }
+    this.transactions.backfill();
     this.wallets.resumePending();
     this.web3.resumePending();
     this.dispatcher.start();

@@ -37,6 +37,8 @@ export interface Sandbox {
   faucet_private_key: string;
   /** The running core, for in-process tests and tools. */
   app: ReferenceApp;
+  /** How long each start-up phase took, in ms (store: replaying the data directory; app: indexes and resuming work). */
+  startup: { store_ms: number; chain_ms: number; app_ms: number; servers_ms: number };
   /** Stops both servers, the background work, flushes the store and closes the chain. Idempotent. */
   close(): Promise<void>;
 }
@@ -45,7 +47,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const host = options.host ?? "127.0.0.1";
   const logError = options.logger?.error.bind(options.logger) ?? ((m: string) => process.stderr.write(`custody sandbox: ${m}\n`));
   const fresh = seedValues(fixedCredentials(options), seedOf(options));
+  let mark = performance.now();
+  const lap = () => Math.round(-mark + (mark = performance.now()));
   const store = StateStore.open(options.dataDir ? { dataDir: options.dataDir } : {});
+  const startup = { store_ms: lap(), chain_ms: 0, app_ms: 0, servers_ms: 0 };
   const cleanups: Array<() => Promise<void> | void> = [() => store.close()];
   const unwind = async () => {
     for (const c of cleanups.splice(0).reverse()) {
@@ -69,6 +74,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           ...(options.chainId !== undefined ? { chainId: options.chainId } : {}),
         });
     cleanups.push(() => backend.close());
+    startup.chain_ms = lap();
 
     const rpcApiKeys = new Set([values.rpcApiKey]);
     const solana = options.solana === false
@@ -98,6 +104,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     });
     cleanups.push(() => app.close());
     await app.start();
+    startup.app_ms = lap();
 
     const node: NodeAccess = await startNodeAccess({ backend, apiKeys: rpcApiKeys, host, port: options.rpcPort ?? 0 });
     cleanups.push(() => node.close());
@@ -105,6 +112,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const frontDoor = { corsOrigins: options.corsOrigins, console: owner, faucetPrivateKey: values.faucetPrivateKey, embeddedChain: backend.kind === "embedded", host };
     const api: WalletApi = await startWalletApi(app, { host, port: options.port ?? 0, logError, frontDoor });
     cleanups.push(() => api.close());
+    startup.servers_ms = lap();
 
     let closing: Promise<void> | undefined;
     return {
@@ -122,6 +130,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       rpc_api_key: values.rpcApiKey,
       faucet_private_key: values.faucetPrivateKey,
       app,
+      startup,
       close: () => (closing ??= unwind()),
     };
   } catch (error) {

@@ -4,6 +4,7 @@
 export * from "./errors.ts";
 export * from "./api-promise.ts";
 export * from "./client-call.ts";
+export * from "./paginate.ts";
 export * from "./client-log.ts";
 export * from "./http-transport.ts";
 export * from "./http-answer.ts";

@@ -9,6 +9,7 @@ export * from "./jsonrpc-client.ts";
 export * from "./server/index.ts";
 export * from "./schema-issue.ts";
 export * from "./client-call.ts";
+export * from "./paginate.ts";
 export * from "./api-promise.ts";
 export * from "./rpc-call.ts";
 export * from "./webhook-event.ts";

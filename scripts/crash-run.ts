@@ -213,10 +213,11 @@ export async function runCrash(opts: CrashOptions): Promise<CrashFigures> {
     for (;;) {
       finalStates.clear();
       for (const w of wallets) {
-        for (const x of await client.listWalletWithdrawals({ params: { wallet_id: w.id } })) finalStates.set(x.id as string, { status: x.status as string, error: x.error });
+        // Lists are paged (20 by default): the iterators read every page.
+        for await (const x of client.listWalletWithdrawals.all({ params: { wallet_id: w.id } })) finalStates.set(x.id as string, { status: x.status as string, error: x.error });
       }
       const open = approved.filter((r) => !["completed", "failed"].includes(finalStates.get([...r.ids][0]!)?.status ?? ""));
-      const deliveries = await client.listWebhookDeliveries({ params: { workspace_id: info.workspace_id }, query: { webhook_id: webhook.id } });
+      const deliveries = await everyItem(client.listWebhookDeliveries.all({ params: { workspace_id: info.workspace_id }, query: { webhook_id: webhook.id } }));
       const undelivered = deliveries.filter((d) => d.status !== "delivered");
       if ((open.length === 0 && undelivered.length === 0) || Date.now() > settleDeadline) break;
       await new Promise((r) => setTimeout(r, 1000));
@@ -276,7 +277,7 @@ export async function runCrash(opts: CrashOptions): Promise<CrashFigures> {
       }
     }
     // Deposits: every mined one recorded exactly once.
-    const txs = await client.listTransactions({ params: { workspace_id: info.workspace_id } });
+    const txs = await everyItem(client.listTransactions.all({ params: { workspace_id: info.workspace_id }, query: { direction: "deposit" } }));
     let depositsMissedOrDouble = 0;
     let depositCount = 0;
     await inParallel([...deposits], 8, async (hash) => {
@@ -294,7 +295,7 @@ export async function runCrash(opts: CrashOptions): Promise<CrashFigures> {
       }
     });
     // Events: every logged event received; count redeliveries and unknown ones.
-    const deliveries = await client.listWebhookDeliveries({ params: { workspace_id: info.workspace_id }, query: { webhook_id: webhook.id } });
+    const deliveries = await everyItem(client.listWebhookDeliveries.all({ params: { workspace_id: info.workspace_id }, query: { webhook_id: webhook.id } }));
     const logged = new Set(deliveries.map((d) => d.event_id as string));
     const received = new Map<string, number>();
     for (const e of receiver.received) received.set(e.id, (received.get(e.id) ?? 0) + 1);
@@ -445,4 +446,11 @@ async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promi
   await Promise.all(Array.from({ length: limit }, async () => {
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) await work(next);
   }));
+}
+
+/** Every item an iterator yields. */
+async function everyItem<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
 }

@@ -41,7 +41,8 @@ describe("the authorization matrix", () => {
     {
       name: "a scoped key may list webhooks outside its scopes",
       expectFailed: ["authz.scope-matrix", "authz.scoped-matrix"],
-      hooks: (admin) => ({ request: (r) => (notAdmin(admin, r) && r.method === "GET" && /\/webhooks$/.test(r.path) ? asAdmin(admin, r) : r) }),
+      // The path may carry a query (listWebhooks is paged: offset and limit).
+      hooks: (admin) => ({ request: (r) => (notAdmin(admin, r) && r.method === "GET" && /\/webhooks(\?|$)/.test(r.path) ? asAdmin(admin, r) : r) }),
     },
     {
       name: "an admin key may revoke API keys (an owner's operation)",
@@ -56,7 +57,7 @@ describe("the authorization matrix", () => {
     {
       name: "another workspace's webhooks are listed",
       expectFailed: ["authz.other-workspace"],
-      hooks: () => ({ response: (q, s) => (q.method === "GET" && /\/webhooks$/.test(q.path) && s.status === 404 ? envelope(200, []) : s) }),
+      hooks: () => ({ response: (q, s) => (q.method === "GET" && /\/webhooks(\?|$)/.test(q.path) && s.status === 404 ? envelope(200, []) : s) }),
     },
   ];
 

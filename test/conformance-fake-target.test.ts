@@ -26,12 +26,17 @@ async function fake(faults: FakeFault[] = []): Promise<FakeTarget> {
   return t;
 }
 
-async function certify(t: FakeTarget, options: Partial<RunOptions> = {}, over: Parameters<typeof fakeTargetConfig>[1] = {}): Promise<Report> {
+// webhooks.endpoint-isolation waits for events through 14 bad receivers; a fault that hides events
+// (a missing type, say) makes it wait out its whole limit, so the fault table leaves it out except
+// for its own row.
+const SLOW_UNRELATED = new Set(["webhooks.endpoint-isolation"]);
+
+async function certify(t: FakeTarget, options: Partial<RunOptions> = {}, over: Parameters<typeof fakeTargetConfig>[1] = {}, keep?: string): Promise<Report> {
   const result = await runSuite({
     target: fakeTargetConfig(t, over),
     options: { level: "full", timeoutMs: 6_000, concurrency: 8, ...options },
     operations: t.operations,
-    catalog: CATALOG.filter((c) => !DEEP_CHECK_IDS.has(c.id)),
+    catalog: CATALOG.filter((c) => !DEEP_CHECK_IDS.has(c.id) && (keep === undefined || c.id === keep || !SLOW_UNRELATED.has(c.id))),
   });
   if (result.kind !== "completed") throw new Error(`run did not complete: ${result.failure.lines.join(" ")}`);
   return result.report;
@@ -206,6 +211,13 @@ const FAULTS: Array<[FakeFault, string]> = [
   ["rpc-ws-drop-early", "rpc.ws-immediate-request"],
   ["rpc-ws-notification-answered", "rpc.ws-strict-json-rpc"],
   ["rpc-ws-query-key-ignored", "rpc.substrate-client"],
+  ["paging-ignore-limit", "paging.every-list"],
+  ["paging-ignore-limit", "paging.page-sizes"],
+  ["paging-default-all", "paging.page-sizes"],
+  ["paging-repeat-across-pages", "paging.disjoint-complete"],
+  ["paging-newest-first", "paging.disjoint-complete"],
+  ["paging-large-offset-500", "paging.every-list"],
+  ["paging-clamp-limit", "paging.bad-limit"],
 ];
 
 describe.concurrent("each fault is detected by the check for its rule", () => {
@@ -213,7 +225,7 @@ describe.concurrent("each fault is detected by the check for its rule", () => {
     const t = await startFakeTarget({ faults: [fault] });
     try {
       const group = checkId.split(".")[0] as Group;
-      const report = await certify(t, { only: [group] });
+      const report = await certify(t, { only: [group] }, {}, checkId);
       const check = report.checks.find((c) => c.id === checkId)!;
       expect(check.status, `${checkId} with ${fault}: ${check.message}`).toBe("failed");
       expect(check.message).toBeTruthy();

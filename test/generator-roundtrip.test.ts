@@ -53,7 +53,8 @@ afterAll(async () => {
 });
 
 function client(options: Record<string, unknown> = {}) {
-  const Client = Object.values(gen).find((v) => typeof v === "function" && /Client$/.test(v.name) && "prototype" in v && "listNetworks" in v.prototype);
+  // The generated client class (a paged list such as listNetworks is an instance property, not a prototype method).
+  const Client = Object.values(gen).find((v) => typeof v === "function" && /Client$/.test(v.name) && "prototype" in v && "getWalletOverview" in v.prototype);
   return new (Client as new (o: unknown) => Record<string, any>)({ baseUrl, apiKey: KEY.keyId, apiSecret: KEY.secret, retry: false, ...options });
 }
 

@@ -29,6 +29,8 @@ export interface FuzzTarget {
   knownIds: string[];
   /** The same ids by the path or query parameter that names them (wallet_id, asset_id, ...). */
   ids: Record<string, readonly string[]>;
+  /** Ids that only one operation draws, over `ids` (deleteWebhook its own webhook, so the others keep theirs). */
+  idsOf?: Record<string, Record<string, readonly string[]>>;
   /** A URL webhooks may be registered with (nothing listens there, so deliveries fail fast). */
   webhookUrl: string;
 }
@@ -197,6 +199,14 @@ function validBodyArb(operationId: string, target: FuzzTarget): fc.Arbitrary<Rec
         { url: fc.constantFrom(target.webhookUrl, `${target.webhookUrl}?q=1`), event_types: fc.subarray(["wallet.created", "deposit.pending", "deposit.confirmed", "withdrawal.pending", "withdrawal.executed", "withdrawal.confirmed", "withdrawal.failed"], { minLength: 1 }), description: anyText(500) },
         { requiredKeys: ["url", "event_types"] },
       );
+    case "requeueFailedWebhookDeliveries":
+      return fc.record(
+        {
+          since: fc.oneof(fc.constant("2020-01-01T00:00:00Z"), fc.date({ min: new Date("2000-01-01"), max: new Date("2100-01-01"), noInvalidDate: true }).map((d) => d.toISOString()), anyText(40)),
+          until: fc.oneof(fc.date({ min: new Date("2000-01-01"), max: new Date("2100-01-01"), noInvalidDate: true }).map((d) => d.toISOString()), anyText(40)),
+        },
+        { requiredKeys: ["since"] },
+      );
     case "createApiKey":
       return fc.record({ name, role: fc.constantFrom("viewer", "admin", "owner", "root"), scopes: fc.subarray(SCOPES, { minLength: 1 }) });
     default:
@@ -326,7 +336,7 @@ const OTHER_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS
 /** Path parameter values that name existing resources, by parameter name. */
 function validPathArb(op: OperationEntry, target: FuzzTarget): fc.Arbitrary<string> {
   const names = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-  const values = names.map((name) => fc.constantFrom(...(target.ids[name] ?? target.knownIds)));
+  const values = names.map((name) => fc.constantFrom(...(target.idsOf?.[op.operationId]?.[name] ?? target.ids[name] ?? target.knownIds)));
   return fc.tuple(...values).map((picked) => {
     let i = 0;
     return op.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(picked[i++] as string));
@@ -701,13 +711,16 @@ export async function startFuzzSandbox(): Promise<FuzzSandbox> {
           wallet_id: [walletId],
           asset_id: [ETH],
           network_id: [network.id as string],
-          webhook_id: [doomed.id],
+          // The delivery's webhook: deleteWebhook draws only `doomed` (idsOf below), so this one stays for
+          // enableWebhook, requeueFailedWebhookDeliveries and the webhook reads.
+          webhook_id: [webhook.id],
           delivery_id: [delivery.id as string],
           withdrawal_id: [withdrawal.id as string],
           key_id: [spare.id],
           transaction_id: [signing.transaction_id, sent.transaction_id],
           tx_hash: deposits.map((t) => t.tx_hash as string).filter(Boolean),
         },
+        idsOf: { deleteWebhook: { webhook_id: [doomed.id] } },
         webhookUrl,
       },
       internalErrors,

@@ -51,6 +51,16 @@ async function call(method: string, path: string, body?: unknown): Promise<Sent>
   return { status: res.statusCode, data: json.data };
 }
 
+/** Every item of a paged list (x-custody-pagination: pages of at most 100, oldest first). */
+async function listAll(path: string): Promise<{ id: string }[]> {
+  const out: { id: string }[] = [];
+  for (;;) {
+    const page = (await call("GET", `${path}?offset=${out.length}&limit=100`)).data as { id: string }[];
+    out.push(...page);
+    if (page.length < 100) return out;
+  }
+}
+
 /** The size of everything the store holds, as JSON (what the written records account for). */
 function storeBytes(): number {
   let bytes = 0;
@@ -119,11 +129,11 @@ describe("50 connections of signed reads and writes for ~3 s", () => {
     expect(webhooks.length).toBeGreaterThan(0);
 
     // No lost write: every created wallet and webhook is listed, each once.
-    const listedWallets = ((await call("GET", `/api/v1/workspaces/${sandbox.workspace_id}/wallets`)).data as { id: string }[]).map((w) => w.id);
+    const listedWallets = (await listAll(`/api/v1/workspaces/${sandbox.workspace_id}/wallets`)).map((w) => w.id);
     expect(listedWallets).toHaveLength(countsBefore[C.wallets] + wallets.length);
     expect(new Set(listedWallets).size).toBe(listedWallets.length);
     for (const id of wallets) expect(listedWallets).toContain(id);
-    const listedHooks = ((await call("GET", `/api/v1/workspaces/${ws}/webhooks`)).data as { id: string }[]).map((w) => w.id);
+    const listedHooks = (await listAll(`/api/v1/workspaces/${ws}/webhooks`)).map((w) => w.id);
     expect(listedHooks).toHaveLength(countsBefore[C.webhooks] + webhooks.length);
     for (const id of webhooks) expect(listedHooks).toContain(id);
 
@@ -131,12 +141,12 @@ describe("50 connections of signed reads and writes for ~3 s", () => {
     await waitFor("every wallet created", () => sandbox.app.ctx.store.list<{ status: string }>(C.wallets).every((w) => w.status === "success"), 20_000);
     const internals = sandbox.app as unknown as {
       wallets: { timers: Set<unknown> };
-      dispatcher: { inFlight: Map<unknown, unknown>; pending: Set<unknown> };
+      dispatcher: { inFlight: Map<unknown, unknown>; queues: { size: number } };
       withdrawals: { locks: { tails: Map<unknown, unknown> } };
     };
     expect(internals.wallets.timers.size).toBe(0);
     expect(internals.dispatcher.inFlight.size).toBe(0);
-    expect(internals.dispatcher.pending.size).toBe(0);
+    expect(internals.dispatcher.queues.size).toBe(0);
     expect(internals.withdrawals.locks.tails.size).toBe(0);
 
     // The store grew by exactly what was written: one record per write, one audit entry per write,

@@ -6,6 +6,7 @@ import { BalanceCache } from "../reference/domain/balance-cache.ts";
 import { BalanceService } from "../reference/domain/balances.ts";
 import { Catalog, SANDBOX_ETH_ASSET_ID, SANDBOX_NETWORK_ID } from "../reference/domain/catalog.ts";
 import type { DomainContext } from "../reference/domain/context.ts";
+import { defineIndexes } from "../reference/domain/indexes.ts";
 import type { WalletAssetRecord } from "../reference/domain/records.ts";
 import { StateStore } from "../reference/store/state-store.ts";
 
@@ -64,6 +65,8 @@ describe("BalanceService with the cache", () => {
         balanceAt: async (_address: string, block: bigint) => (chain.balanceReads.push(block), chain.wei),
       },
     } as unknown as DomainContext;
+    // The services read through the store's indexes, which the app defines first.
+    defineIndexes(ctx.store);
     return { chain, balances: new BalanceService(ctx) };
   }
   const attached: WalletAssetRecord = {

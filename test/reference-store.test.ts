@@ -66,7 +66,7 @@ describe("StateStore", () => {
     const dir = tempDir();
     const a = StateStore.open({ dataDir: dir, compactAfterLines: 10 });
     for (let i = 0; i < 25; i++) a.transact((tx) => tx.put("things", { id: `t${i}`, i }));
-    expect(fs.existsSync(path.join(dir, "snapshot.json"))).toBe(true);
+    expect(fs.existsSync(path.join(dir, "snapshot.ndjson"))).toBe(true);
     expect(parseJournal(fs.readFileSync(path.join(dir, "journal.ndjson"), "utf8")).lines.length).toBeLessThan(10);
     const b = StateStore.open({ dataDir: dir });
     expect(b.list("things")).toHaveLength(25);

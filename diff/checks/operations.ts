@@ -3,6 +3,7 @@
 // ignored, so renaming {id} to {wallet_id} is not a removal.
 import { child, isObj, type At } from "../document.ts";
 import type { DiffContext } from "../context.ts";
+import { checkPagination } from "./pagination.ts";
 import { checkParameters } from "./parameters.ts";
 import { checkRequestBody } from "./request-body.ts";
 import { checkResponses } from "./responses.ts";
@@ -73,6 +74,7 @@ export function checkOperations(ctx: DiffContext): void {
       checkRequestBody(ctx, pair);
       checkResponses(ctx, pair);
       checkSecurity(ctx, pair);
+      checkPagination(ctx, pair);
     }
   }
   for (const path of newPaths) {

@@ -5,6 +5,7 @@ import { SUBJECTS } from "../catalog.ts";
 import type { DiffContext } from "../context.ts";
 import { child, isObj, type At, type Obj, type SpecDoc } from "../document.ts";
 import type { OperationPair } from "./operations.ts";
+import { pagedLimitParameter } from "./pagination.ts";
 
 interface Param {
   at: At;
@@ -50,13 +51,19 @@ export function checkParameters(ctx: DiffContext, pair: OperationPair): void {
   const { sink, schemas } = ctx;
   const w = pair.where;
   const moved = new Set<string>();
+  // A paged list's limit: its default and maximum are reported by pagination.ts, once.
+  const pagedLimit = pagedLimitParameter(ctx, pair);
+  const isPagedLimit = (p: Param) => p.in === "query" && p.name === pagedLimit;
   for (const [key, o] of olds) {
     const n = news.get(key);
     if (n) {
       if (!o.required && n.required) sink.check("request-parameter-became-required", w, o.at.ptr, n.at.ptr, `the ${o.in} parameter \`${o.name}\` became required`);
       if (o.required && !n.required) sink.check("request-parameter-became-optional", w, o.at.ptr, n.at.ptr, `the ${o.in} parameter \`${o.name}\` became optional`);
-      if (o.schema && n.schema && !n.required) defaults(ctx, w, o, n);
-      if (o.schema && n.schema) sink.schema(w, SUBJECTS.parameter, `the ${o.in} parameter \`${o.name}\``, schemas.compare(o.schema, n.schema, "request"));
+      if (o.schema && n.schema && !n.required && !isPagedLimit(o)) defaults(ctx, w, o, n);
+      if (o.schema && n.schema) {
+        const findings = schemas.compare(o.schema, n.schema, "request").filter((f) => !(isPagedLimit(o) && f.path.length === 0 && /^max-/.test(f.suffix)));
+        sink.schema(w, SUBJECTS.parameter, `the ${o.in} parameter \`${o.name}\``, findings);
+      }
       continue;
     }
     const elsewhere = [...news.entries()].find(([k, p]) => !olds.has(k) && p.name.toLowerCase() === o.name.toLowerCase());

@@ -3,9 +3,11 @@
 // repeat, a generated idempotency key where the operation declares one). Every method returns an
 // ApiPromise (`await` for the data, `.withResponse()` for status, headers and request id); failures raise
 // the ApiError subclass of their status. The client imports no server, webhook or JSON-RPC code.
-import type { OperationModel, SpecModel } from "../model/types.ts";
+import type { OperationModel, PaginationModel, SpecModel } from "../model/types.ts";
 import { headerStatement, importStatement, type EmitContext, type EmittedFile } from "./context.ts";
 import { inputSource, operationExample } from "./examples.ts";
+import { PAGING_EXPORTS } from "../model/pagination.ts";
+import { pagedProperty, pagingDocs, pagingExample } from "./paged-client.ts";
 import { printStatements, type Statement } from "./print.ts";
 
 /** The error classes the client throws, re-exported so `import { NotFoundError } from "<pkg>/client"` works. */
@@ -46,12 +48,14 @@ export function emitClient(ctx: EmitContext): EmittedFile {
     importStatement(ctx.runtime("client-call"), ["callOperation", "type CallOperation", "type CallOptions"]),
     importStatement(ctx.runtime("api-promise"), ["type ApiPromise"]),
     importStatement(ctx.runtime("http-transport"), ["createTransport", "type Transport", "type TransportOptions"]),
+    ...(model.operations.some((op) => op.pagination) ? [importStatement(ctx.runtime("paginate"), ["paginate", "type PagedOperation"])] : []),
     importStatement("./schemas.js", [], { namespace: "S" }),
     importStatement("./types.js", [], { typeOnly: true, namespace: "T" }),
     clientOptions(model),
     { kind: "text", text: "/** Per-call overrides: timeout, retries, idempotency key, abort signal, extra headers. */\nexport type { CallOptions };" },
     { kind: "text", text: `export type { ApiPromise, WithResponse, ResponseInfo } from "${ctx.runtime("api-promise")}";` },
     { kind: "text", text: `export type { Middleware, MiddlewareRequest, MiddlewareResponse } from "${ctx.runtime("http-transport")}";` },
+    ...(model.operations.some((op) => op.pagination) ? [{ kind: "text" as const, text: `export type { ${PAGING_EXPORTS.join(", ")} } from "${ctx.runtime("paginate")}";` }] : []),
     { kind: "text", text: `export type { ClientLogger, LogLevel } from "${ctx.runtime("client-log")}";` },
     { kind: "text", text: `export { ${CLIENT_ERRORS.join(", ")} } from "${ctx.runtime("errors")}";` },
     callTable(model),
@@ -120,9 +124,10 @@ function clientClass(model: SpecModel): Statement {
       name: model.clientName,
       isExported: true,
       docs: [`Client of ${model.title}${model.apiVersion ? ` ${model.apiVersion}` : ""}: one method per operation.`],
-      properties: [{ name: "transport", type: "Transport", isReadonly: true }],
+      // A paged list is a property (callable, with .all() and .pages()); every other operation a method.
+      properties: [{ name: "transport", type: "Transport", isReadonly: true }, ...model.operations.flatMap((op) => (op.pagination ? [pagedMember(model, op as PagedModel)] : []))],
       ctors: [{ parameters: [{ name: "options", type: "ClientOptions" }], statements: ["this.transport = createTransport(options);"] }],
-      methods: model.operations.map((op) => method(model, op)),
+      methods: model.operations.filter((op) => !op.pagination).map((op) => method(model, op)),
     },
   };
 }
@@ -132,11 +137,25 @@ export function idempotencyHeader(op: OperationModel): string | undefined {
   return op.params.header.find((p) => /^idempotency-?key$/i.test(p.name))?.name;
 }
 
+type PagedModel = OperationModel & { pagination: PaginationModel };
+
+function requiresInput(op: OperationModel): boolean {
+  return op.params.path.length > 0 || op.params.query.some((p) => p.required) || op.params.header.some((p) => p.required) || op.body?.required === true;
+}
+
+function responseKind(op: OperationModel): "none" | "text" | "json" {
+  const success = op.success;
+  return success?.schema === undefined ? "none" : success.mediaType && !/json/i.test(success.mediaType) ? "text" : "json";
+}
+
+function pagedMember(model: SpecModel, op: PagedModel) {
+  return pagedProperty(op, methodDocs(model, op), responseKind(op), !requiresInput(op));
+}
+
 function method(model: SpecModel, op: OperationModel) {
   const n = op.names;
-  const requiredInput = op.params.path.length > 0 || op.params.query.some((p) => p.required) || op.params.header.some((p) => p.required) || op.body?.required === true;
-  const success = op.success;
-  const kind = success?.schema === undefined ? "none" : success.mediaType && !/json/i.test(success.mediaType) ? "text" : "json";
+  const requiredInput = requiresInput(op);
+  const kind = responseKind(op);
   return {
     name: op.name,
     docs: [methodDocs(model, op)],
@@ -153,6 +172,7 @@ function method(model: SpecModel, op: OperationModel) {
 export function methodDocs(model: SpecModel, op: OperationModel): string {
   const lines: string[] = [op.summary ?? op.operationId];
   if (op.description) lines.push("", op.description.trim());
+  if (op.pagination) lines.push("", pagingDocs(op as PagedModel));
   const facts = [`\`${op.method} ${op.path}\``];
   if (op.scopes.length > 0) facts.push(`scopes: ${op.scopes.join(", ")}`);
   facts.push(`role: ${op.minRole}`);
@@ -178,6 +198,7 @@ export function methodDocs(model: SpecModel, op: OperationModel): string {
   lines.push("@throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted");
   if (op.deprecated) lines.push("@deprecated");
   lines.push("@example", ...exampleLines(model, op));
+  if (op.pagination) lines.push("@example", ...pagingExample(model, op, inputSource(operationExample(model, op))));
   return lines.join("\n");
 }
 

@@ -3,6 +3,7 @@
 import { propertyKey } from "../model/names.ts";
 import type { OperationModel } from "../model/types.ts";
 import { headerStatement, importStatement, type EmitContext, type EmittedFile } from "./context.ts";
+import { pageSpecSource } from "./paged-client.ts";
 import { printStatements, type Statement } from "./print.ts";
 import { indent } from "./ts-type.ts";
 
@@ -59,6 +60,7 @@ function entry(op: OperationModel): string {
     ["bodySchema", op.body ? `S.${n.bodySchema}` : "undefined"],
     ["responseSchema", successKey === undefined ? "undefined" : `S.${n.responseSchemas}[${successKey}]`],
     ["responseSchemas", `S.${n.responseSchemas}`],
+    ["pagination", op.pagination ? pageSpecSource(op.pagination) : "undefined"],
   ];
   return `{\n${fields.map(([k, v]) => indent(`${k}: ${v},`)).join("\n")}\n}`;
 }

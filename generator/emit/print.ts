@@ -206,7 +206,11 @@ function printClass(w: CodeBlockWriter, s: OptionalKind<ClassDeclarationStructur
   // Properties together, then constructor and methods, one blank line between groups and methods.
   const members: (() => void)[] = [];
   const props = s.properties ?? [];
-  if (props.length > 0) members.push(() => props.forEach((p) => printProperty(w, p)));
+  // A documented property gets a blank line before it, as a method does.
+  if (props.length > 0) members.push(() => props.forEach((p, i) => {
+    if (i > 0 && (p.docs?.length ?? 0) > 0) w.blankLineIfLastNot();
+    printProperty(w, p);
+  }));
   for (const c of s.ctors ?? []) members.push(() => printConstructor(w, c));
   for (const m of s.methods ?? []) members.push(() => printMethod(w, m));
   w.inlineBlock(() => {

@@ -1,6 +1,6 @@
 // generated/README.md from templates/readme.hbs: every operation with method, path, scopes, role, source.
 import type { EmitContext, EmittedFile } from "./context.ts";
-import type { SpecModel } from "../model/types.ts";
+import type { OperationModel, SpecModel } from "../model/types.ts";
 import { exampleLines, idempotencyHeader } from "./client-file.ts";
 import { inputSource, operationExample } from "./examples.ts";
 import { headerLines, renderTemplate } from "./templates.ts";
@@ -78,8 +78,25 @@ export function sdkGuide(model: SpecModel, options: GuideOptions): string {
     firstInput,
     idempotent: model.operations.filter((op) => idempotencyHeader(op) !== undefined).map((op) => ({ name: op.name, header: idempotencyHeader(op) })),
     ...directionTypes(model),
+    ...pagedOperations(model),
     examples: model.operations.map((op) => ({ name: op.name, summary: cell(op.summary ?? op.operationId), code: exampleLines(model, op).join("\n") })),
   }).replace(/\n{3,}/g, "\n\n");
+}
+
+/** The paged list operations, and the first one (with its example input) for the guide's example. */
+function pagedOperations(model: SpecModel) {
+  const paged = model.operations.filter((op) => op.pagination !== undefined);
+  const inputOf = (op: OperationModel) => inputSource(operationExample(model, op)).replace(/\s*\n\s*/g, " ");
+  // An example that shows the input next to the options reads better: prefer a list that takes one.
+  const first = paged.find((op) => inputOf(op) !== "") ?? paged[0];
+  const pagedFirst = first && {
+    name: first.name,
+    input: inputOf(first),
+    inputOrEmpty: inputOf(first) || "{}",
+    defaultLimit: first.pagination?.defaultLimit,
+    maxLimit: first.pagination?.maxLimit,
+  };
+  return { paged: paged.map((op) => ({ name: op.name })), pagedFirst };
 }
 
 const LISTED_VARIANTS = 8;

@@ -7,6 +7,7 @@ import type { LoadedSpec } from "../load/load-spec.ts";
 import { assignDirectionVariants } from "./directions.ts";
 import { NameRegistry, toPascalCase } from "./names.ts";
 import { buildOperation, listOperations } from "./operations.ts";
+import { buildPagination, declaresPagination, PAGING_EXPORTS } from "./pagination.ts";
 import { aliasCycles, componentDependencies, orderByDependencies } from "./schema-graph.ts";
 import { SchemaResolver } from "./resolve-schema.ts";
 import { isPlainZodObject } from "./schema-shape.ts";
@@ -54,6 +55,8 @@ export function buildModel(loaded: LoadedSpec, options: BuildOptions = {}): Spec
   const info = (document.info ?? {}) as Record<string, unknown>;
   const clientName = clientClassName(info);
   exportNames.reserve(...FIXED_EXPORTS, clientName);
+  // client.ts re-exports the paging types when a list is paged: a schema does not take their names then.
+  if (declaresPagination(document)) exportNames.reserve(...PAGING_EXPORTS);
 
   const methodNames = new NameRegistry({ allowReserved: true });
   // Members a method or table key must not be: the class's own, object plumbing, and `then`
@@ -62,6 +65,7 @@ export function buildModel(loaded: LoadedSpec, options: BuildOptions = {}): Spec
   const seenIds = new Map<string, string>();
   const ctx = { document, methodNames, exportNames, problems, globalSecurity: document.security };
   const operations = listOperations(document).map((raw) => buildOperation(ctx, raw, seenIds));
+  for (const op of operations) op.pagination = buildPagination(document, op, problems);
 
   const schemas = buildComponentSchemas(document, exportNames);
   problems.push(...aliasCycleProblems(document, schemas));

@@ -139,8 +139,24 @@ export interface OperationModel {
   /** Security requirement names (alternatives of conjunctions); empty when none applies. */
   security: string[][];
   extensions: Record<string, unknown>;
+  /** Set when the operation declares x-custody-pagination (see pagination.ts). */
+  pagination?: PaginationModel;
   /** Names of the emitted per-operation declarations. */
   names: OperationNames;
+}
+
+/** A paged list (x-custody-pagination, style offset-limit). */
+export interface PaginationModel {
+  style: "offset-limit";
+  offset: ParameterModel;
+  limit: ParameterModel;
+  /** The items pointer as written (into the response body). */
+  itemsPointer: string;
+  /** Property path from what the client returns (the envelope's data, or the body) to the items array. */
+  itemsPath: string[];
+  /** The limit parameter's schema default and maximum, when declared. */
+  defaultLimit?: number;
+  maxLimit?: number;
 }
 
 export interface OperationNames {

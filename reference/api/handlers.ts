@@ -7,6 +7,7 @@ import type { HandlerContext } from "../../runtime/server/types.ts";
 import type { ReferenceApp } from "../app.ts";
 import type { Actor, EventRecord, EventType, Role, WalletRecord, WebhookRecord } from "../domain/records.ts";
 import type { AddressFamily } from "../domain/catalog.ts";
+import { pageQuery, slicePage } from "../domain/paging.ts";
 import { notFound } from "../../runtime/errors.ts";
 import { WithdrawalService } from "../domain/withdrawals.ts";
 import { rescanTransaction } from "../domain/rescan.ts";
@@ -41,13 +42,17 @@ export function createHandlers(app: ReferenceApp, opts: { version: string }): Ha
   const eventOf = (id: string) => app.ctx.store.get<EventRecord>(C.events, id);
   const webhookOf = (id: string) => app.ctx.store.get<WebhookRecord>(C.webhooks, id);
 
-  /** USD value and held symbols of a wallet (listing fields of the real service), from its balances. */
-  async function walletValue(walletId: string, actor: Actor) {
-    const attached = app.wallets.attachedAssets(actor, walletId);
-    const balances = await app.balances.balancesOf(attached);
-    const cents = balances.reduce((sum, b) => sum + Math.round(Number(b.balance_usd ?? "0") * 100), 0);
-    const held = balances.filter((b) => b.balance !== "0");
-    return { value_usd: (cents / 100).toFixed(2), top_assets: held.map((b) => ({ symbol: b.asset.symbol })) };
+  /**
+   * The wallets as the real service lists them: with USD value and held symbols from their balances,
+   * all read at one confirmed block (one head read for the page, one balance read per asset).
+   */
+  async function walletViews(wallets: readonly WalletRecord[], actor: Actor) {
+    const balances = await app.balances.balancesOfEach(wallets.map((w) => app.wallets.attachedAssets(actor, w.id)));
+    return wallets.map((w, i) => {
+      const cents = balances[i].reduce((sum, b) => sum + Math.round(Number(b.balance_usd ?? "0") * 100), 0);
+      const held = balances[i].filter((b) => b.balance !== "0");
+      return walletView(w, { value_usd: (cents / 100).toFixed(2), top_assets: held.map((b) => ({ symbol: b.asset.symbol })) });
+    });
   }
 
   /** The real service's wallet detail (ap_key is its spelling): the wallet's address of the asked family. */
@@ -57,13 +62,13 @@ export function createHandlers(app: ReferenceApp, opts: { version: string }): Ha
 
   return {
     // ----- catalog
-    listNetworks: async () => app.catalog.networks().map(networkView),
-    listAssets: async ({ query }) => app.catalog.listAssets(query.network_id).map(assetView),
+    listNetworks: async ({ query }) => slicePage(app.catalog.networks(), pageQuery(query)).map(networkView),
+    listAssets: async ({ query }) => slicePage(app.catalog.listAssets(query.network_id), pageQuery(query)).map(assetView),
 
     // ----- wallets
-    listWallets: async (_input, ctx) => {
+    listWallets: async ({ query }, ctx) => {
       const actor = actorOf(ctx);
-      return Promise.all(app.wallets.list(actor).map(async (w) => walletView(w, await walletValue(w.id, actor))));
+      return walletViews(app.wallets.page(actor, pageQuery(query)), actor);
     },
     // Unknown members (sweep_task_params, sweep_task_id, ...) are accepted and ignored (x-custody-limits).
     createWallet: async ({ body }, ctx) =>
@@ -71,11 +76,11 @@ export function createHandlers(app: ReferenceApp, opts: { version: string }): Ha
     getWalletCreationStatus: async ({ params }, ctx) => creationStatusView(app.wallets.get(actorOf(ctx), params.wallet_id)),
     getWallet: async ({ params }, ctx) => {
       const actor = actorOf(ctx);
-      const w = app.wallets.get(actor, params.wallet_id);
-      return walletView(w, await walletValue(w.id, actor));
+      const [view] = await walletViews([app.wallets.get(actor, params.wallet_id)], actor);
+      return view;
     },
-    listWalletAssets: async ({ params }, ctx) =>
-      app.wallets.attachedAssets(actorOf(ctx), params.wallet_id).map((a) => walletAssetView(a, app.catalog.asset(a.asset_id))),
+    listWalletAssets: async ({ params, query }, ctx) =>
+      app.wallets.attachedAssetsPage(actorOf(ctx), params.wallet_id, pageQuery(query)).map((a) => walletAssetView(a, app.catalog.asset(a.asset_id))),
     attachAsset: async ({ params, body }, ctx) => {
       const a = app.wallets.attachAsset(actorOf(ctx), params.wallet_id, body.asset_id);
       return walletAssetView(a, app.catalog.asset(a.asset_id));
@@ -102,7 +107,8 @@ export function createHandlers(app: ReferenceApp, opts: { version: string }): Ha
     },
 
     // ----- withdrawals
-    listWalletWithdrawals: async ({ params }, ctx) => app.withdrawals.listForWallet(actorOf(ctx), params.wallet_id).map(withdrawalView),
+    listWalletWithdrawals: async ({ params, query }, ctx) =>
+      app.withdrawals.pageForWallet(actorOf(ctx), params.wallet_id, query.status, pageQuery(query)).map(withdrawalView),
     createWithdrawal: async ({ params, headers, body }, ctx) => {
       const { record } = await app.withdrawals.create(actorOf(ctx), params.wallet_id, body, headers["idempotency-key"]);
       return { auto_approved: WithdrawalService.autoApproved(record), withdrawal: withdrawalView(record) };
@@ -119,7 +125,8 @@ export function createHandlers(app: ReferenceApp, opts: { version: string }): Ha
     rejectWithdrawal: async ({ params, body }, ctx) => withdrawalView(app.withdrawals.reject(actorOf(ctx), params.withdrawal_id, body?.reason)),
 
     // ----- transactions
-    listTransactions: async ({ params }, ctx) => app.transactions.list(actorOf(ctx), params.workspace_id),
+    listTransactions: async ({ params, query }, ctx) =>
+      app.transactions.page(actorOf(ctx), params.workspace_id, { wallet_id: query.wallet_id, direction: query.direction }, pageQuery(query)),
     exportTransactions: async ({ params, query }, ctx) => {
       const transactions = app.transactions.list(actorOf(ctx), params.workspace_id, { from: query.from, to: query.to });
       return buildExport({ workspaceId: params.workspace_id, format: query.format ?? "json", from: query.from, to: query.to, generatedAt: now(), transactions });
@@ -137,12 +144,14 @@ export function createHandlers(app: ReferenceApp, opts: { version: string }): Ha
     getTransactionStatus: async ({ params }, ctx) => app.web3.transactionStatus(actorOf(ctx), params.wallet_id, params.transaction_id),
 
     // ----- webhooks
-    listWebhooks: async ({ params }, ctx) => app.webhooks.list(actorOf(ctx), params.workspace_id).map(webhookView),
+    listWebhooks: async ({ params, query }, ctx) => app.webhooks.page(actorOf(ctx), params.workspace_id, pageQuery(query)).map(webhookView),
     createWebhook: async ({ params, body }, ctx) =>
       webhookView(app.webhooks.create(actorOf(ctx), params.workspace_id, { url: body.url, event_types: body.event_types as EventType[], description: body.description })),
     deleteWebhook: async ({ params }, ctx) => webhookDeleteResultView(app.webhooks.delete(actorOf(ctx), params.workspace_id, params.webhook_id)),
     listWebhookDeliveries: async ({ params, query }, ctx) =>
-      app.webhooks.deliveries(actorOf(ctx), params.workspace_id, { webhook_id: query.webhook_id, status: query.status }).map((d) => deliveryView(d, eventOf(d.event_id), webhookOf(d.webhook_id))),
+      app.webhooks
+        .deliveries(actorOf(ctx), params.workspace_id, { webhook_id: query.webhook_id, status: query.status }, pageQuery(query))
+        .map((d) => deliveryView(d, eventOf(d.event_id), webhookOf(d.webhook_id))),
     resendWebhookDelivery: async ({ params }, ctx) => {
       const d = app.webhooks.resend(actorOf(ctx), params.workspace_id, params.delivery_id);
       return deliveryView(d, eventOf(d.event_id), webhookOf(d.webhook_id));
@@ -152,12 +161,12 @@ export function createHandlers(app: ReferenceApp, opts: { version: string }): Ha
     requeueFailedWebhookDeliveries: async ({ params, body }, ctx) => app.webhooks.requeueFailed(actorOf(ctx), params.workspace_id, params.webhook_id, { since: body.since, until: body.until }),
 
     // ----- api keys
-    listApiKeys: async ({ params }, ctx) => app.apiKeys.list(actorOf(ctx), params.workspace_id).map(apiKeyView),
+    listApiKeys: async ({ params, query }, ctx) => app.apiKeys.page(actorOf(ctx), params.workspace_id, pageQuery(query)).map(apiKeyView),
     createApiKey: async ({ params, body }, ctx) => apiKeyWithSecretView(app.apiKeys.create(actorOf(ctx), params.workspace_id, { name: body.name, role: body.role, scopes: [...body.scopes] })),
     revokeApiKey: async ({ params }, ctx) => apiKeyView(app.apiKeys.revoke(actorOf(ctx), params.workspace_id, params.key_id)),
 
     // ----- audit
-    listAuditLogs: async ({ params }, ctx) => app.audit.list(actorOf(ctx), params.workspace_id).map(auditView),
+    listAuditLogs: async ({ params, query }, ctx) => app.audit.page(actorOf(ctx), params.workspace_id, pageQuery(query)).map(auditView),
 
     // ----- observability
     getHealth: async () => healthReport(app, opts.version),

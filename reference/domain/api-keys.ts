@@ -5,6 +5,8 @@ import { badRequest, forbidden, notFound } from "../../runtime/errors.ts";
 import { assertWorkspace, inWorkspace } from "./access.ts";
 import type { DomainContext } from "./context.ts";
 import { newId } from "./ids.ts";
+import { apiKeyKeys } from "./indexes.ts";
+import type { PageQuery } from "./paging.ts";
 import { C, type Actor, type ApiKeyRecord, type Role } from "./records.ts";
 
 export const SCOPES = [
@@ -79,9 +81,10 @@ export class ApiKeyService {
     });
   }
 
-  list(actor: Actor, workspaceId: string): ApiKeyRecord[] {
+  /** One page of the workspace's keys, oldest first. */
+  page(actor: Actor, workspaceId: string, page: PageQuery): ApiKeyRecord[] {
     assertWorkspace(actor, workspaceId);
-    return this.ctx.store.list<ApiKeyRecord>(C.apiKeys, (k) => k.workspace_id === actor.workspaceId);
+    return this.ctx.store.page<ApiKeyRecord>(C.apiKeys, apiKeyKeys.ofWorkspace(actor.workspaceId), page.offset, page.limit);
   }
 
   revoke(actor: Actor, workspaceId: string, keyId: string): ApiKeyRecord {

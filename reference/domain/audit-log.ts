@@ -1,13 +1,15 @@
-// Reading the audit log of a workspace, newest first.
+// Reading the audit log of a workspace, oldest first, a page at a time.
 import { assertWorkspace } from "./access.ts";
 import type { DomainContext } from "./context.ts";
+import { auditKeys } from "./indexes.ts";
+import type { PageQuery } from "./paging.ts";
 import { C, type Actor, type AuditRecord } from "./records.ts";
 
 export class AuditLogService {
   constructor(private readonly ctx: DomainContext) {}
 
-  list(actor: Actor, workspaceId: string): AuditRecord[] {
+  page(actor: Actor, workspaceId: string, page: PageQuery): AuditRecord[] {
     assertWorkspace(actor, workspaceId);
-    return this.ctx.store.list<AuditRecord>(C.audit, (a) => a.workspace_id === actor.workspaceId).reverse();
+    return this.ctx.store.page<AuditRecord>(C.audit, auditKeys.ofWorkspace(actor.workspaceId), page.offset, page.limit);
   }
 }

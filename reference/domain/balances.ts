@@ -2,12 +2,16 @@
 // `latest - (confirmation_blocks - 1)` of its network (on Solana: the slot that deep, from the runtime's
 // per-slot history), so a deposit counts once it has confirmation_blocks confirmations and not before.
 // on_hold is what withdrawals have reserved but the confirmed state does not show as spent yet;
-// available = confirmed - on_hold.
+// available = confirmed - on_hold. A read costs the assets asked for: one head read per call (however
+// many wallets), one balance read per asset (cached per block), and the holds of those assets from the
+// index: open withdrawals, and settlements by block for the few blocks between the confirmed block and
+// the head.
 import type { Hex } from "viem";
 import { formatAmount, usdValue } from "./amounts.ts";
 import { BalanceCache } from "./balance-cache.ts";
 import type { AssetInfo, NetworkInfo } from "./catalog.ts";
 import type { DomainContext } from "./context.ts";
+import { withdrawalKeys } from "./indexes.ts";
 import { C, type WalletAssetRecord, type WithdrawalRecord } from "./records.ts";
 
 export interface BalanceView {
@@ -26,7 +30,8 @@ export interface BalanceView {
   refreshed_at: string;
 }
 
-const OPEN_STATUSES = new Set(["pending", "pending_approval", "approved", "processing"]);
+/** Blocks past the head in which a settlement is still looked for (a receipt can be newer than the head read). */
+const SETTLED_MARGIN_BLOCKS = 16;
 
 export class BalanceService {
   // Balances at a block never change; the head is still read on every call, so nothing older than
@@ -57,10 +62,18 @@ export class BalanceService {
 
   /** Balances of several attached assets; the EVM ones all at one confirmed block (one head read for all). */
   async balancesOf(attached: readonly WalletAssetRecord[]): Promise<BalanceView[]> {
-    if (attached.length === 0) return [];
-    const evmBlock = attached.some((a) => !this.isSolana(a)) ? await this.confirmedBlock() : 0n;
+    return (await this.balancesOfEach([attached]))[0];
+  }
+
+  /**
+   * Balances of several groups of attached assets (a page of wallets): the EVM ones all at one confirmed
+   * block (one head read for all), the Solana ones at one confirmed slot.
+   */
+  async balancesOfEach(groups: readonly (readonly WalletAssetRecord[])[]): Promise<BalanceView[][]> {
+    if (groups.every((g) => g.length === 0)) return groups.map(() => []);
+    const evmBlock = groups.some((g) => g.some((a) => !this.isSolana(a))) ? await this.confirmedBlock() : 0n;
     const slot = this.confirmedSlot();
-    return Promise.all(attached.map((a) => this.balanceAtBlock(a, this.isSolana(a) ? slot : evmBlock)));
+    return Promise.all(groups.map((g) => Promise.all(g.map((a) => this.balanceAtBlock(a, this.isSolana(a) ? slot : evmBlock)))));
   }
 
   private isSolana(attached: WalletAssetRecord): boolean {
@@ -102,10 +115,16 @@ export class BalanceService {
    */
   onHoldWei(walletId: string, assetId: string, confirmedBlock: bigint): bigint {
     let total = 0n;
-    for (const w of this.ctx.store.list<WithdrawalRecord>(C.withdrawals, (w) => w.wallet_id === walletId && w.asset_id === assetId)) {
-      if (OPEN_STATUSES.has(w.status)) {
-        total += BigInt(w.amount_wei) + BigInt(w.fee_reserve_wei);
-      } else if ((w.status === "completed" || w.status === "failed") && w.block_number !== undefined && BigInt(w.block_number) > confirmedBlock) {
+    for (const w of this.ctx.store.scan<WithdrawalRecord>(C.withdrawals, withdrawalKeys.open(walletId, assetId))) {
+      total += BigInt(w.amount_wei) + BigInt(w.fee_reserve_wei);
+    }
+    // Settled in a block (a slot on Solana) the confirmed state does not reach yet: up to the head, plus
+    // a margin for a receipt newer than the head this read saw.
+    const network = this.ctx.catalog.networkOf(this.ctx.catalog.asset(assetId) as AssetInfo);
+    const first = Number(confirmedBlock) + 1;
+    const last = first + network.confirmation_blocks + SETTLED_MARGIN_BLOCKS;
+    for (let block = first; block <= last; block++) {
+      for (const w of this.ctx.store.scan<WithdrawalRecord>(C.withdrawals, withdrawalKeys.settledIn(walletId, assetId, block))) {
         const fee = w.network_fee_units !== undefined ? BigInt(w.network_fee_units) : BigInt(w.gas_used ?? "0") * BigInt(w.effective_gas_price_wei ?? "0");
         total += fee + (w.status === "completed" ? BigInt(w.amount_wei) : 0n);
       }

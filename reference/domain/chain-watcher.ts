@@ -100,12 +100,12 @@ export class ChainWatcher {
   }
 
   private async scanBlock(n: bigint, scannedTo: bigint): Promise<void> {
-    const watched = this.deposits.watchedAddresses();
-    if (watched.size === 0) return;
+    if (!this.deposits.watchesAny()) return;
     const block = await this.chain.blockWithTransactions(n);
     for (const t of block.transactions) {
       if (!t.to || t.value === 0n) continue;
-      const attached = watched.get(t.to.toLowerCase());
+      // One index lookup per transfer, whatever the number of deposit addresses.
+      const attached = this.deposits.watched(t.to);
       if (!attached || t.from.toLowerCase() === t.to.toLowerCase()) continue;
       // A transfer that reverted moved nothing. A mined transaction without a receipt yet (the node still
       // indexing its block) fails the pass, so the block is scanned again instead of skipped for good.

@@ -8,7 +8,9 @@ import { createHash } from "node:crypto";
 import type { DepositEventPayload } from "../../generated/types.ts";
 import { uuidFromBytes } from "./ids.ts";
 import { depositEventPayloadView } from "./views.ts";
-import { C, type Actor, type DepositRecord, type WalletAssetRecord } from "./records.ts";
+import { depositKeys, walletAssetKeys } from "./indexes.ts";
+import { C, type DepositRecord, type WalletAssetRecord } from "./records.ts";
+import { listTransaction } from "./transactions.ts";
 
 export interface DetectedTransfer {
   /** The transaction hash (EVM) or signature (Solana). */
@@ -25,17 +27,18 @@ export interface DetectedTransfer {
 export class DepositService {
   constructor(private readonly ctx: DomainContext) {}
 
+  /** Whether any deposit address exists (a block scan with none has nothing to look for). */
+  watchesAny(): boolean {
+    return this.ctx.store.size(C.walletAssets) > 0;
+  }
+
   /**
-   * Deposit address → attachment, for a native asset (the transfers a block scan sees); default the EVM
-   * one. EVM addresses are keyed lower-cased; Solana's base58 addresses are case-sensitive, so as they are.
+   * The attachment of a native asset (default the EVM one) whose deposit address is `address` (what a
+   * block scan sees), by index.
    */
-  watchedAddresses(assetId: string = this.ctx.catalog.nativeAsset().id): Map<string, WalletAssetRecord> {
-    const caseSensitive = this.ctx.catalog.asset(assetId)?.address_type === "sol";
-    const map = new Map<string, WalletAssetRecord>();
-    for (const a of this.ctx.store.list<WalletAssetRecord>(C.walletAssets, (a) => a.asset_id === assetId)) {
-      map.set(caseSensitive ? a.address : a.address.toLowerCase(), a);
-    }
-    return map;
+  watched(address: string, assetId: string = this.ctx.catalog.nativeAsset().id): WalletAssetRecord | undefined {
+    const key = walletAssetKeys.byAddress(address, assetId);
+    return this.ctx.store.page<WalletAssetRecord>(C.walletAssets, key, 0, 1)[0];
   }
 
   /** Records a detected deposit once (a rescan of the same block changes nothing). */
@@ -64,6 +67,7 @@ export class DepositService {
     };
     this.ctx.store.transact((tx) => {
       tx.put(C.deposits, deposit);
+      listTransaction(tx, "deposit", deposit);
       publishEvent(tx, this.ctx.store, at, deposit.workspace_id, "deposit.pending", this.eventData(deposit));
     });
     return deposit;
@@ -72,7 +76,7 @@ export class DepositService {
   /** Updates confirmations of a network's pending deposits (default EVM); confirms those that reached confirmation_blocks. */
   updateConfirmations(head: bigint, networkId: string = this.ctx.catalog.network.id): void {
     const required = this.ctx.catalog.findNetwork(networkId)!.confirmation_blocks;
-    for (const d of this.ctx.store.list<DepositRecord>(C.deposits, (d) => d.status === "pending" && d.network_id === networkId)) {
+    for (const d of this.ctx.store.scan<DepositRecord>(C.deposits, depositKeys.pendingOn(networkId))) {
       const confirmations = Math.max(0, Number(head) - d.block_number + 1);
       if (confirmations === d.confirmations && confirmations < required) continue;
       const at = this.ctx.now();
@@ -97,16 +101,12 @@ export class DepositService {
    * this they would "confirm" once the new chain reached their block height.
    */
   failForChainReset(networkId: string = this.ctx.catalog.network.id): void {
-    const stranded = this.ctx.store.list<DepositRecord>(C.deposits, (d) => d.status === "pending" && d.network_id === networkId);
+    const stranded = [...this.ctx.store.scan<DepositRecord>(C.deposits, depositKeys.pendingOn(networkId))];
     if (stranded.length === 0) return;
     const at = this.ctx.now().toISOString();
     this.ctx.store.transact((tx) => {
       for (const d of stranded) tx.put<DepositRecord>(C.deposits, { ...d, status: "failed", status_reason: "the sandbox chain was reset before the deposit confirmed", updated_at: at });
     });
-  }
-
-  list(actor: Actor): DepositRecord[] {
-    return this.ctx.store.list<DepositRecord>(C.deposits, (d) => d.workspace_id === actor.workspaceId);
   }
 
   /** Deposit events carry the deposit as the real service does (direction "in"). */

@@ -5,17 +5,16 @@
 import type { WebhookEvent } from "../../generated/webhooks.ts";
 import type { StateStore, Tx } from "../store/state-store.ts";
 import { newId } from "./ids.ts";
+import { webhookKeys } from "./indexes.ts";
 import { C, type DeliveryRecord, type EventPayload, type EventRecord, type EventType, type WebhookRecord } from "./records.ts";
 
 export function publishEvent(tx: Tx, store: StateStore, at: Date, workspaceId: string, type: EventType, data: EventPayload): EventRecord {
   // The type/payload pairing is the caller's (each publisher passes the payload its event type declares).
   const event: EventRecord = { id: newId(), type, created_at: at.toISOString(), workspace_id: workspaceId, resource_id: resourceIdOf(data), payload: data };
   tx.put(C.events, event);
-  const subscribers = store.list<WebhookRecord>(
-    C.webhooks,
-    (w) => w.workspace_id === workspaceId && w.status === "active" && w.event_types.includes(type),
-  );
-  for (const webhook of subscribers) tx.put(C.deliveries, newDelivery(webhook, event, at));
+  for (const webhook of store.scan<WebhookRecord>(C.webhooks, webhookKeys.activeOfWorkspace(workspaceId))) {
+    if (webhook.event_types.includes(type)) tx.put(C.deliveries, newDelivery(webhook, event, at));
+  }
   return event;
 }
 

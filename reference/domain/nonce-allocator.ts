@@ -13,11 +13,11 @@
 // its withdrawal or broadcast: two allocations never race and never hand out the same nonce.
 import type { Hex } from "viem";
 import type { DomainContext } from "./context.ts";
+import { withdrawalKeys } from "./indexes.ts";
 import { C, type WithdrawalRecord } from "./records.ts";
+import { isInFlight } from "./withdrawal-states.ts";
 
-export function isInFlight(w: WithdrawalRecord): boolean {
-  return w.status === "processing" || (w.status === "approved" && w.raw_tx !== undefined);
-}
+export { isInFlight };
 
 export class NonceAllocator {
   #tail: Promise<unknown> = Promise.resolve();
@@ -35,7 +35,7 @@ export class NonceAllocator {
   async allocate(address: string, count: number): Promise<number[]> {
     const pending = await this.ctx.chain.pendingNonce(address as Hex);
     const held = new Set<number>();
-    for (const w of this.ctx.store.list<WithdrawalRecord>(C.withdrawals, (w) => w.from_address === address && w.nonce !== undefined && isInFlight(w))) {
+    for (const w of this.ctx.store.scan<WithdrawalRecord>(C.withdrawals, withdrawalKeys.inFlightFrom(address))) {
       held.add(w.nonce as number);
     }
     const nonces: number[] = [];

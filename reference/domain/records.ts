@@ -22,6 +22,7 @@ export const C = {
   deliveries: "deliveries",
   audit: "audit_logs",
   signRequests: "sign_requests",
+  transactions: "transactions",
 } as const;
 
 /** Who makes a request: the authenticated API key. */
@@ -177,6 +178,21 @@ export interface SignRequestRecord {
   created_by: string;
   created_at: string;
   updated_at: string;
+}
+
+/**
+ * A workspace transaction in list order: written when a deposit is detected or a withdrawal is first
+ * broadcast, in the same commit, so its position (creation order) is the order transactions arose and
+ * survives a restart. The Transaction view is built from the deposit or withdrawal it names.
+ */
+export interface TransactionRecord {
+  /** `deposit:<deposit id>` or `withdrawal:<withdrawal id>`. */
+  id: string;
+  workspace_id: string;
+  wallet_id: string;
+  direction: "deposit" | "withdrawal";
+  /** The deposit's or the withdrawal's id. */
+  source_id: string;
 }
 
 export interface IdempotencyRecord {

@@ -16,7 +16,7 @@ export async function rescanTransaction(ctx: DomainContext, deposits: DepositSer
   const tx = await ctx.chain.viem.getTransaction({ hash: input.tx_hash as Hex }).catch(() => undefined);
   if (!tx) throw notFound("transaction not found on this network");
   const answer = (deposit: boolean): RescanResult => ({ tx_hash: input.tx_hash, network_id: input.network_id, deposit });
-  const attached = tx.to ? deposits.watchedAddresses().get(tx.to.toLowerCase()) : undefined;
+  const attached = tx.to ? deposits.watched(tx.to) : undefined;
   if (!attached || attached.workspace_id !== actor.workspaceId || tx.blockNumber === null || tx.blockHash === null || tx.value === 0n) return answer(false);
   deposits.recordDetected(attached, { hash: tx.hash, from: tx.from, to: tx.to as string, valueWei: tx.value, blockNumber: tx.blockNumber, blockHash: tx.blockHash }, await ctx.chain.head());
   return answer(true);

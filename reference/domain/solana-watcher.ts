@@ -8,6 +8,7 @@ import { systemTransfers } from "../../lib/solana/system-program.ts";
 import type { StateStore } from "../store/state-store.ts";
 import type { DomainContext } from "./context.ts";
 import type { DepositService } from "./deposits.ts";
+import type { WalletAssetRecord } from "./records.ts";
 import { SerialRunner } from "./serial-runner.ts";
 import type { SolanaWithdrawalExecutor } from "./solana-withdrawal-executor.ts";
 
@@ -63,23 +64,23 @@ export class SolanaWatcher {
     if (sealed < cursor) cursor = sealed; // the ledger went back (a crash lost slots without transactions)
     if (sealed > cursor) {
       const sol = this.ctx.catalog.nativeAssetOf("sol");
-      const watched = this.deposits.watchedAddresses(sol.id);
-      for (const landed of watched.size === 0 ? [] : node.transactionsInSlots(cursor + 1, sealed)) {
+      for (const landed of this.deposits.watchesAny() ? node.transactionsInSlots(cursor + 1, sealed) : []) {
         if (landed.err !== null) continue; // a failed transaction moved nothing but its fee
         // One deposit per (transaction, receiving address), summing that address's transfers in it.
-        const received = new Map<string, { from: string; lamports: bigint }>();
+        const received = new Map<string, { attached: WalletAssetRecord; from: string; lamports: bigint }>();
         for (const t of systemTransfers(landed.transaction.message)) {
           const to = base58.encode(t.to);
           const from = base58.encode(t.from);
-          if (!watched.has(to) || from === to) continue;
-          const entry = received.get(to) ?? { from, lamports: 0n };
+          const attached = from === to ? undefined : this.deposits.watched(to, sol.id);
+          if (attached === undefined) continue;
+          const entry = received.get(to) ?? { attached, from, lamports: 0n };
           entry.lamports += t.lamports;
           received.set(to, entry);
         }
-        for (const [to, { from, lamports }] of received) {
+        for (const [to, { attached, from, lamports }] of received) {
           if (lamports === 0n) continue;
           const block = node.block(landed.slot);
-          this.deposits.recordDetected(watched.get(to)!, { hash: landed.signature, key: `sol:${landed.signature}:${to}`, from, to, valueWei: lamports, blockNumber: BigInt(landed.slot), blockHash: block?.blockhash ?? "" }, BigInt(node.head));
+          this.deposits.recordDetected(attached, { hash: landed.signature, key: `sol:${landed.signature}:${to}`, from, to, valueWei: lamports, blockNumber: BigInt(landed.slot), blockHash: block?.blockhash ?? "" }, BigInt(node.head));
         }
       }
       this.store.transact((tx) => tx.setMeta(CURSOR, String(sealed)));

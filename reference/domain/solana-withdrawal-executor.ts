@@ -17,10 +17,11 @@ import { encodeTransaction } from "../../lib/solana/transaction.ts";
 import { SolanaTransactionRejected } from "../chain/solana/runtime.ts";
 import { transactionErrorText } from "../chain/solana/tx-errors.ts";
 import type { DomainContext } from "./context.ts";
-import { isInFlight } from "./nonce-allocator.ts";
+import { withdrawalKeys } from "./indexes.ts";
 import { C, type WithdrawalRecord } from "./records.ts";
 import { SerialRunner } from "./serial-runner.ts";
 import type { WalletService } from "./wallets.ts";
+import { inFlightWithdrawals } from "./withdrawal-executor.ts";
 import { markFailed, markSent, markSettled } from "./withdrawal-transitions.ts";
 
 export interface SolanaExecutorOptions {
@@ -68,7 +69,7 @@ export class SolanaWithdrawalExecutor {
 
   /** After the Solana ledger was replaced, transactions signed for the old one cannot land: fail them. */
   failForChainReset(): void {
-    for (const w of this.ctx.store.list<WithdrawalRecord>(C.withdrawals, (w) => this.isMine(w) && isInFlight(w))) {
+    for (const w of inFlightWithdrawals(this.ctx.store).filter((w) => this.isMine(w))) {
       markFailed(this.ctx, w, "chain_reset", "the sandbox's Solana ledger was reset; the transaction does not exist on the current one");
     }
   }
@@ -82,7 +83,7 @@ export class SolanaWithdrawalExecutor {
   private sendApproved(): void {
     const node = this.ctx.solana;
     if (!node) return;
-    const fresh = this.ctx.store.list<WithdrawalRecord>(C.withdrawals, (w) => this.isMine(w) && w.status === "approved" && w.raw_tx === undefined);
+    const fresh = [...this.ctx.store.scan<WithdrawalRecord>(C.withdrawals, withdrawalKeys.inStatus("approved"))].filter((w) => this.isMine(w) && w.raw_tx === undefined);
     if (fresh.length === 0) return;
     // The confirmed slot's blockhash: the one a wallet would use; usable for the next 150 slots.
     const { blockhash, lastValidBlockHeight } = node.latestBlockhash("confirmed");
@@ -127,7 +128,7 @@ export class SolanaWithdrawalExecutor {
   // ---- step 3 ----
 
   private reconcileInFlight(): void {
-    for (const w of this.ctx.store.list<WithdrawalRecord>(C.withdrawals, (w) => this.isMine(w) && isInFlight(w))) {
+    for (const w of inFlightWithdrawals(this.ctx.store).filter((w) => this.isMine(w))) {
       if (this.runner.closed) return;
       this.reconcile(w);
     }

@@ -10,6 +10,8 @@ import { newId } from "./ids.ts";
 import { deriveAddressOf, deriveSolanaKeypair, deriveWalletAddress, deriveWalletPrivateKey, type Hex } from "./key-derivation.ts";
 import type { SolanaKeypair } from "../../lib/solana/keys.ts";
 import type { AddressFamily } from "./catalog.ts";
+import { walletAssetKeys, walletKeys } from "./indexes.ts";
+import type { PageQuery } from "./paging.ts";
 import { creationStatusView } from "./views.ts";
 import { C, type Actor, type WalletAssetRecord, type WalletPurpose, type WalletRecord, type WalletType } from "./records.ts";
 
@@ -44,13 +46,14 @@ export class WalletService {
     return findWallet(this.ctx.store, actor, walletId);
   }
 
-  list(actor: Actor): WalletRecord[] {
-    return this.ctx.store.list<WalletRecord>(C.wallets, (w) => w.workspace_id === actor.workspaceId);
+  /** One page of the workspace's wallets, oldest first. */
+  page(actor: Actor, page: PageQuery): WalletRecord[] {
+    return this.ctx.store.page<WalletRecord>(C.wallets, walletKeys.ofWorkspace(actor.workspaceId), page.offset, page.limit);
   }
 
   /** Completes every creation a previous run left pending (after a restart with --data). */
   resumePending(): void {
-    for (const w of this.ctx.store.list<WalletRecord>(C.wallets, (w) => w.status === "pending")) {
+    for (const w of this.ctx.store.scan<WalletRecord>(C.wallets, walletKeys.pending)) {
       this.scheduleCompletion(w.id, 0);
     }
   }
@@ -79,7 +82,13 @@ export class WalletService {
 
   attachedAssets(actor: Actor, walletId: string): WalletAssetRecord[] {
     const wallet = findWallet(this.ctx.store, actor, walletId);
-    return this.ctx.store.list<WalletAssetRecord>(C.walletAssets, (a) => a.wallet_id === wallet.id);
+    return [...this.ctx.store.scan<WalletAssetRecord>(C.walletAssets, walletAssetKeys.ofWallet(wallet.id))];
+  }
+
+  /** One page of a wallet's attached assets, oldest first. */
+  attachedAssetsPage(actor: Actor, walletId: string, page: PageQuery): WalletAssetRecord[] {
+    const wallet = findWallet(this.ctx.store, actor, walletId);
+    return this.ctx.store.page<WalletAssetRecord>(C.walletAssets, walletAssetKeys.ofWallet(wallet.id), page.offset, page.limit);
   }
 
   /** The wallet's address of a family and that family's network; 404 while the wallet is being created. */
@@ -95,9 +104,10 @@ export class WalletService {
 
   /** The wallet a key signs with when it names none: keys are workspace-wide here, so the oldest ready wallet. */
   defaultWallet(actor: Actor): WalletRecord & { address: string } {
-    const ready = this.list(actor).find((w) => w.status === "success" && w.address);
-    if (!ready) throw notFound("no wallet of this workspace has finished creation");
-    return ready as WalletRecord & { address: string };
+    for (const w of this.ctx.store.scan<WalletRecord>(C.wallets, walletKeys.ofWorkspace(actor.workspaceId))) {
+      if (w.status === "success" && w.address) return w as WalletRecord & { address: string };
+    }
+    throw notFound("no wallet of this workspace has finished creation");
   }
 
   attachedAsset(actor: Actor, walletId: string, assetId: string): WalletAssetRecord {

@@ -12,6 +12,7 @@ import { canonicalJson } from "../../runtime/webhook-signature.ts";
 import type { Web3SignRawRequest, Web3SignRequest, Web3SignStatus, Web3TransactionStatus } from "../../generated/types.ts";
 import type { DomainContext } from "./context.ts";
 import { newId } from "./ids.ts";
+import { signRequestKeys } from "./indexes.ts";
 import { C, type Actor, type SignRequestRecord } from "./records.ts";
 import type { NonceAllocator } from "./nonce-allocator.ts";
 import type { WalletService } from "./wallets.ts";
@@ -59,7 +60,7 @@ export class Web3SigningService {
 
   /** Works on every request a previous run left pending (after a restart with --data). */
   resumePending(): void {
-    for (const r of this.ctx.store.list<SignRequestRecord>(C.signRequests, (r) => r.status === "pending")) this.schedule(r.id);
+    for (const r of this.ctx.store.scan<SignRequestRecord>(C.signRequests, signRequestKeys.pending)) this.schedule(r.id);
   }
 
   close(): void {
@@ -72,7 +73,7 @@ export class Web3SigningService {
     const wallet = this.wallets.readyWallet(actor, walletId, badRequest);
     const requestHash = createHash("sha256").update(canonicalJson({ kind, wallet_id: wallet.id, body })).digest("hex");
     if (idempotencyKey !== undefined) {
-      const previous = this.ctx.store.list<SignRequestRecord>(C.signRequests, (r) => r.workspace_id === actor.workspaceId && r.idempotency_key === idempotencyKey)[0];
+      const previous = this.ctx.store.page<SignRequestRecord>(C.signRequests, signRequestKeys.byIdempotencyKey(actor.workspaceId, idempotencyKey), 0, 1)[0];
       if (previous) {
         if (previous.request_hash !== requestHash) throw conflict("idempotencyKey was already used with a different request");
         return { transaction_id: previous.id };

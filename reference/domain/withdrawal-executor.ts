@@ -17,6 +17,8 @@ import { privateKeyToAccount } from "viem/accounts";
 import { ChainRpcError } from "../chain/backend.ts";
 import { TRANSFER_GAS, type ChainFees } from "../chain/chain-client.ts";
 import type { DomainContext } from "./context.ts";
+import type { StateStore } from "../store/state-store.ts";
+import { withdrawalKeys } from "./indexes.ts";
 import { isInFlight, NonceAllocator } from "./nonce-allocator.ts";
 import { C, type WithdrawalRecord } from "./records.ts";
 import type { WalletService } from "./wallets.ts";
@@ -85,7 +87,7 @@ export class WithdrawalExecutor {
    * signed for the old chain do not exist: fail them with a clear reason instead of watching forever.
    */
   failForChainReset(): void {
-    for (const w of this.ctx.store.list<WithdrawalRecord>(C.withdrawals, (w) => this.isMine(w) && isInFlight(w))) {
+    for (const w of inFlightWithdrawals(this.ctx.store).filter((w) => this.isMine(w))) {
       this.commitFailed(w, "chain_reset", "the sandbox chain was reset; the transaction does not exist on the current chain");
     }
   }
@@ -93,7 +95,7 @@ export class WithdrawalExecutor {
   // ---- step 1 and 2: new approvals ----
 
   private async sendApproved(): Promise<void> {
-    const fresh = this.ctx.store.list<WithdrawalRecord>(C.withdrawals, (w) => this.isMine(w) && w.status === "approved" && w.raw_tx === undefined);
+    const fresh = [...this.ctx.store.scan<WithdrawalRecord>(C.withdrawals, withdrawalKeys.inStatus("approved"))].filter((w) => this.isMine(w) && w.raw_tx === undefined);
     if (fresh.length === 0) return;
     let prepared: WithdrawalRecord[];
     try {
@@ -174,7 +176,7 @@ export class WithdrawalExecutor {
   // ---- step 3: reconciliation ----
 
   private async reconcileInFlight(): Promise<void> {
-    const inFlight = this.ctx.store.list<WithdrawalRecord>(C.withdrawals, (w) => this.isMine(w) && isInFlight(w));
+    const inFlight = inFlightWithdrawals(this.ctx.store).filter((w) => this.isMine(w));
     await inBatches(inFlight.map((w) => [w.id, [w]] as const), PARALLEL_CHECKS, async ([w]) => {
       if (this.runner.closed) return;
       try {
@@ -249,4 +251,9 @@ async function inBatches<K, T>(groups: Iterable<readonly [K, T[]]>, limit: numbe
     for (let next = queue.shift(); next; next = queue.shift()) await work(next[1]);
   });
   await Promise.all(workers);
+}
+
+/** Every withdrawal in flight, oldest first, from the status index (approved ones not yet signed are left out). */
+export function inFlightWithdrawals(store: StateStore): WithdrawalRecord[] {
+  return [...store.scan<WithdrawalRecord>(C.withdrawals, withdrawalKeys.inStatus("approved"), withdrawalKeys.inStatus("processing"))].filter(isInFlight);
 }

@@ -1,6 +1,7 @@
 // The state changes of a withdrawal on its way through a chain, shared by the EVM and the Solana
 // executors so that both emit the same events at the same moments:
-//   sent     approved → processing (withdrawal.executed, once), last_sent_at and send_count updated;
+//   sent     approved → processing (withdrawal.executed, once), last_sent_at and send_count updated, and
+//            the withdrawal listed among the transactions (once, in the same commit);
 //   settled  → completed (withdrawal.confirmed) or failed (withdrawal.failed), from the chain's verdict;
 //   failed   → failed (withdrawal.failed) with a reason, releasing what it held.
 // Each is one store transaction that re-reads the record, so a late or repeated call changes nothing.
@@ -8,6 +9,7 @@ import type { DomainContext } from "./context.ts";
 import { publishEvent } from "./events.ts";
 import { isInFlight } from "./nonce-allocator.ts";
 import { C, type WithdrawalRecord } from "./records.ts";
+import { listTransaction } from "./transactions.ts";
 import { withdrawalEventData } from "./withdrawals.ts";
 
 export interface Settlement {
@@ -30,6 +32,7 @@ export function markSent(ctx: DomainContext, id: string): void {
     if (!current || !isInFlight(current)) return;
     const sent: WithdrawalRecord = { ...current, status: "processing", sent_at: current.sent_at ?? at, last_sent_at: at, send_count: (current.send_count ?? 0) + 1, updated_at: at };
     tx.put(C.withdrawals, sent);
+    listTransaction(tx, "withdrawal", sent);
     if (current.status === "approved") publishEvent(tx, ctx.store, new Date(at), current.workspace_id, "withdrawal.executed", withdrawalEventData(sent));
   });
 }
@@ -41,6 +44,7 @@ export function markSettled(ctx: DomainContext, id: string, s: Settlement): void
     if (!current || !isInFlight(current)) return;
     const iso = at.toISOString();
     const sent: WithdrawalRecord = current.status === "approved" ? { ...current, status: "processing", sent_at: current.sent_at ?? iso, last_sent_at: current.last_sent_at ?? iso } : current;
+    listTransaction(tx, "withdrawal", sent);
     if (current.status === "approved") publishEvent(tx, ctx.store, at, current.workspace_id, "withdrawal.executed", withdrawalEventData(sent));
     const settled: WithdrawalRecord = {
       ...sent,

@@ -18,7 +18,9 @@ import { newId } from "./ids.ts";
 import { KeyedMutex } from "./locks.ts";
 import type { Withdrawal } from "../../generated/types.ts";
 import { withdrawalView } from "./views.ts";
-import { C, type Actor, type IdempotencyRecord, type WalletAssetRecord, type WithdrawalRecord } from "./records.ts";
+import { withdrawalKeys } from "./indexes.ts";
+import type { PageQuery } from "./paging.ts";
+import { C, type Actor, type IdempotencyRecord, type WalletAssetRecord, type WithdrawalRecord, type WithdrawalStatus } from "./records.ts";
 import type { WalletService } from "./wallets.ts";
 import { TRANSFER_GAS } from "../chain/chain-client.ts";
 import { LAMPORTS_PER_SIGNATURE } from "../chain/solana/constants.ts";
@@ -114,9 +116,11 @@ export class WithdrawalService {
     return w;
   }
 
-  listForWallet(actor: Actor, walletId: string): WithdrawalRecord[] {
+  /** One page of a wallet's withdrawals, oldest first, optionally only those in `status`. */
+  pageForWallet(actor: Actor, walletId: string, status: WithdrawalStatus | undefined, page: PageQuery): WithdrawalRecord[] {
     const wallet = findWallet(this.ctx.store, actor, walletId);
-    return this.ctx.store.list<WithdrawalRecord>(C.withdrawals, (w) => w.wallet_id === wallet.id).reverse();
+    const key = status === undefined ? withdrawalKeys.ofWallet(wallet.id) : withdrawalKeys.ofWalletInStatus(wallet.id, status);
+    return this.ctx.store.page<WithdrawalRecord>(C.withdrawals, key, page.offset, page.limit);
   }
 
   /** The asset by asset_id, or by asset (symbol) and network, as the SDK allows either. */

@@ -7,6 +7,8 @@ import { assertWorkspace, inWorkspace } from "../domain/access.ts";
 import type { DomainContext } from "../domain/context.ts";
 import { newId } from "../domain/ids.ts";
 import { C, type Actor, type DeliveryRecord, type EventType, type WebhookRecord, type WorkspaceRecord } from "../domain/records.ts";
+import { deliveryKeys, webhookKeys } from "../domain/indexes.ts";
+import type { PageQuery } from "../domain/paging.ts";
 import { checkWebhookUrl, type UrlPolicy } from "./url-policy.ts";
 
 export class WebhookRegistry {
@@ -41,10 +43,10 @@ export class WebhookRegistry {
     });
   }
 
-  /** Active registrations; deleted ones are gone from the list (their deliveries stay in the log). */
-  list(actor: Actor, workspaceId: string): WebhookRecord[] {
+  /** One page of the active registrations, oldest first; deleted ones are gone from the list (their deliveries stay in the log). */
+  page(actor: Actor, workspaceId: string, page: PageQuery): WebhookRecord[] {
     assertWorkspace(actor, workspaceId);
-    return this.ctx.store.list<WebhookRecord>(C.webhooks, (w) => w.workspace_id === actor.workspaceId && w.status === "active");
+    return this.ctx.store.page<WebhookRecord>(C.webhooks, webhookKeys.activeOfWorkspace(actor.workspaceId), page.offset, page.limit);
   }
 
   /**
@@ -58,7 +60,7 @@ export class WebhookRegistry {
     if (webhook.status === "deleted") return webhook;
     const at = this.ctx.now().toISOString();
     const deleted: WebhookRecord = { ...webhook, status: "deleted", deleted_at: at, updated_at: at };
-    const pending = this.ctx.store.list<DeliveryRecord>(C.deliveries, (d) => d.webhook_id === webhookId && d.status === "pending");
+    const pending = [...this.ctx.store.scan<DeliveryRecord>(C.deliveries, deliveryKeys.ofWorkspace(webhook.workspace_id, { webhook_id: webhookId, status: "pending" }))];
     return this.ctx.store.transact((tx) => {
       const saved = tx.put(C.webhooks, deleted);
       for (const d of pending) {
@@ -69,14 +71,10 @@ export class WebhookRegistry {
     });
   }
 
-  deliveries(actor: Actor, workspaceId: string, filter: { webhook_id?: string; status?: string } = {}): DeliveryRecord[] {
+  /** One page of the delivery log, oldest first, optionally one webhook's and one status's (an index bucket each). */
+  deliveries(actor: Actor, workspaceId: string, filter: { webhook_id?: string; status?: string }, page: PageQuery): DeliveryRecord[] {
     assertWorkspace(actor, workspaceId);
-    return this.ctx.store
-      .list<DeliveryRecord>(
-        C.deliveries,
-        (d) => d.workspace_id === actor.workspaceId && (filter.webhook_id === undefined || d.webhook_id === filter.webhook_id) && (filter.status === undefined || d.status === filter.status),
-      )
-      .reverse();
+    return this.ctx.store.page<DeliveryRecord>(C.deliveries, deliveryKeys.ofWorkspace(actor.workspaceId, filter), page.offset, page.limit);
   }
 
   delivery(actor: Actor, workspaceId: string, deliveryId: string): DeliveryRecord {

@@ -40,6 +40,8 @@ export const FAKE_FAULTS = [
   "rpc-block-number-decimal", "rpc-ws-no-auth", "rpc-ws-drop-early", "rpc-ws-header-ignored", "rpc-wrong-401-body",
   "rpc-jsonrpc-version", "rpc-block-fields-decimal", "rpc-ws-notification-answered", "rpc-text-content-type",
   "rpc-ws-query-key-ignored", "rpc-block-params-lenient",
+  // paged lists
+  "paging-ignore-limit", "paging-default-all", "paging-repeat-across-pages", "paging-newest-first", "paging-large-offset-500", "paging-clamp-limit",
 ] as const;
 export type FakeFault = (typeof FAKE_FAULTS)[number];
 
@@ -307,6 +309,26 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
   };
   const deletedWebhooks = new Map<string, Webhook>();
 
+  // ---------------------------------------------------------------- paged lists
+  /** One page of a list handler's items: offset and limit checked (400 outside the bounds), oldest first. */
+  function pageOf(paging: NonNullable<OperationInfo["pagination"]>, items: unknown[], query: URLSearchParams): unknown[] {
+    if (has("paging-ignore-limit")) return items;
+    const ordered = has("paging-newest-first") ? [...items].reverse() : items;
+    const read = (name: string, fallback: number) => (query.has(name) ? Number(query.get(name)) : fallback);
+    let offset = read(paging.offset, 0);
+    let limit = read(paging.limit, has("paging-default-all") ? ordered.length : (paging.defaultLimit ?? 20));
+    const max = paging.maxLimit ?? 100;
+    if (has("paging-clamp-limit")) {
+      offset = Number.isInteger(offset) && offset > 0 ? offset : 0;
+      limit = Number.isInteger(limit) ? Math.min(Math.max(limit, 1), max) : (paging.defaultLimit ?? 20);
+    }
+    if (!Number.isInteger(offset) || offset < 0) throw new ApiErr(400, 400, `query.${paging.offset}: must be a whole number of at least 0`);
+    if (!Number.isInteger(limit) || limit < 1 || (limit > max && !has("paging-default-all"))) throw new ApiErr(400, 400, `query.${paging.limit}: must be a whole number from 1 to ${max}`);
+    if (has("paging-large-offset-500") && offset >= 10_000) throw new ApiErr(500, 500, "internal error");
+    const start = has("paging-repeat-across-pages") && offset > 0 ? offset - 1 : offset;
+    return ordered.slice(start, start + limit);
+  }
+
   // ---------------------------------------------------------------- auth
   /** Signatures already verified: the cached-signature fault accepts them again on any route. */
   const verified = new Set<string>();
@@ -419,7 +441,8 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
         const check = op.bodySchema.safeParse(parsed);
         if (!check.success) throw new ApiErr(400, 400, `invalid body at ${check.error.issues[0]?.path.join(".")}`);
       }
-      const data = await handlers[op.operationId]({ params, query: url.searchParams, body: parsed, headers: req.headers, key: auth });
+      const all = await handlers[op.operationId]({ params, query: url.searchParams, body: parsed, headers: req.headers, key: auth });
+      const data = op.pagination && Array.isArray(all) ? pageOf(op.pagination, all, url.searchParams) : all;
       send(res, op.successStatus, { success: true, message: "success", code: has("success-code-string") ? "ok" : 0, data });
     } catch (err) {
       sendError(res, err instanceof ApiErr ? err : new ApiErr(500, 500, "internal error"));

@@ -36,7 +36,9 @@ export interface DeliveryView {
   payload?: Record<string, unknown>;
   created_at?: string;
 }
-export function listWallets(call: Call, ctx: Ctx): Promise<WalletView[]>;
+export function latest(call: Call, operationId: string, input: { params?: Record<string, string>; query?: Record<string, string> }, n: number): Promise<any[]>;
+export function listWallets(call: Call, ctx: Ctx, n?: number): Promise<WalletView[]>;
+export function creationStatus(call: Call, ctx: Ctx, walletId: string): Promise<string>;
 export function createWallet(call: Call, ctx: Ctx, name: string): Promise<{ id: string; status: string }>;
 export interface NativeAssetView {
   id: string;
@@ -49,12 +51,12 @@ export function nativeAsset(call: Call, addressType?: string): Promise<NativeAss
 export function nativeAssets(call: Call): Promise<NativeAssetView[]>;
 export function depositAddress(call: Call, ctx: Ctx, walletId: string, assetId: string): Promise<string>;
 export function balances(call: Call, ctx: Ctx, walletId: string): Promise<BalanceView[]>;
-export function withdrawals(call: Call, ctx: Ctx, walletId: string): Promise<WithdrawalView[]>;
+export function withdrawals(call: Call, ctx: Ctx, walletId: string, n?: number): Promise<WithdrawalView[]>;
 export function requestWithdrawal(call: Call, ctx: Ctx, walletId: string, w: { assetId: string; amount: string; to: string; note?: string }): Promise<WithdrawalView>;
 export function getWithdrawal(call: Call, ctx: Ctx, id: string): Promise<WithdrawalView>;
 export function approveWithdrawal(call: Call, ctx: Ctx, id: string): Promise<WithdrawalView>;
 export function rejectWithdrawal(call: Call, ctx: Ctx, id: string, reason?: string): Promise<WithdrawalView>;
-export function webhookDeliveries(call: Call, ctx: Ctx): Promise<DeliveryView[]>;
+export function webhookDeliveries(call: Call, ctx: Ctx, n?: number): Promise<DeliveryView[]>;
 export function resendDelivery(call: Call, ctx: Ctx, id: string): Promise<unknown>;
 export function listWebhooks(call: Call, ctx: Ctx): Promise<Array<Record<string, unknown>>>;
 export interface EndpointView {
@@ -81,5 +83,5 @@ export interface TransactionView {
   created_at: string;
 }
 export function createWebhook(call: Call, ctx: Ctx, url: string, eventTypes: string[]): Promise<unknown>;
-export function transactions(call: Call, ctx: Ctx): Promise<TransactionView[]>;
+export function transactions(call: Call, ctx: Ctx, direction?: "deposit" | "withdrawal", n?: number): Promise<TransactionView[]>;
 export const EVENT_TYPES: string[];

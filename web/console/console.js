@@ -153,7 +153,7 @@ function refreshWithdrawals(withdrawals) {
 async function refreshDeposits() {
   if (sent.size === 0) return;
   // EVM hashes compare case-insensitively; Solana signatures are base58 (case matters), compared as they are.
-  const deposits = (await api.transactions(call, ctx)).filter((t) => t.direction === "deposit");
+  const deposits = await api.transactions(call, ctx, "deposit");
   const byHash = new Map(deposits.flatMap((t) => [[t.tx_hash, t], [t.tx_hash?.toLowerCase(), t]]));
   const tbody = document.querySelector("#deposits tbody");
   for (const [hash, d] of sent) {

@@ -4,6 +4,7 @@
 // so their waits overlap with the other groups.
 import { pollUntil, type CheckContext } from "../../context.ts";
 import { expectSuccess, failWith } from "../../expect.ts";
+import { readList } from "../../list-reader.ts";
 import type { FixtureValues } from "../../fixtures/registry.ts";
 import { fail, skip } from "../../outcome.ts";
 import { eventPayloadOf } from "../../receiver.ts";
@@ -170,11 +171,8 @@ export const withdrawalIdempotency: Check = {
     const replayId = (w.replay.data as Record<string, unknown> | undefined)?.id ?? (w.replay.data as Record<string, unknown> | undefined)?.withdrawal_id;
     if (replayId !== w.id) fail(`the replay created ${String(replayId)}, the first call ${w.id}`, w.replay.evidence);
     const asset = await ctx.need("asset");
-    const ex = await ctx.call("listWalletWithdrawals", { params: { wallet_id: asset.walletId } });
-    const list = expectSuccess(ex, ctx.operation("listWalletWithdrawals"));
-    const ours = Array.isArray(list)
-      ? list.filter((x) => String((x as Record<string, unknown>).recipient_address).toLowerCase() === w.recipient.toLowerCase())
-      : [];
+    const { items, last: ex } = await readList(ctx, "listWalletWithdrawals", { params: { wallet_id: asset.walletId } });
+    const ours = items.filter((x) => String(x.recipient_address).toLowerCase() === w.recipient.toLowerCase());
     if (ours.length !== 1) failWith(ex, `${ours.length} withdrawals to ${w.recipient} exist after one create and its replay`);
   },
 };

@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { Check } from "../../check.ts";
 import type { CheckContext } from "../../context.ts";
 import { expectError, expectSuccess, failWith } from "../../expect.ts";
+import { findInList } from "../../list-reader.ts";
 import { firstString } from "../../fixtures/util.ts";
 import { fail, skip } from "../../outcome.ts";
 import type { HttpExchange } from "../../probe.ts";
@@ -96,9 +97,8 @@ async function withdrawalPath(ctx: CheckContext): Promise<void> {
     withdrawalMove(ex, status, String(r.status));
     status = String(r.status);
   }
-  const listed = await ctx.call("listWalletWithdrawals", { params: { wallet_id: asset.walletId } });
-  const list = expectSuccess(listed, ctx.operation("listWalletWithdrawals"));
-  if (!Array.isArray(list) || !list.some((x) => (x as Record<string, unknown>).id === id)) failWith(listed, `listWalletWithdrawals does not list ${id}`);
+  const { item: listedItem, ex: listed } = await findInList(ctx, "listWalletWithdrawals", { params: { wallet_id: asset.walletId } }, (x) => x.id === id);
+  if (!listedItem) failWith(listed, `listWalletWithdrawals does not list ${id}`);
   const receiver = await ctx.settle("receiver");
   const webhook = await ctx.settle("webhook");
   if (receiver.ok && webhook.ok) {

@@ -10,6 +10,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { pollUntil } from "../../context.ts";
 import type { CheckContext } from "../../context.ts";
 import { expectError, expectSuccess, failWith } from "../../expect.ts";
+import { readList } from "../../list-reader.ts";
 import type { AssetFixture } from "../../fixtures/registry.ts";
 import { fail, skip } from "../../outcome.ts";
 import type { HttpExchange } from "../../probe.ts";
@@ -109,10 +110,8 @@ async function identicalSubmits(ctx: CheckContext, f: Funded): Promise<{ answers
 }
 
 async function withdrawalIds(ctx: CheckContext, f: Funded): Promise<Set<string>> {
-  const ex = await ctx.call("listWalletWithdrawals", { params: { wallet_id: f.asset.walletId } });
-  const list = expectSuccess(ex, ctx.operation("listWalletWithdrawals"));
-  const items = Array.isArray(list) ? list : (((list as Record<string, unknown>)?.items as unknown[]) ?? []);
-  return new Set(items.map((w) => String((w as Record<string, unknown>).id ?? (w as Record<string, unknown>).withdrawal_id)));
+  const { items } = await readList(ctx, "listWalletWithdrawals", { params: { wallet_id: f.asset.walletId } });
+  return new Set(items.map((w) => String(w.id ?? w.withdrawal_id)));
 }
 
 const COMMON = {

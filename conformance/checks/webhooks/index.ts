@@ -4,6 +4,7 @@
 import { decodePublicKey, verifyWebhook, type WebhookProfile } from "../../../runtime/webhook-signature.ts";
 import type { CheckContext } from "../../context.ts";
 import { expectSuccess, failWith } from "../../expect.ts";
+import { findInList } from "../../list-reader.ts";
 import { createWalletAndWait } from "../../fixtures/wallet.ts";
 import { registerWebhook } from "../../fixtures/webhook.ts";
 import { certifyName, EVENT_TYPES, firstString } from "../../fixtures/util.ts";
@@ -68,10 +69,8 @@ export const registration: Check = {
       skip(result.reason);
     }
     const workspaceId = await ctx.need("workspace");
-    const ex = await ctx.call("listWebhooks", { params: { workspace_id: workspaceId } });
-    const list = expectSuccess(ex, ctx.operation("listWebhooks"));
-    const found = Array.isArray(list) && list.some((w) => firstString(w as Record<string, unknown>, "id", "webhook_id") === result.value.id);
-    if (!found) failWith(ex, `webhook ${result.value.id} is not in listWebhooks`);
+    const { item, ex } = await findInList(ctx, "listWebhooks", { params: { workspace_id: workspaceId } }, (w) => firstString(w, "id", "webhook_id") === result.value.id);
+    if (!item) failWith(ex, `webhook ${result.value.id} is not in listWebhooks`);
   },
 };
 
@@ -169,9 +168,7 @@ export const deliveryLogged: Check = {
     }
     const workspaceId = await ctx.need("workspace");
     const webhook = await ctx.need("webhook");
-    const ex = await ctx.call("listWebhookDeliveries", { params: { workspace_id: workspaceId }, query: { webhook_id: webhook.id } });
-    const list = expectSuccess(ex, ctx.operation("listWebhookDeliveries")) as Array<Record<string, unknown>>;
-    const item = list.find((d) => firstString(d, "id", "delivery_id") === result.value.deliveryId);
+    const { item, ex } = await findInList(ctx, "listWebhookDeliveries", { params: { workspace_id: workspaceId }, query: { webhook_id: webhook.id } }, (d) => firstString(d, "id", "delivery_id") === result.value.deliveryId);
     if (!item) failWith(ex, `delivery ${result.value.deliveryId} is not listed`);
     const problems: string[] = [];
     if (item.event_type !== "wallet.created") problems.push(`event_type is ${JSON.stringify(item.event_type)}`);
