@@ -1,26 +1,27 @@
 // `custody certify`: certifies a deployment given its URLs and credentials (flags or environment),
 // or the embedded reference deployment with --sandbox. Exit 0 certified (every MUST check of the
 // level ran and passed), 1 a MUST check failed, 2 bad usage or the preflight stopped the run,
-// 3 no MUST check failed but some did not run. Secrets are never printed.
+// 3 no MUST check failed but some did not run. Secrets are never printed. SIGINT/SIGTERM stop the
+// checks, remove what the run created, write the reports and exit 130/143 (a second signal: at once).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, defaultWsUrl, type Credentials, type RunOptions, type TargetConfig } from "../conformance/config.ts";
-import { loadGeneratedOperations, type OperationInfo } from "../conformance/operations.ts";
+import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, defaultWsUrl, type Credentials, type OtherTenant, type RunOptions, type TargetConfig } from "../conformance/config.ts";
+import type { OperationInfo } from "../conformance/operations.ts";
 import { consoleReporter } from "../conformance/report/console.ts";
 import { renderHtml } from "../conformance/report/html.ts";
 import { renderJson } from "../conformance/report/json.ts";
 import { renderJunit } from "../conformance/report/junit.ts";
 import { EXIT, exitCodeOf, type Report } from "../conformance/report/model.ts";
 import { supplyMode } from "../conformance/supply.ts";
-import { redactorFor, runSuite } from "../conformance/runner.ts";
 import type { Redactor } from "../conformance/redact.ts";
 import { GROUPS, type Group, type Level } from "../conformance/types.ts";
 import { parseFlags } from "./flags.ts";
 import { UsageError } from "./usage-error.ts";
 import { FUZZ_FLAGS, FUZZ_USAGE, fuzzBanner, fuzzCatalog, fuzzOptionsOf } from "./certify-fuzz.ts";
-import { CATALOG } from "../conformance/catalog.ts";
 import { HAR_FLAGS, HAR_USAGE, harRecorder, writeHar } from "./certify-har.ts";
 import { walletApiBaseUrl } from "../runtime/base-url.ts";
+import { startSandboxWorker, type SandboxHandle } from "./certify-sandbox.ts";
+import { Interruption } from "./interruption.ts";
 
 export interface CertifyIo {
   stdout?: (text: string) => void;
@@ -28,6 +29,8 @@ export interface CertifyIo {
   env?: NodeJS.ProcessEnv;
   /** Tests pass their own operation table; the CLI reads generated/operations.ts. */
   operations?: OperationInfo[];
+  /** false: leave SIGINT/SIGTERM alone (default: the first stops the run, cleanly). */
+  signals?: boolean;
 }
 
 const OPTIONS = {
@@ -57,6 +60,9 @@ const OPTIONS = {
   "viewer-api-secret": { type: "string" },
   "scoped-api-key": { type: "string" },
   "scoped-api-secret": { type: "string" },
+  "other-api-key": { type: "string" },
+  "other-api-secret": { type: "string" },
+  "other-workspace-id": { type: "string" },
   "faucet-private-key": { type: "string" },
   sandbox: { type: "boolean" },
   "create-fixtures": { type: "boolean" },
@@ -87,6 +93,9 @@ seed-level fixtures (ids of existing records; each skipped check names the one i
 restricted keys (created with createApiKey at --level full when not given):
   --viewer-api-key/--viewer-api-secret      CUSTODY_VIEWER_API_KEY / CUSTODY_VIEWER_API_SECRET
   --scoped-api-key/--scoped-api-secret      CUSTODY_SCOPED_API_KEY / CUSTODY_SCOPED_API_SECRET (balances:read only)
+tenant isolation (a key of a second workspace; without it the isolation checks do not run):
+  --other-api-key/--other-api-secret        CUSTODY_OTHER_API_KEY / CUSTODY_OTHER_API_SECRET
+  --other-workspace-id ID   CUSTODY_OTHER_WORKSPACE_ID   its workspace (found with its key at --level full)
 deposits (lifecycle checks):
   --faucet-private-key HEX  CUSTODY_FAUCET_PRIVATE_KEY  funded chain key
 webhooks:
@@ -104,7 +113,8 @@ ${HAR_USAGE}
 ${FUZZ_USAGE}
 
 exit status: 0 certified: every MUST check of the level ran and passed; 1 a MUST check failed;
-             2 bad usage, or the preflight stopped the run; 3 no MUST check failed but some did not run`;
+             2 bad usage, or the preflight stopped the run; 3 no MUST check failed but some did not run;
+             130/143 stopped by SIGINT/SIGTERM (what ran is reported, what the run created removed)`;
 
 /** The two lines a usage error ends with (the full text is --help). */
 const SHORT_USAGE = `usage: custody certify --base-url U --rpc-url R --api-key K --api-secret S --rpc-api-key RK [options]
@@ -127,21 +137,30 @@ export async function run(argv: string[], io: CertifyIo = {}): Promise<number> {
     stdout(`${CERTIFY_USAGE}\n`);
     return 0;
   }
-  let sandbox: SandboxHandle | undefined;
+  let sandbox: Promise<SandboxHandle> | undefined;
+  const interruption = io.signals === false ? undefined : new Interruption(stderr);
   try {
     const options = runOptions(values);
     fuzzOptionsOf(values); // a wrong --fuzz value is named before a sandbox starts
-    if (values.sandbox) sandbox = await startSandbox();
-    const target = targetConfig(values, env, options.level, sandbox);
-    const operations = io.operations ?? (await loadGeneratedOperations());
-    return await certify(target, options, operations, values, stdout, stderr);
+    // The sandbox starts in its own thread while this one loads the suite.
+    if (values.sandbox) sandbox = startSandboxWorker();
+    const [operations, handle] = await Promise.all([io.operations ?? loadOperations(), sandbox]);
+    const target = targetConfig(values, env, options.level, handle);
+    if (interruption?.signal.aborted) return interruption.exitCode;
+    const code = await certify(target, options, operations, values, stdout, stderr, interruption?.signal);
+    return interruption?.signal.aborted ? interruption.exitCode : code;
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     stderr(`custody certify: ${message}${err instanceof UsageError ? `\n${SHORT_USAGE}` : ""}\n`);
     return EXIT.usageOrPreflight;
   } finally {
-    await sandbox?.close().catch(() => undefined);
+    await sandbox?.then((s) => s.close()).catch(() => undefined);
+    interruption?.dispose();
   }
+}
+
+async function loadOperations(): Promise<OperationInfo[]> {
+  return (await import("../conformance/operations.ts")).loadGeneratedOperations();
 }
 
 async function certify(
@@ -151,7 +170,10 @@ async function certify(
   values: Values,
   stdout: (t: string) => void,
   stderr: (t: string) => void,
+  signal?: AbortSignal,
 ): Promise<number> {
+  // The suite (every check, and what they import) loads here, while a sandbox worker starts.
+  const [{ redactorFor, runSuite }, { CATALOG }] = await Promise.all([import("../conformance/runner.ts"), import("../conformance/catalog.ts")]);
   const redactor = redactorFor(target);
   const reporter = consoleReporter({ write: (t) => stdout(redactor.text(t)), color: !values["no-color"] && process.stdout.isTTY === true, verbose: !values.quiet });
   const restoreConsole = redactConsole(redactor);
@@ -160,7 +182,7 @@ async function certify(
   const har = harRecorder(values.har);
   let result;
   try {
-    result = await runSuite({ target, options, operations, onEvent: reporter, redactor, catalog: [...CATALOG, ...fuzzCatalog(fuzz, operations, options.level, CATALOG)], ...(har ? { onExchange: har.record } : {}) });
+    result = await runSuite({ target, options, operations, onEvent: reporter, redactor, catalog: [...CATALOG, ...fuzzCatalog(fuzz, operations, options.level, CATALOG)], ...(har ? { onExchange: har.record } : {}), ...(signal ? { signal } : {}) });
   } finally {
     restoreConsole();
   }
@@ -270,20 +292,24 @@ function targetConfig(v: Values, env: NodeJS.ProcessEnv, level: Level, sandbox?:
   if (profile !== undefined && profile !== "standard-webhooks" && profile !== "canonical-json") {
     throw new UsageError(`--webhook-profile must be standard-webhooks or canonical-json, not "${profile}"`);
   }
+  const other = otherTenant(v, env, admin, pick, sandbox);
   // At full level the sandbox's restricted keys are left out so that createApiKey gets exercised too.
   const restricted =
     sandbox && level === "seed"
       ? { viewer: { key: sandbox.viewer_api_key, secret: sandbox.viewer_api_secret }, scoped: { key: sandbox.scoped_api_key, secret: sandbox.scoped_api_secret } }
       : undefined;
+  const workspaceId = pick("workspace-id", "CUSTODY_WORKSPACE_ID", sandbox?.workspace_id);
+  if (other?.workspaceId !== undefined && other.workspaceId === workspaceId) throw new UsageError("--other-workspace-id is the --workspace-id: tenant isolation needs another workspace");
   return {
     baseUrl,
     rpcUrl,
     wsUrl,
     admin,
     rpcApiKey,
-    workspaceId: pick("workspace-id", "CUSTODY_WORKSPACE_ID", sandbox?.workspace_id),
+    workspaceId,
     viewer: pair("viewer-api-key", "viewer-api-secret", "VIEWER", restricted?.viewer),
     scoped: pair("scoped-api-key", "scoped-api-secret", "SCOPED", restricted?.scoped),
+    ...(other ? { other } : {}),
     faucetPrivateKey: pick("faucet-private-key", "CUSTODY_FAUCET_PRIVATE_KEY", sandbox?.faucet_private_key),
     fixtureIds: {
       walletId: v["wallet-id"],
@@ -321,37 +347,25 @@ function wsUrlOf(raw: string): string {
   return raw;
 }
 
-/** What reference/sandbox.ts's startSandbox returns (the CLI is the only place that knows it). */
-interface SandboxHandle {
-  base_url: string;
-  rpc_url: string;
-  ws_url?: string;
-  api_key: string;
-  api_secret: string;
-  rpc_api_key: string;
-  workspace_id?: string;
-  viewer_api_key?: string;
-  viewer_api_secret?: string;
-  scoped_api_key?: string;
-  scoped_api_secret?: string;
-  faucet_private_key?: string;
-  close(): Promise<void>;
-}
-
-// A variable specifier: conformance/ must not depend on reference/, and the CLI loads it only on --sandbox.
-const SANDBOX_MODULE = "../reference/sandbox.ts";
-
-async function startSandbox(): Promise<SandboxHandle> {
-  let mod: { startSandbox?: (options?: Record<string, unknown>) => Promise<SandboxHandle> };
-  try {
-    mod = (await import(SANDBOX_MODULE)) as typeof mod;
-  } catch (err) {
-    throw new Error(`cannot load the reference deployment (reference/sandbox.ts): ${(err as Error).message}`);
+/**
+ * The key of a second workspace (flags, environment, or the sandbox's second workspace): the tenant
+ * isolation checks run with it. It must not be the --api-key itself.
+ */
+function otherTenant(
+  v: Values,
+  env: NodeJS.ProcessEnv,
+  admin: Credentials,
+  pick: (flag: keyof Values, envName: string, fromSandbox?: string) => string | undefined,
+  sandbox?: SandboxHandle,
+): OtherTenant | undefined {
+  const apiKey = pick("other-api-key", "CUSTODY_OTHER_API_KEY", sandbox?.other_api_key);
+  const apiSecret = pick("other-api-secret", "CUSTODY_OTHER_API_SECRET", sandbox?.other_api_secret);
+  const workspaceId = pick("other-workspace-id", "CUSTODY_OTHER_WORKSPACE_ID", sandbox?.other_workspace_id);
+  if (!apiKey && !apiSecret) {
+    if (workspaceId) throw new UsageError("--other-workspace-id needs --other-api-key and --other-api-secret");
+    return undefined;
   }
-  if (typeof mod.startSandbox !== "function") throw new Error("reference/sandbox.ts does not export startSandbox");
-  const handle = await mod.startSandbox({});
-  for (const field of ["base_url", "rpc_url", "api_key", "api_secret", "rpc_api_key"] as const) {
-    if (typeof handle?.[field] !== "string") throw new Error(`the sandbox did not provide ${field}`);
-  }
-  return handle;
+  if (!apiKey || !apiSecret) throw new UsageError("--other-api-key and --other-api-secret go together");
+  if (apiKey === admin.apiKey) throw new UsageError("--other-api-key is the --api-key: tenant isolation needs a key of another workspace");
+  return { credentials: { apiKey, apiSecret }, ...(workspaceId ? { workspaceId } : {}) };
 }

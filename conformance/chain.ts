@@ -20,8 +20,30 @@ export function faucetAddress(privateKey: string): Hex {
   return privateKeyToAccount(normalizePrivateKey(privateKey)).address;
 }
 
-/** Sends `amount` (whole native units) from the faucet key to `to`; returns the transaction hash. */
-export async function sendNativeTransfer(
+/** The send in progress per node and sender: one at a time, so each gets the next nonce. */
+const sending = new Map<string, Promise<unknown>>();
+
+/**
+ * Sends `amount` (whole native units) from the faucet key to `to`; returns the transaction hash.
+ * Sends from one key through one node go one after the other: two at once would draw the same nonce.
+ */
+export function sendNativeTransfer(
+  rpc: RpcClient,
+  privateKey: string,
+  to: string,
+  amount: string,
+  decimals: number,
+  timeoutMs: number,
+): Promise<SentTransfer> {
+  const key = `${rpc.httpUrl("query")} ${faucetAddress(privateKey)}`;
+  const previous = sending.get(key) ?? Promise.resolve();
+  const next = previous.catch(() => undefined).then(() => sendNow(rpc, privateKey, to, amount, decimals, timeoutMs));
+  sending.set(key, next);
+  void next.finally(() => sending.get(key) === next && sending.delete(key)).catch(() => undefined);
+  return next;
+}
+
+async function sendNow(
   rpc: RpcClient,
   privateKey: string,
   to: string,

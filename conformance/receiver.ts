@@ -1,29 +1,35 @@
 // The runner's own webhook receiver: a small node:http server that records every delivery
-// (raw bytes and headers, exactly as received) so the checks can verify real signatures.
+// (raw bytes and headers, exactly as received) so the checks can verify real signatures. The URLs it
+// hands out carry the run's marker (marker.ts), so webhooks left by other runs are told apart.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { markerIn } from "./marker.ts";
 
 const MAX_DELIVERY_BYTES = 1024 * 1024;
 
 export interface ReceivedDelivery {
-  /** The path token after /hooks/ that tells which registered webhook this is. */
+  /**
+   * Which webhook of ours this is (the path segment after the run's marker); "given" for a webhook
+   * registered by hand to --webhook-receiver-url, "foreign" for one another run registered.
+   */
   channel: string;
   headers: Record<string, string | string[] | undefined>;
   body: string;
   receivedAt: number;
   /** 1 for the first attempt of this event on this channel, 2 for its first retry, ... */
   attempt?: number;
-  /** What the receiver answered when a failure plan made it fail ("error": 500, "hang": no answer). */
+  /** What the receiver answered when a failure plan made it fail ("error": 500, "drop": no answer). */
   failedWith?: FailureStep;
   /** Parsed body when it is JSON. */
   event?: { event?: unknown; payload?: unknown; webhook_id?: unknown; resource_id?: unknown; url?: unknown; [k: string]: unknown };
 }
 
-/** A planned failure: "error" answers 500, "hang" answers nothing until the sender gives up. */
-export type FailureStep = "error" | "hang";
-
-/** How long a "hang" holds the request at most (longer than the spec's 10-second delivery time-out). */
-const HANG_MS = 30_000;
+/**
+ * A planned failure, both answered at once: "error" is a 500; "drop" closes the connection without
+ * any answer (a network failure to the sender). No plan makes the sender wait for its time-out, so a
+ * failing receiver costs the deployment nothing, even when a run leaves it registered.
+ */
+export type FailureStep = "error" | "drop";
 
 export interface ReceiverOptions {
   host?: string;
@@ -39,10 +45,14 @@ export class WebhookReceiver {
   private server: Server | undefined;
   private base = "";
 
+  /** `token`: the run's marker, the first path segment of every URL handed out. */
+  constructor(private readonly token = "custody-certify") {}
+
   async start(options: ReceiverOptions = {}): Promise<void> {
     this.server = createServer((req, res) => {
       this.accept(req).then(
         (status) => {
+          if (status === "drop") return void req.socket.destroy();
           res.writeHead(status, { "content-type": "application/json" });
           res.end(status === 200 ? '{"received":true}' : '{"received":false}');
         },
@@ -69,7 +79,7 @@ export class WebhookReceiver {
 
   /** The URL to register for one channel (a webhook of ours). */
   url(channel: string): string {
-    return `${this.base}/hooks/${channel}`;
+    return `${this.base}/${this.token}/${channel}`;
   }
 
   /** Resolves with the first delivery (already received or future) matching `predicate`, or undefined at the deadline. */
@@ -102,10 +112,8 @@ export class WebhookReceiver {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  private async accept(req: IncomingMessage): Promise<number> {
-    // Webhooks we register get /hooks/<channel>; a webhook registered by hand to --webhook-receiver-url
-    // may use any path under it, and counts as the channel "given".
-    const match = /^\/hooks\/([A-Za-z0-9_-]+)/.exec(req.url ?? "") ?? [undefined, "given"];
+  private async accept(req: IncomingMessage): Promise<number | "drop"> {
+    const channel = this.channelOf(new URL(req.url ?? "/", "http://receiver").pathname);
     if (req.method !== "POST") {
       req.resume();
       return 404;
@@ -118,7 +126,7 @@ export class WebhookReceiver {
       chunks.push(chunk as Buffer);
     }
     const body = Buffer.concat(chunks).toString("utf8");
-    const delivery: ReceivedDelivery = { channel: match[1], headers: { ...req.headers }, body, receivedAt: Date.now() };
+    const delivery: ReceivedDelivery = { channel, headers: { ...req.headers }, body, receivedAt: Date.now() };
     try {
       const parsed = JSON.parse(body) as unknown;
       if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) delivery.event = parsed as ReceivedDelivery["event"];
@@ -133,14 +141,19 @@ export class WebhookReceiver {
     }
     this.deliveries.push(delivery);
     for (const listener of [...this.listeners]) listener();
-    if (delivery.failedWith === "hang") {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, HANG_MS);
-        req.socket.once("close", () => (clearTimeout(timer), resolve()));
-      });
-      return 504;
-    }
+    if (delivery.failedWith === "drop") return "drop";
     return delivery.failedWith === "error" ? 500 : 200;
+  }
+
+  /**
+   * Webhooks of this run get /<token>/<channel>; another run's token is "foreign" (its webhook was left
+   * registered); any other path is a webhook registered by hand to --webhook-receiver-url: "given".
+   */
+  private channelOf(path: string): string {
+    const [first, second] = path.split("/").filter(Boolean);
+    if (first === this.token && second && /^[A-Za-z0-9_-]+$/.test(second)) return second;
+    if (first && markerIn(first)) return "foreign";
+    return "given";
   }
 }
 

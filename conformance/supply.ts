@@ -28,6 +28,8 @@ export const SUPPLY: Record<Prerequisite, SupplyRule> = {
   faucet: { flag: "--faucet-private-key", creatable: false, what: "funded chain key" },
   deposit: { flag: "--faucet-private-key", creatable: true, what: "deposit" },
   "withdrawal-executed": { flag: "--faucet-private-key", creatable: true, what: "executed withdrawal" },
+  "money-funds": { flag: "--faucet-private-key", creatable: true, what: "funded wallet for the money path" },
+  "other-tenant": { flag: "--other-api-key/--other-api-secret", creatable: false, what: "key of another workspace" },
 };
 
 /** How the run gets its fixtures: `given` uses only flags; `create` may also drive assumed operations. */

@@ -5,7 +5,7 @@ export type Severity = "MUST" | "SHOULD";
 export type Level = "seed" | "full";
 export type CheckStatus = "passed" | "failed" | "skipped";
 
-export const GROUPS = ["envelope", "auth", "scope", "role", "authz", "webhooks", "lifecycle", "money", "rpc", "fuzz"] as const;
+export const GROUPS = ["envelope", "auth", "scope", "role", "authz", "isolation", "webhooks", "lifecycle", "money", "rpc", "fuzz"] as const;
 export type Group = (typeof GROUPS)[number];
 
 /** One HTTP (or WebSocket upgrade) request as it went on the wire, secrets already redacted. */
@@ -40,9 +40,10 @@ export type FailureKind = "violation" | "timeout" | "crash" | "prerequisite";
 
 /**
  * Why a check did not run. input: a flag or fixture is missing (`needs` names it); inapplicable: the
- * target offers nothing for it to examine; prerequisite: a step it depends on failed elsewhere.
+ * target offers nothing for it to examine; prerequisite: a step it depends on failed elsewhere;
+ * interrupted: the run was stopped (SIGINT, SIGTERM, its time bound) before the check finished.
  */
-export type SkipKind = "input" | "inapplicable" | "prerequisite";
+export type SkipKind = "input" | "inapplicable" | "prerequisite" | "interrupted";
 
 export type Outcome =
   | { status: "passed"; message?: string }
@@ -64,7 +65,9 @@ export type Prerequisite =
   | "scoped-key" // an API key limited to balances:read
   | "faucet" // a funded chain key to send deposits
   | "deposit" // a deposit made and watched to confirmation
-  | "withdrawal-executed"; // a withdrawal driven to a terminal state
+  | "withdrawal-executed" // a withdrawal driven to a terminal state
+  | "money-funds" // a wallet of its own for the money-path checks, funded by a confirmed deposit
+  | "other-tenant"; // a key of another workspace (tenant isolation), checked to authenticate
 
 /** What names a check and its rule: declared by the check, repeated in its result. */
 export interface CheckIdentity {

@@ -98,7 +98,7 @@ describe("custody certify", () => {
     try {
       let out = "";
       const code = await run(
-        ["--base-url", should.baseUrl, "--rpc-url", should.rpcUrl, "--api-key", should.owner.apiKey, `--api-secret=${should.owner.apiSecret}`, "--rpc-api-key", should.rpcApiKey, "--workspace-id", should.workspaceId, "--level", "seed", "--create-fixtures", "--no-color"],
+        ["--base-url", should.baseUrl, "--rpc-url", should.rpcUrl, "--api-key", should.owner.apiKey, `--api-secret=${should.owner.apiSecret}`, "--rpc-api-key", should.rpcApiKey, "--workspace-id", should.workspaceId, "--other-api-key", should.other.apiKey, "--other-api-secret", should.other.apiSecret, "--other-workspace-id", should.otherWorkspaceId, "--level", "seed", "--create-fixtures", "--no-color"],
         { env: {}, operations: should.operations, stdout: (s) => (out += s), stderr: (s) => (out += s) },
       );
       expect(out).toMatch(/CERTIFIED at level seed: all \d+ MUST checks ran and passed \(1 SHOULD failed\)/);
