@@ -102,7 +102,9 @@ export class HttpProbe {
     const timer = setTimeout(() => deadline.abort(), timeoutMs);
     const signals = signal ? [deadline.signal, signal] : [deadline.signal];
     const combined = AbortSignal.any(signals);
-    const requestEvidence = this.requestEvidence(req);
+    // Evidence is redacted only when someone reads it (a failure, a report, --har): most answers pass.
+    let requestEvidenceMemo: RequestEvidence | undefined;
+    const requestEvidence = () => (requestEvidenceMemo ??= this.requestEvidence(req));
     let phase: "headers" | "body" = "headers";
     let received = 0;
     let partial: ResponseEvidence | undefined;
@@ -121,12 +123,12 @@ export class HttpProbe {
       if (res.statusCode >= 300 && res.statusCode < 400) {
         res.body.destroy();
         const location = headers["location"] ?? "(no location header)";
-        return this.failure(`redirected to ${this.redactor.url(location)} (redirects are never followed)`, "redirect", requestEvidence, partial);
+        return this.failure(`redirected to ${this.redactor.url(location)} (redirects are never followed)`, "redirect", requestEvidence(), partial);
       }
       const declared = Number(headers["content-length"]);
       if (Number.isFinite(declared) && declared > this.maxBodyBytes) {
         res.body.destroy();
-        return this.failure(`response body exceeds ${formatBytes(this.maxBodyBytes)} (content-length ${declared})`, "too-large", requestEvidence, partial);
+        return this.failure(`response body exceeds ${formatBytes(this.maxBodyBytes)} (content-length ${declared})`, "too-large", requestEvidence(), partial);
       }
       phase = "body";
       const chunks: Buffer[] = [];
@@ -135,16 +137,13 @@ export class HttpProbe {
         received += buf.length;
         if (received > this.maxBodyBytes) {
           res.body.destroy();
-          return this.failure(`response body exceeds ${formatBytes(this.maxBodyBytes)}`, "too-large", requestEvidence, partial);
+          return this.failure(`response body exceeds ${formatBytes(this.maxBodyBytes)}`, "too-large", requestEvidence(), partial);
         }
         chunks.push(buf);
       }
       const text = Buffer.concat(chunks).toString("utf8");
       const response: HttpResponse = { status: res.statusCode, headers, text, bytes: received, durationMs: Date.now() - started };
-      return {
-        ok: true,
-        exchange: { request: req, response, evidence: { request: requestEvidence, response: this.responseEvidence(response) } },
-      };
+      return { ok: true, exchange: lazyEvidence(req, response, () => ({ request: requestEvidence(), response: this.responseEvidence(response) })) };
     } catch (err) {
       const { reason, kind } = describeTransportError(err, {
         timedOut: deadline.signal.aborted,
@@ -154,7 +153,7 @@ export class HttpProbe {
         timeoutMs,
         url: req.url,
       });
-      return this.failure(reason, kind, requestEvidence, partial);
+      return this.failure(reason, kind, requestEvidence(), partial);
     } finally {
       clearTimeout(timer);
     }
@@ -183,6 +182,18 @@ export class HttpProbe {
     const response: ResponseEvidence = { ...(partial ?? {}), error: reason };
     return { ok: false, reason, kind, evidence: { request, response } };
   }
+}
+
+/** An exchange whose evidence is built (and redacted) once, on first read. */
+function lazyEvidence(request: HttpRequest, response: HttpResponse, build: () => Evidence): HttpExchange {
+  let evidence: Evidence | undefined;
+  return {
+    request,
+    response,
+    get evidence() {
+      return (evidence ??= build());
+    },
+  };
 }
 
 interface ErrorContext {

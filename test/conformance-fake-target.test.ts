@@ -115,6 +115,14 @@ describe("a clean fake deployment", () => {
   });
 });
 
+describe("webhook deletion", () => {
+  it("is no leak when a delivery already on its way lands after deleteWebhook returned (a correct deployment's race)", async () => {
+    const report = await certify(await fake(["in-flight-at-delete"]), { only: ["webhooks"] });
+    const check = report.checks.find((c) => c.id === "webhooks.delete-stops-delivery")!;
+    expect(`${check.status} ${check.message ?? ""}`.trim()).toBe("passed");
+  });
+});
+
 describe("webhook signature profiles", () => {
   it("reports canonical-json when the deployment signs that way, and fails when another profile is required", async () => {
     const t = await startFakeTarget({ profile: "canonical-json" });

@@ -26,6 +26,8 @@ export const FAKE_FAULTS = [
   "ignore-scopes", "ignore-roles", "other-workspace-403", "other-workspace-data", "viewer-cannot-read", "created-key-unusable",
   // tenant isolation (the key of a second workspace)
   "tenant-reads-leak", "tenant-writes-leak", "tenant-lists-leak", "tenant-401",
+  // not a fault: a correct deployment's race (a delivery already on its way lands after deleteWebhook returned)
+  "in-flight-at-delete",
   // webhooks
   "webhook-wrong-key", "webhook-unsigned-body", "resend-new-event-id", "resend-no-delivery", "delete-keeps-delivering",
   "verification-key-short", "delete-status-wrong", "event-missing-type", "no-delivery-log", "webhook-not-listed",
@@ -189,6 +191,9 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
       webhooks.delete(w.id);
       deletedWebhooks.set(w.id, w);
       if (has("delete-keeps-delivering")) webhooks.set(w.id, w);
+      // The last event made before the delete was still on its way to this webhook: it lands just after.
+      const last = [...deliveries.values()].at(-1);
+      if (has("in-flight-at-delete") && last) later(30, () => void deliver(w, { ...last, id: rid("dlv"), webhook_id: w.id, attempt_count: 0 }, JSON.stringify(last.payload)));
       return { id: w.id, webhook_id: w.id, status: has("delete-status-wrong") ? "removed" : "deleted" };
     },
     getWebhookVerificationKey: () => ({ public_key: has("verification-key-short") ? randomBytes(16).toString("base64") : signing.publicKeyBase64 }),
