@@ -3,6 +3,7 @@
 // every exchange is captured as evidence with secrets redacted.
 import { Agent, request } from "undici";
 import { CheckFailed } from "./outcome.ts";
+import { progressed } from "./progress.ts";
 import { Redactor } from "./redact.ts";
 import type { Evidence, RequestEvidence, ResponseEvidence } from "./types.ts";
 
@@ -87,9 +88,9 @@ export class HttpProbe {
 
   /** Like send, but a failure is returned as a value (for preflight and checks that expect refusal). */
   async attempt(req: HttpRequest, signal?: AbortSignal): Promise<HttpAttempt> {
-    if (!this.onExchange) return this.attemptOnce(req, signal);
+    if (!this.onExchange) return this.attemptOnce(req, signal).finally(() => progressed(signal));
     const startedAt = new Date();
-    const result = await this.attemptOnce(req, signal);
+    const result = await this.attemptOnce(req, signal).finally(() => progressed(signal));
     const evidence = result.ok ? result.exchange.evidence : result.evidence;
     this.onExchange({ startedAt, durationMs: Date.now() - startedAt.getTime(), evidence, ...(result.ok ? {} : { error: result.reason }) });
     return result;

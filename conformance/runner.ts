@@ -20,6 +20,7 @@ import type { CheckResult, Group, Outcome, Prerequisite } from "./types.ts";
 import type { CleanupResult } from "./cleanup.ts";
 import { runBoundMs } from "./marker.ts";
 import { Slots } from "./slots.ts";
+import { onProgress } from "./progress.ts";
 import { sweepCertifyRecords } from "./sweep.ts";
 import { GROUPS } from "./types.ts";
 
@@ -190,9 +191,9 @@ function orderByCatalog(checks: Check[], results: Map<string, CheckResult>): Che
 
 /**
  * One check: its prerequisites (shared fixtures, each bounded by the fixture cap), then, in a slot,
- * its own run under its time limit. The reported duration is the check's own run; the wait for
- * shared fixtures and for a slot is reported apart (waitedMs), so no check ever shows more than its
- * limit. An interrupted run stops what runs and starts nothing more. Never throws.
+ * its own run under its time limit (withTimeLimit). The reported duration is the check's own run; the
+ * wait for shared fixtures and for a slot is reported apart (waitedMs). An interrupted run stops
+ * what runs and starts nothing more. Never throws.
  */
 export async function runOne(suite: Suite, check: Check, options: RunOptions, slots: Slots, onEvent?: (e: RunEvent) => void): Promise<CheckResult> {
   onEvent?.({ type: "check-start", check });
@@ -247,8 +248,18 @@ async function prerequisitesOf(suite: Suite, check: Check): Promise<Outcome> {
 /** How long a check may take to wind down after its time limit, to say what it was waiting for. */
 const WIND_DOWN_MS = 250;
 
+/** However often a check's limit restarts, it stops after this many limits in all. */
+const LIMIT_CAP_FACTOR = 10;
+
+/**
+ * Runs the check under its limit. The limit restarts whenever one of the check's requests finishes
+ * (progress.ts), so it measures how long the target leaves the check without an answer, not how long
+ * a loaded machine takes over many answers; LIMIT_CAP_FACTOR limits bound the whole run of it.
+ */
 async function withTimeLimit(check: Check, ctx: CheckContext, controller: AbortController, limitMs: number, stopped: AbortSignal): Promise<Outcome> {
-  let timer: NodeJS.Timeout | undefined;
+  let idle: NodeJS.Timeout | undefined;
+  let cap: NodeJS.Timeout | undefined;
+  let answered = false;
   const run = (async (): Promise<Outcome> => {
     try {
       return (await check.run(ctx)) ?? { status: "passed" };
@@ -256,8 +267,17 @@ async function withTimeLimit(check: Check, ctx: CheckContext, controller: AbortC
       return outcomeOf(err);
     }
   })();
-  const timedOut = new Promise<"timeout">((resolve) => {
-    timer = setTimeout(() => resolve("timeout"), limitMs);
+  const timedOut = new Promise<"idle" | "cap">((resolve) => {
+    const arm = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => resolve("idle"), limitMs);
+    };
+    onProgress(controller.signal, () => {
+      answered = true;
+      arm();
+    });
+    arm();
+    cap = setTimeout(() => resolve("cap"), LIMIT_CAP_FACTOR * limitMs);
   });
   const stop = new Promise<"stopped">((resolve) => stopped.addEventListener("abort", () => resolve("stopped"), { once: true }));
   try {
@@ -267,15 +287,21 @@ async function withTimeLimit(check: Check, ctx: CheckContext, controller: AbortC
       await Promise.race([run, delay(WIND_DOWN_MS)]);
       return { status: "skipped", kind: "interrupted", message: `the run was interrupted (${String(stopped.reason)}) before this check finished` };
     }
-    if (first !== "timeout") return first;
+    if (first !== "idle" && first !== "cap") return first;
     // Cancel what is in flight; a request cut short says what it was waiting for, with evidence.
     controller.abort();
     const late = await Promise.race([run, delay(WIND_DOWN_MS)]);
-    const message = `timed out after ${limitMs} ms (the check's time limit; --timeout-ms)`;
+    const message =
+      first === "cap"
+        ? `timed out after ${LIMIT_CAP_FACTOR * limitMs} ms in all (${LIMIT_CAP_FACTOR} times the check's time limit; --timeout-ms)`
+        : answered
+          ? `timed out: no answer for ${limitMs} ms (the check's time limit; --timeout-ms)`
+          : `timed out after ${limitMs} ms (the check's time limit; --timeout-ms)`;
     if (late && late.status === "failed") return { status: "failed", kind: "timeout", message: `${message}: ${late.message}`, evidence: late.evidence };
     return { status: "failed", kind: "timeout", message };
   } finally {
-    clearTimeout(timer);
+    clearTimeout(idle);
+    clearTimeout(cap);
     controller.abort();
   }
 }
