@@ -28,12 +28,14 @@ export interface SandboxHandle {
  * How the certified sandbox runs. The checks' rules do not depend on these; the waits do: blocks
  * every 250 ms (the default is 1 s) with the same 3 confirmations, so deposits and withdrawals settle
  * four times sooner; webhook retries after 0.25 s and 0.5 s (the default starts at 1 s; the spec's
- * schedule is the deployment's to shorten, x-custody-webhook-delivery). The fault tests of the
- * reference deployment (test/conformance-reference.test.ts) run its defaults.
+ * schedule is the deployment's to shorten, x-custody-webhook-delivery); a new wallet completes after
+ * 100 ms (default 500 ms; asynchronous creation is the rule, its delay the deployment's). The fault
+ * tests of the reference deployment (test/conformance-reference.test.ts) run its defaults.
  */
 export const CERTIFY_SANDBOX_OPTIONS = {
   blockTimeSeconds: 0.25,
   webhookRetry: { initialDelayMs: 250 },
+  walletCreationDelayMs: 100,
 } as const;
 
 /** How long the sandbox may take to start (a cold anvil, a loaded machine) before certify gives up. */

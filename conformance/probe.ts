@@ -108,7 +108,8 @@ export class HttpProbe {
     const requestEvidence = () => (requestEvidenceMemo ??= this.requestEvidence(req));
     let phase: "headers" | "body" = "headers";
     let received = 0;
-    let partial: ResponseEvidence | undefined;
+    // The status and headers seen before a failure; redacted only if a failure is reported.
+    let partial: { status: number; headers: Record<string, string> } | undefined;
     try {
       const res = await request(req.url, {
         method: req.method as "GET",
@@ -120,7 +121,7 @@ export class HttpProbe {
       // Destroying a body stream emits an abort error; nobody else listens, so swallow it here.
       res.body.on("error", () => undefined);
       const headers = flattenHeaders(res.headers);
-      partial = { status: res.statusCode, headers: this.redactor.headers(headers) };
+      partial = { status: res.statusCode, headers };
       if (res.statusCode >= 300 && res.statusCode < 400) {
         res.body.destroy();
         const location = headers["location"] ?? "(no location header)";
@@ -179,8 +180,8 @@ export class HttpProbe {
     await this.agent.destroy().catch(() => undefined);
   }
 
-  private failure(reason: string, kind: TransportFailureKind, request: RequestEvidence, partial?: ResponseEvidence): HttpAttempt {
-    const response: ResponseEvidence = { ...(partial ?? {}), error: reason };
+  private failure(reason: string, kind: TransportFailureKind, request: RequestEvidence, partial?: { status: number; headers: Record<string, string> }): HttpAttempt {
+    const response: ResponseEvidence = { ...(partial ? { status: partial.status, headers: this.redactor.headers(partial.headers) } : {}), error: reason };
     return { ok: false, reason, kind, evidence: { request, response } };
   }
 }

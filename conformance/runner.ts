@@ -160,7 +160,8 @@ async function runChecks(suite: Suite, checks: Check[], options: RunOptions, onE
   await Promise.all(
     checks.map(async (check) => {
       try {
-        await Promise.all((check.after ?? []).filter((id) => selected.has(id) && id !== check.id).map((id) => finished.get(id)!.promise));
+        const after = [...(check.after ?? []), ...(options.level === "seed" ? (check.afterAtSeed ?? []) : [])];
+        await Promise.all(after.filter((id) => selected.has(id) && id !== check.id).map((id) => finished.get(id)!.promise));
         const result = await runOne(suite, check, options, slots, onEvent);
         results.set(check.id, result);
         onEvent?.({ type: "check-end", result });

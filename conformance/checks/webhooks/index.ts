@@ -212,8 +212,9 @@ export const deleteStopsDelivery: Check = {
   seedRef: "§2.8; §4 operation 7",
   level: "seed",
   requires: ["receiver", "workspace"],
-  // Last among the checks that use the webhook and its delivery (operation 7 at --level seed deletes --webhook-id).
-  after: ["webhooks.resend-same-event", "webhooks.delivery-signature", "webhooks.tampered-body-rejected", "webhooks.delivery-logged", "isolation.reads-refused", "isolation.writes-refused"],
+  after: ["webhooks.resend-same-event", "webhooks.delivery-signature", "webhooks.tampered-body-rejected", "webhooks.delivery-logged"],
+  // At --level seed operation 7 deletes --webhook-id itself, which the isolation checks aim at first.
+  afterAtSeed: ["isolation.reads-refused", "isolation.writes-refused"],
   timeoutScale: 2,
   run: (ctx) => (ctx.level === "full" ? deleteOwnWebhook(ctx) : deleteGivenWebhook(ctx)),
 };
