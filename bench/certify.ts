@@ -92,7 +92,7 @@ interface CertifyRun {
   failure?: string;
 }
 
-async function certifyOnce(ctx: BenchContext, cwd: string, json: string, extra: string[] = []): Promise<CertifyRun> {
+async function certifyOnce(cwd: string, json: string, extra: string[] = []): Promise<CertifyRun> {
   const m = await measureNode({ script: join(cwd, "bin/custody.js"), args: ["certify", "--sandbox", "--json", json, "--quiet", "--no-color", ...extra], cwd, timeoutMs: 300_000 });
   // Exit 1 (a MUST check failed) or 3 is still a complete run; only 2 or a crash means no figure.
   if (m.exitCode !== 0 && m.exitCode !== 1 && m.exitCode !== 3) {
@@ -121,13 +121,13 @@ export async function certifyBeforeAfter(ctx: BenchContext, label: string, extra
   let summary: ReportSummary | undefined;
   // A warm-up each (the TypeScript loader's cache, anvil's first start), then interleaved runs.
   for (let i = -1; i < runs; i++) {
-    const ours = await certifyOnce(ctx, ctx.root, join(dir, `now-${i}.json`), extra);
+    const ours = await certifyOnce(ctx.root, join(dir, `now-${i}.json`), extra);
     if (ours.failure) {
       notes.push(`certify ${label}: today's run did not complete: ${ours.failure}`);
       break;
     }
     summary = ours.summary;
-    const old = beforeRoot ? await certifyOnce(ctx, beforeRoot, join(dir, `before-${i}.json`), extra) : undefined;
+    const old = beforeRoot ? await certifyOnce(beforeRoot, join(dir, `before-${i}.json`), extra) : undefined;
     if (old?.failure) notes.push(`certify ${label}: the ${CERTIFY_BEFORE_REF} run did not complete: ${old.failure}`);
     if (i < 0) continue;
     now.push(ours.seconds);

@@ -292,7 +292,7 @@ function targetConfig(v: Values, env: NodeJS.ProcessEnv, level: Level, sandbox?:
   if (profile !== undefined && profile !== "standard-webhooks" && profile !== "canonical-json") {
     throw new UsageError(`--webhook-profile must be standard-webhooks or canonical-json, not "${profile}"`);
   }
-  const other = otherTenant(v, env, admin, pick, sandbox);
+  const other = otherTenant(admin, pick, sandbox);
   // At full level the sandbox's restricted keys are left out so that createApiKey gets exercised too.
   const restricted =
     sandbox && level === "seed"
@@ -352,8 +352,6 @@ function wsUrlOf(raw: string): string {
  * isolation checks run with it. It must not be the --api-key itself.
  */
 function otherTenant(
-  v: Values,
-  env: NodeJS.ProcessEnv,
   admin: Credentials,
   pick: (flag: keyof Values, envName: string, fromSandbox?: string) => string | undefined,
   sandbox?: SandboxHandle,

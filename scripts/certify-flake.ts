@@ -17,7 +17,7 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BIN = join(ROOT, "bin/custody.js");
 
 interface Run {
-  phase: "quiet" | "loaded";
+  phase: "in a row" | "beside busy loops";
   index: number;
   exitCode: number | null;
   seconds: number;
@@ -53,11 +53,11 @@ const dir = mkdtempSync(join(tmpdir(), "certify-flake-"));
 const results: Run[] = [];
 try {
   console.log(`certify-flake: ${runs} runs, then ${loadedRuns} with ${burners} busy process(es); ${availableParallelism()} cores; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
-  for (let i = 1; i <= runs; i++) results.push(report(await certifyOnce("quiet", i)));
+  for (let i = 1; i <= runs; i++) results.push(report(await certifyOnce("in a row", i)));
   if (loadedRuns > 0) {
     const busy = Array.from({ length: burners }, burn);
     try {
-      for (let i = 1; i <= loadedRuns; i++) results.push(report(await certifyOnce("loaded", i)));
+      for (let i = 1; i <= loadedRuns; i++) results.push(report(await certifyOnce("beside busy loops", i)));
     } finally {
       for (const b of busy) b.kill("SIGKILL");
     }
@@ -71,7 +71,7 @@ try {
 }
 
 async function certifyOnce(phase: Run["phase"], index: number): Promise<Run> {
-  const file = join(dir, `${phase}-${index}.json`);
+  const file = join(dir, `${phase.replaceAll(" ", "-")}-${index}.json`);
   const started = performance.now();
   const child = spawn(process.execPath, [BIN, "certify", "--sandbox", "--quiet", "--no-color", "--json", file, ...positionals], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
@@ -110,5 +110,5 @@ function summarize(all: Run[]) {
     return `${phase}: ${list.filter((r) => r.certified).length} / ${list.length} certified; wall median ${median.toFixed(1)} s, max ${times[times.length - 1].toFixed(1)} s`;
   };
   const totals = { certified: all.filter((r) => r.certified).length, total: all.length };
-  return { totals, lines: ["", ...[line("quiet"), line("loaded")].filter((l): l is string => l !== undefined), `total: ${totals.certified} / ${totals.total} certified`] };
+  return { totals, lines: ["", ...[line("in a row"), line("beside busy loops")].filter((l): l is string => l !== undefined), `total: ${totals.certified} / ${totals.total} certified`] };
 }

@@ -49,7 +49,7 @@ export const writesRefused: Check = {
     try {
       const made = ctx.suite.supply === "create" ? await targets(ctx, undo) : {};
       const cells = writeCells({ ctx, r: { ...records, ...made.records }, made });
-      if (cells.length === 0) skip("no write to the workspace's records could be addressed (no webhook, delivery or wallet of its own)");
+      if (cells.length === 0) skip("no write to the workspace's records could be addressed: pass --webhook-id and --delivery-id (or --level full)", "--webhook-id and --delivery-id");
       const wrong: WrongCell[] = [];
       for (const cell of cells) {
         const ex = await ctx.call(cell.op.operationId, { ...cell.args, credentials: other.credentials });
@@ -75,8 +75,8 @@ interface Targets {
   records?: Records;
   /** The API key made to be aimed at, with its secret (to see that it still authenticates). */
   key?: { id: string; credentials: Credentials };
-  /** A withdrawal of the funded wallet waiting for approval, when the deployment makes one. */
-  pendingWithdrawal?: string;
+  /** A withdrawal of the funded wallet waiting for approval, when the deployment makes one, and its status then. */
+  pendingWithdrawal?: { id: string; status: unknown };
   /** True when the wallet holds confirmed funds (a refusal of createWithdrawal is then about tenancy, not balance). */
   funded?: boolean;
 }
@@ -102,8 +102,8 @@ async function targets(ctx: CheckContext, undo: Array<() => Promise<unknown>>): 
   const funded = deposit.ok && deposit.value.reflected !== undefined;
   const pendingWithdrawal = funded ? await createPendingWithdrawal(ctx) : undefined;
   if (pendingWithdrawal) {
-    records.withdrawal_id = pendingWithdrawal;
-    undo.push(() => ctx.call("rejectWithdrawal", { params: { withdrawal_id: pendingWithdrawal }, body: { reason: "custody certify isolation" } }));
+    records.withdrawal_id = pendingWithdrawal.id;
+    undo.push(() => ctx.call("rejectWithdrawal", { params: { withdrawal_id: pendingWithdrawal.id }, body: { reason: "custody certify isolation" } }));
   }
   return { records, funded, ...(key ? { key } : {}), ...(pendingWithdrawal ? { pendingWithdrawal } : {}) };
 }
@@ -122,8 +122,8 @@ async function createTargetKey(ctx: CheckContext, workspaceId: string): Promise<
   return { id, credentials: { apiKey, apiSecret: secret } };
 }
 
-/** A withdrawal waiting for approval, to a burn address, from the funded wallet (none when the deployment approves by itself). */
-async function createPendingWithdrawal(ctx: CheckContext): Promise<string | undefined> {
+/** A withdrawal waiting for approval, to a burn address, from the funded wallet, and its status (none when the deployment approves by itself). */
+async function createPendingWithdrawal(ctx: CheckContext): Promise<{ id: string; status: unknown } | undefined> {
   const asset = await ctx.settle("asset");
   if (!asset.ok) return undefined;
   const ex = await ctx.call("createWithdrawal", {
@@ -137,7 +137,7 @@ async function createPendingWithdrawal(ctx: CheckContext): Promise<string | unde
   if (ex.response.status >= 300 || !id) return undefined;
   ctx.suite.removeAtEnd(`withdrawal ${id} (isolation, pending)`, "rejectWithdrawal", { params: { withdrawal_id: id }, body: { reason: "custody certify" } });
   if (data?.auto_approved === true) return undefined;
-  return id;
+  return { id, status: (await ownData(ctx, "getWithdrawal", { params: { withdrawal_id: id } }) as Record<string, unknown> | undefined)?.status ?? w?.status };
 }
 
 interface CellContext {
@@ -194,8 +194,8 @@ const SPECIAL: Record<string, (c: CellContext) => Special | null> = {
       },
     };
   },
-  approveWithdrawal: ({ ctx, r, made }) => (made.pendingWithdrawal ? { body: { comment: "custody certify isolation" }, changed: statusKept(ctx, r) } : null),
-  rejectWithdrawal: ({ ctx, r, made }) => (made.pendingWithdrawal ? { body: { reason: "custody certify isolation" }, changed: statusKept(ctx, r) } : null),
+  approveWithdrawal: ({ ctx, made }) => (made.pendingWithdrawal ? { body: { comment: "custody certify isolation" }, changed: statusKept(ctx, made.pendingWithdrawal) } : null),
+  rejectWithdrawal: ({ ctx, made }) => (made.pendingWithdrawal ? { body: { reason: "custody certify isolation" }, changed: statusKept(ctx, made.pendingWithdrawal) } : null),
   createWebhook: ({ ctx, r }) => {
     const url = receiverUrl(ctx.suite, "isolationforeign");
     if (!url) return null;
@@ -247,11 +247,12 @@ const SPECIAL: Record<string, (c: CellContext) => Special | null> = {
   },
 };
 
-function statusKept(ctx: CheckContext, r: Records): WriteCell["changed"] {
+/** The withdrawal still has the status it had before the other key tried to approve or reject it. */
+function statusKept(ctx: CheckContext, withdrawal: { id: string; status: unknown }): WriteCell["changed"] {
   return async () => {
-    const data = (await ownData(ctx, "getWithdrawal", { params: { withdrawal_id: r.withdrawal_id! } })) as Record<string, unknown> | undefined;
+    const data = (await ownData(ctx, "getWithdrawal", { params: { withdrawal_id: withdrawal.id } })) as Record<string, unknown> | undefined;
     const status = data?.status;
-    return status !== undefined && status !== "pending" && status !== "pending_approval" ? `withdrawal ${r.withdrawal_id} is now ${String(status)}` : undefined;
+    return status !== undefined && status !== withdrawal.status ? `withdrawal ${withdrawal.id} went from ${String(withdrawal.status)} to ${String(status)}` : undefined;
   };
 }
 
