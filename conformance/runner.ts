@@ -205,7 +205,7 @@ export async function runOne(suite: Suite, check: Check, options: RunOptions, sl
   let outcome = suite.signal.aborted ? interrupted(suite, "ran") : await untilStopped(suite, prerequisitesOf(suite, check), "ran");
   let started = Date.now();
   if (outcome.status === "passed") {
-    const release = await slots.acquire();
+    const release = await slots.acquire(check.timeoutScale ?? 1);
     try {
       started = Date.now();
       outcome = suite.signal.aborted ? interrupted(suite, "ran") : await withTimeLimit(check, ctx, controller, limitMs, suite.signal);
