@@ -182,7 +182,7 @@ async function certify(
   const har = harRecorder(values.har);
   let result;
   try {
-    result = await runSuite({ target, options, operations, onEvent: reporter, redactor, catalog: [...CATALOG, ...fuzzCatalog(fuzz, operations, options.level, CATALOG)], ...(har ? { onExchange: har.record } : {}), ...(signal ? { signal } : {}) });
+    result = await runSuite({ target, options, operations, onEvent: reporter, redactor, catalog: [...CATALOG, ...(await fuzzCatalog(fuzz, operations, options.level, CATALOG))], ...(har ? { onExchange: har.record } : {}), ...(signal ? { signal } : {}) });
   } finally {
     restoreConsole();
   }
