@@ -6,12 +6,13 @@ import type { Check } from "../../check.ts";
 import type { CheckContext } from "../../context.ts";
 import { skip } from "../../outcome.ts";
 import { isRead, type OperationInfo } from "../../operations.ts";
+import { operationsInScope } from "../../targets.ts";
 import { addressable, recordsOf, requestFor } from "./records.ts";
 import { fromExchange, refusalProblem, verdict, type WrongCell } from "./verdict.ts";
 
 /** The read operations of the level that address the workspace's records. */
 export function readOperations(ctx: CheckContext, records: Awaited<ReturnType<typeof recordsOf>>): OperationInfo[] {
-  return ctx.operations.filter((op) => isRead(op) && (ctx.level === "full" || op.source === "seed") && addressable(op, records));
+  return operationsInScope(ctx).filter((op) => isRead(op) && addressable(op, records));
 }
 
 export const readsRefused: Check = {
@@ -30,13 +31,13 @@ export const readsRefused: Check = {
     const records = await recordsOf(ctx);
     const wrong: WrongCell[] = [];
     const inconclusive: string[] = [];
-    let tried = 0;
+    const judged: string[] = [];
     for (const op of readOperations(ctx, records)) {
       const args = requestFor(op, records);
       const foreign = await ctx.call(op.operationId, { ...args, credentials: other.credentials });
       const problem = refusalProblem(foreign);
       if (problem) {
-        tried++;
+        judged.push(op.operationId);
         wrong.push(fromExchange(foreign, `${op.operationId} ${problem}`));
         continue;
       }
@@ -45,10 +46,10 @@ export const readsRefused: Check = {
         inconclusive.push(`${op.operationId} (the workspace's own key got HTTP ${own.response.status})`);
         continue;
       }
-      tried++;
+      judged.push(op.operationId);
     }
-    ctx.fact("isolation", `${tried} reads refused to the other workspace${inconclusive.length ? `; not judged: ${inconclusive.join(", ")}` : ""}`);
-    if (tried === 0) skip(`no read of the workspace's records could be judged${inconclusive.length ? `: ${inconclusive.join(", ")}` : ""}`);
-    verdict("reads of this workspace's records with another workspace's key", wrong, tried);
+    ctx.fact("isolation", `${judged.length} reads tried with the other workspace's key: ${judged.join(", ")}${inconclusive.length ? `; not judged: ${inconclusive.join(", ")}` : ""}`);
+    if (judged.length === 0) skip(`no read of the workspace's records could be judged${inconclusive.length ? `: ${inconclusive.join(", ")}` : ""}`);
+    verdict("reads of this workspace's records with another workspace's key", wrong, judged.length);
   },
 };

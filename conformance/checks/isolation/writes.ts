@@ -17,6 +17,7 @@ import { validValue } from "../../fuzz/values.ts";
 import { findOperation, isRead, type OperationInfo } from "../../operations.ts";
 import { skip } from "../../outcome.ts";
 import type { HttpExchange } from "../../probe.ts";
+import { operationsInScope } from "../../targets.ts";
 import { addressable, recordsOf, requestFor, type Records } from "./records.ts";
 import { fromExchange, refusalProblem, verdict, type WrongCell } from "./verdict.ts";
 
@@ -150,8 +151,8 @@ interface CellContext {
 /** The writes of the level that address the workspace's records, each with its valid request. */
 function writeCells(c: CellContext): WriteCell[] {
   const cells: WriteCell[] = [];
-  for (const op of c.ctx.operations) {
-    if (isRead(op) || (c.ctx.level !== "full" && op.source !== "seed") || !addressable(op, c.r)) continue;
+  for (const op of operationsInScope(c.ctx)) {
+    if (isRead(op) || !addressable(op, c.r)) continue;
     const special = SPECIAL[op.operationId]?.(c);
     if (special === null) continue;
     const args = requestFor(op, c.r, special?.body ?? genericBody(op, c.r));
