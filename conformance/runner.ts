@@ -82,6 +82,8 @@ export async function runSuite(input: RunInput): Promise<RunResult> {
   input.signal?.addEventListener("abort", onSignal, { once: true });
   const bound = setTimeout(() => interrupt(`the run reached its bound of ${Math.round(runBoundMs(options.timeoutMs) / 60_000)} min`), runBoundMs(options.timeoutMs) - BOUND_MARGIN_MS);
   bound.unref();
+  let cleaned: Promise<CleanupResult> | undefined;
+  const cleanUpOnce = () => (cleaned ??= cleanUp(suite));
   try {
     const selection = selectChecks(input.catalog ?? CATALOG, options.level, options.only);
     const checks = selection.selected;
@@ -99,7 +101,7 @@ export async function runSuite(input: RunInput): Promise<RunResult> {
     if (warm.has("workspace")) await suite.fixtures.settle("workspace");
     const earlier = stop.signal.aborted ? undefined : await sweepCertifyRecords(suite, "expired");
     const results = await runChecks(suite, checks, options, input.onEvent);
-    const cleanup = await cleanUp(suite);
+    const cleanup = await cleanUpOnce();
     const report = buildReport({
       target,
       options,
@@ -117,7 +119,7 @@ export async function runSuite(input: RunInput): Promise<RunResult> {
   } finally {
     clearTimeout(bound);
     input.signal?.removeEventListener("abort", onSignal);
-    await cleanUp(suite);
+    await cleanUpOnce();
     stop.abort("the run ended");
     await http.close();
   }
