@@ -6,6 +6,8 @@ import { join } from "node:path";
 import { measureNode } from "./child.ts";
 import type { BenchContext, SectionResult } from "./context.ts";
 import { entry, median, type ResultEntry } from "./stats.ts";
+import { certifyBeforeAfter, CERTIFY_BEFORE_REF } from "./certify.ts";
+import { loadavg } from "node:os";
 
 const CASES = "100";
 
@@ -35,8 +37,16 @@ export async function benchCertifyFuzz(ctx: BenchContext): Promise<SectionResult
   const har = join(dir, "fuzz.har");
   const only = await certify(ctx, ["--only", "fuzz", "--fuzz", CASES, "--seed", "bench", "--har", har]);
   const exchanges = (JSON.parse(readFileSync(har, "utf8")) as { log: { entries: unknown[] } }).log.entries.length;
+  const compared = await certifyBeforeAfter(ctx, "fuzz", ["--fuzz", CASES, "--seed", "bench"]);
+  notes.push(...compared.notes);
   const entries: ResultEntry[] = [
     entry(`certify --sandbox --fuzz ${CASES} (wall, incl. sandbox start)`, median(fuzz), "certify --sandbox (same run)", median(plain), "s", runs > 1 ? `median of ${runs}, interleaved` : "1 run"),
+    ...(compared.now.length > 0
+      ? [
+          entry(`certify --sandbox --fuzz ${CASES} --seed bench (wall)`, median(compared.now), `before (${CERTIFY_BEFORE_REF}, same run)`, compared.before.length > 0 ? median(compared.before) : null, "s", compared.now.length > 1 ? `median of ${compared.now.length}, interleaved` : "1 run"),
+          entry(`certify --sandbox --fuzz ${CASES} --seed bench (wall)`, median(compared.now), "goal: under 15 s", 15, "s", `load average ${loadavg().map((l) => l.toFixed(1)).join(" ")} at the end`),
+        ]
+      : []),
     entry(`certify --sandbox --only fuzz --fuzz ${CASES}: HTTP exchanges per second (wall, incl. sandbox start and fixtures)`, exchanges / only.seconds, "—", null, "req/s", `${exchanges} exchanges in ${only.seconds.toFixed(1)} s`),
   ];
   notes.push(`certify-fuzz: ${CASES} cases per operation; the fuzz-only run made ${exchanges} HTTP exchanges (HAR) in ${only.seconds.toFixed(1)} s.`);

@@ -1,4 +1,5 @@
-// Section "certify": (1) wall time of `custody certify --sandbox` for the full suite, as a user runs it;
+// Section "certify": (1) wall time of `custody certify --sandbox` for the full suite, as a user runs it,
+// beside the same command at the revision before issue 30's work (same run, interleaved) and the goal;
 // (2) how the runner's own overhead grows with the number of operations: spec copies with 2x and 4x
 // the operations, generated, then the per-operation groups run programmatically (runSuite, the same
 // code the CLI calls) against a fake target that answers every request at once.
@@ -13,6 +14,8 @@ import type { Group } from "../conformance/types.ts";
 import { measureNode } from "./child.ts";
 import type { BenchContext, SectionResult } from "./context.ts";
 import { spawnServer, type ServerChild } from "./spawn-server.ts";
+import { baselineTree } from "./baseline-tree.ts";
+import { loadavg } from "node:os";
 import { entry, median, type ResultEntry } from "./stats.ts";
 
 const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
@@ -75,37 +78,74 @@ async function servedCount(baseUrl: string): Promise<number> {
   return ((await res.json()) as { served: number }).served;
 }
 
-async function fullSuite(ctx: BenchContext): Promise<{ entries: ResultEntry[]; notes: string[] }> {
-  const dir = ctx.scratch("certify-full");
+/**
+ * The revision before certify's runs were made concurrent, clean and flake-free (issue 30): its wall time
+ * is measured in the same run as today's, interleaved, for the before/after ratio.
+ */
+export const CERTIFY_BEFORE_REF = "d045cae";
+/** The wall-time goal of `custody certify --sandbox` on the 2-core reference machine. */
+const GOAL_SECONDS = 6;
+
+interface CertifyRun {
+  seconds: number;
+  summary?: ReportSummary;
+  failure?: string;
+}
+
+async function certifyOnce(cwd: string, json: string, extra: string[] = []): Promise<CertifyRun> {
+  const m = await measureNode({ script: join(cwd, "bin/custody.js"), args: ["certify", "--sandbox", "--json", json, "--quiet", "--no-color", ...extra], cwd, timeoutMs: 300_000 });
+  // Exit 1 (a MUST check failed) or 3 is still a complete run; only 2 or a crash means no figure.
+  if (m.exitCode !== 0 && m.exitCode !== 1 && m.exitCode !== 3) {
+    return { seconds: m.wallSeconds, failure: `${m.failure ?? `exit ${m.exitCode}`}: ${m.stderr.trim().split("\n").slice(-2).join(" | ").slice(0, 300)}` };
+  }
+  try {
+    return { seconds: m.wallSeconds, summary: (JSON.parse(readFileSync(json, "utf8")) as { summary: ReportSummary }).summary };
+  } catch {
+    return { seconds: m.wallSeconds, failure: "the --json report could not be read" };
+  }
+}
+
+/** `custody certify --sandbox` (extra flags alike) today and at CERTIFY_BEFORE_REF, interleaved after a warm-up of each. */
+export async function certifyBeforeAfter(ctx: BenchContext, label: string, extra: string[] = []): Promise<{ now: number[]; before: number[]; summary?: ReportSummary; notes: string[] }> {
+  const dir = ctx.scratch(`certify-${label}`);
   const runs = ctx.quick ? 1 : 3;
-  const times: number[] = [];
   const notes: string[] = [];
+  let beforeRoot: string | undefined;
+  try {
+    beforeRoot = baselineTree(ctx.root, CERTIFY_BEFORE_REF);
+  } catch (error) {
+    notes.push(`certify: no before figure: ${(error as Error).message}`);
+  }
+  const now: number[] = [];
+  const before: number[] = [];
   let summary: ReportSummary | undefined;
-  for (let i = 0; i < runs; i++) {
-    const json = join(dir, `report-${i}.json`);
-    const m = await measureNode({
-      script: join(ctx.root, "bin/custody.js"),
-      args: ["certify", "--sandbox", "--json", json, "--quiet", "--no-color"],
-      cwd: ctx.root,
-      timeoutMs: 180_000,
-    });
-    // Exit 1 (a MUST check failed) is still a complete run; only 2 or a crash means no figure.
-    if (m.exitCode !== 0 && m.exitCode !== 1) {
-      notes.push(`certify: \`custody certify --sandbox\` did not complete: ${m.failure ?? `exit ${m.exitCode}`}: ${m.stderr.trim().split("\n").slice(-2).join(" | ").slice(0, 300)}`);
+  // A warm-up each (the TypeScript loader's cache, anvil's first start), then interleaved runs.
+  for (let i = -1; i < runs; i++) {
+    const ours = await certifyOnce(ctx.root, join(dir, `now-${i}.json`), extra);
+    if (ours.failure) {
+      notes.push(`certify ${label}: today's run did not complete: ${ours.failure}`);
       break;
     }
-    times.push(m.wallSeconds);
-    try {
-      summary = (JSON.parse(readFileSync(json, "utf8")) as { summary: ReportSummary }).summary;
-    } catch {
-      notes.push("certify: the --json report could not be read");
-    }
-    ctx.log(`certify --sandbox: ${m.wallSeconds.toFixed(1)} s (exit ${m.exitCode})`);
+    summary = ours.summary;
+    const old = beforeRoot ? await certifyOnce(beforeRoot, join(dir, `before-${i}.json`), extra) : undefined;
+    if (old?.failure) notes.push(`certify ${label}: the ${CERTIFY_BEFORE_REF} run did not complete: ${old.failure}`);
+    if (i < 0) continue;
+    now.push(ours.seconds);
+    if (old && !old.failure) before.push(old.seconds);
+    ctx.log(`certify --sandbox ${extra.join(" ")}: ${ours.seconds.toFixed(1)} s; at ${CERTIFY_BEFORE_REF}: ${old && !old.failure ? `${old.seconds.toFixed(1)} s` : "—"} (load ${loadavg()[0].toFixed(1)})`);
   }
+  return { now, before, summary, notes };
+}
+
+async function fullSuite(ctx: BenchContext): Promise<{ entries: ResultEntry[]; notes: string[] }> {
+  const { now, before, summary, notes } = await certifyBeforeAfter(ctx, "full");
   const entries: ResultEntry[] = [];
-  if (times.length > 0) {
+  if (now.length > 0) {
     const counts = summary ? `${summary.total} checks: ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped${summary.certified ? "" : " (not certified)"}` : undefined;
-    entries.push(entry("certify --sandbox, full suite (wall, incl. sandbox start)", median(times), "goal: under 20 s", 20, "s", [counts, runs > 1 ? `median of ${times.length}` : "1 run"].filter(Boolean).join("; ")));
+    const runs = now.length > 1 ? `median of ${now.length}, interleaved` : "1 run";
+    const name = "certify --sandbox, full suite (wall, incl. sandbox start)";
+    entries.push(entry(name, median(now), `before (${CERTIFY_BEFORE_REF}, same run)`, before.length > 0 ? median(before) : null, "s", [counts, runs].filter(Boolean).join("; ")));
+    entries.push(entry(name, median(now), `goal: under ${GOAL_SECONDS} s`, GOAL_SECONDS, "s", `load average ${loadavg().map((l) => l.toFixed(1)).join(" ")} at the end`));
   }
   return { entries, notes };
 }

@@ -1,5 +1,5 @@
 // The --fuzz flags of `custody certify` (declared in commands/certify.ts): their values checked and turned into fuzz options.
-import { fuzzChecks, type FuzzOptions } from "../conformance/checks/fuzz/index.ts";
+import type { FuzzOptions } from "../conformance/checks/fuzz/index.ts";
 import { randomSeed } from "../conformance/fuzz/prng.ts";
 import type { OperationInfo } from "../conformance/operations.ts";
 import type { Check } from "../conformance/check.ts";
@@ -32,9 +32,11 @@ export function fuzzOptionsOf(v: FuzzFlagValues): FuzzOptions | undefined {
   return { cases: Number(v.fuzz), seed: v.seed ?? randomSeed(), allowWrites: v["allow-writes"] === true || v.sandbox === true, ...(timeSeconds !== undefined ? { timeSeconds } : {}) };
 }
 
-/** The checks --fuzz adds to the catalog. */
-export function fuzzCatalog(options: FuzzOptions | undefined, operations: OperationInfo[], level: Level, before: readonly Check[] = []): Check[] {
-  return options ? fuzzChecks(operations, options, level, before.map((c) => c.id)) : [];
+/** The checks --fuzz adds to the catalog (their module loads only when --fuzz is given). */
+export async function fuzzCatalog(options: FuzzOptions | undefined, operations: OperationInfo[], level: Level, before: readonly Check[] = []): Promise<Check[]> {
+  if (!options) return [];
+  const { fuzzChecks } = await import("../conformance/checks/fuzz/index.ts");
+  return fuzzChecks(operations, options, level, before.map((c) => c.id));
 }
 
 export function fuzzBanner(options: FuzzOptions): string {

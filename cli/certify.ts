@@ -1,11 +1,12 @@
 // `custody certify`: certifies a deployment given its URLs and credentials (flags or environment),
 // or the embedded reference deployment with --sandbox. Exit 0 certified (every MUST check of the
 // level ran and passed), 1 a MUST check failed, 2 bad usage or the preflight stopped the run,
-// 3 no MUST check failed but some did not run. Secrets are never printed.
+// 3 no MUST check failed but some did not run. Secrets are never printed. SIGINT/SIGTERM stop the
+// checks, remove what the run created, write the reports and exit 130/143 (a second signal: at once).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, defaultWsUrl, type Credentials, type RunOptions, type TargetConfig } from "../conformance/config.ts";
-import { loadGeneratedOperations, type OperationInfo } from "../conformance/operations.ts";
+import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, defaultWsUrl, type Credentials, type OtherTenant, type RunOptions, type TargetConfig } from "../conformance/config.ts";
+import type { OperationInfo } from "../conformance/operations.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "../conformance/probe.ts";
 import { consoleReporter } from "../conformance/report/console.ts";
 import { renderHtml } from "../conformance/report/html.ts";
@@ -13,13 +14,13 @@ import { renderJson } from "../conformance/report/json.ts";
 import { renderJunit } from "../conformance/report/junit.ts";
 import { EXIT, exitCodeOf, type Report } from "../conformance/report/model.ts";
 import { supplyMode } from "../conformance/supply.ts";
-import { redactorFor, runSuite } from "../conformance/runner.ts";
+import { startSandboxWorker, type SandboxHandle } from "./certify-sandbox.ts";
+import { Interruption } from "./interruption.ts";
 import type { Redactor } from "../conformance/redact.ts";
 import { GROUPS, type Group, type Level } from "../conformance/types.ts";
 import { parseFlags, type FlagValues } from "./flags.ts";
 import { UsageError } from "./usage-error.ts";
 import { fuzzBanner, fuzzCatalog, fuzzOptionsOf } from "./certify-fuzz.ts";
-import { CATALOG } from "../conformance/catalog.ts";
 import { harRecorder, writeHar } from "./certify-har.ts";
 import { CERTIFY_COMMAND, CERTIFY_OPTIONS } from "./commands/certify.ts";
 import { ConfigError } from "./config-file.ts";
@@ -35,6 +36,8 @@ export interface CertifyIo {
   operations?: OperationInfo[];
   /** Where a custody.config.* is looked for (default: the working directory). */
   cwd?: string;
+  /** false: leave SIGINT/SIGTERM alone (default: the first stops the run, cleanly). */
+  signals?: boolean;
 }
 
 const MIB = 1024 * 1024;
@@ -62,24 +65,33 @@ export async function run(argv: string[], io: CertifyIo = {}): Promise<number> {
     stdout(`${CERTIFY_USAGE}\n`);
     return 0;
   }
-  let sandbox: SandboxHandle | undefined;
+  let sandbox: Promise<SandboxHandle> | undefined;
+  const interruption = io.signals === false ? undefined : new Interruption(stderr);
   try {
     const config = configOf(values.config, { cwd: io.cwd, env });
     values = withConfig(values, config, "certify", values.target === undefined ? undefined : { kind: "targets", name: values.target }, env);
     if (values.target !== undefined && config === undefined) throw new ConfigError("--target needs a config file with targets (custody init writes one)");
     const options = runOptions(values, env);
     fuzzOptionsOf(values); // a wrong --fuzz value is named before a sandbox starts
-    if (values.sandbox) sandbox = await startSandbox();
-    const target = targetConfig(values, env, options.level, sandbox, namedHint(config, "targets"));
-    const operations = io.operations ?? (await loadGeneratedOperations());
-    return await certify(target, options, operations, values, stdout, stderr);
+    // The sandbox starts in its own thread while this one loads the suite.
+    if (values.sandbox) sandbox = startSandboxWorker();
+    const [operations, handle] = await Promise.all([io.operations ?? loadOperations(), sandbox]);
+    const target = targetConfig(values, env, options.level, handle, namedHint(config, "targets"));
+    if (interruption?.signal.aborted) return interruption.exitCode;
+    const code = await certify(target, options, operations, values, stdout, stderr, interruption?.signal);
+    return interruption?.signal.aborted ? interruption.exitCode : code;
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     stderr(`custody certify: ${message}${err instanceof UsageError ? `\n${SHORT_USAGE}` : ""}\n`);
     return EXIT.usageOrPreflight;
   } finally {
-    await sandbox?.close().catch(() => undefined);
+    await sandbox?.then((s) => s.close()).catch(() => undefined);
+    interruption?.dispose();
   }
+}
+
+async function loadOperations(): Promise<OperationInfo[]> {
+  return (await import("../conformance/operations.ts")).loadGeneratedOperations();
 }
 
 async function certify(
@@ -89,7 +101,10 @@ async function certify(
   values: Values,
   stdout: (t: string) => void,
   stderr: (t: string) => void,
+  signal?: AbortSignal,
 ): Promise<number> {
+  // The suite (every check, and what they import) loads here, while a sandbox worker starts.
+  const [{ redactorFor, runSuite }, { CATALOG }] = await Promise.all([import("../conformance/runner.ts"), import("../conformance/catalog.ts")]);
   const redactor = redactorFor(target);
   const reporter = consoleReporter({ write: (t) => stdout(redactor.text(t)), color: !values["no-color"] && process.stdout.isTTY === true, verbose: !values.quiet });
   const restoreConsole = redactConsole(redactor);
@@ -98,7 +113,7 @@ async function certify(
   const har = harRecorder(values.har);
   let result;
   try {
-    result = await runSuite({ target, options, operations, onEvent: reporter, redactor, catalog: [...CATALOG, ...fuzzCatalog(fuzz, operations, options.level, CATALOG)], ...(har ? { onExchange: har.record } : {}) });
+    result = await runSuite({ target, options, operations, onEvent: reporter, redactor, catalog: [...CATALOG, ...(await fuzzCatalog(fuzz, operations, options.level, CATALOG))], ...(har ? { onExchange: har.record } : {}), ...(signal ? { signal } : {}) });
   } finally {
     restoreConsole();
   }
@@ -208,6 +223,9 @@ function targetConfig(v: Values, env: NodeJS.ProcessEnv, level: Level, sandbox?:
     webhookListenPort = Number(m[2]);
   }
   const receiverUrl = pick("webhook-receiver-url");
+  const other = otherTenant(admin, pick, sandbox);
+  const workspaceId = pick("workspace-id", sandbox?.workspace_id);
+  if (other?.workspaceId !== undefined && other.workspaceId === workspaceId) throw new UsageError("--other-workspace-id is the --workspace-id: tenant isolation needs another workspace");
   const solanaRpc = pick("solana-rpc-url", sandbox?.solana_rpc_url);
   const profile = v["webhook-profile"];
   if (profile !== undefined && profile !== "standard-webhooks" && profile !== "canonical-json") {
@@ -224,9 +242,10 @@ function targetConfig(v: Values, env: NodeJS.ProcessEnv, level: Level, sandbox?:
     wsUrl,
     admin,
     rpcApiKey,
-    workspaceId: pick("workspace-id", sandbox?.workspace_id),
+    workspaceId,
     viewer: pair("viewer-api-key", "viewer-api-secret", restricted?.viewer),
     scoped: pair("scoped-api-key", "scoped-api-secret", restricted?.scoped),
+    ...(other ? { other } : {}),
     faucetPrivateKey: pick("faucet-private-key", sandbox?.faucet_private_key),
     solanaRpcUrl: solanaRpc ? httpUrl(solanaRpc, "--solana-rpc-url") : undefined,
     fixtureIds: {
@@ -265,38 +284,19 @@ function wsUrlOf(raw: string): string {
   return raw;
 }
 
-/** What reference/sandbox.ts's startSandbox returns (the CLI is the only place that knows it). */
-interface SandboxHandle {
-  base_url: string;
-  rpc_url: string;
-  ws_url?: string;
-  api_key: string;
-  api_secret: string;
-  rpc_api_key: string;
-  workspace_id?: string;
-  viewer_api_key?: string;
-  viewer_api_secret?: string;
-  scoped_api_key?: string;
-  scoped_api_secret?: string;
-  faucet_private_key?: string;
-  solana_rpc_url?: string;
-  close(): Promise<void>;
-}
-
-// A variable specifier: conformance/ must not depend on reference/, and the CLI loads it only on --sandbox.
-const SANDBOX_MODULE = "../reference/sandbox.ts";
-
-async function startSandbox(): Promise<SandboxHandle> {
-  let mod: { startSandbox?: (options?: Record<string, unknown>) => Promise<SandboxHandle> };
-  try {
-    mod = (await import(SANDBOX_MODULE)) as typeof mod;
-  } catch (err) {
-    throw new Error(`cannot load the reference deployment (reference/sandbox.ts): ${(err as Error).message}`);
+/**
+ * The key of a second workspace (flags, environment, or the sandbox's second workspace): the tenant
+ * isolation checks run with it. It must not be the --api-key itself.
+ */
+function otherTenant(admin: Credentials, pick: (flag: "other-api-key" | "other-api-secret" | "other-workspace-id", fromSandbox?: string) => string | undefined, sandbox?: SandboxHandle): OtherTenant | undefined {
+  const apiKey = pick("other-api-key", sandbox?.other_api_key);
+  const apiSecret = pick("other-api-secret", sandbox?.other_api_secret);
+  const workspaceId = pick("other-workspace-id", sandbox?.other_workspace_id);
+  if (!apiKey && !apiSecret) {
+    if (workspaceId) throw new UsageError("--other-workspace-id needs --other-api-key and --other-api-secret");
+    return undefined;
   }
-  if (typeof mod.startSandbox !== "function") throw new Error("reference/sandbox.ts does not export startSandbox");
-  const handle = await mod.startSandbox({});
-  for (const field of ["base_url", "rpc_url", "api_key", "api_secret", "rpc_api_key"] as const) {
-    if (typeof handle?.[field] !== "string") throw new Error(`the sandbox did not provide ${field}`);
-  }
-  return handle;
+  if (!apiKey || !apiSecret) throw new UsageError("--other-api-key and --other-api-secret go together");
+  if (apiKey === admin.apiKey) throw new UsageError("--other-api-key is the --api-key: tenant isolation needs a key of another workspace");
+  return { credentials: { apiKey, apiSecret }, ...(workspaceId ? { workspaceId } : {}) };
 }

@@ -104,6 +104,9 @@ export function sandboxJson(s: Sandbox): string {
     scoped_api_secret: s.scoped_api_secret,
     rpc_api_key: s.rpc_api_key,
     faucet_private_key: s.faucet_private_key,
+    other_workspace_id: s.other_workspace_id,
+    other_api_key: s.other_api_key,
+    other_api_secret: s.other_api_secret,
   });
 }
 
@@ -122,6 +125,7 @@ function summary(s: Sandbox, dataDir: string | undefined, file: string | undefin
     `  owner key       ${s.api_key}   secret ${s.api_secret}`,
     `  viewer key      ${s.viewer_api_key}   secret ${s.viewer_api_secret}`,
     `  balances key    ${s.scoped_api_key}   secret ${s.scoped_api_secret}   (balances:read only)`,
+    `  other workspace ${s.other_workspace_id}   owner key ${s.other_api_key}   secret ${s.other_api_secret}   (another tenant)`,
     `  rpc api key     ${s.rpc_api_key}`,
     `  faucet key      ${s.faucet_private_key}`,
     `  CORS            ${corsOrigins?.length ? corsOrigins.join(", ") : "any origin"} (--cors-origin to restrict)`,

@@ -11,6 +11,7 @@ import { rpcResultChecks } from "./checks/rpc/results.ts";
 import { wsRpcChecks } from "./checks/rpc/ws.ts";
 import { scopeChecks } from "./checks/scope/index.ts";
 import { authzChecks } from "./checks/authz/index.ts";
+import { isolationChecks } from "./checks/isolation/index.ts";
 import { moneyChecks } from "./checks/money/index.ts";
 import { pagingChecks } from "./checks/paging/index.ts";
 import { deliveryChecks } from "./checks/webhooks/delivery.ts";
@@ -27,6 +28,7 @@ export const CATALOG: readonly Check[] = [
   ...scopeChecks,
   ...roleChecks,
   ...authzChecks,
+  ...isolationChecks,
   ...webhookChecks,
   ...deliveryChecks,
   endpointIsolation,

@@ -1,9 +1,12 @@
-// Sends the deposit of the lifecycle checks with a funded key, through the deployment's own node
-// access (viem over {rpc_url}/rpc?api_key=…), bounded like every other request.
-import { createWalletClient, defineChain, http, parseUnits, type Hex } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+// Sends the deposits of the lifecycle and money checks with a funded key, through the deployment's own
+// node access ({rpc_url}/rpc?api_key=…) and the suite's bounded JSON-RPC client, so every call has
+// its deadline and its evidence. viem's accounts module signs the transaction; it is loaded on the
+// first deposit (a run without a faucet key never pays for it), and it alone: the whole viem client
+// costs a second of CPU to load, for calls the RpcClient makes anyway.
+import type { Hex } from "viem";
 import { CheckFailed, CheckSkipped } from "./outcome.ts";
 import type { RpcClient } from "./rpc.ts";
+import { decimalToUnits } from "./units.ts";
 
 export interface SentTransfer {
   hash: Hex;
@@ -16,39 +19,59 @@ export function normalizePrivateKey(key: string): Hex {
   return hex as Hex;
 }
 
-export function faucetAddress(privateKey: string): Hex {
-  return privateKeyToAccount(normalizePrivateKey(privateKey)).address;
-}
+/** The send in progress per node and sender: one at a time, so each draws the next nonce. */
+const sending = new Map<string, Promise<unknown>>();
 
-/** Sends `amount` (whole native units) from the faucet key to `to`; returns the transaction hash. */
+/**
+ * Sends `amount` (whole native units) from the faucet key to `to`; returns the transaction hash.
+ * Sends from one key through one node go one after the other: two at once would draw the same nonce.
+ */
 export async function sendNativeTransfer(
   rpc: RpcClient,
   privateKey: string,
   to: string,
   amount: string,
   decimals: number,
-  timeoutMs: number,
 ): Promise<SentTransfer> {
-  const chainIdHex = await rpc.resultHttp("eth_chainId");
-  if (typeof chainIdHex !== "string" || !/^0x[0-9a-f]+$/i.test(chainIdHex)) {
-    throw new CheckFailed(`eth_chainId answered ${JSON.stringify(chainIdHex)}, not a hex quantity`);
-  }
-  const id = Number(BigInt(chainIdHex));
-  const url = rpc.httpUrl("query");
-  const chain = defineChain({
-    id,
-    name: `target-${id}`,
-    nativeCurrency: { name: "native", symbol: "NATIVE", decimals },
-    rpcUrls: { default: { http: [url] } },
-  });
+  const key = `${rpc.httpUrl("query")} ${normalizePrivateKey(privateKey)}`;
+  const previous = sending.get(key) ?? Promise.resolve();
+  const next = previous.catch(() => undefined).then(() => sendNow(rpc, privateKey, to, amount, decimals));
+  sending.set(key, next);
+  void next.finally(() => sending.get(key) === next && sending.delete(key)).catch(() => undefined);
+  return next;
+}
+
+/** Every call goes through the suite's JSON-RPC client, bounded by its deadline. */
+async function sendNow(rpc: RpcClient, privateKey: string, to: string, amount: string, decimals: number): Promise<SentTransfer> {
+  const { privateKeyToAccount } = await import("viem/accounts");
   const account = privateKeyToAccount(normalizePrivateKey(privateKey));
-  const client = createWalletClient({ account, chain, transport: http(url, { timeout: timeoutMs, retryCount: 0 }) });
-  try {
-    const hash = await client.sendTransaction({ to: to as Hex, value: parseUnits(amount, decimals), account, chain });
-    return { hash, from: account.address };
-  } catch (err) {
-    const message = (err as { shortMessage?: string; message?: string }).shortMessage ?? (err as Error).message;
+  const value = decimalToUnits(amount, decimals);
+  if (value === undefined) throw new CheckFailed(`cannot send ${amount}: not a decimal amount`);
+  const [chainId, nonce, gasPrice, balance] = await Promise.all([
+    quantity(rpc, "eth_chainId"),
+    quantity(rpc, "eth_getTransactionCount", [account.address, "pending"]),
+    quantity(rpc, "eth_gasPrice"),
+    quantity(rpc, "eth_getBalance", [account.address, "latest"]),
+  ]);
+  const gas = await quantity(rpc, "eth_estimateGas", [{ from: account.address, to, value: hex(value) }]).catch(() => 21_000n);
+  if (balance < value + gas * gasPrice) throw new CheckSkipped(`the faucet key ${account.address} has too little to deposit ${amount}`);
+  const raw = await account.signTransaction({ type: "legacy", chainId: Number(chainId), nonce: Number(nonce), to: to as Hex, value, gas, gasPrice });
+  const hash = await rpc.resultHttp("eth_sendRawTransaction", [raw]).catch((err: unknown) => {
+    const message = err instanceof Error ? err.message : String(err);
     if (/insufficient funds/i.test(message)) throw new CheckSkipped(`the faucet key ${account.address} has too little to deposit ${amount}`);
-    throw new CheckFailed(`sending the deposit through the node access failed: ${message.split("\n")[0]}`);
-  }
+    throw new CheckFailed(`sending the deposit through the node access failed: ${message.split("\n")[0]}`, err instanceof CheckFailed ? err.evidence : undefined);
+  });
+  if (typeof hash !== "string" || !/^0x[0-9a-fA-F]{64}$/.test(hash)) throw new CheckFailed(`eth_sendRawTransaction answered ${JSON.stringify(hash)}, not a transaction hash`);
+  return { hash: hash as Hex, from: account.address };
+}
+
+/** A hex quantity result, or a failure naming the method and what it answered. */
+async function quantity(rpc: RpcClient, method: string, params: unknown[] = []): Promise<bigint> {
+  const result = await rpc.resultHttp(method, params);
+  if (typeof result !== "string" || !/^0x[0-9a-fA-F]+$/.test(result)) throw new CheckFailed(`${method} answered ${JSON.stringify(result)}, not a hex quantity`);
+  return BigInt(result);
+}
+
+function hex(n: bigint): Hex {
+  return `0x${n.toString(16)}`;
 }

@@ -138,4 +138,8 @@ export const CHECK_SENDS: Readonly<Record<string, string>> = {
   "paging.disjoint-complete": "listWallets page by page from the end of the list, createWallet between the reads (three wallets)",
   "paging.every-list": "every paged list with limit 1, with the maximum, and with an offset far past its end",
   "paging.bad-limit": "listWebhooks with a limit above the maximum, zero, negative, a negative offset and a non-number",
+  // isolation: with --other-api-key/--other-api-secret (a second workspace's key)
+  "isolation.reads-refused": "every read of this workspace's records (by id, or by its workspace path) with the other workspace's key, each beside the same request with this workspace's key",
+  "isolation.writes-refused": "the writes to this workspace's records with the other workspace's key (seed level: operations 6 and 7; full level: every write, aimed at records made for the purpose), then reads with this workspace's key to see nothing changed",
+  "isolation.lists-exclude-other": "every list of the other workspace with its own key, looking for this workspace's id and record ids",
 };

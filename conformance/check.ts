@@ -11,6 +11,8 @@ export interface Check extends CheckIdentity {
   awaits?: Prerequisite[];
   /** Ids of checks that must have finished first (ordering, e.g. delete after resend). */
   after?: string[];
+  /** More such ids at --level seed only, where the check shares a given record with them. */
+  afterAtSeed?: string[];
   /** Multiplies the per-check timeout for checks that wait on the chain. */
   timeoutScale?: number;
   /** Returns nothing on success; throws CheckFailed / CheckSkipped (see outcome.ts) or returns an Outcome. */

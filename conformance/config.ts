@@ -7,6 +7,12 @@ export interface Credentials {
   apiSecret: string;
 }
 
+export interface OtherTenant {
+  credentials: Credentials;
+  /** Its workspace id (--other-workspace-id); found with its own key when not given. */
+  workspaceId?: string;
+}
+
 export interface SeedFixtureIds {
   walletId?: string;
   assetId?: string;
@@ -27,6 +33,8 @@ export interface TargetConfig {
   workspaceId?: string;
   viewer?: Credentials;
   scoped?: Credentials;
+  /** A key of another workspace (--other-api-key/--other-api-secret): the tenant isolation checks. */
+  other?: OtherTenant;
   faucetPrivateKey?: string;
   /** The deployment's Solana JSON-RPC (POST at this URL; the node-access key in api_key), for the chains checks. */
   solanaRpcUrl?: string;

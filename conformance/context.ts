@@ -1,6 +1,7 @@
 // What a running check sees: the target, bounded clients bound to its own deadline, the operation
 // table and the shared prerequisites (fixtures), which are created once and shared by all checks.
 import { ApiClient, fillPath } from "./api.ts";
+import { Cleanup } from "./cleanup.ts";
 import type { Credentials, RunOptions, TargetConfig } from "./config.ts";
 import type { FixtureRegistry, FixtureResult, FixtureValues } from "./fixtures/registry.ts";
 import type { OperationInfo } from "./operations.ts";
@@ -12,6 +13,7 @@ import { RpcClient } from "./rpc.ts";
 import { SolanaRpcClient } from "./solana-rpc.ts";
 import { supplyMode, type SupplyMode } from "./supply.ts";
 import type { Level, Prerequisite } from "./types.ts";
+import { RunMarker, runBoundMs } from "./marker.ts";
 
 export interface CallArgs {
   params?: Record<string, string | undefined>;
@@ -24,7 +26,10 @@ export interface CallArgs {
 
 /** State shared by every check of one run. */
 export class Suite {
-  readonly cleanups: Array<() => Promise<void>> = [];
+  /** What the run undoes when it ends (cleanup.ts). */
+  readonly cleanup = new Cleanup();
+  /** The mark on every record the run creates, with the run's lease (marker.ts). */
+  readonly marker: RunMarker;
   fixtures!: FixtureRegistry<Suite>;
 
   constructor(
@@ -35,7 +40,14 @@ export class Suite {
     readonly http: HttpProbe,
     /** Aborted when the whole run stops. */
     readonly signal: AbortSignal,
-  ) {}
+  ) {
+    this.marker = new RunMarker(runBoundMs(options.timeoutMs));
+  }
+
+  /** Registers the call that removes a record this run created; it runs when the run ends. */
+  removeAtEnd(what: string, operationId: string, args: CallArgs): void {
+    this.cleanup.deployment(what, (signal) => this.call(operationId, args, signal));
+  }
 
   get level(): Level {
     return this.options.level;

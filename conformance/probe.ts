@@ -3,6 +3,7 @@
 // every exchange is captured as evidence with secrets redacted.
 import { Agent, request } from "undici";
 import { BodyLimitReached, CheckFailed } from "./outcome.ts";
+import { progressed } from "./progress.ts";
 import { Redactor } from "./redact.ts";
 import type { Evidence, RequestEvidence, ResponseEvidence } from "./types.ts";
 
@@ -97,9 +98,9 @@ export class HttpProbe {
 
   /** Like send, but a failure is returned as a value (for preflight and checks that expect refusal). */
   async attempt(req: HttpRequest, signal?: AbortSignal): Promise<HttpAttempt> {
-    if (!this.onExchange) return this.attemptOnce(req, signal);
+    if (!this.onExchange) return this.attemptOnce(req, signal).finally(() => progressed(signal));
     const startedAt = new Date();
-    const result = await this.attemptOnce(req, signal);
+    const result = await this.attemptOnce(req, signal).finally(() => progressed(signal));
     const evidence = result.ok ? result.exchange.evidence : result.evidence;
     this.onExchange({ startedAt, durationMs: Date.now() - startedAt.getTime(), evidence, ...(result.ok ? {} : { error: result.reason }) });
     return result;
@@ -112,10 +113,13 @@ export class HttpProbe {
     const timer = setTimeout(() => deadline.abort(), timeoutMs);
     const signals = signal ? [deadline.signal, signal] : [deadline.signal];
     const combined = AbortSignal.any(signals);
-    const requestEvidence = this.requestEvidence(req);
+    // Evidence is redacted only when someone reads it (a failure, a report, --har): most answers pass.
+    let requestEvidenceMemo: RequestEvidence | undefined;
+    const requestEvidence = () => (requestEvidenceMemo ??= this.requestEvidence(req));
     let phase: "headers" | "body" = "headers";
     let received = 0;
-    let partial: ResponseEvidence | undefined;
+    // The status and headers seen before a failure; redacted only if a failure is reported.
+    let partial: { status: number; headers: Record<string, string> } | undefined;
     try {
       const res = await request(req.url, {
         method: req.method as "GET",
@@ -127,16 +131,16 @@ export class HttpProbe {
       // Destroying a body stream emits an abort error; nobody else listens, so swallow it here.
       res.body.on("error", () => undefined);
       const headers = flattenHeaders(res.headers);
-      partial = { status: res.statusCode, headers: this.redactor.headers(headers) };
+      partial = { status: res.statusCode, headers };
       if (res.statusCode >= 300 && res.statusCode < 400) {
         res.body.destroy();
         const location = headers["location"] ?? "(no location header)";
-        return this.failure(`redirected to ${this.redactor.url(location)} (redirects are never followed)`, "redirect", requestEvidence, partial);
+        return this.failure(`redirected to ${this.redactor.url(location)} (redirects are never followed)`, "redirect", requestEvidence(), partial);
       }
       const declared = Number(headers["content-length"]);
       if (Number.isFinite(declared) && declared > this.maxBodyBytes) {
         res.body.destroy();
-        return this.failure(`response body exceeds ${formatBytes(this.maxBodyBytes)} (content-length ${declared})`, "too-large", requestEvidence, partial);
+        return this.failure(`response body exceeds ${formatBytes(this.maxBodyBytes)} (content-length ${declared})`, "too-large", requestEvidence(), partial);
       }
       phase = "body";
       const chunks: Buffer[] = [];
@@ -145,16 +149,13 @@ export class HttpProbe {
         received += buf.length;
         if (received > this.maxBodyBytes) {
           res.body.destroy();
-          return this.failure(`response body exceeds ${formatBytes(this.maxBodyBytes)}`, "too-large", requestEvidence, partial);
+          return this.failure(`response body exceeds ${formatBytes(this.maxBodyBytes)}`, "too-large", requestEvidence(), partial);
         }
         chunks.push(buf);
       }
       const text = Buffer.concat(chunks).toString("utf8");
       const response: HttpResponse = { status: res.statusCode, headers, text, bytes: received, durationMs: Date.now() - started };
-      return {
-        ok: true,
-        exchange: { request: req, response, evidence: { request: requestEvidence, response: this.responseEvidence(response) } },
-      };
+      return { ok: true, exchange: lazyEvidence(req, response, () => ({ request: requestEvidence(), response: this.responseEvidence(response) })) };
     } catch (err) {
       const { reason, kind } = describeTransportError(err, {
         timedOut: deadline.signal.aborted,
@@ -164,7 +165,7 @@ export class HttpProbe {
         timeoutMs,
         url: req.url,
       });
-      return this.failure(reason, kind, requestEvidence, partial);
+      return this.failure(reason, kind, requestEvidence(), partial);
     } finally {
       clearTimeout(timer);
     }
@@ -190,10 +191,22 @@ export class HttpProbe {
     await this.agent.destroy().catch(() => undefined);
   }
 
-  private failure(reason: string, kind: TransportFailureKind, request: RequestEvidence, partial?: ResponseEvidence): HttpAttempt {
-    const response: ResponseEvidence = { ...(partial ?? {}), error: reason };
+  private failure(reason: string, kind: TransportFailureKind, request: RequestEvidence, partial?: { status: number; headers: Record<string, string> }): HttpAttempt {
+    const response: ResponseEvidence = { ...(partial ? { status: partial.status, headers: this.redactor.headers(partial.headers) } : {}), error: reason };
     return { ok: false, reason, kind, evidence: { request, response } };
   }
+}
+
+/** An exchange whose evidence is built (and redacted) once, on first read. */
+function lazyEvidence(request: HttpRequest, response: HttpResponse, build: () => Evidence): HttpExchange {
+  let evidence: Evidence | undefined;
+  return {
+    request,
+    response,
+    get evidence() {
+      return (evidence ??= build());
+    },
+  };
 }
 
 interface ErrorContext {

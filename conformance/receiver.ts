@@ -1,33 +1,37 @@
 // The runner's own webhook receiver: a small node:http server that records every delivery
-// (raw bytes and headers, exactly as received) so the checks can verify real signatures.
+// (raw bytes and headers, exactly as received) so the checks can verify real signatures. The URLs it
+// hands out carry the run's marker (marker.ts), so webhooks left by other runs are told apart.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { markerIn } from "./marker.ts";
 
 const MAX_DELIVERY_BYTES = 1024 * 1024;
 
 export interface ReceivedDelivery {
-  /** The path token after /hooks/ that tells which registered webhook this is. */
+  /**
+   * Which webhook of ours this is (the path segment after the run's marker); "given" for a webhook
+   * registered by hand to --webhook-receiver-url, "foreign" for one another run registered.
+   */
   channel: string;
   headers: Record<string, string | string[] | undefined>;
   body: string;
   receivedAt: number;
   /** 1 for the first attempt of this event on this channel, 2 for its first retry, ... */
   attempt?: number;
-  /** What the receiver answered when a failure plan made it fail ("error": 500, "hang": no answer, "reset": connection closed). */
+  /** What the receiver answered when a failure plan made it fail ("error": 500, "drop": connection closed, "hang": no answer). */
   failedWith?: FailureStep;
   /** Parsed body when it is JSON. */
   event?: { event?: unknown; payload?: unknown; webhook_id?: unknown; resource_id?: unknown; url?: unknown; [k: string]: unknown };
 }
 
 /**
- * A planned failure: "error" answers 500, "hang" answers nothing until the sender gives up, "reset"
- * closes the connection without an answer (a receiver that refuses: the URL stays one the deployment
- * can reach, so refusal is a reset rather than a closed port).
+ * A planned failure: "error" answers 500 and "drop" closes the connection without any answer (a network
+ * failure to the sender; a receiver that refuses: the URL stays one the deployment can reach, so refusal
+ * is a dropped connection rather than a closed port), both at once, so a failing receiver costs the
+ * deployment nothing even when a run leaves it registered. "hang" answers nothing until the sender gives
+ * up: only webhooks.endpoint-isolation uses it, on webhooks it deletes before it ends.
  */
-export type FailureStep = "error" | "hang" | "reset";
-
-/** What accept() tells the server to do instead of answering with a status. */
-const RESET = 0;
+export type FailureStep = "error" | "drop" | "hang";
 
 /** How long a "hang" holds the request at most (longer than the spec's 10-second delivery time-out). */
 const HANG_MS = 30_000;
@@ -42,16 +46,20 @@ export interface ReceiverOptions {
 export class WebhookReceiver {
   readonly deliveries: ReceivedDelivery[] = [];
   private listeners = new Set<() => void>();
-  private readonly plans = new Map<string, FailureStep[]>();
+  /** Per channel: the failure plan, and the one event it applies to (the first the channel gets). */
+  private readonly plans = new Map<string, { steps: FailureStep[]; eventId?: string }>();
   private readonly always = new Map<string, FailureStep>();
   private server: Server | undefined;
   private base = "";
+
+  /** `token`: the run's marker, the first path segment of every URL handed out. */
+  constructor(private readonly token = "custody-certify") {}
 
   async start(options: ReceiverOptions = {}): Promise<void> {
     this.server = createServer((req, res) => {
       this.accept(req).then(
         (status) => {
-          if (status === RESET) return void req.socket.destroy();
+          if (status === "drop") return void req.socket.destroy();
           res.writeHead(status, { "content-type": "application/json" });
           res.end(status === 200 ? '{"received":true}' : '{"received":false}');
         },
@@ -71,9 +79,19 @@ export class WebhookReceiver {
     this.base = (options.publicUrl ?? `http://${host}:${address.port}`).replace(/\/+$/, "");
   }
 
-  /** Attempt n of every event on `channel` gets plan[n-1]; later attempts are answered 200. */
+  /**
+   * Attempt n of the first event `channel` receives gets plan[n-1]; its later attempts, and every other
+   * event, are answered 200. One event only: failing every event would make the endpoint look down as a
+   * whole, and a deployment with a circuit breaker (x-custody-webhook-delivery) would rightly hold its
+   * retries back.
+   */
   failFirst(channel: string, plan: FailureStep[]): void {
-    this.plans.set(channel, plan);
+    this.plans.set(channel, { steps: plan });
+  }
+
+  /** The event the failure plan of `channel` applies to, once the channel received one. */
+  plannedEvent(channel: string): string | undefined {
+    return this.plans.get(channel)?.eventId;
   }
 
   /** Every attempt on `channel` fails with `step` until forget(channel). */
@@ -89,7 +107,7 @@ export class WebhookReceiver {
 
   /** The URL to register for one channel (a webhook of ours). */
   url(channel: string): string {
-    return `${this.base}/hooks/${channel}`;
+    return `${this.base}/${this.token}/${channel}`;
   }
 
   /** Resolves with the first delivery (already received or future) matching `predicate`, or undefined at the deadline. */
@@ -122,10 +140,8 @@ export class WebhookReceiver {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  private async accept(req: IncomingMessage): Promise<number> {
-    // Webhooks we register get /hooks/<channel>; a webhook registered by hand to --webhook-receiver-url
-    // may use any path under it, and counts as the channel "given".
-    const match = /^\/hooks\/([A-Za-z0-9_-]+)/.exec(req.url ?? "") ?? [undefined, "given"];
+  private async accept(req: IncomingMessage): Promise<number | "drop"> {
+    const channel = this.channelOf(new URL(req.url ?? "/", "http://receiver").pathname);
     if (req.method !== "POST") {
       req.resume();
       return 404;
@@ -138,7 +154,7 @@ export class WebhookReceiver {
       chunks.push(chunk as Buffer);
     }
     const body = Buffer.concat(chunks).toString("utf8");
-    const delivery: ReceivedDelivery = { channel: match[1], headers: { ...req.headers }, body, receivedAt: Date.now() };
+    const delivery: ReceivedDelivery = { channel, headers: { ...req.headers }, body, receivedAt: Date.now() };
     try {
       const parsed = JSON.parse(body) as unknown;
       if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) delivery.event = parsed as ReceivedDelivery["event"];
@@ -150,7 +166,8 @@ export class WebhookReceiver {
     if (plan || always) {
       const id = eventIdOf(delivery);
       delivery.attempt = 1 + this.deliveries.filter((d) => d.channel === delivery.channel && eventIdOf(d) === id).length;
-      delivery.failedWith = always ?? plan?.[delivery.attempt - 1];
+      if (plan && plan.eventId === undefined && id !== undefined) plan.eventId = id;
+      delivery.failedWith = always ?? (plan && id === plan.eventId ? plan.steps[delivery.attempt - 1] : undefined);
     }
     this.deliveries.push(delivery);
     for (const listener of [...this.listeners]) listener();
@@ -161,8 +178,19 @@ export class WebhookReceiver {
       });
       return 504;
     }
-    if (delivery.failedWith === "reset") return RESET;
+    if (delivery.failedWith === "drop") return "drop";
     return delivery.failedWith === "error" ? 500 : 200;
+  }
+
+  /**
+   * Webhooks of this run get /<token>/<channel>; another run's token is "foreign" (its webhook was left
+   * registered); any other path is a webhook registered by hand to --webhook-receiver-url: "given".
+   */
+  private channelOf(path: string): string {
+    const [first, second] = path.split("/").filter(Boolean);
+    if (first === this.token && second && /^[A-Za-z0-9_-]+$/.test(second)) return second;
+    if (first && markerIn(first)) return "foreign";
+    return "given";
   }
 }
 

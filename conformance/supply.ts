@@ -30,6 +30,8 @@ export const SUPPLY: Record<Prerequisite, SupplyRule> = {
   "withdrawal-executed": { flag: "--faucet-private-key", creatable: true, what: "executed withdrawal" },
   "sol-asset": { creatable: true, what: "wallet with the Solana native asset attached" },
   "sol-deposit": { flag: "--solana-rpc-url", creatable: true, what: "SOL deposit (made through the Solana RPC, funded by requestAirdrop)" },
+  "money-funds": { flag: "--faucet-private-key", creatable: true, what: "funded wallet for the money path" },
+  "other-tenant": { flag: "--other-api-key/--other-api-secret", creatable: false, what: "key of another workspace" },
 };
 
 /** How the run gets its fixtures: `given` uses only flags; `create` may also drive assumed operations. */

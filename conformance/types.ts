@@ -5,7 +5,7 @@ export type Severity = "MUST" | "SHOULD";
 export type Level = "seed" | "full";
 export type CheckStatus = "passed" | "failed" | "skipped";
 
-export const GROUPS = ["envelope", "auth", "scope", "role", "authz", "webhooks", "lifecycle", "money", "paging", "chains", "rpc", "fuzz"] as const;
+export const GROUPS = ["envelope", "auth", "scope", "role", "authz", "isolation", "webhooks", "lifecycle", "money", "paging", "chains", "rpc", "fuzz"] as const;
 export type Group = (typeof GROUPS)[number];
 
 /** One HTTP (or WebSocket upgrade) request as it went on the wire, secrets already redacted. */
@@ -42,8 +42,9 @@ export type FailureKind = "violation" | "timeout" | "crash" | "prerequisite";
  * Why a check did not run. input: a flag or fixture is missing (`needs` names it); inapplicable: the
  * target offers nothing for it to examine; prerequisite: a step it depends on failed elsewhere;
  * limit: an answer was larger than certify's own body limit (certify's limit, not the target's fault).
+ * interrupted: the run was stopped (SIGINT, SIGTERM, its time bound) before the check finished.
  */
-export type SkipKind = "input" | "inapplicable" | "prerequisite" | "limit";
+export type SkipKind = "input" | "inapplicable" | "prerequisite" | "limit" | "interrupted";
 
 export type Outcome =
   | { status: "passed"; message?: string }
@@ -67,7 +68,9 @@ export type Prerequisite =
   | "deposit" // a deposit made and watched to confirmation
   | "withdrawal-executed" // a withdrawal driven to a terminal state
   | "sol-asset" // the wallet's Solana native asset and its deposit address
-  | "sol-deposit"; // a SOL deposit made through the Solana RPC and watched to confirmation
+  | "sol-deposit" // a SOL deposit made through the Solana RPC and watched to confirmation
+  | "money-funds" // a wallet of its own for the money-path checks, funded by a confirmed deposit
+  | "other-tenant"; // a key of another workspace (tenant isolation), checked to authenticate
 
 /** What names a check and its rule: declared by the check, repeated in its result. */
 export interface CheckIdentity {

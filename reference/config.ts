@@ -28,6 +28,10 @@ export interface SandboxCredentials {
   walletMasterSeed?: string;
   /** 64 hex digits: Ed25519 secret of the workspace's webhook signatures. */
   webhookPrivateKey?: string;
+  /** A second workspace with its own owner key (certify's tenant isolation checks use it). */
+  otherWorkspaceId?: string;
+  otherApiKey?: string;
+  otherApiSecret?: string;
 }
 
 export interface SandboxOptions {
@@ -94,6 +98,10 @@ export interface SeededValues {
   faucetPrivateKey: `0x${string}`;
   walletMasterSeed: string;
   webhookPrivateKey: string;
+  otherWorkspaceId: string;
+  otherApiKey: string;
+  otherApiSecret: string;
+  otherWebhookPrivateKey: string;
 }
 
 // secp256k1 group order (a faucet key must be in [1, n-1]).
@@ -142,6 +150,10 @@ export function seedValues(fixed: SandboxCredentials, seed: string | undefined):
     faucetPrivateKey: (fixed.faucetPrivateKey ?? faucetKey(bytes)) as `0x${string}`,
     walletMasterSeed: fixed.walletMasterSeed ?? hex("wallet-master-seed", 64),
     webhookPrivateKey: fixed.webhookPrivateKey ?? hex("webhook-ed25519", 64),
+    otherWorkspaceId: fixed.otherWorkspaceId ?? uuidFromBytes(bytes("other-workspace")),
+    otherApiKey: fixed.otherApiKey ?? `key_${hex("key/other-owner", 24)}`,
+    otherApiSecret: fixed.otherApiSecret ?? secret("secret/other-owner"),
+    otherWebhookPrivateKey: hex("other-webhook-ed25519", 64),
   };
   validateSeeded(values);
   return values;
@@ -156,14 +168,16 @@ function faucetKey(bytes: (label: string) => Buffer): string {
 }
 
 function validateSeeded(v: SeededValues): void {
-  for (const [name, id] of [["workspace id", v.workspaceId], ["api key", v.apiKey], ["viewer api key", v.viewerApiKey], ["scoped api key", v.scopedApiKey]] as const) {
+  for (const [name, id] of [["workspace id", v.workspaceId], ["api key", v.apiKey], ["viewer api key", v.viewerApiKey], ["scoped api key", v.scopedApiKey], ["other workspace id", v.otherWorkspaceId], ["other api key", v.otherApiKey]] as const) {
     if (!ID_SYNTAX.test(id)) throw new Error(`${name} must match ${ID_SYNTAX.source}`);
   }
-  if (new Set([v.apiKey, v.viewerApiKey, v.scopedApiKey]).size !== 3) throw new Error("the three seeded API keys must differ");
-  for (const [name, s] of [["api secret", v.apiSecret], ["viewer api secret", v.viewerApiSecret], ["scoped api secret", v.scopedApiSecret], ["rpc api key", v.rpcApiKey]] as const) {
+  if (new Set([v.apiKey, v.viewerApiKey, v.scopedApiKey, v.otherApiKey]).size !== 4) throw new Error("the four seeded API keys must differ");
+  if (v.otherWorkspaceId === v.workspaceId) throw new Error("the other workspace id must differ from the workspace id");
+  for (const [name, s] of [["api secret", v.apiSecret], ["viewer api secret", v.viewerApiSecret], ["scoped api secret", v.scopedApiSecret], ["other api secret", v.otherApiSecret], ["rpc api key", v.rpcApiKey]] as const) {
     if (s.length < 8 || s.length > 256 || /\s/.test(s)) throw new Error(`${name} must be 8..256 characters without spaces`);
   }
   if (!/^0x[0-9a-fA-F]{64}$/.test(v.faucetPrivateKey)) throw new Error("faucet private key must be 0x followed by 64 hex digits");
   if (!/^[0-9a-fA-F]{64}$/.test(v.walletMasterSeed)) throw new Error("wallet master seed must be 64 hex digits");
   if (!/^[0-9a-fA-F]{64}$/.test(v.webhookPrivateKey)) throw new Error("webhook private key must be 64 hex digits");
+  if (!/^[0-9a-fA-F]{64}$/.test(v.otherWebhookPrivateKey)) throw new Error("other webhook private key must be 64 hex digits");
 }

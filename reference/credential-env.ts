@@ -15,6 +15,9 @@ export const CREDENTIAL_ENV = {
   faucetPrivateKey: "CUSTODY_SANDBOX_FAUCET_PRIVATE_KEY",
   walletMasterSeed: "CUSTODY_SANDBOX_WALLET_MASTER_SEED",
   webhookPrivateKey: "CUSTODY_SANDBOX_WEBHOOK_PRIVATE_KEY",
+  otherWorkspaceId: "CUSTODY_SANDBOX_OTHER_WORKSPACE_ID",
+  otherApiKey: "CUSTODY_SANDBOX_OTHER_API_KEY",
+  otherApiSecret: "CUSTODY_SANDBOX_OTHER_API_SECRET",
 } as const satisfies Record<keyof SandboxCredentials, string>;
 export const SEED_ENV = "CUSTODY_SANDBOX_SEED";
 export const PROFILE_ENV = "CUSTODY_SANDBOX_WEBHOOK_PROFILE";

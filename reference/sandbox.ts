@@ -35,6 +35,10 @@ export interface Sandbox {
   scoped_api_secret: string;
   rpc_api_key: string;
   faucet_private_key: string;
+  /** A second workspace and its owner key: another tenant (certify's isolation checks). */
+  other_workspace_id: string;
+  other_api_key: string;
+  other_api_secret: string;
   /** The running core, for in-process tests and tools. */
   app: ReferenceApp;
   /** How long each start-up phase took, in ms (store: replaying the data directory; app: indexes and resuming work). */
@@ -129,6 +133,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       scoped_api_secret: values.scopedApiSecret,
       rpc_api_key: values.rpcApiKey,
       faucet_private_key: values.faucetPrivateKey,
+      other_workspace_id: values.otherWorkspaceId,
+      other_api_key: values.otherApiKey,
+      other_api_secret: values.otherApiSecret,
       app,
       startup,
       close: () => (closing ??= unwind()),

@@ -1,7 +1,7 @@
 // `npm run build`: tsc compiles custody to dist/ (JavaScript + declarations, relative ".ts" imports
 // rewritten to ".js"), then the two things tsc leaves alone are fixed up: declaration files keep
 // ".ts" specifiers (rewritten here, so consumers need no allowImportingTsExtensions) and the
-// validation worker (.mjs) is copied beside the module that starts it.
+// workers written as .mjs (spec validation, certify's sandbox) are copied beside the modules that start them.
 import { execFileSync } from "node:child_process";
 import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -23,4 +23,5 @@ for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true }))
   if (fixed !== text) writeFileSync(file, fixed);
 }
 copyFileSync(join(root, "generator/load/validate-worker.mjs"), join(dist, "generator/load/validate-worker.mjs"));
+copyFileSync(join(root, "cli/sandbox-worker.mjs"), join(dist, "cli/sandbox-worker.mjs"));
 console.log("custody build: dist/ written");

@@ -48,7 +48,7 @@ describe("check catalog", () => {
 
   it("orders checks only after checks that exist", () => {
     const ids = new Set(CATALOG.map((c) => c.id));
-    for (const check of CATALOG) for (const after of check.after ?? []) expect(ids, `${check.id} after ${after}`).toContain(after);
+    for (const check of CATALOG) for (const after of [...(check.after ?? []), ...(check.afterAtSeed ?? [])]) expect(ids, `${check.id} after ${after}`).toContain(after);
   });
 
   it("covers every group and includes the checks the issue names", () => {

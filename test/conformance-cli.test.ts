@@ -1,5 +1,6 @@
 // `custody certify` as a command: flags and environment variables, exit codes 0/1/2, reports
 // written where asked, and secrets kept out of the output.
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -105,7 +106,7 @@ describe("custody certify", () => {
     try {
       let out = "";
       const code = await run(
-        ["--base-url", should.baseUrl, "--rpc-url", should.rpcUrl, "--api-key", should.owner.apiKey, `--api-secret=${should.owner.apiSecret}`, "--rpc-api-key", should.rpcApiKey, "--workspace-id", should.workspaceId, "--level", "seed", "--create-fixtures", "--no-color"],
+        ["--base-url", should.baseUrl, "--rpc-url", should.rpcUrl, "--api-key", should.owner.apiKey, `--api-secret=${should.owner.apiSecret}`, "--rpc-api-key", should.rpcApiKey, "--workspace-id", should.workspaceId, "--other-api-key", should.other.apiKey, "--other-api-secret", should.other.apiSecret, "--other-workspace-id", should.otherWorkspaceId, "--level", "seed", "--create-fixtures", "--no-color"],
         { env: {}, operations: should.operations, stdout: (s) => (out += s), stderr: (s) => (out += s) },
       );
       expect(out).toMatch(/CERTIFIED at level seed: all \d+ MUST checks ran and passed \(1 SHOULD failed\)/);
@@ -113,5 +114,26 @@ describe("custody certify", () => {
     } finally {
       await should.close();
     }
+  });
+
+  it("stops on SIGINT: the run cleans up, writes its reports and exits 130", { timeout: 60_000 }, async () => {
+    const file = join(dir, "interrupted.json");
+    const child = spawn(process.execPath, [new URL("../bin/custody.js", import.meta.url).pathname, "certify", "--sandbox", "--json", file, "--no-color"], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    // Once a few checks have finished, the run is well under way.
+    while (!/\[\s*5\//.test(out) && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+    child.kill("SIGINT");
+    const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+    expect(err).toMatch(/SIGINT received: stopping the checks, removing what the run created, writing the reports/);
+    expect(code).toBe(130);
+    const report = JSON.parse(readFileSync(file, "utf8")) as { summary: { interrupted: string; certified: boolean; cleanup: { left: unknown[] } }; checks: Array<{ status: string; skip_kind?: string }> };
+    expect(report.summary.interrupted).toBe("SIGINT");
+    expect(report.summary.certified).toBe(false);
+    expect(report.summary.cleanup.left).toEqual([]);
+    expect(report.checks.some((c) => c.skip_kind === "interrupted")).toBe(true);
+    expect(out).toMatch(/interrupted: SIGINT/);
   });
 });

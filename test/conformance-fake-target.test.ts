@@ -75,6 +75,19 @@ describe("a clean fake deployment", () => {
     expect(report.checks.find((c) => c.id === "scope.balances-read-only")?.status).toBe("passed");
   });
 
+  it("passes the tenant isolation checks whether another workspace is refused with 404 or with 403", async () => {
+    for (const faults of [[], ["other-workspace-403"]] as FakeFault[][]) {
+      const report = await certify(await fake(faults), { only: ["isolation"] });
+      expect(report.checks.map((c) => `${c.id} ${c.status} ${c.message ?? ""}`.trim())).toEqual(["isolation.reads-refused passed", "isolation.writes-refused passed", "isolation.lists-exclude-other passed"]);
+    }
+  });
+
+  it("without a second workspace's key, skips the isolation checks and says which flags run them", async () => {
+    const report = await certify(await fake(), { only: ["isolation"] }, { other: undefined });
+    expect(report.checks.every((c) => c.status === "skipped" && c.needs === "--other-api-key/--other-api-secret")).toBe(true);
+    expect(report.summary.skip_needs).toEqual([{ needs: "--other-api-key/--other-api-secret", must: ["isolation.reads-refused", "isolation.writes-refused", "isolation.lists-exclude-other"], should: [] }]);
+  });
+
   it("skips (never passes) a check whose prerequisite is missing, naming the reason", async () => {
     const t = await fake();
     const report = await certify(t, { level: "seed", only: ["scope", "role"] });
@@ -106,6 +119,14 @@ describe("a clean fake deployment", () => {
     for (const id of ["webhooks.verification-key", "webhooks.delivery-signature", "webhooks.tampered-body-rejected", "webhooks.resend-same-event", "webhooks.delete-stops-delivery"]) {
       expect(status[id], id).toBe("passed");
     }
+  });
+});
+
+describe("webhook deletion", () => {
+  it("is no leak when a delivery already on its way lands after deleteWebhook returned (a correct deployment's race)", async () => {
+    const report = await certify(await fake(["in-flight-at-delete"]), { only: ["webhooks"] });
+    const check = report.checks.find((c) => c.id === "webhooks.delete-stops-delivery")!;
+    expect(`${check.status} ${check.message ?? ""}`.trim()).toBe("passed");
   });
 });
 
@@ -166,6 +187,11 @@ const FAULTS: Array<[FakeFault, string]> = [
   ["other-workspace-data", "scope.other-workspace-refused"],
   ["other-workspace-403", "scope.other-workspace-not-found"],
   ["created-key-unusable", "scope.api-key-creation"],
+  ["tenant-reads-leak", "isolation.reads-refused"],
+  ["tenant-401", "isolation.reads-refused"],
+  ["other-workspace-data", "isolation.reads-refused"],
+  ["tenant-writes-leak", "isolation.writes-refused"],
+  ["tenant-lists-leak", "isolation.lists-exclude-other"],
   ["viewer-cannot-read", "role.viewer-can-read"],
   ["ignore-roles", "role.viewer-cannot-withdraw"],
   ["ignore-roles", "role.viewer-cannot-change-settings"],

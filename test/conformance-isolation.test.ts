@@ -1,28 +1,74 @@
-// webhooks.endpoint-isolation against the sandbox: it passes (one queue per endpoint), reports the
-// latencies it measured, and leaves no webhook of its own registered — leftover hanging receivers on a
-// shared sandbox are what issue 28 is about. Its failure against a dispatcher with one shared queue is
-// in test/conformance-fake-target.test.ts (fault shared-delivery-queue).
+// Tenant isolation against the reference deployment and a second workspace's key: its real records
+// are refused to the other key whether the deployment answers 404 (its choice) or 403 (a proxy turns
+// the refusals into 403s), and a proxy that serves the other key the first workspace's records (reads,
+// writes or lists) fails the check for that rule. The fake target covers the same at --level full and
+// the seed-only target at --level seed (their tests).
 import { describe, expect, it } from "vitest";
-import { endpointIsolation } from "../conformance/checks/webhooks/isolation.ts";
+import type { TargetConfig } from "../conformance/config.ts";
+import { loadGeneratedOperations } from "../conformance/operations.ts";
+import type { Report } from "../conformance/report/model.ts";
+import { runSuite } from "../conformance/runner.ts";
 import { signRequest } from "../runtime/hmac.ts";
-import { runBehindProxy } from "./support/deep-target.ts";
+import { startSandbox, type Sandbox } from "../reference/sandbox.ts";
+import { startFaultProxy, type ProxiedRequest, type ProxyHooks } from "./support/fake-proxy.ts";
 
-describe("webhooks.endpoint-isolation", () => {
-  it("passes against the sandbox and deletes every webhook it registered", { timeout: 120_000 }, async () => {
-    let left: unknown[] | undefined;
-    const { report, seen } = await runBehindProxy({
-      catalog: () => [endpointIsolation],
-      then: async (run) => {
-        const path = `/api/v1/workspaces/${run.workspaceId}/webhooks`;
-        const headers = signRequest({ apiKey: run.target.admin.apiKey, apiSecret: run.target.admin.apiSecret, method: "GET", path });
-        left = ((await (await fetch(`${run.sandboxUrl}${path}`, { headers })).json()) as { data: unknown[] }).data;
-      },
-    });
-    const check = report.checks.find((c) => c.id === "webhooks.endpoint-isolation");
-    expect(check?.status, check?.message ?? "").toBe("passed");
-    expect(check?.facts?.isolation).toMatch(/beside 10 hanging and 4 refusing endpoints/);
-    const created = seen.filter((r) => r.method === "POST" && r.path.endsWith("/webhooks")).length;
-    expect(created).toBe(16);
-    expect(left).toEqual([]);
+type Hooks = (s: Sandbox) => ProxyHooks;
+
+/** The request re-signed with the first workspace's key (and its workspace in the path): a gateway that maps tenants wrongly. */
+function asFirstWorkspace(s: Sandbox, r: ProxiedRequest): ProxiedRequest {
+  const path = r.path.replaceAll(s.other_workspace_id, s.workspace_id);
+  const signed = signRequest({ apiKey: s.api_key, apiSecret: s.api_secret, method: r.method, path, body: r.body });
+  return { ...r, path, headers: { ...r.headers, ...Object.fromEntries(Object.entries(signed).map(([k, v]) => [k.toLowerCase(), v])) } };
+}
+
+const byOther = (s: Sandbox, r: ProxiedRequest) => r.headers["access-api-key"] === s.other_api_key;
+const ownPath = (s: Sandbox, r: ProxiedRequest) => r.path.includes(s.other_workspace_id);
+
+const SCENARIOS: Array<{ name: string; hooks?: Hooks; failed: string[] }> = [
+  { name: "refusals are 404 (the sandbox's own answers)", failed: [] },
+  {
+    name: "refusals are 403 (a proxy rewrites them)",
+    hooks: (s) => ({
+      response: (req, res) =>
+        byOther(s, req) && res.status === 404 ? { ...res, status: 403, body: JSON.stringify({ success: false, message: "forbidden", code: 403, data: null }) } : res,
+    }),
+    failed: [],
+  },
+  // The read the other key makes of its API key's own wallet (no workspace in its path) is served as the first's too.
+  { name: "reads of the first workspace are served to the other key", hooks: (s) => ({ request: (r) => (byOther(s, r) && r.method === "GET" && !ownPath(s, r) ? asFirstWorkspace(s, r) : r) }), failed: ["isolation.reads-refused", "isolation.lists-exclude-other"] },
+  { name: "writes to the first workspace are served to the other key", hooks: (s) => ({ request: (r) => (byOther(s, r) && r.method !== "GET" ? asFirstWorkspace(s, r) : r) }), failed: ["isolation.writes-refused"] },
+  { name: "the other workspace's lists show the first one's records", hooks: (s) => ({ request: (r) => (byOther(s, r) && r.method === "GET" && ownPath(s, r) && !r.path.includes("verification-key") ? asFirstWorkspace(s, r) : r) }), failed: ["isolation.lists-exclude-other"] },
+];
+
+describe.concurrent("tenant isolation against the reference deployment", () => {
+  it.each(SCENARIOS)("$name", { timeout: 120_000 }, async ({ hooks, failed }) => {
+    const report = await certifyIsolation(hooks);
+    const notPassed = report.checks.filter((c) => c.status !== "passed").map((c) => c.id);
+    expect(notPassed, report.checks.map((c) => `${c.id}: ${c.status} ${c.message ?? ""}`).join("\n")).toEqual(failed);
+    for (const id of failed) expect(report.checks.find((c) => c.id === id)?.message).toMatch(/answered|shows|yet/);
   });
 });
+
+async function certifyIsolation(hooks?: Hooks): Promise<Report> {
+  const sandbox = await startSandbox({ blockTimeSeconds: 0.25, env: {} });
+  const proxy = hooks ? await startFaultProxy(sandbox.base_url, hooks(sandbox)) : undefined;
+  try {
+    const target: TargetConfig = {
+      baseUrl: proxy?.url ?? sandbox.base_url,
+      rpcUrl: sandbox.rpc_url,
+      wsUrl: sandbox.ws_url,
+      admin: { apiKey: sandbox.api_key, apiSecret: sandbox.api_secret },
+      rpcApiKey: sandbox.rpc_api_key,
+      workspaceId: sandbox.workspace_id,
+      faucetPrivateKey: sandbox.faucet_private_key,
+      other: { credentials: { apiKey: sandbox.other_api_key, apiSecret: sandbox.other_api_secret }, workspaceId: sandbox.other_workspace_id },
+      fixtureIds: {},
+    };
+    const result = await runSuite({ target, options: { level: "full", timeoutMs: 10_000, concurrency: 8, only: ["isolation"] }, operations: await loadGeneratedOperations() });
+    if (result.kind !== "completed") throw new Error(result.failure.lines.join(" "));
+    return result.report;
+  } finally {
+    await proxy?.close();
+    await sandbox.close();
+  }
+}

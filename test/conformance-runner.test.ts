@@ -93,6 +93,33 @@ describe("runner", () => {
     expect(order).toHaveLength(5);
   });
 
+  it("restarts a check's limit with every answer it gets (a loaded machine), and still stops it after ten limits in all", async () => {
+    const slowButAnswered = async (ctx: Parameters<Check["run"]>[0], forMs: number) => {
+      const until = Date.now() + forMs;
+      while (Date.now() < until && !ctx.signal.aborted) {
+        await ctx.api.send({ method: "GET", path: "/api/v1/health", credentials: ctx.config.admin });
+        await ctx.sleep(100);
+      }
+    };
+    const results = await runCatalog([
+      check("auth.answered-for-long", (ctx) => slowButAnswered(ctx, 900)),
+      check("auth.answered-forever", (ctx) => slowButAnswered(ctx, 60_000)),
+    ]);
+    expect(results["auth.answered-for-long"].status).toBe("passed");
+    expect(results["auth.answered-forever"]).toMatchObject({ status: "failed", message: "timed out after 3000 ms in all (10 times the check's time limit; --timeout-ms)" });
+  });
+
+  it("gives a free slot to the waiting check with the longest limit first, then first come", async () => {
+    const started: string[] = [];
+    const quick = (id: string, scale: number) =>
+      check(id, async () => {
+        started.push(id);
+        await new Promise((r) => setTimeout(r, 20));
+      }, { timeoutScale: scale });
+    await runCatalog([quick("auth.first", 1), quick("auth.short", 1), quick("auth.long", 4), quick("auth.medium", 2), quick("auth.short-too", 1)], { concurrency: 1 });
+    expect(started).toEqual(["auth.first", "auth.long", "auth.medium", "auth.short", "auth.short-too"]);
+  });
+
   it("redacts secrets that a check puts in its message", async () => {
     const results = await runCatalog([check("auth.leaky", async () => fail(`saw runner-secret-value and rpc-runner-key in ${target.baseUrl}?api_key=rpc-runner-key`))]);
     expect(results["auth.leaky"].message).not.toContain("runner-secret-value");

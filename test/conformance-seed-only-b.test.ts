@@ -32,6 +32,7 @@ function seedFlags(t: SeedOnlyTargetB, port: number): string[] {
     "--level", "seed", "--workspace-id", t.workspaceId, "--wallet-id", t.walletId, "--asset-id", t.assetId, "--withdrawal-id", t.withdrawalId,
     "--webhook-id", t.webhookId, "--delivery-id", t.deliveryId,
     "--viewer-api-key", t.viewer.apiKey, "--viewer-api-secret", t.viewer.apiSecret, "--scoped-api-key", t.scoped.apiKey, "--scoped-api-secret", t.scoped.apiSecret,
+    "--other-api-key", t.other.apiKey, "--other-api-secret", t.other.apiSecret, "--other-workspace-id", t.otherWorkspaceId,
     "--webhook-receiver-url", `http://127.0.0.1:${port}`, "--webhook-listen", `127.0.0.1:${port}`, "--timeout-ms", "8000", "--no-color", "--quiet",
   ];
 }
@@ -54,7 +55,7 @@ async function certifyOneCheck(fault: SeedOnlyBFault, checkId: string): Promise<
   const { t, port } = await startB([fault]);
   const target: TargetConfig = {
     baseUrl: t.baseUrl, rpcUrl: t.rpcUrl, wsUrl: t.wsUrl, admin: t.owner, rpcApiKey: t.rpcApiKey, workspaceId: t.workspaceId,
-    viewer: t.viewer, scoped: t.scoped,
+    viewer: t.viewer, scoped: t.scoped, other: { credentials: t.other, workspaceId: t.otherWorkspaceId },
     fixtureIds: { walletId: t.walletId, assetId: t.assetId, withdrawalId: t.withdrawalId, webhookId: t.webhookId, deliveryId: t.deliveryId },
     webhookReceiverUrl: `http://127.0.0.1:${port}`, webhookListenHost: "127.0.0.1", webhookListenPort: port,
   };

@@ -34,6 +34,7 @@ async function certifySeedOnly(
         "--level", "seed", "--workspace-id", t.workspaceId, "--wallet-id", t.walletId, "--asset-id", t.assetId, "--withdrawal-id", t.withdrawalId,
         "--webhook-id", t.webhookId, "--delivery-id", t.deliveryId,
         "--viewer-api-key", t.viewer.apiKey, "--viewer-api-secret", t.viewer.apiSecret, "--scoped-api-key", t.scoped.apiKey, "--scoped-api-secret", t.scoped.apiSecret,
+        "--other-api-key", t.other.apiKey, "--other-api-secret", t.other.apiSecret, "--other-workspace-id", t.otherWorkspaceId,
         "--webhook-receiver-url", receiverUrl, "--webhook-listen", `127.0.0.1:${port}`, "--timeout-ms", "8000", "--json", json, "--no-color", "--quiet", ...extra,
       ],
       { env: {}, operations: await loadGeneratedOperations(), stdout: (s) => (out += s), stderr: (s) => (out += s) },

@@ -50,6 +50,9 @@ const KEYS = [
   "scoped_api_secret",
   "rpc_api_key",
   "faucet_private_key",
+  "other_workspace_id",
+  "other_api_key",
+  "other_api_secret",
 ];
 
 describe("custody sandbox --json", () => {

@@ -8,6 +8,7 @@ import { CONFIG_OPTION, HELP_OPTION, type CommandSpec } from "../options.ts";
 const TARGET = "target (flag, config file, or environment variable)";
 const FIXTURES = "seed-level fixtures (ids of existing records; each skipped check names the one it needs)";
 const KEYS = "restricted keys (created with createApiKey at --level full when not given)";
+const ISOLATION = "tenant isolation (a key of a second workspace; without it the isolation checks do not run)";
 const WEBHOOKS = "webhooks";
 const RUN = "run";
 const FUZZ = "fuzzing (schema-driven cases; docs/explanation/checks-proven-to-fail.md)";
@@ -36,6 +37,9 @@ export const CERTIFY_OPTIONS = {
   "viewer-api-secret": { type: "string", value: "SECRET", env: "CUSTODY_VIEWER_API_SECRET", secret: true, section: KEYS, description: "its secret" },
   "scoped-api-key": { type: "string", value: "KEY", env: "CUSTODY_SCOPED_API_KEY", section: KEYS, description: "a key limited to balances:read" },
   "scoped-api-secret": { type: "string", value: "SECRET", env: "CUSTODY_SCOPED_API_SECRET", secret: true, section: KEYS, description: "its secret" },
+  "other-api-key": { type: "string", value: "KEY", env: "CUSTODY_OTHER_API_KEY", section: ISOLATION, description: "a key of a second workspace (owner or admin)" },
+  "other-api-secret": { type: "string", value: "SECRET", env: "CUSTODY_OTHER_API_SECRET", secret: true, section: ISOLATION, description: "its secret" },
+  "other-workspace-id": { type: "string", value: "ID", env: "CUSTODY_OTHER_WORKSPACE_ID", section: ISOLATION, description: "that workspace's id (its workspace paths are tried too)" },
   "faucet-private-key": { type: "string", value: "HEX", env: "CUSTODY_FAUCET_PRIVATE_KEY", secret: true, section: "deposits (lifecycle and money checks)", description: "a funded chain key" },
   "solana-rpc-url": {
     type: "string",
@@ -96,6 +100,6 @@ export const CERTIFY_COMMAND: CommandSpec<typeof CERTIFY_OPTIONS> = {
   options: CERTIFY_OPTIONS,
   notes: ["A flag wins over the config file, and the config file over the environment variable."],
   exitStatus:
-    "0 certified: every MUST check of the level ran and passed; 1 a MUST check failed;\n             2 bad usage, or the preflight stopped the run; 3 no MUST check failed but some did not run",
+    "0 certified: every MUST check of the level ran and passed; 1 a MUST check failed;\n             2 bad usage, or the preflight stopped the run; 3 no MUST check failed but some did not run;\n             130/143 stopped by SIGINT/SIGTERM (what ran is reported, what the run created removed)",
   configSection: "certify",
 };

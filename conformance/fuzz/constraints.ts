@@ -2,7 +2,7 @@
 // spec/openapi.yaml: arrays with uniqueItems (event types, scopes) and `format: uri` strings, which
 // RFC 3986 limits to ASCII. A body that breaks one of them is invalid and must be refused (4xx).
 import { readFileSync } from "node:fs";
-import { parse } from "yaml";
+import { CORE_SCHEMA, load } from "js-yaml";
 import { packagePath } from "../../lib/package-root.ts";
 import type { InputPart, JsonSchema } from "./json-schema-types.ts";
 
@@ -35,9 +35,13 @@ export function specInputs(operationId: string): Partial<Record<InputPart, JsonS
   return inputs.get(operationId) ?? {};
 }
 
+/**
+ * js-yaml, core schema (no timestamps or other YAML 1.1 types): the same document as the `yaml`
+ * package gives for this spec, in a fifth to a tenth of the time (certify parses it on every run).
+ */
 function readSpec(): Node | undefined {
   try {
-    return parse(readFileSync(packagePath(import.meta.url, "spec", "openapi.yaml"), "utf8")) as Node;
+    return load(readFileSync(packagePath(import.meta.url, "spec", "openapi.yaml"), "utf8"), { schema: CORE_SCHEMA }) as Node;
   } catch {
     return undefined;
   }

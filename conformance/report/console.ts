@@ -78,7 +78,18 @@ export function summaryLines(report: Report, paint: Paint = (_c, t) => t): strin
   lines.push(row("total", s.passed, s.failed, s.skipped));
   lines.push("");
   if (s.webhook_profile) lines.push(`webhook signature profile: ${s.webhook_profile}`);
+  lines.push(...cleanupLines(report));
   lines.push(...verdictLines(report, paint));
+  return lines;
+}
+
+/** What the run removed that earlier runs left, and what it leaves behind itself (to remove by hand). */
+export function cleanupLines(report: Report): string[] {
+  const c = report.summary.cleanup;
+  const lines: string[] = [];
+  const list = (items: string[]) => `${items.slice(0, 5).join(", ")}${items.length > 5 ? `, and ${items.length - 5} more` : ""}`;
+  if (c.earlier_runs_removed.length > 0) lines.push(`removed ${c.earlier_runs_removed.length} record(s) left by earlier certify runs cut short: ${list(c.earlier_runs_removed)}`);
+  if (c.left.length > 0) lines.push(`left on the deployment (remove by hand): ${list(c.left.map((l) => `${l.what} (${l.reason})`))}`);
   return lines;
 }
 
@@ -89,6 +100,7 @@ export function verdictLines(report: Report, paint: Paint = (_c, t) => t): strin
   const scope = s.only ? s.only.join(",") : `level ${s.level}`;
   const notRun = m.skipped + m.not_selected;
   const lines: string[] = [];
+  if (s.interrupted) lines.push(paint("33;1", `interrupted: ${s.interrupted}; what ran is reported, and what the run created was removed`));
   if (s.verdict === "certified") {
     lines.push(paint("32;1", `CERTIFIED at level ${s.level}: all ${m.in_scope} MUST checks ran and passed (${s.should_failed} SHOULD failed) in ${s.duration_ms} ms`));
     return lines;

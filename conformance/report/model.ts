@@ -86,6 +86,19 @@ export interface ReportSummary {
   /** Webhook signature profile the deployment matched, null when no delivery was verified. */
   webhook_profile: string | null;
   groups: GroupSummary[];
+  /** Why the run stopped early (SIGINT, SIGTERM, its time bound), null when it ran to the end. */
+  interrupted: string | null;
+  cleanup: CleanupSummary;
+}
+
+/** What the run removed from the deployment, and what it could not (to remove by hand). */
+export interface CleanupSummary {
+  /** Records of earlier certify runs, cut short before their clean-up, removed before the checks. */
+  earlier_runs_removed: string[];
+  /** Records this run created and removed (or found already gone) when it ended. */
+  removed: number;
+  /** Records this run created and could not remove, with the reason. */
+  left: Array<{ what: string; reason: string }>;
 }
 
 export interface Report {
@@ -105,6 +118,8 @@ export function buildReport(input: {
   notSelected?: readonly Check[];
   preflight?: PreflightStep[];
   redactor: Redactor;
+  interrupted?: string | null;
+  cleanup?: CleanupSummary;
 }): Report {
   const { results, redactor } = input;
   const checks = results.map(toReportCheck);
@@ -138,6 +153,8 @@ export function buildReport(input: {
       other_skips: checks.filter((c) => c.status === "skipped" && !c.needs).length,
       webhook_profile: profile,
       groups,
+      interrupted: input.interrupted ?? null,
+      cleanup: input.cleanup ?? { earlier_runs_removed: [], removed: 0, left: [] },
     },
     preflight: input.preflight ?? [],
     checks,

@@ -28,6 +28,10 @@ export const FAKE_FAULTS = [
   "schema-balance-number", "undeclared-418", "pretty-401", "unauthorized-wrong-message", "invalid-body-500",
   // scopes and roles
   "ignore-scopes", "ignore-roles", "other-workspace-403", "other-workspace-data", "viewer-cannot-read", "created-key-unusable",
+  // tenant isolation (the key of a second workspace)
+  "tenant-reads-leak", "tenant-writes-leak", "tenant-lists-leak", "tenant-401",
+  // not a fault: a correct deployment's race (a delivery already on its way lands after deleteWebhook returned)
+  "in-flight-at-delete",
   // webhooks
   "webhook-wrong-key", "webhook-unsigned-body", "resend-new-event-id", "resend-no-delivery", "delete-keeps-delivering",
   "verification-key-short", "delete-status-wrong", "event-missing-type", "no-delivery-log", "webhook-not-listed",
@@ -57,6 +61,9 @@ export interface FakeTarget {
   owner: FakeKey;
   viewer: FakeKey;
   scoped: FakeKey;
+  /** The owner key of a second workspace, which owns no record here. */
+  other: FakeKey;
+  otherWorkspaceId: string;
   rpcApiKey: string;
   workspaceId: string;
   walletId: string;
@@ -88,15 +95,19 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
   const has = (f: FakeFault) => faults.has(f);
   const workspaceId = "ws_fake";
   const keys = new Map<string, KeyRecord>();
-  const addKey = (role: KeyRecord["role"], scopes: string[]): FakeKey => {
+  const addKey = (role: KeyRecord["role"], scopes: string[], inWorkspace = workspaceId): FakeKey => {
     const id = rid("ak");
     const secret = randomBytes(24).toString("base64url");
-    keys.set(id, { id, secret, role, scopes, workspaceId });
+    keys.set(id, { id, secret, role, scopes, workspaceId: inWorkspace });
     return { apiKey: id, apiSecret: secret };
   };
   const owner = addKey("owner", ["*"]);
   const viewer = addKey("viewer", ["*"]);
   const scoped = addKey("admin", ["balances:read"]);
+  // Every record here is ws_fake's: the second workspace owns nothing, so it reads empty lists and is
+  // refused every record (unless a tenant-* fault lets it through).
+  const otherWorkspaceId = "ws_other";
+  const other = addKey("owner", ["*"], otherWorkspaceId);
   const rpcApiKey = `rpc_${randomBytes(12).toString("hex")}`;
   const signing = generateWebhookKeyPair();
   const otherSigning = generateWebhookKeyPair();
@@ -204,6 +215,9 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
       webhooks.delete(w.id);
       deletedWebhooks.set(w.id, w);
       if (has("delete-keeps-delivering")) webhooks.set(w.id, w);
+      // The last event made before the delete was still on its way to this webhook: it lands just after.
+      const last = [...deliveries.values()].at(-1);
+      if (has("in-flight-at-delete") && last) later(30, () => void deliver(w, { ...last, id: rid("dlv"), webhook_id: w.id, attempt_count: 0 }, JSON.stringify(last.payload)));
       return { id: w.id, webhook_id: w.id, status: has("delete-status-wrong") ? "removed" : "deleted" };
     },
     getWebhookVerificationKey: () => ({ public_key: has("verification-key-short") ? randomBytes(16).toString("base64") : signing.publicKeyBase64 }),
@@ -387,6 +401,22 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
     return rec;
   }
 
+  // ---------------------------------------------------------------- tenancy
+  /**
+   * What a key of the second workspace gets: "refuse" for any record of ws_fake (addressed by id, or by
+   * ws_fake's path), "empty" for its own workspace's reads (it owns nothing), "serve" otherwise. The
+   * tenant-* faults serve it ws_fake's records instead.
+   */
+  function tenancy(op: OperationInfo, params: Record<string, string>, auth: KeyRecord): "serve" | "refuse" | "empty" {
+    if (auth.workspaceId === workspaceId) return "serve";
+    const ids = Object.keys(params).filter((p) => p !== "workspace_id");
+    const read = op.method === "GET";
+    if (ids.length > 0) return (read ? has("tenant-reads-leak") : has("tenant-writes-leak")) ? "serve" : "refuse";
+    const catalog = op.tag === "catalog" || op.tag === "observability";
+    if (read && !catalog) return has("tenant-lists-leak") ? "serve" : "empty";
+    return "serve";
+  }
+
   // ---------------------------------------------------------------- API server
   const routes = [...fakeOperations]
     .sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0))
@@ -431,6 +461,9 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
       if (params.workspace_id !== undefined && params.workspace_id !== auth.workspaceId && !has("other-workspace-data")) {
         throw has("other-workspace-403") ? new ApiErr(403, 403, "other workspace") : new ApiErr(404, 404, "workspace not found");
       }
+      const tenant = tenancy(op, params, auth);
+      if (tenant === "refuse") throw has("tenant-401") ? new ApiErr(401, "unauthorized", "invalid api signature") : has("other-workspace-403") ? new ApiErr(403, 403, "other workspace") : new ApiErr(404, 404, "not found");
+      if (tenant === "empty") return send(res, op.successStatus, { success: true, message: "success", code: 0, data: op.operationId === "getWebhookVerificationKey" ? { public_key: otherSigning.publicKeyBase64 } : [] });
       let parsed: Record<string, unknown> = {};
       if (op.bodySchema) {
         try {
@@ -612,6 +645,8 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
     owner,
     viewer,
     scoped,
+    other,
+    otherWorkspaceId,
     rpcApiKey,
     workspaceId,
     walletId: seedWallet.id,
@@ -645,6 +680,7 @@ export function fakeTargetConfig(t: FakeTarget, over: Partial<import("../../conf
     admin: t.owner,
     rpcApiKey: t.rpcApiKey,
     workspaceId: t.workspaceId,
+    other: { credentials: t.other, workspaceId: t.otherWorkspaceId },
     fixtureIds: {},
     ...over,
   };

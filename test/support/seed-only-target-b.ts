@@ -47,6 +47,7 @@ export const SEED_ONLY_B_FAULT_CHECKS = [
   ["success-code-one", "envelope.success-shape", "s2.1.envelope-code"],
   ["key-as-bare-string", "envelope.success-shape", "s2.1.envelope-data"],
   ["withdrawal-read-other", "envelope.seed-withdrawal-list", "s4.op3-get-withdrawal"],
+  ["tenant-ignored", "isolation.reads-refused", "s1.mpc-wallets-in-workspace"],
 ] as const;
 
 export type SeedOnlyBFault = (typeof SEED_ONLY_B_FAULT_CHECKS)[number][0];
@@ -58,6 +59,9 @@ export interface SeedOnlyTargetB {
   owner: { apiKey: string; apiSecret: string };
   viewer: { apiKey: string; apiSecret: string };
   scoped: { apiKey: string; apiSecret: string };
+  /** The owner key of a second workspace, which owns none of the records here. */
+  other: { apiKey: string; apiSecret: string };
+  otherWorkspaceId: string;
   rpcApiKey: string;
   workspaceId: string;
   walletId: string;
@@ -75,6 +79,7 @@ interface Key {
   role: "owner" | "viewer";
   /** undefined: every scope. */
   scopes?: string[];
+  workspace: string;
 }
 
 type Json = Record<string, unknown>;
@@ -104,13 +109,15 @@ function canonical(value: unknown): string {
 
 export async function startSeedOnlyTargetB(receiverUrl: string, faults: SeedOnlyBFault[] = []): Promise<SeedOnlyTargetB> {
   const broken = (f: SeedOnlyBFault) => faults.includes(f);
-  const keys = new Map<string, Key>([
-    [ulid("key"), { secret: randomBytes(32).toString("base64url"), role: "owner" }],
-    [ulid("key"), { secret: randomBytes(32).toString("base64url"), role: "viewer" }],
-    [ulid("key"), { secret: randomBytes(32).toString("base64url"), role: "owner", scopes: ["balances:read"] }],
-  ]);
-  const [ownerId, viewerId, scopedId] = [...keys.keys()];
   const workspace = ulid("wsp");
+  const otherWorkspace = ulid("wsp");
+  const keys = new Map<string, Key>([
+    [ulid("key"), { secret: randomBytes(32).toString("base64url"), role: "owner", workspace }],
+    [ulid("key"), { secret: randomBytes(32).toString("base64url"), role: "viewer", workspace }],
+    [ulid("key"), { secret: randomBytes(32).toString("base64url"), role: "owner", scopes: ["balances:read"], workspace }],
+    [ulid("key"), { secret: randomBytes(32).toString("base64url"), role: "owner", workspace: otherWorkspace }],
+  ]);
+  const [ownerId, viewerId, scopedId, otherId] = [...keys.keys()];
   const wallet = ulid("wlt");
   const otherWallet = ulid("wlt");
   const network = ulid("net");
@@ -216,6 +223,8 @@ export async function startSeedOnlyTargetB(receiverUrl: string, faults: SeedOnly
       const match = re.exec(path);
       if (!match || m !== method) continue;
       if (path.startsWith("/api/v1/workspaces/") && match[1] !== workspace) return forbidden("another workspace");
+      // Every record here is the first workspace's: another workspace's key is refused them all.
+      if (key.workspace !== workspace && !broken("tenant-ignored")) return forbidden("another workspace");
       if (key.scopes && (!scope || !key.scopes.includes(scope))) return forbidden(`the key lacks ${scope ?? "the scope"}`);
       return handle(match, key, method);
     }
@@ -337,6 +346,8 @@ export async function startSeedOnlyTargetB(receiverUrl: string, faults: SeedOnly
     owner: pair(ownerId),
     viewer: pair(viewerId),
     scoped: pair(scopedId),
+    other: pair(otherId),
+    otherWorkspaceId: otherWorkspace,
     rpcApiKey,
     workspaceId: workspace,
     walletId: wallet,

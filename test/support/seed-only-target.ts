@@ -10,7 +10,8 @@
 //     base64) by default, not the sandbox's canonical-JSON profile (selectable too, as the real
 //     service signs); the body is its own {id, type, data};
 //   - delivery status values are its own ("requeued", "sent");
-//   - JSON-RPC refusals are HTTP 403 with a plain JSON body; batches are not supported.
+//   - JSON-RPC refusals are HTTP 403 with a plain JSON body; batches are not supported;
+//   - a second workspace's key is answered 404 for every record of the first, as if none existed.
 // Only the eight operations of seed section 4 and the node access of 4.1 exist. Each fault of
 // SEED_ONLY_FAULTS breaks one seed statement, for the check that enforces it to catch.
 import { createHash, randomInt } from "node:crypto";
@@ -31,6 +32,8 @@ export const SEED_ONLY_FAULTS = [
   "error-data", // §7: every error has data null
   "block-number-string", // §2.5: Withdrawal.block_number is an integer
   "creation-status-other-wallet", // §4 operation 5: the creation status of the wallet asked for
+  "tenant-ignored", // §1: records are a workspace's; another workspace's key reads them
+  "tenant-writes-ignored", // §1: another workspace's key requeues and deletes them
 ] as const;
 export type SeedOnlyFault = (typeof SEED_ONLY_FAULTS)[number];
 
@@ -45,6 +48,8 @@ export const SEED_ONLY_FAULT_CHECKS: Array<[SeedOnlyFault, string]> = [
   ["error-data", "envelope.error-shape"],
   ["block-number-string", "envelope.seed-record-fields"],
   ["creation-status-other-wallet", "envelope.seed-record-fields"],
+  ["tenant-ignored", "isolation.reads-refused"],
+  ["tenant-writes-ignored", "isolation.writes-refused"],
 ];
 
 
@@ -52,6 +57,7 @@ interface Key {
   secret: string;
   role: "owner" | "viewer";
   scopes: string[];
+  workspace: string;
 }
 
 export interface SeedOnlyTarget {
@@ -61,6 +67,9 @@ export interface SeedOnlyTarget {
   owner: { apiKey: string; apiSecret: string };
   viewer: { apiKey: string; apiSecret: string };
   scoped: { apiKey: string; apiSecret: string };
+  /** The owner key of a second workspace, which owns nothing here. */
+  other: { apiKey: string; apiSecret: string };
+  otherWorkspaceId: string;
   rpcApiKey: string;
   workspaceId: string;
   walletId: string;
@@ -83,13 +92,15 @@ export async function startSeedOnlyTarget(
   profile: "standard-webhooks" | "canonical-json" = "standard-webhooks",
 ): Promise<SeedOnlyTarget> {
   const broken = (f: SeedOnlyFault) => faults.includes(f);
-  const keys = new Map<string, Key>([
-    [num(), { secret: secret(), role: "owner", scopes: ["*"] }],
-    [num(), { secret: secret(), role: "viewer", scopes: ["*"] }],
-    [num(), { secret: secret(), role: "owner", scopes: ["balances:read"] }],
-  ]);
-  const [ownerId, viewerId, scopedId] = [...keys.keys()];
   const workspace = num();
+  const otherWorkspace = num();
+  const keys = new Map<string, Key>([
+    [num(), { secret: secret(), role: "owner", scopes: ["*"], workspace }],
+    [num(), { secret: secret(), role: "viewer", scopes: ["*"], workspace }],
+    [num(), { secret: secret(), role: "owner", scopes: ["balances:read"], workspace }],
+    [num(), { secret: secret(), role: "owner", scopes: ["*"], workspace: otherWorkspace }],
+  ]);
+  const [ownerId, viewerId, scopedId, otherId] = [...keys.keys()];
   const wallet = num();
   const asset = "77";
   const signing = generateWebhookKeyPair();
@@ -112,6 +123,9 @@ export async function startSeedOnlyTarget(
   /** The eight operations of seed section 4, matched on the path's segments. */
   function route(method: string, parts: string[], key: Key): Reply {
     const may = (scope: string) => key.scopes.includes("*") || key.scopes.includes(scope) || broken("scope-ignored");
+    // Every record here is the first workspace's: the second one's key finds none of them.
+    const served = broken("tenant-ignored") || (broken("tenant-writes-ignored") && method !== "GET");
+    if (key.workspace !== workspace && !served) return notFound;
     const [a, b, c, d, e] = parts;
     if (method === "GET" && a === "wallets" && b === "creation-status" && c !== undefined && d === undefined) {
       if (!may("wallets:read")) return refuse(404, "not found");
@@ -252,6 +266,8 @@ export async function startSeedOnlyTarget(
     owner: pair(ownerId),
     viewer: pair(viewerId),
     scoped: pair(scopedId),
+    other: pair(otherId),
+    otherWorkspaceId: otherWorkspace,
     rpcApiKey,
     workspaceId: workspace,
     walletId: wallet,

@@ -33,7 +33,7 @@ export function specScopes(operations: OperationInfo[]): string[] {
 /** A key made for the matrix with createApiKey (revoked at the end of the run; its secret redacted). */
 export async function createMatrixKey(ctx: CheckContext, workspaceId: string, role: string, scopes: string[]): Promise<MatrixKey> {
   if (ctx.suite.supply === "given") skip("the matrix keys are created with createApiKey, which this run does not drive", "--level full (or --create-fixtures)");
-  const ex = await ctx.call("createApiKey", { params: { workspace_id: workspaceId }, body: { name: `custody-certify-authz-${role}-${scopes.join("+")}`.slice(0, 100), role, scopes } });
+  const ex = await ctx.call("createApiKey", { params: { workspace_id: workspaceId }, body: { name: ctx.suite.marker.name(`authz-${role}-${scopes.join("+")}`), role, scopes } });
   let data: Record<string, unknown> | undefined;
   try {
     data = (JSON.parse(ex.response.text) as { data?: Record<string, unknown> }).data;
@@ -47,6 +47,6 @@ export async function createMatrixKey(ctx: CheckContext, workspaceId: string, ro
   if (ex.response.status === 403) skip("the --api-key may not create API keys (role owner needed) to build the matrix", "an owner --api-key");
   if (!apiKey || !apiSecret) skip(`createApiKey answered HTTP ${ex.response.status} without a key and its secret`);
   const keyId = firstString(data, "id") ?? apiKey;
-  ctx.suite.cleanups.push(async () => void (await ctx.suite.call("revokeApiKey", { params: { workspace_id: workspaceId, key_id: keyId } })));
+  ctx.suite.removeAtEnd(`API key ${keyId} (${role}: ${scopes.join(", ")})`, "revokeApiKey", { params: { workspace_id: workspaceId, key_id: keyId } });
   return { label: `${role} key with ${scopes.join(", ")}`, credentials: { apiKey, apiSecret }, role, scopes };
 }

@@ -138,7 +138,7 @@ function tidyCreated(ctx: CheckContext, op: OperationInfo, c: FuzzCase, ex: Http
   const undo = UNDO[op.operationId];
   if (undo && typeof data.id === "string") {
     const params = { workspace_id: c.params.workspace_id, [undo.idParam]: data.id };
-    ctx.suite.cleanups.push(async () => void (await ctx.suite.call(undo.operationId, { params })));
+    ctx.suite.removeAtEnd(`${op.operationId} record ${data.id} (fuzz)`, undo.operationId, { params });
   }
 }
 

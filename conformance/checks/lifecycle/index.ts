@@ -7,7 +7,7 @@ import { expectSuccess, failWith } from "../../expect.ts";
 import { readList } from "../../list-reader.ts";
 import type { FixtureValues } from "../../fixtures/registry.ts";
 import { fail, skip } from "../../outcome.ts";
-import { eventPayloadOf } from "../../receiver.ts";
+import { eventIdOf, eventPayloadOf, type ReceivedDelivery } from "../../receiver.ts";
 import type { Check } from "../../check.ts";
 import type { Evidence, Prerequisite } from "../../types.ts";
 import { balanceOf, decimalToUnits, unitsToDecimal } from "../../units.ts";
@@ -96,11 +96,44 @@ export const depositDetected: Check = {
     const deposit = await owned(ctx, "deposit");
     if (!deposit.webhookWatched) skip("deposit events could not be watched (no webhook of ours)");
     if (!deposit.pendingEvent) fail(`no deposit.pending event mentioning transaction ${deposit.txHash} arrived`, { details: { tx_hash: deposit.txHash } });
-    if (deposit.confirmedEvent && deposit.confirmedEvent.receivedAt < deposit.pendingEvent.receivedAt) {
-      fail("deposit.confirmed arrived before deposit.pending", { details: { tx_hash: deposit.txHash } });
+    if (deposit.confirmedEvent) {
+      const order = await madeInOrder(ctx, deposit.pendingEvent, deposit.confirmedEvent);
+      if (order) fail(order, { details: { tx_hash: deposit.txHash } });
     }
   },
 };
+
+/** Events posted at the same moment may arrive in either order; closer than this, arrival says nothing. */
+const POSTED_TOGETHER_MS = 1_000;
+
+/**
+ * Whether deposit.confirmed was made before deposit.pending, as the deployment's delivery log says
+ * (created_at of each delivery, seed 2.7): a deployment that detects a deposit already confirmed
+ * makes both events at once and posts them together, so their arrival order proves nothing. Only
+ * when the log does not say is the arrival order used, and then only a clear gap.
+ */
+async function madeInOrder(ctx: CheckContext, pending: ReceivedDelivery, confirmed: ReceivedDelivery): Promise<string | undefined> {
+  const made = await createdAtOf(ctx, [eventIdOf(pending), eventIdOf(confirmed)]);
+  if (made[0] !== undefined && made[1] !== undefined) {
+    return made[1] < made[0] ? `the delivery log made deposit.confirmed (${new Date(made[1]).toISOString()}) before deposit.pending (${new Date(made[0]).toISOString()})` : undefined;
+  }
+  return pending.receivedAt - confirmed.receivedAt > POSTED_TOGETHER_MS ? `deposit.confirmed arrived ${pending.receivedAt - confirmed.receivedAt} ms before deposit.pending` : undefined;
+}
+
+/** created_at (epoch ms) of the logged deliveries of these events to the run's webhook, where the log has them. */
+async function createdAtOf(ctx: CheckContext, eventIds: Array<string | undefined>): Promise<Array<number | undefined>> {
+  const workspace = await ctx.settle("workspace");
+  const webhook = await ctx.settle("webhook");
+  if (!workspace.ok || !webhook.ok || !ctx.operations.some((op) => op.operationId === "listWebhookDeliveries")) return eventIds.map(() => undefined);
+  const ex = await ctx.call("listWebhookDeliveries", { params: { workspace_id: workspace.value }, query: { webhook_id: webhook.value.id } });
+  const list = ex.response.status === 200 ? (JSON.parse(ex.response.text) as { data?: unknown }).data : undefined;
+  const items = (Array.isArray(list) ? list : []) as Array<Record<string, unknown>>;
+  return eventIds.map((id) => {
+    const at = items.find((i) => id !== undefined && i.event_id === id)?.created_at;
+    const ms = typeof at === "string" ? Date.parse(at) : NaN;
+    return Number.isNaN(ms) ? undefined : ms;
+  });
+}
 
 export const depositConfirmation: Check = {
   id: "lifecycle.deposit-confirmation",

@@ -35,7 +35,7 @@ function withdrawalMove(ex: HttpExchange, prev: string, next: string): void {
 }
 
 async function walletPath(ctx: CheckContext): Promise<void> {
-  const created = await ctx.call("createWallet", { body: { name: `custody-certify-sequence-${Date.now().toString(36)}` } });
+  const created = await ctx.call("createWallet", { body: { name: ctx.suite.marker.name("sequence-wallet") } });
   const first = record(ctx, "createWallet", created);
   const walletId = firstString(first, "wallet_id", "id");
   if (!walletId) failWith(created, "createWallet answered without a wallet id");
@@ -87,7 +87,7 @@ async function withdrawalPath(ctx: CheckContext): Promise<void> {
   const id = firstString(w, "id", "withdrawal_id");
   if (!id) failWith(created, "createWithdrawal answered without an id");
   if (result.auto_approved === true) skip("the deployment approves withdrawals by itself: the sequence would move funds");
-  ctx.suite.cleanups.push(async () => void (await ctx.suite.call("rejectWithdrawal", { params: { withdrawal_id: id }, body: {} })));
+  ctx.suite.removeAtEnd(`withdrawal ${id} (pending)`, "rejectWithdrawal", { params: { withdrawal_id: id }, body: {} });
   let status = String(w.status ?? "pending");
   for (const [operationId, params] of [["getWithdrawal", { withdrawal_id: id }], ["getWalletWithdrawal", { wallet_id: asset.walletId, withdrawal_id: id }]] as const) {
     const ex = await ctx.call(operationId, { params });
@@ -126,7 +126,6 @@ export const resourceGraphSequence: Check = {
   level: "full",
   requires: ["asset", "faucet"],
   awaits: ["deposit", "withdrawal-executed", "webhook"],
-  after: ["money.reject-releases-hold"],
   timeoutScale: 4,
   async run(ctx) {
     await walletPath(ctx);

@@ -1,4 +1,5 @@
-// Money-path semantics at --level full, on the funded wallet of the lifecycle: a withdrawal replayed
+// Money-path semantics at --level full, on a funded wallet of their own (so they run beside the
+// lifecycle's withdrawal, and neither sees the other's holds): a withdrawal replayed
 // with its Idempotency-Key is the same withdrawal; the key with another body is 409; identical
 // submits at the same time make one withdrawal; an overdraft is refused with nothing held; reject
 // releases the hold; and, last, identical submits approved make exactly one transfer on chain. Every
@@ -18,7 +19,8 @@ import type { Check } from "../../check.ts";
 import { balanceOf, decimalToUnits, unitsToDecimal } from "../../units.ts";
 
 const AMOUNT = "0.0001";
-const RECIPIENT_FALLBACK = "0x000000000000000000000000000000000000dEaD";
+/** Every withdrawal here but the last is rejected; a burn address keeps a wrongly executed one from landing in a wallet other checks read. */
+const RECIPIENT = "0x000000000000000000000000000000000000dEaD";
 
 interface Funded {
   asset: AssetFixture;
@@ -30,11 +32,9 @@ interface Funded {
 }
 
 async function funded(ctx: CheckContext): Promise<Funded> {
-  const deposit = await ctx.need("deposit");
-  if (!deposit.reflected) skip("the deposit never reached the balance, so there is nothing to hold");
-  const asset = await ctx.need("asset");
-  const peer = await ctx.settle("peer-asset");
-  return { asset, recipient: peer.ok && peer.value.address ? peer.value.address : RECIPIENT_FALLBACK, address: deposit.address, depth: deposit.confirmationBlocks };
+  const funds = await ctx.need("money-funds");
+  if (!funds.reflected) skip("the deposit to the money path's wallet never reached its balance, so there is nothing to hold");
+  return { asset: funds.asset, recipient: RECIPIENT, address: funds.address, depth: funds.depth };
 }
 
 function submit(ctx: CheckContext, f: Funded, key: string | undefined, amount = AMOUNT, notes = "custody certify money path"): Promise<HttpExchange> {
@@ -62,7 +62,7 @@ async function release(ctx: CheckContext, id: string): Promise<HttpExchange> {
 }
 
 function cleanupReject(ctx: CheckContext, id: string): void {
-  ctx.suite.cleanups.push(async () => void (await ctx.suite.call("rejectWithdrawal", { params: { withdrawal_id: id }, body: { reason: "custody certify" } })));
+  ctx.suite.removeAtEnd(`withdrawal ${id} (pending)`, "rejectWithdrawal", { params: { withdrawal_id: id }, body: { reason: "custody certify" } });
 }
 
 interface Holding {
@@ -73,6 +73,8 @@ interface Holding {
 
 /** The balance as the API states it, checked against the chain: `step` says when it was read. */
 async function holding(ctx: CheckContext, f: Funded, step: string): Promise<Holding> {
+  // The head before the read too: however many blocks pass while the API answers, its block is covered.
+  const headBefore = await headNumber(ctx);
   const ex = await ctx.call("getWalletAssetBalance", { params: { wallet_id: f.asset.walletId, asset_id: f.asset.assetId } });
   const b = expectSuccess(ex, ctx.operation("getWalletAssetBalance")) as Record<string, unknown>;
   const available = decimalToUnits(b?.available_balance ?? b?.balance, f.asset.decimals);
@@ -80,7 +82,7 @@ async function holding(ctx: CheckContext, f: Funded, step: string): Promise<Hold
   if (available === undefined || onHold === undefined) failWith(ex, "the balance has no available_balance/on_hold (or balance) as decimal strings");
   const total = decimalToUnits(balanceOf(b), f.asset.decimals);
   if (total !== undefined) {
-    const seen = await recentChainBalances(ctx, f);
+    const seen = await recentChainBalances(ctx, f, headBefore);
     if (seen.length > 0 && !seen.some((c) => c.units === total)) {
       const listed = seen.map((c) => `${unitsToDecimal(c.units, f.asset.decimals)} at block ${c.block}`).join(", ");
       failWith(ex, `${step}: the API balance ${unitsToDecimal(total, f.asset.decimals)} is not the chain balance of ${f.address} at any recent block (${listed})`);
@@ -89,12 +91,20 @@ async function holding(ctx: CheckContext, f: Funded, step: string): Promise<Hold
   return { available, onHold, ex };
 }
 
-/** The chain balance of the deposit address at the head and at each block of the confirmation depth (plus one). */
-async function recentChainBalances(ctx: CheckContext, f: Funded): Promise<{ block: number; units: bigint }[]> {
+async function headNumber(ctx: CheckContext): Promise<number | undefined> {
   const head = await ctx.suite.rpc().resultHttp("eth_blockNumber");
-  if (typeof head !== "string" || !/^0x[0-9a-f]+$/i.test(head)) return [];
-  const top = Number(BigInt(head));
-  const blocks = Array.from({ length: Math.min(top, Math.max(1, f.depth) + 1) + 1 }, (_, i) => top - i);
+  return typeof head === "string" && /^0x[0-9a-f]+$/i.test(head) ? Number(BigInt(head)) : undefined;
+}
+
+/**
+ * The chain balance of the deposit address at every block the API may have read: from the confirmation
+ * depth (plus one) below the head seen before the API call, up to the head now.
+ */
+async function recentChainBalances(ctx: CheckContext, f: Funded, headBefore: number | undefined): Promise<{ block: number; units: bigint }[]> {
+  const top = await headNumber(ctx);
+  if (top === undefined) return [];
+  const bottom = Math.max(0, Math.min(headBefore ?? top, top) - (Math.max(1, f.depth) + 1));
+  const blocks = Array.from({ length: top - bottom + 1 }, (_, i) => top - i);
   const balances = await Promise.all(blocks.map((n) => ctx.suite.rpc().resultHttp("eth_getBalance", [f.address, `0x${n.toString(16)}`])));
   return blocks.flatMap((block, i) => (typeof balances[i] === "string" && /^0x[0-9a-f]+$/i.test(balances[i] as string) ? [{ block, units: BigInt(balances[i] as string) }] : []));
 }
@@ -118,9 +128,7 @@ const COMMON = {
   group: "money" as const,
   severity: "MUST" as const,
   level: "full" as const,
-  requires: ["faucet", "deposit", "asset"] as Check["requires"],
-  // After the lifecycle's own withdrawal has run its course, so the balance holds still.
-  awaits: ["withdrawal-executed", "peer-asset"] as Check["awaits"],
+  requires: ["faucet", "money-funds"] as Check["requires"],
   timeoutScale: 4,
 };
 

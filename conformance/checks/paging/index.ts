@@ -10,7 +10,7 @@
 import type { Check } from "../../check.ts";
 import type { CheckContext, Suite } from "../../context.ts";
 import { expectError, expectSuccess, failWith } from "../../expect.ts";
-import { certifyName, firstString } from "../../fixtures/util.ts";
+import { firstString } from "../../fixtures/util.ts";
 import { itemsOf, readList, type Item } from "../../list-reader.ts";
 import type { OperationInfo, Paging } from "../../operations.ts";
 import { skip } from "../../outcome.ts";
@@ -53,12 +53,12 @@ function ensureLongWebhookList(ctx: CheckContext, min: number): Promise<void> {
       // All `min` are the run's own, whatever the list holds already: other checks (and other clients)
       // register and delete webhooks concurrently, so webhooks the run does not own may vanish mid-check.
       for (let i = 0; i < min; i++) {
-        const ex = await ctx.call("createWebhook", { params: { workspace_id: workspaceId }, body: { url: receiver.url("paging"), event_types: ["withdrawal.failed"], description: "custody certify paging" } });
+        const ex = await ctx.call("createWebhook", { params: { workspace_id: workspaceId }, body: { url: receiver.url("paging"), event_types: ["withdrawal.failed"], description: ctx.suite.marker.description("paging webhook") } });
         // A deployment may cap webhooks per workspace: then this list cannot be made long here (a skip, never a pass).
         if (ex.response.status >= 400 && ex.response.status < 500) skip(`listWebhooks holds ${i} webhooks and createWebhook refused another (HTTP ${ex.response.status}), so no list longer than a page could be made`);
         const id = firstString(expectSuccess(ex, ctx.operation("createWebhook"), "createWebhook") as Item, "id", "webhook_id");
         if (!id) failWith(ex, "createWebhook answered without an id");
-        ctx.suite.cleanups.push(async () => void (await ctx.suite.call("deleteWebhook", { params: { workspace_id: workspaceId, webhook_id: id } })));
+        ctx.suite.removeAtEnd(`paging webhook ${id}`, "deleteWebhook", { params: { workspace_id: workspaceId, webhook_id: id } });
       }
     })();
     longLists.set(ctx.suite, made);
@@ -133,7 +133,7 @@ export const disjointComplete: Check = {
       offset += items.length;
       if (items.length < size) break;
       if (created.length < CREATED_WHILE_PAGING) {
-        const made = await ctx.call("createWallet", { body: { name: certifyName(`paging-${created.length}`), wallet_type: "mpc" } });
+        const made = await ctx.call("createWallet", { body: { name: ctx.suite.marker.name(`paging-${created.length}`), wallet_type: "mpc" } });
         created.push(String(firstString(expectSuccess(made, ctx.operation("createWallet"), "createWallet") as Item, "wallet_id", "id")));
       }
     }

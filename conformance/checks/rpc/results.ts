@@ -98,6 +98,11 @@ function notificationOf(text: string): Notification | undefined {
   }
 }
 
+function blockNumberOf(header: unknown): bigint | undefined {
+  const n = (header as { number?: unknown } | null)?.number;
+  return typeof n === "string" && /^0x[0-9a-f]+$/i.test(n) ? BigInt(n) : undefined;
+}
+
 export const newHeadsSubscription: Check = {
   id: "rpc.ws-new-heads",
   group: "rpc",
@@ -125,14 +130,20 @@ export const newHeadsSubscription: Check = {
       if (heads[1].number !== heads[0].number + 1n) fail(`consecutive newHeads notifications named blocks ${heads[0].number} and ${heads[1].number} (one per block expected)`, conn.evidence());
       const off = await ctx.rpc.callWs(conn, "eth_unsubscribe", [id]);
       if (off.result !== true) fail(`eth_unsubscribe answered ${JSON.stringify(off.error ?? off.result)}`, conn.evidence());
-      // Two block intervals without a notification for this subscription show it stopped.
+      // A notification of a block made before the unsubscribe may still be on its way; one of a block
+      // newer than the head read after it is a subscription that did not stop.
+      const head = await ctx.rpc.resultHttp("eth_blockNumber");
+      const headAfter = blockNumberOf({ number: head });
+      if (headAfter === undefined) fail(`eth_blockNumber answered ${JSON.stringify(head)}, not a hex quantity`);
+      // Two block intervals without such a notification show it stopped.
       const quiet = Math.min(Math.max(2 * (heads[1].at - heads[0].at), 1_000), ctx.timeoutMs);
       const until = Date.now() + quiet;
       while (Date.now() < until) {
         const text = await conn.next(until - Date.now()).catch(() => undefined);
         if (text === undefined) break;
         const n = notificationOf(text);
-        if (n && n.subscription === id) fail("a newHeads notification arrived after eth_unsubscribe answered true", conn.evidence());
+        const number = n && n.subscription === id ? blockNumberOf(n.result) : undefined;
+        if (number !== undefined && number > headAfter) fail(`a newHeads notification of block ${number} arrived after eth_unsubscribe answered true (the head was ${headAfter} then)`, conn.evidence());
       }
     } finally {
       conn.close();

@@ -14,7 +14,7 @@ import { webhookDelivery } from "../../../generated/webhooks.ts";
 import type { Check } from "../../check.ts";
 import type { CheckContext } from "../../context.ts";
 import { failWith } from "../../expect.ts";
-import { certifyName, firstString, successRecord } from "../../fixtures/util.ts";
+import { firstString, successRecord } from "../../fixtures/util.ts";
 import { fail } from "../../outcome.ts";
 import { eventTypeOf, type FailureStep, type ReceivedDelivery, type WebhookReceiver } from "../../receiver.ts";
 
@@ -53,7 +53,7 @@ export const endpointIsolation: Check = {
     const healthy = `${tag}ok1`;
     const bad: Array<[string, FailureStep]> = [
       ...Array.from({ length: HANGING }, (_, i): [string, FailureStep] => [`${tag}h${i}`, "hang"]),
-      ...Array.from({ length: REFUSING }, (_, i): [string, FailureStep] => [`${tag}r${i}`, "reset"]),
+      ...Array.from({ length: REFUSING }, (_, i): [string, FailureStep] => [`${tag}r${i}`, "drop"]),
     ];
     const registered: string[] = [];
     try {
@@ -87,11 +87,11 @@ export const endpointIsolation: Check = {
 
 /** Registers a webhook for wallet.created on one channel of our receiver; returns its id. */
 async function register(ctx: CheckContext, workspaceId: string, receiver: WebhookReceiver, channel: string): Promise<string> {
-  const ex = await ctx.call("createWebhook", { params: { workspace_id: workspaceId }, body: { url: receiver.url(channel), event_types: ["wallet.created"], description: "custody certify endpoint isolation" } });
+  const ex = await ctx.call("createWebhook", { params: { workspace_id: workspaceId }, body: { url: receiver.url(channel), event_types: ["wallet.created"], description: ctx.suite.marker.description("endpoint isolation webhook") } });
   const id = firstString(successRecord(ctx.suite, "createWebhook", ex), "id", "webhook_id");
   if (!id) failWith(ex, "createWebhook answered without an id");
   // A safety net for a run stopped mid-check; the check deletes its webhooks itself.
-  ctx.suite.cleanups.push(async () => void (await ctx.suite.call("deleteWebhook", { params: { workspace_id: workspaceId, webhook_id: id } }).catch(() => undefined)));
+  ctx.suite.removeAtEnd(`endpoint isolation webhook ${id}`, "deleteWebhook", { params: { workspace_id: workspaceId, webhook_id: id } });
   return id;
 }
 
@@ -100,7 +100,7 @@ async function register(ctx: CheckContext, workspaceId: string, receiver: Webhoo
  * deadline, gives up there (the latency reported is then the time waited, which exceeds it).
  */
 async function eventLatency(ctx: CheckContext, receiver: WebhookReceiver, channel: string, what: string, deadlineMs = ctx.timeoutMs * 2): Promise<Measured> {
-  const ex = await ctx.call("createWallet", { body: { name: certifyName(`isolation-${what}`) } });
+  const ex = await ctx.call("createWallet", { body: { name: ctx.suite.marker.name(`isolation-${what}`) } });
   const walletId = firstString(successRecord(ctx.suite, "createWallet", ex), "wallet_id", "id");
   if (!walletId) failWith(ex, "createWallet answered without a wallet_id");
   const createdAt = Date.now();

@@ -1,0 +1,35 @@
+// Worker thread of `custody certify --sandbox`: runs the reference deployment on its own event loop
+// (a second core), so the deployment and the runner that certifies it do not take turns on one thread.
+// Plain JavaScript, so it starts without a TS loader: installed, it loads the compiled sandbox beside
+// it (dist/); in a clone, the TypeScript sources through tsx, as bin/custody.js does.
+// Messages: in, "close"; out, { type: "ready", handle } | { type: "error", message } | { type: "closed" }.
+import { existsSync } from "node:fs";
+import { parentPort, workerData } from "node:worker_threads";
+
+const compiled = new URL("../reference/sandbox.js", import.meta.url);
+const source = new URL("../reference/sandbox.ts", import.meta.url);
+
+async function load() {
+  if (existsSync(compiled)) return import(compiled.href);
+  const { register } = await import("tsx/esm/api");
+  register();
+  return import(source.href);
+}
+
+try {
+  const { startSandbox } = await load();
+  const sandbox = await startSandbox(workerData?.options ?? {});
+  parentPort.on("message", (message) => {
+    if (message !== "close") return;
+    sandbox.close().finally(() => {
+      parentPort.postMessage({ type: "closed" });
+      parentPort.close();
+    });
+  });
+  // Everything but the in-process core (`app`) crosses the thread boundary.
+  const { app: _app, close: _close, ...handle } = sandbox;
+  parentPort.postMessage({ type: "ready", handle });
+} catch (error) {
+  parentPort.postMessage({ type: "error", message: error instanceof Error ? error.message : String(error) });
+  parentPort.close();
+}
