@@ -5,6 +5,7 @@ import { escapeToken, toPointer } from "../load/json-pointer.ts";
 import { SpecError, type SpecProblem } from "../load/spec-error.ts";
 import type { LoadedSpec } from "../load/load-spec.ts";
 import { assignDirectionVariants } from "./directions.ts";
+import { CUSTODY_NAMES } from "./custody-names.ts";
 import { NameRegistry, toPascalCase } from "./names.ts";
 import { buildOperation, listOperations } from "./operations.ts";
 import { aliasCycles, componentDependencies, orderByDependencies } from "./schema-graph.ts";
@@ -15,33 +16,6 @@ import { buildSecurity } from "./security.ts";
 import type { NamedSchema, OperationModel, RpcModel, Schema, SpecModel, WebhookModel } from "./types.ts";
 import { buildWebhooks, webhookProfile } from "./webhooks.ts";
 
-/** Names every generated file exports besides the per-schema and per-operation ones. */
-export const FIXED_EXPORTS = [
-  "operations",
-  "operationList",
-  "OperationName",
-  "OperationEntry",
-  "Handlers",
-  "RequestContext",
-  "ServerOptions",
-  "createServer",
-  "ClientOptions",
-  "CallOptions",
-  "WebhookEvent",
-  "WebhookEventType",
-  "WebhookEventSchema",
-  "webhookEventTypes",
-  "webhookEventSchemas",
-  "parseWebhookEvent",
-  "verifyWebhook",
-  "VerifyWebhookOptions",
-  "WebhookVerificationError",
-  "createRpcClient",
-  "RpcClient",
-  "RpcClientOptions",
-  "rpcMethods",
-  "RpcMethods",
-];
 
 export interface BuildOptions {
   rpc?: (names: NameRegistry) => RpcModel;
@@ -53,7 +27,7 @@ export function buildModel(loaded: LoadedSpec, options: BuildOptions = {}): Spec
   const exportNames = new NameRegistry();
   const info = (document.info ?? {}) as Record<string, unknown>;
   const clientName = clientClassName(info);
-  exportNames.reserve(...FIXED_EXPORTS, clientName);
+  exportNames.reserveForCustody(...CUSTODY_NAMES, clientName);
 
   const methodNames = new NameRegistry({ allowReserved: true });
   // Members a method or table key must not be: the class's own, object plumbing, and `then`
@@ -123,10 +97,11 @@ function aliasCycleProblems(document: Record<string, unknown>, schemas: readonly
 /** info.x-custody-client-name when given, else the title in PascalCase without a trailing "Api", plus "Client". */
 export function clientClassName(info: Record<string, unknown>): string {
   const declared = info["x-custody-client-name"];
-  if (typeof declared === "string" && /^[A-Z][A-Za-z0-9_]*$/.test(declared)) return declared;
+  if (typeof declared === "string" && /^[A-Z][A-Za-z0-9_]*$/.test(declared) && !CUSTODY_NAMES.includes(declared)) return declared;
   const title = typeof info.title === "string" ? info.title : "Api";
   const base = toPascalCase(title).replace(/(Api|API)$/, "") || "Api";
-  return `${base}Client`;
+  // "Rpc API" would give RpcClient, which rpc.ts declares.
+  return CUSTODY_NAMES.includes(`${base}Client`) ? `${base}ApiClient` : `${base}Client`;
 }
 
 /**
