@@ -759,7 +759,7 @@ export const CreateWalletResponseSchemas = {
 };
 
 export const ListWalletsParamsSchema = z.object({
-  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  workspace_id: ResourceIdSchema,
 });
 
 export const ListWalletsResponseSchemas = {
@@ -773,7 +773,7 @@ export const ListWalletsResponseSchemas = {
 };
 
 export const GetWalletCreationStatusParamsSchema = z.object({
-  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  wallet_id: ResourceIdSchema,
 });
 
 export const GetWalletCreationStatusResponseSchemas = {
@@ -787,7 +787,7 @@ export const GetWalletCreationStatusResponseSchemas = {
 };
 
 export const GetWalletParamsSchema = z.object({
-  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  wallet_id: ResourceIdSchema,
 });
 
 export const GetWalletResponseSchemas = {
@@ -801,7 +801,7 @@ export const GetWalletResponseSchemas = {
 };
 
 export const ListWalletAssetsParamsSchema = z.object({
-  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  wallet_id: ResourceIdSchema,
 });
 
 export const ListWalletAssetsResponseSchemas = {
@@ -815,7 +815,7 @@ export const ListWalletAssetsResponseSchemas = {
 };
 
 export const AttachAssetParamsSchema = z.object({
-  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  wallet_id: ResourceIdSchema,
 });
 
 export const AttachAssetBodySchema = AttachAssetRequestSchema;
@@ -832,12 +832,12 @@ export const AttachAssetResponseSchemas = {
 };
 
 export const GetDepositAddressParamsSchema = z.object({
-  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  wallet_id: ResourceIdSchema,
 });
 
 export const GetDepositAddressQuerySchema = z.object({
   address_type: z.enum(["evm", "sol", "tron"]).optional(),
-  asset_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")).optional(),
+  asset_id: ResourceIdSchema.optional(),
 });
 
 export const GetDepositAddressResponseSchemas = {
@@ -891,7 +891,7 @@ export const ListWalletWithdrawalsResponseSchemas = {
 };
 
 export const CreateWithdrawalParamsSchema = z.object({
-  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  wallet_id: ResourceIdSchema,
 });
 
 export const CreateWithdrawalHeadersSchema = z.object({
@@ -912,8 +912,8 @@ export const CreateWithdrawalResponseSchemas = {
 };
 
 export const GetWalletWithdrawalParamsSchema = z.object({
-  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
-  withdrawal_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  wallet_id: ResourceIdSchema,
+  withdrawal_id: ResourceIdSchema,
 });
 
 export const GetWalletWithdrawalResponseSchemas = {
@@ -927,7 +927,7 @@ export const GetWalletWithdrawalResponseSchemas = {
 };
 
 export const GetWithdrawalParamsSchema = z.object({
-  withdrawal_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  withdrawal_id: ResourceIdSchema,
 });
 
 export const GetWithdrawalResponseSchemas = {
@@ -941,7 +941,7 @@ export const GetWithdrawalResponseSchemas = {
 };
 
 export const ApproveWithdrawalParamsSchema = z.object({
-  withdrawal_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  withdrawal_id: ResourceIdSchema,
 });
 
 export const ApproveWithdrawalBodySchema = ApproveWithdrawalRequestSchema;
@@ -958,7 +958,7 @@ export const ApproveWithdrawalResponseSchemas = {
 };
 
 export const RejectWithdrawalParamsSchema = z.object({
-  withdrawal_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  withdrawal_id: ResourceIdSchema,
 });
 
 export const RejectWithdrawalBodySchema = RejectWithdrawalRequestSchema;
@@ -975,7 +975,7 @@ export const RejectWithdrawalResponseSchemas = {
 };
 
 export const ListTransactionsParamsSchema = z.object({
-  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  workspace_id: ResourceIdSchema,
 });
 
 export const ListTransactionsResponseSchemas = {
@@ -1001,7 +1001,7 @@ export const RescanTransactionResponseSchemas = {
 };
 
 export const ExportTransactionsParamsSchema = z.object({
-  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  workspace_id: ResourceIdSchema,
 });
 
 export const ExportTransactionsQuerySchema = z.object({
@@ -1021,7 +1021,7 @@ export const ExportTransactionsResponseSchemas = {
 };
 
 export const SignMessageParamsSchema = z.object({
-  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  wallet_id: ResourceIdSchema,
 });
 
 export const SignMessageBodySchema = SignMessageRequestSchema;
@@ -1051,7 +1051,7 @@ export const GetApiKeyWalletDetailResponseSchemas = {
 };
 
 export const GetWeb3WalletDetailParamsSchema = z.object({
-  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  wallet_id: ResourceIdSchema,
 });
 
 export const GetWeb3WalletDetailQuerySchema = z.object({
@@ -1069,7 +1069,7 @@ export const GetWeb3WalletDetailResponseSchemas = {
 };
 
 export const RequestSignParamsSchema = z.object({
-  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  wallet_id: ResourceIdSchema,
 });
 
 export const RequestSignHeadersSchema = z.object({
@@ -1090,8 +1090,8 @@ export const RequestSignResponseSchemas = {
 };
 
 export const GetSignStatusParamsSchema = z.object({
-  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
-  transaction_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  wallet_id: ResourceIdSchema,
+  transaction_id: ResourceIdSchema,
 });
 
 export const GetSignStatusResponseSchemas = {
@@ -1105,7 +1105,7 @@ export const GetSignStatusResponseSchemas = {
 };
 
 export const SignRawTransactionParamsSchema = z.object({
-  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  wallet_id: ResourceIdSchema,
 });
 
 export const SignRawTransactionHeadersSchema = z.object({
@@ -1126,8 +1126,8 @@ export const SignRawTransactionResponseSchemas = {
 };
 
 export const GetTransactionStatusParamsSchema = z.object({
-  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
-  transaction_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  wallet_id: ResourceIdSchema,
+  transaction_id: ResourceIdSchema,
 });
 
 export const GetTransactionStatusResponseSchemas = {
@@ -1141,7 +1141,7 @@ export const GetTransactionStatusResponseSchemas = {
 };
 
 export const ListWebhooksParamsSchema = z.object({
-  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  workspace_id: ResourceIdSchema,
 });
 
 export const ListWebhooksResponseSchemas = {
@@ -1155,7 +1155,7 @@ export const ListWebhooksResponseSchemas = {
 };
 
 export const CreateWebhookParamsSchema = z.object({
-  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  workspace_id: ResourceIdSchema,
 });
 
 export const CreateWebhookBodySchema = CreateWebhookRequestSchema;
@@ -1171,8 +1171,8 @@ export const CreateWebhookResponseSchemas = {
 };
 
 export const DeleteWebhookParamsSchema = z.object({
-  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
-  webhook_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  workspace_id: ResourceIdSchema,
+  webhook_id: ResourceIdSchema,
 });
 
 export const DeleteWebhookResponseSchemas = {
@@ -1186,12 +1186,12 @@ export const DeleteWebhookResponseSchemas = {
 };
 
 export const ListWebhookDeliveriesParamsSchema = z.object({
-  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  workspace_id: ResourceIdSchema,
 });
 
 export const ListWebhookDeliveriesQuerySchema = z.object({
-  webhook_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")).optional(),
-  status: z.enum(["pending", "delivered", "failed"]).optional(),
+  webhook_id: ResourceIdSchema.optional(),
+  status: WebhookDeliveryStatusSchema.optional(),
 });
 
 export const ListWebhookDeliveriesResponseSchemas = {
@@ -1205,8 +1205,8 @@ export const ListWebhookDeliveriesResponseSchemas = {
 };
 
 export const ResendWebhookDeliveryParamsSchema = z.object({
-  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
-  delivery_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  workspace_id: ResourceIdSchema,
+  delivery_id: ResourceIdSchema,
 });
 
 export const ResendWebhookDeliveryResponseSchemas = {
@@ -1233,7 +1233,7 @@ export const GetWebhookVerificationKeyResponseSchemas = {
 };
 
 export const ListApiKeysParamsSchema = z.object({
-  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  workspace_id: ResourceIdSchema,
 });
 
 export const ListApiKeysResponseSchemas = {
@@ -1247,7 +1247,7 @@ export const ListApiKeysResponseSchemas = {
 };
 
 export const CreateApiKeyParamsSchema = z.object({
-  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  workspace_id: ResourceIdSchema,
 });
 
 export const CreateApiKeyBodySchema = CreateApiKeyRequestSchema;
@@ -1263,8 +1263,8 @@ export const CreateApiKeyResponseSchemas = {
 };
 
 export const RevokeApiKeyParamsSchema = z.object({
-  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
-  key_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  workspace_id: ResourceIdSchema,
+  key_id: ResourceIdSchema,
 });
 
 export const RevokeApiKeyResponseSchemas = {
@@ -1278,7 +1278,7 @@ export const RevokeApiKeyResponseSchemas = {
 };
 
 export const ListAuditLogsParamsSchema = z.object({
-  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  workspace_id: ResourceIdSchema,
 });
 
 export const ListAuditLogsResponseSchemas = {

@@ -1,6 +1,6 @@
 // Loads an OpenAPI 3.0/3.1 document: parse, check refs, bundle external files, validate. The result is
 // the bundled but NOT dereferenced document, so $ref names survive into the model (named types).
-// swagger-parser's validation (the slowest step) runs in a worker thread while the caller builds the
+// Validation against the official OpenAPI schema (the slowest step) runs in a worker thread while the caller builds the
 // model and renders; callers must await `validation` before writing anything.
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -40,20 +40,14 @@ export async function loadSpec(path: string, displayPath: string, options: { len
     throw new SpecError(displayPath, missing.map((r) => ({ pointer: r.pointer, problem: `$ref "${r.ref}" names a file that does not exist` })));
   }
   const { default: SwaggerParser } = await import("@apidevtools/swagger-parser");
-  const { validateWithSwaggerParser } = await import("./validate.ts");
   let document: Record<string, unknown>;
   try {
     document = (await SwaggerParser.bundle(path)) as unknown as Record<string, unknown>;
   } catch (error) {
     throw new SpecError(displayPath, problemsOf(error));
   }
-  const verdict = await validateWithSwaggerParser(structuredClone(document), path, displayPath).then(
-    () => undefined,
-    (error: unknown) => {
-      if (error instanceof SpecError) return error;
-      throw error;
-    },
-  );
+  // The bundle is validated before anything is built from it: its pointers are the bundle's.
+  const verdict = await validateInWorker(JSON.stringify(document), true, path, displayPath);
   if (verdict) throw verdict;
   return { source, document, version, repairs, validation: Promise.resolve(undefined) };
 }

@@ -1,5 +1,5 @@
-// Validation with @apidevtools/swagger-parser (OpenAPI 3.0 and 3.1 JSON schemas). It dereferences
-// and so mutates what it is given: callers pass a private copy. Its errors become `file#/pointer: problem`.
+// Validation against the official OpenAPI 3.0 and 3.1 JSON schemas, in a worker thread
+// (validate-worker.mjs); ajv's errors become `file#/pointer: problem`.
 import { Worker } from "node:worker_threads";
 import { SpecError, type SpecProblem } from "./spec-error.ts";
 
@@ -12,21 +12,8 @@ interface AjvError {
   params?: Record<string, unknown>;
 }
 
-export async function validateWithSwaggerParser(copy: Record<string, unknown>, filePath: string, displayPath: string): Promise<void> {
-  // Loaded on demand: the usual path validates in the worker and never needs it on this thread.
-  const { default: SwaggerParser } = await import("@apidevtools/swagger-parser");
-  try {
-    await SwaggerParser.validate(filePath, copy as never, {
-      dereference: { circular: "ignore" },
-      validate: { schema: true, spec: true },
-    } as never);
-  } catch (error) {
-    throw new SpecError(displayPath, problemsOf(error));
-  }
-}
-
 /**
- * The same validation in a worker thread, from the file's text. Resolves to the SpecError (or
+ * Validates the file's text in a worker thread. Resolves to the SpecError (or
  * undefined when valid) instead of rejecting, so it can run unobserved while the caller works.
  */
 export function validateInWorker(text: string, isJson: boolean, filePath: string, displayPath: string): Promise<SpecError | undefined> {
