@@ -62,27 +62,23 @@ function convert(node: unknown, version: "3.0" | "3.1", known: Set<string>): unk
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) out[key] = DATA_KEYS.has(key) ? value : convert(value, version, known);
   if (typeof out.format === "string" && !known.has(out.format)) delete out.format;
-  if (version === "3.1") return out;
-  for (const [flag, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
-    if (typeof out[flag] !== "boolean") continue;
-    if (out[flag] === true && typeof out[bound] === "number") {
-      out[flag] = out[bound];
-      delete out[bound];
-    } else delete out[flag];
-  }
-  if (out.nullable === true) {
-    delete out.nullable;
-    if (typeof out.type === "string") {
-      out.type = [out.type, "null"];
-      if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
-    } else if (out.type === undefined && !Array.isArray(out.enum)) {
-      // The 3.0 idiom {allOf: [$ref], nullable: true}: null beside the schema.
-      return { anyOf: [out, { type: "null" }] };
+  if (version === "3.0") {
+    for (const [flag, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+      if (typeof out[flag] !== "boolean") continue;
+      if (out[flag] === true && typeof out[bound] === "number") {
+        out[flag] = out[bound];
+        delete out[bound];
+      } else delete out[flag];
     }
   }
-  // 3.0 ignores a $ref's siblings, except the nullable idiom above.
-  if (typeof out.$ref === "string") return { $ref: out.$ref };
-  return out;
+  // 3.0 ignores a $ref's siblings (except nullable, below).
+  const own = version === "3.0" && typeof out.$ref === "string" ? { $ref: out.$ref } : out;
+  const nullable = out.nullable === true;
+  delete own.nullable;
+  // nullable: true admits null for the whole schema, in 3.0 and in 3.1 documents that use it (the
+  // generator's reading: generator/model/resolve-schema.ts, admitNull). Left to ajv, its own
+  // `nullable` keyword adds null to `type` only and fails to compile without one.
+  return nullable ? { anyOf: [own, { type: "null" }] } : own;
 }
 
 

@@ -11,7 +11,7 @@ import { differential } from "../scripts/differential.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const FIXTURES = join(ROOT, "test/fixtures/specs");
-const SPECS = ["keywords", "keywords-30", "allof", "discriminator", "recursive", "nullable-30", "nullable-31", "additional-properties", "mini-custody", "names"].map((n) => join(FIXTURES, `${n}.yaml`));
+const SPECS = ["keywords", "keywords-30", "allof", "discriminator", "recursive", "nullable-30", "nullable-31", "additional-properties", "mini-custody", "names", "public-apis-30", "public-apis-31"].map((n) => join(FIXTURES, `${n}.yaml`));
 SPECS.push(join(ROOT, "spec/openapi.yaml"));
 let work: string;
 

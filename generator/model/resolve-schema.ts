@@ -118,20 +118,13 @@ export class SchemaResolver {
     // `type` restricts enum and const: values of other types can never match.
     if (out.type !== undefined && Array.isArray(out.enum)) out.enum = out.enum.filter((v) => fitsTypes(v, out.type as string[]));
     const node = Array.isArray(out.allOf) ? this.mergeAllOf(out, pointer) : out;
-    // 3.0's idiom for a nullable ref, `{allOf: [$ref], nullable: true}`: with no type to extend, null is
-    // admitted beside the schema (as 3.0 generators and authors read it).
-    if (this.version === "3.0" && raw.nullable === true && raw.type === undefined && !Array.isArray(raw.enum) && node !== true) {
-      return keepAccessFlags({ anyOf: [node, { type: ["null"] }] }, raw);
-    }
-    return node;
+    if (raw.nullable !== true) return node;
+    const nullable = admitNull(node);
+    return typeof nullable === "object" ? keepAccessFlags(nullable, raw) : nullable;
   }
 
-  /** 3.0: nullable adds null to the type (and to an enum); boolean exclusive bounds become numbers. */
+  /** 3.0: boolean exclusive bounds become numbers. */
   private openapi30(raw: SchemaObject, out: SchemaObject): void {
-    if (raw.nullable === true && Array.isArray(out.type) && !out.type.includes("null")) {
-      out.type = [...out.type, "null"];
-      if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
-    }
     for (const [flag, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
       if (typeof raw[flag] !== "boolean") continue;
       delete out[flag];
@@ -179,7 +172,8 @@ export class SchemaResolver {
     }
     const { $ref: _ref, ...siblings } = raw;
     if (this.version === "3.0") {
-      return raw.nullable === true ? { anyOf: [target, { type: ["null"] }] } : target;
+      // 3.0 ignores a $ref's siblings, except nullable (see admitNull).
+      return raw.nullable === true ? admitNull(target) : target;
     }
     const assertions = Object.keys(siblings).filter((k) => !ANNOTATIONS.has(k) && !k.startsWith("x-"));
     if (assertions.length === 0) {
@@ -247,7 +241,29 @@ export class SchemaResolver {
 }
 
 /**
- * `{allOf: [$ref], readOnly: true}` (and 3.0's nullable form of it) keeps its readOnly/writeOnly on the
+ * `nullable: true` (OpenAPI 3.0's keyword; also read in 3.1 documents that still use it, as ajv does)
+ * admits null for the whole schema it stands in, whatever its other keywords say: beside `type` (null
+ * joins the type, and the enum), `enum`, `$ref`, `allOf`, `oneOf`. OpenAPI 3.0.3 lets the other
+ * keywords still refuse null; authors do not mean that (Plaid's 29 `*Nullable` components are
+ * `{allOf: [$ref], nullable: true}`, often with a type), and openapi-typescript reads it as `| null` too.
+ */
+function admitNull(node: Schema): Schema {
+  if (node === true) return true;
+  if (node === false) return { type: ["null"] };
+  const composed = ["$ref", "allOf", "anyOf", "oneOf", "not", "if", "const"].some((k) => node[k] !== undefined);
+  if (!composed && Array.isArray(node.type)) {
+    if (node.type.includes("null")) return node;
+    const out: SchemaObject = { ...node, type: [...node.type, "null"] };
+    if (Array.isArray(node.enum) && !node.enum.includes(null)) out.enum = [...node.enum, null];
+    return out;
+  }
+  // No type and no enum: null passes already.
+  if (!composed && node.type === undefined && !Array.isArray(node.enum)) return node;
+  return { anyOf: [node, { type: ["null"] }] };
+}
+
+/**
+ * `{allOf: [$ref], readOnly: true}` (and the nullable form of it) keeps its readOnly/writeOnly on the
  * node it becomes (the emitters leave such a property out of one direction's types, see
  * directions.ts); without either flag the node is returned as is.
  */
