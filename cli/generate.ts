@@ -10,7 +10,8 @@ import { UsageError } from "./usage-error.ts";
 
 export const GENERATE_USAGE = `usage: custody generate [--spec FILE] [--rpc-spec FILE | --no-rpc] [--out DIR] [--runtime vendor|package] [--package NAME[@VERSION]] [--check] [--lenient]
 
-  --spec FILE         OpenAPI 3.0 or 3.1 document (default ./spec/openapi.yaml, else the one custody ships)
+  --spec FILE         OpenAPI 3.0 or 3.1 document, or Swagger 2.0 (converted; needs swagger2openapi)
+                      (default ./spec/openapi.yaml, else the one custody ships)
   --rpc-spec FILE     OpenRPC document for rpc.ts (default spec/openrpc.json beside the default spec)
   --no-rpc            do not generate rpc.ts
   --out DIR           output directory (default generated); replaced as a whole, atomically
