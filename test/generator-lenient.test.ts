@@ -1,0 +1,94 @@
+// --lenient's repairs of what published documents get wrong that openapi-typescript generates from
+// anyway: one small document per repair, refused in strict mode with file#pointer, generated with
+// --lenient with exactly one warning line naming file, pointer and what was done. A document refused
+// in both modes is refused with its pointer. (type 'null' in 3.0, schema: null and `Bearer` are in
+// generator-differential.test.ts.)
+import { spawnSync } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generate, SpecError } from "../generator/index.ts";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+let work: string;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(ROOT, ".tmp-gen-lenient-"));
+});
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+const ok = { "200": { description: "ok", content: { "application/json": { schema: { type: "string" } } } } };
+
+function documentWith(parameters: unknown[], extra: Record<string, unknown> = {}, components: Record<string, unknown> = {}): Record<string, unknown> {
+  return { openapi: "3.0.3", info: { title: "T", version: "1" }, paths: { "/a": { get: { operationId: "getA", parameters, responses: ok } } }, components, ...extra };
+}
+
+const limit = { name: "limit", in: "query", schema: { type: "integer" } };
+
+const REPAIRS: { name: string; document: Record<string, unknown>; warning: RegExp; check?: (schemas: string) => void }[] = [
+  {
+    name: "an unknown top-level member (Google Cloud Build's 'source')",
+    document: documentWith([], { source: { url: {} } }),
+    warning: /^top-level\.json#\/source: 'source' is not a member of the OpenAPI object: left out$/,
+  },
+  {
+    name: "Swagger 2.0 schema keywords on a parameter without a schema",
+    document: documentWith([{ name: "limit", in: "query", type: "integer", minimum: 1 }]),
+    warning: /^keywords\.json#\/paths\/~1a\/get\/parameters\/0: 'type', 'minimum' on the parameter \(Swagger 2\.0's form\): moved into its schema$/,
+    check: (schemas) => expect(schemas).toMatch(/limit: z\.coerce\.number\(\)\.refine\(isInteger, "integer"\)\.min\(1\)\.optional\(\)/),
+  },
+  {
+    name: "a schema keyword beside a parameter's schema",
+    document: documentWith([{ name: "limit", in: "query", type: "string", schema: { type: "integer" } }]),
+    warning: /^beside\.json#\/paths\/~1a\/get\/parameters\/0: 'type' beside the parameter's schema \(Swagger 2\.0's form\): left out, the schema says what the value is$/,
+    check: (schemas) => expect(schemas).toMatch(/limit: z\.coerce\.number\(\)/),
+  },
+];
+
+const FILES = ["top-level.json", "keywords.json", "beside.json"];
+
+describe("--lenient repairs, one warning each", () => {
+  REPAIRS.forEach((repair, i) => {
+    it(repair.name, async () => {
+      const spec = join(work, FILES[i]);
+      await writeFile(spec, JSON.stringify(repair.document));
+      const strict = await generate({ specPath: spec, outDir: join(work, `strict-${i}`), runtime: "local" }).catch((e: unknown) => e);
+      expect(strict).toBeInstanceOf(SpecError);
+      expect((strict as Error).message).toContain(FILES[i]);
+      const out = join(work, `lenient-${i}`);
+      const result = await generate({ specPath: spec, outDir: out, runtime: "local", lenient: true });
+      expect(result.warnings).toHaveLength(1);
+      expect(result.warnings[0].replace(/^.*\.tmp-gen-lenient-[^/]*\//, "")).toMatch(repair.warning);
+      repair.check?.(await readFile(join(out, "schemas.ts"), "utf8"));
+    });
+  });
+
+  it("a member beside a parameter's $ref (Xero accounting's 'type') is valid OpenAPI 3.0, ignored as the specification says: strict generates", async () => {
+    const spec = join(work, "ref-sibling.json");
+    await writeFile(spec, JSON.stringify(documentWith([{ $ref: "#/components/parameters/limit", type: "string" }], {}, { parameters: { limit } })));
+    const out = join(work, "ref-sibling");
+    const result = await generate({ specPath: spec, outDir: out, runtime: "local" });
+    expect(result.warnings).toEqual([]);
+    expect(await readFile(join(out, "schemas.ts"), "utf8")).toMatch(/limit: z\.coerce\.number\(\)\.refine\(isInteger, "integer"\)\.optional\(\)/);
+  });
+
+  it("the CLI prints each repair as one warning line", () => {
+    const spec = join(work, FILES[0]);
+    const r = spawnSync(process.execPath, ["bin/custody.js", "generate", "--lenient", "--spec", spec, "--out", join(work, "cli")], { cwd: ROOT, encoding: "utf8" });
+    expect(r.status).toBe(0);
+    expect(r.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^custody generate: warning: .*top-level\.json#\/source: 'source' is not a member of the OpenAPI object: left out$/)]);
+  });
+
+  it("a document refused in both modes is refused with file, pointer and problem", async () => {
+    const spec = join(work, "both.json");
+    await writeFile(spec, JSON.stringify(documentWith([{ name: "limit", in: "query", schema: { type: "integr" } }])));
+    for (const lenient of [false, true]) {
+      const error = await generate({ specPath: spec, outDir: join(work, "both"), runtime: "local", lenient }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(SpecError);
+      expect((error as Error).message).toMatch(/both\.json#\/paths\/~1a\/get\/parameters\/0\/schema\/type: /);
+    }
+  });
+});
