@@ -32,7 +32,18 @@ const REPAIRS: { name: string; document: Record<string, unknown>; warning: RegEx
   {
     name: "an unknown top-level member (Google Cloud Build's 'source')",
     document: documentWith([], { source: { url: {} } }),
-    warning: /^top-level\.json#\/source: 'source' is not a member of the OpenAPI object: left out$/,
+    warning: /^top-level\.json#\/source: 'source' is not a member the OpenAPI schema allows here: left out$/,
+  },
+  {
+    name: "a member an object does not have (openSUSE OBS's 'example' inside an xml object)",
+    document: documentWith([], {}, { schemas: { A: { type: "object", properties: { ns: { type: "string", xml: { attribute: true, example: "x" } } } } } }),
+    warning: /^xml\.json#\/components\/schemas\/A\/properties\/ns\/xml\/example: 'example' is not a member the OpenAPI schema allows here: left out$/,
+  },
+  {
+    name: "a JSON Schema keyword a 3.0 schema does not list ('const'): kept with its meaning",
+    document: documentWith([], {}, { schemas: { A: { type: "string", const: "on" } } }),
+    warning: /^const\.json#\/components\/schemas\/A\/const: 'const' is JSON Schema, not a member OpenAPI's schema allows here: kept with its JSON Schema meaning$/,
+    check: (schemas) => expect(schemas).toMatch(/export const ASchema = z\.literal\("on"\);/),
   },
   {
     name: "Swagger 2.0 schema keywords on a parameter without a schema",
@@ -48,7 +59,7 @@ const REPAIRS: { name: string; document: Record<string, unknown>; warning: RegEx
   },
 ];
 
-const FILES = ["top-level.json", "keywords.json", "beside.json"];
+const FILES = ["top-level.json", "xml.json", "const.json", "keywords.json", "beside.json"];
 
 describe("--lenient repairs, one warning each", () => {
   REPAIRS.forEach((repair, i) => {
@@ -79,7 +90,7 @@ describe("--lenient repairs, one warning each", () => {
     const spec = join(work, FILES[0]);
     const r = spawnSync(process.execPath, ["bin/custody.js", "generate", "--lenient", "--spec", spec, "--out", join(work, "cli")], { cwd: ROOT, encoding: "utf8" });
     expect(r.status).toBe(0);
-    expect(r.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^custody generate: warning: .*top-level\.json#\/source: 'source' is not a member of the OpenAPI object: left out$/)]);
+    expect(r.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^custody generate: warning: .*top-level\.json#\/source: 'source' is not a member the OpenAPI schema allows here: left out$/)]);
   });
 
   it("a document refused in both modes is refused with file, pointer and problem", async () => {

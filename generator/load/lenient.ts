@@ -1,7 +1,7 @@
 // --lenient: repairs the ways published documents are commonly invalid, one warning per repair, so
 // they generate; without it these stay errors (file#/pointer). Repairs change only what is invalid.
 import { toPointer } from "./json-pointer.ts";
-import { repairObjects } from "./lenient-objects.ts";
+import { repairParameters } from "./lenient-parameters.ts";
 import type { SpecProblem } from "./spec-error.ts";
 
 /** Keys whose values are data, not schema: never repaired. */
@@ -26,7 +26,7 @@ export function repairDocument(document: Record<string, unknown>, version: "3.0"
   };
   visit(document, []);
   repairSchemeNames(document, warnings);
-  warnings.push(...repairObjects(document, version));
+  warnings.push(...repairParameters(document));
   return warnings;
 }
 

@@ -9,7 +9,8 @@ import { readDocument, type SpecDocument } from "./read-document.ts";
 import { repairDocument } from "./lenient.ts";
 import { convertSwagger2, isSwagger2 } from "./swagger2.ts";
 import { SpecError, type SpecProblem } from "./spec-error.ts";
-import { problemsOf, validateInWorker } from "./validate.ts";
+import { problemsOf, validateInWorker, verdictError } from "./validate.ts";
+import { repairUnknownMembers } from "./lenient-members.ts";
 
 export interface LoadedSpec {
   source: SpecDocument;
@@ -34,6 +35,7 @@ export async function loadSpec(path: string, displayPath: string, options: { len
   const scan = scanRefs(source.document);
   if (scan.problems.length > 0) throw new SpecError(displayPath, scan.problems);
   if (!scan.hasExternalRefs) {
+    if (options.lenient) return { source, document: source.document, version, ...(await repairMembers(source.document, repairs, path, displayPath)) };
     return { source, document: source.document, version, repairs, validation: validateInWorker(text, isJson, path, displayPath) };
   }
   // Refs to other files: bundle them in (swagger-parser resolves relative to the spec), then validate
@@ -50,9 +52,21 @@ export async function loadSpec(path: string, displayPath: string, options: { len
     throw new SpecError(displayPath, problemsOf(error));
   }
   // The bundle is validated before anything is built from it: its pointers are the bundle's.
+  if (options.lenient) {
+    const repaired = await repairMembers(document, repairs, path, displayPath);
+    const invalid = await repaired.validation;
+    if (invalid) throw invalid;
+    return { source, document, version, repairs: repaired.repairs, validation: Promise.resolve(undefined) };
+  }
   const verdict = await validateInWorker(JSON.stringify(document), true, path, displayPath);
   if (verdict) throw verdict;
   return { source, document, version, repairs, validation: Promise.resolve(undefined) };
+}
+
+/** --lenient's last repairs (lenient-members.ts): validation runs first, here, instead of beside the model. */
+async function repairMembers(document: Record<string, unknown>, earlier: SpecProblem[], path: string, displayPath: string): Promise<{ repairs: SpecProblem[]; validation: Promise<SpecError | undefined> }> {
+  const { repairs, verdict } = await repairUnknownMembers(document, path);
+  return { repairs: [...earlier, ...repairs], validation: Promise.resolve(verdictError(verdict, displayPath)) };
 }
 
 /**
