@@ -40,16 +40,31 @@ export class SchemaResolver {
     readonly components: ReadonlyMap<string, NamedSchema>,
   ) {}
 
+  /**
+   * $dynamicAnchor bindings in force, outermost first (JSON Schema 2020-12 section 8.2.3.2: a
+   * $dynamicRef takes the outermost schema resource's anchor of its name). While any is in force,
+   * schemas resolve afresh: the same schema means something else under another binding.
+   */
+  private readonly bindings: Map<string, { schema: Schema; pointer: string }>[] = [];
+
   /** The resolved form of `schema` (found at `pointer`, for messages); the same object every time. */
   resolve(schema: Schema | undefined, pointer = ""): Schema {
     if (schema === undefined || schema === null) return true;
     if (typeof schema !== "object") return schema === false ? false : true;
     if (this.resolved.has(schema)) return schema;
-    const cached = this.cache.get(schema);
+    const specialized = this.bindings.length > 0;
+    const cached = specialized ? undefined : this.cache.get(schema);
     if (cached !== undefined) return cached;
-    const out = this.normalize(schema, pointer);
+    const frame = dynamicAnchors(schema, pointer);
+    if (frame) this.bindings.push(frame);
+    let out: Schema;
+    try {
+      out = this.normalize(schema, pointer);
+    } finally {
+      if (frame) this.bindings.pop();
+    }
     if (typeof out === "object") this.resolved.add(out);
-    this.cache.set(schema, out);
+    if (!specialized && !frame) this.cache.set(schema, out);
     return out;
   }
 
@@ -155,8 +170,12 @@ export class SchemaResolver {
   private refNode(raw: SchemaObject & { $ref: string }, pointer: string): Schema {
     const canonical = canonicalComponentRef(raw.$ref);
     let target: Schema;
-    if (canonical !== undefined && this.components.has(canonical)) {
-      target = { $ref: canonical };
+    const named = canonical === undefined ? undefined : this.components.get(canonical);
+    if (named !== undefined && this.bindings.length > 0 && usesBoundDynamicRef(named.schema, this.bindings)) {
+      // A generic component (PaginatedResource<T>) under a binding of its anchor: specialized in place.
+      target = this.resolve(named.schema, named.pointer);
+    } else if (named !== undefined) {
+      target = { $ref: canonical as string };
       this.resolved.add(target);
     } else {
       if (this.inlining.includes(raw.$ref)) {
@@ -187,17 +206,29 @@ export class SchemaResolver {
     return this.normalize({ ...siblings, allOf: [target, ...((siblings.allOf as Schema[] | undefined) ?? [])] }, pointer);
   }
 
-  /** $dynamicRef: resolved like $ref when exactly one $dynamicAnchor of that name exists in the document. */
+  /**
+   * $dynamicRef "#name": the outermost binding in force (a schema that $refs a generic component and
+   * declares `$defs: {x: {$dynamicAnchor: name, ...}}`), else the anchor of that name in the same
+   * component (its default), else the document's only anchor of that name.
+   */
   private dynamicRefNode(raw: SchemaObject, pointer: string): Schema {
     const name = String(raw.$dynamicRef).replace(/^#/, "");
+    const { $dynamicRef: _d, ...rest } = raw;
+    const bound = this.bindings.find((frame) => frame.has(name))?.get(name);
+    if (bound !== undefined) {
+      const target = this.resolve(bound.schema, bound.pointer);
+      return Object.keys(rest).length === 0 ? target : this.normalize({ ...rest, allOf: [target] } as SchemaObject, pointer);
+    }
+    const component = /^\/components\/schemas\/[^/]+/.exec(pointer)?.[0];
     const anchors: string[] = [];
     findAnchors(this.document, [], name, anchors);
-    if (anchors.length !== 1) {
+    const local = component === undefined ? [] : anchors.filter((a) => a.startsWith(`${component}/`));
+    const chosen = local.length === 1 ? local[0] : anchors.length === 1 ? anchors[0] : undefined;
+    if (chosen === undefined) {
       this.warn(`${pointer}/$dynamicRef`, `$dynamicRef ${JSON.stringify(raw.$dynamicRef)} has ${anchors.length} matching $dynamicAnchor: not checked`);
       return true;
     }
-    const { $dynamicRef: _d, ...rest } = raw;
-    return this.normalize({ ...rest, $ref: `#${anchors[0]}` }, pointer);
+    return this.normalize({ ...rest, $ref: `#${chosen}` }, pointer);
   }
 
   /** allOf: the node's own keywords and every member folded into one node, leftovers kept in allOf. */
@@ -313,8 +344,32 @@ export function dynamicAnchorRef(document: unknown, name: string): string | unde
   return anchors.length === 1 ? `#${anchors[0]}` : undefined;
 }
 
+/** The $dynamicAnchor bindings a schema declares in its $defs, or undefined when none. */
+function dynamicAnchors(schema: SchemaObject, pointer: string): Map<string, { schema: Schema; pointer: string }> | undefined {
+  const defs = schema.$defs;
+  if (defs === null || typeof defs !== "object") return undefined;
+  let frame: Map<string, { schema: Schema; pointer: string }> | undefined;
+  for (const [key, def] of Object.entries(defs as Record<string, Schema>)) {
+    if (typeof def !== "object" || def === null || typeof def.$dynamicAnchor !== "string") continue;
+    const { $dynamicAnchor: anchor, ...body } = def;
+    (frame ??= new Map()).set(anchor as string, { schema: body as Schema, pointer: `${pointer}/$defs/${key}` });
+  }
+  return frame;
+}
+
+/** Whether a component's schema holds a $dynamicRef to a name one of the bindings binds. */
+function usesBoundDynamicRef(schema: unknown, bindings: readonly Map<string, unknown>[]): boolean {
+  if (schema === null || typeof schema !== "object") return false;
+  if (Array.isArray(schema)) return schema.some((s) => usesBoundDynamicRef(s, bindings));
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === "$dynamicRef" && typeof value === "string" && bindings.some((b) => b.has(value.replace(/^#/, "")))) return true;
+    if (key !== "example" && key !== "examples" && key !== "enum" && key !== "const" && key !== "default" && usesBoundDynamicRef(value, bindings)) return true;
+  }
+  return false;
+}
+
 function findAnchors(node: unknown, path: string[], name: string, out: string[]): void {
-  if (node === null || typeof node !== "object" || out.length > 1) return;
+  if (node === null || typeof node !== "object") return;
   if (Array.isArray(node)) {
     node.forEach((item, i) => findAnchors(item, [...path, String(i)], name, out));
     return;
