@@ -4,9 +4,13 @@
 // batches; prints the table (generated, compiled, refused with reason, time ratio) and, with
 // --differential, the zod-vs-ajv disagreements over every generated document.
 //   nice node --import tsx scripts/corpus.ts --n 300 --seed 1 [--differential [--differential-max K]] [--batch 20]
-//        [--timeout 240] [--cache DIR] [--json FILE] [--keep] [--no-compile]
+//        [--timeout 240] [--cache DIR] [--json FILE] [--keep] [--no-compile] [--budget-minutes M] [--resume]
+// Each document's report is saved in its folder (.tmp-corpus-<seed>/); --resume skips the documents that
+// have one, and --budget-minutes stops drawing new documents after M minutes (the table then says how
+// many of the N were done), so a long run can be finished later.
 import { spawn } from "node:child_process";
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -51,7 +55,7 @@ const median = (xs: number[]) => {
   return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-function table(rows: Row[], seed: number, compiled: boolean): string {
+function table(rows: Row[], seed: number, compiled: boolean, drawn: number): string {
   const n = rows.length;
   const c = (r: Row) => r.report?.custody;
   const strict = rows.filter((r) => c(r)?.status === "generated").length;
@@ -63,7 +67,7 @@ function table(rows: Row[], seed: number, compiled: boolean): string {
   const sumO = both.reduce((s, r) => s + (r.report!.ots.ms as number), 0);
   const ratios = both.map((r) => (c(r)!.ms as number) / (r.report!.ots.ms as number));
   const lines = [
-    `corpus: ${CORPUS_PACKAGE}, seed ${seed}, N = ${n}`,
+    `corpus: ${CORPUS_PACKAGE}, seed ${seed}, N = ${n}${n < drawn ? ` (of ${drawn} drawn: the time budget ran out; --resume goes on)` : ""}`,
     "",
     "| | openapi-typescript 7 | custody generate |",
     "|---|---:|---:|",
@@ -118,22 +122,33 @@ async function main(): Promise<void> {
       "differential-max": { type: "string", default: "1000000" },
       "no-compile": { type: "boolean", default: false },
       only: { type: "string" },
+      "budget-minutes": { type: "string" },
+      resume: { type: "boolean", default: false },
     },
   });
   const seed = Number(values.seed);
   const api = ensureCorpus(values.cache ?? defaultCacheDir());
   const ids = values.only ? values.only.split(",") : drawDocuments(listDocuments(api), Number(values.n), seed);
   const work = join(ROOT, `.tmp-corpus-${seed}`);
-  await rm(work, { recursive: true, force: true });
+  if (!values.resume) await rm(work, { recursive: true, force: true });
   await mkdir(work, { recursive: true });
   const rows: Row[] = [];
   const started = performance.now();
+  const budgetMs = values["budget-minutes"] === undefined ? Infinity : Number(values["budget-minutes"]) * 60_000;
   for (const [i, id] of ids.entries()) {
     const dir = join(work, `${String(i).padStart(3, "0")}-${id.replace(/[^A-Za-z0-9.-]+/g, "_")}`);
+    const saved = join(dir, "report.json");
+    if (existsSync(saved)) {
+      rows.push({ id, dir, ...(JSON.parse(await readFile(saved, "utf8")) as { report?: DocumentReport; failure?: string }) });
+      continue;
+    }
+    if (performance.now() - started > budgetMs) break;
     const compared = rows.filter((r) => r.report?.differential).length;
     const flags = [...(i % 2 === 1 ? ["--ots-first"] : []), ...(values.differential && compared < Number(values["differential-max"]) ? ["--differential"] : [])];
     const { report, failure } = await runChild(join(api, `${id}.json`), dir, flags, Number(values.timeout) * 1000);
     rows.push({ id, dir, report, failure });
+    await mkdir(dir, { recursive: true });
+    await writeFile(saved, JSON.stringify({ report, failure }));
     const cu = report?.custody;
     console.error(`[${i + 1}/${ids.length}] ${id}: custody ${cu?.status ?? failure} ${cu?.ms?.toFixed(0) ?? ""} ms, openapi-typescript ${report?.ots.status ?? "-"} ${report?.ots.ms?.toFixed(0) ?? ""} ms${report?.differential ? `, differential ${report.differential.disagreements}/${report.differential.instances}` : ""}`);
   }
@@ -150,10 +165,10 @@ async function main(): Promise<void> {
       r.otsCompile = ots.get(join(r.dir, "ots"));
     }
   }
-  const text = table(rows, seed, compile);
+  const text = table(rows, seed, compile, ids.length);
   console.log(text);
   if (values.json) await writeFile(values.json, JSON.stringify({ seed, package: CORPUS_PACKAGE, rows }, null, 1));
-  if (!values.keep) await rm(work, { recursive: true, force: true });
+  if (!values.keep && rows.length === ids.length) await rm(work, { recursive: true, force: true });
 }
 
 await main();
