@@ -1,7 +1,7 @@
-// Swagger 2.0 input: converted to OpenAPI 3.0 by swagger2openapi (the converter orval and kubb's
-// oas-normalize use; complete for 2.0's body/formData parameters, collectionFormat, file uploads,
-// consumes/produces, securityDefinitions, x-nullable, discriminators, host/basePath/schemes), then the
-// rest of the pipeline is unchanged. It is an optional peer dependency, loaded only when a 2.0
+// Swagger 2.0 input: converted to OpenAPI 3.0 by swagger2openapi (what ReadMe's oas-normalize and the
+// SAP Cloud SDK's generator use; complete for 2.0's body/formData parameters, collectionFormat, file
+// uploads, consumes/produces, securityDefinitions, x-nullable, discriminators, host/basePath/schemes),
+// then the rest of the pipeline is unchanged. It is an optional peer dependency, loaded only when a 2.0
 // document arrives: its 41 packages (about 5 MB) are paid for only by those who need it.
 // What 3.x cannot say, or what the conversion changes, is reported: one warning per loss, pointing
 // into the 2.0 document.
