@@ -1,8 +1,8 @@
 // Reads one side of a diff: a file, or `git:REF:path` read with `git show` (a self-contained document:
 // relative $refs to other files are not followed from a git revision). It uses the generator's loader:
 // parse errors as `file:line:col`, dangling $refs as `file#/pointer`, other files' refs bundled by
-// swagger-parser. Full schema validation (swagger-parser, about 4 s on GitHub's description) runs
-// only with `validate`, since a diff usually compares documents CI has already validated.
+// swagger-parser. Full validation against the OpenAPI schema runs only with `validate`, since a diff
+// usually compares documents CI has already validated.
 import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -43,7 +43,7 @@ export function gitShow(source: GitSource, display: string, cwd?: string): Promi
 }
 
 export interface LoadOptions {
-  /** Validate OpenAPI documents against the OpenAPI schema with swagger-parser. */
+  /** Validate OpenAPI documents against the official OpenAPI schema. */
   validate?: boolean;
 }
 
