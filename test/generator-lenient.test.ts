@@ -46,6 +46,18 @@ const REPAIRS: { name: string; document: Record<string, unknown>; warning: RegEx
     check: (schemas) => expect(schemas).toMatch(/export const ASchema = z\.literal\("on"\);/),
   },
   {
+    name: "a type that names no JSON type (Codat accounting's schema written where a type name belongs)",
+    document: documentWith([], {}, { schemas: { A: { type: "object", properties: { kind: { type: { type: "string", enum: ["a"] } } } } } }),
+    warning: /^type\.json#\/components\/schemas\/A\/properties\/kind\/type: type \{"type":"string","enum":\["a"\]\} names no JSON type: left out \(any type\)$/,
+    check: (schemas) => expect(schemas).toMatch(/kind: z\.unknown\(\)\.optional\(\)/),
+  },
+  {
+    name: "Swagger 2.0's type 'file' left in a 3.0 document",
+    document: documentWith([], {}, { schemas: { Upload: { type: "object", properties: { data: { type: "file" } } } } }),
+    warning: /^file\.json#\/components\/schemas\/Upload\/properties\/data\/type: type 'file' \(Swagger 2\.0\) is not a JSON type: read as type string, format binary$/,
+    check: (schemas) => expect(schemas).toMatch(/data: z\.string\(\)\.optional\(\)/),
+  },
+  {
     name: "Swagger 2.0 schema keywords on a parameter without a schema",
     document: documentWith([{ name: "limit", in: "query", type: "integer", minimum: 1 }]),
     warning: /^keywords\.json#\/paths\/~1a\/get\/parameters\/0: 'type', 'minimum' on the parameter \(Swagger 2\.0's form\): moved into its schema$/,
@@ -59,7 +71,7 @@ const REPAIRS: { name: string; document: Record<string, unknown>; warning: RegEx
   },
 ];
 
-const FILES = ["top-level.json", "xml.json", "const.json", "keywords.json", "beside.json"];
+const FILES = ["top-level.json", "xml.json", "const.json", "type.json", "file.json", "keywords.json", "beside.json"];
 
 describe("--lenient repairs, one warning each", () => {
   REPAIRS.forEach((repair, i) => {
@@ -95,11 +107,11 @@ describe("--lenient repairs, one warning each", () => {
 
   it("a document refused in both modes is refused with file, pointer and problem", async () => {
     const spec = join(work, "both.json");
-    await writeFile(spec, JSON.stringify(documentWith([{ name: "limit", in: "query", schema: { type: "integr" } }])));
+    await writeFile(spec, JSON.stringify(documentWith([{ name: "limit", in: "query", schema: { $ref: "#/components/schemas/Limit" } }])));
     for (const lenient of [false, true]) {
       const error = await generate({ specPath: spec, outDir: join(work, "both"), runtime: "local", lenient }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(SpecError);
-      expect((error as Error).message).toMatch(/both\.json#\/paths\/~1a\/get\/parameters\/0\/schema\/type: /);
+      expect((error as Error).message).toBe(`${spec.slice(ROOT.length)}#/paths/~1a/get/parameters/0/schema/$ref: $ref "#/components/schemas/Limit" points to nothing`);
     }
   });
 });

@@ -22,6 +22,7 @@ export function repairDocument(document: Record<string, unknown>, version: "3.0"
       warnings.push({ pointer: toPointer([...path, "schema"]), problem: "schema: null is not a schema: left out (any value)" });
     }
     if (version === "3.0") repairNullType(record, path, warnings);
+    repairUnknownType(record, path, warnings);
     for (const [key, value] of Object.entries(record)) if (!DATA_KEYS.has(key)) visit(value, [...path, key]);
   };
   visit(document, []);
@@ -39,6 +40,42 @@ function repairSchemeNames(document: Record<string, unknown>, warnings: SpecProb
     warnings.push({ pointer: toPointer(["components", "securitySchemes", name, "scheme"]), problem: `scheme ${JSON.stringify(scheme.scheme)} read as ${JSON.stringify(scheme.scheme.toLowerCase())} (scheme names are case-insensitive)` });
     scheme.scheme = scheme.scheme.toLowerCase();
   }
+}
+
+/** Where a Schema Object stands: under one of these keys, or as a member of these maps or lists. */
+const SCHEMA_KEYS = new Set(["schema", "items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames", "additionalItems", "unevaluatedItems", "unevaluatedProperties"]);
+const SCHEMA_MAPS = new Set(["properties", "patternProperties", "definitions", "$defs", "dependentSchemas"]);
+const SCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
+
+function isSchemaAt(path: readonly string[]): boolean {
+  const [parent, key] = [path[path.length - 2], path[path.length - 1]];
+  if (key === undefined) return false;
+  if (SCHEMA_KEYS.has(key)) return true;
+  if (parent === "schemas") return path[path.length - 3] === "components";
+  return (parent !== undefined && SCHEMA_MAPS.has(parent)) || (parent !== undefined && SCHEMA_LISTS.has(parent));
+}
+
+const TYPE_NAMES = new Set(["string", "number", "integer", "boolean", "null", "array", "object"]);
+
+/**
+ * A `type` that names no JSON type: Swagger 2.0's `file` becomes a binary string (what 3.0 says for
+ * it); anything else (`integr`, a schema written where a type name belongs) is left out, so the value
+ * may be of any type.
+ */
+function repairUnknownType(record: Record<string, unknown>, path: string[], warnings: SpecProblem[]): void {
+  if (!Object.hasOwn(record, "type") || !isSchemaAt(path)) return;
+  const type = record.type;
+  const list = Array.isArray(type) ? type : [type];
+  if (list.length > 0 && list.every((t) => typeof t === "string" && TYPE_NAMES.has(t))) return;
+  const pointer = toPointer([...path, "type"]);
+  if (type === "file") {
+    record.type = "string";
+    record.format = "binary";
+    warnings.push({ pointer, problem: "type 'file' (Swagger 2.0) is not a JSON type: read as type string, format binary" });
+    return;
+  }
+  delete record.type;
+  warnings.push({ pointer, problem: `type ${JSON.stringify(type).slice(0, 60)} names no JSON type: left out (any type)` });
 }
 
 /** 3.0 has no null type: `type: 'null'` becomes `nullable: true, enum: [null]`; `[T, 'null']` becomes T, nullable. */
