@@ -58,6 +58,16 @@ const REPAIRS: { name: string; document: Record<string, unknown>; warning: RegEx
     check: (schemas) => expect(schemas).toMatch(/data: z\.string\(\)\.optional\(\)/),
   },
   {
+    name: "a query string in a path key (staging-ecotaco.com, icons8)",
+    document: {
+      openapi: "3.0.3",
+      info: { title: "T", version: "1" },
+      paths: { "/rides?page={page}": { get: { operationId: "listRides", parameters: [{ name: "page", in: "query", required: true, schema: { type: "integer" } }], responses: ok } } },
+    },
+    warning: /^query\.json#\/paths\/~1rides\?page=\{page\}: a query string is not part of a path: read as \/rides; page read as query parameters$/,
+    check: (schemas) => expect(schemas).toMatch(/export const ListRidesQuerySchema = z\.object\(\{\s*page: z\.coerce\.number\(\)/),
+  },
+  {
     name: "Swagger 2.0 schema keywords on a parameter without a schema",
     document: documentWith([{ name: "limit", in: "query", type: "integer", minimum: 1 }]),
     warning: /^keywords\.json#\/paths\/~1a\/get\/parameters\/0: 'type', 'minimum' on the parameter \(Swagger 2\.0's form\): moved into its schema$/,
@@ -71,7 +81,7 @@ const REPAIRS: { name: string; document: Record<string, unknown>; warning: RegEx
   },
 ];
 
-const FILES = ["top-level.json", "xml.json", "const.json", "type.json", "file.json", "keywords.json", "beside.json"];
+const FILES = ["top-level.json", "xml.json", "const.json", "type.json", "file.json", "query.json", "keywords.json", "beside.json"];
 
 describe("--lenient repairs, one warning each", () => {
   REPAIRS.forEach((repair, i) => {

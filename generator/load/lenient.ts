@@ -28,6 +28,7 @@ export function repairDocument(document: Record<string, unknown>, version: "3.0"
   visit(document, []);
   repairSchemeNames(document, warnings);
   warnings.push(...repairParameters(document));
+  repairQueryInPaths(document, warnings);
   return warnings;
 }
 
@@ -39,6 +40,37 @@ function repairSchemeNames(document: Record<string, unknown>, warnings: SpecProb
     if (scheme?.type !== "http" || typeof scheme.scheme !== "string" || scheme.scheme === scheme.scheme.toLowerCase()) continue;
     warnings.push({ pointer: toPointer(["components", "securitySchemes", name, "scheme"]), problem: `scheme ${JSON.stringify(scheme.scheme)} read as ${JSON.stringify(scheme.scheme.toLowerCase())} (scheme names are case-insensitive)` });
     scheme.scheme = scheme.scheme.toLowerCase();
+  }
+}
+
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/**
+ * A path key with a query string (`/rides?page={page}&per_page={per_page}`, icons8, ecotaco): the path
+ * is what comes before `?`, and the template's names are query parameters (declared `in: path` or
+ * `in: query`). Left as it is when the plain path already has one of its methods.
+ */
+function repairQueryInPaths(document: Record<string, unknown>, warnings: SpecProblem[]): void {
+  const paths = document.paths;
+  if (paths === null || typeof paths !== "object") return;
+  const map = paths as Record<string, Record<string, unknown>>;
+  for (const key of Object.keys(map)) {
+    const at = key.indexOf("?");
+    const item = map[key];
+    if (at < 0 || item === null || typeof item !== "object" || typeof item.$ref === "string") continue;
+    const base = key.slice(0, at);
+    const existing = map[base];
+    if (existing !== undefined && METHODS.some((m) => m in item && m in existing)) continue;
+    const names = new Set([...key.slice(at).matchAll(/\{([^}]+)\}/g)].map((m) => m[1]));
+    const lists = [item.parameters, ...METHODS.map((m) => (item[m] as { parameters?: unknown } | undefined)?.parameters)];
+    for (const list of lists) {
+      if (!Array.isArray(list)) continue;
+      for (const p of list) if (p && typeof p === "object" && p.in === "path" && names.has(p.name)) p.in = "query";
+    }
+    map[base] = existing === undefined ? item : { ...existing, ...item };
+    delete map[key];
+    const moved = names.size > 0 ? `; ${[...names].join(", ")} read as query parameters` : "";
+    warnings.push({ pointer: toPointer(["paths", key]), problem: `a query string is not part of a path: read as ${base}${moved}` });
   }
 }
 
