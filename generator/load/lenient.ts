@@ -46,9 +46,9 @@ function repairSchemeNames(document: Record<string, unknown>, warnings: SpecProb
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
 /**
- * A path key with a query string (`/rides?page={page}&per_page={per_page}`, icons8, ecotaco): the path
- * is what comes before `?`, and the template's names are query parameters (declared `in: path` or
- * `in: query`). Left as it is when the plain path already has one of its methods.
+ * A path key with a query string of templates (`/rides?page={page}&per_page={per_page}`, icons8,
+ * ecotaco): the path is what comes before `?`, and the template's names are query parameters (declared
+ * `in: path` or `in: query`). Left as it is when the plain path already has one of its methods.
  */
 function repairQueryInPaths(document: Record<string, unknown>, warnings: SpecProblem[]): void {
   const paths = document.paths;
@@ -58,6 +58,10 @@ function repairQueryInPaths(document: Record<string, unknown>, warnings: SpecPro
     const at = key.indexOf("?");
     const item = map[key];
     if (at < 0 || item === null || typeof item !== "object" || typeof item.$ref === "string") continue;
+    // Only a query made of templates alone (`a={a}&b={b}`): a literal pair (`?cmd=run`) tells one
+    // operation from another, and the path as written sends it.
+    const pairs = key.slice(at + 1).split("&");
+    if (!pairs.every((pair) => /^([^=&{}]+)=\{\1\}$/.test(pair))) continue;
     const base = key.slice(0, at);
     const existing = map[base];
     if (existing !== undefined && METHODS.some((m) => m in item && m in existing)) continue;
