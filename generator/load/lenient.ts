@@ -2,6 +2,7 @@
 // they generate; without it these stay errors (file#/pointer). Repairs change only what is invalid.
 import { toPointer } from "./json-pointer.ts";
 import { repairParameters } from "./lenient-parameters.ts";
+import { isSchemaAt } from "./schema-position.ts";
 import type { SpecProblem } from "./spec-error.ts";
 
 /** Keys whose values are data, not schema: never repaired. */
@@ -76,19 +77,6 @@ function repairQueryInPaths(document: Record<string, unknown>, warnings: SpecPro
     const moved = names.size > 0 ? `; ${[...names].join(", ")} read as query parameters` : "";
     warnings.push({ pointer: toPointer(["paths", key]), problem: `a query string is not part of a path: read as ${base}${moved}` });
   }
-}
-
-/** Where a Schema Object stands: under one of these keys, or as a member of these maps or lists. */
-const SCHEMA_KEYS = new Set(["schema", "items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames", "additionalItems", "unevaluatedItems", "unevaluatedProperties"]);
-const SCHEMA_MAPS = new Set(["properties", "patternProperties", "definitions", "$defs", "dependentSchemas"]);
-const SCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
-
-function isSchemaAt(path: readonly string[]): boolean {
-  const [parent, key] = [path[path.length - 2], path[path.length - 1]];
-  if (key === undefined) return false;
-  if (SCHEMA_KEYS.has(key)) return true;
-  if (parent === "schemas") return path[path.length - 3] === "components";
-  return (parent !== undefined && SCHEMA_MAPS.has(parent)) || (parent !== undefined && SCHEMA_LISTS.has(parent));
 }
 
 const TYPE_NAMES = new Set(["string", "number", "integer", "boolean", "null", "array", "object"]);

@@ -1,7 +1,8 @@
 // Builds the one normalized model from a loaded document. Names are handed out in a fixed order
 // (fixed exports, operations, component schemas, webhooks, rpc, then readOnly/writeOnly variants) so
 // they are stable run to run.
-import { escapeToken, toPointer } from "../load/json-pointer.ts";
+import { escapeToken, refTokens, resolvePointer, toPointer } from "../load/json-pointer.ts";
+import { isSchemaAt } from "../load/schema-position.ts";
 import { SpecError, type SpecProblem } from "../load/spec-error.ts";
 import type { LoadedSpec } from "../load/load-spec.ts";
 import { assignDirectionVariants } from "./directions.ts";
@@ -11,7 +12,7 @@ import { buildOperation, listOperations } from "./operations.ts";
 import { aliasCycles, componentDependencies, orderByDependencies } from "./schema-graph.ts";
 import { SchemaResolver } from "./resolve-schema.ts";
 import { isPlainZodObject } from "./schema-shape.ts";
-import { COMPONENT_SCHEMA_PREFIX } from "./schema-utils.ts";
+import { collectRefs, COMPONENT_SCHEMA_PREFIX, componentKey } from "./schema-utils.ts";
 import { buildSecurity } from "./security.ts";
 import type { NamedSchema, OperationModel, RpcModel, Schema, SpecModel, WebhookModel } from "./types.ts";
 import { buildWebhooks, webhookProfile } from "./webhooks.ts";
@@ -82,10 +83,54 @@ function useResponseVariant(hook: WebhookModel, schemasByRef: ReadonlyMap<string
   hook.schemaName = variant.schemaName;
 }
 
+/** Looks a ref up among the components (and shared subschemas) of `byRef`. */
+function componentLookup(byRef: ReadonlyMap<string, NamedSchema>): (ref: string) => string | undefined {
+  return (ref) => {
+    const key = componentKey(ref);
+    return key !== undefined && byRef.has(key) ? key : undefined;
+  };
+}
+
+/** Keys of a shared subschema's pointer that say nothing of what it is (they go into no name). */
+const STRUCTURAL = new Set(["properties", "items", "allOf", "anyOf", "oneOf", "definitions", "$defs", "additionalProperties", "patternProperties", "prefixItems"]);
+
+/**
+ * Schemas inside a component that other places $ref (`#/components/schemas/Server/properties/ipConfiguration`:
+ * APIs.guru's bundling of shared external schemas, 39 such targets in Azure's applicationGateway): each is
+ * emitted once as a component of its own, named after its pointer, so a ref to it is a name like any
+ * other, never a copy at every use (which nested past TypeScript's instantiation depth), and a ref to
+ * itself is a recursive component (Codat's `definitions`).
+ */
+function sharedSubschemas(document: Record<string, unknown>, names: NameRegistry, prefix: string, components: ReadonlyMap<string, NamedSchema>): NamedSchema[] {
+  const keys = new Set<string>();
+  for (const ref of collectRefs(document)) {
+    const tokens = refTokens(ref);
+    if (tokens === undefined || tokens.length <= 3 || tokens[0] !== "components" || tokens[1] !== "schemas") continue;
+    if (!components.has(COMPONENT_SCHEMA_PREFIX + escapeToken(tokens[2])) || !isSchemaAt(tokens)) continue;
+    const target = resolvePointer(document, ref);
+    if (target !== null && typeof target === "object" && !Array.isArray(target)) keys.add(`#${toPointer(tokens)}`);
+  }
+  return [...keys].sort().map((key) => {
+    const tokens = refTokens(key) as string[];
+    const words = [tokens[2], ...tokens.slice(3).filter((t) => !STRUCTURAL.has(t) && !/^\d+$/.test(t))];
+    const typeName = names.claim(prefix + words.map(toPascalCase).join(""), ["", "Schema"]);
+    return {
+      ref: key,
+      originalName: tokens.slice(2).join("/"),
+      typeName,
+      schemaName: `${typeName}Schema`,
+      schema: resolvePointer(document, key) as Schema,
+      recursive: false,
+      zodObject: false,
+      pointer: key.slice(1),
+    };
+  });
+}
+
 /** One problem per cycle of components that only alias each other (see aliasCycles). */
 function aliasCycleProblems(document: Record<string, unknown>, schemas: readonly NamedSchema[]): SpecProblem[] {
   const byRef = new Map(schemas.map((s) => [s.ref, s]));
-  return aliasCycles(document, schemas.map((s) => s.ref)).map((cycle) => {
+  return aliasCycles(document, schemas.map((s) => s.ref), componentLookup(byRef)).map((cycle) => {
     const names = cycle.map((ref) => byRef.get(ref)?.originalName ?? ref);
     return {
       pointer: byRef.get(cycle[0])?.pointer ?? "",
@@ -138,8 +183,10 @@ export function buildComponentSchemas(document: Record<string, unknown>, names: 
       pointer: toPointer(["components", "schemas", original]),
     });
   }
+  for (const named of sharedSubschemas(document, names, prefix, byRef)) byRef.set(named.ref, named);
+  const componentOf = componentLookup(byRef);
   const edges = new Map<string, string[]>();
-  for (const [ref, named] of byRef) edges.set(ref, componentDependencies(document, named.schema));
+  for (const [ref, named] of byRef) edges.set(ref, componentDependencies(document, named.schema, componentOf));
   const { order, recursive } = orderByDependencies([...byRef.keys()], edges);
   return order.map((ref) => {
     const named = byRef.get(ref) as NamedSchema;

@@ -10,7 +10,7 @@
 // Keywords no emitter expresses are reported as warnings naming their pointer.
 import { resolvePointer, toPointer } from "../load/json-pointer.ts";
 import type { SpecProblem } from "../load/spec-error.ts";
-import { canonicalComponentRef } from "./schema-utils.ts";
+import { componentKey } from "./schema-utils.ts";
 import type { NamedSchema, Schema, SchemaObject } from "./types.ts";
 
 export const JSON_TYPES = ["string", "number", "integer", "boolean", "null", "array", "object"] as const;
@@ -70,8 +70,8 @@ export class SchemaResolver {
 
   /** The resolved schema of a component ref, or undefined for other refs. */
   component(ref: string): NamedSchema | undefined {
-    const canonical = canonicalComponentRef(ref);
-    return canonical === undefined ? undefined : this.components.get(canonical);
+    const key = componentKey(ref);
+    return key === undefined ? undefined : this.components.get(key);
   }
 
   private warn(pointer: string, problem: string): void {
@@ -168,14 +168,13 @@ export class SchemaResolver {
 
   /** Component refs stay refs (siblings, 3.1 only, join as allOf; 3.0 honours `nullable` only); others are inlined. */
   private refNode(raw: SchemaObject & { $ref: string }, pointer: string): Schema {
-    const canonical = canonicalComponentRef(raw.$ref);
     let target: Schema;
-    const named = canonical === undefined ? undefined : this.components.get(canonical);
+    const named = this.component(raw.$ref);
     if (named !== undefined && this.bindings.length > 0 && usesBoundDynamicRef(named.schema, this.bindings)) {
       // A generic component (PaginatedResource<T>) under a binding of its anchor: specialized in place.
       target = this.resolve(named.schema, named.pointer);
     } else if (named !== undefined) {
-      target = { $ref: canonical as string };
+      target = { $ref: named.ref };
       this.resolved.add(target);
     } else {
       if (this.inlining.includes(raw.$ref)) {
