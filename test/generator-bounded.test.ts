@@ -1,7 +1,8 @@
 // Output size on deeply referenced documents: linear in the document. Sizes are compared at three
 // depths (never wall time): for linear growth the second step adds what the first did. A schema shared
 // by two properties at every level, parameters that coerce it (sinao.app's shape, which inlined every
-// component at every use and died at 3.4 GB), and unions of arrays of unions. allOf chains are merged
+// component at every use and died at 3.4 GB), unions of arrays of unions, and refs into another
+// component's property (Azure's applicationGateway: copied at every use before). allOf chains are merged
 // into each member (exact, flat validators and types), which grows with chain depth times inherited
 // properties: quadratic in the depth, asserted as at most that.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -20,7 +21,7 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-type Family = "properties" | "unions" | "allOf";
+type Family = "properties" | "unions" | "subschemas" | "allOf";
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** `depth` components, each referring to the next twice; the root used by a body, a response and two parameters. */
@@ -30,6 +31,10 @@ function deepDocument(family: Family, depth: number): Record<string, unknown> {
     const last = i === depth - 1;
     if (family === "properties") {
       schemas[`C${i}`] = { type: "object", properties: last ? { n: { type: "integer" } } : { a: ref(`C${i + 1}`), b: ref(`C${i + 1}`), n: { type: "integer" } } };
+    } else if (family === "subschemas") {
+      // Refs into another component's property (APIs.guru's bundling of shared external schemas).
+      const next = { $ref: `#/components/schemas/C${i + 1}/properties/inner` };
+      schemas[`C${i}`] = { type: "object", properties: { inner: last ? { type: "integer" } : { type: "object", properties: { a: next, b: next, n: { type: "integer" } } } } };
     } else if (family === "unions") {
       schemas[`C${i}`] = last ? { type: "integer" } : { anyOf: [ref(`C${i + 1}`), { type: "array", items: ref(`C${i + 1}`) }, { type: "boolean" }] };
     } else {
@@ -39,6 +44,7 @@ function deepDocument(family: Family, depth: number): Record<string, unknown> {
   }
   const parameters = [
     { name: "q", in: "query", schema: { type: "array", items: ref("C0") } },
+    ...(family === "subschemas" ? [{ name: "inner", in: "query", schema: { $ref: "#/components/schemas/C0/properties/inner" } }] : []),
     { name: "h", in: "header", schema: ref("C0") },
   ];
   const body = { content: { "application/json": { schema: ref("C0") } } };
@@ -54,7 +60,7 @@ async function outputSize(family: Family, depth: number): Promise<number> {
 }
 
 describe("output grows linearly with the document", () => {
-  for (const family of ["properties", "unions"] as const) {
+  for (const family of ["properties", "unions", "subschemas"] as const) {
     it(`${family}: the step from depth 20 to 30 adds what the step from 10 to 20 did`, async () => {
       const [s10, s20, s30] = [await outputSize(family, 10), await outputSize(family, 20), await outputSize(family, 30)];
       const first = s20 - s10;
