@@ -1,14 +1,15 @@
 // Reads one side of a diff: a file, or `git:REF:path` read with `git show` (a self-contained document:
 // relative $refs to other files are not followed from a git revision). It uses the generator's loader:
 // parse errors as `file:line:col`, dangling $refs as `file#/pointer`, other files' refs bundled by
-// swagger-parser. Full schema validation (swagger-parser, about 4 s on GitHub's description) runs
-// only with `validate`, since a diff usually compares documents CI has already validated.
+// swagger-parser. Full validation against the OpenAPI schema runs only with `validate`, since a diff
+// usually compares documents CI has already validated.
 import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { scanRefs } from "../generator/load/check-refs.ts";
-import { loadSpec } from "../generator/load/load-spec.ts";
+import { fromSwagger2, loadSpec } from "../generator/load/load-spec.ts";
+import { isSwagger2 } from "../generator/load/swagger2.ts";
 import { readDocument } from "../generator/load/read-document.ts";
 import { SpecError } from "../generator/load/spec-error.ts";
 import { problemsOf } from "../generator/load/validate.ts";
@@ -42,7 +43,7 @@ export function gitShow(source: GitSource, display: string, cwd?: string): Promi
 }
 
 export interface LoadOptions {
-  /** Validate OpenAPI documents against the OpenAPI schema with swagger-parser. */
+  /** Validate OpenAPI documents against the official OpenAPI schema. */
   validate?: boolean;
 }
 
@@ -76,7 +77,9 @@ async function loadFile(path: string, display: string, kind: Kind, options: Load
     if (invalid) throw invalid;
     return new SpecDoc(loaded.document, display);
   }
-  const source = await readDocument(path, display);
+  const read = await readDocument(path, display);
+  // Swagger 2.0 is compared as the OpenAPI 3.0 it converts to (pointers are the converted document's).
+  const source = isSwagger2(read.document) ? (await fromSwagger2(read, path, display)).source : read;
   checkOpenapiVersion(source.document, display);
   const scan = scanRefs(source.document);
   if (scan.problems.length > 0) throw new SpecError(display, scan.problems);
@@ -92,5 +95,5 @@ async function loadFile(path: string, display: string, kind: Kind, options: Load
 function checkOpenapiVersion(document: Record<string, unknown>, display: string): void {
   if (typeof document.openapi === "string" && /^3\.[01]\.\d+/.test(document.openapi)) return;
   const what = typeof document.swagger === "string" ? `Swagger ${document.swagger}` : `openapi ${JSON.stringify(document.openapi)}`;
-  throw new SpecError(display, [{ pointer: "/openapi", problem: `${what} is not supported: use OpenAPI 3.0 or 3.1` }]);
+  throw new SpecError(display, [{ pointer: "/openapi", problem: `${what} is not supported: use Swagger 2.0, OpenAPI 3.0 or 3.1` }]);
 }

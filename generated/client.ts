@@ -25,11 +25,11 @@ export type { ApiPromise, WithResponse, ResponseInfo } from "../runtime/api-prom
 
 export type { Middleware, MiddlewareRequest, MiddlewareResponse } from "../runtime/http-transport.js";
 
-export type { PagedOperation, PageOptions, Page } from "../runtime/paginate.js";
-
 export type { ClientLogger, LogLevel } from "../runtime/client-log.js";
 
 export { CustodyError, ApiError, BadRequestError, AuthenticationError, PermissionDeniedError, NotFoundError, ConflictError, UnprocessableEntityError, RateLimitError, InternalServerError, ResponseValidationError, TransportError, ConnectionError, TimeoutError, AbortError } from "../runtime/errors.js";
+
+export type { PagedOperation, PageOptions, Page } from "../runtime/paginate.js";
 
 const calls: Record<string, CallOperation> = {
   "listNetworks": { operationId: "listNetworks", method: "GET", path: "/api/v1/networks", responseSchemas: S.ListNetworksResponseSchemas },

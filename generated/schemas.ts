@@ -799,7 +799,7 @@ export const CreateWalletResponseSchemas = {
 };
 
 export const ListWalletsParamsSchema = z.object({
-  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  workspace_id: ResourceIdSchema,
 });
 
 export const ListWalletsQuerySchema = z.object({
@@ -818,7 +818,7 @@ export const ListWalletsResponseSchemas = {
 };
 
 export const GetWalletCreationStatusParamsSchema = z.object({
-  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  wallet_id: ResourceIdSchema,
 });
 
 export const GetWalletCreationStatusResponseSchemas = {
@@ -832,7 +832,7 @@ export const GetWalletCreationStatusResponseSchemas = {
 };
 
 export const GetWalletParamsSchema = z.object({
-  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  wallet_id: ResourceIdSchema,
 });
 
 export const GetWalletResponseSchemas = {
@@ -846,7 +846,7 @@ export const GetWalletResponseSchemas = {
 };
 
 export const ListWalletAssetsParamsSchema = z.object({
-  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  wallet_id: ResourceIdSchema,
 });
 
 export const ListWalletAssetsQuerySchema = z.object({
@@ -865,7 +865,7 @@ export const ListWalletAssetsResponseSchemas = {
 };
 
 export const AttachAssetParamsSchema = z.object({
-  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  wallet_id: ResourceIdSchema,
 });
 
 export const AttachAssetBodySchema = AttachAssetRequestSchema;
@@ -882,12 +882,12 @@ export const AttachAssetResponseSchemas = {
 };
 
 export const GetDepositAddressParamsSchema = z.object({
-  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  wallet_id: ResourceIdSchema,
 });
 
 export const GetDepositAddressQuerySchema = z.object({
   address_type: z.enum(["evm", "sol", "tron"]).optional(),
-  asset_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")).optional(),
+  asset_id: ResourceIdSchema.optional(),
 });
 
 export const GetDepositAddressResponseSchemas = {
@@ -932,7 +932,7 @@ export const ListWalletWithdrawalsParamsSchema = z.object({
 });
 
 export const ListWalletWithdrawalsQuerySchema = z.object({
-  status: z.enum(["pending", "pending_approval", "approved", "rejected", "processing", "completed", "failed"]).optional(),
+  status: WithdrawalStatusSchema.optional(),
   offset: z.coerce.number().refine(isInteger, "integer").min(0).default(0),
   limit: z.coerce.number().refine(isInteger, "integer").min(1).max(100).default(20),
 });
@@ -948,7 +948,7 @@ export const ListWalletWithdrawalsResponseSchemas = {
 };
 
 export const CreateWithdrawalParamsSchema = z.object({
-  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  wallet_id: ResourceIdSchema,
 });
 
 export const CreateWithdrawalHeadersSchema = z.object({
@@ -969,8 +969,8 @@ export const CreateWithdrawalResponseSchemas = {
 };
 
 export const GetWalletWithdrawalParamsSchema = z.object({
-  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
-  withdrawal_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  wallet_id: ResourceIdSchema,
+  withdrawal_id: ResourceIdSchema,
 });
 
 export const GetWalletWithdrawalResponseSchemas = {
@@ -984,7 +984,7 @@ export const GetWalletWithdrawalResponseSchemas = {
 };
 
 export const GetWithdrawalParamsSchema = z.object({
-  withdrawal_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  withdrawal_id: ResourceIdSchema,
 });
 
 export const GetWithdrawalResponseSchemas = {
@@ -998,7 +998,7 @@ export const GetWithdrawalResponseSchemas = {
 };
 
 export const ApproveWithdrawalParamsSchema = z.object({
-  withdrawal_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  withdrawal_id: ResourceIdSchema,
 });
 
 export const ApproveWithdrawalBodySchema = ApproveWithdrawalRequestSchema;
@@ -1015,7 +1015,7 @@ export const ApproveWithdrawalResponseSchemas = {
 };
 
 export const RejectWithdrawalParamsSchema = z.object({
-  withdrawal_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  withdrawal_id: ResourceIdSchema,
 });
 
 export const RejectWithdrawalBodySchema = RejectWithdrawalRequestSchema;
@@ -1032,11 +1032,11 @@ export const RejectWithdrawalResponseSchemas = {
 };
 
 export const ListTransactionsParamsSchema = z.object({
-  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  workspace_id: ResourceIdSchema,
 });
 
 export const ListTransactionsQuerySchema = z.object({
-  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")).optional(),
+  wallet_id: ResourceIdSchema.optional(),
   direction: z.enum(["deposit", "withdrawal"]).optional(),
   offset: z.coerce.number().refine(isInteger, "integer").min(0).default(0),
   limit: z.coerce.number().refine(isInteger, "integer").min(1).max(100).default(20),
@@ -1065,7 +1065,7 @@ export const RescanTransactionResponseSchemas = {
 };
 
 export const ExportTransactionsParamsSchema = z.object({
-  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  workspace_id: ResourceIdSchema,
 });
 
 export const ExportTransactionsQuerySchema = z.object({
@@ -1085,7 +1085,7 @@ export const ExportTransactionsResponseSchemas = {
 };
 
 export const SignMessageParamsSchema = z.object({
-  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  wallet_id: ResourceIdSchema,
 });
 
 export const SignMessageBodySchema = SignMessageRequestSchema;
@@ -1115,7 +1115,7 @@ export const GetApiKeyWalletDetailResponseSchemas = {
 };
 
 export const GetWeb3WalletDetailParamsSchema = z.object({
-  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  wallet_id: ResourceIdSchema,
 });
 
 export const GetWeb3WalletDetailQuerySchema = z.object({
@@ -1133,7 +1133,7 @@ export const GetWeb3WalletDetailResponseSchemas = {
 };
 
 export const RequestSignParamsSchema = z.object({
-  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  wallet_id: ResourceIdSchema,
 });
 
 export const RequestSignHeadersSchema = z.object({
@@ -1154,8 +1154,8 @@ export const RequestSignResponseSchemas = {
 };
 
 export const GetSignStatusParamsSchema = z.object({
-  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
-  transaction_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  wallet_id: ResourceIdSchema,
+  transaction_id: ResourceIdSchema,
 });
 
 export const GetSignStatusResponseSchemas = {
@@ -1169,7 +1169,7 @@ export const GetSignStatusResponseSchemas = {
 };
 
 export const SignRawTransactionParamsSchema = z.object({
-  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  wallet_id: ResourceIdSchema,
 });
 
 export const SignRawTransactionHeadersSchema = z.object({
@@ -1190,8 +1190,8 @@ export const SignRawTransactionResponseSchemas = {
 };
 
 export const GetTransactionStatusParamsSchema = z.object({
-  wallet_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
-  transaction_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  wallet_id: ResourceIdSchema,
+  transaction_id: ResourceIdSchema,
 });
 
 export const GetTransactionStatusResponseSchemas = {
@@ -1205,7 +1205,7 @@ export const GetTransactionStatusResponseSchemas = {
 };
 
 export const ListWebhooksParamsSchema = z.object({
-  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  workspace_id: ResourceIdSchema,
 });
 
 export const ListWebhooksQuerySchema = z.object({
@@ -1224,7 +1224,7 @@ export const ListWebhooksResponseSchemas = {
 };
 
 export const CreateWebhookParamsSchema = z.object({
-  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  workspace_id: ResourceIdSchema,
 });
 
 export const CreateWebhookBodySchema = CreateWebhookRequestSchema;
@@ -1240,8 +1240,8 @@ export const CreateWebhookResponseSchemas = {
 };
 
 export const DeleteWebhookParamsSchema = z.object({
-  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
-  webhook_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  workspace_id: ResourceIdSchema,
+  webhook_id: ResourceIdSchema,
 });
 
 export const DeleteWebhookResponseSchemas = {
@@ -1255,8 +1255,8 @@ export const DeleteWebhookResponseSchemas = {
 };
 
 export const EnableWebhookParamsSchema = z.object({
-  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
-  webhook_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  workspace_id: ResourceIdSchema,
+  webhook_id: ResourceIdSchema,
 });
 
 export const EnableWebhookResponseSchemas = {
@@ -1270,8 +1270,8 @@ export const EnableWebhookResponseSchemas = {
 };
 
 export const RequeueFailedWebhookDeliveriesParamsSchema = z.object({
-  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
-  webhook_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  workspace_id: ResourceIdSchema,
+  webhook_id: ResourceIdSchema,
 });
 
 export const RequeueFailedWebhookDeliveriesBodySchema = RequeueFailedDeliveriesRequestSchema;
@@ -1287,12 +1287,12 @@ export const RequeueFailedWebhookDeliveriesResponseSchemas = {
 };
 
 export const ListWebhookDeliveriesParamsSchema = z.object({
-  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  workspace_id: ResourceIdSchema,
 });
 
 export const ListWebhookDeliveriesQuerySchema = z.object({
-  webhook_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")).optional(),
-  status: z.enum(["pending", "delivered", "failed"]).optional(),
+  webhook_id: ResourceIdSchema.optional(),
+  status: WebhookDeliveryStatusSchema.optional(),
   offset: z.coerce.number().refine(isInteger, "integer").min(0).default(0),
   limit: z.coerce.number().refine(isInteger, "integer").min(1).max(100).default(20),
 });
@@ -1308,8 +1308,8 @@ export const ListWebhookDeliveriesResponseSchemas = {
 };
 
 export const ResendWebhookDeliveryParamsSchema = z.object({
-  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
-  delivery_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  workspace_id: ResourceIdSchema,
+  delivery_id: ResourceIdSchema,
 });
 
 export const ResendWebhookDeliveryResponseSchemas = {
@@ -1336,7 +1336,7 @@ export const GetWebhookVerificationKeyResponseSchemas = {
 };
 
 export const ListApiKeysParamsSchema = z.object({
-  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  workspace_id: ResourceIdSchema,
 });
 
 export const ListApiKeysQuerySchema = z.object({
@@ -1355,7 +1355,7 @@ export const ListApiKeysResponseSchemas = {
 };
 
 export const CreateApiKeyParamsSchema = z.object({
-  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  workspace_id: ResourceIdSchema,
 });
 
 export const CreateApiKeyBodySchema = CreateApiKeyRequestSchema;
@@ -1371,8 +1371,8 @@ export const CreateApiKeyResponseSchemas = {
 };
 
 export const RevokeApiKeyParamsSchema = z.object({
-  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
-  key_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  workspace_id: ResourceIdSchema,
+  key_id: ResourceIdSchema,
 });
 
 export const RevokeApiKeyResponseSchemas = {
@@ -1386,7 +1386,7 @@ export const RevokeApiKeyResponseSchemas = {
 };
 
 export const ListAuditLogsParamsSchema = z.object({
-  workspace_id: z.string().refine((s) => lengthWithin(s, 1, 128), "length").regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]*$", "u")),
+  workspace_id: ResourceIdSchema,
 });
 
 export const ListAuditLogsQuerySchema = z.object({

@@ -22,6 +22,8 @@ export interface DifferentialResult {
   disagreements: Disagreement[];
   /** Instances where RFC 3339 and ajv-formats differ (see rfcStricter): zod rejects, ajv accepts. */
   rfcStricter: number;
+  /** Components not compared: a $dynamicRef whose name has several $dynamicAnchors (see genericComponent). */
+  generic: string[];
 }
 
 interface Checker {
@@ -62,27 +64,23 @@ function convert(node: unknown, version: "3.0" | "3.1", known: Set<string>): unk
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) out[key] = DATA_KEYS.has(key) ? value : convert(value, version, known);
   if (typeof out.format === "string" && !known.has(out.format)) delete out.format;
-  if (version === "3.1") return out;
-  for (const [flag, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
-    if (typeof out[flag] !== "boolean") continue;
-    if (out[flag] === true && typeof out[bound] === "number") {
-      out[flag] = out[bound];
-      delete out[bound];
-    } else delete out[flag];
-  }
-  if (out.nullable === true) {
-    delete out.nullable;
-    if (typeof out.type === "string") {
-      out.type = [out.type, "null"];
-      if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
-    } else if (out.type === undefined && !Array.isArray(out.enum)) {
-      // The 3.0 idiom {allOf: [$ref], nullable: true}: null beside the schema.
-      return { anyOf: [out, { type: "null" }] };
+  if (version === "3.0") {
+    for (const [flag, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+      if (typeof out[flag] !== "boolean") continue;
+      if (out[flag] === true && typeof out[bound] === "number") {
+        out[flag] = out[bound];
+        delete out[bound];
+      } else delete out[flag];
     }
   }
-  // 3.0 ignores a $ref's siblings, except the nullable idiom above.
-  if (typeof out.$ref === "string") return { $ref: out.$ref };
-  return out;
+  // 3.0 ignores a $ref's siblings (except nullable, below).
+  const own = version === "3.0" && typeof out.$ref === "string" ? { $ref: out.$ref } : out;
+  const nullable = out.nullable === true;
+  delete own.nullable;
+  // nullable: true admits null for the whole schema, in 3.0 and in 3.1 documents that use it (the
+  // generator's reading: generator/model/resolve-schema.ts, admitNull). Left to ajv, its own
+  // `nullable` keyword adds null to `type` only and fails to compile without one.
+  return nullable ? { anyOf: [own, { type: "null" }] } : own;
 }
 
 
@@ -254,10 +252,14 @@ export function differential(model: SpecModel, schemas: Record<string, Checker>,
   const ajvRef = ajvFor(model.document, model.version);
   const sampler = new Sampler(model.resolver, options.seed ?? 1);
   const per = options.perComponent ?? 40;
-  const result: DifferentialResult = { components: 0, instances: 0, disagreements: [], rfcStricter: 0 };
+  const result: DifferentialResult = { components: 0, instances: 0, disagreements: [], rfcStricter: 0, generic: [] };
   for (const named of model.schemas) {
     const zod = schemas[named.schemaName];
     if (zod === undefined) continue;
+    if (genericComponent(model.document, named.schema)) {
+      result.generic.push(named.originalName);
+      continue;
+    }
     let ajv: (value: unknown) => boolean;
     try {
       ajv = ajvRef(named.ref);
@@ -280,4 +282,35 @@ export function differential(model: SpecModel, schemas: Record<string, Checker>,
     }
   }
   return result;
+}
+
+/**
+ * A generic component (Galaxy's PaginatedResource<T>): a $dynamicRef whose name several
+ * $dynamicAnchors bind. ajv 8 does not follow JSON Schema 2020-12 section 8.2.3.2 there (it ignores a
+ * referrer's binding: `{$defs: {t: {$dynamicAnchor: T, type: integer}}, $ref: P}` refuses [1] when P's
+ * items are `$dynamicRef: "#T"`), so it is no reference for them; the generator's reading is tested
+ * on its own (test/generator-validators-public.test.ts).
+ */
+export function genericComponent(document: unknown, schema: unknown): boolean {
+  const names = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (node === null || typeof node !== "object") return;
+    if (Array.isArray(node)) return node.forEach(walk);
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "$dynamicRef" && typeof value === "string") names.add(value.replace(/^#/, ""));
+      else if (!DATA_KEYS.has(key)) walk(value);
+    }
+  };
+  walk(schema);
+  if (names.size === 0) return false;
+  const counts = new Map<string, number>();
+  const count = (node: unknown): void => {
+    if (node === null || typeof node !== "object") return;
+    if (Array.isArray(node)) return node.forEach(count);
+    const anchor = (node as Record<string, unknown>).$dynamicAnchor;
+    if (typeof anchor === "string") counts.set(anchor, (counts.get(anchor) ?? 0) + 1);
+    for (const [key, value] of Object.entries(node)) if (!DATA_KEYS.has(key)) count(value);
+  };
+  count(document);
+  return [...names].some((n) => (counts.get(n) ?? 0) > 1);
 }

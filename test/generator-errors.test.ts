@@ -59,8 +59,8 @@ describe("broken specs", () => {
     expect((await specError(undeclared)).message).toContain("#/paths/~1a~1{id}/get: path parameter {id} of /a/{id} is not declared");
 
     const swagger = join(work, "swagger.json");
-    await writeFile(swagger, JSON.stringify({ swagger: "2.0", info: { title: "t", version: "1" }, paths: {} }));
-    expect((await specError(swagger)).message).toContain("#/openapi: Swagger 2.0 is not supported");
+    await writeFile(swagger, JSON.stringify({ swagger: "1.2", info: { title: "t", version: "1" }, paths: {} }));
+    expect((await specError(swagger)).message).toContain("#/openapi: Swagger 1.2 is not supported: use Swagger 2.0, OpenAPI 3.0 or 3.1");
 
     const json = join(work, "broken.json");
     await writeFile(json, '{"openapi": "3.1.0",\n "info": }');

@@ -2,7 +2,7 @@
 import { CONFIG_OPTION, HELP_OPTION, type CommandSpec } from "../options.ts";
 
 export const GENERATE_OPTIONS = {
-  spec: { type: "string", value: "FILE", path: true, description: "OpenAPI 3.0 or 3.1 document", default: "./spec/openapi.yaml, else the one custody ships" },
+  spec: { type: "string", value: "FILE", path: true, description: "OpenAPI 3.0 or 3.1 document, or Swagger 2.0 (converted; needs swagger2openapi)", default: "./spec/openapi.yaml, else the one custody ships" },
   "rpc-spec": { type: "string", value: "FILE", path: true, description: "OpenRPC document for rpc.ts", default: "spec/openrpc.json beside the default spec" },
   "no-rpc": { type: "boolean", description: "do not generate rpc.ts" },
   out: { type: "string", value: "DIR", path: true, description: "output directory; replaced as a whole, atomically", default: "generated" },
@@ -14,7 +14,7 @@ export const GENERATE_OPTIONS = {
   },
   package: { type: "string", value: "NAME[@V]", description: "write a publishable package into DIR: package.json, tsconfig.json, README.md, sources in src/" },
   check: { type: "boolean", config: false, description: "write nothing; exit 1 naming each file that would change" },
-  lenient: { type: "boolean", description: "generate from documents invalid in common published ways (type 'null' in 3.0,\nschema: null), printing one warning per repair" },
+  lenient: { type: "boolean", description: "generate from documents invalid in common published ways (members the official schema\ndoes not allow, type names that are no JSON type, type 'null' in 3.0, schema: null, a query string in\na path key, ...), printing one warning per repair: file, pointer, what was done" },
   sdk: {
     type: "string",
     multiple: true,

@@ -3,6 +3,7 @@
 // repeat, a generated idempotency key where the operation declares one). Every method returns an
 // ApiPromise (`await` for the data, `.withResponse()` for status, headers and request id); failures raise
 // the ApiError subclass of their status. The client imports no server, webhook or JSON-RPC code.
+import { CLIENT_REEXPORTS } from "../model/custody-names.ts";
 import type { OperationModel, PaginationModel, SpecModel } from "../model/types.ts";
 import { headerStatement, importStatement, type EmitContext, type EmittedFile } from "./context.ts";
 import { inputSource, operationExample } from "./examples.ts";
@@ -10,24 +11,6 @@ import { PAGING_EXPORTS } from "../model/pagination.ts";
 import { pagedProperty, pagingDocs, pagingExample } from "./paged-client.ts";
 import { printStatements, type Statement } from "./print.ts";
 
-/** The error classes the client throws, re-exported so `import { NotFoundError } from "<pkg>/client"` works. */
-export const CLIENT_ERRORS = [
-  "CustodyError",
-  "ApiError",
-  "BadRequestError",
-  "AuthenticationError",
-  "PermissionDeniedError",
-  "NotFoundError",
-  "ConflictError",
-  "UnprocessableEntityError",
-  "RateLimitError",
-  "InternalServerError",
-  "ResponseValidationError",
-  "TransportError",
-  "ConnectionError",
-  "TimeoutError",
-  "AbortError",
-];
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
 
@@ -53,11 +36,8 @@ export function emitClient(ctx: EmitContext): EmittedFile {
     importStatement("./types.js", [], { typeOnly: true, namespace: "T" }),
     clientOptions(model),
     { kind: "text", text: "/** Per-call overrides: timeout, retries, idempotency key, abort signal, extra headers. */\nexport type { CallOptions };" },
-    { kind: "text", text: `export type { ApiPromise, WithResponse, ResponseInfo } from "${ctx.runtime("api-promise")}";` },
-    { kind: "text", text: `export type { Middleware, MiddlewareRequest, MiddlewareResponse } from "${ctx.runtime("http-transport")}";` },
+    ...CLIENT_REEXPORTS.map((r): Statement => ({ kind: "text", text: `export ${r.typeOnly ? "type " : ""}{ ${r.names.join(", ")} } from "${ctx.runtime(r.module)}";` })),
     ...(model.operations.some((op) => op.pagination) ? [{ kind: "text" as const, text: `export type { ${PAGING_EXPORTS.join(", ")} } from "${ctx.runtime("paginate")}";` }] : []),
-    { kind: "text", text: `export type { ClientLogger, LogLevel } from "${ctx.runtime("client-log")}";` },
-    { kind: "text", text: `export { ${CLIENT_ERRORS.join(", ")} } from "${ctx.runtime("errors")}";` },
     callTable(model),
     clientClass(model),
   ];

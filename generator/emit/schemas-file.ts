@@ -22,7 +22,9 @@ export function emitSchemas(ctx: EmitContext): EmittedFile {
       if (variant !== undefined) body.push(componentSchema(variant, named, { ...plain, direction }));
     }
   }
-  for (const op of ctx.model.operations) body.push(...operationSchemas(op, ctx));
+  const coerced = new CoercedComponents(plain);
+  const operations = ctx.model.operations.flatMap((op) => operationSchemas(op, ctx, coerced));
+  body.push(...coerced.statements, ...operations);
   for (const hook of ctx.model.webhooks) {
     if (hook.componentRef === undefined) body.push(constant(hook.schemaName, zodSchema(hook.schema, { ...plain, direction: "response" })));
   }
@@ -38,8 +40,8 @@ export function emitSchemas(ctx: EmitContext): EmittedFile {
   return { path: "schemas.ts", content: `${printStatements(head)}\n${text}` };
 }
 
-function constant(name: string, initializer: string, type?: string): Statement {
-  return { kind: "variable", structure: { isExported: true, declarationKind: "const" as never, declarations: [{ name, initializer, type }] } };
+function constant(name: string, initializer: string, type?: string, isExported = true): Statement {
+  return { kind: "variable", structure: { isExported, declarationKind: "const" as never, declarations: [{ name, initializer, type }] } };
 }
 
 /** The zod const of a component (or of one of its variants: `names`, printed with zctx.direction). */
@@ -50,9 +52,35 @@ function componentSchema(names: { typeName: string; schemaName: string }, named:
   return constant(names.schemaName, `z.lazy(() => ${code})`, `z.ZodType<T.${names.typeName}>`);
 }
 
-function parametersSchema(params: ParameterModel[], ctx: EmitContext): string {
+/**
+ * Parameters arrive as text, so their schemas coerce numbers and booleans; a component they refer to
+ * gets one coerced const (`FooSchema$text`, or `FooSchema$csv` for comma-separated arrays), emitted
+ * once before the operations' schemas however many parameters use it, and only when coercing
+ * changes it (else the parameter uses `FooSchema`). So the output stays linear in the document.
+ */
+class CoercedComponents {
+  readonly statements: Statement[] = [];
+  readonly #names = new Map<string, string>();
+
+  constructor(private readonly plain: ZodContext) {}
+
+  readonly ref = (named: NamedSchema, zctx: ZodContext): string => {
+    const kind = zctx.explode === false ? "csv" : "text";
+    const key = `${named.ref}\0${kind}`;
+    const known = this.#names.get(key);
+    if (known !== undefined) return known;
+    const code = zodSchema(named.schema, { ...zctx, coercedRef: this.ref });
+    const name = code === zodSchema(named.schema, this.plain) ? named.schemaName : `${named.schemaName}$${kind}`;
+    // Dependencies were pushed while printing `code`: they come first.
+    if (name !== named.schemaName) this.statements.push(constant(name, code, undefined, false));
+    this.#names.set(key, name);
+    return name;
+  };
+}
+
+function parametersSchema(params: ParameterModel[], ctx: EmitContext, coerced: CoercedComponents): string {
   const lines = params.map((p) => {
-    const zctx: ZodContext = { ...zodContext(ctx, true), explode: p.explode };
+    const zctx: ZodContext = { ...zodContext(ctx, true), explode: p.explode, coercedRef: coerced.ref };
     const code = zodSchema(p.schema, zctx);
     return `${objectLiteralKey(p.key)}: ${code}${p.required ? "" : parameterDefault(p)},`;
   });
@@ -76,7 +104,7 @@ function parameterDefault(p: ParameterModel): string {
   return fits ? `.default(${JSON.stringify(value)})` : ".optional()";
 }
 
-function operationSchemas(op: OperationModel, ctx: EmitContext): Statement[] {
+function operationSchemas(op: OperationModel, ctx: EmitContext, coerced: CoercedComponents): Statement[] {
   const n = op.names;
   const plain = zodContext(ctx);
   // No constant for a location without parameters: the router then hands the handler an empty object.
@@ -88,7 +116,7 @@ function operationSchemas(op: OperationModel, ctx: EmitContext): Statement[] {
     ] as const
   )
     .filter(([, params]) => params.length > 0)
-    .map(([name, params]) => constant(name, parametersSchema(params, ctx)));
+    .map(([name, params]) => constant(name, parametersSchema(params, ctx, coerced)));
   if (op.body) {
     const code = zodSchema(op.body.schema, { ...plain, direction: "request" });
     out.push(constant(n.bodySchema, op.body.required ? code : `${code}.optional()`));

@@ -6,7 +6,8 @@ import type { Direction, NamedSchema, OperationModel, ParameterModel, ResponseMo
 import { headerStatement, typeContext, type EmitContext, type EmittedFile } from "./context.ts";
 import { printStatements, type Statement } from "./print.ts";
 import { docText, objectShape, tsType, type TypeContext } from "./ts-type.ts";
-import { propertyKey } from "../model/names.ts";
+import { propertyKey, toPascalCase } from "../model/names.ts";
+import { CUSTODY_NAMES } from "../model/custody-names.ts";
 
 export function emitTypes(ctx: EmitContext): EmittedFile {
   const tctx = typeContext(ctx);
@@ -37,7 +38,7 @@ function alias(name: string, type: string, docs?: string): Statement {
 /** Object shapes without composition become interfaces; everything else a type alias. */
 function componentDeclaration(name: string, named: NamedSchema, tctx: TypeContext): Statement {
   const schema = named.schema;
-  const docs = variantDocs(docText(schema), named, tctx.direction);
+  const docs = variantDocs(renamedDocs(docText(schema), named), named, tctx.direction);
   if (isInterfaceShape(schema, tctx.resolver)) {
     const { properties, index } = objectShape(schema as SchemaObject, tctx);
     return {
@@ -52,6 +53,14 @@ function componentDeclaration(name: string, named: NamedSchema, tctx: TypeContex
     };
   }
   return alias(name, tsType(schema, tctx), docs);
+}
+
+/** A component whose name yielded to one of custody's own (see model/custody-names.ts) says what it is called in the document. */
+function renamedDocs(docs: string | undefined, named: NamedSchema): string | undefined {
+  const written = toPascalCase(named.originalName);
+  if (!["", "Schema"].some((s) => CUSTODY_NAMES.includes(written + s))) return docs;
+  const note = `The document's schema ${JSON.stringify(named.originalName)}: custody's own code exports the name ${written}.`;
+  return docs === undefined ? note : `${docs}\n\n${note}`;
 }
 
 /** A variant's doc says which values it types, after the component's own description. */

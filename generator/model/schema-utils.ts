@@ -1,5 +1,5 @@
 // Small questions about schemas that several parts of the model and the emitters ask.
-import { escapeToken, refTokens, resolvePointer } from "../load/json-pointer.ts";
+import { escapeToken, refTokens, resolvePointer, toPointer } from "../load/json-pointer.ts";
 import type { Schema, SchemaObject } from "./types.ts";
 
 export const COMPONENT_SCHEMA_PREFIX = "#/components/schemas/";
@@ -9,6 +9,14 @@ export function canonicalComponentRef(ref: string): string | undefined {
   const tokens = refTokens(ref);
   if (tokens === undefined || tokens.length !== 3 || tokens[0] !== "components" || tokens[1] !== "schemas") return undefined;
   return COMPONENT_SCHEMA_PREFIX + escapeToken(tokens[2]);
+}
+
+/** The key a ref has in the component table: a component's canonical ref, or any local ref spelled "#" + JSON pointer. */
+export function componentKey(ref: string): string | undefined {
+  const canonical = canonicalComponentRef(ref);
+  if (canonical !== undefined) return canonical;
+  const tokens = refTokens(ref);
+  return tokens === undefined ? undefined : `#${toPointer(tokens)}`;
 }
 
 export function isRefSchema(schema: Schema | undefined): schema is SchemaObject & { $ref: string } {
