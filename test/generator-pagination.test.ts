@@ -134,9 +134,9 @@ describe("a valid declaration on another API's spec", () => {
     expect((await client().listPets({ query: { take: 2 } })).results).toHaveLength(2);
   });
 
-  it("keeps the paging types' names free: a schema named Page is renamed where a list is paged", async () => {
+  it("keeps the paging types' names free: a schema named Page is renamed (PageModel, the suffix of every name custody exports) where a list is paged", async () => {
     const types = await (await import("node:fs/promises")).readFile(join(work, "pets-out", "types.ts"), "utf8");
-    expect(types).toMatch(/export (type|interface) Page2\b/);
+    expect(types).toMatch(/export (type|interface) PageModel\b/);
     expect(source).toMatch(/export type \{ PagedOperation, PageOptions, Page \} from "[^"]*paginate.js";/);
   });
 
