@@ -121,12 +121,13 @@ async function oneRun(ctx: BenchContext, withBad: boolean): Promise<RunFigures> 
     // The event time of each delivery: its created_at in the delivery log (written with the event).
     const latencies: number[] = [];
     for (let i = 0; i < HEALTHY; i++) {
-      for (const d of await client.listWebhookDeliveries({ params: { workspace_id: ws }, query: { webhook_id: healthyIds[i] } })) {
+      for await (const d of client.listWebhookDeliveries.all({ params: { workspace_id: ws }, query: { webhook_id: healthyIds[i] } })) {
         const at = healthy[i].arrivals.get(d.event_id as string);
         if (at !== undefined) latencies.push(at - Date.parse(d.created_at as string));
       }
     }
-    const endpoints = withBad ? await client.listWebhooks({ params: { workspace_id: ws } }) : [];
+    const endpoints = [];
+    if (withBad) for await (const w of client.listWebhooks.all({ params: { workspace_id: ws } })) endpoints.push(w);
     const refusers = endpoints.filter((w) => refusing.includes(w.id as string));
     const figures: RunFigures = {
       p50: percentile(latencies, 0.5),

@@ -18,6 +18,7 @@
 import { unixSeconds } from "../../runtime/hmac.ts";
 import { canonicalJson, signWebhook, webhookHmac, WEBHOOK_EVENT_ID_HEADER, WEBHOOK_HMAC_HEADER, type WebhookProfile } from "../../runtime/webhook-signature.ts";
 import { eventBody, NOT_ATTEMPTED_DISABLED } from "../domain/events.ts";
+import { deliveryKeys } from "../domain/indexes.ts";
 import { C, type ApiKeyRecord, type DeliveryRecord, type EndpointHealth, type EventRecord, type WebhookRecord, type WorkspaceRecord } from "../domain/records.ts";
 import type { StateStore, Tx } from "../store/state-store.ts";
 import { deliveryAfterAttempt, notAttempted, outcomeOf } from "./delivery-outcome.ts";
@@ -69,7 +70,8 @@ export class WebhookDispatcher {
   ) {}
 
   start(): void {
-    for (const d of this.store.list<DeliveryRecord>(C.deliveries)) if (d.status === "pending") this.enqueue(d);
+    // The pending bucket of the index, not every delivery ever made: a restart costs what is in flight.
+    for (const d of this.store.scan<DeliveryRecord>(C.deliveries, deliveryKeys.pending)) this.enqueue(d);
     this.unsubscribe = this.store.onCommit((ops) => {
       let touched = false;
       for (const op of ops) {

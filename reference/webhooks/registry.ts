@@ -119,8 +119,9 @@ export class WebhookRegistry {
     const until = window.until === undefined ? now.getTime() : Date.parse(window.until);
     if (Number.isNaN(since) || Number.isNaN(until)) throw badRequest("since and until must be date-times");
     if (since > until) throw badRequest("since is after until");
-    const missed = this.ctx.store.list<DeliveryRecord>(C.deliveries, (d) => {
-      if (d.webhook_id !== webhook.id || d.status !== "failed") return false;
+    // The webhook's failed bucket of the index, not every delivery of the deployment.
+    const failed = this.ctx.store.scan<DeliveryRecord>(C.deliveries, deliveryKeys.ofWorkspace(webhook.workspace_id, { webhook_id: webhook.id, status: "failed" }));
+    const missed = [...failed].filter((d) => {
       const created = Date.parse(d.created_at);
       return created >= since && created <= until;
     });
