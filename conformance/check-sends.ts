@@ -44,7 +44,7 @@ export const CHECK_SENDS: Readonly<Record<string, string>> = {
   "auth.timestamp-a-day-off": "every operation in scope signed with a timestamp a day old, and a day ahead",
   "auth.timestamp-decimal-digits": "every operation in scope signed with a timestamp written as a fraction, with a sign, and in hex",
   "auth.signed-other-route": "one read that was accepted, its exact headers then sent to another real route",
-  "auth.timestamp-not-numeric": "every operation in scope signed with an ISO date, `N.0`, `+N`, hex and `now` as ACCESS-TIMESTAMP",
+  "auth.timestamp-not-numeric": "every operation in scope signed with an ISO date and with `now` as ACCESS-TIMESTAMP",
   "auth.signature-not-base64": "every operation in scope with ACCESS-SIGN as bare hex, and as text that is not base64",
   "auth.uppercase-hex": "every operation in scope with ACCESS-SIGN as base64 of the upper-case hex",
   "auth.raw-digest-signature": "every operation in scope with ACCESS-SIGN as base64 of the raw 32-byte digest",
@@ -65,12 +65,12 @@ export const CHECK_SENDS: Readonly<Record<string, string>> = {
   // webhooks: deliveries go to the runner's own receiver
   "webhooks.verification-key": "getWebhookVerificationKey",
   "webhooks.registration": "createWebhook to the runner's receiver, then listWebhooks",
-  "webhooks.delivery-signature": "nothing new: verifies a delivery the receiver got with the key of getWebhookVerificationKey",
+  "webhooks.delivery-signature": "nothing new: verifies a delivery the receiver got with the key of getWebhookVerificationKey (custody's two profiles; at seed level also an Ed25519 signature found in any header, over the body, its canonical JSON, `{t}.{body}`, `{t}{body}`, `{id}.{t}.{body}` or as a detached JWS)",
   "webhooks.event-shape": "nothing new: examines a delivery the receiver got",
   "webhooks.tampered-body-rejected": "nothing: verifies a received delivery with its body, id or timestamp changed (guards the verifier)",
   "webhooks.delivery-logged": "listWebhookDeliveries of the run's webhook",
   "webhooks.resend-same-event": "resendWebhookDelivery of a delivery, then waits for the same event id at the receiver",
-  "webhooks.delete-stops-delivery": "deleteWebhook (at full level of a second webhook of the run, then createWallet to cause an event; at seed level --webhook-id, then resendWebhookDelivery)",
+  "webhooks.delete-stops-delivery": "deleteWebhook (at full level of a second webhook of the run, then createWallet to cause an event; at seed level --webhook-id, then resendWebhookDelivery of --delivery-id, which must be a delivery of that webhook)",
   "webhooks.retry-same-event": "createWebhook for wallet.created, createWallet; the receiver answers 500, then nothing; listWebhookDeliveries",
   "webhooks.events-match-schema": "nothing new: validates every event the receiver got during the run",
   // lifecycle: drives the assumed operations and the chain (full level, test networks)

@@ -9,7 +9,7 @@ import { run } from "../cli/certify.ts";
 import { CATALOG } from "../conformance/catalog.ts";
 import { loadGeneratedOperations } from "../conformance/operations.ts";
 import type { Report } from "../conformance/report/model.ts";
-import { SEED_ONLY_FAULT_CHECKS, startSeedOnlyTarget, type SeedOnlyFault } from "./support/seed-only-target.ts";
+import { SEED_ONLY_FAULT_CHECKS, startSeedOnlyTarget, type SeedOnlyFault, type SeedOnlyOptions, type SeedOnlyProfile } from "./support/seed-only-target.ts";
 import { freePort } from "../cli/mock.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "custody-seed-only-"));
@@ -19,12 +19,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function certifySeedOnly(
   faults: SeedOnlyFault[] = [],
   extra: string[] = [],
-  profile: "standard-webhooks" | "canonical-json" = "standard-webhooks",
+  profile: SeedOnlyProfile = "standard-webhooks",
+  options: SeedOnlyOptions = {},
 ): Promise<{ code: number; out: string; report: Report }> {
   const port = await freePort();
   // The deployment's webhook was registered by hand to a path of its own choosing under the receiver URL.
   const receiverUrl = `http://127.0.0.1:${port}`;
-  const t = await startSeedOnlyTarget(`${receiverUrl}/incoming/custody`, faults, profile);
+  const t = await startSeedOnlyTarget(`${receiverUrl}/incoming/custody`, faults, profile, options);
   const json = join(dir, `${faults.join("+") || "clean"}-${port}.json`);
   let out = "";
   try {
@@ -66,6 +67,30 @@ describe("an independent seed-only deployment", () => {
     expect(report.checks.filter((c) => c.status !== "passed").map((c) => `${c.id}: ${c.message}`)).toEqual([]);
     expect(report.summary.webhook_profile).toBe("canonical-json");
     expect(code).toBe(3); // --only: every webhooks check passed, but the run is not a certification
+  });
+
+  it("passes every webhooks check with a signature scheme of its own and its key in SPKI DER form (the seed fixes neither)", { timeout: 90_000 }, async () => {
+    const { report } = await certifySeedOnly([], ["--only", "webhooks"], "own-scheme", { keyFormat: "spki" });
+    expect(report.checks.filter((c) => c.status !== "passed").map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+    expect(report.checks.find((c) => c.id === "webhooks.delivery-signature")?.profile).toBe('Ed25519 over "{t}.{body}", t from x-deployment-signature "t", signature in x-deployment-signature "ed25519"');
+  });
+
+  it("is not failed when the delivery it was given belongs to another webhook than the one deleted: that half is skipped, naming the ids", { timeout: 90_000 }, async () => {
+    const { code, report } = await certifySeedOnly([], ["--only", "webhooks"], "standard-webhooks", { deliveryOfSecondWebhook: true });
+    expect(report.checks.filter((c) => c.status === "failed").map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+    const deleted = report.checks.find((c) => c.id === "webhooks.delete-stops-delivery");
+    expect(deleted?.status).toBe("skipped");
+    expect(deleted?.message).toMatch(/^--delivery-id \d+ is a delivery of webhook \d+ \(operation 6's answer\), not of the deleted --webhook-id \d+/);
+    expect(code).toBe(3);
+  });
+
+  it("does not certify a scheme of its own signed with another key than operation 8's: incomplete, saying what it tried", { timeout: 90_000 }, async () => {
+    const { code, report } = await certifySeedOnly(["signed-other-key"], ["--only", "webhooks"], "own-scheme");
+    const signature = report.checks.find((c) => c.id === "webhooks.delivery-signature");
+    expect(signature?.status).toBe("skipped");
+    expect(signature?.message).toContain("the 64-byte signature in x-deployment-signature verifies with the published key over none of");
+    expect(report.summary.certified).toBe(false);
+    expect(code).toBe(3);
   });
 
   it.each(SEED_ONLY_FAULT_CHECKS)("%s is caught by %s", { timeout: 90_000 }, async (fault, checkId) => {

@@ -8,19 +8,24 @@
 //   - bodies are pretty-printed with the envelope keys in another order, no x-request-id header;
 //   - webhook deliveries are signed with the Standard Webhooks profile (Ed25519 over id.timestamp.body,
 //     base64) by default, not the sandbox's canonical-JSON profile (selectable too, as the real
-//     service signs); the body is its own {id, type, data};
+//     service signs), or with a scheme of its own ("own-scheme": `x-deployment-signature:
+//     t=<unix s>,ed25519=<base64>` over `t.body`, the seed fixing neither header nor content); the
+//     body is its own {id, type, data};
+//   - the verification key is base64 of the raw 32 bytes, or of the key's SPKI DER form (`spki`);
+//   - `deliveryOfSecondWebhook`: the delivery handed to certify belongs to a second webhook, not
+//     to the one certify deletes (the seed does not tie the two);
 //   - delivery status values are its own ("requeued", "sent");
 //   - JSON-RPC refusals are HTTP 403 with a plain JSON body; batches are not supported;
 //   - a second workspace's key is answered 404 for every record of the first, as if none existed.
 // Only the eight operations of seed section 4 and the node access of 4.1 exist. Each fault of
 // SEED_ONLY_FAULTS breaks one seed statement, for the check that enforces it to catch.
-import { createHash, randomInt } from "node:crypto";
+import { createHash, generateKeyPairSync, randomInt, sign as signBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { verifySignature, parseTimestamp, isWithinWindow, unixSeconds } from "../../runtime/hmac.ts";
-import { generateWebhookKeyPair, signWebhook } from "../../runtime/webhook-signature.ts";
+import { signWebhook } from "../../runtime/webhook-signature.ts";
 
 export const SEED_ONLY_FAULTS = [
   "resend-new-event", // §6: a requeue re-delivers the same event
@@ -34,6 +39,7 @@ export const SEED_ONLY_FAULTS = [
   "creation-status-other-wallet", // §4 operation 5: the creation status of the wallet asked for
   "tenant-ignored", // §1: records are a workspace's; another workspace's key reads them
   "tenant-writes-ignored", // §1: another workspace's key requeues and deletes them
+  "signed-other-key", // §6: deliveries verify with the key of operation 8 (signed with another)
 ] as const;
 export type SeedOnlyFault = (typeof SEED_ONLY_FAULTS)[number];
 
@@ -50,6 +56,7 @@ export const SEED_ONLY_FAULT_CHECKS: Array<[SeedOnlyFault, string]> = [
   ["creation-status-other-wallet", "envelope.seed-record-fields"],
   ["tenant-ignored", "isolation.reads-refused"],
   ["tenant-writes-ignored", "isolation.writes-refused"],
+  ["signed-other-key", "webhooks.delivery-signature"],
 ];
 
 
@@ -85,11 +92,26 @@ type Reply = [status: number, body: Record<string, unknown>];
 const num = () => String(randomInt(1000, 999_999));
 const secret = () => createHash("sha256").update(String(Math.random())).digest("hex");
 
-/** Starts the deployment; its one webhook delivers to `receiverUrl`. */
+export type SeedOnlyProfile = "standard-webhooks" | "canonical-json" | "own-scheme";
+
+export interface SeedOnlyOptions {
+  keyFormat?: "raw" | "spki";
+  deliveryOfSecondWebhook?: boolean;
+}
+
+/** An Ed25519 key pair: the private key's 32-byte seed, and the public key raw and as SPKI DER. */
+function ed25519Pair() {
+  const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+  const spki = publicKey.export({ type: "spki", format: "der" });
+  return { privateKey, seed: new Uint8Array(privateKey.export({ type: "pkcs8", format: "der" }).subarray(-32)), spki, raw: spki.subarray(12) };
+}
+
+/** Starts the deployment; its webhook delivers to `receiverUrl`. */
 export async function startSeedOnlyTarget(
   receiverUrl: string,
   faults: SeedOnlyFault[] = [],
-  profile: "standard-webhooks" | "canonical-json" = "standard-webhooks",
+  profile: SeedOnlyProfile = "standard-webhooks",
+  options: SeedOnlyOptions = {},
 ): Promise<SeedOnlyTarget> {
   const broken = (f: SeedOnlyFault) => faults.includes(f);
   const workspace = num();
@@ -103,11 +125,15 @@ export async function startSeedOnlyTarget(
   const [ownerId, viewerId, scopedId, otherId] = [...keys.keys()];
   const wallet = num();
   const asset = "77";
-  const signing = generateWebhookKeyPair();
+  const signing = ed25519Pair();
+  const signer = broken("signed-other-key") ? ed25519Pair() : signing;
+  const publicKeyBase64 = (options.keyFormat === "spki" ? signing.spki : signing.raw).toString("base64");
   const withdrawal = { id: num(), wallet_id: wallet, asset_id: asset, amount: "0.5", status: "settled", block_number: broken("block-number-string") ? "12" : 12, confirmed_at: new Date().toISOString() };
   const webhook = { id: num(), url: receiverUrl, live: true };
+  const second = { id: num(), url: receiverUrl, live: true };
+  const webhooks = [webhook, second];
   const event = { id: num(), type: "wallet.created", data: { wallet_id: wallet } };
-  const delivery = { id: num(), webhook_id: webhook.id, event_id: event.id, event_type: event.type, status: "sent", attempt_count: 1, workspace_id: workspace, payload: event };
+  const delivery = { id: num(), webhook_id: options.deliveryOfSecondWebhook ? second.id : webhook.id, event_id: event.id, event_type: event.type, status: "sent", attempt_count: 1, workspace_id: workspace, payload: event };
 
   const notFound: Reply = [404, { success: false, message: "success", code: 0, data: broken("error-data") ? {} : null }];
   const refuse = (status: number, message: string): Reply => [status, { success: false, message, code: status, data: null }];
@@ -117,7 +143,14 @@ export async function startSeedOnlyTarget(
   async function redeliver(): Promise<void> {
     const sent = broken("resend-new-event") ? { ...event, id: num() } : event;
     const body = JSON.stringify(sent);
-    await fetch(webhook.url, { method: "POST", headers: { "content-type": "application/json", ...signWebhook({ profile, privateKey: signing.privateKey, id: sent.id, body }) }, body }).catch(() => undefined);
+    const target = webhooks.find((w) => w.id === delivery.webhook_id)!;
+    await fetch(target.url, { method: "POST", headers: { "content-type": "application/json", ...signatureHeaders(sent.id, body) }, body }).catch(() => undefined);
+  }
+
+  function signatureHeaders(id: string, body: string): Record<string, string> {
+    if (profile !== "own-scheme") return signWebhook({ profile, privateKey: signer.seed, id, body });
+    const t = String(Math.floor(Date.now() / 1000));
+    return { "x-deployment-signature": `t=${t},ed25519=${signBytes(null, Buffer.from(`${t}.${body}`), signer.privateKey).toString("base64")}`, "x-deployment-event": id };
   }
 
   /** The eight operations of seed section 4, matched on the path's segments. */
@@ -150,20 +183,21 @@ export async function startSeedOnlyTarget(
     }
     if (a !== "workspaces" || b === undefined) return notFound;
     if (b !== workspace) return refuse(404, "workspace not found");
-    if (method === "GET" && c === "webhook-verification-key" && d === undefined) return ok({ public_key: signing.publicKeyBase64 });
+    if (method === "GET" && c === "webhook-verification-key" && d === undefined) return ok({ public_key: publicKeyBase64 });
     if (method === "POST" && c === "webhook-logs" && d !== undefined && e === "resend" && parts.length === 5) {
       if (key.role === "viewer") return refuse(403, "role may not requeue");
       if (d !== delivery.id) return notFound;
       delivery.attempt_count++;
       delivery.status = "requeued";
-      if (webhook.live) setTimeout(() => void redeliver(), 20);
+      if (webhooks.find((w) => w.id === delivery.webhook_id)?.live) setTimeout(() => void redeliver(), 20);
       return ok({ ...delivery });
     }
     if (method === "DELETE" && c === "webhooks" && d !== undefined && e === undefined) {
       if (key.role === "viewer") return refuse(403, "role may not change settings");
-      if (d !== webhook.id) return notFound;
-      webhook.live = false;
-      return ok({ webhook_id: webhook.id, status: "deleted" });
+      const doomed = webhooks.find((w) => w.id === d);
+      if (!doomed) return notFound;
+      doomed.live = false;
+      return ok({ webhook_id: doomed.id, status: "deleted" });
     }
     return notFound;
   }
