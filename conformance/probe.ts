@@ -1,6 +1,7 @@
 // The bounded HTTP client every check uses. One request = one deadline covering connect, headers
 // and body; bodies are capped; redirects are never followed (a 3xx is reported, not chased);
 // every exchange is captured as evidence with secrets redacted.
+import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, request } from "undici";
 import { BodyLimitReached, CheckFailed } from "./outcome.ts";
 import { progressed } from "./progress.ts";
@@ -65,12 +66,38 @@ export interface RecordedExchange {
   error?: string;
 }
 
+/**
+ * A 429 is the deployment's right (the seed is silent on rate limits), not its failure: the same
+ * request is sent again after Retry-After (seconds or an HTTP date, at most RATE_LIMIT_MAX_WAIT_MS),
+ * else after 0.5, 1, 2, 4 … s, up to RATE_LIMIT_RETRIES times; the last answer stands. The report says
+ * how often, so a team sees what its limits cost the run.
+ */
+const RATE_LIMIT_RETRIES = 6;
+const RATE_LIMIT_MAX_WAIT_MS = 10_000;
+
+/** What rate limiting cost the run. */
+export interface RateLimited {
+  /** Answers 429 that were waited out and sent again. */
+  requests: number;
+  waited_ms: number;
+}
+
+/** How long to wait before resending a 429'd request (the retry-th time, from 0). */
+export function retryAfterMs(header: string | undefined, retry: number, now = Date.now()): number {
+  const backoff = 500 * 2 ** retry;
+  if (header === undefined || header.trim() === "") return Math.min(backoff, RATE_LIMIT_MAX_WAIT_MS);
+  const seconds = /^\d+(\.\d+)?$/.test(header.trim()) ? Number(header.trim()) * 1000 : Date.parse(header) - now;
+  if (!Number.isFinite(seconds)) return Math.min(backoff, RATE_LIMIT_MAX_WAIT_MS);
+  return Math.min(Math.max(seconds, 100), RATE_LIMIT_MAX_WAIT_MS);
+}
+
 export class HttpProbe {
   readonly timeoutMs: number;
   readonly maxBodyBytes: number;
   readonly redactor: Redactor;
   private readonly onExchange: ProbeOptions["onExchange"];
   private readonly agent: Agent;
+  readonly rateLimited: RateLimited = { requests: 0, waited_ms: 0 };
 
   constructor(options: ProbeOptions) {
     this.timeoutMs = options.timeoutMs;
@@ -98,6 +125,23 @@ export class HttpProbe {
 
   /** Like send, but a failure is returned as a value (for preflight and checks that expect refusal). */
   async attempt(req: HttpRequest, signal?: AbortSignal): Promise<HttpAttempt> {
+    for (let retry = 0; ; retry++) {
+      const result = await this.recordedAttempt(req, signal);
+      if (!result.ok || result.exchange.response.status !== 429 || retry >= RATE_LIMIT_RETRIES || signal?.aborted) return result;
+      // At most half a request's time-out: the check's own time limit restarts with each answer.
+      const wait = Math.min(retryAfterMs(result.exchange.response.headers["retry-after"], retry), this.timeoutMs / 2);
+      this.rateLimited.requests++;
+      this.rateLimited.waited_ms += wait;
+      const resumed = await sleep(wait, undefined, { signal }).then(
+        () => true,
+        () => false,
+      );
+      if (!resumed) return result;
+    }
+  }
+
+  /** One exchange, shown to onExchange (--har) when someone listens. */
+  private async recordedAttempt(req: HttpRequest, signal?: AbortSignal): Promise<HttpAttempt> {
     if (!this.onExchange) return this.attemptOnce(req, signal).finally(() => progressed(signal));
     const startedAt = new Date();
     const result = await this.attemptOnce(req, signal).finally(() => progressed(signal));

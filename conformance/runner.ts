@@ -113,6 +113,7 @@ export async function runSuite(input: RunInput): Promise<RunResult> {
       redactor,
       interrupted: stop.signal.aborted ? String(stop.signal.reason) : null,
       cleanup: { earlier_runs_removed: earlier?.removed ?? [], removed: cleanup.removed, left: cleanup.left },
+      rateLimited: http.rateLimited,
     });
     input.onEvent?.({ type: "end", report });
     return { kind: "completed", report };

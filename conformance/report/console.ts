@@ -78,6 +78,7 @@ export function summaryLines(report: Report, paint: Paint = (_c, t) => t): strin
   lines.push(row("total", s.passed, s.failed, s.skipped));
   lines.push("");
   if (s.webhook_profile) lines.push(`webhook signature profile: ${s.webhook_profile}`);
+  if (s.rate_limited.requests > 0) lines.push(`rate limited: ${s.rate_limited.requests} answers 429 waited out (${(s.rate_limited.waited_ms / 1000).toFixed(1)} s) and sent again`);
   lines.push(...cleanupLines(report));
   lines.push(...verdictLines(report, paint));
   return lines;

@@ -1,4 +1,5 @@
 // The report every reporter renders: the JSON shape other tools read (snake_case, stable).
+import type { RateLimited } from "../probe.ts";
 import type { Check } from "../check.ts";
 import type { RunOptions, TargetConfig } from "../config.ts";
 import type { PreflightStep } from "../preflight.ts";
@@ -89,6 +90,8 @@ export interface ReportSummary {
   /** Why the run stopped early (SIGINT, SIGTERM, its time bound), null when it ran to the end. */
   interrupted: string | null;
   cleanup: CleanupSummary;
+  /** Answers 429 the run waited out and sent again (a rate limit is no failure), and the time it waited. */
+  rate_limited: RateLimited;
 }
 
 /** What the run removed from the deployment, and what it could not (to remove by hand). */
@@ -120,6 +123,7 @@ export function buildReport(input: {
   redactor: Redactor;
   interrupted?: string | null;
   cleanup?: CleanupSummary;
+  rateLimited?: RateLimited;
 }): Report {
   const { results, redactor } = input;
   const checks = results.map(toReportCheck);
@@ -155,6 +159,7 @@ export function buildReport(input: {
       groups,
       interrupted: input.interrupted ?? null,
       cleanup: input.cleanup ?? { earlier_runs_removed: [], removed: 0, left: [] },
+      rate_limited: { ...(input.rateLimited ?? { requests: 0, waited_ms: 0 }) },
     },
     preflight: input.preflight ?? [],
     checks,

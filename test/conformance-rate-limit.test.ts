@@ -1,0 +1,99 @@
+// A deployment that rate-limits is no failure: a 429 (the seed is silent on rate limits) is waited
+// out and the request sent again; the report says how often. A gateway in front of the reference
+// deployment refuses every fourth request with 429 before it reaches the deployment.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, describe, expect, it } from "vitest";
+import type { TargetConfig } from "../conformance/config.ts";
+import { loadGeneratedOperations } from "../conformance/operations.ts";
+import { HttpProbe, retryAfterMs } from "../conformance/probe.ts";
+import { Redactor } from "../conformance/redact.ts";
+import { runSuite } from "../conformance/runner.ts";
+import { startSandbox } from "../reference/sandbox.ts";
+
+const servers: http.Server[] = [];
+afterAll(async () => {
+  for (const s of servers) {
+    s.closeAllConnections();
+    await new Promise((r) => s.close(r));
+  }
+});
+
+/** Forwards to `upstream`, but answers `refuse(n)` requests (n counts from 1) 429 without forwarding them. */
+async function rateLimitingGateway(upstream: string, refuse: (n: number) => boolean, retryAfter = "0"): Promise<{ url: string; refused: () => number }> {
+  const target = new URL(upstream);
+  let n = 0;
+  let refused = 0;
+  const server = http.createServer((req, res) => {
+    if (refuse(++n)) {
+      refused++;
+      req.resume();
+      res.writeHead(429, { "content-type": "application/json", "retry-after": retryAfter }).end('{"success":false,"message":"slow down","code":"rate_limited","data":null}');
+      return;
+    }
+    const up = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    up.on("error", () => res.writeHead(502).end());
+    req.pipe(up);
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, refused: () => refused };
+}
+
+describe("retryAfterMs", () => {
+  it("reads seconds and HTTP dates, bounds them, and backs off without a header", () => {
+    expect(retryAfterMs("2", 0)).toBe(2000);
+    expect(retryAfterMs("0", 0)).toBe(100);
+    expect(retryAfterMs("3600", 0)).toBe(10_000);
+    expect(retryAfterMs(new Date(Date.UTC(2030, 0, 1, 0, 0, 3)).toUTCString(), 0, Date.UTC(2030, 0, 1))).toBe(3000);
+    expect([0, 1, 2, 3, 5].map((retry) => retryAfterMs(undefined, retry))).toEqual([500, 1000, 2000, 4000, 10_000]);
+    expect(retryAfterMs("soon", 1)).toBe(1000);
+  });
+});
+
+describe("the probe", () => {
+  it("sends a 429'd request again and returns the answer that follows; after 6 tries the 429 stands", async () => {
+    const upstream = http.createServer((_req, res) => res.writeHead(200).end("ok"));
+    servers.push(upstream);
+    await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", r));
+    const twice = await rateLimitingGateway(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, (n) => n <= 2);
+    const probe = new HttpProbe({ timeoutMs: 5_000, redactor: new Redactor() });
+    const ex = await probe.send({ method: "GET", url: `${twice.url}/x` });
+    expect([ex.response.status, ex.response.text, probe.rateLimited.requests]).toEqual([200, "ok", 2]);
+    const always = await rateLimitingGateway(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, () => true);
+    const stuck = await probe.send({ method: "GET", url: `${always.url}/x` });
+    expect([stuck.response.status, always.refused()]).toEqual([429, 7]);
+    await probe.close();
+  });
+});
+
+describe("a rate-limited deployment", () => {
+  it("certifies: every fourth request refused with 429 costs waits, never a check", { timeout: 120_000 }, async () => {
+    const sandbox = await startSandbox({});
+    try {
+      const gateway = await rateLimitingGateway(sandbox.base_url, (n) => n % 4 === 0);
+      const target: TargetConfig = {
+        baseUrl: gateway.url,
+        rpcUrl: sandbox.rpc_url,
+        wsUrl: sandbox.ws_url,
+        admin: { apiKey: sandbox.api_key, apiSecret: sandbox.api_secret },
+        rpcApiKey: sandbox.rpc_api_key,
+        workspaceId: sandbox.workspace_id,
+        faucetPrivateKey: sandbox.faucet_private_key,
+        other: { credentials: { apiKey: sandbox.other_api_key, apiSecret: sandbox.other_api_secret }, workspaceId: sandbox.other_workspace_id },
+        fixtureIds: {},
+      };
+      const result = await runSuite({ target, options: { level: "full", timeoutMs: 10_000, concurrency: 8, only: ["envelope", "auth", "authz", "isolation", "webhooks", "paging"] }, operations: await loadGeneratedOperations() });
+      if (result.kind !== "completed") throw new Error(result.failure.lines.join(" "));
+      const report = result.report;
+      expect(report.checks.filter((c) => c.status !== "passed").map((c) => `${c.id} ${c.status}: ${c.message}`)).toEqual([]);
+      expect(report.summary.rate_limited.requests).toBeGreaterThan(100);
+      expect(report.summary.rate_limited.requests).toBe(gateway.refused());
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
