@@ -219,7 +219,7 @@ export const resendSameEvent: Check = {
     if (again) return;
     const other = receiver.deliveries.find((d) => d.receivedAt >= since);
     if (other) fail(`after requeueing, event ${eventId} did not arrive again within ${waitMs} ms; a delivery of event ${eventIdOf(other) ?? "(no id)"} came instead (a requeue re-delivers the same event)`, deliveryEvidence(other, { requeue_response: ex.evidence.response }));
-    failWith(ex, `event ${eventId} did not arrive again within ${waitMs} ms of requeueing`);
+    failWith(ex, `event ${eventId} did not arrive again within ${waitMs} ms of requeueing (0.8 × --timeout-ms; the seed sets no delivery latency: a slower deployment needs a larger --timeout-ms)`);
   },
 };
 
