@@ -216,12 +216,14 @@ export class WebhookDispatcher {
       this.store.transact((tx) => void tx.put(C.deliveries, notAttempted(d, reason, this.now())));
       return;
     }
-    const body = canonicalJson(eventBody(event, webhook));
     const startedAt = this.now();
     const result = await postWebhook({
       url: webhook.url,
-      body,
-      headers: this.headers(webhook, event, workspace, body, startedAt),
+      // Serialized and signed once connected: a refused connection costs neither.
+      request: () => {
+        const body = canonicalJson(eventBody(event, webhook));
+        return { body, headers: this.headers(webhook, event, workspace, body, this.now()) };
+      },
       timeoutMs: this.opts.policy.timeoutMs,
       maxBodyBytes: this.opts.maxResponseBodyBytes,
       signal,
