@@ -160,7 +160,7 @@ export async function fillStore(store: StateStore, workspaceId: string, createdB
     const event: EventRecord = { id: newId(), type: "wallet.created", created_at: when.toISOString(), workspace_id: workspaceId, resource_id: wallet.id, payload: creationStatusView(wallet) };
     tx.put(C.events, event);
     const status = DELIVERY_CYCLE[i % DELIVERY_CYCLE.length];
-    const { next_attempt_at: _due, ...pending } = newDelivery(webhook, event, when);
+    const { next_attempt_at: _due, ...pending } = newDelivery(webhook, event, event.created_at);
     const done: DeliveryRecord = {
       ...pending,
       status,

@@ -95,6 +95,20 @@ describe("StateStore", () => {
     expect(s.get<typeof rec>("things", "t1")?.tags).toEqual(["a"]);
   });
 
+  it("adopts a record without a copy but frozen through and through, so nothing can change it after the commit, and journals it", () => {
+    const dir = tempDir();
+    const s = StateStore.open({ dataDir: dir });
+    const rec = { id: "t1", tags: ["a"], attempts: [{ n: 1 }] };
+    s.transact((tx) => tx.adopt("things", rec));
+    expect(s.get("things", "t1")).toBe(rec);
+    expect(() => rec.tags.push("b")).toThrow(TypeError);
+    expect(() => {
+      rec.attempts[0].n = 2;
+    }).toThrow(TypeError);
+    s.close();
+    expect(StateStore.open({ dataDir: dir }).get("things", "t1")).toEqual({ id: "t1", tags: ["a"], attempts: [{ n: 1 }] });
+  });
+
   it("writes the journal with owner-only permissions", () => {
     const dir = tempDir();
     const s = StateStore.open({ dataDir: dir });

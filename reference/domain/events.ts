@@ -13,7 +13,7 @@ export function publishEvent(tx: Tx, store: StateStore, at: Date, workspaceId: s
   const event: EventRecord = { id: newId(), type, created_at: at.toISOString(), workspace_id: workspaceId, resource_id: resourceIdOf(data), payload: data };
   tx.put(C.events, event);
   for (const webhook of store.scan<WebhookRecord>(C.webhooks, webhookKeys.activeOfWorkspace(workspaceId))) {
-    if (webhook.event_types.includes(type)) tx.put(C.deliveries, newDelivery(webhook, event, at));
+    if (webhook.event_types.includes(type)) tx.adopt(C.deliveries, newDelivery(webhook, event, event.created_at));
   }
   return event;
 }
@@ -27,10 +27,14 @@ function resourceIdOf(payload: EventPayload): string {
   return p.id ?? p.wallet_id ?? "";
 }
 
-/** One delivery of `event` to `webhook`: pending and due now, or failed unattempted while the webhook is disabled. */
-export function newDelivery(webhook: WebhookRecord, event: EventRecord, at: Date): DeliveryRecord {
-  const now = at.toISOString();
-  const base = {
+/**
+ * One delivery of `event` to `webhook`, created at `at` (ISO 8601): pending and due now, or failed
+ * unattempted while the webhook is disabled. One object literal: an event fans out to every endpoint of
+ * its workspace, so this runs hundreds of times per event.
+ */
+export function newDelivery(webhook: WebhookRecord, event: EventRecord, at: string): DeliveryRecord {
+  const disabled = webhook.health?.state === "disabled";
+  return {
     id: newId(),
     workspace_id: webhook.workspace_id,
     webhook_id: webhook.id,
@@ -39,11 +43,10 @@ export function newDelivery(webhook: WebhookRecord, event: EventRecord, at: Date
     attempt_count: 0,
     series_attempts: 0,
     attempts: [],
-    created_at: now,
-    updated_at: now,
+    created_at: at,
+    updated_at: at,
+    ...(disabled ? { status: "failed", error: NOT_ATTEMPTED_DISABLED } : { status: "pending", next_attempt_at: at }),
   };
-  if (webhook.health?.state === "disabled") return { ...base, status: "failed", error: NOT_ATTEMPTED_DISABLED };
-  return { ...base, status: "pending", next_attempt_at: now };
 }
 
 /**

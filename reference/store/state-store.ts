@@ -13,7 +13,7 @@
 // parsed record; a page or a scan parses and lets go; record-table.ts), and takes the snapshot's index
 // buckets as they are when the index definition is the same: opening a large data directory costs
 // reading it, not parsing every record and recomputing every bucket. Records stay immutable: put
-// stores a copy, and nothing changes a record in place.
+// stores a copy, adopt a frozen record nothing else holds, and nothing changes a record in place.
 import { CollectionIndex, type KeysOf } from "./collection-index.ts";
 import { Journal, type JournalLine, type Op } from "./journal.ts";
 import { RecordTable } from "./record-table.ts";
@@ -32,6 +32,12 @@ export interface StoreOptions {
 
 export interface Tx {
   put<T extends { id: string }>(collection: string, record: T): T;
+  /**
+   * Like put, for a record built for this write that nothing else holds: stored as it is, frozen, not
+   * copied. Where one transaction writes hundreds of records (an event's deliveries, one per
+   * endpoint), the copy is a third of the cost.
+   */
+  adopt<T extends { id: string }>(collection: string, record: T): T;
   delete(collection: string, id: string): void;
   setMeta(key: string, value: unknown): void;
   /** Runs after the change is durable and applied (to kick a dispatcher, resolve waiters, ...). */
@@ -180,6 +186,12 @@ export class StateStore {
         ops.push({ c, id: record.id, v: copy });
         staged.set(key(c, record.id), copy);
         return copy;
+      },
+      adopt: (c, record) => {
+        const frozen = deepFreeze(record);
+        ops.push({ c, id: record.id, v: frozen });
+        staged.set(key(c, record.id), frozen);
+        return frozen;
       },
       delete: (c, id) => {
         ops.push({ c, id, del: true });
@@ -348,6 +360,15 @@ export class StateStore {
       };
     }
   }
+}
+
+/** Freezes a record and everything in it (parts already frozen, shared with an older record, are skipped). */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const part of Object.values(value)) deepFreeze(part);
+  }
+  return value;
 }
 
 function liveRecord(coll: Collection, ord: number): unknown {

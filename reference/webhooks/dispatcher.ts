@@ -45,6 +45,14 @@ function turnOf(health: EndpointHealth | undefined): 0 | 1 | 2 {
   return health.last_outcome === "ok" ? 0 : 2;
 }
 
+/** What a pass needs of an endpoint's health, derived once per change of its webhook record. */
+interface EndpointView {
+  health: EndpointHealth | undefined;
+  tier: 0 | 1 | 2;
+  /** gateOf(health): no attempt starts before it. */
+  gate: number;
+}
+
 interface Flight {
   abort: AbortController;
   done: Promise<void>;
@@ -57,6 +65,8 @@ export class WebhookDispatcher {
   private readonly perEndpoint = new Map<string, number>();
   private readonly perPool = { answering: 0, failing: 0 };
   private readonly queues = new EndpointQueues();
+  /** Endpoint → its view; dropped when its webhook record commits (a pass then derives it again). */
+  private readonly views = new Map<string, EndpointView>();
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Infinity;
   private scheduled = false;
@@ -77,7 +87,8 @@ export class WebhookDispatcher {
       for (const op of ops) {
         if (!("c" in op)) continue;
         if (op.c === C.webhooks) {
-          touched = true; // enabled, disabled, deleted: the gates moved
+          touched = true; // enabled, disabled, deleted, health: the gates moved
+          this.views.delete(op.id);
           if ("v" in op && (op.v as WebhookRecord).status === "deleted") this.abortFlightsOf(op.id);
         }
         if (op.c !== C.deliveries) continue;
@@ -124,6 +135,15 @@ export class WebhookDispatcher {
     return this.queues.idsOf(webhookId);
   }
 
+  private viewOf(webhookId: string): EndpointView {
+    let view = this.views.get(webhookId);
+    if (!view) {
+      const health = this.store.get<WebhookRecord>(C.webhooks, webhookId)?.health;
+      this.views.set(webhookId, (view = { health, tier: turnOf(health), gate: gateOf(health) }));
+    }
+    return view;
+  }
+
   private enqueue(d: DeliveryRecord): void {
     this.queues.put(d.id, d.webhook_id, d.next_attempt_at ? Date.parse(d.next_attempt_at) : this.now().getTime());
   }
@@ -140,22 +160,27 @@ export class WebhookDispatcher {
     const nowMs = this.now().getTime();
     let nextWake = Infinity;
     let budget = LAUNCHES_PER_PASS;
-    const rotation = this.queues.rotation();
-    const healthOf = (id: string) => this.store.get<WebhookRecord>(C.webhooks, id)?.health;
     const tiers: [string[], string[], string[]] = [[], [], []];
-    for (const id of rotation) tiers[turnOf(healthOf(id))].push(id);
+    for (const id of this.queues.rotation()) {
+      const view = this.viewOf(id);
+      // A breaker's window or a disabled endpoint: skipped without a look at its queue.
+      if (view.gate > nowMs) {
+        if (view.gate !== Infinity) nextWake = Math.min(nextWake, view.gate);
+        continue;
+      }
+      tiers[view.tier].push(id);
+    }
     for (const endpoints of tiers) {
       for (let launched = true; launched && budget > 0; ) {
         launched = false;
         for (const webhookId of endpoints) {
           if (budget === 0) break;
-          const health = healthOf(webhookId);
+          const { health } = this.viewOf(webhookId);
           if ((this.perEndpoint.get(webhookId) ?? 0) >= inFlightCap(health, this.opts.policy)) continue; // its attempt's end wakes us
           const head = this.queues.head(webhookId);
           if (!head) continue;
-          const from = Math.max(head.due, gateOf(health));
-          if (from > nowMs) {
-            nextWake = Math.min(nextWake, from);
+          if (head.due > nowMs) {
+            nextWake = Math.min(nextWake, head.due);
             continue;
           }
           const pool = slotPool(health);
@@ -216,12 +241,14 @@ export class WebhookDispatcher {
       this.store.transact((tx) => void tx.put(C.deliveries, notAttempted(d, reason, this.now())));
       return;
     }
-    const body = canonicalJson(eventBody(event, webhook));
     const startedAt = this.now();
     const result = await postWebhook({
       url: webhook.url,
-      body,
-      headers: this.headers(webhook, event, workspace, body, startedAt),
+      // Serialized and signed once connected: a refused connection costs neither.
+      request: () => {
+        const body = canonicalJson(eventBody(event, webhook));
+        return { body, headers: this.headers(webhook, event, workspace, body, this.now()) };
+      },
       timeoutMs: this.opts.policy.timeoutMs,
       maxBodyBytes: this.opts.maxResponseBodyBytes,
       signal,
@@ -255,12 +282,13 @@ export class WebhookDispatcher {
       const webhook = tx.get<WebhookRecord>(C.webhooks, d.webhook_id);
       if (webhook?.status === "active") {
         const { health, disabled } = healthAfterAttempt(webhook.health, { outcome: outcomeOf(result), startedAt, endedAt, random: (this.opts.random ?? Math.random)() }, this.opts.policy);
-        if (!sameHealth(webhook.health, health)) tx.put<WebhookRecord>(C.webhooks, { ...webhook, health, updated_at: endedAt.toISOString() });
+        if (!sameHealth(webhook.health, health)) tx.adopt<WebhookRecord>(C.webhooks, { ...webhook, health, updated_at: endedAt.toISOString() });
         if (disabled) this.failQueued(tx, webhook.id, endedAt);
         // A disabled endpoint gets no retry either (an attempt that was on the wire when it was disabled).
         if (health.state === "disabled" && next.status === "pending") next = notAttempted(next, `${next.error}; not retried: the webhook is disabled`, endedAt);
       }
-      tx.put(C.deliveries, next);
+      // Built above from immutable parts: stored without a copy (a delivery carries up to 50 attempts).
+      tx.adopt(C.deliveries, next);
     });
   }
 

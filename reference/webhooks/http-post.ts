@@ -1,6 +1,10 @@
 // One delivery attempt: POST the body, wait at most `timeoutMs` for the whole answer (connect,
 // headers and body), read at most `maxBodyBytes` of the response body. Redirects are not followed (a
 // 3xx is a failed attempt: a receiver must answer at the URL it registered).
+//
+// The request (body and signed headers) is made only once the connection is up: a receiver that
+// refuses connections costs no serializing and no signing (a dead endpoint gets hundreds of attempts),
+// and a signed timestamp is the moment the request goes out.
 import http from "node:http";
 import https from "node:https";
 
@@ -13,10 +17,16 @@ export interface PostResult {
   durationMs: number;
 }
 
-export interface PostOptions {
-  url: string;
+/** What is sent: the body and its headers (content-length is added). */
+export interface OutgoingRequest {
   body: string;
   headers: Record<string, string>;
+}
+
+export interface PostOptions {
+  url: string;
+  /** Called once, when the connection is established; a throw fails the attempt with its message. */
+  request: () => OutgoingRequest;
   timeoutMs: number;
   maxBodyBytes: number;
   signal?: AbortSignal;
@@ -44,13 +54,8 @@ export function postWebhook(opts: PostOptions): Promise<PostResult> {
       resolve({ ...result, durationMs: Date.now() - started });
     };
     const transport = url.protocol === "https:" ? https : http;
-    const payload = Buffer.from(opts.body, "utf8");
-    const req = transport.request(url, {
-      method: "POST",
-      headers: { ...opts.headers, "content-length": String(payload.length) },
-      // A fresh connection per attempt: a receiver that hung before must not poison the next attempt.
-      agent: false,
-    });
+    // A fresh connection per attempt: a receiver that hung before must not poison the next attempt.
+    const req = transport.request(url, { method: "POST", agent: false });
     const timer = setTimeout(() => finish({ ...(status !== undefined ? { status } : {}), error: `timeout: no complete response within ${opts.timeoutMs} ms`, timedOut: true }), opts.timeoutMs);
     const onAbort = () => finish({ error: "aborted (the sandbox is shutting down, or the webhook was deleted)" });
     opts.signal?.addEventListener("abort", onAbort);
@@ -68,7 +73,21 @@ export function postWebhook(opts: PostOptions): Promise<PostResult> {
       res.on("aborted", () => finish({ status, body: decode(chunks), error: "connection closed before the response was complete" }));
       res.on("error", (err: NodeJS.ErrnoException) => finish({ status, body: decode(chunks), error: describeError(err) }));
     });
-    req.end(payload);
+    const send = () => {
+      if (settled) return;
+      let outgoing: OutgoingRequest;
+      try {
+        outgoing = opts.request();
+      } catch (err) {
+        return finish({ error: `request not sent: ${err instanceof Error ? err.message : String(err)}` });
+      }
+      const payload = Buffer.from(outgoing.body, "utf8");
+      for (const [name, value] of Object.entries(outgoing.headers)) req.setHeader(name, value);
+      req.setHeader("content-length", String(payload.length));
+      req.end(payload);
+    };
+    // The fresh socket is still connecting; a TLS socket emits "connect" too, before its handshake.
+    req.once("socket", (socket) => (socket.connecting ? socket.once("connect", send) : send()));
   });
 }
 
