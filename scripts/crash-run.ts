@@ -158,12 +158,19 @@ export async function runCrash(opts: CrashOptions): Promise<CrashFigures> {
         const asset = sol ? SANDBOX_SOL_ASSET_ID : ETH;
         const amount = sol ? (Number(r.amountWei) / 1e9).toString() : formatEther(r.amountWei);
         // Retried with the same Idempotency-Key while the sandbox is down: at most one withdrawal per key.
+        let spent = false;
         await retry(() => !stop, async () => {
-          const w = await clientOf(current).createWithdrawal({ params: { wallet_id: wallet.id }, headers: { "idempotency-key": r.key }, body: { asset_id: asset, amount, recipient_address: r.recipient } });
-          r.ids.add(w.withdrawal.id as string);
+          try {
+            const w = await clientOf(current).createWithdrawal({ params: { wallet_id: wallet.id }, headers: { "idempotency-key": r.key }, body: { asset_id: asset, amount, recipient_address: r.recipient } });
+            r.ids.add(w.withdrawal.id as string);
+          } catch (error) {
+            // The wallet's funds are spent (409, insufficient available balance): this client is done.
+            if ((error as { status?: number }).status !== 409) throw error;
+            spent = true;
+          }
         });
         const id = [...r.ids][0];
-        if (!id) break;
+        if (!id || spent) break;
         await retry(() => !stop, async () => {
           try {
             await clientOf(current).approveWithdrawal({ params: { withdrawal_id: id }, body: {} });
@@ -187,7 +194,15 @@ export async function runCrash(opts: CrashOptions): Promise<CrashFigures> {
         }
       }
     };
-    const loops = [...wallets.map((_, n) => clientLoop(n)), ...solWallets.map((_, n) => clientLoop(n, true)), depositLoop()];
+    // A loop that throws stops the others and is rethrown below, once the sandbox can be stopped in
+    // the finally block (unhandled, it would end the process and leave the sandbox and its chain running).
+    let loopFailure: unknown;
+    const loops = [...wallets.map((_, n) => clientLoop(n)), ...solWallets.map((_, n) => clientLoop(n, true)), depositLoop()].map((loop) =>
+      loop.catch((error: unknown) => {
+        loopFailure ??= error;
+        stop = true;
+      }),
+    );
     const start = Date.now();
     for (const at of opts.killAtMs) {
       await new Promise((r) => setTimeout(r, Math.max(0, start + at - Date.now())));
@@ -202,6 +217,7 @@ export async function runCrash(opts: CrashOptions): Promise<CrashFigures> {
     await new Promise((r) => setTimeout(r, opts.tailMs));
     stop = true;
     await Promise.all(loops);
+    if (loopFailure !== undefined) throw loopFailure;
     info = current;
     const client = clientOf(info);
     log(`load stopped at ${Date.now() - start} ms: ${requested.length} withdrawals requested; settling`);
