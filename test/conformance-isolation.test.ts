@@ -4,13 +4,13 @@
 // writes or lists) fails the check for that rule. The fake target covers the same at --level full and
 // the seed-only target at --level seed (their tests).
 import { describe, expect, it } from "vitest";
-import type { TargetConfig } from "../conformance/config.ts";
 import { loadGeneratedOperations } from "../conformance/operations.ts";
 import type { Report } from "../conformance/report/model.ts";
 import { runSuite } from "../conformance/runner.ts";
 import { signRequest } from "../runtime/hmac.ts";
 import { startSandbox, type Sandbox } from "../reference/sandbox.ts";
 import { startFaultProxy, type ProxiedRequest, type ProxyHooks } from "./support/fake-proxy.ts";
+import { sandboxTarget } from "./support/sandbox-target.ts";
 
 type Hooks = (s: Sandbox) => ProxyHooks;
 
@@ -53,17 +53,7 @@ async function certifyIsolation(hooks?: Hooks): Promise<Report> {
   const sandbox = await startSandbox({ blockTimeSeconds: 0.25, env: {} });
   const proxy = hooks ? await startFaultProxy(sandbox.base_url, hooks(sandbox)) : undefined;
   try {
-    const target: TargetConfig = {
-      baseUrl: proxy?.url ?? sandbox.base_url,
-      rpcUrl: sandbox.rpc_url,
-      wsUrl: sandbox.ws_url,
-      admin: { apiKey: sandbox.api_key, apiSecret: sandbox.api_secret },
-      rpcApiKey: sandbox.rpc_api_key,
-      workspaceId: sandbox.workspace_id,
-      faucetPrivateKey: sandbox.faucet_private_key,
-      other: { credentials: { apiKey: sandbox.other_api_key, apiSecret: sandbox.other_api_secret }, workspaceId: sandbox.other_workspace_id },
-      fixtureIds: {},
-    };
+    const target = sandboxTarget(sandbox, proxy?.url);
     const result = await runSuite({ target, options: { level: "full", timeoutMs: 10_000, concurrency: 8, only: ["isolation"] }, operations: await loadGeneratedOperations() });
     if (result.kind !== "completed") throw new Error(result.failure.lines.join(" "));
     return result.report;

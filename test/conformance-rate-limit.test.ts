@@ -4,12 +4,12 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
-import type { TargetConfig } from "../conformance/config.ts";
 import { loadGeneratedOperations } from "../conformance/operations.ts";
 import { HttpProbe, retryAfterMs } from "../conformance/probe.ts";
 import { Redactor } from "../conformance/redact.ts";
 import { runSuite } from "../conformance/runner.ts";
 import { startSandbox } from "../reference/sandbox.ts";
+import { sandboxTarget } from "./support/sandbox-target.ts";
 
 const servers: http.Server[] = [];
 afterAll(async () => {
@@ -75,17 +75,7 @@ describe("a rate-limited deployment", () => {
     const sandbox = await startSandbox({});
     try {
       const gateway = await rateLimitingGateway(sandbox.base_url, (n) => n % 4 === 0);
-      const target: TargetConfig = {
-        baseUrl: gateway.url,
-        rpcUrl: sandbox.rpc_url,
-        wsUrl: sandbox.ws_url,
-        admin: { apiKey: sandbox.api_key, apiSecret: sandbox.api_secret },
-        rpcApiKey: sandbox.rpc_api_key,
-        workspaceId: sandbox.workspace_id,
-        faucetPrivateKey: sandbox.faucet_private_key,
-        other: { credentials: { apiKey: sandbox.other_api_key, apiSecret: sandbox.other_api_secret }, workspaceId: sandbox.other_workspace_id },
-        fixtureIds: {},
-      };
+      const target = sandboxTarget(sandbox, gateway.url);
       const result = await runSuite({ target, options: { level: "full", timeoutMs: 10_000, concurrency: 8, only: ["envelope", "auth", "authz", "isolation", "webhooks", "paging"] }, operations: await loadGeneratedOperations() });
       if (result.kind !== "completed") throw new Error(result.failure.lines.join(" "));
       const report = result.report;
