@@ -8,13 +8,13 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { run } from "../cli/certify.ts";
 import { signRequest } from "../runtime/hmac.ts";
-import type { TargetConfig } from "../conformance/config.ts";
 import { loadGeneratedOperations } from "../conformance/operations.ts";
 import type { Report } from "../conformance/report/model.ts";
 import { runSuite } from "../conformance/runner.ts";
 import type { Group } from "../conformance/types.ts";
 import { startSandbox } from "../reference/sandbox.ts";
 import { rewriteData, startFaultProxy, type ProxyHooks } from "./support/fake-proxy.ts";
+import { sandboxTarget } from "./support/sandbox-target.ts";
 import { freePort } from "../cli/mock.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "custody-reference-"));
@@ -103,16 +103,7 @@ describe.concurrent("faults injected in front of the reference deployment", () =
     const sandbox = await startSandbox({});
     const closers: Array<() => Promise<void>> = [() => sandbox.close()];
     try {
-      const target: TargetConfig = {
-        baseUrl: sandbox.base_url,
-        rpcUrl: sandbox.rpc_url,
-        wsUrl: sandbox.ws_url,
-        admin: { apiKey: sandbox.api_key, apiSecret: sandbox.api_secret },
-        rpcApiKey: sandbox.rpc_api_key,
-        workspaceId: sandbox.workspace_id,
-        faucetPrivateKey: sandbox.faucet_private_key,
-        fixtureIds: {},
-      };
+      const target = sandboxTarget(sandbox);
       if (fault.api) {
         const hooks = typeof fault.api === "function" ? fault.api(target.admin) : fault.api;
         const proxy = await startFaultProxy(sandbox.base_url, hooks);
