@@ -10,10 +10,10 @@ import type { Redactor } from "./redact.ts";
 import { RpcClient } from "./rpc.ts";
 import { tryOpenWs } from "./ws-probe.ts";
 
-export type PreflightClass = "unreachable" | "not-the-service" | "credentials-refused" | "rpc-key-refused" | "websocket-refused";
+export type PreflightClass = "unreachable" | "not-the-service" | "credentials-refused" | "workspace-refused" | "rpc-key-refused" | "websocket-refused";
 
 export interface PreflightStep {
-  step: "wallet-api" | "credentials" | "node-access-http" | "node-access-ws";
+  step: "wallet-api" | "credentials" | "workspace" | "node-access-http" | "node-access-ws";
   ok: boolean;
   detail: string;
 }
@@ -90,6 +90,22 @@ export async function preflight(input: PreflightInput): Promise<PreflightResult>
     return stop("credentials-refused", ...lines);
   }
   steps.push({ step: "credentials", ok: true, detail: `accepted (HTTP ${res.status})` });
+
+  // 3. The workspace given is the key's: operation 8 (seed 4) is a read of it that every role may make.
+  if (target.workspaceId !== undefined) {
+    const keyPath = `/api/v1/workspaces/${encodeURIComponent(target.workspaceId)}/webhook-verification-key`;
+    const read = await http.attempt({ method: "GET", url: api.url(keyPath), headers: authHeaders(target.admin, "GET", keyPath, ""), timeoutMs });
+    const status = read.ok ? read.exchange.response.status : undefined;
+    if (status === 403 || status === 404) {
+      steps.push({ step: "workspace", ok: false, detail: `HTTP ${status} on operation 8` });
+      return stop(
+        "workspace-refused",
+        `the deployment refused workspace ${target.workspaceId} to this key (HTTP ${status} on GET ${keyPath}, operation 8): check --workspace-id (the workspace of --api-key)`,
+        "if it is right, operation 8 refuses this key its own workspace's verification key",
+      );
+    }
+    steps.push({ step: "workspace", ok: true, detail: status === undefined ? "not answered (the checks will say)" : `HTTP ${status} on operation 8` });
+  }
   if (!input.nodeAccess) return { steps };
   return { steps, ...(await nodeAccessSteps(input, steps)) };
 }

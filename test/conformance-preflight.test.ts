@@ -78,6 +78,15 @@ describe("preflight", () => {
     expectStopped(r, /check --api-key and --api-secret/, /the clock: the server's Date is 2000-01-01T00:00:00\.000Z, ours is/);
   });
 
+  it("workspace refused: a --workspace-id that is not the key's", async () => {
+    expectStopped(
+      await certify({ "workspace-id": "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17" }),
+      /refused workspace 3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17 to this key \(HTTP 40[34] on GET \/api\/v1\/workspaces\/3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17\/webhook-verification-key, operation 8\): check --workspace-id/,
+    );
+    const right = await certify({ "workspace-id": t.workspaceId }, ["--only", "envelope"]);
+    expect(right.code).not.toBe(2);
+  });
+
   it("RPC key refused: a wrong --rpc-api-key", async () => {
     expectStopped(await certify({ "rpc-api-key": "wrong-rpc-key" }), /node access refused the key \(HTTP 401/, /check --rpc-api-key/);
   });
