@@ -1,9 +1,10 @@
 // `npm run build`: tsc compiles custody to dist/ (JavaScript + declarations, relative ".ts" imports
 // rewritten to ".js"), then the two things tsc leaves alone are fixed up: declaration files keep
 // ".ts" specifiers (rewritten here, so consumers need no allowImportingTsExtensions) and the
-// workers written as .mjs (spec validation, certify's sandbox) are copied beside the modules that start them.
+// workers written as .mjs (spec validation, certify's sandbox) and the console's adapter (plain JS the
+// browser loads, which `custody trigger` imports too) are copied beside the modules that import them.
 import { execFileSync } from "node:child_process";
-import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,4 +25,6 @@ for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true }))
 }
 copyFileSync(join(root, "generator/load/validate-worker.mjs"), join(dist, "generator/load/validate-worker.mjs"));
 copyFileSync(join(root, "cli/sandbox-worker.mjs"), join(dist, "cli/sandbox-worker.mjs"));
+mkdirSync(join(dist, "web/console"), { recursive: true });
+for (const file of ["adapter.js", "adapter.d.ts"]) copyFileSync(join(root, "web/console", file), join(dist, "web/console", file));
 console.log("custody build: dist/ written");

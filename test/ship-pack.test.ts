@@ -59,6 +59,8 @@ let sandbox: ChildProcess | undefined;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "custody-pack-"));
+  // Where the installed sandbox writes its credentials, for the installed trigger and request to read.
+  process.env.CUSTODY_SANDBOX_FILE = join(work, "sandbox.json");
   project = join(work, "app");
   // prepack builds dist/ first.
   const packed = await run(NPM, ["pack", "--silent", "--pack-destination", work], ROOT);
@@ -161,6 +163,13 @@ console.log(JSON.stringify({ networks: networks.length, denied: denied instanceo
     expect(answer.networks).toBeGreaterThan(0);
     expect(answer.denied).toBe(401);
     expect(answer.height).toMatch(/^0x[0-9a-f]+$/);
+
+    // The installed trigger and request reach the same sandbox through its credentials file.
+    const block = await run(bin, ["trigger", "block"], project, 60_000);
+    expect(block.code, block.stdout + block.stderr).toBe(0);
+    const listed = await run(bin, ["request", "listNetworks"], project, 60_000);
+    expect(listed.code, listed.stdout + listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(/listNetworks: HTTP 200/);
 
     // A taken port gets one clear line from `custody mock`, not Prism's help.
     const taken = new URL(sb.base_url).port;
