@@ -99,7 +99,7 @@ export const CHECK_SENDS: Readonly<Record<string, string>> = {
   "rpc.latest-is-head": "eth_blockNumber, eth_getBlockByNumber(\"latest\", false), eth_blockNumber again, over HTTP",
   "rpc.get-block-by-hex-number": "eth_getBlockByNumber(\"latest\"), then the same block by its hex number, over HTTP",
   "rpc.params-optional": "eth_blockNumber over HTTP with no params member",
-  "rpc.get-block-latest": 'eth_getBlockByNumber("latest", false) over HTTP',
+  "rpc.get-block-latest": 'eth_getBlockByNumber("latest", false) over HTTP; then a block with transactions (getWithdrawal of --withdrawal-id for its block_number, else up to 32 blocks back from the head) with false and with true',
   "rpc.get-block-params-required": "eth_getBlockByNumber without params, with [] and with [\"latest\"] alone",
   "rpc.id-echo": "eth_blockNumber with a numeric id",
   "rpc.id-echo-string-null": "eth_blockNumber with a string id and with a null id",

@@ -40,6 +40,8 @@ export const SEED_ONLY_FAULTS = [
   "tenant-ignored", // §1: records are a workspace's; another workspace's key reads them
   "tenant-writes-ignored", // §1: another workspace's key requeues and deletes them
   "signed-other-key", // §6: deliveries verify with the key of operation 8 (signed with another)
+  "viewer-deletes-webhook", // §5 rule 3: a Viewer cannot change settings (deletes a webhook)
+  "full-flag-ignored", // §4.1: the boolean asks for full transactions (true answers hashes too)
 ] as const;
 export type SeedOnlyFault = (typeof SEED_ONLY_FAULTS)[number];
 
@@ -57,6 +59,8 @@ export const SEED_ONLY_FAULT_CHECKS: Array<[SeedOnlyFault, string]> = [
   ["tenant-ignored", "isolation.reads-refused"],
   ["tenant-writes-ignored", "isolation.writes-refused"],
   ["signed-other-key", "webhooks.delivery-signature"],
+  ["viewer-deletes-webhook", "role.viewer-cannot-change-settings"],
+  ["full-flag-ignored", "rpc.get-block-latest"],
 ];
 
 
@@ -193,7 +197,7 @@ export async function startSeedOnlyTarget(
       return ok({ ...delivery });
     }
     if (method === "DELETE" && c === "webhooks" && d !== undefined && e === undefined) {
-      if (key.role === "viewer") return refuse(403, "role may not change settings");
+      if (key.role === "viewer" && !broken("viewer-deletes-webhook")) return refuse(403, "role may not change settings");
       const doomed = webhooks.find((w) => w.id === d);
       if (!doomed) return notFound;
       doomed.live = false;
@@ -240,7 +244,7 @@ export async function startSeedOnlyTarget(
     number: hex(n),
     hash: hash(`block${n}`),
     timestamp: hex(1_700_000_000 + n),
-    transactions: full || broken("full-transactions") ? [{ hash: hash(`tx${n}`), blockNumber: hex(n) }] : [hash(`tx${n}`)],
+    transactions: (full && !broken("full-flag-ignored")) || broken("full-transactions") ? [{ hash: hash(`tx${n}`), blockNumber: hex(n) }] : [hash(`tx${n}`)],
   });
   const rpcError = (id: unknown, code: number, message: string) => ({ jsonrpc: "2.0", id, error: { code, message } });
 

@@ -1,6 +1,6 @@
 // The Viewer role (seed 5 rule 3): sees balances, transactions and audit logs; cannot move funds
 // or change settings. Refusals use placeholder ids, so a deployment that wrongly lets the call
-// through still changes nothing real.
+// through still changes nothing real, except at seed level for deleting a webhook (see there).
 import { placeholderId } from "../../api.ts";
 import type { CheckContext } from "../../context.ts";
 import { expectRefusal, expectSuccess, failWith } from "../../expect.ts";
@@ -9,10 +9,10 @@ import { skip } from "../../outcome.ts";
 import { EVENT_TYPES } from "../../fixtures/util.ts";
 import type { Check } from "../../check.ts";
 
-async function expectForbidden(ctx: CheckContext, operationId: string, args: Parameters<CheckContext["call"]>[1]): Promise<boolean> {
+async function expectForbidden(ctx: CheckContext, operationId: string, args: Parameters<CheckContext["call"]>[1], what = operationId): Promise<boolean> {
   if (!findOperation(ctx.operations, operationId)) return false;
   const ex = await ctx.call(operationId, { ...args, credentials: await ctx.need("viewer-key") });
-  expectRefusal(ctx.level, ex, `${operationId} with a viewer key`);
+  expectRefusal(ctx.level, ex, `${what} with a viewer key`);
   return true;
 }
 
@@ -89,9 +89,17 @@ export const viewerCannotChangeSettings: Check = {
   seedRef: "§5 rule 3",
   level: "seed",
   requires: ["viewer-key", "workspace"],
+  // A viewer that may delete --webhook-id deletes it: the requeue check goes first, so that only the
+  // checks about deletion see it gone.
+  afterAtSeed: ["webhooks.resend-same-event", "webhooks.delivery-signature", "webhooks.tampered-body-rejected"],
   async run(ctx) {
     const workspaceId = await ctx.need("workspace");
-    await expectForbidden(ctx, "deleteWebhook", { params: { workspace_id: workspaceId, webhook_id: placeholderId("webhook_id") } });
+    // At seed level any error refuses, and an id nobody has gets one anyway: the viewer tries the real
+    // --webhook-id (deleted by webhooks.delete-stops-delivery after this check). At full level the
+    // refusal must be 403, which a placeholder id shows without risking a real record.
+    const given = ctx.level === "seed" ? ctx.config.fixtureIds.webhookId : undefined;
+    const webhookId = given ?? placeholderId("webhook_id");
+    await expectForbidden(ctx, "deleteWebhook", { params: { workspace_id: workspaceId, webhook_id: webhookId } }, given ? `deleteWebhook of --webhook-id ${given}` : "deleteWebhook");
     if (ctx.level !== "full") return;
     // Requeueing a delivery neither moves funds nor changes a setting: the spec's role matrix, not the seed's.
     await expectForbidden(ctx, "resendWebhookDelivery", { params: { workspace_id: workspaceId, delivery_id: placeholderId("delivery_id") } });

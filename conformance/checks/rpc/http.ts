@@ -7,6 +7,7 @@ import { HEX_DATA_32, HEX_QUANTITY, parseRpcBatch, parseRpcResponse, RPC_UNAUTHO
 import type { Check } from "../../check.ts";
 import type { Severity } from "../../types.ts";
 import type { HttpExchange } from "../../probe.ts";
+import { knownIds } from "../../targets.ts";
 
 function rpcCheck(id: string, statements: string[], title: string, seedRef: string, run: Check["run"], severity: Severity = "MUST"): Check {
   return { id, group: "rpc", title, severity, seedRef, level: "seed", statements, run };
@@ -59,7 +60,7 @@ export const blockNumberAdvances = rpcCheck("rpc.block-number-advances", ["s4.1.
   fail(`eth_blockNumber stayed at ${first} for ${Math.round(ctx.timeoutMs * 0.8)} ms`);
 });
 
-export const latestBlock = rpcCheck("rpc.get-block-latest", ["s4.1.get-block-by-number-params", "s4.1.get-block-by-number-result"], "eth_getBlockByNumber(\"latest\", false) has hash, number and timestamp as hex", "§4.1", async (ctx) => {
+export const latestBlock = rpcCheck("rpc.get-block-latest", ["s4.1.get-block-by-number-params", "s4.1.get-block-by-number-result"], "eth_getBlockByNumber(\"latest\", false) has hash, number and timestamp as hex; a block with transactions gives their hashes for false and the transactions for true", "§4.1 ([block tag or hex number, boolean for full transactions])", async (ctx) => {
   const { ex, response } = await ctx.rpc.callHttp("eth_getBlockByNumber", ["latest", false]);
   expectResult(ex, response);
   const block = response.result as Record<string, unknown> | null;
@@ -69,12 +70,60 @@ export const latestBlock = rpcCheck("rpc.get-block-latest", ["s4.1.get-block-by-
   if (typeof block.number !== "string" || !HEX_QUANTITY.test(block.number)) bad.push(`number ${JSON.stringify(block.number)}`);
   if (typeof block.timestamp !== "string" || !HEX_QUANTITY.test(block.timestamp)) bad.push(`timestamp ${JSON.stringify(block.timestamp)}`);
   if (bad.length > 0) failWith(ex, `block fields are not hex: ${bad.join(", ")}`);
-  // The flag asks for transaction hashes (false) rather than full objects (seed 4.1).
-  const txs = block.transactions;
-  if (txs !== undefined && (!Array.isArray(txs) || txs.some((t) => typeof t !== "string"))) {
-    failWith(ex, "eth_getBlockByNumber(..., false) returned transaction objects, not hashes");
-  }
+  expectTransactionsAs(ex, block, false, "latest");
+  // The latest block is often empty: the flag is judged on a block that has transactions.
+  const found = await blockWithTransactions(ctx, BigInt(block.number as string));
+  if (!found) return ctx.fact("full-transactions", "no block with transactions at --withdrawal-id's block_number or among the 32 before the head: the flag was judged on empty blocks only");
+  const full = await ctx.rpc.callHttp("eth_getBlockByNumber", [found.tag, true]);
+  expectResult(full.ex, full.response);
+  expectTransactionsAs(full.ex, full.response.result as Record<string, unknown>, true, found.tag);
+  ctx.fact("full-transactions", `block ${found.tag} (${found.count} transactions): hashes for false, objects for true`);
 });
+
+/** Seed 4.1: the boolean asks for full transactions (true: objects) or their hashes (false: strings). */
+function expectTransactionsAs(ex: HttpExchange, block: Record<string, unknown> | null, full: boolean, tag: string): void {
+  const txs = block?.transactions;
+  if (txs === undefined) return;
+  if (!Array.isArray(txs)) failWith(ex, `eth_getBlockByNumber(${JSON.stringify(tag)}, ${full}): transactions is not an array`);
+  const wrong = full ? txs.some((t) => typeof t !== "object" || t === null) : txs.some((t) => typeof t !== "string");
+  if (wrong) failWith(ex, `eth_getBlockByNumber(${JSON.stringify(tag)}, ${full}) returned ${full ? "hashes, not transaction objects" : "transaction objects, not hashes"}`);
+}
+
+/** Looked for so that the flag is seen doing something. */
+const BLOCKS_SCANNED = 32;
+
+/**
+ * A block that has transactions, read with `false` (its hashes checked on the way): the block of a known
+ * withdrawal (operation 3's block_number, seed 2.5) first, else the newest of the 32 before the head.
+ */
+async function blockWithTransactions(ctx: CheckContext, head: bigint): Promise<{ tag: string; count: number } | undefined> {
+  const withdrawalId = knownIds(ctx).withdrawal_id;
+  const candidates: bigint[] = [];
+  if (withdrawalId !== undefined) {
+    const ex = await ctx.call("getWithdrawal", { params: { withdrawal_id: withdrawalId } }).catch(() => undefined);
+    const number = ex ? (parseJson(ex.response.text) as { data?: { block_number?: unknown } } | undefined)?.data?.block_number : undefined;
+    if (typeof number === "number" && Number.isSafeInteger(number) && number >= 0) candidates.push(BigInt(number));
+  }
+  for (let n = head; n > head - BigInt(BLOCKS_SCANNED) && n >= 0n; n--) candidates.push(n);
+  for (const n of candidates) {
+    const tag = `0x${n.toString(16)}`;
+    const { ex, response } = await ctx.rpc.callHttp("eth_getBlockByNumber", [tag, false]);
+    expectResult(ex, response);
+    const block = response.result as Record<string, unknown> | null;
+    expectTransactionsAs(ex, block, false, tag);
+    const txs = block?.transactions;
+    if (Array.isArray(txs) && txs.length > 0) return { tag, count: txs.length };
+  }
+  return undefined;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
 
 /** The head as eth_blockNumber says it, read right before and right after something else. */
 async function headAround<T>(ctx: CheckContext, between: () => Promise<T>): Promise<{ before: bigint; value: T; after: bigint }> {

@@ -254,8 +254,9 @@ export const deleteStopsDelivery: Check = {
   level: "seed",
   requires: ["receiver", "workspace"],
   after: ["webhooks.resend-same-event", "webhooks.delivery-signature", "webhooks.tampered-body-rejected", "webhooks.delivery-logged"],
-  // At --level seed operation 7 deletes --webhook-id itself, which the isolation checks aim at first.
-  afterAtSeed: ["isolation.reads-refused", "isolation.writes-refused"],
+  // At --level seed operation 7 deletes --webhook-id itself, which the isolation checks and the
+  // viewer's refused delete aim at first.
+  afterAtSeed: ["isolation.reads-refused", "isolation.writes-refused", "role.viewer-cannot-change-settings"],
   timeoutScale: 2,
   run: (ctx) => (ctx.level === "full" ? deleteOwnWebhook(ctx) : deleteGivenWebhook(ctx)),
 };
