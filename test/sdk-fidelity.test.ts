@@ -14,6 +14,7 @@ import { parseEther, verifyMessage, verifyTypedData, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type Sandbox } from "../reference/sandbox.ts";
 import { chainClients, startReceiver, waitFor, type Receiver } from "./reference-helpers.ts";
+import { sdkPoll, sdkRequest } from "./support/sdk-requests.ts";
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
@@ -21,31 +22,9 @@ let sandbox: Sandbox;
 let receiver: Receiver;
 let chain: ReturnType<typeof chainClients>;
 
-/** One call exactly as the SDK makes it; answers `data`, or throws like its get/post do. */
-async function sdkCall(method: "GET" | "POST", pathAndQuery: string, body?: Record<string, unknown>, extraHeaders: Record<string, string> = {}): Promise<any> {
-  const url = `${sandbox.base_url}/api/v1${pathAndQuery}`;
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const raw = body !== undefined && Object.keys(body).length ? JSON.stringify(body) : "";
-  const message = `method=${method}&path=${new URL(url).pathname}&timestamp=${timestamp}&body=${raw}`;
-  const sign = Buffer.from(createHmac("sha256", sandbox.api_secret).update(message).digest("hex")).toString("base64");
-  const headers: Record<string, string> = { "ACCESS-API-KEY": sandbox.api_key, "ACCESS-TIMESTAMP": timestamp, "ACCESS-SIGN": sign, ...extraHeaders };
-  const init: RequestInit = method === "GET" ? { method, headers } : { method, headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body ?? {}) };
-  const response = await fetch(url, init);
-  const data = (await response.json()) as { success: boolean; message?: string; data: unknown };
-  if (!response.ok || !data.success) throw new Error(`${method} ${pathAndQuery}: ${response.status} ${data.message}`);
-  return data.data;
-}
-
-/** The SDK's StatusPoller (src/utils/statusPoller.ts): 10 attempts, 1 s growing by 1.5x; here 10 × 200 ms. */
-async function poll<T>(read: () => Promise<T>, done: (r: T) => boolean, failed: (r: T) => boolean = () => false): Promise<T> {
-  for (let attempt = 1; attempt <= 10; attempt++) {
-    const r = await read();
-    if (failed(r)) throw new Error(`polling failed: ${JSON.stringify(r)}`);
-    if (done(r)) return r;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error("Maximum polling attempts (10) exceeded");
-}
+/** One call exactly as the SDK makes it (test/support/sdk-requests.ts), against this file's sandbox. */
+const sdkCall = (method: "GET" | "POST", pathAndQuery: string, body?: Record<string, unknown>, extraHeaders?: Record<string, string>) => sdkRequest(sandbox, method, pathAndQuery, body, extraHeaders);
+const poll = sdkPoll;
 
 function expectFields(what: string, value: Record<string, unknown>, fields: string[]): void {
   expect(value, what).toBeTypeOf("object");

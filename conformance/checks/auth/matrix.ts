@@ -78,25 +78,38 @@ export function negativeCheck(spec: {
         .map((op) => planRequest(op, ids))
         .filter((plan) => !spec.withBodyOnly || plan.body !== undefined);
       if (plans.length === 0) skip(spec.withBodyOnly ? "no operation with a request body in scope" : "no operation in scope");
-      const failures = (
-        await mapLimit(plans, PER_CHECK_CONCURRENCY, async (plan) => {
-          const cases = spec.build(plan, ctx.config.admin);
-          for (const c of cases) {
-            if (ctx.signal.aborted) break;
-            try {
-              const ex = await sendCase(ctx, plan, c);
-              expectUnauthorized(ex, `${plan.op.operationId} with ${c.label}`);
-            } catch (err) {
-              if (err instanceof CheckFailed) return err;
-              throw err;
-            }
-          }
-          return undefined;
-        }, ctx.signal)
-      ).filter((f): f is CheckFailed => f !== undefined);
-      if (failures.length > 0) throw summarize(failures, plans.length);
+      await failEachThatFails(ctx, plans, PER_CHECK_CONCURRENCY, async (plan) => {
+        for (const c of spec.build(plan, ctx.config.admin)) {
+          if (ctx.signal.aborted) break;
+          expectUnauthorized(await sendCase(ctx, plan, c), `${plan.op.operationId} with ${c.label}`);
+        }
+      });
     },
   };
+}
+
+/**
+ * Runs `task` for each item, `limit` at a time, and fails the check once, summing up every item whose
+ * task failed a rule (CheckFailed); any other error propagates.
+ */
+export async function failEachThatFails<T>(ctx: CheckContext, items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+  const failures = (
+    await mapLimit(
+      items,
+      limit,
+      async (item) => {
+        try {
+          await task(item);
+          return undefined;
+        } catch (err) {
+          if (err instanceof CheckFailed) return err;
+          throw err;
+        }
+      },
+      ctx.signal,
+    )
+  ).filter((f): f is CheckFailed => f !== undefined);
+  if (failures.length > 0) throw summarize(failures, items.length);
 }
 
 /** One failure for a matrix row: the first reason and evidence, and how many operations failed. */

@@ -5,9 +5,9 @@
 import type { Check } from "../../check.ts";
 import { expectUnauthorized } from "../../expect.ts";
 import { isRead } from "../../operations.ts";
-import { CheckFailed, skip } from "../../outcome.ts";
-import { knownIds, mapLimit, operationsInScope, planRequest, type RequestPlan } from "../../targets.ts";
-import { sendCase, signed, summarize } from "./matrix.ts";
+import { skip } from "../../outcome.ts";
+import { knownIds, operationsInScope, planRequest, type RequestPlan } from "../../targets.ts";
+import { failEachThatFails, sendCase, signed } from "./matrix.ts";
 
 /** Each read paired with the next read of another path (same method, so only the path differs). */
 function routePairs(plans: RequestPlan[]): Array<[RequestPlan, RequestPlan]> {
@@ -31,23 +31,14 @@ export const signedOtherRoute: Check = {
     const pairs = routePairs(plans);
     if (pairs.length === 0) skip("fewer than two read operations in scope");
     let replayed = 0;
-    const failures = (
-      await mapLimit(pairs, 4, async ([from, to]) => {
-        const headers = signed(from, ctx.config.admin);
-        // First where it was made for: a refusal there means nothing was captured to replay.
-        const original = await sendCase(ctx, from, { label: "signed", headers });
-        if (original.response.status === 401) return undefined;
-        replayed++;
-        try {
-          expectUnauthorized(await sendCase(ctx, to, { label: "replayed", headers }), `${to.op.operationId} with the headers ${from.op.operationId} was accepted with`);
-        } catch (err) {
-          if (err instanceof CheckFailed) return err;
-          throw err;
-        }
-        return undefined;
-      }, ctx.signal)
-    ).filter((f): f is CheckFailed => f !== undefined);
-    if (failures.length > 0) throw summarize(failures, pairs.length);
+    await failEachThatFails(ctx, pairs, 4, async ([from, to]) => {
+      const headers = signed(from, ctx.config.admin);
+      // First where it was made for: a refusal there means nothing was captured to replay.
+      const original = await sendCase(ctx, from, { label: "signed", headers });
+      if (original.response.status === 401) return;
+      replayed++;
+      expectUnauthorized(await sendCase(ctx, to, { label: "replayed", headers }), `${to.op.operationId} with the headers ${from.op.operationId} was accepted with`);
+    });
     if (replayed === 0) skip("no route accepted a correctly signed request, so there was nothing to replay (see auth.valid-signature)");
   },
 };

@@ -6,11 +6,11 @@ import { canonicalJson } from "../../../runtime/webhook-signature.ts";
 import type { CheckContext } from "../../context.ts";
 import { envelopeProblem, failWith } from "../../expect.ts";
 import { isRead } from "../../operations.ts";
-import { CheckFailed, fail, skip } from "../../outcome.ts";
+import { fail, skip } from "../../outcome.ts";
 import type { HttpExchange } from "../../probe.ts";
 import { knownIds, mapLimit, operationsInScope, planRequest, type RequestPlan } from "../../targets.ts";
 import type { Check } from "../../check.ts";
-import { randomKeyId, randomSecret, sendCase, signed, summarize } from "./matrix.ts";
+import { failEachThatFails, randomKeyId, randomSecret, sendCase, signed } from "./matrix.ts";
 
 // Inside the ±300 s window with a margin for clock skew between the runner and the target.
 const NEAR_EDGE_S = 290;
@@ -52,18 +52,9 @@ export const validSignature: Check = {
   async run(ctx) {
     const plans = readPlans(ctx);
     if (plans.length === 0) skip("no read operation in scope");
-    const failures = (
-      await mapLimit(plans, 6, async (plan) => {
-        try {
-          expectAccepted(await sendCase(ctx, plan, { label: "valid", headers: signed(plan, ctx.config.admin) }), `a correctly signed ${plan.op.operationId}`);
-        } catch (err) {
-          if (err instanceof CheckFailed) return err;
-          throw err;
-        }
-        return undefined;
-      }, ctx.signal)
-    ).filter((f): f is CheckFailed => f !== undefined);
-    if (failures.length > 0) throw summarize(failures, plans.length);
+    await failEachThatFails(ctx, plans, 6, async (plan) => {
+      expectAccepted(await sendCase(ctx, plan, { label: "valid", headers: signed(plan, ctx.config.admin) }), `a correctly signed ${plan.op.operationId}`);
+    });
   },
 };
 

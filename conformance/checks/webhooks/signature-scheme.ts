@@ -52,9 +52,9 @@ export function findSignatureScheme(key: Uint8Array, delivery: Pick<ReceivedDeli
     return { ok: true, scheme: { description: profile, profile, verifies: (body, headers = delivery.headers) => verifyWebhook({ publicKeyBase64, headers, body, profile }).ok } };
   }
   if (options.required || !options.search) return { ok: false, reason: profiled.reason, profile: profiled.profile, signatureSeen: true };
-  const found = searchScheme(key, delivery);
-  if (found) return { ok: true, scheme: found };
   const seen = signatureCandidates(delivery.headers);
+  const found = searchScheme(key, delivery, seen);
+  if (found) return { ok: true, scheme: found };
   const reason =
     seen.length === 0
       ? `no header carries a 64-byte signature (base64, base64url or hex)${profiled.profile ? `; as ${profiled.profile}: ${profiled.reason}` : ""}`
@@ -160,7 +160,7 @@ function contents(headers: Headers, body: string): Content[] {
   return list;
 }
 
-function searchScheme(key: Uint8Array, delivery: Pick<ReceivedDelivery, "headers" | "body">): SignatureScheme | undefined {
+function searchScheme(key: Uint8Array, delivery: Pick<ReceivedDelivery, "headers" | "body">, candidates: Candidate[]): SignatureScheme | undefined {
   const publicKey: KeyObject = createPublicKey({ key: Buffer.concat([SPKI_PREFIX, Buffer.from(key)]), format: "der", type: "spki" });
   const check = (signature: Buffer, message: Buffer) => {
     try {
@@ -169,7 +169,7 @@ function searchScheme(key: Uint8Array, delivery: Pick<ReceivedDelivery, "headers
       return false;
     }
   };
-  for (const candidate of signatureCandidates(delivery.headers)) {
+  for (const candidate of candidates) {
     const where = `${candidate.header}${candidate.param ? ` "${candidate.param}"` : ""}`;
     if (candidate.jwsHeader !== undefined) {
       const jws = (body: string) => Buffer.from(`${candidate.jwsHeader}.${Buffer.from(body).toString("base64url")}`);
