@@ -101,7 +101,7 @@ async function blockWithTransactions(ctx: CheckContext, head: bigint): Promise<{
   const candidates: bigint[] = [];
   if (withdrawalId !== undefined) {
     const ex = await ctx.call("getWithdrawal", { params: { withdrawal_id: withdrawalId } }).catch(() => undefined);
-    const number = ex ? (parseJson(ex.response.text) as { data?: { block_number?: unknown } } | undefined)?.data?.block_number : undefined;
+    const number = ex ? (jsonOrUndefined(ex.response.text) as { data?: { block_number?: unknown } } | undefined)?.data?.block_number : undefined;
     if (typeof number === "number" && Number.isSafeInteger(number) && number >= 0) candidates.push(BigInt(number));
   }
   for (let n = head; n > head - BigInt(BLOCKS_SCANNED) && n >= 0n; n--) candidates.push(n);
@@ -117,7 +117,8 @@ async function blockWithTransactions(ctx: CheckContext, head: bigint): Promise<{
   return undefined;
 }
 
-function parseJson(text: string): unknown {
+/** The body as JSON, or undefined: a withdrawal that cannot be read only leaves the scan to the head. */
+function jsonOrUndefined(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
