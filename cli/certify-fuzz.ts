@@ -1,9 +1,9 @@
 // The --fuzz flags of `custody certify` (declared in commands/certify.ts): their values checked and turned into fuzz options.
 import type { FuzzOptions } from "../conformance/checks/fuzz/index.ts";
 import { randomSeed } from "../conformance/fuzz/prng.ts";
-import type { OperationInfo } from "../conformance/operations.ts";
-import type { Check } from "../conformance/check.ts";
-import type { Level } from "../conformance/types.ts";
+import type { OperationInfo } from "../conformance/run/operations.ts";
+import type { Check } from "../conformance/checks/check.ts";
+import type { Level } from "../conformance/checks/types.ts";
 import { UsageError } from "./usage-error.ts";
 
 export interface FuzzFlagValues {

@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { HarRecorder } from "../conformance/report/har.ts";
-import type { Redactor } from "../conformance/redact.ts";
+import type { Redactor } from "../conformance/transport/redact.ts";
 import { version } from "./main.ts";
 
 

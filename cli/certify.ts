@@ -5,19 +5,19 @@
 // checks, remove what the run created, write the reports and exit 130/143 (a second signal: at once).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, defaultWsUrl, type Credentials, type OtherTenant, type RunOptions, type TargetConfig } from "../conformance/config.ts";
-import type { OperationInfo } from "../conformance/operations.ts";
-import { DEFAULT_MAX_BODY_BYTES } from "../conformance/probe.ts";
+import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, defaultWsUrl, type Credentials, type OtherTenant, type RunOptions, type TargetConfig } from "../conformance/run/config.ts";
+import type { OperationInfo } from "../conformance/run/operations.ts";
+import { DEFAULT_MAX_BODY_BYTES } from "../conformance/transport/probe.ts";
 import { consoleReporter } from "../conformance/report/console.ts";
 import { renderHtml } from "../conformance/report/html.ts";
 import { renderJson } from "../conformance/report/json.ts";
 import { renderJunit } from "../conformance/report/junit.ts";
 import { EXIT, exitCodeOf, type Report } from "../conformance/report/model.ts";
-import { supplyMode } from "../conformance/supply.ts";
+import { supplyMode } from "../conformance/run/supply.ts";
 import { startSandboxWorker, type SandboxHandle } from "./certify-sandbox.ts";
 import { Interruption } from "./interruption.ts";
-import type { Redactor } from "../conformance/redact.ts";
-import { GROUPS, type Group, type Level } from "../conformance/types.ts";
+import type { Redactor } from "../conformance/transport/redact.ts";
+import { GROUPS, type Group, type Level } from "../conformance/checks/types.ts";
 import { parseFlags, type FlagValues } from "./flags.ts";
 import { UsageError } from "./usage-error.ts";
 import { fuzzBanner, fuzzCatalog, fuzzOptionsOf } from "./certify-fuzz.ts";
@@ -91,7 +91,7 @@ export async function run(argv: string[], io: CertifyIo = {}): Promise<number> {
 }
 
 async function loadOperations(): Promise<OperationInfo[]> {
-  return (await import("../conformance/operations.ts")).loadGeneratedOperations();
+  return (await import("../conformance/run/operations.ts")).loadGeneratedOperations();
 }
 
 async function certify(
@@ -104,7 +104,7 @@ async function certify(
   signal?: AbortSignal,
 ): Promise<number> {
   // The suite (every check, and what they import) loads here, while a sandbox worker starts.
-  const [{ redactorFor, runSuite }, { CATALOG }] = await Promise.all([import("../conformance/runner.ts"), import("../conformance/catalog.ts")]);
+  const [{ redactorFor, runSuite }, { CATALOG }] = await Promise.all([import("../conformance/run/runner.ts"), import("../conformance/checks/catalog.ts")]);
   const redactor = redactorFor(target);
   const reporter = consoleReporter({ write: (t) => stdout(redactor.text(t)), color: !values["no-color"] && process.stdout.isTTY === true, verbose: !values.quiet });
   const restoreConsole = redactConsole(redactor);

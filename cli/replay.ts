@@ -2,10 +2,10 @@
 // afresh with the credentials given now (the report keeps no secret and its timestamp has expired),
 // and shows the recorded answer beside the new one. Exit 0 when every chosen request was sent.
 import { readFileSync } from "node:fs";
-import { authHeaders } from "../conformance/api.ts";
-import { REDACTED, Redactor } from "../conformance/redact.ts";
+import { authHeaders } from "../conformance/transport/api.ts";
+import { REDACTED, Redactor } from "../conformance/transport/redact.ts";
 import type { Report } from "../conformance/report/model.ts";
-import type { RequestEvidence, ResponseEvidence } from "../conformance/types.ts";
+import type { RequestEvidence, ResponseEvidence } from "../conformance/checks/types.ts";
 import { parseFlags } from "./flags.ts";
 import { helpText } from "./help.ts";
 import { REPLAY_COMMAND, REPLAY_OPTIONS } from "./commands/replay.ts";

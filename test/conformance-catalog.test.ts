@@ -5,9 +5,9 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { CATALOG } from "../conformance/catalog.ts";
-import { TRACE } from "../conformance/trace.ts";
-import { GROUPS } from "../conformance/types.ts";
+import { CATALOG } from "../conformance/checks/catalog.ts";
+import { TRACE } from "../conformance/checks/trace.ts";
+import { GROUPS } from "../conformance/checks/types.ts";
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

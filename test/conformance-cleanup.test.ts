@@ -3,14 +3,14 @@
 // and first removes those of earlier runs whose lease has passed, never a record without the marker
 // or one whose lease still runs. Against the reference deployment, whose lists show what is left.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Check } from "../conformance/check.ts";
-import type { TargetConfig } from "../conformance/config.ts";
-import { registerWebhook } from "../conformance/fixtures/webhook.ts";
-import { markerIn, RunMarker } from "../conformance/marker.ts";
-import { loadGeneratedOperations } from "../conformance/operations.ts";
-import { runSuite } from "../conformance/runner.ts";
+import type { Check } from "../conformance/checks/check.ts";
+import type { TargetConfig } from "../conformance/run/config.ts";
+import { registerWebhook } from "../conformance/provision/webhook.ts";
+import { markerIn, RunMarker } from "../conformance/run/marker.ts";
+import { loadGeneratedOperations } from "../conformance/run/operations.ts";
+import { runSuite } from "../conformance/run/runner.ts";
 import { leakAfterDelete } from "../conformance/checks/webhooks/index.ts";
-import type { ReceivedDelivery } from "../conformance/receiver.ts";
+import type { ReceivedDelivery } from "../conformance/transport/receiver.ts";
 import { signRequest } from "../runtime/hmac.ts";
 import { startSandbox, type Sandbox } from "../reference/sandbox.ts";
 

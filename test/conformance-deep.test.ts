@@ -14,7 +14,7 @@ import { rpcResultChecks } from "../conformance/checks/rpc/results.ts";
 import { resourceGraphSequence } from "../conformance/checks/lifecycle/sequence.ts";
 import { drawCase, judgeInput } from "../conformance/fuzz/cases.ts";
 import { Prng } from "../conformance/fuzz/prng.ts";
-import { loadGeneratedOperations, type OperationInfo } from "../conformance/operations.ts";
+import { loadGeneratedOperations, type OperationInfo } from "../conformance/run/operations.ts";
 import type { Report } from "../conformance/report/model.ts";
 import { signRequest } from "../runtime/hmac.ts";
 import { asAdmin, envelope, keyOf, runBehindProxy, type Admin } from "./support/deep-target.ts";

@@ -3,12 +3,12 @@
 // the reference deployment builds on the same idea.
 import { afterEach, describe, expect, it } from "vitest";
 import { signRequest } from "../runtime/hmac.ts";
-import type { RunOptions } from "../conformance/config.ts";
+import type { RunOptions } from "../conformance/run/config.ts";
 import type { Report } from "../conformance/report/model.ts";
-import { runSuite } from "../conformance/runner.ts";
+import { runSuite } from "../conformance/run/runner.ts";
 import { chainsChecks } from "../conformance/checks/chains/index.ts";
-import { CATALOG } from "../conformance/catalog.ts";
-import type { Group } from "../conformance/types.ts";
+import { CATALOG } from "../conformance/checks/catalog.ts";
+import type { Group } from "../conformance/checks/types.ts";
 import { fakeTargetConfig, startFakeTarget, type FakeFault, type FakeTarget } from "./support/fake-target.ts";
 import { SEED_ONLY_FAULT_CHECKS } from "./support/seed-only-target.ts";
 import { SEED_ONLY_B_FAULT_CHECKS } from "./support/seed-only-target-b.ts";

@@ -4,9 +4,9 @@
 // writes or lists) fails the check for that rule. The fake target covers the same at --level full and
 // the seed-only target at --level seed (their tests).
 import { describe, expect, it } from "vitest";
-import { loadGeneratedOperations } from "../conformance/operations.ts";
+import { loadGeneratedOperations } from "../conformance/run/operations.ts";
 import type { Report } from "../conformance/report/model.ts";
-import { runSuite } from "../conformance/runner.ts";
+import { runSuite } from "../conformance/run/runner.ts";
 import { signRequest } from "../runtime/hmac.ts";
 import { startSandbox, type Sandbox } from "../reference/sandbox.ts";
 import { startFaultProxy, type ProxiedRequest, type ProxyHooks } from "./support/fake-proxy.ts";

@@ -4,10 +4,10 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocketServer } from "ws";
-import { BodyLimitReached } from "../conformance/outcome.ts";
-import { HttpProbe } from "../conformance/probe.ts";
-import { partialKeyId, REDACTED, Redactor } from "../conformance/redact.ts";
-import { tryOpenWs } from "../conformance/ws-probe.ts";
+import { BodyLimitReached } from "../conformance/checks/outcome.ts";
+import { HttpProbe } from "../conformance/transport/probe.ts";
+import { partialKeyId, REDACTED, Redactor } from "../conformance/transport/redact.ts";
+import { tryOpenWs } from "../conformance/transport/ws-probe.ts";
 
 const servers: Server[] = [];
 const sockets = new Set<Socket>();

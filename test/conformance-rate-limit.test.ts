@@ -4,10 +4,10 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadGeneratedOperations } from "../conformance/operations.ts";
-import { HttpProbe, retryAfterMs } from "../conformance/probe.ts";
-import { Redactor } from "../conformance/redact.ts";
-import { runSuite } from "../conformance/runner.ts";
+import { loadGeneratedOperations } from "../conformance/run/operations.ts";
+import { HttpProbe, retryAfterMs } from "../conformance/transport/probe.ts";
+import { Redactor } from "../conformance/transport/redact.ts";
+import { runSuite } from "../conformance/run/runner.ts";
 import { startSandbox } from "../reference/sandbox.ts";
 import { sandboxTarget } from "./support/sandbox-target.ts";
 

@@ -7,10 +7,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { run as certify } from "../cli/certify.ts";
 import { run as replay } from "../cli/replay.ts";
 import { fuzzChecks } from "../conformance/checks/fuzz/index.ts";
-import { REDACTED } from "../conformance/redact.ts";
+import { REDACTED } from "../conformance/transport/redact.ts";
 import { HarRecorder } from "../conformance/report/har.ts";
 import { renderJson } from "../conformance/report/json.ts";
-import { redactorFor } from "../conformance/runner.ts";
+import { redactorFor } from "../conformance/run/runner.ts";
 import { envelope, runBehindProxy } from "./support/deep-target.ts";
 import type { ProxiedRequest, ProxiedResponse } from "./support/fake-proxy.ts";
 

@@ -7,7 +7,7 @@ import { renderHtml } from "../conformance/report/html.ts";
 import { renderJson } from "../conformance/report/json.ts";
 import { renderJunit, xmlEscape } from "../conformance/report/junit.ts";
 import type { Report } from "../conformance/report/model.ts";
-import { runSuite, type RunEvent } from "../conformance/runner.ts";
+import { runSuite, type RunEvent } from "../conformance/run/runner.ts";
 import { fakeTargetConfig, startFakeTarget } from "./support/fake-target.ts";
 
 const evidenceSchema = z

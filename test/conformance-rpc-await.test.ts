@@ -3,10 +3,10 @@
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocketServer } from "ws";
-import { Redactor } from "../conformance/redact.ts";
-import { RpcClient } from "../conformance/rpc.ts";
-import { openWs } from "../conformance/ws-probe.ts";
-import type { HttpProbe } from "../conformance/probe.ts";
+import { Redactor } from "../conformance/transport/redact.ts";
+import { RpcClient } from "../conformance/transport/rpc.ts";
+import { openWs } from "../conformance/transport/ws-probe.ts";
+import type { HttpProbe } from "../conformance/transport/probe.ts";
 
 let server: WebSocketServer;
 let url: string;

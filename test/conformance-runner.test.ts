@@ -3,10 +3,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TargetConfig } from "../conformance/config.ts";
-import { fail, skip } from "../conformance/outcome.ts";
-import { runSuite } from "../conformance/runner.ts";
-import type { Check } from "../conformance/check.ts";
+import type { TargetConfig } from "../conformance/run/config.ts";
+import { fail, skip } from "../conformance/checks/outcome.ts";
+import { runSuite } from "../conformance/run/runner.ts";
+import type { Check } from "../conformance/checks/check.ts";
 
 let server: Server;
 let target: TargetConfig;

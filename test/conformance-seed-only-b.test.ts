@@ -9,11 +9,11 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { run } from "../cli/certify.ts";
 import { freePort } from "../cli/mock.ts";
-import { CATALOG } from "../conformance/catalog.ts";
-import type { TargetConfig } from "../conformance/config.ts";
-import { loadGeneratedOperations } from "../conformance/operations.ts";
+import { CATALOG } from "../conformance/checks/catalog.ts";
+import type { TargetConfig } from "../conformance/run/config.ts";
+import { loadGeneratedOperations } from "../conformance/run/operations.ts";
 import type { Report } from "../conformance/report/model.ts";
-import { runSuite } from "../conformance/runner.ts";
+import { runSuite } from "../conformance/run/runner.ts";
 import { SEED_ONLY_B_FAULT_CHECKS, startSeedOnlyTargetB, type SeedOnlyBFault, type SeedOnlyTargetB } from "./support/seed-only-target-b.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "custody-seed-only-b-"));

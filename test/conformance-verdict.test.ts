@@ -4,15 +4,15 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Check } from "../conformance/check.ts";
-import type { TargetConfig } from "../conformance/config.ts";
+import type { Check } from "../conformance/checks/check.ts";
+import type { TargetConfig } from "../conformance/run/config.ts";
 import { verdictLines } from "../conformance/report/console.ts";
 import { EXIT, exitCodeOf } from "../conformance/report/model.ts";
 import { renderJunit } from "../conformance/report/junit.ts";
 import { renderHtml } from "../conformance/report/html.ts";
-import { fail } from "../conformance/outcome.ts";
-import { runSuite } from "../conformance/runner.ts";
-import type { Group } from "../conformance/types.ts";
+import { fail } from "../conformance/checks/outcome.ts";
+import { runSuite } from "../conformance/run/runner.ts";
+import type { Group } from "../conformance/checks/types.ts";
 
 let server: Server;
 let target: TargetConfig;

@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CERTIFY_OPTIONS } from "../cli/commands/certify.ts";
-import { CATALOG } from "../conformance/catalog.ts";
-import { CHECK_SENDS } from "../conformance/check-sends.ts";
+import { CATALOG } from "../conformance/checks/catalog.ts";
+import { CHECK_SENDS } from "../conformance/checks/check-sends.ts";
 import { ROOT, stale } from "../scripts/reference-docs/index.ts";
 import { brokenLinks, markdownFiles } from "../scripts/reference-docs/links.ts";
 

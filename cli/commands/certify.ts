@@ -1,8 +1,8 @@
 // `custody certify`: its declaration (flags with their environment variables, help, config keys).
 // The command is ../certify.ts; --fuzz and --har are parsed in ../certify-fuzz.ts and ../certify-har.ts.
-import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS } from "../../conformance/config.ts";
-import { DEFAULT_MAX_BODY_BYTES } from "../../conformance/probe.ts";
-import { GROUPS } from "../../conformance/types.ts";
+import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS } from "../../conformance/run/config.ts";
+import { DEFAULT_MAX_BODY_BYTES } from "../../conformance/transport/probe.ts";
+import { GROUPS } from "../../conformance/checks/types.ts";
 import { CONFIG_OPTION, HELP_OPTION, type CommandSpec } from "../options.ts";
 
 const TARGET = "target (flag, config file, or environment variable)";

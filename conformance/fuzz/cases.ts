@@ -1,7 +1,7 @@
 // One fuzz case of an operation: a request drawn from its schemas, maybe with one mutation, and the
 // oracle's verdict on it (valid or not, and why). Cases are drawn from the operation's own seeded
 // stream, so case i of a seed is the same on every run against the same fixtures.
-import type { OperationInfo } from "../operations.ts";
+import type { OperationInfo } from "../run/operations.ts";
 import { specProblem, specRules } from "./constraints.ts";
 import type { Prng } from "./prng.ts";
 import { INPUT_PARTS, inputSchema, zodOf, type InputPart, type JsonSchema } from "./schema.ts";

@@ -3,7 +3,7 @@
 // schema stays the judge of what is valid; spec-only rules zod does not carry (uniqueItems, a URI
 // being ASCII) are added from spec/openapi.yaml by constraints.ts.
 import { z, type ZodType } from "zod";
-import type { OperationInfo } from "../operations.ts";
+import type { OperationInfo } from "../run/operations.ts";
 import { specInputs as specInputsOf } from "./constraints.ts";
 
 export type { InputPart, JsonSchema } from "./json-schema-types.ts";

@@ -1,7 +1,7 @@
 // The console reporter: one line per finished check as it happens, a line when a group completes,
 // failures with the reproducing request, and a summary table at the end.
-import type { RunEvent } from "../runner.ts";
-import type { CheckResult } from "../types.ts";
+import type { RunEvent } from "../run/runner.ts";
+import type { CheckResult } from "../checks/types.ts";
 import type { Report } from "./model.ts";
 import { curlOf } from "./reproduce.ts";
 

@@ -2,8 +2,8 @@
 // which is redacted when captured (credential headers, api_key, known secrets) and redacted again
 // when written, so secrets learned during the run (a created key's secret) are masked too. Bodies
 // are the evidence's: the first 4 KiB. WebSocket traffic is not included.
-import type { RecordedExchange } from "../probe.ts";
-import type { Redactor } from "../redact.ts";
+import type { RecordedExchange } from "../transport/probe.ts";
+import type { Redactor } from "../transport/redact.ts";
 
 const STATUS_TEXT: Record<number, string> = { 200: "OK", 201: "Created", 202: "Accepted", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 409: "Conflict", 413: "Payload Too Large", 500: "Internal Server Error" };
 

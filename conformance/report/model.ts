@@ -1,11 +1,11 @@
 // The report every reporter renders: the JSON shape other tools read (snake_case, stable).
-import type { RateLimited } from "../probe.ts";
-import type { Check } from "../check.ts";
-import type { RunOptions, TargetConfig } from "../config.ts";
-import type { PreflightStep } from "../preflight.ts";
-import type { Redactor } from "../redact.ts";
-import type { CheckResult, CheckStatus, Evidence, FailureKind, Group, Level, Severity, SkipKind } from "../types.ts";
-import { GROUPS } from "../types.ts";
+import type { RateLimited } from "../transport/probe.ts";
+import type { Check } from "../checks/check.ts";
+import type { RunOptions, TargetConfig } from "../run/config.ts";
+import type { PreflightStep } from "../run/preflight.ts";
+import type { Redactor } from "../transport/redact.ts";
+import type { CheckResult, CheckStatus, Evidence, FailureKind, Group, Level, Severity, SkipKind } from "../checks/types.ts";
+import { GROUPS } from "../checks/types.ts";
 
 export interface ReportCheck {
   id: string;

@@ -1,6 +1,6 @@
 // The reproducing request of a failure as a curl command (credentials stay redacted; the
 // timestamp-bound signature would have to be recomputed anyway).
-import type { RequestEvidence } from "../types.ts";
+import type { RequestEvidence } from "../checks/types.ts";
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 

@@ -4,14 +4,14 @@
 // `npm run docs` writes it; test/docs-reference.test.ts fails when it is stale.
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
-import { CATALOG } from "../../conformance/catalog.ts";
-import type { Check } from "../../conformance/check.ts";
-import { CHECK_SENDS } from "../../conformance/check-sends.ts";
+import { CATALOG } from "../../conformance/checks/catalog.ts";
+import type { Check } from "../../conformance/checks/check.ts";
+import { CHECK_SENDS } from "../../conformance/checks/check-sends.ts";
 import { isGuarded } from "../../conformance/checks/fuzz/index.ts";
-import { LEVELS, selectChecks } from "../../conformance/levels.ts";
-import type { OperationInfo } from "../../conformance/operations.ts";
-import { needsOf } from "../../conformance/supply.ts";
-import { GROUPS, type Group, type Prerequisite } from "../../conformance/types.ts";
+import { LEVELS, selectChecks } from "../../conformance/run/levels.ts";
+import type { OperationInfo } from "../../conformance/run/operations.ts";
+import { needsOf } from "../../conformance/run/supply.ts";
+import { GROUPS, type Group, type Prerequisite } from "../../conformance/checks/types.ts";
 import { inline } from "./markdown.ts";
 
 interface TraceStatement {

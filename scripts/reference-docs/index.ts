@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { loadGeneratedOperations } from "../../conformance/operations.ts";
+import { loadGeneratedOperations } from "../../conformance/run/operations.ts";
 import { packageRoot } from "../../lib/package-root.ts";
 import { actionSection } from "./action-section.ts";
 import { checksPage, checksWithoutSends } from "./checks-page.ts";

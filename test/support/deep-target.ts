@@ -1,12 +1,12 @@
 // The sandbox behind a fault proxy, for the deep checks (authorization matrix, fuzz): one call
 // starts both and runs a catalog against them.
-import type { TargetConfig } from "../../conformance/config.ts";
-import type { RecordedExchange } from "../../conformance/probe.ts";
-import { loadGeneratedOperations, type OperationInfo } from "../../conformance/operations.ts";
+import type { TargetConfig } from "../../conformance/run/config.ts";
+import type { RecordedExchange } from "../../conformance/transport/probe.ts";
+import { loadGeneratedOperations, type OperationInfo } from "../../conformance/run/operations.ts";
 import type { Report } from "../../conformance/report/model.ts";
-import { runSuite } from "../../conformance/runner.ts";
-import type { Check } from "../../conformance/check.ts";
-import type { Group } from "../../conformance/types.ts";
+import { runSuite } from "../../conformance/run/runner.ts";
+import type { Check } from "../../conformance/checks/check.ts";
+import type { Group } from "../../conformance/checks/types.ts";
 import { signRequest } from "../../runtime/hmac.ts";
 import { startSandbox, type SandboxOptions } from "../../reference/sandbox.ts";
 import { startFaultProxy, type ProxiedRequest, type ProxyHooks } from "./fake-proxy.ts";

@@ -1,7 +1,7 @@
 // A hand-written operation table in the shape of generated/operations.ts, so the conformance tests
 // do not depend on the generator. Schemas are deliberately close to the brief's decisions.
 import { z } from "zod";
-import { normalizeOperation, type OperationInfo } from "../../conformance/operations.ts";
+import { normalizeOperation, type OperationInfo } from "../../conformance/run/operations.ts";
 
 const walletBalance = z.object({
   wallet_id: z.string().optional(),

@@ -9,7 +9,7 @@ import { WebSocketServer, type WebSocket } from "ws";
 import { UNAUTHORIZED_BODY } from "../../runtime/envelope.ts";
 import { computeSignature, constantTimeEqual, HMAC_WINDOW_SECONDS } from "../../runtime/hmac.ts";
 import { generateWebhookKeyPair, signWebhook, type WebhookProfile } from "../../runtime/webhook-signature.ts";
-import type { OperationInfo } from "../../conformance/operations.ts";
+import type { OperationInfo } from "../../conformance/run/operations.ts";
 import { fakeOperations } from "./fake-operations.ts";
 import { base58 } from "@scure/base";
 import { keypairFromSeed, signBytes } from "../../lib/solana/keys.ts";
@@ -672,7 +672,7 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 /** The TargetConfig that points the runner at a fake target with its admin (owner) key. */
-export function fakeTargetConfig(t: FakeTarget, over: Partial<import("../../conformance/config.ts").TargetConfig> = {}): import("../../conformance/config.ts").TargetConfig {
+export function fakeTargetConfig(t: FakeTarget, over: Partial<import("../../conformance/run/config.ts").TargetConfig> = {}): import("../../conformance/run/config.ts").TargetConfig {
   return {
     baseUrl: t.baseUrl,
     rpcUrl: t.rpcUrl,

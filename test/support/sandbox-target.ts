@@ -1,6 +1,6 @@
 // What certify is given for a reference sandbox started in a test: its URLs and every credential it
 // prints, the wallet API at `baseUrl` (a proxy in front of it, by default the sandbox itself).
-import type { TargetConfig } from "../../conformance/config.ts";
+import type { TargetConfig } from "../../conformance/run/config.ts";
 import type { Sandbox } from "../../reference/sandbox.ts";
 
 export function sandboxTarget(sandbox: Sandbox, baseUrl = sandbox.base_url): TargetConfig {

@@ -3,15 +3,15 @@
 // unauthorized envelope. One check per broken part, so a report names exactly what leaked through.
 import { randomBytes, createHmac } from "node:crypto";
 import { HMAC_HEADERS, unixSeconds } from "../../../runtime/hmac.ts";
-import { authHeaders } from "../../api.ts";
-import type { Credentials } from "../../config.ts";
-import type { CheckContext } from "../../context.ts";
-import { expectUnauthorized } from "../../expect.ts";
-import { CheckFailed, skip } from "../../outcome.ts";
-import type { HttpExchange } from "../../probe.ts";
-import { knownIds, mapLimit, operationsInScope, planRequest, type RequestPlan } from "../../targets.ts";
-import type { Check } from "../../check.ts";
-import type { Level, Severity } from "../../types.ts";
+import { authHeaders } from "../../transport/api.ts";
+import type { Credentials } from "../../run/config.ts";
+import type { CheckContext } from "../../run/context.ts";
+import { expectUnauthorized } from "../expect.ts";
+import { CheckFailed, skip } from "../outcome.ts";
+import type { HttpExchange } from "../../transport/probe.ts";
+import { knownIds, mapLimit, operationsInScope, planRequest, type RequestPlan } from "../request-plans.ts";
+import type { Check } from "../check.ts";
+import type { Level, Severity } from "../types.ts";
 
 /** One request to send: the headers (auth ones included), and optionally a different body or path. */
 export interface AuthCase {

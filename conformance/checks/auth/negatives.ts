@@ -1,6 +1,6 @@
 // Each negative check breaks exactly one part of an otherwise valid signed request.
 import { HMAC_HEADERS, unixSeconds } from "../../../runtime/hmac.ts";
-import type { Check } from "../../check.ts";
+import type { Check } from "../check.ts";
 import { macHex, negativeCheck, randomKeyId, randomSecret, signed, without } from "./matrix.ts";
 
 const K = HMAC_HEADERS.key;

@@ -2,11 +2,11 @@
 // sent unchanged to another real route, are a wrong credential there. Unlike auth.signed-other-path
 // (signatures over made-up paths), both paths here exist, so a deployment that caches verified
 // signatures, or leaves the path out of what it verifies, is caught on the routes people call.
-import type { Check } from "../../check.ts";
-import { expectUnauthorized } from "../../expect.ts";
-import { isRead } from "../../operations.ts";
-import { skip } from "../../outcome.ts";
-import { knownIds, operationsInScope, planRequest, type RequestPlan } from "../../targets.ts";
+import type { Check } from "../check.ts";
+import { expectUnauthorized } from "../expect.ts";
+import { isRead } from "../../run/operations.ts";
+import { skip } from "../outcome.ts";
+import { knownIds, operationsInScope, planRequest, type RequestPlan } from "../request-plans.ts";
 import { failEachThatFails, sendCase, signed } from "./matrix.ts";
 
 /** Each read paired with the next read of another path (same method, so only the path differs). */

@@ -3,13 +3,13 @@
 import { UNAUTHORIZED_BODY } from "../../../runtime/envelope.ts";
 import { unixSeconds } from "../../../runtime/hmac.ts";
 import { canonicalJson } from "../../../runtime/webhook-signature.ts";
-import type { CheckContext } from "../../context.ts";
-import { envelopeProblem, failWith } from "../../expect.ts";
-import { isRead } from "../../operations.ts";
-import { fail, skip } from "../../outcome.ts";
-import type { HttpExchange } from "../../probe.ts";
-import { knownIds, mapLimit, operationsInScope, planRequest, type RequestPlan } from "../../targets.ts";
-import type { Check } from "../../check.ts";
+import type { CheckContext } from "../../run/context.ts";
+import { envelopeProblem, failWith } from "../expect.ts";
+import { isRead } from "../../run/operations.ts";
+import { fail, skip } from "../outcome.ts";
+import type { HttpExchange } from "../../transport/probe.ts";
+import { knownIds, mapLimit, operationsInScope, planRequest, type RequestPlan } from "../request-plans.ts";
+import type { Check } from "../check.ts";
 import { failEachThatFails, randomKeyId, randomSecret, sendCase, signed } from "./matrix.ts";
 
 // Inside the ±300 s window with a margin for clock skew between the runner and the target.

@@ -3,17 +3,17 @@
 // x-custody-scopes. Allowed: never 401/403 (nor 5xx). Not allowed: 403 with the error envelope.
 // Another workspace: 403 or 404, never data. Writes carry ids nobody has (requests.ts).
 import { randomUUID } from "node:crypto";
-import type { CheckContext } from "../../context.ts";
-import { envelopeProblem } from "../../expect.ts";
-import { CheckFailed } from "../../outcome.ts";
-import type { OperationInfo } from "../../operations.ts";
-import { pathParams } from "../../operations.ts";
-import type { HttpExchange } from "../../probe.ts";
-import type { Check } from "../../check.ts";
-import type { Evidence } from "../../types.ts";
+import type { CheckContext } from "../../run/context.ts";
+import { envelopeProblem } from "../expect.ts";
+import { CheckFailed } from "../outcome.ts";
+import type { OperationInfo } from "../../run/operations.ts";
+import { pathParams } from "../../run/operations.ts";
+import type { HttpExchange } from "../../transport/probe.ts";
+import type { Check } from "../check.ts";
+import type { Evidence } from "../types.ts";
 import { allows, createMatrixKey, specScopes, type MatrixKey } from "./keys.ts";
 import { cellRequest, type KnownIds } from "./requests.ts";
-import { mapLimit } from "../../targets.ts";
+import { mapLimit } from "../request-plans.ts";
 
 interface WrongCell {
   operationId: string;

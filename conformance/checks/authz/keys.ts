@@ -1,11 +1,11 @@
 // The keys of the authorization matrix and what the spec lets each do: a key may call an operation
 // when its role is at least the operation's x-custody-min-role and its scopes hold every scope of
 // x-custody-scopes (`*` holds them all).
-import type { Credentials } from "../../config.ts";
-import type { CheckContext } from "../../context.ts";
-import { firstString } from "../../fixtures/util.ts";
-import { skip } from "../../outcome.ts";
-import type { OperationInfo } from "../../operations.ts";
+import type { Credentials } from "../../run/config.ts";
+import type { CheckContext } from "../../run/context.ts";
+import { firstString } from "../../provision/util.ts";
+import { skip } from "../outcome.ts";
+import type { OperationInfo } from "../../run/operations.ts";
 
 const RANK: Record<string, number> = { viewer: 1, admin: 2, owner: 3 };
 

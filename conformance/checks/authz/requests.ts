@@ -2,11 +2,11 @@
 // validates before it authorizes still reaches its authorization), with ids of this workspace's
 // records for reads and, wherever a wrong answer could move or change anything, ids nobody has.
 import { randomUUID } from "node:crypto";
-import type { CallArgs } from "../../context.ts";
+import type { CallArgs } from "../../run/context.ts";
 import { Prng } from "../../fuzz/prng.ts";
 import { inputSchema } from "../../fuzz/schema.ts";
 import { validValue } from "../../fuzz/values.ts";
-import { isRead, pathParams, type OperationInfo } from "../../operations.ts";
+import { isRead, pathParams, type OperationInfo } from "../../run/operations.ts";
 
 /** Operations that create a record without an id to point elsewhere: the allowed cell sends `{}` (400, not 403). */
 const CREATES = new Set(["createWallet", "createWebhook", "createApiKey"]);

@@ -4,9 +4,9 @@
 // (the spec's choice) the wallet's secp256k1 key's, so its 20 bytes are the EVM address's.
 import { addressBytes, isOnCurve } from "../../../lib/solana/keys.ts";
 import { tronAddressBytes } from "../../../lib/tron/address.ts";
-import type { Check } from "../../check.ts";
-import { expectSuccess } from "../../expect.ts";
-import { fail } from "../../outcome.ts";
+import type { Check } from "../check.ts";
+import { expectSuccess } from "../expect.ts";
+import { fail } from "../outcome.ts";
 import { addressOf } from "./shared.ts";
 
 export const solanaAddress: Check = {

@@ -1,12 +1,12 @@
 // What the chains checks share: the wallet's address of a family (getDepositAddress with address_type,
 // the operation the real service's examples read it from), and polling a /web3 request to its end the
 // way the real service's SolanaSigner does (getTransactionStatus until confirmed|completed with a hash).
-import type { CheckContext } from "../../context.ts";
-import { pollUntil } from "../../context.ts";
-import { expectSuccess } from "../../expect.ts";
-import type { FixtureValues } from "../../fixtures/registry.ts";
-import { fail, skip } from "../../outcome.ts";
-import type { Evidence, Prerequisite } from "../../types.ts";
+import type { CheckContext } from "../../run/context.ts";
+import { pollUntil } from "../../run/context.ts";
+import { expectSuccess } from "../expect.ts";
+import type { FixtureValues } from "../../provision/registry.ts";
+import { fail, skip } from "../outcome.ts";
+import type { Evidence, Prerequisite } from "../types.ts";
 
 export interface FamilyAddress {
   address: string;

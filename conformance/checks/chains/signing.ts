@@ -6,9 +6,9 @@ import { base58 } from "@scure/base";
 import { addressBytes, keypairFromSeed, signatureBytes, verifyBytes } from "../../../lib/solana/keys.ts";
 import { transferMessage } from "../../../lib/solana/system-program.ts";
 import { encodeTransaction } from "../../../lib/solana/transaction.ts";
-import type { Check } from "../../check.ts";
-import type { CheckContext } from "../../context.ts";
-import { fail } from "../../outcome.ts";
+import type { Check } from "../check.ts";
+import type { CheckContext } from "../../run/context.ts";
+import { fail } from "../outcome.ts";
 import { acceptedId, addressOf, web3Result } from "./shared.ts";
 
 /** A throwaway recipient (never funded, never signing). */

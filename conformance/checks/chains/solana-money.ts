@@ -6,14 +6,14 @@ import { base58 } from "@scure/base";
 import { addressBytes, keypairFromSeed } from "../../../lib/solana/keys.ts";
 import { transferMessage } from "../../../lib/solana/system-program.ts";
 import { encodeTransaction } from "../../../lib/solana/transaction.ts";
-import type { Check } from "../../check.ts";
-import type { CheckContext } from "../../context.ts";
-import { pollUntil } from "../../context.ts";
-import { expectSuccess } from "../../expect.ts";
-import { fail, skip } from "../../outcome.ts";
-import type { SolanaRpcClient } from "../../solana-rpc.ts";
-import type { Evidence } from "../../types.ts";
-import { decimalToUnits, unitsToDecimal } from "../../units.ts";
+import type { Check } from "../check.ts";
+import type { CheckContext } from "../../run/context.ts";
+import { pollUntil } from "../../run/context.ts";
+import { expectSuccess } from "../expect.ts";
+import { fail, skip } from "../outcome.ts";
+import type { SolanaRpcClient } from "../../transport/solana-rpc.ts";
+import type { Evidence } from "../types.ts";
+import { decimalToUnits, unitsToDecimal } from "../units.ts";
 import { acceptedId, owned, web3Result } from "./shared.ts";
 
 function rpcOf(ctx: CheckContext): SolanaRpcClient {

@@ -1,10 +1,10 @@
 // Envelope checks (seed 2.1, 4, 7): each looks at every sampled response for one rule.
 import { UNAUTHORIZED_MESSAGE } from "../../../runtime/envelope.ts";
-import type { CheckContext } from "../../context.ts";
-import { envelopeProblem, expectError, failWith, isJsonContentType, isSuccessCode, schemaProblem } from "../../expect.ts";
-import { skip } from "../../outcome.ts";
-import { fillPath } from "../../api.ts";
-import type { Check } from "../../check.ts";
+import type { CheckContext } from "../../run/context.ts";
+import { envelopeProblem, expectError, failWith, isJsonContentType, isSuccessCode, schemaProblem } from "../expect.ts";
+import { skip } from "../outcome.ts";
+import { fillPath } from "../../transport/api.ts";
+import type { Check } from "../check.ts";
 import { seedShapeChecks } from "./seed-shapes.ts";
 import { SAMPLE_PREREQUISITES, samples, unknownWalletId, type Sample } from "./samples.ts";
 

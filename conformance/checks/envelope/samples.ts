@@ -1,11 +1,11 @@
 // The responses the envelope checks examine, gathered once per run (like Schemathesis applying its
 // checks to each response): every read operation signed, plus an unauthorized and a not-found
 // answer, so successes and errors are both covered.
-import { CheckContext, type Suite } from "../../context.ts";
-import type { OperationInfo } from "../../operations.ts";
-import { findOperation, isRead } from "../../operations.ts";
-import type { HttpExchange } from "../../probe.ts";
-import { knownIds, mapLimit, operationsInScope, planRequest } from "../../targets.ts";
+import { CheckContext, type Suite } from "../../run/context.ts";
+import type { OperationInfo } from "../../run/operations.ts";
+import { findOperation, isRead } from "../../run/operations.ts";
+import type { HttpExchange } from "../../transport/probe.ts";
+import { knownIds, mapLimit, operationsInScope, planRequest } from "../request-plans.ts";
 import { sendCase, signed } from "../auth/matrix.ts";
 
 export interface Sample {

@@ -5,14 +5,14 @@
 // checked at --level full by envelope.response-schema). Operations 6 and 7 are checked by the
 // webhooks checks that drive them.
 import { randomUUID } from "node:crypto";
-import type { Check } from "../../check.ts";
-import type { CheckContext } from "../../context.ts";
-import { expectEnvelope, failWith } from "../../expect.ts";
-import { skip } from "../../outcome.ts";
-import type { HttpExchange } from "../../probe.ts";
-import { identityProblem } from "../../record-identity.ts";
-import type { SeedTableName } from "../../seed-tables.ts";
-import { seedListProblems, seedProblems } from "../../seed-walk.ts";
+import type { Check } from "../check.ts";
+import type { CheckContext } from "../../run/context.ts";
+import { expectEnvelope, failWith } from "../expect.ts";
+import { skip } from "../outcome.ts";
+import type { HttpExchange } from "../../transport/probe.ts";
+import { identityProblem } from "../record-identity.ts";
+import type { SeedTableName } from "../seed-tables.ts";
+import { seedListProblems, seedProblems } from "../seed-walk.ts";
 
 function successData(ex: HttpExchange, what: string): unknown {
   const env = expectEnvelope(ex);

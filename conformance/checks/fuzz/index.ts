@@ -4,16 +4,16 @@
 // smallest case that still fails the same way and names the seed that reproduces it.
 // Safety: operations that move funds, sign, delete or mint credentials get only invalid cases, with
 // ids nobody has, unless --allow-writes (test networks and sandboxes only).
-import type { CheckContext } from "../../context.ts";
-import { responseProblems } from "../../expect.ts";
+import type { CheckContext } from "../../run/context.ts";
+import { responseProblems } from "../expect.ts";
 import { bodyText, drawCase, judgeInput, type FuzzCase, type FuzzInput } from "../../fuzz/cases.ts";
 import { Prng } from "../../fuzz/prng.ts";
 import { removeAt } from "../../fuzz/values.ts";
-import type { OperationInfo } from "../../operations.ts";
-import { CheckFailed } from "../../outcome.ts";
-import type { HttpExchange } from "../../probe.ts";
-import type { Check } from "../../check.ts";
-import type { Evidence, Level } from "../../types.ts";
+import type { OperationInfo } from "../../run/operations.ts";
+import { CheckFailed } from "../outcome.ts";
+import type { HttpExchange } from "../../transport/probe.ts";
+import type { Check } from "../check.ts";
+import type { Evidence, Level } from "../types.ts";
 
 export interface FuzzOptions {
   /** Cases per operation. */

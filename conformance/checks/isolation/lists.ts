@@ -1,11 +1,11 @@
 // The other workspace's own lists with its own key: none may show a record of the first workspace.
 // Every read whose path names at most a workspace (given the other workspace's id) is asked, and its
 // answer searched for the first workspace's id and the ids of every record the run holds there.
-import type { Check } from "../../check.ts";
-import type { CheckContext } from "../../context.ts";
-import { isRead, pathParams } from "../../operations.ts";
-import { skip } from "../../outcome.ts";
-import { readList } from "../../list-reader.ts";
+import type { Check } from "../check.ts";
+import type { CheckContext } from "../../run/context.ts";
+import { isRead, pathParams } from "../../run/operations.ts";
+import { skip } from "../outcome.ts";
+import { readList } from "../list-reader.ts";
 import { recordsOf } from "./records.ts";
 import { fromExchange, verdict, type WrongCell } from "./verdict.ts";
 

@@ -2,11 +2,11 @@
 // path names only records the run holds (at --level seed the seed's operations 1-5 and 8), each
 // refused, while the same request with the workspace's own key succeeds (the control that shows the
 // record is there and the request is well-formed, so the refusal is about the tenant).
-import type { Check } from "../../check.ts";
-import type { CheckContext } from "../../context.ts";
-import { skip } from "../../outcome.ts";
-import { isRead, type OperationInfo } from "../../operations.ts";
-import { operationsInScope } from "../../targets.ts";
+import type { Check } from "../check.ts";
+import type { CheckContext } from "../../run/context.ts";
+import { skip } from "../outcome.ts";
+import { isRead, type OperationInfo } from "../../run/operations.ts";
+import { operationsInScope } from "../request-plans.ts";
 import { addressable, recordsOf, requestFor } from "./records.ts";
 import { fromExchange, refusalProblem, verdict, type WrongCell } from "./verdict.ts";
 

@@ -1,8 +1,8 @@
 // How the isolation checks judge one answer to another workspace's key, and how they report the
 // requests that were answered wrongly.
-import { CheckFailed } from "../../outcome.ts";
-import type { HttpExchange } from "../../probe.ts";
-import type { Evidence } from "../../types.ts";
+import { CheckFailed } from "../outcome.ts";
+import type { HttpExchange } from "../../transport/probe.ts";
+import type { Evidence } from "../types.ts";
 
 export interface WrongCell {
   message: string;

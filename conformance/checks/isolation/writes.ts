@@ -6,19 +6,19 @@
 // made for the purpose when the run creates records: a webhook of the run, a pending withdrawal to a
 // burn address, an API key; all marked and removed at the end.
 import { randomInt, randomUUID } from "node:crypto";
-import type { Check } from "../../check.ts";
-import type { CallArgs, CheckContext, Suite } from "../../context.ts";
-import type { Credentials } from "../../config.ts";
-import { registerWebhook } from "../../fixtures/webhook.ts";
-import { firstString } from "../../fixtures/util.ts";
-import { readList } from "../../list-reader.ts";
+import type { Check } from "../check.ts";
+import type { CallArgs, CheckContext, Suite } from "../../run/context.ts";
+import type { Credentials } from "../../run/config.ts";
+import { registerWebhook } from "../../provision/webhook.ts";
+import { firstString } from "../../provision/util.ts";
+import { readList } from "../list-reader.ts";
 import { inputSchema } from "../../fuzz/schema.ts";
 import { Prng } from "../../fuzz/prng.ts";
 import { validValue } from "../../fuzz/values.ts";
-import { findOperation, isRead, type OperationInfo } from "../../operations.ts";
-import { skip } from "../../outcome.ts";
-import type { HttpExchange } from "../../probe.ts";
-import { operationsInScope } from "../../targets.ts";
+import { findOperation, isRead, type OperationInfo } from "../../run/operations.ts";
+import { skip } from "../outcome.ts";
+import type { HttpExchange } from "../../transport/probe.ts";
+import { operationsInScope } from "../request-plans.ts";
 import { addressable, recordsOf, requestFor, type Records } from "./records.ts";
 import { fromExchange, refusalProblem, verdict, type WrongCell } from "./verdict.ts";
 

@@ -2,15 +2,15 @@
 // on detection and reaches the balance only once confirmed, a withdrawal's receipt matches the chain.
 // The slow parts (creation, confirmations) are prerequisites started at the beginning of the run,
 // so their waits overlap with the other groups.
-import { pollUntil, type CheckContext } from "../../context.ts";
-import { expectSuccess, failWith } from "../../expect.ts";
-import { readList } from "../../list-reader.ts";
-import type { FixtureValues } from "../../fixtures/registry.ts";
-import { fail, skip } from "../../outcome.ts";
-import { eventIdOf, eventPayloadOf, type ReceivedDelivery } from "../../receiver.ts";
-import type { Check } from "../../check.ts";
-import type { Evidence, Prerequisite } from "../../types.ts";
-import { balanceOf, decimalToUnits, unitsToDecimal } from "../../units.ts";
+import { pollUntil, type CheckContext } from "../../run/context.ts";
+import { expectSuccess, failWith } from "../expect.ts";
+import { readList } from "../list-reader.ts";
+import type { FixtureValues } from "../../provision/registry.ts";
+import { fail, skip } from "../outcome.ts";
+import { eventIdOf, eventPayloadOf, type ReceivedDelivery } from "../../transport/receiver.ts";
+import type { Check } from "../check.ts";
+import type { Evidence, Prerequisite } from "../types.ts";
+import { balanceOf, decimalToUnits, unitsToDecimal } from "../units.ts";
 
 /** The prerequisite this check owns: its setup failure is this check's failure. */
 async function owned<K extends Prerequisite>(ctx: CheckContext, name: K): Promise<FixtureValues[K]> {

@@ -4,14 +4,14 @@
 // Every answer is checked against the earlier ones: ids echo, and states move only along the
 // spec's transitions (creation: pending → success | error; withdrawals: terminal stays terminal).
 import { randomUUID } from "node:crypto";
-import type { Check } from "../../check.ts";
-import type { CheckContext } from "../../context.ts";
-import { expectError, expectSuccess, failWith } from "../../expect.ts";
-import { findInList } from "../../list-reader.ts";
-import { firstString } from "../../fixtures/util.ts";
-import { fail, skip } from "../../outcome.ts";
-import type { HttpExchange } from "../../probe.ts";
-import { eventMentions, eventTypeOf } from "../../receiver.ts";
+import type { Check } from "../check.ts";
+import type { CheckContext } from "../../run/context.ts";
+import { expectError, expectSuccess, failWith } from "../expect.ts";
+import { findInList } from "../list-reader.ts";
+import { firstString } from "../../provision/util.ts";
+import { fail, skip } from "../outcome.ts";
+import type { HttpExchange } from "../../transport/probe.ts";
+import { eventMentions, eventTypeOf } from "../../transport/receiver.ts";
 
 /** WalletCreationStatus: "pending → success | error" (spec/openapi.yaml). */
 const CREATION_NEXT: Record<string, string[]> = { pending: ["pending", "success", "error"], success: ["success"], error: ["error"] };

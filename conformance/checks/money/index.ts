@@ -8,15 +8,15 @@
 // what is available, never what is there). The checks run one after the other:
 // they read the same balance.
 import { randomBytes, randomUUID } from "node:crypto";
-import { pollUntil } from "../../context.ts";
-import type { CheckContext } from "../../context.ts";
-import { expectError, expectSuccess, failWith } from "../../expect.ts";
-import { readList } from "../../list-reader.ts";
-import type { AssetFixture } from "../../fixtures/registry.ts";
-import { fail, skip } from "../../outcome.ts";
-import type { HttpExchange } from "../../probe.ts";
-import type { Check } from "../../check.ts";
-import { balanceOf, decimalToUnits, unitsToDecimal } from "../../units.ts";
+import { pollUntil } from "../../run/context.ts";
+import type { CheckContext } from "../../run/context.ts";
+import { expectError, expectSuccess, failWith } from "../expect.ts";
+import { readList } from "../list-reader.ts";
+import type { AssetFixture } from "../../provision/registry.ts";
+import { fail, skip } from "../outcome.ts";
+import type { HttpExchange } from "../../transport/probe.ts";
+import type { Check } from "../check.ts";
+import { balanceOf, decimalToUnits, unitsToDecimal } from "../units.ts";
 
 const AMOUNT = "0.0001";
 /** Every withdrawal here but the last is rejected; a burn address keeps a wrongly executed one from landing in a wallet other checks read. */

@@ -7,14 +7,14 @@
 // withdrawal.failed only, to stay quiet), so listWebhooks is longer than a page whatever else comes and
 // goes, deleted at the end of the run; and three
 // wallets while it pages listWallets (wallets have no delete: they stay, like the run's other wallets).
-import type { Check } from "../../check.ts";
-import type { CheckContext, Suite } from "../../context.ts";
-import { expectError, expectSuccess, failWith } from "../../expect.ts";
-import { firstString } from "../../fixtures/util.ts";
-import { itemsOf, readList, type Item } from "../../list-reader.ts";
-import type { OperationInfo, Paging } from "../../operations.ts";
-import { skip } from "../../outcome.ts";
-import type { HttpExchange } from "../../probe.ts";
+import type { Check } from "../check.ts";
+import type { CheckContext, Suite } from "../../run/context.ts";
+import { expectError, expectSuccess, failWith } from "../expect.ts";
+import { firstString } from "../../provision/util.ts";
+import { itemsOf, readList, type Item } from "../list-reader.ts";
+import type { OperationInfo, Paging } from "../../run/operations.ts";
+import { skip } from "../outcome.ts";
+import type { HttpExchange } from "../../transport/probe.ts";
 
 const SEED_REF = "§8 (page sizes not shown); assumed: x-custody-pagination (offset and limit as https://docs.fystack.io/pagination)";
 /** An offset no list reaches: the page there must be empty, not an error. */

@@ -1,13 +1,13 @@
 // The Viewer role (seed 5 rule 3): sees balances, transactions and audit logs; cannot move funds
 // or change settings. Refusals use placeholder ids, so a deployment that wrongly lets the call
 // through still changes nothing real, except at seed level for deleting a webhook (see there).
-import { placeholderId } from "../../api.ts";
-import type { CheckContext } from "../../context.ts";
-import { expectRefusal, expectSuccess, failWith } from "../../expect.ts";
-import { findOperation } from "../../operations.ts";
-import { skip } from "../../outcome.ts";
-import { EVENT_TYPES } from "../../fixtures/util.ts";
-import type { Check } from "../../check.ts";
+import { placeholderId } from "../../transport/api.ts";
+import type { CheckContext } from "../../run/context.ts";
+import { expectRefusal, expectSuccess, failWith } from "../expect.ts";
+import { findOperation } from "../../run/operations.ts";
+import { skip } from "../outcome.ts";
+import { EVENT_TYPES } from "../../provision/util.ts";
+import type { Check } from "../check.ts";
 
 async function expectForbidden(ctx: CheckContext, operationId: string, args: Parameters<CheckContext["call"]>[1], what = operationId): Promise<boolean> {
   if (!findOperation(ctx.operations, operationId)) return false;

@@ -1,13 +1,13 @@
 // Node access over HTTP (seed 4.1, 5): the key by query and by header, refusal without it,
 // standard EVM reads, and strict JSON-RPC 2.0 framing (brief "Node access").
-import type { CheckContext } from "../../context.ts";
-import { failWith } from "../../expect.ts";
-import { fail } from "../../outcome.ts";
-import { HEX_DATA_32, HEX_QUANTITY, parseRpcBatch, parseRpcResponse, RPC_UNAUTHORIZED, type KeyPlacement, type RpcResponse } from "../../rpc.ts";
-import type { Check } from "../../check.ts";
-import type { Severity } from "../../types.ts";
-import type { HttpExchange } from "../../probe.ts";
-import { knownIds } from "../../targets.ts";
+import type { CheckContext } from "../../run/context.ts";
+import { failWith } from "../expect.ts";
+import { fail } from "../outcome.ts";
+import { HEX_DATA_32, HEX_QUANTITY, parseRpcBatch, parseRpcResponse, RPC_UNAUTHORIZED, type KeyPlacement, type RpcResponse } from "../../transport/rpc.ts";
+import type { Check } from "../check.ts";
+import type { Severity } from "../types.ts";
+import type { HttpExchange } from "../../transport/probe.ts";
+import { knownIds } from "../request-plans.ts";
 
 function rpcCheck(id: string, statements: string[], title: string, seedRef: string, run: Check["run"], severity: Severity = "MUST"): Check {
   return { id, group: "rpc", title, severity, seedRef, level: "seed", statements, run };

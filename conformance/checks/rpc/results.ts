@@ -4,10 +4,10 @@
 // eth_sendRawTransaction is not called: a valid call would broadcast a transaction.
 import type { ZodType } from "zod";
 import * as R from "../../../generated/rpc.ts";
-import type { Check } from "../../check.ts";
-import type { CheckContext } from "../../context.ts";
-import { fail } from "../../outcome.ts";
-import type { Evidence } from "../../types.ts";
+import type { Check } from "../check.ts";
+import type { CheckContext } from "../../run/context.ts";
+import { fail } from "../outcome.ts";
+import type { Evidence } from "../types.ts";
 
 const PROBE_ADDRESS = "0x000000000000000000000000000000000000dEaD";
 

@@ -1,11 +1,11 @@
 // Node access over WebSocket (seed 4.1, 5): the key by query and by header, refusal of the upgrade
 // without it, a request sent the instant the socket opens, and a Substrate-style client.
-import type { CheckContext } from "../../context.ts";
-import { CheckFailed, fail } from "../../outcome.ts";
-import { HEX_QUANTITY, RPC_UNAUTHORIZED, type KeyPlacement, type RpcResponse } from "../../rpc.ts";
-import type { Check } from "../../check.ts";
-import type { Severity } from "../../types.ts";
-import type { WsConnection } from "../../ws-probe.ts";
+import type { CheckContext } from "../../run/context.ts";
+import { CheckFailed, fail } from "../outcome.ts";
+import { HEX_QUANTITY, RPC_UNAUTHORIZED, type KeyPlacement, type RpcResponse } from "../../transport/rpc.ts";
+import type { Check } from "../check.ts";
+import type { Severity } from "../types.ts";
+import type { WsConnection } from "../../transport/ws-probe.ts";
 
 function wsCheck(id: string, statements: string[], title: string, seedRef: string, run: Check["run"], severity: Severity = "MUST"): Check {
   return { id, group: "rpc", title, severity, seedRef, level: "seed", statements, run };

@@ -1,9 +1,9 @@
 // Scopes (seed 5 rule 2) and workspace isolation: a key gets what its scopes name, nothing else.
 import { randomUUID } from "node:crypto";
-import { expectError, expectRefusal, expectSuccess, failWith } from "../../expect.ts";
-import { findOperation } from "../../operations.ts";
-import { skip } from "../../outcome.ts";
-import type { Check } from "../../check.ts";
+import { expectError, expectRefusal, expectSuccess, failWith } from "../expect.ts";
+import { findOperation } from "../../run/operations.ts";
+import { skip } from "../outcome.ts";
+import type { Check } from "../check.ts";
 
 /** A key with only balances:read reads balances and is refused everything else with 403. */
 export const balancesReadOnly: Check = {

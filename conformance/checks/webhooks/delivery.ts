@@ -4,13 +4,13 @@
 // carries the same event again.
 import { randomUUID } from "node:crypto";
 import { webhookEventSchemas } from "../../../generated/webhooks.ts";
-import type { Check } from "../../check.ts";
-import type { CheckContext } from "../../context.ts";
-import { failWith } from "../../expect.ts";
-import { firstString, successRecord } from "../../fixtures/util.ts";
-import { findInList } from "../../list-reader.ts";
-import { fail, skip } from "../../outcome.ts";
-import { eventIdOf, eventTypeOf, type ReceivedDelivery, type WebhookReceiver } from "../../receiver.ts";
+import type { Check } from "../check.ts";
+import type { CheckContext } from "../../run/context.ts";
+import { failWith } from "../expect.ts";
+import { firstString, successRecord } from "../../provision/util.ts";
+import { findInList } from "../list-reader.ts";
+import { fail, skip } from "../outcome.ts";
+import { eventIdOf, eventTypeOf, type ReceivedDelivery, type WebhookReceiver } from "../../transport/receiver.ts";
 
 function attemptsEvidence(attempts: ReceivedDelivery[]) {
   return { details: { attempts: attempts.map((a) => ({ attempt: a.attempt, answered: a.failedWith ?? 200, event_id: eventIdOf(a), body: a.body.slice(0, 1024) })) } };

@@ -1,20 +1,20 @@
 // Webhooks (seed 6, 2.7–2.9): the verification key, real signed deliveries to our own receiver,
 // requeue with operation 6 and deletion with operation 7. The profile the deployment's signatures
 // matched is reported as a fact.
-import type { CheckContext } from "../../context.ts";
-import { expectSuccess, failWith } from "../../expect.ts";
-import { findInList } from "../../list-reader.ts";
-import { createWalletAndWait } from "../../fixtures/wallet.ts";
-import { registerWebhook } from "../../fixtures/webhook.ts";
-import { EVENT_TYPES, firstString } from "../../fixtures/util.ts";
-import { fail, skip } from "../../outcome.ts";
-import type { HttpExchange } from "../../probe.ts";
-import { carriesEventId, eventIdOf, eventTypeOf, type ReceivedDelivery } from "../../receiver.ts";
-import { identityProblem } from "../../record-identity.ts";
-import type { SeedTableName } from "../../seed-tables.ts";
-import { seedProblems } from "../../seed-walk.ts";
-import type { Check } from "../../check.ts";
-import type { Evidence } from "../../types.ts";
+import type { CheckContext } from "../../run/context.ts";
+import { expectSuccess, failWith } from "../expect.ts";
+import { findInList } from "../list-reader.ts";
+import { createWalletAndWait } from "../../provision/wallet.ts";
+import { registerWebhook } from "../../provision/webhook.ts";
+import { EVENT_TYPES, firstString } from "../../provision/util.ts";
+import { fail, skip } from "../outcome.ts";
+import type { HttpExchange } from "../../transport/probe.ts";
+import { carriesEventId, eventIdOf, eventTypeOf, type ReceivedDelivery } from "../../transport/receiver.ts";
+import { identityProblem } from "../record-identity.ts";
+import type { SeedTableName } from "../seed-tables.ts";
+import { seedProblems } from "../seed-walk.ts";
+import type { Check } from "../check.ts";
+import type { Evidence } from "../types.ts";
 import { ed25519PublicKey, findSignatureScheme } from "./signature-scheme.ts";
 
 /**

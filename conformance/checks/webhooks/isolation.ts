@@ -11,12 +11,12 @@
 // hanging receivers on a shared deployment are exactly what this check is about.
 import { randomUUID } from "node:crypto";
 import { webhookDelivery } from "../../../generated/webhooks.ts";
-import type { Check } from "../../check.ts";
-import type { CheckContext } from "../../context.ts";
-import { failWith } from "../../expect.ts";
-import { firstString, successRecord } from "../../fixtures/util.ts";
-import { fail } from "../../outcome.ts";
-import { eventTypeOf, type FailureStep, type ReceivedDelivery, type WebhookReceiver } from "../../receiver.ts";
+import type { Check } from "../check.ts";
+import type { CheckContext } from "../../run/context.ts";
+import { failWith } from "../expect.ts";
+import { firstString, successRecord } from "../../provision/util.ts";
+import { fail } from "../outcome.ts";
+import { eventTypeOf, type FailureStep, type ReceivedDelivery, type WebhookReceiver } from "../../transport/receiver.ts";
 
 /** Enough hanging endpoints that a shared pool of 16 slots fills up behind two events (issue 28 had 10). */
 const HANGING = 10;

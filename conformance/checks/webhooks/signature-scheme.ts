@@ -8,7 +8,7 @@
 // signature is there: certify says what it tried and the run is incomplete, not failed.
 import { createPublicKey, verify as verifySignature, type KeyObject } from "node:crypto";
 import { canonicalJson, verifyWebhook, type WebhookProfile } from "../../../runtime/webhook-signature.ts";
-import type { ReceivedDelivery } from "../../receiver.ts";
+import type { ReceivedDelivery } from "../../transport/receiver.ts";
 
 /** The DER prefix of an Ed25519 SubjectPublicKeyInfo (RFC 8410): what `openssl pkey -pubout` writes. */
 const SPKI_PREFIX = Buffer.from("302a300506032b6570032100", "hex");

@@ -1,0 +1,21 @@
+// A check: what it verifies, which seed statements it enforces, and how it runs. Kept apart from
+// types.ts so that the vocabulary (types.ts) imports nothing and context.ts can use it freely.
+import type { CheckContext } from "../run/context.ts";
+import type { CheckIdentity, Outcome, Prerequisite } from "./types.ts";
+
+export interface Check extends CheckIdentity {
+  /** The seed statements (spec/trace.yaml ids) this check enforces; trace.ts derives the trace from them. */
+  statements?: readonly string[];
+  requires?: Prerequisite[];
+  /** Prerequisites to let settle (whatever their outcome) before the time limit starts. */
+  awaits?: Prerequisite[];
+  /** Ids of checks that must have finished first (ordering, e.g. delete after resend). */
+  after?: string[];
+  /** More such ids at --level seed only, where the check shares a given record with them. */
+  afterAtSeed?: string[];
+  /** Multiplies the per-check timeout for checks that wait on the chain. */
+  timeoutScale?: number;
+  /** Returns nothing on success; throws CheckFailed / CheckSkipped (see outcome.ts) or returns an Outcome. */
+  run(ctx: CheckContext): Promise<Outcome | void>;
+}
+

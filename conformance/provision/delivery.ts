@@ -1,0 +1,64 @@
+import { pollUntil, type Suite } from "../run/context.ts";
+import { findInList } from "../checks/list-reader.ts";
+import { fail, skip } from "../checks/outcome.ts";
+import { missing } from "../run/supply.ts";
+import { eventIdOf, eventTypeOf, type ReceivedDelivery } from "../transport/receiver.ts";
+import type { DeliveryFixture } from "./registry.ts";
+import { firstString, successRecord } from "./util.ts";
+
+/**
+ * A delivery id: --delivery-id at seed level; at full level the logged delivery (seed 2.7) of the
+ * event our receiver got, found through listWebhookDeliveries.
+ */
+export async function provideDelivery(suite: Suite): Promise<DeliveryFixture> {
+  if (suite.supply === "given") {
+    if (!suite.config.fixtureIds.deliveryId) missing("delivery", suite.supply);
+    return { deliveryId: suite.config.fixtureIds.deliveryId };
+  }
+  const workspaceId = await suite.fixtures.need("workspace");
+  const webhook = await suite.fixtures.need("webhook");
+  const event = await suite.fixtures.need("event");
+  const eventId = eventIdOf(event);
+  let evidence;
+  const limit = suite.options.timeoutMs;
+  const found = await pollUntil(
+    async () => {
+      const { item, ex } = await findInList(suite, "listWebhookDeliveries", { params: { workspace_id: workspaceId }, query: { webhook_id: webhook.id } }, (d) => d.event_id === eventId);
+      evidence = ex.evidence;
+      return item ? firstString(item, "id", "delivery_id") : undefined;
+    },
+    limit,
+    200,
+    suite.signal,
+  );
+  if (!found) fail(`no logged delivery with event_id ${eventId} for webhook ${webhook.id} after ${limit} ms`, evidence);
+  return { deliveryId: found, eventId };
+}
+
+/**
+ * A signed delivery our receiver got: at full level the wallet.created event of the wallet fixture;
+ * at seed level whatever arrives after requeueing --delivery-id with operation 6.
+ */
+export async function provideEvent(suite: Suite): Promise<ReceivedDelivery> {
+  const receiver = await suite.fixtures.need("receiver");
+  const limit = 2 * suite.options.timeoutMs;
+  if (suite.supply === "given") {
+    const workspaceId = await suite.fixtures.need("workspace");
+    const delivery = await suite.fixtures.need("delivery");
+    const since = Date.now();
+    const ex = await suite.call("resendWebhookDelivery", { params: { workspace_id: workspaceId, delivery_id: delivery.deliveryId } });
+    successRecord(suite, "resendWebhookDelivery", ex);
+    const got = await receiver.waitFor((d) => d.receivedAt >= since, limit, suite.signal);
+    if (!got) fail(`no delivery reached ${receiver.url("…")} within ${limit} ms after requeueing ${delivery.deliveryId} (2 × --timeout-ms; the seed sets no delivery latency: a slower deployment needs a larger --timeout-ms)`, ex.evidence);
+    return got;
+  }
+  const webhook = await suite.fixtures.need("webhook");
+  const wallet = await suite.fixtures.need("wallet");
+  const got = await receiver.waitFor(
+    (d) => d.channel === webhook.channel && eventTypeOf(d) === "wallet.created" && d.body.includes(wallet.walletId),
+    limit,
+    suite.signal,
+  );
+  if (!got) fail(`no wallet.created delivery for wallet ${wallet.walletId} reached ${webhook.url} within ${limit} ms`);
+  return got;
+}
