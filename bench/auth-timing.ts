@@ -12,7 +12,7 @@ import http from "node:http";
 import type { IncomingMessage } from "node:http";
 import { parseArgs } from "node:util";
 import { createServer, type Handlers } from "../generated/server.ts";
-import { signRequest } from "../runtime/hmac.ts";
+import { signRequest } from "../runtime/http/hmac.ts";
 import { authenticate } from "../runtime/server/auth.ts";
 import { listen } from "../runtime/server/listen.ts";
 import type { KeyRecord } from "../runtime/server/types.ts";

@@ -1,13 +1,13 @@
 // Section "crypto": the two hot-path primitives, each with the implementation the code uses ("ours")
 // against the alternative: HMAC-SHA256 request signing (node:crypto vs @noble/hashes) and Ed25519
-// webhook signatures (node:crypto vs @noble/ed25519, both through runtime/webhook-signature.ts).
+// webhook signatures (node:crypto vs @noble/ed25519, both through runtime/webhooks/signature.ts).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
-import { computeSignature, stringToSign, type SignatureParts } from "../runtime/hmac.ts";
-import { signWebhook, standardWebhookContent, verifyWebhook, webhookCrypto, type Ed25519Backend } from "../runtime/webhook-signature.ts";
+import { computeSignature, stringToSign, type SignatureParts } from "../runtime/http/hmac.ts";
+import { signWebhook, standardWebhookContent, verifyWebhook, webhookCrypto, type Ed25519Backend } from "../runtime/webhooks/signature.ts";
 import type { BenchContext, SectionResult } from "./context.ts";
 import { alternate, entry, median, type ResultEntry } from "./stats.ts";
 
@@ -26,7 +26,7 @@ export function opsPerSecond(ms: number, op: () => unknown): number {
   return count / ((now - started) / 1000);
 }
 
-/** ACCESS-SIGN with @noble/hashes, byte for byte what runtime/hmac.ts computes. */
+/** ACCESS-SIGN with @noble/hashes, byte for byte what runtime/http/hmac.ts computes. */
 function nobleAccessSign(secret: string, parts: SignatureParts): string {
   const mac = hmac(sha256, utf8ToBytes(secret), utf8ToBytes(stringToSign(parts)));
   return Buffer.from(bytesToHex(mac), "utf8").toString("base64");
@@ -34,8 +34,8 @@ function nobleAccessSign(secret: string, parts: SignatureParts): string {
 
 /** Which implementation the runtime source uses, read from the source so the table cannot lie. */
 export function implementationsInUse(root: string): { hmac: string; ed25519: string } {
-  const hmacSource = readFileSync(join(root, "runtime/hmac.ts"), "utf8");
-  const webhookSource = readFileSync(join(root, "runtime/webhook-signature.ts"), "utf8");
+  const hmacSource = readFileSync(join(root, "runtime/http/hmac.ts"), "utf8");
+  const webhookSource = readFileSync(join(root, "runtime/webhooks/signature.ts"), "utf8");
   const hmacImpl = /createHmac[^;]*from "node:crypto"/.test(hmacSource) ? "node:crypto" : /@noble\/hashes/.test(hmacSource) ? "@noble/hashes" : "unknown";
   const backend = webhookSource.match(/input\.backend \?\? (\w+)Backend/)?.[1];
   return { hmac: hmacImpl, ed25519: backend === "node" ? "node:crypto" : backend === "noble" ? "@noble/ed25519" : "unknown" };
@@ -108,6 +108,6 @@ export async function benchCrypto(ctx: BenchContext): Promise<SectionResult> {
     );
     entries.push(entry(`verifyWebhook (${profile}), in use: ${inUse.ed25519}`, median(samples[oursName]), NAMES[otherName], median(samples[otherName]), "ops/s"));
   }
-  const notes = [`crypto: the code uses ${inUse.hmac} for HMAC-SHA256 (runtime/hmac.ts) and ${inUse.ed25519} by default for Ed25519 (runtime/webhook-signature.ts); ratio > 1 means that choice is the faster one.`];
+  const notes = [`crypto: the code uses ${inUse.hmac} for HMAC-SHA256 (runtime/http/hmac.ts) and ${inUse.ed25519} by default for Ed25519 (runtime/webhooks/signature.ts); ratio > 1 means that choice is the faster one.`];
   return { entries, notes };
 }

@@ -16,7 +16,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createTransport, type Transport } from "../runtime/http-client.ts";
+import { createTransport, type Transport } from "../runtime/http/client.ts";
 import { READY_PREFIX } from "./servers/announce.ts";
 import { spawnServer, type ServerChild } from "./spawn-server.ts";
 import { median } from "./stats.ts";

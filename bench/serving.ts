@@ -4,7 +4,7 @@
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { Pool } from "undici";
-import { signRequest } from "../runtime/hmac.ts";
+import { signRequest } from "../runtime/http/hmac.ts";
 import type { BenchContext, SectionResult } from "./context.ts";
 import { httpLoad, closedLoop, type LoadResult } from "./load.ts";
 import { spawnServer, type ServerChild } from "./spawn-server.ts";

@@ -26,7 +26,7 @@ import { CERTIFY_COMMAND, CERTIFY_OPTIONS } from "./commands/certify.ts";
 import { ConfigError } from "./config-file.ts";
 import { configOf, namedHint, withConfig } from "./config-values.ts";
 import { helpText } from "./help.ts";
-import { walletApiBaseUrl } from "../runtime/base-url.ts";
+import { walletApiBaseUrl } from "../runtime/http/base-url.ts";
 
 export interface CertifyIo {
   stdout?: (text: string) => void;

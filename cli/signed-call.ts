@@ -1,10 +1,10 @@
 // Signed calls for `custody request` and `custody trigger`: where the credentials come from (flags,
 // then CUSTODY_* environment variables, then the running sandbox's file), how an operation of the
-// generated table becomes a request, how it is signed (runtime/hmac.ts) and how it is shown as curl.
+// generated table becomes a request, how it is signed (runtime/http/hmac.ts) and how it is shown as curl.
 import { randomUUID } from "node:crypto";
 import { operationList } from "../generated/operations.ts";
-import { walletApiBaseUrl } from "../runtime/base-url.ts";
-import { computeSignature, HMAC_HEADERS, unixSeconds } from "../runtime/hmac.ts";
+import { walletApiBaseUrl } from "../runtime/http/base-url.ts";
+import { computeSignature, HMAC_HEADERS, unixSeconds } from "../runtime/http/hmac.ts";
 import { readKeys } from "../runtime/server/validate.ts";
 import { readSandboxFile, sandboxFilePath, type SandboxFile } from "./sandbox-file.ts";
 import { UsageError } from "./usage-error.ts";

@@ -2,8 +2,8 @@
 // Do not edit by hand: change the spec and run `custody generate`.
 
 import * as z from "zod";
-import { callRpcMethod, createTypedRpcClient, type TypedRpcClient, type TypedRpcClientOptions } from "../runtime/rpc-call.js";
-import type { RpcClient as RuntimeRpcClient } from "../runtime/jsonrpc-client.js";
+import { callRpcMethod, createTypedRpcClient, type TypedRpcClient, type TypedRpcClientOptions } from "../runtime/jsonrpc/call.js";
+import type { RpcClient as RuntimeRpcClient } from "../runtime/jsonrpc/client.js";
 
 export type RpcAddress = string;
 

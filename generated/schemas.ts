@@ -2,8 +2,8 @@
 // Do not edit by hand: change the spec and run `custody generate`.
 
 import * as z from "zod";
-import { lengthWithin, isInteger, arrayRule } from "../runtime/json-schema.js";
-import { isDateTime, isUri } from "../runtime/json-schema-formats.js";
+import { lengthWithin, isInteger, arrayRule } from "../runtime/schema/json-schema.js";
+import { isDateTime, isUri } from "../runtime/schema/formats.js";
 
 export const RoleSchema = z.enum(["viewer", "admin", "owner"]);
 

@@ -2,8 +2,8 @@
 // Do not edit by hand: change the spec and run `custody generate`.
 
 import * as z from "zod";
-import { parseEvent, verifyEvent, WebhookVerificationError, type EventSchemas, type VerifyWebhookOptions } from "../runtime/webhook-event.js";
-import { type WebhookProfile } from "../runtime/webhook-signature.js";
+import { parseEvent, verifyEvent, WebhookVerificationError, type EventSchemas, type VerifyWebhookOptions } from "../runtime/webhooks/event.js";
+import { type WebhookProfile } from "../runtime/webhooks/signature.js";
 import * as S from "./schemas.js";
 import type * as T from "./types.js";
 

@@ -23,18 +23,18 @@ export const RUNTIME_CLIENT_SPECIFIER = "custody/runtime/client";
  * JSON-RPC client pulls no server code; anything else comes from the whole runtime.
  */
 const PACKAGE_ENTRY: Readonly<Record<string, string>> = {
-  "client-call": RUNTIME_CLIENT_SPECIFIER,
-  "api-promise": RUNTIME_CLIENT_SPECIFIER,
-  "http-transport": RUNTIME_CLIENT_SPECIFIER,
-  "client-log": RUNTIME_CLIENT_SPECIFIER,
-  paginate: RUNTIME_CLIENT_SPECIFIER,
+  "http/client-call": RUNTIME_CLIENT_SPECIFIER,
+  "http/api-promise": RUNTIME_CLIENT_SPECIFIER,
+  "http/transport": RUNTIME_CLIENT_SPECIFIER,
+  "http/client-log": RUNTIME_CLIENT_SPECIFIER,
+  "http/paginate": RUNTIME_CLIENT_SPECIFIER,
   errors: RUNTIME_CLIENT_SPECIFIER,
-  "json-schema": RUNTIME_CLIENT_SPECIFIER,
-  "json-schema-formats": RUNTIME_CLIENT_SPECIFIER,
-  "webhook-event": "custody/runtime/webhooks",
-  "webhook-signature": "custody/runtime/webhooks",
-  "rpc-call": "custody/runtime/rpc",
-  "jsonrpc-client": "custody/runtime/rpc",
+  "schema/json-schema": RUNTIME_CLIENT_SPECIFIER,
+  "schema/formats": RUNTIME_CLIENT_SPECIFIER,
+  "webhooks/event": "custody/runtime/webhooks",
+  "webhooks/signature": "custody/runtime/webhooks",
+  "jsonrpc/call": "custody/runtime/rpc",
+  "jsonrpc/client": "custody/runtime/rpc",
 };
 
 export function isInside(dir: string, root: string): boolean {

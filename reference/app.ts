@@ -25,7 +25,7 @@ import { WebhookRegistry } from "./webhooks/registry.ts";
 import { NonceAllocator } from "./domain/nonce-allocator.ts";
 import { SolanaWatcher } from "./domain/solana-watcher.ts";
 import { SolanaWithdrawalExecutor } from "./domain/solana-withdrawal-executor.ts";
-import type { WebhookProfile } from "../runtime/webhook-signature.ts";
+import type { WebhookProfile } from "../runtime/webhooks/signature.ts";
 import type { SolanaRuntime } from "./chain/solana/runtime.ts";
 
 export interface AppOptions {

@@ -8,7 +8,7 @@
 // stored and reused on every restart.
 import { createHmac, randomBytes } from "node:crypto";
 import { uuidFromBytes } from "./domain/ids.ts";
-import type { WebhookProfile } from "../runtime/webhook-signature.ts";
+import type { WebhookProfile } from "../runtime/webhooks/signature.ts";
 import type { RetrySchedule } from "./webhooks/backoff.ts";
 import { CREDENTIAL_ENV, PROFILE_ENV, SEED_ENV } from "./credential-env.ts";
 import type { DeliverySchedule, PolicyChoice } from "./webhooks/policy.ts";

@@ -2,7 +2,7 @@
 // message, details, a pointer into the docs), and one subclass per kind of fault, so that a caller
 // catches one type and tells them apart with instanceof.
 import { ERROR_CODES } from "./envelope.ts";
-import type { WebhookFailureReason } from "./webhook-signature.ts";
+import type { WebhookFailureReason } from "./webhooks/signature.ts";
 
 export interface CustodyErrorOptions {
   /** What a reader needs beyond the short message (never a secret). */

@@ -120,7 +120,7 @@ describe("traceability", () => {
     }
   });
 
-  it("agrees with the checks spec/trace.yaml lists (write them with `npx tsx conformance/trace.ts --write-spec`)", () => {
+  it("agrees with the checks spec/trace.yaml lists (write them with `npx tsx conformance/checks/trace.ts --write-spec`)", () => {
     for (const s of trace.statements) {
       if (!s.checks || s.checks.length === 0) continue;
       expect([...s.checks].sort(), s.id).toEqual([...(TRACE[s.id] ?? [])].sort());

@@ -11,7 +11,7 @@ import { loadGeneratedOperations } from "../conformance/run/operations.ts";
 import { runSuite } from "../conformance/run/runner.ts";
 import { leakAfterDelete } from "../conformance/checks/webhooks/index.ts";
 import type { ReceivedDelivery } from "../conformance/transport/receiver.ts";
-import { signRequest } from "../runtime/hmac.ts";
+import { signRequest } from "../runtime/http/hmac.ts";
 import { startSandbox, type Sandbox } from "../reference/sandbox.ts";
 
 describe("the run marker", () => {

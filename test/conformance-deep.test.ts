@@ -16,7 +16,7 @@ import { drawCase, judgeInput } from "../conformance/fuzz/cases.ts";
 import { Prng } from "../conformance/fuzz/prng.ts";
 import { loadGeneratedOperations, type OperationInfo } from "../conformance/run/operations.ts";
 import type { Report } from "../conformance/report/model.ts";
-import { signRequest } from "../runtime/hmac.ts";
+import { signRequest } from "../runtime/http/hmac.ts";
 import { asAdmin, envelope, keyOf, runBehindProxy, type Admin } from "./support/deep-target.ts";
 import { rewriteData, type ProxiedRequest, type ProxiedResponse } from "./support/fake-proxy.ts";
 

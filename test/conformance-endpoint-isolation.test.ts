@@ -4,7 +4,7 @@
 // in test/conformance-fake-target.test.ts (fault shared-delivery-queue).
 import { describe, expect, it } from "vitest";
 import { endpointIsolation } from "../conformance/checks/webhooks/isolation.ts";
-import { signRequest } from "../runtime/hmac.ts";
+import { signRequest } from "../runtime/http/hmac.ts";
 import { runBehindProxy } from "./support/deep-target.ts";
 
 describe("webhooks.endpoint-isolation", () => {

@@ -2,7 +2,7 @@
 // switch (one broken rule) makes the check for that rule fail. The fault-injection suite against
 // the reference deployment builds on the same idea.
 import { afterEach, describe, expect, it } from "vitest";
-import { signRequest } from "../runtime/hmac.ts";
+import { signRequest } from "../runtime/http/hmac.ts";
 import type { RunOptions } from "../conformance/run/config.ts";
 import type { Report } from "../conformance/report/model.ts";
 import { runSuite } from "../conformance/run/runner.ts";

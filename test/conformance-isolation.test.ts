@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { loadGeneratedOperations } from "../conformance/run/operations.ts";
 import type { Report } from "../conformance/report/model.ts";
 import { runSuite } from "../conformance/run/runner.ts";
-import { signRequest } from "../runtime/hmac.ts";
+import { signRequest } from "../runtime/http/hmac.ts";
 import { startSandbox, type Sandbox } from "../reference/sandbox.ts";
 import { startFaultProxy, type ProxiedRequest, type ProxyHooks } from "./support/fake-proxy.ts";
 import { sandboxTarget } from "./support/sandbox-target.ts";

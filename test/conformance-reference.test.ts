@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { run } from "../cli/certify.ts";
-import { signRequest } from "../runtime/hmac.ts";
+import { signRequest } from "../runtime/http/hmac.ts";
 import { loadGeneratedOperations } from "../conformance/run/operations.ts";
 import type { Report } from "../conformance/report/model.ts";
 import { runSuite } from "../conformance/run/runner.ts";

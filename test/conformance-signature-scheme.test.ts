@@ -4,7 +4,7 @@
 import { generateKeyPairSync, sign } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { ed25519PublicKey, findSignatureScheme } from "../conformance/checks/webhooks/signature-scheme.ts";
-import { canonicalJson } from "../runtime/webhook-signature.ts";
+import { canonicalJson } from "../runtime/webhooks/signature.ts";
 
 const { privateKey, publicKey } = generateKeyPairSync("ed25519");
 const spki = publicKey.export({ type: "spki", format: "der" });

@@ -3,8 +3,8 @@
 // Access-Control-Allow-Origin and exposes x-request-id; a configured origin list is enforced.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operationList } from "../generated/operations.ts";
-import { walletApiBaseUrl } from "../runtime/base-url.ts";
-import { createTransport } from "../runtime/http-client.ts";
+import { walletApiBaseUrl } from "../runtime/http/base-url.ts";
+import { createTransport } from "../runtime/http/client.ts";
 import { CORS_ALLOWED_HEADERS, parseCorsOrigins } from "../runtime/server/cors.ts";
 import { SANDBOX_ADMIN_ROUTES } from "../reference/api/sandbox-admin.ts";
 import { startSandbox, type Sandbox } from "../reference/sandbox.ts";

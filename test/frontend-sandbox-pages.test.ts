@@ -2,7 +2,7 @@
 // sandbox's own host names, never with CORS), and the /_sandbox/ actions (signed, admin or owner only).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request as httpRequest } from "node:http";
-import { computeSignature, unixSeconds } from "../runtime/hmac.ts";
+import { computeSignature, unixSeconds } from "../runtime/http/hmac.ts";
 import { startSandbox, type Sandbox } from "../reference/sandbox.ts";
 import { webhookEventTypes } from "../generated/webhooks.ts";
 import { EVENT_TYPES } from "../web/console/adapter.js";

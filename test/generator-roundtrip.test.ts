@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../generator/index.ts";
 import { UNAUTHORIZED_BODY } from "../runtime/envelope.ts";
 import { ApiError } from "../runtime/errors.ts";
-import type { FetchLike } from "../runtime/http-client.ts";
+import type { FetchLike } from "../runtime/http/client.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const KEY = { keyId: "key_admin", secret: "s3cret-value", role: "admin", scopes: ["*"], workspaceId: "ws_1" };

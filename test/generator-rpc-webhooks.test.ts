@@ -8,8 +8,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocketServer } from "ws";
 import { generate } from "../generator/index.ts";
-import { RpcTransportError } from "../runtime/jsonrpc-client.ts";
-import { generateWebhookKeyPair, signWebhook } from "../runtime/webhook-signature.ts";
+import { RpcTransportError } from "../runtime/jsonrpc/client.ts";
+import { generateWebhookKeyPair, signWebhook } from "../runtime/webhooks/signature.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const API_KEY = "rpc_key_1";

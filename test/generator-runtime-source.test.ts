@@ -27,7 +27,7 @@ describe("generate outside custody", () => {
     const out = join(work, "vendored");
     const result = await generate({ ...SPEC, outDir: out });
     const paths = result.files.map((f) => f.path);
-    expect(paths).toContain("runtime/http-client.ts");
+    expect(paths).toContain("runtime/http/client.ts");
     expect(paths).toContain("runtime/server/router.ts");
     for (const path of paths.filter((p) => p.endsWith(".ts"))) {
       const text = await readFile(join(out, path), "utf8");

@@ -7,7 +7,7 @@ import http from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createServer, type Handlers } from "../generated/server.ts";
 import { UNAUTHORIZED_BODY } from "../runtime/envelope.ts";
-import { computeSignature, signRequest } from "../runtime/hmac.ts";
+import { computeSignature, signRequest } from "../runtime/http/hmac.ts";
 import { listen, type RunningServer } from "../runtime/server/listen.ts";
 import type { KeyRecord } from "../runtime/server/types.ts";
 

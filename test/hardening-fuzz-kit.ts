@@ -7,7 +7,7 @@ import net from "node:net";
 import fc from "fast-check";
 import { operationList, type OperationEntry } from "../generated/operations.ts";
 import { UNAUTHORIZED_BODY, isEnvelope } from "../runtime/envelope.ts";
-import { computeSignature, unixSeconds } from "../runtime/hmac.ts";
+import { computeSignature, unixSeconds } from "../runtime/http/hmac.ts";
 import { createMatcher } from "../runtime/server/match.ts";
 import { JSON_CONTENT_TYPE } from "../runtime/server/respond.ts";
 import { splitTarget } from "../runtime/server/router.ts";

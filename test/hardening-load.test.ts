@@ -7,7 +7,7 @@ import v8 from "node:v8";
 import vm from "node:vm";
 import { Pool } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signRequest } from "../runtime/hmac.ts";
+import { signRequest } from "../runtime/http/hmac.ts";
 import { C } from "../reference/domain/records.ts";
 import { startSandbox, type Sandbox } from "../reference/sandbox.ts";
 import { waitFor } from "./reference-helpers.ts";

@@ -6,7 +6,7 @@ import { parseEther, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CustodialWalletServiceClient } from "../generated/client.ts";
 import { ApiError } from "../runtime/errors.ts";
-import { signRequest } from "../runtime/hmac.ts";
+import { signRequest } from "../runtime/http/hmac.ts";
 import { startSandbox, type Sandbox } from "../reference/sandbox.ts";
 import { chainClients, waitFor } from "./reference-helpers.ts";
 import { SANDBOX_ETH_ASSET_ID } from "../reference/domain/catalog.ts";

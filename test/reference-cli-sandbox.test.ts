@@ -4,7 +4,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
-import { signRequest } from "../runtime/hmac.ts";
+import { signRequest } from "../runtime/http/hmac.ts";
 import { parseSandboxArgs, portIsFree, SDK_LOCAL_PORT } from "../cli/sandbox.ts";
 import { createServer, type AddressInfo } from "node:net";
 import { UsageError } from "../cli/usage-error.ts";

@@ -6,7 +6,7 @@ import { parseEther, verifyMessage, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CustodialWalletServiceClient } from "../generated/client.ts";
 import type { Transaction, Withdrawal } from "../generated/types.ts";
-import { verifyWebhook } from "../runtime/webhook-signature.ts";
+import { verifyWebhook } from "../runtime/webhooks/signature.ts";
 import { startSandbox, type Sandbox } from "../reference/sandbox.ts";
 import { chainClients, startReceiver, waitFor, type Receiver } from "./reference-helpers.ts";
 import { SANDBOX_ETH_ASSET_ID, SANDBOX_NETWORK_ID } from "../reference/domain/catalog.ts";

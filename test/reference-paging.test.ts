@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fillStore, type Filled } from "../bench/fill-store.ts";
 import { CustodialWalletServiceClient } from "../generated/client.ts";
 import { startSandbox, type Sandbox } from "../reference/sandbox.ts";
-import { createTransport } from "../runtime/http-client.ts";
+import { createTransport } from "../runtime/http/client.ts";
 
 let sandbox: Sandbox;
 let client: CustodialWalletServiceClient;

@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CustodialWalletServiceClient } from "../generated/client.ts";
 import type { WebhookDelivery } from "../generated/types.ts";
-import { verifyWebhook } from "../runtime/webhook-signature.ts";
+import { verifyWebhook } from "../runtime/webhooks/signature.ts";
 import { C, type DeliveryRecord } from "../reference/domain/records.ts";
 import { startSandbox, type Sandbox } from "../reference/sandbox.ts";
 import { maxRetryDelayMs } from "../reference/webhooks/backoff.ts";

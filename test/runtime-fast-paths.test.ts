@@ -8,10 +8,10 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { Pool, request } from "undici";
 import { z } from "zod";
-import { callOperation, expandPath, type CallOperation } from "../runtime/client-call.ts";
+import { callOperation, expandPath, type CallOperation } from "../runtime/http/client-call.ts";
 import { serializeSuccess, successEnvelope } from "../runtime/envelope.ts";
-import { signRequest } from "../runtime/hmac.ts";
-import { createTransport, TransportError } from "../runtime/http-client.ts";
+import { signRequest } from "../runtime/http/hmac.ts";
+import { createTransport, TransportError } from "../runtime/http/client.ts";
 import { ApiError } from "../runtime/errors.ts";
 import { authHeaders, singleHeader } from "../runtime/server/auth.ts";
 import { createMatcher } from "../runtime/server/match.ts";
@@ -362,7 +362,7 @@ describe("client calls", () => {
 
 describe("the shared deadline signal", () => {
   it("serves at most 32 attempts that start together, and each still times out", async () => {
-    const { fetchSend } = await import("../runtime/http-transport.ts");
+    const { fetchSend } = await import("../runtime/http/transport.ts");
     const signals: AbortSignal[] = [];
     const fetch = (_url: string, init: { signal: AbortSignal }) => {
       signals.push(init.signal);

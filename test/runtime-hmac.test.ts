@@ -11,7 +11,7 @@ import {
   stringToSign,
   verifySignature,
   HMAC_WINDOW_SECONDS,
-} from "../runtime/hmac.ts";
+} from "../runtime/http/hmac.ts";
 
 const SECRET = "test-secret-0123456789";
 const POST = { method: "post", path: "/api/v1/wallets", timestamp: "1700000000", body: '{"name":"treasury"}' };

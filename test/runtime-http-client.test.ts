@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { MockAgent, fetch as undiciFetch } from "undici";
-import { verifySignature } from "../runtime/hmac.ts";
+import { verifySignature } from "../runtime/http/hmac.ts";
 import { ApiError } from "../runtime/errors.ts";
 import {
   backoffDelayMs,
@@ -12,7 +12,7 @@ import {
   unwrapEnvelope,
   type FetchLike,
   type TransportOptions,
-} from "../runtime/http-client.ts";
+} from "../runtime/http/client.ts";
 
 const ORIGIN = "http://custody.test";
 const SECRET = "client-secret";

@@ -1,7 +1,7 @@
 // The formats generated validators assert, on the cases RFC 3339, RFC 3986 and RFC 4122/9562 decide.
 import { describe, expect, it } from "vitest";
-import { isDate, isDateTime, isEmail, isHostname, isIpv4, isIpv6, isTime, isUri, isUuid } from "../runtime/json-schema-formats.ts";
-import { jsonEqual, lengthWithin, uniqueItems } from "../runtime/json-schema.ts";
+import { isDate, isDateTime, isEmail, isHostname, isIpv4, isIpv6, isTime, isUri, isUuid } from "../runtime/schema/formats.ts";
+import { jsonEqual, lengthWithin, uniqueItems } from "../runtime/schema/json-schema.ts";
 
 describe("RFC 3339", () => {
   it("time needs an offset; z may be lower case; a leap second only at 23:59:60 UTC", () => {

@@ -3,8 +3,8 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getGlobalDispatcher, WebSocket as UndiciWebSocket } from "undici";
 import { WebSocketServer, type WebSocket as ServerSocket } from "ws";
-import { httpRpc as httpRpcOn, JsonRpcError, RpcTransportError, wsRpc as wsRpcOn, type HttpRpcOptions, type WsRpcOptions } from "../runtime/jsonrpc-client.ts";
-import type { StandardWebSocketClass } from "../runtime/rpc-socket.ts";
+import { httpRpc as httpRpcOn, JsonRpcError, RpcTransportError, wsRpc as wsRpcOn, type HttpRpcOptions, type WsRpcOptions } from "../runtime/jsonrpc/client.ts";
+import type { StandardWebSocketClass } from "../runtime/jsonrpc/socket.ts";
 
 const KEY = "rpc-key-1";
 const UNAUTHORIZED = '{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"unauthorized"}}';

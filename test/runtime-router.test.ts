@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request } from "undici";
 import { z } from "zod";
-import { computeSignature, signRequest } from "../runtime/hmac.ts";
+import { computeSignature, signRequest } from "../runtime/http/hmac.ts";
 import { UNAUTHORIZED_BODY } from "../runtime/envelope.ts";
 import { ApiError, conflict, notFound } from "../runtime/errors.ts";
 import { createRouter } from "../runtime/server/router.ts";

@@ -12,7 +12,7 @@ import {
   verifyWebhook,
   webhookCrypto,
   type Ed25519Backend,
-} from "../runtime/webhook-signature.ts";
+} from "../runtime/webhooks/signature.ts";
 
 const hex = (s: string) => new Uint8Array(Buffer.from(s, "hex"));
 const toHex = (b: Uint8Array) => Buffer.from(b).toString("hex");

@@ -18,7 +18,7 @@ import {
   TimeoutError,
   type ClientOptions,
 } from "../generated/client.ts";
-import { verifySignature } from "../runtime/hmac.ts";
+import { verifySignature } from "../runtime/http/hmac.ts";
 
 const SECRET = "s3cr3t-never-shown";
 const spec = parse(readFileSync(new URL("../spec/openapi.yaml", import.meta.url), "utf8"));

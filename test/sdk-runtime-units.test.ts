@@ -3,11 +3,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { apiErrorFor, ApiError, BadRequestError, AuthenticationError, ConflictError, InternalServerError, NotFoundError, PermissionDeniedError, RateLimitError, retryAfterHeaderMs, UnprocessableEntityError } from "../runtime/errors.ts";
-import { computeSignature } from "../runtime/hmac.ts";
-import { portableSignature, prepareSecret } from "../runtime/request-signing.ts";
-import { DEFAULT_RETRY_POLICY, defaultRetryOn, nextDelayMs } from "../runtime/retry.ts";
-import { redactBody, redactHeaders } from "../runtime/client-log.ts";
-import { uuidV4 } from "../runtime/client-call.ts";
+import { computeSignature } from "../runtime/http/hmac.ts";
+import { portableSignature, prepareSecret } from "../runtime/http/request-signing.ts";
+import { DEFAULT_RETRY_POLICY, defaultRetryOn, nextDelayMs } from "../runtime/http/retry.ts";
+import { redactBody, redactHeaders } from "../runtime/http/client-log.ts";
+import { uuidV4 } from "../runtime/http/client-call.ts";
 
 describe("Retry-After", () => {
   const now = Date.parse("2026-01-01T00:00:00Z");

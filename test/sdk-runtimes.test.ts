@@ -16,7 +16,7 @@ import { WebSocketServer } from "ws";
 import { parse } from "yaml";
 import { readFileSync } from "node:fs";
 import { generate } from "../generator/index.ts";
-import { generateWebhookKeyPair, signWebhook, webhookHmac } from "../runtime/webhook-signature.ts";
+import { generateWebhookKeyPair, signWebhook, webhookHmac } from "../runtime/webhooks/signature.ts";
 
 const ROOT = join(import.meta.dirname, "..");
 const DIR = join(ROOT, ".tmp-sdk-runtimes");

@@ -2,7 +2,7 @@
 // Announces base_url, api_key, api_secret and wallet_id. The API secret only travels on this private
 // pipe to the harness, which needs it to sign requests.
 import { startSandbox } from "../../reference/sandbox.ts";
-import { createTransport, unwrapEnvelope } from "../../runtime/http-client.ts";
+import { createTransport, unwrapEnvelope } from "../../runtime/http/client.ts";
 import { announce, failStart } from "./announce.ts";
 
 interface CreationStatus {

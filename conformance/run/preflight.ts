@@ -2,7 +2,7 @@
 // stops the run with one or two lines naming it (exit 2) instead of a hundred failing checks.
 // Each step uses only what the seed fixes: operation 1's path and envelope (2.1, 4), the 401 of
 // section 5, {rpc_url}/rpc with the api_key query parameter and the WebSocket address (4.1).
-import { HMAC_WINDOW_SECONDS } from "../../runtime/hmac.ts";
+import { HMAC_WINDOW_SECONDS } from "../../runtime/http/hmac.ts";
 import { ApiClient, authHeaders, placeholderId } from "../transport/api.ts";
 import type { TargetConfig } from "./config.ts";
 import type { HttpProbe } from "../transport/probe.ts";

@@ -1,6 +1,6 @@
-// Signed calls to the wallet API through the bounded probe. Signing uses runtime/hmac.ts, the same
+// Signed calls to the wallet API through the bounded probe. Signing uses runtime/http/hmac.ts, the same
 // definition the spec carries in x-custody-hmac; callers may override any part to break it on purpose.
-import { HMAC_HEADERS, computeSignature, unixSeconds } from "../../runtime/hmac.ts";
+import { HMAC_HEADERS, computeSignature, unixSeconds } from "../../runtime/http/hmac.ts";
 import type { Credentials } from "../run/config.ts";
 import { joinUrl } from "../run/config.ts";
 import type { OperationInfo } from "../run/operations.ts";

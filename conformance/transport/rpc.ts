@@ -1,6 +1,6 @@
 // Node access (seed 4.1) over the bounded probes: JSON-RPC over HTTP and WebSocket with the key
 // in the query (api_key) or in the authorization header (APIKEY <key>), or no key at all.
-import { applyRpcAuth } from "../../runtime/jsonrpc-protocol.ts";
+import { applyRpcAuth } from "../../runtime/jsonrpc/protocol.ts";
 import { joinUrl } from "../run/config.ts";
 import { CheckFailed } from "../checks/outcome.ts";
 import type { HttpExchange, HttpProbe } from "./probe.ts";
@@ -32,7 +32,7 @@ export class RpcClient {
     private readonly signal?: AbortSignal,
   ) {}
 
-  // Where the key goes is runtime/jsonrpc-protocol.ts's rule, the one every client follows.
+  // Where the key goes is runtime/jsonrpc/protocol.ts's rule, the one every client follows.
   httpUrl(placement: KeyPlacement, key = this.target.apiKey): string {
     const url = joinUrl(this.target.rpcUrl, "/rpc");
     return placement === "query" ? applyRpcAuth(url, key, "query").url : url;

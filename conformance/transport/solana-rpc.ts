@@ -2,7 +2,7 @@
 // probe: the few calls the chains checks make, each failing with the exchange as evidence. Shapes are
 // Solana's RPC (solana.com/docs/rpc): state answers are {context: {slot}, value}.
 import { base58 } from "@scure/base";
-import { applyRpcAuth } from "../../runtime/jsonrpc-protocol.ts";
+import { applyRpcAuth } from "../../runtime/jsonrpc/protocol.ts";
 import { keypairFromSeed, signBytes, type SolanaKeypair } from "../../lib/solana/keys.ts";
 import { transferMessage } from "../../lib/solana/system-program.ts";
 import { encodeTransaction } from "../../lib/solana/transaction.ts";

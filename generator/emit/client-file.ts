@@ -1,4 +1,4 @@
-// generated/client.ts: a typed client class, one method per operation, on runtime/http-transport.ts
+// generated/client.ts: a typed client class, one method per operation, on runtime/http/transport.ts
 // (the standard fetch, HMAC signing when the spec declares x-custody-hmac, retries for calls safe to
 // repeat, a generated idempotency key where the operation declares one). Every method returns an
 // ApiPromise (`await` for the data, `.withResponse()` for status, headers and request id); failures raise
@@ -28,16 +28,16 @@ export function emitClient(ctx: EmitContext): EmittedFile {
   const { model } = ctx;
   const statements: Statement[] = [
     headerStatement(ctx.headerLines),
-    importStatement(ctx.runtime("client-call"), ["callOperation", "type CallOperation", "type CallOptions"]),
-    importStatement(ctx.runtime("api-promise"), ["type ApiPromise"]),
-    importStatement(ctx.runtime("http-transport"), ["createTransport", "type Transport", "type TransportOptions"]),
-    ...(model.operations.some((op) => op.pagination) ? [importStatement(ctx.runtime("paginate"), ["paginate", "type PagedOperation"])] : []),
+    importStatement(ctx.runtime("http/client-call"), ["callOperation", "type CallOperation", "type CallOptions"]),
+    importStatement(ctx.runtime("http/api-promise"), ["type ApiPromise"]),
+    importStatement(ctx.runtime("http/transport"), ["createTransport", "type Transport", "type TransportOptions"]),
+    ...(model.operations.some((op) => op.pagination) ? [importStatement(ctx.runtime("http/paginate"), ["paginate", "type PagedOperation"])] : []),
     importStatement("./schemas.js", [], { namespace: "S" }),
     importStatement("./types.js", [], { typeOnly: true, namespace: "T" }),
     clientOptions(model),
     { kind: "text", text: "/** Per-call overrides: timeout, retries, idempotency key, abort signal, extra headers. */\nexport type { CallOptions };" },
     ...CLIENT_REEXPORTS.map((r): Statement => ({ kind: "text", text: `export ${r.typeOnly ? "type " : ""}{ ${r.names.join(", ")} } from "${ctx.runtime(r.module)}";` })),
-    ...(model.operations.some((op) => op.pagination) ? [{ kind: "text" as const, text: `export type { ${PAGING_EXPORTS.join(", ")} } from "${ctx.runtime("paginate")}";` }] : []),
+    ...(model.operations.some((op) => op.pagination) ? [{ kind: "text" as const, text: `export type { ${PAGING_EXPORTS.join(", ")} } from "${ctx.runtime("http/paginate")}";` }] : []),
     callTable(model),
     clientClass(model),
   ];

@@ -1,5 +1,5 @@
 // The client member of a paged list operation (x-custody-pagination): instead of a method, a readonly
-// property holding a PagedOperation (runtime/paginate.ts). It is called exactly like the method it
+// property holding a PagedOperation (runtime/http/paginate.ts). It is called exactly like the method it
 // replaces, and adds `.all()` (every item) and `.pages()` (every page), typed with the item type the
 // items pointer reaches.
 import type { OptionalKind, PropertyDeclarationStructure } from "ts-morph";
@@ -21,7 +21,7 @@ export function pagedProperty(op: OperationModel & { pagination: PaginationModel
 }
 
 /**
- * The PageSpec of runtime/paginate.ts as source (the client's iterators and the operation table's
+ * The PageSpec of runtime/http/paginate.ts as source (the client's iterators and the operation table's
  * `pagination`, which certify reads): parameter names, the items path from what the client returns,
  * the limit's default and maximum.
  */

@@ -1,6 +1,6 @@
 // generated/rpc.ts: types and zod schemas of the OpenRPC methods (by-position params as tuples),
 // and createRpcClient with one typed method per JSON-RPC method, over HTTP and WebSocket
-// (runtime/jsonrpc-client.ts; the API key by query or header).
+// (runtime/jsonrpc/client.ts; the API key by query or header).
 import type { RpcMethodModel, RpcModel, SchemaObject } from "../model/types.ts";
 import { headerStatement, importStatement, type EmitContext, type EmittedFile } from "./context.ts";
 import { printStatements, type Statement } from "./print.ts";
@@ -24,8 +24,8 @@ export function emitRpc(ctx: EmitContext): EmittedFile | undefined {
   const statements: Statement[] = [
     headerStatement(ctx.rpcHeaderLines ?? ctx.headerLines),
     importStatement("zod", [], { namespace: "z" }),
-    importStatement(ctx.runtime("rpc-call"), ["callRpcMethod", "createTypedRpcClient", "type TypedRpcClient", "type TypedRpcClientOptions"]),
-    importStatement(ctx.runtime("jsonrpc-client"), ["RpcClient as RuntimeRpcClient"], { typeOnly: true }),
+    importStatement(ctx.runtime("jsonrpc/call"), ["callRpcMethod", "createTypedRpcClient", "type TypedRpcClient", "type TypedRpcClientOptions"]),
+    importStatement(ctx.runtime("jsonrpc/client"), ["RpcClient as RuntimeRpcClient"], { typeOnly: true }),
   ];
   const sortedSchemas = [...rpc.schemas].sort((a, b) => (a.typeName < b.typeName ? -1 : 1));
   for (const named of sortedSchemas) statements.push(rpcType(named.typeName, named.schema, tctx));
@@ -47,8 +47,8 @@ export function emitRpc(ctx: EmitContext): EmittedFile | undefined {
   // Keyword and format helpers the schemas call, imported after the other imports.
   const body = statements.findIndex((s, i) => i > 0 && s.kind !== "import");
   const used = runtimeHelpersUsed(printStatements(statements.slice(body)));
-  if (used.formats.length > 0) statements.splice(body, 0, importStatement(ctx.runtime("json-schema-formats"), used.formats));
-  if (used.schema.length > 0) statements.splice(body, 0, importStatement(ctx.runtime("json-schema"), used.schema));
+  if (used.formats.length > 0) statements.splice(body, 0, importStatement(ctx.runtime("schema/formats"), used.formats));
+  if (used.schema.length > 0) statements.splice(body, 0, importStatement(ctx.runtime("schema/json-schema"), used.schema));
   return { path: "rpc.ts", content: printStatements(statements) };
 }
 

@@ -8,7 +8,7 @@ import { printStatements, type Statement } from "./print.ts";
 import { indent } from "./ts-type.ts";
 import { runtimeHelpersUsed, withOwnProperties, zodSchema, type ZodContext } from "./zod-schema.ts";
 
-/** Preprocessing helpers (runtime/parameter-input.ts) the parameter schemas call. */
+/** Preprocessing helpers (runtime/http/parameter-input.ts) the parameter schemas call. */
 const PARAMETER_HELPERS = ["toArray", "splitCommas", "ownProperties"];
 
 export function emitSchemas(ctx: EmitContext): EmittedFile {
@@ -33,10 +33,10 @@ export function emitSchemas(ctx: EmitContext): EmittedFile {
   if (ctx.model.schemas.some((s) => s.recursive)) head.push(importStatement("./types.js", [], { typeOnly: true, namespace: "T" }));
   const text = printStatements(body);
   const used = runtimeHelpersUsed(text);
-  if (used.schema.length > 0) head.push(importStatement(ctx.runtime("json-schema"), used.schema));
-  if (used.formats.length > 0) head.push(importStatement(ctx.runtime("json-schema-formats"), used.formats));
+  if (used.schema.length > 0) head.push(importStatement(ctx.runtime("schema/json-schema"), used.schema));
+  if (used.formats.length > 0) head.push(importStatement(ctx.runtime("schema/formats"), used.formats));
   const parameterHelpers = PARAMETER_HELPERS.filter((name) => text.includes(`(${name}, `));
-  if (parameterHelpers.length > 0) head.push(importStatement(ctx.runtime("parameter-input"), parameterHelpers));
+  if (parameterHelpers.length > 0) head.push(importStatement(ctx.runtime("http/parameter-input"), parameterHelpers));
   return { path: "schemas.ts", content: `${printStatements(head)}\n${text}` };
 }
 

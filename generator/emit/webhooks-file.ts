@@ -1,5 +1,5 @@
 // generated/webhooks.ts: the event types of the spec's `webhooks:` with their zod schemas, a parser,
-// and verifyWebhook for receivers (signature via runtime/webhook-signature.ts, then the typed event).
+// and verifyWebhook for receivers (signature via runtime/webhooks/signature.ts, then the typed event).
 import { directedNames } from "../model/directions.ts";
 import { derefSchema, flattenObject } from "../model/schema-utils.ts";
 import type { SpecModel, WebhookModel } from "../model/types.ts";
@@ -34,14 +34,14 @@ export function emitWebhooks(ctx: EmitContext): EmittedFile | undefined {
   const statements: Statement[] = [
     headerStatement(ctx.headerLines),
     importStatement("zod", [], { namespace: "z" }),
-    importStatement(ctx.runtime("webhook-event"), [
+    importStatement(ctx.runtime("webhooks/event"), [
       "parseEvent",
       "verifyEvent",
       "WebhookVerificationError",
       "type EventSchemas",
       "type VerifyWebhookOptions",
     ]),
-    importStatement(ctx.runtime("webhook-signature"), ["type WebhookProfile"]),
+    importStatement(ctx.runtime("webhooks/signature"), ["type WebhookProfile"]),
     importStatement("./schemas.js", [], { namespace: "S" }),
     importStatement("./types.js", [], { typeOnly: true, namespace: "T" }),
     variable("webhookEventTypes", `[${eventList}] as const`, "Every event type the spec declares."),

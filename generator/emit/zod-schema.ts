@@ -31,7 +31,7 @@ export interface ZodContext {
 
 const MAX_INLINE_DEPTH = 64;
 
-/** Formats asserted, with their predicate in runtime/json-schema-formats.ts; others are annotations. */
+/** Formats asserted, with their predicate in runtime/schema/formats.ts; others are annotations. */
 export const FORMAT_CHECKS: Record<string, string> = {
   "date-time": "isDateTime",
   date: "isDate",

@@ -60,9 +60,9 @@ export const CLIENT_ERRORS = [
 
 /** What client.ts re-exports from the runtime (its types and errors), in print order. */
 export const CLIENT_REEXPORTS: readonly RuntimeReexport[] = [
-  { module: "api-promise", names: ["ApiPromise", "WithResponse", "ResponseInfo"], typeOnly: true },
-  { module: "http-transport", names: ["Middleware", "MiddlewareRequest", "MiddlewareResponse"], typeOnly: true },
-  { module: "client-log", names: ["ClientLogger", "LogLevel"], typeOnly: true },
+  { module: "http/api-promise", names: ["ApiPromise", "WithResponse", "ResponseInfo"], typeOnly: true },
+  { module: "http/transport", names: ["Middleware", "MiddlewareRequest", "MiddlewareResponse"], typeOnly: true },
+  { module: "http/client-log", names: ["ClientLogger", "LogLevel"], typeOnly: true },
   { module: "errors", names: CLIENT_ERRORS, typeOnly: false },
 ];
 

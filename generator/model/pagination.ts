@@ -12,7 +12,7 @@ import { derefSchema, flattenObject, typeInfo, type FlatObject } from "./schema-
 import type { OperationModel, PaginationModel, ParameterModel, Schema } from "./types.ts";
 
 export const PAGINATION_EXTENSION = "x-custody-pagination";
-/** What the generated client re-exports from runtime/paginate.ts when a list is paged. */
+/** What the generated client re-exports from runtime/http/paginate.ts when a list is paged. */
 export const PAGING_EXPORTS = ["PagedOperation", "PageOptions", "Page"];
 
 /** Whether any operation of the document carries the extension (names are reserved before operations are built). */

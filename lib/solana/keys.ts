@@ -1,9 +1,9 @@
 // Solana keys and addresses: an address is the base58 text of a 32-byte Ed25519 public key; signatures
 // are 64-byte Ed25519 signatures, shown in base58 (the form Solana's RPC and SDKs print).
-// Ed25519 comes from runtime/webhook-ed25519.ts (node:crypto, else the audited @noble/ed25519).
+// Ed25519 comes from runtime/webhooks/ed25519.ts (node:crypto, else the audited @noble/ed25519).
 import { Point } from "@noble/ed25519";
 import { base58 } from "@scure/base";
-import { nobleBackend, nodeBackend } from "../../runtime/webhook-ed25519.ts";
+import { nobleBackend, nodeBackend } from "../../runtime/webhooks/ed25519.ts";
 
 const ed25519 = nodeBackend ?? nobleBackend;
 

@@ -15,7 +15,7 @@ import { authenticate } from "../../runtime/server/auth.ts";
 import { hasRole } from "../../runtime/server/authorize.ts";
 import { readBody, hasBody, EMPTY_BODY } from "../../runtime/server/body.ts";
 import { resolveRequestId, sendError, sendJson, sendUnauthorized } from "../../runtime/server/respond.ts";
-import { unixSeconds } from "../../runtime/hmac.ts";
+import { unixSeconds } from "../../runtime/http/hmac.ts";
 import { TRANSFER_GAS } from "../chain/chain-client.ts";
 import { parseAmount } from "../domain/amounts.ts";
 import type { ReferenceApp } from "../app.ts";

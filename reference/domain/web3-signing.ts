@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { isAddress, isHex, type Hex, type TypedDataDefinition } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { badRequest, conflict, notFound } from "../../runtime/errors.ts";
-import { canonicalJson } from "../../runtime/webhook-signature.ts";
+import { canonicalJson } from "../../runtime/webhooks/signature.ts";
 import type { Web3SignRawRequest, Web3SignRequest, Web3SignStatus, Web3TransactionStatus } from "../../generated/types.ts";
 import type { DomainContext } from "./context.ts";
 import { newId } from "./ids.ts";

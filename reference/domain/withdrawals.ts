@@ -7,7 +7,7 @@
 // developer would otherwise be unable to move funds.
 import { createHash } from "node:crypto";
 import { isAddress } from "viem";
-import { canonicalJson } from "../../runtime/webhook-signature.ts";
+import { canonicalJson } from "../../runtime/webhooks/signature.ts";
 import { badRequest, conflict, notFound } from "../../runtime/errors.ts";
 import { findWallet, inWorkspace } from "./access.ts";
 import { parseAmount, formatAmount } from "./amounts.ts";

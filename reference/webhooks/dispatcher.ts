@@ -15,8 +15,8 @@
 // attempt's outcome is committed, so a restart with --data picks up exactly where it stopped, breaker
 // states included. An attempt cut short by shutdown is not recorded and is made again after the restart
 // (at-least-once: a receiver may see an event twice and dedupes by the event id header).
-import { unixSeconds } from "../../runtime/hmac.ts";
-import { canonicalJson, signWebhook, webhookHmac, WEBHOOK_EVENT_ID_HEADER, WEBHOOK_HMAC_HEADER, type WebhookProfile } from "../../runtime/webhook-signature.ts";
+import { unixSeconds } from "../../runtime/http/hmac.ts";
+import { canonicalJson, signWebhook, webhookHmac, WEBHOOK_EVENT_ID_HEADER, WEBHOOK_HMAC_HEADER, type WebhookProfile } from "../../runtime/webhooks/signature.ts";
 import { eventBody, NOT_ATTEMPTED_DISABLED } from "../domain/events.ts";
 import { deliveryKeys } from "../domain/indexes.ts";
 import { C, type ApiKeyRecord, type DeliveryRecord, type EndpointHealth, type EventRecord, type WebhookRecord, type WorkspaceRecord } from "../domain/records.ts";

@@ -2,7 +2,7 @@
 // (operation 7), the verification key (operation 8), and enabling a webhook and requeueing what it
 // missed (x-custody-webhook-delivery.disabling).
 import { badRequest, notFound } from "../../runtime/errors.ts";
-import { publicKeyBase64 } from "../../runtime/webhook-signature.ts";
+import { publicKeyBase64 } from "../../runtime/webhooks/signature.ts";
 import { assertWorkspace, inWorkspace } from "../domain/access.ts";
 import type { DomainContext } from "../domain/context.ts";
 import { newId } from "../domain/ids.ts";

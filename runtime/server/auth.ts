@@ -2,7 +2,7 @@
 // identical 401; the work done does not depend on whether the key id exists.
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { HMAC_HEADERS, HMAC_WINDOW_SECONDS, isWithinWindow, parseTimestamp, verifySignature } from "../hmac.ts";
+import { HMAC_HEADERS, HMAC_WINDOW_SECONDS, isWithinWindow, parseTimestamp, verifySignature } from "../http/hmac.ts";
 import type { AuthContext, KeyRecord } from "./types.ts";
 
 // Used for unknown key ids so that they cost the same HMAC as known ones. Random per process, so it

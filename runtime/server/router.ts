@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { serializeSuccess } from "../envelope.ts";
 import { ApiError } from "../errors.ts";
-import { unixSeconds } from "../hmac.ts";
+import { unixSeconds } from "../http/hmac.ts";
 import { authenticate } from "./auth.ts";
 import { isAuthorized } from "./authorize.ts";
 import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_MAX_JSON_DEPTH, EMPTY_BODY, hasBody, parseJsonBody, readBody } from "./body.ts";

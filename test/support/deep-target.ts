@@ -7,7 +7,7 @@ import type { Report } from "../../conformance/report/model.ts";
 import { runSuite } from "../../conformance/run/runner.ts";
 import type { Check } from "../../conformance/checks/check.ts";
 import type { Group } from "../../conformance/checks/types.ts";
-import { signRequest } from "../../runtime/hmac.ts";
+import { signRequest } from "../../runtime/http/hmac.ts";
 import { startSandbox, type SandboxOptions } from "../../reference/sandbox.ts";
 import { startFaultProxy, type ProxiedRequest, type ProxyHooks } from "./fake-proxy.ts";
 import { freePort } from "../../cli/mock.ts";

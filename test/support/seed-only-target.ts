@@ -24,8 +24,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
-import { verifySignature, parseTimestamp, isWithinWindow, unixSeconds } from "../../runtime/hmac.ts";
-import { signWebhook } from "../../runtime/webhook-signature.ts";
+import { verifySignature, parseTimestamp, isWithinWindow, unixSeconds } from "../../runtime/http/hmac.ts";
+import { signWebhook } from "../../runtime/webhooks/signature.ts";
 
 export const SEED_ONLY_FAULTS = [
   "resend-new-event", // §6: a requeue re-delivers the same event

@@ -2,7 +2,7 @@
 // operation, a request whose signature is right in every part but one must get 401 with the one
 // unauthorized envelope. One check per broken part, so a report names exactly what leaked through.
 import { randomBytes, createHmac } from "node:crypto";
-import { HMAC_HEADERS, unixSeconds } from "../../../runtime/hmac.ts";
+import { HMAC_HEADERS, unixSeconds } from "../../../runtime/http/hmac.ts";
 import { authHeaders } from "../../transport/api.ts";
 import type { Credentials } from "../../run/config.ts";
 import type { CheckContext } from "../../run/context.ts";

@@ -1,5 +1,5 @@
 // Each negative check breaks exactly one part of an otherwise valid signed request.
-import { HMAC_HEADERS, unixSeconds } from "../../../runtime/hmac.ts";
+import { HMAC_HEADERS, unixSeconds } from "../../../runtime/http/hmac.ts";
 import type { Check } from "../check.ts";
 import { macHex, negativeCheck, randomKeyId, randomSecret, signed, without } from "./matrix.ts";
 

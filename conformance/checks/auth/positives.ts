@@ -1,8 +1,8 @@
 // Positive controls: a valid signature is accepted, so the negative matrix cannot pass by refusing
 // everything. "Accepted" means anything but 401 (a placeholder id may well be 404).
 import { UNAUTHORIZED_BODY } from "../../../runtime/envelope.ts";
-import { unixSeconds } from "../../../runtime/hmac.ts";
-import { canonicalJson } from "../../../runtime/webhook-signature.ts";
+import { unixSeconds } from "../../../runtime/http/hmac.ts";
+import { canonicalJson } from "../../../runtime/webhooks/signature.ts";
 import type { CheckContext } from "../../run/context.ts";
 import { envelopeProblem, failWith } from "../expect.ts";
 import { isRead } from "../../run/operations.ts";

@@ -7,7 +7,7 @@
 // check then re-verifies with the same scheme. Nothing verifying is not called a seed break when a
 // signature is there: certify says what it tried and the run is incomplete, not failed.
 import { createPublicKey, verify as verifySignature, type KeyObject } from "node:crypto";
-import { canonicalJson, verifyWebhook, type WebhookProfile } from "../../../runtime/webhook-signature.ts";
+import { canonicalJson, verifyWebhook, type WebhookProfile } from "../../../runtime/webhooks/signature.ts";
 import type { ReceivedDelivery } from "../../transport/receiver.ts";
 
 /** The DER prefix of an Ed25519 SubjectPublicKeyInfo (RFC 8410): what `openssl pkey -pubout` writes. */

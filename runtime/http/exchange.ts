@@ -4,7 +4,7 @@
 // object, one plain timer, no stream. Never follows redirects and never holds more than maxBytes.
 import { util, type Dispatcher } from "undici";
 
-import { BodyTooLarge, DeadlineExceeded, declaresMoreThan, flattenHeaders, type RawResponse, type RawSend, type RawSendInput } from "./http-raw.ts";
+import { BodyTooLarge, DeadlineExceeded, declaresMoreThan, flattenHeaders, type RawResponse, type RawSend, type RawSendInput } from "./raw.ts";
 
 export { BodyTooLarge, DeadlineExceeded, declaresMoreThan, flattenHeaders, type RawResponse };
 

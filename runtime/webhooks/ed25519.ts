@@ -4,7 +4,7 @@
 // edge runtimes). Both follow RFC 8032, so they accept exactly the same signatures.
 import * as ed from "@noble/ed25519";
 import { sha512 } from "@noble/hashes/sha2.js";
-import { concatBytes, fromHex } from "./bytes.ts";
+import { concatBytes, fromHex } from "../bytes.ts";
 
 // noble's synchronous API needs a SHA-512; set it once unless the host already did.
 if (ed.hashes.sha512 === undefined) ed.hashes.sha512 = sha512;

@@ -4,13 +4,13 @@
 // - standard-webhooks: webhook-id, webhook-timestamp, webhook-signature: v1a,<base64 sig> over the UTF-8
 //   bytes of `${id}.${timestamp}.${body}`; binds id and time so a replay is detectable.
 // Runs on every runtime: no static import of a Node module and no Buffer (runtime/bytes.ts); Ed25519
-// through node:crypto where the runtime has it, else @noble/ed25519 (runtime/webhook-ed25519.ts), the
+// through node:crypto where the runtime has it, else @noble/ed25519 (runtime/webhooks/ed25519.ts), the
 // HMAC header likewise through node:crypto or @noble/hashes. Everything here is synchronous.
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { concatBytes, constantTimeEqualText, fromBase64, fromHex, toBase64, toHex, utf8Bytes, utf8Text } from "./bytes.ts";
-import { nobleBackend, nodeBackend, requireLength, type Ed25519Backend } from "./webhook-ed25519.ts";
-import { parseTimestamp, unixSeconds } from "./request-signing.ts";
+import { concatBytes, constantTimeEqualText, fromBase64, fromHex, toBase64, toHex, utf8Bytes, utf8Text } from "../bytes.ts";
+import { nobleBackend, nodeBackend, requireLength, type Ed25519Backend } from "./ed25519.ts";
+import { parseTimestamp, unixSeconds } from "../http/request-signing.ts";
 
 export type { Ed25519Backend };
 

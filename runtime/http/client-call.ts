@@ -4,11 +4,11 @@
 // ApiError subclass of the status on failure. Generated client.ts stays one line a method.
 import type { z } from "zod";
 import { ApiPromise, type WithResponse } from "./api-promise.ts";
-import { apiErrorFor, ResponseValidationError, type ApiError } from "./errors.ts";
-import { unwrapEnvelope } from "./http-answer.ts";
-import type { QueryValue, Transport, TransportResponse } from "./http-transport.ts";
+import { apiErrorFor, ResponseValidationError, type ApiError } from "../errors.ts";
+import { unwrapEnvelope } from "./answer.ts";
+import type { QueryValue, Transport, TransportResponse } from "./transport.ts";
 import type { RetryPolicy } from "./retry.ts";
-import { firstIssue } from "./schema-issue.ts";
+import { firstIssue } from "../schema/issue.ts";
 
 /** Per-call overrides. */
 export interface CallOptions {

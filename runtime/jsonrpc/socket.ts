@@ -4,9 +4,9 @@
 // - Bun, Deno, browsers, edge runtimes, or Node without ws: the standard global WebSocket;
 // - or the standard WebSocket class the caller hands in (`webSocket`).
 // Text frames in, text frames out; no Buffer.
-import { RpcTransportError } from "./errors.ts";
-import { isNode } from "./host.ts";
-import { isRecord, toJsonRpcError } from "./jsonrpc-protocol.ts";
+import { RpcTransportError } from "../errors.ts";
+import { isNode } from "../host.ts";
+import { isRecord, toJsonRpcError } from "./protocol.ts";
 
 /** The standard WebSocket API this module uses (the global one, undici's, a browser's). */
 export interface StandardWebSocket {

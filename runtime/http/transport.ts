@@ -1,13 +1,13 @@
 // HTTP transport of the wallet API client, on the standard fetch (every runtime) or on any RawSend (Node's
-// undici dispatcher through runtime/http-exchange.ts). One job: send one signed request, with retries
+// undici dispatcher through runtime/http/exchange.ts). One job: send one signed request, with retries
 // for requests safe to repeat (within a deadline over all attempts), through the caller's middleware,
 // and hand back status, headers, parsed JSON and the raw text as evidence.
 // It never follows redirects and never reads more than maxResponseBytes of a body. No Node API here.
 import { walletApiBaseUrl } from "./base-url.ts";
 import { defaultClientLogger, enabled, redactBody, redactHeaders, resolveLogLevel, type ClientLogger, type LogLevel } from "./client-log.ts";
 import { prepareSecret, signedHeaders, unixSeconds } from "./request-signing.ts";
-import { BodyTooLarge, DeadlineExceeded, declaresMoreThan, type RawResponse, type RawSend, type RawSendInput } from "./http-raw.ts";
-import { TimeoutError, TransportError, transportError } from "./errors.ts";
+import { BodyTooLarge, DeadlineExceeded, declaresMoreThan, type RawResponse, type RawSend, type RawSendInput } from "./raw.ts";
+import { TimeoutError, TransportError, transportError } from "../errors.ts";
 import { nextDelayMs, retryPolicy, sleep, type RetryOutcome, type RetryPolicy } from "./retry.ts";
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -68,7 +68,7 @@ export interface TransportOptions {
   retry?: Partial<RetryPolicy> | false;
   /**
    * Node tuning: an undici Dispatcher (Agent, Pool, ProxyAgent) handed to fetch. custody's Node
-   * entry (runtime/http-client.ts) sends through it directly, without fetch.
+   * entry (runtime/http/client.ts) sends through it directly, without fetch.
    */
   dispatcher?: unknown;
   /** The fetch to send with (default: the runtime's global fetch). */
@@ -82,7 +82,7 @@ export interface TransportOptions {
   now?: () => number;
   /**
    * Whether generated client methods check answers against the spec's response schemas (default
-   * true; runtime/client-call.ts reads it). The transport itself never validates.
+   * true; runtime/http/client-call.ts reads it). The transport itself never validates.
    */
   validateResponses?: boolean;
   /** Run around every attempt, first one outermost. */

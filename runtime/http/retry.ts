@@ -1,7 +1,7 @@
 // When a call is tried again: the policy (which outcomes, how many times, how long between), the
 // backoff, and the server's Retry-After. Used by the HTTP transport for requests safe to repeat
 // (idempotent methods, and calls carrying an idempotency key).
-import { retryAfterHeaderMs, TransportError } from "./errors.ts";
+import { retryAfterHeaderMs, TransportError } from "../errors.ts";
 
 export interface RetryOutcome {
   /** HTTP status when a response arrived. */

@@ -1,9 +1,9 @@
 // JSON-RPC 2.0 over WebSocket (seed 4.1): requests, notifications, batches and subscriptions over one
-// connection, answers matched by id. The connection is runtime/rpc-socket.ts's (ws on Node, the
+// connection, answers matched by id. The connection is runtime/jsonrpc/socket.ts's (ws on Node, the
 // standard WebSocket elsewhere).
-import { RpcTransportError } from "./errors.ts";
-import { applyRpcAuth, DEFAULT_RPC_TIMEOUT_MS, isRecord, makeRequest, outcomeOf, unwrap, type RpcClient, type RpcClientOptions, type RpcParams } from "./jsonrpc-protocol.ts";
-import { openRpcSocket, type StandardWebSocketClass } from "./rpc-socket.ts";
+import { RpcTransportError } from "../errors.ts";
+import { applyRpcAuth, DEFAULT_RPC_TIMEOUT_MS, isRecord, makeRequest, outcomeOf, unwrap, type RpcClient, type RpcClientOptions, type RpcParams } from "./protocol.ts";
+import { openRpcSocket, type StandardWebSocketClass } from "./socket.ts";
 export interface Subscription {
   id: string;
   unsubscribe(): Promise<boolean>;

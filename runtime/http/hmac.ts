@@ -2,7 +2,7 @@
 //   string to sign = method=<METHOD>&path=<path, no query>&timestamp=<as sent>&body=<raw body>
 //   ACCESS-SIGN    = base64( lowercase_hex( HMAC-SHA256(utf8(secret), string to sign) ) )
 // node:crypto is used because it measured ~2.4x faster than a pure-JS HMAC; the client path signs with
-// runtime/request-signing.ts instead (pure JS, every runtime), which this module shares its pieces with.
+// runtime/http/request-signing.ts instead (pure JS, every runtime), which this module shares its pieces with.
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from "node:crypto";
 import { HMAC_HEADERS, parseTimestamp, signaturePrefix, unixSeconds, type SignatureParts } from "./request-signing.ts";
 

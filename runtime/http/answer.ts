@@ -1,8 +1,8 @@
 // The answer of one wallet API call: the envelope's data, or the error it stands for (the ApiError
 // subclass of its status, or ResponseValidationError when a success answer is not an envelope).
-import { isEnvelope } from "./envelope.ts";
-import { apiErrorFor, ResponseValidationError, type ApiError } from "./errors.ts";
-import type { TransportResponse } from "./http-transport.ts";
+import { isEnvelope } from "../envelope.ts";
+import { apiErrorFor, ResponseValidationError, type ApiError } from "../errors.ts";
+import type { TransportResponse } from "./transport.ts";
 
 /**
  * The data of a success envelope, or an ApiError carrying status, headers, code, message and request id.

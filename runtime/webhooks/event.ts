@@ -1,11 +1,11 @@
-// Receiving a webhook: verify the signature (runtime/webhook-signature.ts), then parse the body into
+// Receiving a webhook: verify the signature (runtime/webhooks/signature.ts), then parse the body into
 // one of the spec's declared events. Generated webhooks.ts binds these to its event schemas.
 import type { z } from "zod";
-import { WebhookVerificationError } from "./errors.ts";
-import { firstIssue } from "./schema-issue.ts";
+import { WebhookVerificationError } from "../errors.ts";
+import { firstIssue } from "../schema/issue.ts";
 
 export { WebhookVerificationError };
-import { verifyWebhook as verifyWebhookSignature, type HeadersInput, type WebhookFailureReason, type WebhookProfile } from "./webhook-signature.ts";
+import { verifyWebhook as verifyWebhookSignature, type HeadersInput, type WebhookFailureReason, type WebhookProfile } from "./signature.ts";
 
 
 export interface VerifyWebhookOptions {

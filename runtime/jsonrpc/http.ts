@@ -4,9 +4,9 @@
 // - else on Node, undici's global dispatcher, imported lazily: ~4x the calls per second of Node 20's
 //   fetch (docs/reference/sdk.md, "Every runtime");
 // - else (Bun, Deno, edge, browsers, `dispatcher: false`) the standard fetch.
-import { JsonRpcError, RpcTransportError } from "./errors.ts";
-import { isNode } from "./host.ts";
-import { applyRpcAuth, DEFAULT_RPC_TIMEOUT_MS, isRecord, makeRequest, MAX_RPC_RESPONSE_BYTES, outcomeOf, responseProblem, unwrap, type BatchOutcome, type RpcClient, type RpcClientOptions, type RpcParams } from "./jsonrpc-protocol.ts";
+import { JsonRpcError, RpcTransportError } from "../errors.ts";
+import { isNode } from "../host.ts";
+import { applyRpcAuth, DEFAULT_RPC_TIMEOUT_MS, isRecord, makeRequest, MAX_RPC_RESPONSE_BYTES, outcomeOf, responseProblem, unwrap, type BatchOutcome, type RpcClient, type RpcClientOptions, type RpcParams } from "./protocol.ts";
 
 /** The part of an undici Dispatcher (Agent, Pool, the global one) this transport uses; nothing imports undici. */
 export interface RpcDispatcher {

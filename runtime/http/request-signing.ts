@@ -3,7 +3,7 @@
 //   string to sign = method=<METHOD>&path=<path, no query>&timestamp=<as sent>&body=<raw body>
 //   ACCESS-SIGN    = base64( lowercase_hex( HMAC-SHA256(utf8(secret), string to sign) ) )
 // node:crypto's HMAC where process.getBuiltinModule offers it (Node 20.16+, Bun; synchronous and the
-// fastest), else Web Crypto's (browsers, Deno, edge runtimes). runtime/hmac.ts keeps the node:crypto
+// fastest), else Web Crypto's (browsers, Deno, edge runtimes). runtime/http/hmac.ts keeps the node:crypto
 // version the server verifies with.
 
 /** Header names of the scheme, as the spec spells them. */

@@ -1,7 +1,7 @@
-// JSON-RPC 2.0 as both transports (jsonrpc-http.ts, jsonrpc-ws.ts) speak it: the message shapes,
+// JSON-RPC 2.0 as both transports (jsonrpc/http.ts, jsonrpc/ws.ts) speak it: the message shapes,
 // where the API key goes (the api_key query parameter or `authorization: APIKEY <key>`), and how an
 // answer becomes a result or a JsonRpcError. Written once, for every client of node access.
-import { JsonRpcError } from "./errors.ts";
+import { JsonRpcError } from "../errors.ts";
 
 /** JSON-RPC 2.0's reserved error codes, and the node-access ones (-32000 server error, -32001 unauthorized). */
 export const PARSE_ERROR = -32700;
