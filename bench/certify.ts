@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parse } from "yaml";
-import type { TargetConfig } from "../conformance/run/config.ts";
+import type { Target } from "../conformance/run/config.ts";
 import { normalizeOperation, type OperationInfo } from "../conformance/run/operations.ts";
 import { runSuite } from "../conformance/run/runner.ts";
 import type { Group } from "../conformance/checks/types.ts";
@@ -59,7 +59,7 @@ async function loadOperations(dir: string): Promise<OperationInfo[]> {
   return raw.map(normalizeOperation);
 }
 
-function fakeTarget(baseUrl: string): TargetConfig {
+function fakeTarget(baseUrl: string): Target {
   return {
     baseUrl,
     rpcUrl: baseUrl,

@@ -3,25 +3,10 @@
 // both cores of a small machine, with the settings below. conformance/ never imports reference/: the
 // runner knows this deployment, like any other, only by the URLs and credentials it hands out.
 import { Worker } from "node:worker_threads";
+import type { SandboxCredentials } from "../reference/sandbox.ts";
 
-/** What reference/sandbox.ts's startSandbox hands out (the CLI is the only place that knows it). */
-export interface SandboxHandle {
-  base_url: string;
-  rpc_url: string;
-  ws_url?: string;
-  api_key: string;
-  api_secret: string;
-  rpc_api_key: string;
-  workspace_id?: string;
-  viewer_api_key?: string;
-  viewer_api_secret?: string;
-  scoped_api_key?: string;
-  scoped_api_secret?: string;
-  faucet_private_key?: string;
-  other_workspace_id?: string;
-  other_api_key?: string;
-  other_api_secret?: string;
-  solana_rpc_url?: string;
+/** A sandbox started in a worker thread: its credentials record, and how to stop it. */
+export interface SandboxHandle extends SandboxCredentials {
   close(): Promise<void>;
 }
 

@@ -3,20 +3,16 @@
 // level ran and passed), 1 a MUST check failed, 2 bad usage or the preflight stopped the run,
 // 3 no MUST check failed but some did not run. Secrets are never printed. SIGINT/SIGTERM stop the
 // checks, remove what the run created, write the reports and exit 130/143 (a second signal: at once).
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, defaultWsUrl, type Credentials, type OtherTenant, type RunOptions, type TargetConfig } from "../conformance/run/config.ts";
+import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, type RunOptions, type Target } from "../conformance/run/config.ts";
+import { resolveTarget } from "./target.ts";
 import type { OperationInfo } from "../conformance/run/operations.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "../conformance/transport/probe.ts";
 import { consoleReporter } from "../conformance/report/console.ts";
-import { renderHtml } from "../conformance/report/html.ts";
-import { renderJson } from "../conformance/report/json.ts";
-import { renderJunit } from "../conformance/report/junit.ts";
-import { EXIT, exitCodeOf, type Report } from "../conformance/report/model.ts";
+import { redactConsole, writeReports } from "../conformance/report/write.ts";
+import { EXIT, exitCodeOf } from "../conformance/report/model.ts";
 import { supplyMode } from "../conformance/run/supply.ts";
 import { startSandboxWorker, type SandboxHandle } from "./certify-sandbox.ts";
 import { Interruption } from "./interruption.ts";
-import type { Redactor } from "../conformance/transport/redact.ts";
 import { GROUPS, type Group, type Level } from "../conformance/checks/types.ts";
 import { parseFlags, type FlagValues } from "./flags.ts";
 import { UsageError } from "./usage-error.ts";
@@ -26,7 +22,6 @@ import { CERTIFY_COMMAND, CERTIFY_OPTIONS } from "./commands/certify.ts";
 import { ConfigError } from "./config-file.ts";
 import { configOf, namedHint, withConfig } from "./config-values.ts";
 import { helpText } from "./help.ts";
-import { walletApiBaseUrl } from "../runtime/http/base-url.ts";
 
 export interface CertifyIo {
   stdout?: (text: string) => void;
@@ -76,9 +71,12 @@ export async function run(argv: string[], io: CertifyIo = {}): Promise<number> {
     // The sandbox starts in its own thread while this one loads the suite.
     if (values.sandbox) sandbox = startSandboxWorker();
     const [operations, handle] = await Promise.all([io.operations ?? loadOperations(), sandbox]);
-    const target = targetConfig(values, env, options.level, handle, namedHint(config, "targets"));
+    const target = resolveTarget(
+      { values, declared: CERTIFY_OPTIONS, env, sandbox: () => handle, sandboxSource: "--sandbox", missingHint: `; or use --sandbox${namedHint(config, "targets")}` },
+      options.level,
+    );
     if (interruption?.signal.aborted) return interruption.exitCode;
-    const code = await certify(target, options, operations, values, stdout, stderr, interruption?.signal);
+    const code = await certify({ target, options, operations, values, stdout, stderr, signal: interruption?.signal });
     return interruption?.signal.aborted ? interruption.exitCode : code;
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
@@ -94,17 +92,19 @@ async function loadOperations(): Promise<OperationInfo[]> {
   return (await import("../conformance/run/operations.ts")).loadGeneratedOperations();
 }
 
-async function certify(
-  target: TargetConfig,
-  options: RunOptions,
-  operations: OperationInfo[],
-  values: Values,
-  stdout: (t: string) => void,
-  stderr: (t: string) => void,
-  signal?: AbortSignal,
-): Promise<number> {
+interface CertifyRun {
+  target: Target;
+  options: RunOptions;
+  operations: OperationInfo[];
+  values: Values;
+  stdout: (t: string) => void;
+  stderr: (t: string) => void;
+  signal?: AbortSignal;
+}
+
+async function certify({ target, options, operations, values, stdout, stderr, signal }: CertifyRun): Promise<number> {
   // The suite (every check, and what they import) loads here, while a sandbox worker starts.
-  const [{ redactorFor, runSuite }, { CATALOG }] = await Promise.all([import("../conformance/run/runner.ts"), import("../conformance/checks/catalog.ts")]);
+  const [{ runSuite }, { redactorFor }, { CATALOG }] = await Promise.all([import("../conformance/run/runner.ts"), import("../conformance/transport/redact.ts"), import("../conformance/checks/catalog.ts")]);
   const redactor = redactorFor(target);
   const reporter = consoleReporter({ write: (t) => stdout(redactor.text(t)), color: !values["no-color"] && process.stdout.isTTY === true, verbose: !values.quiet });
   const restoreConsole = redactConsole(redactor);
@@ -113,7 +113,7 @@ async function certify(
   const har = harRecorder(values.har);
   let result;
   try {
-    result = await runSuite({ target, options, operations, onEvent: reporter, redactor, catalog: [...CATALOG, ...(await fuzzCatalog(fuzz, operations, options.level, CATALOG))], ...(har ? { onExchange: har.record } : {}), ...(signal ? { signal } : {}) });
+    result = await runSuite({ target, options, operations, onEvent: reporter, catalog: [...CATALOG, ...(await fuzzCatalog(fuzz, operations, options.level, CATALOG))], ...(har ? { onExchange: har.record } : {}), ...(signal ? { signal } : {}) });
   } finally {
     restoreConsole();
   }
@@ -121,37 +121,10 @@ async function certify(
     stderr(result.failure.lines.map((l) => `custody certify: ${redactor.text(l)}\n`).join(""));
     return EXIT.usageOrPreflight;
   }
-  for (const [kind, file] of writeReports(result.report, values, redactor)) stdout(`${kind} report written to ${file}\n`);
+  const files = { json: values.json, junit: values.junit, html: values.html };
+  for (const [kind, file] of writeReports(result.report, files, redactor)) stdout(`${kind} report written to ${file}\n`);
   if (har && values.har) stdout(`HAR (${har.size} exchanges) written to ${writeHar(values.har, har, redactor)}\n`);
   return exitCodeOf(result.report);
-}
-
-function writeReports(report: Report, values: Values, redactor: Redactor): Array<[string, string]> {
-  const written: Array<[string, string]> = [];
-  const outputs: Array<[string | undefined, (r: Report) => string]> = [
-    [values.json, renderJson],
-    [values.junit, renderJunit],
-    [values.html, renderHtml],
-  ];
-  for (const [i, [file, render]] of outputs.entries()) {
-    if (!file) continue;
-    mkdirSync(dirname(file), { recursive: true });
-    // Everything was redacted when captured; this pass is the last safety net.
-    writeFileSync(file, redactor.text(render(report)));
-    written.push([["JSON", "JUnit", "HTML"][i], resolve(file)]);
-  }
-  return written;
-}
-
-/** Third-party libraries (the Substrate client, for one) log URLs with api_key; mask them during the run. */
-function redactConsole(redactor: Redactor): () => void {
-  const methods = ["log", "info", "warn", "error", "debug"] as const;
-  const saved = methods.map((m) => console[m]);
-  for (const m of methods) {
-    const original = console[m];
-    console[m] = (...args: unknown[]) => original(...args.map((a) => (typeof a === "string" ? redactor.url(a) : a instanceof Error ? redactor.url(a.message) : a)));
-  }
-  return () => methods.forEach((m, i) => (console[m] = saved[i]));
 }
 
 function runOptions(v: Values, env: NodeJS.ProcessEnv): RunOptions {
@@ -181,122 +154,4 @@ function positiveInt(raw: string | undefined, flag: string, fallback: number, pr
   if (raw === undefined) return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) <= 0) problems.push(`${flag} must be a positive integer, not "${raw}"`);
   return Number(raw);
-}
-
-function targetConfig(v: Values, env: NodeJS.ProcessEnv, level: Level, sandbox?: SandboxHandle, hint = ""): TargetConfig {
-  type TextFlag = { [K in keyof Values]-?: Values[K] extends string | undefined ? K : never }[keyof Values];
-  const envOf = (flag: TextFlag): string => (CERTIFY_OPTIONS[flag] as { env?: string }).env ?? "";
-  const pick = (flag: TextFlag, fromSandbox?: string): string | undefined => {
-    const name = envOf(flag);
-    const value = v[flag] ?? (name ? env[name] : undefined) ?? fromSandbox;
-    return value === "" ? undefined : value;
-  };
-  const missing: string[] = [];
-  const required = (flag: TextFlag, fromSandbox?: string): string => {
-    const value = pick(flag, fromSandbox);
-    if (!value) missing.push(`--${flag} (or ${envOf(flag)})`);
-    return value ?? "";
-  };
-  const rawBase = required("base-url", sandbox?.base_url);
-  const rawRpc = required("rpc-url", sandbox?.rpc_url);
-  const admin = { apiKey: required("api-key", sandbox?.api_key), apiSecret: required("api-secret", sandbox?.api_secret) };
-  const rpcApiKey = required("rpc-api-key", sandbox?.rpc_api_key);
-  if (missing.length > 0) throw new UsageError(`missing ${missing.join(", ")}${sandbox ? "" : `; or use --sandbox${hint}`}`);
-  const baseUrl = walletApiBaseUrl(httpUrl(rawBase, "--base-url"));
-  const rpcUrl = httpUrl(rawRpc, "--rpc-url");
-  const wsRaw = pick("ws-url", sandbox?.ws_url);
-  const wsUrl = wsRaw ? wsUrlOf(wsRaw) : defaultWsUrl(rpcUrl);
-  const pair = (keyFlag: TextFlag, secretFlag: TextFlag, s?: { key?: string; secret?: string }): Credentials | undefined => {
-    const apiKey = pick(keyFlag, s?.key);
-    const apiSecret = pick(secretFlag, s?.secret);
-    if (!apiKey && !apiSecret) return undefined;
-    if (!apiKey || !apiSecret) throw new UsageError(`--${keyFlag} and --${secretFlag} go together`);
-    return { apiKey, apiSecret };
-  };
-  const listen = v["webhook-listen"];
-  let webhookListenHost: string | undefined;
-  let webhookListenPort: number | undefined;
-  if (listen) {
-    const m = /^(.+):(\d+)$/.exec(listen);
-    if (!m) throw new UsageError(`--webhook-listen must be HOST:PORT, not "${listen}"`);
-    webhookListenHost = m[1].replace(/^\[|\]$/g, "");
-    webhookListenPort = Number(m[2]);
-  }
-  const receiverUrl = pick("webhook-receiver-url");
-  const other = otherTenant(admin, pick, sandbox);
-  const workspaceId = pick("workspace-id", sandbox?.workspace_id);
-  if (other?.workspaceId !== undefined && other.workspaceId === workspaceId) throw new UsageError("--other-workspace-id is the --workspace-id: tenant isolation needs another workspace");
-  const solanaRpc = pick("solana-rpc-url", sandbox?.solana_rpc_url);
-  const profile = v["webhook-profile"];
-  if (profile !== undefined && profile !== "standard-webhooks" && profile !== "canonical-json") {
-    throw new UsageError(`--webhook-profile must be standard-webhooks or canonical-json, not "${profile}"`);
-  }
-  // At full level the sandbox's restricted keys are left out so that createApiKey gets exercised too.
-  const restricted =
-    sandbox && level === "seed"
-      ? { viewer: { key: sandbox.viewer_api_key, secret: sandbox.viewer_api_secret }, scoped: { key: sandbox.scoped_api_key, secret: sandbox.scoped_api_secret } }
-      : undefined;
-  return {
-    baseUrl,
-    rpcUrl,
-    wsUrl,
-    admin,
-    rpcApiKey,
-    workspaceId,
-    viewer: pair("viewer-api-key", "viewer-api-secret", restricted?.viewer),
-    scoped: pair("scoped-api-key", "scoped-api-secret", restricted?.scoped),
-    ...(other ? { other } : {}),
-    faucetPrivateKey: pick("faucet-private-key", sandbox?.faucet_private_key),
-    solanaRpcUrl: solanaRpc ? httpUrl(solanaRpc, "--solana-rpc-url") : undefined,
-    fixtureIds: {
-      walletId: v["wallet-id"],
-      assetId: v["asset-id"],
-      withdrawalId: v["withdrawal-id"],
-      deliveryId: v["delivery-id"],
-      webhookId: v["webhook-id"],
-    },
-    webhookReceiverUrl: receiverUrl ? httpUrl(receiverUrl, "--webhook-receiver-url") : undefined,
-    webhookListenHost,
-    webhookListenPort,
-    webhookProfile: profile,
-  };
-}
-
-function httpUrl(raw: string, flag: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new UsageError(`${flag} is not a URL: "${raw}"`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`${flag} must be http:// or https://, not ${url.protocol}`);
-  return raw.replace(/\/+$/, "");
-}
-
-function wsUrlOf(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new UsageError(`--ws-url is not a URL: "${raw}"`);
-  }
-  if (url.protocol !== "ws:" && url.protocol !== "wss:") throw new UsageError(`--ws-url must be ws:// or wss://, not ${url.protocol}`);
-  return raw;
-}
-
-/**
- * The key of a second workspace (flags, environment, or the sandbox's second workspace): the tenant
- * isolation checks run with it. It must not be the --api-key itself.
- */
-function otherTenant(admin: Credentials, pick: (flag: "other-api-key" | "other-api-secret" | "other-workspace-id", fromSandbox?: string) => string | undefined, sandbox?: SandboxHandle): OtherTenant | undefined {
-  const apiKey = pick("other-api-key", sandbox?.other_api_key);
-  const apiSecret = pick("other-api-secret", sandbox?.other_api_secret);
-  const workspaceId = pick("other-workspace-id", sandbox?.other_workspace_id);
-  if (!apiKey && !apiSecret) {
-    if (workspaceId) throw new UsageError("--other-workspace-id needs --other-api-key and --other-api-secret");
-    return undefined;
-  }
-  if (!apiKey || !apiSecret) throw new UsageError("--other-api-key and --other-api-secret go together");
-  if (apiKey === admin.apiKey) throw new UsageError("--other-api-key is the --api-key: tenant isolation needs a key of another workspace");
-  return { credentials: { apiKey, apiSecret }, ...(workspaceId ? { workspaceId } : {}) };
 }

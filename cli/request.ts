@@ -7,7 +7,8 @@ import { createMatcher } from "../runtime/server/match.ts";
 import { parseFlags } from "./flags.ts";
 import { helpText } from "./help.ts";
 import { REQUEST_COMMAND, REQUEST_OPTIONS } from "./commands/request.ts";
-import { credentialFlagsOf, curlLine, fillPath, findOperation, prepareRequest, resolveCredentials, send, type CredentialFlags, type Operation } from "./signed-call.ts";
+import { curlLine, fillPath, findOperation, prepareRequest, send, type Operation } from "./signed-call.ts";
+import { callTarget } from "./target.ts";
 import { UsageError } from "./usage-error.ts";
 
 export const REQUEST_USAGE = helpText(REQUEST_COMMAND);
@@ -22,7 +23,8 @@ interface RequestArgs {
   body?: string;
   curl: boolean;
   help: boolean;
-  creds: CredentialFlags;
+  /** The flags, for the target (cli/target.ts). */
+  values: Record<string, unknown>;
 }
 
 function keyValue(flag: string, value: string): [string, string] {
@@ -59,7 +61,7 @@ export function parseRequestArgs(argv: string[]): RequestArgs {
     headers: pairs("--header", values.header),
     curl: values.curl ?? false,
     help: values.help ?? false,
-    creds: credentialFlagsOf(values),
+    values,
   };
   if (values.body !== undefined) out.body = readBodyArg(values.body);
   return out;
@@ -94,9 +96,9 @@ export async function run(argv: string[]): Promise<number> {
     console.log(REQUEST_USAGE);
     return 0;
   }
-  const creds = resolveCredentials(args.creds);
-  const { method, path, query, op } = target(args, creds.workspaceId);
-  const prepared = prepareRequest(creds, method, path, { query, headers: args.headers, body: args.body }, op);
+  const deployment = callTarget(args.values as Record<string, string | undefined>, REQUEST_OPTIONS, process.env);
+  const { method, path, query, op } = target(args, deployment.workspaceId);
+  const prepared = prepareRequest(deployment, method, path, { query, headers: args.headers, body: args.body }, op);
   if (args.curl) {
     console.log(curlLine(prepared));
     return 0;

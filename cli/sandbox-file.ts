@@ -5,23 +5,14 @@
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { SandboxCredentials } from "../reference/sandbox.ts";
+import { UsageError } from "./usage-error.ts";
 
-export interface SandboxFile {
+/** The sandbox's credentials record, with the process that wrote it and its pages. */
+export interface SandboxFile extends SandboxCredentials {
   pid: number;
-  base_url: string;
   docs_url: string;
   console_url: string;
-  rpc_url: string;
-  ws_url: string;
-  solana_rpc_url?: string;
-  solana_ws_url?: string;
-  workspace_id: string;
-  api_key: string;
-  api_secret: string;
-  viewer_api_key: string;
-  viewer_api_secret: string;
-  rpc_api_key: string;
-  faucet_private_key: string;
 }
 
 export function sandboxFilePath(env: NodeJS.ProcessEnv = process.env): string {
@@ -60,4 +51,23 @@ export function readSandboxFile(file: string): SandboxFile | undefined {
   const parsed = JSON.parse(readFileSync(file, "utf8")) as SandboxFile;
   if (typeof parsed?.base_url !== "string" || typeof parsed.api_key !== "string") throw new Error(`${file} is not a sandbox file (no base_url/api_key)`);
   return parsed;
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** The running sandbox's file, or undefined; a file left by a sandbox that is gone is refused naming the fix. */
+export function runningSandbox(env: NodeJS.ProcessEnv = process.env): SandboxFile | undefined {
+  const file = sandboxFilePath(env);
+  const found = readSandboxFile(file);
+  if (found !== undefined && !pidAlive(found.pid)) {
+    throw new UsageError(`${file} was written by a sandbox that is no longer running (pid ${found.pid}); start \`custody sandbox\` again`);
+  }
+  return found;
 }

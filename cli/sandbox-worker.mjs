@@ -17,7 +17,7 @@ async function load() {
 }
 
 try {
-  const { startSandbox } = await load();
+  const { startSandbox, sandboxCredentials } = await load();
   const sandbox = await startSandbox(workerData?.options ?? {});
   parentPort.on("message", (message) => {
     if (message !== "close") return;
@@ -26,9 +26,8 @@ try {
       parentPort.close();
     });
   });
-  // Everything but the in-process core (`app`) crosses the thread boundary.
-  const { app: _app, close: _close, ...handle } = sandbox;
-  parentPort.postMessage({ type: "ready", handle });
+  // The credentials record crosses the thread boundary; the running parts stay here.
+  parentPort.postMessage({ type: "ready", handle: sandboxCredentials(sandbox) });
 } catch (error) {
   parentPort.postMessage({ type: "error", message: error instanceof Error ? error.message : String(error) });
   parentPort.close();

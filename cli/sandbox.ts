@@ -1,7 +1,7 @@
 // `custody sandbox`: serves the reference deployment until SIGINT/SIGTERM.
 // With --json it prints exactly one JSON line once both servers listen (the sandbox's own seeded
 // credentials: printing them is the point, they exist only in this sandbox).
-import { startSandbox, type Sandbox, type SandboxOptions } from "../reference/sandbox.ts";
+import { sandboxCredentials, startSandbox, type Sandbox, type SandboxOptions } from "../reference/sandbox.ts";
 import { parseFlags } from "./flags.ts";
 import { helpText } from "./help.ts";
 import { SANDBOX_COMMAND, SANDBOX_OPTIONS, SDK_LOCAL_PORT } from "./commands/sandbox.ts";
@@ -87,27 +87,9 @@ function parseUrl(value: string): string {
   return value;
 }
 
-/** The --json line: exactly these fields, in this order (the Solana pair only when Solana runs). */
+/** The --json line: the sandbox's credentials record (reference/sandbox.ts), in its declared order. */
 export function sandboxJson(s: Sandbox): string {
-  return JSON.stringify({
-    base_url: s.base_url,
-    rpc_url: s.rpc_url,
-    ws_url: s.ws_url,
-    solana_rpc_url: s.solana_rpc_url,
-    solana_ws_url: s.solana_ws_url,
-    workspace_id: s.workspace_id,
-    api_key: s.api_key,
-    api_secret: s.api_secret,
-    viewer_api_key: s.viewer_api_key,
-    viewer_api_secret: s.viewer_api_secret,
-    scoped_api_key: s.scoped_api_key,
-    scoped_api_secret: s.scoped_api_secret,
-    rpc_api_key: s.rpc_api_key,
-    faucet_private_key: s.faucet_private_key,
-    other_workspace_id: s.other_workspace_id,
-    other_api_key: s.other_api_key,
-    other_api_secret: s.other_api_secret,
-  });
+  return JSON.stringify(sandboxCredentials(s));
 }
 
 function summary(s: Sandbox, dataDir: string | undefined, file: string | undefined, corsOrigins: readonly string[] | undefined): string {
@@ -140,22 +122,7 @@ function summary(s: Sandbox, dataDir: string | undefined, file: string | undefin
 
 /** What the sandbox file holds (see sandbox-file.ts). */
 export function sandboxFileContent(s: Sandbox): SandboxFile {
-  return {
-    pid: process.pid,
-    base_url: s.base_url,
-    docs_url: `${s.base_url}/docs/`,
-    console_url: `${s.base_url}/console/`,
-    rpc_url: s.rpc_url,
-    ws_url: s.ws_url,
-    ...(s.solana_rpc_url ? { solana_rpc_url: s.solana_rpc_url, solana_ws_url: s.solana_ws_url } : {}),
-    workspace_id: s.workspace_id,
-    api_key: s.api_key,
-    api_secret: s.api_secret,
-    viewer_api_key: s.viewer_api_key,
-    viewer_api_secret: s.viewer_api_secret,
-    rpc_api_key: s.rpc_api_key,
-    faucet_private_key: s.faucet_private_key,
-  };
+  return { pid: process.pid, ...sandboxCredentials(s), docs_url: `${s.base_url}/docs/`, console_url: `${s.base_url}/console/` };
 }
 
 export async function run(argv: string[]): Promise<number> {

@@ -1,96 +1,12 @@
-// Signed calls for `custody request` and `custody trigger`: where the credentials come from (flags,
-// then CUSTODY_* environment variables, then the running sandbox's file), how an operation of the
-// generated table becomes a request, how it is signed (runtime/http/hmac.ts) and how it is shown as curl.
+// Signed calls for `custody request` and `custody trigger` to a target (cli/target.ts resolves it): how
+// an operation of the generated table becomes a request, how it is signed (runtime/http/hmac.ts) and
+// how it is shown as curl.
 import { randomUUID } from "node:crypto";
 import { operationList } from "../generated/operations.ts";
-import { walletApiBaseUrl } from "../runtime/http/base-url.ts";
 import { computeSignature, HMAC_HEADERS, unixSeconds } from "../runtime/http/hmac.ts";
 import { readKeys } from "../runtime/server/validate.ts";
-import { readSandboxFile, sandboxFilePath, type SandboxFile } from "./sandbox-file.ts";
+import type { ApiTarget } from "../lib/target.ts";
 import { UsageError } from "./usage-error.ts";
-import { CREDENTIAL_OPTIONS } from "./commands/signed-call.ts";
-
-export interface Credentials {
-  baseUrl: string;
-  apiKey: string;
-  apiSecret: string;
-  workspaceId?: string;
-  /** Where they came from, for messages. */
-  source: string;
-  sandbox?: SandboxFile;
-}
-
-export interface CredentialFlags {
-  baseUrl?: string;
-  apiKey?: string;
-  apiSecret?: string;
-  workspaceId?: string;
-}
-
-export function credentialFlagsOf(values: { [K in keyof typeof CREDENTIAL_OPTIONS]?: string }): CredentialFlags {
-  const out: CredentialFlags = {};
-  if (values["base-url"] !== undefined) out.baseUrl = values["base-url"];
-  if (values["api-key"] !== undefined) out.apiKey = values["api-key"];
-  if (values["api-secret"] !== undefined) out.apiSecret = values["api-secret"];
-  if (values["workspace-id"] !== undefined) out.workspaceId = values["workspace-id"];
-  return out;
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** The running sandbox's file, or undefined; a file left by a sandbox that is gone is ignored with a note. */
-export function runningSandbox(env: NodeJS.ProcessEnv = process.env): SandboxFile | undefined {
-  const file = sandboxFilePath(env);
-  const found = readSandboxFile(file);
-  if (found !== undefined && !pidAlive(found.pid)) throw new UsageError(`${file} was written by a sandbox that is no longer running (pid ${found.pid}); start \`custody sandbox\` again`);
-  return found;
-}
-
-/** The environment variable of each credential flag, as declared. */
-const ENV = Object.fromEntries(Object.entries(CREDENTIAL_OPTIONS).map(([flag, o]) => [flag, o.env])) as Record<keyof typeof CREDENTIAL_OPTIONS, string>;
-
-export function resolveCredentials(flags: CredentialFlags, env: NodeJS.ProcessEnv = process.env): Credentials {
-  const fromFlagsOrEnv = {
-    baseUrl: flags.baseUrl ?? env[ENV["base-url"]],
-    apiKey: flags.apiKey ?? env[ENV["api-key"]],
-    apiSecret: flags.apiSecret ?? env[ENV["api-secret"]],
-    workspaceId: flags.workspaceId ?? env[ENV["workspace-id"]],
-  };
-  const complete = fromFlagsOrEnv.baseUrl && fromFlagsOrEnv.apiKey && fromFlagsOrEnv.apiSecret;
-  const sandbox = complete ? undefined : runningSandbox(env);
-  const baseUrl = fromFlagsOrEnv.baseUrl ?? sandbox?.base_url;
-  const apiKey = fromFlagsOrEnv.apiKey ?? sandbox?.api_key;
-  const apiSecret = fromFlagsOrEnv.apiSecret ?? sandbox?.api_secret;
-  if (!baseUrl || !apiKey || !apiSecret) {
-    const missing = ([[baseUrl, "base-url"], [apiKey, "api-key"], [apiSecret, "api-secret"]] as const)
-      .filter(([value]) => !value)
-      .map(([, flag]) => `--${flag} (${ENV[flag]})`)
-      .join(", ");
-    throw new UsageError(`no credentials: start \`custody sandbox\` (it writes ${sandboxFilePath(env)}) or give ${missing}`);
-  }
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new UsageError(`--base-url is not a URL: "${baseUrl}"`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`--base-url must be http:// or https://, not ${url.protocol}`);
-  return {
-    baseUrl: walletApiBaseUrl(baseUrl),
-    apiKey,
-    apiSecret,
-    workspaceId: fromFlagsOrEnv.workspaceId ?? sandbox?.workspace_id,
-    source: sandbox ? sandboxFilePath(env) : "flags/environment",
-    ...(sandbox ? { sandbox } : {}),
-  };
-}
 
 export interface CallInput {
   params?: Record<string, string>;
@@ -145,20 +61,20 @@ function idempotencyHeader(op: Operation | undefined, given: Record<string, stri
   return { [wanted === "idempotencyKey" ? "idempotencyKey" : "Idempotency-Key"]: randomUUID() };
 }
 
-export function prepareRequest(creds: Credentials, method: string, path: string, input: CallInput, op?: Operation, nowSeconds = unixSeconds()): PreparedRequest {
+export function prepareRequest(target: ApiTarget, method: string, path: string, input: CallInput, op?: Operation, nowSeconds = unixSeconds()): PreparedRequest {
   const search = new URLSearchParams(input.query ?? {}).toString();
-  const target = search ? `${path}?${search}` : path;
+  const pathAndQuery = search ? `${path}?${search}` : path;
   const timestamp = String(nowSeconds);
-  const signature = computeSignature(creds.apiSecret, { method, path, timestamp, body: input.body ?? "" });
+  const signature = computeSignature(target.admin.apiSecret, { method, path, timestamp, body: input.body ?? "" });
   const headers: Record<string, string> = {
-    [HMAC_HEADERS.key]: creds.apiKey,
+    [HMAC_HEADERS.key]: target.admin.apiKey,
     [HMAC_HEADERS.timestamp]: timestamp,
     [HMAC_HEADERS.signature]: signature,
     ...(input.body !== undefined ? { "content-type": "application/json" } : {}),
     ...idempotencyHeader(op, input.headers ?? {}),
     ...input.headers,
   };
-  return { method, target, url: creds.baseUrl + target, headers, ...(input.body !== undefined ? { body: input.body } : {}) };
+  return { method, target: pathAndQuery, url: target.baseUrl + pathAndQuery, headers, ...(input.body !== undefined ? { body: input.body } : {}) };
 }
 
 function shellQuote(value: string): string {
@@ -209,12 +125,12 @@ export class CallFailed extends Error {
 }
 
 /** The adapter's call(): one operation by id, the envelope's data back, a CallFailed otherwise. */
-export function operationCaller(creds: Credentials) {
+export function operationCaller(target: ApiTarget) {
   return async (operationId: string, input: { params?: Record<string, string>; query?: Record<string, string>; headers?: Record<string, string>; body?: unknown }) => {
     const op = findOperation(operationId);
-    const path = fillPath(op, input.params ?? {}, creds.workspaceId);
+    const path = fillPath(op, input.params ?? {}, target.workspaceId);
     const body = input.body === undefined ? undefined : JSON.stringify(input.body);
-    const result = await send(prepareRequest(creds, op.method, path, { query: input.query, headers: input.headers, body }, op));
+    const result = await send(prepareRequest(target, op.method, path, { query: input.query, headers: input.headers, body }, op));
     const envelope = result.json as { success?: boolean; message?: string; data?: unknown } | undefined;
     if (result.status >= 200 && result.status < 300 && envelope?.success !== false) return envelope?.data;
     throw new CallFailed(result.status, `${operationId}: HTTP ${result.status}: ${envelope?.message ?? result.text.slice(0, 200)}`);
@@ -222,9 +138,9 @@ export function operationCaller(creds: Credentials) {
 }
 
 /** POST to a sandbox action (/_sandbox/…), signed like the API. */
-export async function sandboxAction(creds: Credentials, name: string, body: Record<string, unknown>): Promise<unknown> {
+export async function sandboxAction(target: ApiTarget, name: string, body: Record<string, unknown>): Promise<unknown> {
   const text = JSON.stringify(body);
-  const result = await send(prepareRequest(creds, "POST", `/_sandbox/${name}`, { body: text }));
+  const result = await send(prepareRequest(target, "POST", `/_sandbox/${name}`, { body: text }));
   const envelope = result.json as { success?: boolean; message?: string; data?: unknown } | undefined;
   if (result.status === 200 && envelope?.success) return envelope.data;
   throw new CallFailed(result.status, `sandbox ${name}: HTTP ${result.status}: ${envelope?.message ?? result.text.slice(0, 200)}`);

@@ -6,7 +6,9 @@ import * as api from "../web/console/adapter.js";
 import { parseFlags } from "./flags.ts";
 import { helpText } from "./help.ts";
 import { TRIGGER_COMMAND, TRIGGER_OPTIONS } from "./commands/trigger.ts";
-import { CallFailed, credentialFlagsOf, operationCaller, resolveCredentials, sandboxAction, type CredentialFlags, type Credentials } from "./signed-call.ts";
+import { CallFailed, operationCaller, sandboxAction } from "./signed-call.ts";
+import { callTarget } from "./target.ts";
+import type { ApiTarget } from "../lib/target.ts";
 import { UsageError } from "./usage-error.ts";
 
 export const TRIGGER_USAGE = helpText(TRIGGER_COMMAND);
@@ -23,7 +25,8 @@ interface TriggerArgs {
   amount?: string;
   blocks?: number;
   help: boolean;
-  creds: CredentialFlags;
+  /** The flags, for the target (cli/target.ts). */
+  values: Record<string, unknown>;
 }
 
 export function parseTriggerArgs(argv: string[]): TriggerArgs {
@@ -31,7 +34,7 @@ export function parseTriggerArgs(argv: string[]): TriggerArgs {
   if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
   const chain = values.chain ?? "evm";
   if (chain !== "evm" && chain !== "sol") throw new UsageError(`--chain must be evm or sol, got '${chain}'`);
-  const out: TriggerArgs = { help: values.help ?? false, chain, creds: credentialFlagsOf(values) };
+  const out: TriggerArgs = { help: values.help ?? false, chain, values };
   if (positionals[0] !== undefined) out.event = positionals[0];
   if (values.wallet !== undefined) out.wallet = values.wallet;
   if (values.amount !== undefined) {
@@ -62,7 +65,7 @@ class Trigger {
   readonly ctx: api.Ctx;
 
   constructor(
-    readonly creds: Credentials,
+    readonly creds: ApiTarget,
     readonly log: (line: string) => void,
     readonly chain: Chain = "evm",
   ) {
@@ -147,7 +150,7 @@ class Trigger {
   }
 }
 
-export async function trigger(event: string, args: Omit<TriggerArgs, "event" | "help" | "creds" | "chain"> & { chain?: Chain }, creds: Credentials, log: (line: string) => void): Promise<void> {
+export async function trigger(event: string, args: Omit<TriggerArgs, "event" | "help" | "values" | "chain"> & { chain?: Chain }, creds: ApiTarget, log: (line: string) => void): Promise<void> {
   const t = new Trigger(creds, log, args.chain);
   switch (event) {
     case "block":
@@ -179,7 +182,7 @@ export async function run(argv: string[]): Promise<number> {
   if (args.event === undefined) throw new UsageError(`name an event\n\n${TRIGGER_USAGE}`);
   if (!EVENTS.includes(args.event)) throw new UsageError(`unknown event '${args.event}'; events: ${EVENTS.join(", ")}`);
   if (args.chain === "sol" && args.event === "withdrawal.failed") throw new UsageError("withdrawal.failed is evm only: a SOL transfer to a valid address does not fail on chain");
-  const creds = resolveCredentials(args.creds);
+  const creds = callTarget(args.values as Record<string, string | undefined>, TRIGGER_OPTIONS, process.env);
   try {
     await trigger(args.event, args, creds, (line) => console.log(line));
   } catch (error) {

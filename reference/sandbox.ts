@@ -15,7 +15,11 @@ import { startSolanaSide } from "./solana-side.ts";
 
 export type { SandboxOptions } from "./config.ts";
 
-export interface Sandbox {
+/**
+ * What a started sandbox hands out: its URLs and seeded credentials. Declared once: the sandbox file
+ * (`custody request`, `trigger`, `mcp`), certify's worker handle and `sandbox --json` all carry it.
+ */
+export interface SandboxCredentials {
   /** Wallet API base URL, without /api/v1. */
   base_url: string;
   /** Node access base URL; HTTP JSON-RPC at `${rpc_url}/rpc`. */
@@ -39,12 +43,21 @@ export interface Sandbox {
   other_workspace_id: string;
   other_api_key: string;
   other_api_secret: string;
+}
+
+export interface Sandbox extends SandboxCredentials {
   /** The running core, for in-process tests and tools. */
   app: ReferenceApp;
   /** How long each start-up phase took, in ms (store: replaying the data directory; app: indexes and resuming work). */
   startup: { store_ms: number; chain_ms: number; app_ms: number; servers_ms: number };
   /** Stops both servers, the background work, flushes the store and closes the chain. Idempotent. */
   close(): Promise<void>;
+}
+
+/** The credentials record of a started sandbox, without its running parts (what crosses a thread or a file). */
+export function sandboxCredentials(s: Sandbox): SandboxCredentials {
+  const { app: _app, startup: _startup, close: _close, ...credentials } = s;
+  return credentials;
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {

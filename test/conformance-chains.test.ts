@@ -6,7 +6,7 @@ import { base58, createBase58check } from "@scure/base";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { describe, expect, it } from "vitest";
 import { keypairFromSeed, signBytes } from "../lib/solana/keys.ts";
-import type { TargetConfig } from "../conformance/run/config.ts";
+import type { Target } from "../conformance/run/config.ts";
 import { loadGeneratedOperations } from "../conformance/run/operations.ts";
 import { runSuite } from "../conformance/run/runner.ts";
 import { SANDBOX_SOL_ASSET_ID } from "../reference/domain/catalog.ts";
@@ -83,7 +83,7 @@ describe.concurrent("faults injected in front of the reference deployment's Sola
     try {
       const api = await startFaultProxy(sandbox.base_url, run.api);
       closers.push(() => api.close());
-      const target: TargetConfig = {
+      const target: Target = {
         baseUrl: api.url,
         rpcUrl: sandbox.rpc_url,
         wsUrl: sandbox.ws_url,

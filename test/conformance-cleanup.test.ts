@@ -4,7 +4,7 @@
 // or one whose lease still runs. Against the reference deployment, whose lists show what is left.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Check } from "../conformance/checks/check.ts";
-import type { TargetConfig } from "../conformance/run/config.ts";
+import type { Target } from "../conformance/run/config.ts";
 import { registerWebhook } from "../conformance/provision/webhook.ts";
 import { markerIn, RunMarker } from "../conformance/run/marker.ts";
 import { loadGeneratedOperations } from "../conformance/run/operations.ts";
@@ -39,7 +39,7 @@ describe("deliveries after a webhook was deleted", () => {
 
 describe("clean-up against the reference deployment", () => {
   let sandbox: Sandbox;
-  let target: TargetConfig;
+  let target: Target;
   const call = async (method: string, path: string, body?: unknown) => {
     const raw = body === undefined ? undefined : JSON.stringify(body);
     const headers = signRequest({ apiKey: sandbox.api_key, apiSecret: sandbox.api_secret, method, path, body: raw });

@@ -10,7 +10,7 @@ import { fuzzChecks } from "../conformance/checks/fuzz/index.ts";
 import { REDACTED } from "../conformance/transport/redact.ts";
 import { HarRecorder } from "../conformance/report/har.ts";
 import { renderJson } from "../conformance/report/json.ts";
-import { redactorFor } from "../conformance/run/runner.ts";
+import { redactorFor } from "../conformance/transport/redact.ts";
 import { envelope, runBehindProxy } from "./support/deep-target.ts";
 import type { ProxiedRequest, ProxiedResponse } from "./support/fake-proxy.ts";
 

@@ -3,13 +3,13 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TargetConfig } from "../conformance/run/config.ts";
+import type { Target } from "../conformance/run/config.ts";
 import { fail, skip } from "../conformance/checks/outcome.ts";
 import { runSuite } from "../conformance/run/runner.ts";
 import type { Check } from "../conformance/checks/check.ts";
 
 let server: Server;
-let target: TargetConfig;
+let target: Target;
 beforeAll(async () => {
   server = createServer((_req, res) => res.writeHead(401).end());
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { run } from "../cli/certify.ts";
 import { freePort } from "../cli/mock.ts";
 import { CATALOG } from "../conformance/checks/catalog.ts";
-import type { TargetConfig } from "../conformance/run/config.ts";
+import type { Target } from "../conformance/run/config.ts";
 import { loadGeneratedOperations } from "../conformance/run/operations.ts";
 import type { Report } from "../conformance/report/model.ts";
 import { runSuite } from "../conformance/run/runner.ts";
@@ -53,7 +53,7 @@ async function certifyB(extra: string[] = [], env: NodeJS.ProcessEnv = {}): Prom
 /** One check against B with one fault: the runner as the CLI drives it, narrowed to that check. */
 async function certifyOneCheck(fault: SeedOnlyBFault, checkId: string): Promise<Report> {
   const { t, port } = await startB([fault]);
-  const target: TargetConfig = {
+  const target: Target = {
     baseUrl: t.baseUrl, rpcUrl: t.rpcUrl, wsUrl: t.wsUrl, admin: t.owner, rpcApiKey: t.rpcApiKey, workspaceId: t.workspaceId,
     viewer: t.viewer, scoped: t.scoped, other: { credentials: t.other, workspaceId: t.otherWorkspaceId },
     fixtureIds: { walletId: t.walletId, assetId: t.assetId, withdrawalId: t.withdrawalId, webhookId: t.webhookId, deliveryId: t.deliveryId },

@@ -5,7 +5,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Check } from "../conformance/checks/check.ts";
-import type { TargetConfig } from "../conformance/run/config.ts";
+import type { Target } from "../conformance/run/config.ts";
 import { verdictLines } from "../conformance/report/console.ts";
 import { EXIT, exitCodeOf } from "../conformance/report/model.ts";
 import { renderJunit } from "../conformance/report/junit.ts";
@@ -15,7 +15,7 @@ import { runSuite } from "../conformance/run/runner.ts";
 import type { Group } from "../conformance/checks/types.ts";
 
 let server: Server;
-let target: TargetConfig;
+let target: Target;
 beforeAll(async () => {
   server = createServer((_req, res) => res.writeHead(404).end());
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
@@ -75,7 +75,7 @@ describe("verdict", () => {
   });
 
   it("a remote target at --level full without --webhook-receiver-url skips the webhook checks: not a certification", async () => {
-    const remote: TargetConfig = { ...target, baseUrl: "https://wallet.example" };
+    const remote: Target = { ...target, baseUrl: "https://wallet.example" };
     const needsReceiver = check("webhooks.needs-receiver", "webhooks", { level: "full", requires: ["receiver"], run: async (ctx) => void (await ctx.need("receiver")) });
     const result = await runSuite({ target: remote, options: { level: "full", timeoutMs: 500, concurrency: 1 }, operations: [], catalog: [needsReceiver], preflight: false });
     if (result.kind !== "completed") throw new Error("preflight was off");

@@ -191,7 +191,7 @@ describe("without a running sandbox", () => {
     try {
       const r = await capture(() => main(["request", "listWallets"]));
       expect(r.code).toBe(2);
-      expect(r.err).toMatch(/no credentials: start `custody sandbox` \(it writes .*none\.json\) or give --base-url/);
+      expect(r.err).toMatch(/missing --base-url \(or CUSTODY_BASE_URL\), .*; or start `custody sandbox` \(it writes .*none\.json\)/);
     } finally {
       process.env.CUSTODY_SANDBOX_FILE = saved;
     }

@@ -154,7 +154,7 @@ describe("files", () => {
     expect(client).toContain("export interface ClientOptions extends TransportOptions {");
     expect(client).toContain("createWallet(input: T.CreateWalletInput, options?: CallOptions): ApiPromise<T.CreateWalletData> {");
     expect(client).toContain("listWallets(input: T.ListWalletsInput = {}, options?: CallOptions): ApiPromise<T.ListWalletsData> {");
-    expect(client).toContain('import { callOperation, type CallOperation, type CallOptions } from "../../runtime/client-call.js";');
+    expect(client).toContain('import { callOperation, type CallOperation, type CallOptions } from "../../runtime/http/client-call.js";');
     const generic = await (await generated("allof")).read("client.ts");
     expect(generic).toContain('export interface ClientOptions extends Omit<TransportOptions, "apiKey" | "apiSecret"> {');
   });

@@ -1,5 +1,5 @@
 // rpc.ts and webhooks.ts generated from spec/: the typed JSON-RPC client over HTTP and WebSocket
-// against a small fake node, and verifyWebhook against deliveries signed by runtime/webhook-signature.ts.
+// against a small fake node, and verifyWebhook against deliveries signed by runtime/webhooks/signature.ts.
 import { createServer, type Server } from "node:http";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";

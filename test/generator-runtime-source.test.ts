@@ -39,7 +39,7 @@ describe("generate outside custody", () => {
         expect(spec.split("/").filter((s) => s === "..").length, `${path}: ${spec}`).toBeLessThanOrEqual(depth);
       }
     }
-    expect(await readFile(join(out, "client.ts"), "utf8")).toContain('from "./runtime/client-call.js"');
+    expect(await readFile(join(out, "client.ts"), "utf8")).toContain('from "./runtime/http/client-call.js"');
   });
 
   it("--runtime package imports custody/runtime and writes no runtime/", async () => {

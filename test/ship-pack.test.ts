@@ -85,7 +85,7 @@ describe("custody installed from its tarball", () => {
     expect(files).toContain("package/dist/cli/main.js");
     expect(files).toContain("package/dist/runtime/index.d.ts");
     expect(files).toContain("package/spec/openapi.yaml");
-    expect(files).toContain("package/runtime/http-client.ts");
+    expect(files).toContain("package/runtime/http/client.ts");
     expect(files.filter((f) => /^package\/(test|bench|docs|examples|scripts)\//.test(f) || /\.test\.(ts|js)$/.test(f))).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 // The report every reporter renders: the JSON shape other tools read (snake_case, stable).
 import type { RateLimited } from "../transport/probe.ts";
 import type { Check } from "../checks/check.ts";
-import type { RunOptions, TargetConfig } from "../run/config.ts";
+import type { RunOptions, Target } from "../run/config.ts";
 import type { PreflightStep } from "../run/preflight.ts";
 import type { Redactor } from "../transport/redact.ts";
 import type { CheckResult, CheckStatus, Evidence, FailureKind, Group, Level, Severity, SkipKind } from "../checks/types.ts";
@@ -112,7 +112,7 @@ export interface Report {
 }
 
 export function buildReport(input: {
-  target: TargetConfig;
+  target: Target;
   options: RunOptions;
   startedAt: Date;
   finishedAt: Date;

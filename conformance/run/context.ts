@@ -2,7 +2,7 @@
 // table and the shared prerequisites (fixtures), which are created once and shared by all checks.
 import { ApiClient, fillPath } from "../transport/api.ts";
 import { Cleanup } from "./cleanup.ts";
-import type { Credentials, RunOptions, TargetConfig } from "./config.ts";
+import type { Credentials, RunOptions, Target } from "./config.ts";
 import type { FixtureRegistry, FixtureResult, FixtureValues } from "../provision/registry.ts";
 import type { OperationInfo } from "./operations.ts";
 import { findOperation } from "./operations.ts";
@@ -33,7 +33,7 @@ export class Suite {
   fixtures!: FixtureRegistry<Suite>;
 
   constructor(
-    readonly config: TargetConfig,
+    readonly config: Target,
     readonly options: RunOptions,
     readonly operations: OperationInfo[],
     readonly redactor: Redactor,
@@ -116,7 +116,7 @@ export class CheckContext {
     this.rpc = suite.rpc(signal);
   }
 
-  get config(): TargetConfig {
+  get config(): Target {
     return this.suite.config;
   }
   get level(): Level {

@@ -4,7 +4,7 @@
 // section 5, {rpc_url}/rpc with the api_key query parameter and the WebSocket address (4.1).
 import { HMAC_WINDOW_SECONDS } from "../../runtime/http/hmac.ts";
 import { ApiClient, authHeaders, placeholderId } from "../transport/api.ts";
-import type { TargetConfig } from "./config.ts";
+import type { Target } from "./config.ts";
 import type { HttpProbe } from "../transport/probe.ts";
 import type { Redactor } from "../transport/redact.ts";
 import { RpcClient } from "../transport/rpc.ts";
@@ -30,7 +30,7 @@ export interface PreflightResult {
 }
 
 export interface PreflightInput {
-  target: TargetConfig;
+  target: Target;
   http: HttpProbe;
   redactor: Redactor;
   timeoutMs: number;

@@ -5,7 +5,7 @@
 // when it is interrupted.
 import { setMaxListeners } from "node:events";
 import { CATALOG } from "../checks/catalog.ts";
-import type { RunOptions, TargetConfig } from "./config.ts";
+import type { RunOptions, Target } from "./config.ts";
 import { CheckContext, Suite } from "./context.ts";
 import { createFixtures } from "../provision/index.ts";
 import type { OperationInfo } from "./operations.ts";
@@ -13,7 +13,7 @@ import { outcomeOf } from "../checks/outcome.ts";
 import { preflight, type PreflightFailure, type PreflightResult } from "./preflight.ts";
 import { selectChecks } from "./levels.ts";
 import { HttpProbe, type ProbeOptions } from "../transport/probe.ts";
-import { Redactor } from "../transport/redact.ts";
+import { redactorFor, type Redactor } from "../transport/redact.ts";
 import { buildReport, type Report } from "../report/model.ts";
 import type { Check } from "../checks/check.ts";
 import type { CheckResult, Group, Outcome, Prerequisite } from "../checks/types.ts";
@@ -25,21 +25,19 @@ import { sweepCertifyRecords } from "./sweep.ts";
 import { GROUPS } from "../checks/types.ts";
 
 export type RunEvent =
-  | { type: "start"; checks: Check[]; target: TargetConfig; options: RunOptions }
+  | { type: "start"; checks: Check[]; target: Target; options: RunOptions }
   | { type: "check-start"; check: Check }
   | { type: "check-end"; result: CheckResult }
   | { type: "group-end"; group: Group; results: CheckResult[] }
   | { type: "end"; report: Report };
 
 export interface RunInput {
-  target: TargetConfig;
+  target: Target;
   options: RunOptions;
   operations: OperationInfo[];
   /** Defaults to the full catalog. */
   catalog?: readonly Check[];
   onEvent?: (event: RunEvent) => void;
-  /** Shared with reporters so everything they write is redacted the same way. */
-  redactor?: Redactor;
   /** Sees every HTTP exchange of the run, redacted (certify --har). */
   onExchange?: ProbeOptions["onExchange"];
   /** Tests of the runner alone may skip the preflight (default: run it). */
@@ -52,23 +50,9 @@ export type RunResult =
   | { kind: "completed"; report: Report }
   | { kind: "preflight"; failure: PreflightFailure; preflight: PreflightResult };
 
-/** The redactor for a target: its secrets are masked everywhere evidence goes. */
-export function redactorFor(target: TargetConfig): Redactor {
-  const r = new Redactor();
-  for (const creds of [target.admin, target.viewer, target.scoped, target.other?.credentials]) {
-    if (!creds) continue;
-    r.addSecret(creds.apiSecret);
-    r.addKeyId(creds.apiKey);
-  }
-  r.addSecret(target.rpcApiKey);
-  r.addSecret(target.faucetPrivateKey);
-  r.addSecret(target.faucetPrivateKey?.replace(/^0x/, ""));
-  return r;
-}
-
 export async function runSuite(input: RunInput): Promise<RunResult> {
   const { target, options } = input;
-  const redactor = input.redactor ?? redactorFor(target);
+  const redactor = redactorFor(target);
   const http = new HttpProbe({ timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes, redactor, ...(input.onExchange ? { onExchange: input.onExchange } : {}) });
   const stop = new AbortController();
   // Every waiting check listens for the stop: many listeners on one signal is the design here.

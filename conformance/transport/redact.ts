@@ -1,6 +1,7 @@
 // Keeps secrets out of everything the suite shows: console, JSON, JUnit, HTML.
 // Known secret values are replaced wherever they appear; credential headers, the api_key query
 // parameter and JSON members named like secrets are masked whatever their value.
+import type { Target } from "../../lib/target.ts";
 
 export const REDACTED = "***redacted***";
 
@@ -151,4 +152,18 @@ function maskFields(value: unknown): unknown {
 /** http://user:pass@host → http://***redacted***@host */
 export function maskUserInfo(input: string): string {
   return input.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/i, `$1${REDACTED}@`);
+}
+
+/** The redactor for a target: its secrets are masked everywhere evidence goes. */
+export function redactorFor(target: Target): Redactor {
+  const r = new Redactor();
+  for (const creds of [target.admin, target.viewer, target.scoped, target.other?.credentials]) {
+    if (!creds) continue;
+    r.addSecret(creds.apiSecret);
+    r.addKeyId(creds.apiKey);
+  }
+  r.addSecret(target.rpcApiKey);
+  r.addSecret(target.faucetPrivateKey);
+  r.addSecret(target.faucetPrivateKey?.replace(/^0x/, ""));
+  return r;
 }

@@ -1,6 +1,6 @@
 // The sandbox behind a fault proxy, for the deep checks (authorization matrix, fuzz): one call
 // starts both and runs a catalog against them.
-import type { TargetConfig } from "../../conformance/run/config.ts";
+import type { Target } from "../../conformance/run/config.ts";
 import type { RecordedExchange } from "../../conformance/transport/probe.ts";
 import { loadGeneratedOperations, type OperationInfo } from "../../conformance/run/operations.ts";
 import type { Report } from "../../conformance/report/model.ts";
@@ -22,7 +22,7 @@ export interface DeepRun {
   /** Requests that went through the proxy, in order. */
   seen: ProxiedRequest[];
   workspaceId: string;
-  target: TargetConfig;
+  target: Target;
   /** The sandbox itself, behind no proxy. */
   sandboxUrl: string;
 }
@@ -58,7 +58,7 @@ export async function runBehindProxy(opts: {
   let receiverProxy: Awaited<ReturnType<typeof startFaultProxy>> | undefined;
   let rpcProxy: Awaited<ReturnType<typeof startFaultProxy>> | undefined;
   try {
-    const target: TargetConfig = {
+    const target: Target = {
       baseUrl: proxy.url,
       rpcUrl: sandbox.rpc_url,
       wsUrl: sandbox.ws_url,

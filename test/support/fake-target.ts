@@ -671,8 +671,8 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-/** The TargetConfig that points the runner at a fake target with its admin (owner) key. */
-export function fakeTargetConfig(t: FakeTarget, over: Partial<import("../../conformance/run/config.ts").TargetConfig> = {}): import("../../conformance/run/config.ts").TargetConfig {
+/** The Target that points the runner at a fake target with its admin (owner) key. */
+export function fakeTargetConfig(t: FakeTarget, over: Partial<import("../../conformance/run/config.ts").Target> = {}): import("../../conformance/run/config.ts").Target {
   return {
     baseUrl: t.baseUrl,
     rpcUrl: t.rpcUrl,

@@ -1,9 +1,9 @@
 // What certify is given for a reference sandbox started in a test: its URLs and every credential it
 // prints, the wallet API at `baseUrl` (a proxy in front of it, by default the sandbox itself).
-import type { TargetConfig } from "../../conformance/run/config.ts";
+import type { Target } from "../../conformance/run/config.ts";
 import type { Sandbox } from "../../reference/sandbox.ts";
 
-export function sandboxTarget(sandbox: Sandbox, baseUrl = sandbox.base_url): TargetConfig {
+export function sandboxTarget(sandbox: Sandbox, baseUrl = sandbox.base_url): Target {
   return {
     baseUrl,
     rpcUrl: sandbox.rpc_url,
