@@ -37,26 +37,35 @@ interface BundleSize {
   inputs: [string, number][];
 }
 
-/** What a browser bundle imports and calls: one client call (the figure with a goal), one webhook, one JSON-RPC call. */
+/** What a browser bundle imports and calls: one client call (the figure with a goal), a webhook, a JSON-RPC call. */
 const ENTRIES = {
-  client:
-    `import { CustodialWalletServiceClient } from "./sdk/client.ts";\n` +
-    `const client = new CustodialWalletServiceClient({ baseUrl: "https://wallet.example", apiKey: "k", apiSecret: "s" });\n` +
-    `client.getWalletOverview({ params: { wallet_id: "${WALLET_ID}" } }).then((o) => console.log(o));\n`,
-  webhooks: `import { verifyWebhook } from "./sdk/webhooks.ts";\nconsole.log(verifyWebhook({ publicKeyBase64: "k", headers: {}, body: "{}" }));\n`,
-  rpc: `import { createRpcClient } from "./sdk/rpc.ts";\ncreateRpcClient({ url: "https://node.example/rpc", apiKey: "k" }).eth_blockNumber().then(console.log);\n`,
+  client: [
+    `import { CustodialWalletServiceClient } from "./sdk/client.ts";`,
+    `const client = new CustodialWalletServiceClient(` +
+      `{ baseUrl: "https://wallet.example", apiKey: "k", apiSecret: "s" });`,
+    `client.getWalletOverview({ params: { wallet_id: "${WALLET_ID}" } }).then((o) => console.log(o));`,
+  ],
+  webhooks: [
+    `import { verifyWebhook } from "./sdk/webhooks.ts";`,
+    `console.log(verifyWebhook({ publicKeyBase64: "k", headers: {}, body: "{}" }));`,
+  ],
+  rpc: [
+    `import { createRpcClient } from "./sdk/rpc.ts";`,
+    `createRpcClient({ url: "https://node.example/rpc", apiKey: "k" }).eth_blockNumber().then(console.log);`,
+  ],
 } as const;
 
 type BundleEntry = keyof typeof ENTRIES;
 
-/** The output of `custody generate --zod <zod>` (with rpc.ts), each entry bundled for the browser and minified. */
+/** The output of `custody generate --zod <zod>` (with rpc.ts), each entry bundled for the browser, minified. */
 async function bundleSizes(ctx: BenchContext, zod: ZodFlavour): Promise<Record<BundleEntry, BundleSize>> {
   const dir = ctx.scratch(`sdk-bundle-${zod}`);
   const spec = join(ctx.root, "spec");
-  await generate({ specPath: join(spec, "openapi.yaml"), rpcSpecPath: join(spec, "openrpc.json"), outDir: join(dir, "sdk"), runtime: "vendor", zod });
+  const specs = { specPath: join(spec, "openapi.yaml"), rpcSpecPath: join(spec, "openrpc.json") };
+  await generate({ ...specs, outDir: join(dir, "sdk"), runtime: "vendor", zod });
   const sizes = {} as Record<BundleEntry, BundleSize>;
   for (const name of Object.keys(ENTRIES) as BundleEntry[]) {
-    writeFileSync(join(dir, `${name}.ts`), ENTRIES[name]);
+    writeFileSync(join(dir, `${name}.ts`), `${ENTRIES[name].join("\n")}\n`);
     sizes[name] = await bundleSize(ctx, join(dir, `${name}.ts`));
   }
   return sizes;
@@ -174,8 +183,9 @@ async function sizeEntries(ctx: BenchContext): Promise<SectionResult> {
     entries: [
       entry("sdk: one call bundled (browser, minified, zod included)", kb(c.bytes), `goal ${BUNDLE_GOAL_KB} KB`,
         BUNDLE_GOAL_KB, "KB", `gzip ${kb(c.gzipBytes)} KB, zod ${kb(c.zodBytes)} KB`),
-      entry("sdk --zod mini: one call bundled (browser, minified, zod included)", kb(m.bytes), "the default (classic zod)",
-        kb(c.bytes), "KB", `goal ${MINI_BUNDLE_GOAL_KB} KB; gzip ${kb(m.gzipBytes)} KB, zod ${kb(m.zodBytes)} KB`),
+      entry("sdk --zod mini: one call bundled (browser, minified, zod included)", kb(m.bytes),
+        "the default (classic zod)", kb(c.bytes), "KB",
+        `goal ${MINI_BUNDLE_GOAL_KB} KB; gzip ${kb(m.gzipBytes)} KB, zod ${kb(m.zodBytes)} KB`),
     ],
     notes: [`sdk bundles by input (KB = 1,000 bytes): ${lines.join("; ")}`],
   };
@@ -189,8 +199,9 @@ export async function benchSdk(ctx: BenchContext, options: { sizeOnly?: boolean 
   return {
     entries: [
       ...size.entries,
-      entry("sdk: getWallet throughput, generated client vs raw fetch", Math.round(rates.client), "raw fetch + node:crypto HMAC",
-        Math.round(rates.raw), "calls/s", `goal ratio >= ${THROUGHPUT_GOAL}; median of paired rounds ${rates.pairRatio.toFixed(3)}`),
+      entry("sdk: getWallet throughput, generated client vs raw fetch", Math.round(rates.client),
+        "raw fetch + node:crypto HMAC", Math.round(rates.raw), "calls/s",
+        `goal ratio >= ${THROUGHPUT_GOAL}; median of paired rounds ${rates.pairRatio.toFixed(3)}`),
     ],
     notes: size.notes,
   };

@@ -4,7 +4,8 @@
 import { existsSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import { SpecError } from "../generator/load/spec-error.ts";
-import { displayPath, generate, parsePackageSpec, ZOD_FLAVOURS, type GenerateResult, type PackageSpec, type RuntimeSource, type ZodFlavour } from "../generator/index.ts";
+import { displayPath, generate, parsePackageSpec, type GenerateResult, type PackageSpec, type RuntimeSource } from "../generator/index.ts";
+import { ZOD_FLAVOURS, type ZodFlavour } from "../generator/index.ts";
 import { installLines } from "../generator/output-needs.ts";
 import { packagePath } from "../lib/package-root.ts";
 import { GENERATE_COMMAND, GENERATE_OPTIONS } from "./commands/generate.ts";
@@ -49,8 +50,9 @@ export function generateArgsOf(values: Values): GenerateArgs {
     args.runtime = values.runtime;
   }
   if (values.zod !== undefined) {
-    if (!ZOD_FLAVOURS.includes(values.zod as ZodFlavour)) throw new UsageError(`--zod must be classic or mini, got '${values.zod}'`);
-    args.zod = values.zod as ZodFlavour;
+    const zod = values.zod as ZodFlavour;
+    if (!ZOD_FLAVOURS.includes(zod)) throw new UsageError(`--zod must be classic or mini, got '${values.zod}'`);
+    args.zod = zod;
   }
   if (values.package !== undefined) {
     try {

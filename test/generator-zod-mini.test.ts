@@ -20,7 +20,10 @@ import { typecheck } from "../generator/typecheck.ts";
 import { differential } from "../scripts/differential.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const FIXTURES = ["keywords", "keywords-30", "allof", "discriminator", "recursive", "nullable-30", "nullable-31", "additional-properties", "mini-custody", "names", "default-only", "public-apis-30", "public-apis-31"];
+const FIXTURES = [
+  ...["keywords", "keywords-30", "allof", "discriminator", "recursive", "nullable-30", "nullable-31"],
+  ...["additional-properties", "mini-custody", "names", "default-only", "public-apis-30", "public-apis-31"],
+];
 const TSC = join(ROOT, "node_modules/typescript/bin/tsc");
 
 interface Parsed {
@@ -42,7 +45,9 @@ afterAll(async () => {
 
 function run(args: string[], cwd: string): Promise<{ code: number; output: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, args, { cwd, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => done({ code: error ? 1 : 0, output: `${stdout}${stderr}` }));
+    execFile(process.execPath, args, { cwd, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      done({ code: error ? 1 : 0, output: `${stdout}${stderr}` });
+    });
   });
 }
 
@@ -57,7 +62,8 @@ class Agreement {
     const b = mini.safeParse(instance);
     this.compared++;
     if (a.success !== b.success || (a.success && !isDeepStrictEqual(a.data, b.data))) {
-      this.disagreements.push({ schema, instance, classic: { success: a.success, data: a.data }, mini: { success: b.success, data: b.data } });
+      const [classic, mini] = [a, b].map((r) => ({ success: r.success, data: r.data }));
+      this.disagreements.push({ schema, instance, classic, mini });
     }
     return b;
   }
@@ -78,25 +84,37 @@ class Agreement {
   }
 }
 
+async function importModule(path: string): Promise<Module> {
+  return (await import(pathToFileURL(path).href)) as Module;
+}
+
 function isChecker(value: unknown): value is Checker {
   return typeof (value as Checker | undefined)?.safeParse === "function";
 }
 
 /** Texts a parameter may arrive as: numbers, booleans, lists, formats, and what none of them accepts. */
-const TEXTS: unknown[] = ["", "0", "1", "7", "-1", "1.5", "1e3", "20", "100", "101", "true", "false", "yes", "abc", "a,b", "1,2", "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17", "2025-01-02T03:04:05Z", ["1", "2"], ["a"], []];
+const TEXTS: unknown[] = [
+  ...["", "0", "1", "7", "-1", "1.5", "1e3", "20", "100", "101", "true", "false", "yes", "abc", "a,b", "1,2"],
+  ...["3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17", "2025-01-02T03:04:05Z", ["1", "2"], ["a"], []],
+];
 
 /** Objects of parameter texts for each operation's params/query/headers schema. */
 function parameterInstances(model: SpecModel, random: () => number): Map<string, unknown[]> {
   const out = new Map<string, unknown[]>();
   for (const op of model.operations) {
-    for (const [name, params] of [[op.names.paramsSchema, op.params.path], [op.names.querySchema, op.params.query], [op.names.headersSchema, op.params.header]] as const) {
+    const locations = [
+      [op.names.paramsSchema, op.params.path],
+      [op.names.querySchema, op.params.query],
+      [op.names.headersSchema, op.params.header],
+    ] as const;
+    for (const [name, params] of locations) {
       if (params.length === 0) continue;
       const instances = Array.from({ length: 60 }, () => {
         const value: Record<string, unknown> = {};
         for (const p of params) {
           const schema = typeof p.schema === "object" ? p.schema : {};
-          const own = [...(Array.isArray(schema.enum) ? schema.enum : []), schema.default, schema.example].filter((v) => v !== undefined).map(String);
-          const choices = [...TEXTS, ...own];
+          const own = [...(Array.isArray(schema.enum) ? schema.enum : []), schema.default, schema.example];
+          const choices = [...TEXTS, ...own.filter((v) => v !== undefined).map(String)];
           if (random() < 0.75) value[p.key] = choices[Math.floor(random() * choices.length)];
         }
         return value;
@@ -120,12 +138,16 @@ function compare(model: SpecModel, classic: Module, mini: Module): { agreement: 
   const sample = () => Array.from({ length: 120 }, () => agreement.pool[Math.floor(random() * agreement.pool.length)]);
   for (const [name, value] of Object.entries(classic)) {
     const other = mini[name];
+    // A response record (status → schema) is compared status by status.
     const pairs: [string, Checker, Checker][] = isChecker(value)
       ? [[name, value, other as Checker]]
-      : Object.entries((value ?? {}) as Module).filter(([, s]) => isChecker(s)).map(([status, s]) => [`${name}.${status}`, s as Checker, (other as Module)[status] as Checker]);
+      : Object.entries((value ?? {}) as Module)
+          .filter(([, s]) => isChecker(s))
+          .map(([status, s]) => [`${name}.${status}`, s as Checker, (other as Module)[status] as Checker]);
     for (const [label, a, b] of pairs) {
       expect(isChecker(b), `${label} exists in both`).toBe(true);
-      for (const instance of [...(texts.get(name) ?? []), ...sample(), undefined]) agreement.judge(label, a, b, instance);
+      const instances = [...(texts.get(name) ?? []), ...sample(), undefined];
+      for (const instance of instances) agreement.judge(label, a, b, instance);
     }
   }
   return { agreement, ajv: result.disagreements };
@@ -139,10 +161,12 @@ describe("this contract, as packages built with plain tsc", () => {
     for (const zod of ["classic", "mini"] as const) {
       dirs[zod] = join(work, `package-${zod}`);
       const pkg = parsePackageSpec(`@acme/wallet-${zod}@1.0.0`);
-      await generate({ specPath: join(ROOT, "spec/openapi.yaml"), rpcSpecPath: join(ROOT, "spec/openrpc.json"), outDir: dirs[zod], package: pkg, zod, runtime: "vendor" });
+      const specs = { specPath: join(ROOT, "spec/openapi.yaml"), rpcSpecPath: join(ROOT, "spec/openrpc.json") };
+      await generate({ ...specs, outDir: dirs[zod], package: pkg, zod, runtime: "vendor" });
     }
     // Both builds at once: each is one tsc process.
-    const [classic, mini] = await Promise.all([run([TSC, "-p", "tsconfig.json"], dirs.classic), run([TSC, "-p", "tsconfig.json"], dirs.mini)]);
+    const tsc = (zod: ZodFlavour) => run([TSC, "-p", "tsconfig.json"], dirs[zod]);
+    const [classic, mini] = await Promise.all([tsc("classic"), tsc("mini")]);
     Object.assign(builds, { classic, mini });
   }, 300_000);
 
@@ -157,7 +181,7 @@ describe("this contract, as packages built with plain tsc", () => {
   });
 
   it("the compiled validators agree on every instance", async () => {
-    const load = async (zod: ZodFlavour) => (await import(pathToFileURL(join(dirs[zod], "dist/schemas.js")).href)) as Module;
+    const load = async (zod: ZodFlavour) => importModule(join(dirs[zod], "dist/schemas.js"));
     const { model } = await renderFiles({ specPath: join(ROOT, "spec/openapi.yaml"), outDir: join(work, "unused") });
     const { agreement, ajv } = compare(model, await load("classic"), await load("mini"));
     expect(agreement.disagreements).toEqual([]);
@@ -174,9 +198,12 @@ describe("this contract, as packages built with plain tsc", () => {
 
   it("one call of the mini client bundles zod/mini and none of classic zod", async () => {
     const entry = join(dirs.mini, "entry.ts");
-    await writeFile(entry, `import { CustodialWalletServiceClient } from "./src/client.ts";\nnew CustodialWalletServiceClient({ baseUrl: "https://w.example", apiKey: "k", apiSecret: "s" }).getWalletOverview({ params: { wallet_id: "w" } });\n`);
+    const client = `new CustodialWalletServiceClient({ baseUrl: "https://w.example", apiKey: "k", apiSecret: "s" })`;
+    const call = `${client}.getWalletOverview({ params: { wallet_id: "w" } });`;
+    await writeFile(entry, `import { CustodialWalletServiceClient } from "./src/client.ts";\n${call}\n`);
     const inputsOf = async (file: string) => {
-      const result = await build({ entryPoints: [file], bundle: true, minify: true, platform: "browser", format: "esm", write: false, metafile: true, logLevel: "silent" });
+      const options = { bundle: true, minify: true, platform: "browser", format: "esm", write: false } as const;
+      const result = await build({ entryPoints: [file], ...options, metafile: true, logLevel: "silent" });
       return Object.keys(result.metafile.inputs);
     };
     const inputs = await inputsOf(entry);
@@ -197,7 +224,8 @@ describe("fixture documents: every keyword, two public APIs", () => {
     for (const name of FIXTURES) {
       for (const zod of ["classic", "mini"] as const) {
         const dir = out(zod, name);
-        const { model, files } = await renderFiles({ specPath: join(ROOT, "test/fixtures/specs", `${name}.yaml`), outDir: dir, zod, runtime: "vendor" });
+        const specPath = join(ROOT, "test/fixtures/specs", `${name}.yaml`);
+        const { model, files } = await renderFiles({ specPath, outDir: dir, zod, runtime: "vendor" });
         for (const f of files) {
           await mkdir(join(dir, f.path, ".."), { recursive: true });
           await writeFile(join(dir, f.path), f.content);
@@ -215,7 +243,7 @@ describe("fixture documents: every keyword, two public APIs", () => {
 
   for (const name of FIXTURES) {
     it(`${name}: mini and classic agree`, async () => {
-      const load = async (zod: ZodFlavour) => (await import(pathToFileURL(resolve(out(zod, name), "schemas.ts")).href)) as Module;
+      const load = async (zod: ZodFlavour) => importModule(resolve(out(zod, name), "schemas.ts"));
       const { agreement, ajv } = compare(models.get(name)!, await load("classic"), await load("mini"));
       expect(agreement.disagreements).toEqual([]);
       expect(ajv).toEqual([]);
@@ -224,8 +252,9 @@ describe("fixture documents: every keyword, two public APIs", () => {
   }
 
   it("the comparison finds a validator that differs (a `not` that accepts everything)", async () => {
-    const load = async (zod: ZodFlavour) => (await import(pathToFileURL(resolve(out(zod, "keywords"), "schemas.ts")).href)) as Module;
-    const mini = { ...(await load("mini")), NotSchema: { safeParse: (value: unknown) => ({ success: true, data: value }) } };
+    const load = async (zod: ZodFlavour) => importModule(resolve(out(zod, "keywords"), "schemas.ts"));
+    const acceptsAll = { safeParse: (value: unknown) => ({ success: true, data: value }) };
+    const mini = { ...(await load("mini")), NotSchema: acceptsAll };
     const { agreement } = compare(models.get("keywords")!, await load("classic"), mini);
     expect(agreement.disagreements.some((d) => d.schema === "NotSchema")).toBe(true);
   }, 60_000);
@@ -241,11 +270,12 @@ describe("the flag and the config key", () => {
   it("sdks.NAME.zod in custody.config.yaml, under the flag", async () => {
     const dir = join(work, "config");
     await mkdir(dir, { recursive: true });
-    await writeFile(join(dir, "custody.config.yaml"), "sdks:\n  web:\n    out: web\n    zod: mini\n  node:\n    out: node\n");
-    const config = loadConfig(join(dir, "custody.config.yaml"), dir);
+    const file = join(dir, "custody.config.yaml");
+    await writeFile(file, "sdks:\n  web:\n    out: web\n    zod: mini\n  node:\n    out: node\n");
+    const config = loadConfig(file, dir);
     expect(generateRuns({}, config).map((r) => [r.name, r.args.zod])).toEqual([["web", "mini"], ["node", undefined]]);
     expect(generateRuns({ sdk: ["web"], zod: "classic" }, config)[0].args.zod).toBe("classic");
-    await writeFile(join(dir, "custody.config.yaml"), "sdks:\n  web:\n    zod: tiny\n");
-    expect(() => generateRuns({}, loadConfig(join(dir, "custody.config.yaml"), dir))).toThrow(/--zod must be classic or mini, got 'tiny'/);
+    await writeFile(file, "sdks:\n  web:\n    zod: tiny\n");
+    expect(() => generateRuns({}, loadConfig(file, dir))).toThrow(/--zod must be classic or mini, got 'tiny'/);
   });
 });

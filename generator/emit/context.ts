@@ -30,7 +30,8 @@ export function typeContext(ctx: EmitContext): TypeContext {
 }
 
 export function zodContext(ctx: EmitContext, coerce = false): ZodContext {
-  return { document: ctx.model.document, components: ctx.model.schemasByRef, resolver: ctx.model.resolver, coerce, version: ctx.model.version, dialect: dialectOf(ctx) };
+  const { document, schemasByRef: components, resolver, version } = ctx.model;
+  return { document, components, resolver, coerce, version, dialect: dialectOf(ctx) };
 }
 
 /** The output's zod dialect (classic unless the context names one). */

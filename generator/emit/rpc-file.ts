@@ -21,7 +21,8 @@ export function emitRpc(ctx: EmitContext): EmittedFile | undefined {
   if (rpc === undefined) return undefined;
   const tctx: TypeContext = { document: rpc.document, components: new Map(rpc.schemas.map((s) => [s.ref, s])), resolver: rpc.resolver };
   const dialect = dialectOf(ctx);
-  const zctx: ZodContext = { document: rpc.document, components: tctx.components, resolver: rpc.resolver, version: "3.1", dialect };
+  const zctx: ZodContext = { document: rpc.document, components: tctx.components, resolver: rpc.resolver, version: "3.1" };
+  zctx.dialect = dialect;
   const statements: Statement[] = [
     headerStatement(ctx.rpcHeaderLines ?? ctx.headerLines),
     importStatement(dialect.module, [], { namespace: "z" }),
@@ -79,7 +80,10 @@ function methodDeclarations(method: RpcMethodModel, tctx: TypeContext, zctx: Zod
   const n = method.names;
   const tuple = method.params.map((p) => `${safeLabel(p.name)}${p.required ? "" : "?"}: ${tsType(p.schema, tctx)}`);
   const dialect = zodDialectOf(zctx);
-  const zodItems = method.params.map((p) => (p.required ? zodSchema(p.schema, zctx) : dialect.optional(zodSchema(p.schema, zctx))));
+  const zodItems = method.params.map((p) => {
+    const code = zodSchema(p.schema, zctx);
+    return p.required ? code : dialect.optional(code);
+  });
   const result = method.result ? tsType(method.result.schema, tctx) : "unknown";
   return [
     { kind: "typeAlias", structure: { name: n.params, isExported: true, type: `[${tuple.join(", ")}]`, docs: [`Params of ${method.name} (by position).`] } },

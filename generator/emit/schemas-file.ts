@@ -30,14 +30,15 @@ export function emitSchemas(ctx: EmitContext): EmittedFile {
     if (hook.componentRef === undefined) body.push(constant(hook.schemaName, zodSchema(hook.schema, { ...plain, direction: "response" })));
   }
 
-  const head: Statement[] = [headerStatement(ctx.headerLines), importStatement(dialectOf(ctx).module, [], { namespace: "z" })];
+  const zod = importStatement(dialectOf(ctx).module, [], { namespace: "z" });
+  const head: Statement[] = [headerStatement(ctx.headerLines), zod];
   if (ctx.model.schemas.some((s) => s.recursive)) head.push(importStatement("./types.js", [], { typeOnly: true, namespace: "T" }));
   const text = printStatements(body);
   const used = runtimeHelpersUsed(text);
   if (used.schema.length > 0) head.push(importStatement(ctx.runtime("json-schema"), used.schema));
   if (used.formats.length > 0) head.push(importStatement(ctx.runtime("json-schema-formats"), used.formats));
   // Classic passes a helper as z.preprocess(name, ...), mini as z.transform(name).
-  const parameterHelpers = PARAMETER_HELPERS.filter((name) => text.includes(`(${name}, `) || text.includes(`(${name})`));
+  const parameterHelpers = PARAMETER_HELPERS.filter((n) => text.includes(`(${n}, `) || text.includes(`(${n})`));
   if (parameterHelpers.length > 0) head.push(importStatement(ctx.runtime("parameter-input"), parameterHelpers));
   return { path: "schemas.ts", content: `${printStatements(head)}\n${text}` };
 }

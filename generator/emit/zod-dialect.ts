@@ -68,7 +68,10 @@ const MINI: ZodDialect = {
   // zod/mini has no preprocess; classic's is this same pipe (zod/v4/classic/schemas.js).
   preprocess: (fn, code) => `z.pipe(z.transform(${fn}), ${code})`,
   catchall: (objectCode, extra) => `z.catchall(${objectCode}, ${extra})`,
-  checked: (code, checks) => (checks.length === 0 ? code : `${code}.check(${checks.map((c) => `z.${c.kind}(${c.args})`).join(", ")})`),
+  checked: (code, checks) => {
+    if (checks.length === 0) return code;
+    return `${code}.check(${checks.map((c) => `z.${c.kind}(${c.args})`).join(", ")})`;
+  },
 };
 
 export function zodDialect(flavour: ZodFlavour = "classic"): ZodDialect {

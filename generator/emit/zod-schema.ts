@@ -112,8 +112,9 @@ function literalZod(values: unknown[], ctx: ZodContext): string {
   if (unique.length > 1 && unique.every((v) => typeof v === "string")) literal = `z.enum([${unique.map((v) => JSON.stringify(v)).join(", ")}])`;
   else literal = unique.length === 1 ? `z.literal(${JSON.stringify(unique[0])})` : `z.literal([${unique.map((v) => JSON.stringify(v)).join(", ")}])`;
   // Strings from a URL must become numbers/booleans before the literal check.
-  if (ctx.coerce && unique.every((v) => typeof v === "number")) return zodDialectOf(ctx).pipe("z.coerce.number()", literal);
-  if (ctx.coerce && unique.every((v) => typeof v === "boolean")) return zodDialectOf(ctx).pipe("z.stringbool()", literal);
+  const dialect = zodDialectOf(ctx);
+  if (ctx.coerce && unique.every((v) => typeof v === "number")) return dialect.pipe("z.coerce.number()", literal);
+  if (ctx.coerce && unique.every((v) => typeof v === "boolean")) return dialect.pipe("z.stringbool()", literal);
   return literal;
 }
 
@@ -142,7 +143,9 @@ function stringZod(schema: SchemaObject, ctx: ZodContext): string {
   const min = isCount(schema.minLength) ? schema.minLength : 0;
   const max = isCount(schema.maxLength) ? schema.maxLength : undefined;
   // JSON Schema counts code points; zod's .min/.max count UTF-16 units.
-  if (min > 0 || max !== undefined) checks.push({ kind: "refine", args: `(s) => lengthWithin(s, ${min}, ${max ?? "Infinity"}), "length"` });
+  if (min > 0 || max !== undefined) {
+    checks.push({ kind: "refine", args: `(s) => lengthWithin(s, ${min}, ${max ?? "Infinity"}), "length"` });
+  }
   if (typeof schema.pattern === "string") {
     const flags = patternFlags(schema.pattern) ?? "";
     checks.push({ kind: "regex", args: `new RegExp(${JSON.stringify(schema.pattern)}${flags ? `, "${flags}"` : ""})` });
@@ -268,7 +271,9 @@ function anyOfZod(members: Schema[], ctx: ZodContext, depth: number): string {
   if (members.length === 0) return "z.never()";
   if (members.length === 1) return zodOf(members[0], ctx, depth + 1);
   const nulls = members.filter((m) => isNullOnly(ctx.resolver.resolve(m)));
-  if (members.length === 2 && nulls.length === 1) return zodDialectOf(ctx).nullable(zodOf(members.find((m) => !nulls.includes(m)), ctx, depth + 1));
+  if (members.length === 2 && nulls.length === 1) {
+    return zodDialectOf(ctx).nullable(zodOf(members.find((m) => !nulls.includes(m)), ctx, depth + 1));
+  }
   return `z.union([\n${members.map((m) => indent(zodOf(m, ctx, depth + 1) + ",")).join("\n")}\n])`;
 }
 
