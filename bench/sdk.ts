@@ -1,23 +1,26 @@
 // The generated SDK as a browser or edge user ships it, and what it costs per call on Node:
-// - size: one call (getWallet) of a client generated with the vendored runtime, bundled by esbuild for
-//   the browser platform, minified, zod included; goal at most 150 KB;
+// - size: one call (getWalletOverview) of a client generated with the vendored runtime, bundled by
+//   esbuild for the browser platform, minified, zod included (KB = 1,000 bytes, also gzipped, and zod's
+//   share); goal at most 150 KB for the default output, under 80 KB with `--zod mini`;
 // - throughput: the generated client (signing, retries armed, envelope unwrapped, answer validated with
 //   zod) against a hand-written fetch that signs with node:crypto and parses the JSON, in the same run
 //   against the same local server, alternating; goal at least 0.9 of raw fetch.
-// Run alone: node --import tsx bench/sdk.ts [--quick]
+// Run alone: node --import tsx bench/sdk.ts [--quick] [--size] (--size: the bundles only)
 import { createHmac } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
-import { generate } from "../generator/index.ts";
+import { generate, type ZodFlavour } from "../generator/index.ts";
 import { parse } from "yaml";
 import { createContext, PROJECT_ROOT, type BenchContext, type SectionResult } from "./context.ts";
 import { entry } from "./stats.ts";
 
 export const BUNDLE_GOAL_KB = 150;
+export const MINI_BUNDLE_GOAL_KB = 80;
 export const THROUGHPUT_GOAL = 0.9;
 
 const SECRET = "bench-secret";
@@ -25,16 +28,50 @@ const WALLET_ID = "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17";
 /** The spec's own example answer of getWallet, so the client's validation passes as against a real service. */
 const WALLET = (parse(readFileSync(join(PROJECT_ROOT, "spec", "openapi.yaml"), "utf8")) as { components: { examples: Record<string, { value: { success: boolean; data: unknown } }> } }).components.examples.WalletResponse.value;
 
-async function bundleSize(ctx: BenchContext): Promise<{ bytes: number; inputs: [string, number][] }> {
-  const dir = ctx.scratch("sdk-bundle");
-  await generate({ specPath: join(ctx.root, "spec", "openapi.yaml"), outDir: join(dir, "sdk"), runtime: "vendor" });
-  const entryFile = join(dir, "entry.ts");
-  writeFileSync(
-    entryFile,
-    `import { CustodialWalletServiceClient } from "./sdk/client.ts";\n` +
-      `const client = new CustodialWalletServiceClient({ baseUrl: "https://wallet.example", apiKey: "k", apiSecret: "s" });\n` +
-      `client.getWallet({ params: { wallet_id: "${WALLET_ID}" } }).then((w) => console.log(w.name));\n`,
-  );
+interface BundleSize {
+  bytes: number;
+  gzipBytes: number;
+  /** Bytes of the output that come from the zod package. */
+  zodBytes: number;
+  /** Bytes of the output by source: a package, the vendored runtime, or the generated code. */
+  inputs: [string, number][];
+}
+
+/** What a browser bundle imports and calls: one client call (the figure with a goal), a webhook, a JSON-RPC call. */
+const ENTRIES = {
+  client: [
+    `import { CustodialWalletServiceClient } from "./sdk/client.ts";`,
+    `const client = new CustodialWalletServiceClient(` +
+      `{ baseUrl: "https://wallet.example", apiKey: "k", apiSecret: "s" });`,
+    `client.getWalletOverview({ params: { wallet_id: "${WALLET_ID}" } }).then((o) => console.log(o));`,
+  ],
+  webhooks: [
+    `import { verifyWebhook } from "./sdk/webhooks.ts";`,
+    `console.log(verifyWebhook({ publicKeyBase64: "k", headers: {}, body: "{}" }));`,
+  ],
+  rpc: [
+    `import { createRpcClient } from "./sdk/rpc.ts";`,
+    `createRpcClient({ url: "https://node.example/rpc", apiKey: "k" }).eth_blockNumber().then(console.log);`,
+  ],
+} as const;
+
+type BundleEntry = keyof typeof ENTRIES;
+
+/** The output of `custody generate --zod <zod>` (with rpc.ts), each entry bundled for the browser, minified. */
+async function bundleSizes(ctx: BenchContext, zod: ZodFlavour): Promise<Record<BundleEntry, BundleSize>> {
+  const dir = ctx.scratch(`sdk-bundle-${zod}`);
+  const spec = join(ctx.root, "spec");
+  const specs = { specPath: join(spec, "openapi.yaml"), rpcSpecPath: join(spec, "openrpc.json") };
+  await generate({ ...specs, outDir: join(dir, "sdk"), runtime: "vendor", zod });
+  const sizes = {} as Record<BundleEntry, BundleSize>;
+  for (const name of Object.keys(ENTRIES) as BundleEntry[]) {
+    writeFileSync(join(dir, `${name}.ts`), `${ENTRIES[name].join("\n")}\n`);
+    sizes[name] = await bundleSize(ctx, join(dir, `${name}.ts`));
+  }
+  return sizes;
+}
+
+async function bundleSize(ctx: BenchContext, entryFile: string): Promise<BundleSize> {
   const result = await build({
     entryPoints: [entryFile],
     bundle: true,
@@ -49,10 +86,27 @@ async function bundleSize(ctx: BenchContext): Promise<{ bytes: number; inputs: [
   const output = Object.values(result.metafile.outputs)[0];
   const byPackage = new Map<string, number>();
   for (const [path, info] of Object.entries(output.inputs)) {
-    const key = path.includes("node_modules/") ? path.split("node_modules/").pop()!.split("/").slice(0, path.includes("node_modules/@") ? 2 : 1).join("/") : path.includes("/runtime/") ? "runtime" : "generated";
-    byPackage.set(key, (byPackage.get(key) ?? 0) + info.bytesInOutput);
+    byPackage.set(sourceOf(path), (byPackage.get(sourceOf(path)) ?? 0) + info.bytesInOutput);
   }
-  return { bytes: result.outputFiles[0].contents.length, inputs: [...byPackage].sort((a, b) => b[1] - a[1]) };
+  const bytes = result.outputFiles[0].contents;
+  const inputs = [...byPackage].sort((a, b) => b[1] - a[1]);
+  const zodBytes = inputs.filter(([key]) => key === "zod" || key.startsWith("zod/")).reduce((sum, [, n]) => sum + n, 0);
+  return { bytes: bytes.length, gzipBytes: gzipSync(bytes).length, zodBytes, inputs };
+}
+
+/** "zod/v4/core", "@noble/hashes", "runtime" or "generated" for an input of the bundle. */
+function sourceOf(path: string): string {
+  if (!path.includes("node_modules/")) return path.includes("/runtime/") ? "runtime" : "generated";
+  const parts = path.split("node_modules/").pop()!.split("/");
+  if (parts[0] === "zod") return parts.slice(0, parts[1] === "v4" ? 3 : 2).join("/");
+  return parts.slice(0, parts[0].startsWith("@") ? 2 : 1).join("/");
+}
+
+const kb = (bytes: number) => Math.round(bytes / 100) / 10;
+
+function sizeLine(size: BundleSize): string {
+  const parts = size.inputs.map(([k, v]) => `${k} ${kb(v)}`).join(", ");
+  return `${kb(size.bytes)} KB, gzip ${kb(size.gzipBytes)} KB, zod ${kb(size.zodBytes)} KB (${parts})`;
 }
 
 async function throughput(ctx: BenchContext): Promise<{ client: number; raw: number; pairRatio: number }> {
@@ -114,23 +168,47 @@ async function throughput(ctx: BenchContext): Promise<{ client: number; raw: num
   return { client: med(ours), raw: med(base), pairRatio: med(pairs) };
 }
 
-export async function benchSdk(ctx: BenchContext): Promise<SectionResult> {
-  ctx.log("sdk: bundling one call for the browser");
-  const size = await bundleSize(ctx);
-  const kb = size.bytes / 1024;
-  ctx.log(`sdk: bundle ${kb.toFixed(1)} KB: ${size.inputs.map(([k, v]) => `${k} ${(v / 1024).toFixed(1)} KB`).join(", ")}`);
+/** The bundle entries: the default output against its goal, `--zod mini` against the default. */
+async function sizeEntries(ctx: BenchContext): Promise<SectionResult> {
+  ctx.log("sdk: bundling for the browser (classic zod, then zod/mini)");
+  const classic = await bundleSizes(ctx, "classic");
+  const mini = await bundleSizes(ctx, "mini");
+  const lines = (Object.keys(ENTRIES) as BundleEntry[]).flatMap((name) => [
+    `${name}, classic: ${sizeLine(classic[name])}`,
+    `${name}, mini: ${sizeLine(mini[name])}`,
+  ]);
+  for (const line of lines) ctx.log(`sdk: ${line}`);
+  const [c, m] = [classic.client, mini.client];
+  return {
+    entries: [
+      entry("sdk: one call bundled (browser, minified, zod included)", kb(c.bytes), `goal ${BUNDLE_GOAL_KB} KB`,
+        BUNDLE_GOAL_KB, "KB", `gzip ${kb(c.gzipBytes)} KB, zod ${kb(c.zodBytes)} KB`),
+      entry("sdk --zod mini: one call bundled (browser, minified, zod included)", kb(m.bytes),
+        "the default (classic zod)", kb(c.bytes), "KB",
+        `goal ${MINI_BUNDLE_GOAL_KB} KB; gzip ${kb(m.gzipBytes)} KB, zod ${kb(m.zodBytes)} KB`),
+    ],
+    notes: [`sdk bundles by input (KB = 1,000 bytes): ${lines.join("; ")}`],
+  };
+}
+
+export async function benchSdk(ctx: BenchContext, options: { sizeOnly?: boolean } = {}): Promise<SectionResult> {
+  const size = await sizeEntries(ctx);
+  if (options.sizeOnly) return size;
   ctx.log("sdk: generated client vs raw fetch");
   const rates = await throughput(ctx);
   return {
     entries: [
-      entry("sdk: one call bundled (browser, minified, zod included)", Math.round(kb * 10) / 10, `goal ${BUNDLE_GOAL_KB} KB`, BUNDLE_GOAL_KB, "KB"),
-      entry("sdk: getWallet throughput, generated client vs raw fetch", Math.round(rates.client), "raw fetch + node:crypto HMAC", Math.round(rates.raw), "calls/s", `goal ratio >= ${THROUGHPUT_GOAL}; median of paired rounds ${rates.pairRatio.toFixed(3)}`),
+      ...size.entries,
+      entry("sdk: getWallet throughput, generated client vs raw fetch", Math.round(rates.client),
+        "raw fetch + node:crypto HMAC", Math.round(rates.raw), "calls/s",
+        `goal ratio >= ${THROUGHPUT_GOAL}; median of paired rounds ${rates.pairRatio.toFixed(3)}`),
     ],
-    notes: [`sdk bundle by input: ${size.inputs.map(([k, v]) => `${k} ${(v / 1024).toFixed(1)} KB`).join(", ")}`],
+    notes: size.notes,
   };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const result = await benchSdk(createContext(process.argv.includes("--quick")));
+  const ctx = createContext(process.argv.includes("--quick"));
+  const result = await benchSdk(ctx, { sizeOnly: process.argv.includes("--size") });
   console.log(JSON.stringify(result, null, 2));
 }

@@ -5,6 +5,7 @@ import { existsSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import { SpecError } from "../generator/load/spec-error.ts";
 import { displayPath, generate, parsePackageSpec, type GenerateResult, type PackageSpec, type RuntimeSource } from "../generator/index.ts";
+import { ZOD_FLAVOURS, type ZodFlavour } from "../generator/index.ts";
 import { installLines } from "../generator/output-needs.ts";
 import { packagePath } from "../lib/package-root.ts";
 import { GENERATE_COMMAND, GENERATE_OPTIONS } from "./commands/generate.ts";
@@ -27,6 +28,7 @@ export interface GenerateArgs {
   help: boolean;
   runtime?: RuntimeSource;
   package?: PackageSpec;
+  zod?: ZodFlavour;
 }
 
 /** The project's own spec/ when it has one, else the contract custody ships. */
@@ -46,6 +48,11 @@ export function generateArgsOf(values: Values): GenerateArgs {
   if (values.runtime !== undefined) {
     if (values.runtime !== "vendor" && values.runtime !== "package") throw new UsageError(`--runtime must be vendor or package, got '${values.runtime}'`);
     args.runtime = values.runtime;
+  }
+  if (values.zod !== undefined) {
+    const zod = values.zod as ZodFlavour;
+    if (!ZOD_FLAVOURS.includes(zod)) throw new UsageError(`--zod must be classic or mini, got '${values.zod}'`);
+    args.zod = zod;
   }
   if (values.package !== undefined) {
     try {
@@ -94,7 +101,7 @@ async function generateOne(args: GenerateArgs, label: string): Promise<number> {
   const out = shown(args.out);
   let result: GenerateResult;
   try {
-    result = await generate({ specPath: args.spec, rpcSpecPath: args.rpcSpec, outDir: args.out, check: args.check, lenient: args.lenient, runtime: args.runtime, package: args.package });
+    result = await generate({ specPath: args.spec, rpcSpecPath: args.rpcSpec, outDir: args.out, check: args.check, lenient: args.lenient, runtime: args.runtime, package: args.package, zod: args.zod });
   } catch (error) {
     if (error instanceof SpecError) {
       console.error(`${label}: the spec is invalid, nothing was written:\n${error.message}`);

@@ -23,10 +23,12 @@ import { isInside, runtimeSpecifier, vendoredRuntime, type RuntimeSource } from 
 import { custodyManifest, custodyVersion, packageFiles, type PackageSpec } from "./package-files.ts";
 import { installLines, outputNeeds, type OutputNeeds } from "./output-needs.ts";
 import { formatLocation } from "./load/spec-error.ts";
+import { zodDialect, type ZodFlavour } from "./emit/zod-dialect.ts";
 
 export { SpecError } from "./load/spec-error.ts";
 export type { FileChange } from "./write/output.ts";
 export type { RuntimeSource } from "./runtime-source.ts";
+export { ZOD_FLAVOURS, type ZodFlavour } from "./emit/zod-dialect.ts";
 export { parsePackageSpec, type PackageSpec } from "./package-files.ts";
 
 export interface GenerateOptions {
@@ -41,6 +43,8 @@ export interface GenerateOptions {
   runtime?: RuntimeSource;
   /** Write a publishable package into outDir (sources under src/) instead of a bare folder. */
   package?: PackageSpec;
+  /** How the schemas are written: classic zod (default) or zod/mini's functions, which bundlers drop when unused. */
+  zod?: ZodFlavour;
 }
 
 export interface GenerateResult {
@@ -108,6 +112,7 @@ async function renderModel(loaded: LoadedSpec, options: GenerateOptions): Promis
     headerLines: headerLines([{ path: model.displayPath, sha256: model.sha256 }]),
     rpcHeaderLines: model.rpc ? headerLines([{ path: model.rpc.displayPath, sha256: model.rpc.sha256 }]) : undefined,
     runtime: runtimeSpecifier(runtimeSourceOf(options), sourceDir(options), RUNTIME_DIR),
+    zod: zodDialect(options.zod),
   };
   const files: EmittedFile[] = [emitTypes(ctx), emitSchemas(ctx), emitOperations(ctx), emitClient(ctx), emitServer(ctx)];
   const webhooks = emitWebhooks(ctx);

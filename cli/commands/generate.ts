@@ -12,6 +12,12 @@ export const GENERATE_OPTIONS = {
     description: "vendor: copy custody's runtime into DIR/runtime (the code then needs only zod, undici, ws, @noble/*);\npackage: import it from \"custody/runtime\" (the project then depends on custody)",
     default: "vendor",
   },
+  zod: {
+    type: "string",
+    value: "classic|mini",
+    description: "how the schemas are written: classic: import * as z from \"zod\"; mini: \"zod/mini\"'s functions,\nthe same validation in a smaller browser bundle (docs/reference/sdk.md#zod-mini)",
+    default: "classic",
+  },
   package: { type: "string", value: "NAME[@V]", description: "write a publishable package into DIR: package.json, tsconfig.json, README.md, sources in src/" },
   check: { type: "boolean", config: false, description: "write nothing; exit 1 naming each file that would change" },
   lenient: { type: "boolean", description: "generate from documents invalid in common published ways (members the official schema\ndoes not allow, type names that are no JSON type, type 'null' in 3.0, schema: null, a query string in\na path key, ...), printing one warning per repair: file, pointer, what was done" },
@@ -29,7 +35,7 @@ export const GENERATE_OPTIONS = {
 export const GENERATE_COMMAND: CommandSpec<typeof GENERATE_OPTIONS> = {
   name: "generate",
   summary: "spec → types, zod schemas, signing client, server stubs, webhooks, JSON-RPC (--check: fail on drift)",
-  usage: ["custody generate [--spec FILE] [--rpc-spec FILE | --no-rpc] [--out DIR] [--runtime vendor|package] [--package NAME[@VERSION]] [--check] [--lenient]", "custody generate [--sdk NAME] [--check]      (the SDKs of custody.config.yaml)"],
+  usage: ["custody generate [--spec FILE] [--rpc-spec FILE | --no-rpc] [--out DIR] [--runtime vendor|package] [--zod classic|mini] [--package NAME[@VERSION]] [--check] [--lenient]", "custody generate [--sdk NAME] [--check]      (the SDKs of custody.config.yaml)"],
   options: GENERATE_OPTIONS,
   notes: ["It ends by printing what the output needs: the exact npm install lines for its packages and for TypeScript."],
   exitStatus: "0 done (with --check: nothing would change), 1 the spec is invalid or --check found drift, 2 bad usage",

@@ -1,6 +1,7 @@
 // What every file emitter gets: the model, the header text, and where runtime/ is from the output.
 import type { SpecModel } from "../model/types.ts";
 import type { TypeContext } from "./ts-type.ts";
+import { zodDialect, type ZodDialect } from "./zod-dialect.ts";
 import type { ZodContext } from "./zod-schema.ts";
 import type { Statement } from "./print.ts";
 
@@ -14,6 +15,8 @@ export interface EmitContext {
   runtime: (module: string) => string;
   /** The npm install lines of what the output needs (none for custody's own generated/). */
   install?: readonly string[];
+  /** How the output spells its zod schemas (default: classic zod). */
+  zod?: ZodDialect;
 }
 
 export interface EmittedFile {
@@ -27,7 +30,13 @@ export function typeContext(ctx: EmitContext): TypeContext {
 }
 
 export function zodContext(ctx: EmitContext, coerce = false): ZodContext {
-  return { document: ctx.model.document, components: ctx.model.schemasByRef, resolver: ctx.model.resolver, coerce, version: ctx.model.version };
+  const { document, schemasByRef: components, resolver, version } = ctx.model;
+  return { document, components, resolver, coerce, version, dialect: dialectOf(ctx) };
+}
+
+/** The output's zod dialect (classic unless the context names one). */
+export function dialectOf(ctx: EmitContext): ZodDialect {
+  return ctx.zod ?? zodDialect();
 }
 
 export function headerStatement(lines: readonly string[]): Statement {

@@ -2,10 +2,10 @@
 // and createRpcClient with one typed method per JSON-RPC method, over HTTP and WebSocket
 // (runtime/jsonrpc/client.ts; the API key by query or header).
 import type { RpcMethodModel, RpcModel, SchemaObject } from "../model/types.ts";
-import { headerStatement, importStatement, type EmitContext, type EmittedFile } from "./context.ts";
+import { dialectOf, headerStatement, importStatement, type EmitContext, type EmittedFile } from "./context.ts";
 import { printStatements, type Statement } from "./print.ts";
 import { docText, indent, objectShape, tsType, type TypeContext } from "./ts-type.ts";
-import { runtimeHelpersUsed, zodSchema, type ZodContext } from "./zod-schema.ts";
+import { runtimeHelpersUsed, zodDialectOf, zodSchema, type ZodContext } from "./zod-schema.ts";
 import { isInterfaceShape } from "../model/schema-shape.ts";
 
 const CLIENT = `export type RpcClientOptions = TypedRpcClientOptions;
@@ -20,10 +20,12 @@ export function emitRpc(ctx: EmitContext): EmittedFile | undefined {
   const rpc = ctx.model.rpc;
   if (rpc === undefined) return undefined;
   const tctx: TypeContext = { document: rpc.document, components: new Map(rpc.schemas.map((s) => [s.ref, s])), resolver: rpc.resolver };
+  const dialect = dialectOf(ctx);
   const zctx: ZodContext = { document: rpc.document, components: tctx.components, resolver: rpc.resolver, version: "3.1" };
+  zctx.dialect = dialect;
   const statements: Statement[] = [
     headerStatement(ctx.rpcHeaderLines ?? ctx.headerLines),
-    importStatement("zod", [], { namespace: "z" }),
+    importStatement(dialect.module, [], { namespace: "z" }),
     importStatement(ctx.runtime("jsonrpc/call"), ["callRpcMethod", "createTypedRpcClient", "type TypedRpcClient", "type TypedRpcClientOptions"]),
     importStatement(ctx.runtime("jsonrpc/client"), ["RpcClient as RuntimeRpcClient"], { typeOnly: true }),
   ];
@@ -33,7 +35,7 @@ export function emitRpc(ctx: EmitContext): EmittedFile | undefined {
     const code = zodSchema(named.schema, zctx);
     statements.push(
       named.recursive
-        ? constant(named.schemaName, `z.lazy(() => ${code})`, `z.ZodType<${named.typeName}>`)
+        ? constant(named.schemaName, `z.lazy(() => ${code})`, dialect.schemaType(named.typeName))
         : constant(named.schemaName, code),
     );
   }
@@ -77,7 +79,11 @@ function rpcType(name: string, schema: RpcModel["schemas"][number]["schema"], tc
 function methodDeclarations(method: RpcMethodModel, tctx: TypeContext, zctx: ZodContext): Statement[] {
   const n = method.names;
   const tuple = method.params.map((p) => `${safeLabel(p.name)}${p.required ? "" : "?"}: ${tsType(p.schema, tctx)}`);
-  const zodItems = method.params.map((p) => `${zodSchema(p.schema, zctx)}${p.required ? "" : ".optional()"}`);
+  const dialect = zodDialectOf(zctx);
+  const zodItems = method.params.map((p) => {
+    const code = zodSchema(p.schema, zctx);
+    return p.required ? code : dialect.optional(code);
+  });
   const result = method.result ? tsType(method.result.schema, tctx) : "unknown";
   return [
     { kind: "typeAlias", structure: { name: n.params, isExported: true, type: `[${tuple.join(", ")}]`, docs: [`Params of ${method.name} (by position).`] } },

@@ -1,12 +1,13 @@
 // generated/schemas.ts: a zod 4 schema per component (dependencies first; cycles as z.lazy with an
 // explicit type) and per operation its params/query/headers/body schemas and response schemas.
+// Classic zod or zod/mini, as the context's dialect says (zod-dialect.ts).
 import { objectLiteralKey, propertyKey } from "../model/names.ts";
 import { DIRECTIONS } from "../model/directions.ts";
 import type { NamedSchema, OperationModel, ParameterModel, ResponseModel } from "../model/types.ts";
-import { headerStatement, importStatement, zodContext, type EmitContext, type EmittedFile } from "./context.ts";
+import { dialectOf, headerStatement, importStatement, zodContext, type EmitContext, type EmittedFile } from "./context.ts";
 import { printStatements, type Statement } from "./print.ts";
 import { indent } from "./ts-type.ts";
-import { runtimeHelpersUsed, withOwnProperties, zodSchema, type ZodContext } from "./zod-schema.ts";
+import { runtimeHelpersUsed, withOwnProperties, zodDialectOf, zodSchema, type ZodContext } from "./zod-schema.ts";
 
 /** Preprocessing helpers (runtime/http/parameter-input.ts) the parameter schemas call. */
 const PARAMETER_HELPERS = ["toArray", "splitCommas", "ownProperties"];
@@ -29,13 +30,15 @@ export function emitSchemas(ctx: EmitContext): EmittedFile {
     if (hook.componentRef === undefined) body.push(constant(hook.schemaName, zodSchema(hook.schema, { ...plain, direction: "response" })));
   }
 
-  const head: Statement[] = [headerStatement(ctx.headerLines), importStatement("zod", [], { namespace: "z" })];
+  const zod = importStatement(dialectOf(ctx).module, [], { namespace: "z" });
+  const head: Statement[] = [headerStatement(ctx.headerLines), zod];
   if (ctx.model.schemas.some((s) => s.recursive)) head.push(importStatement("./types.js", [], { typeOnly: true, namespace: "T" }));
   const text = printStatements(body);
   const used = runtimeHelpersUsed(text);
   if (used.schema.length > 0) head.push(importStatement(ctx.runtime("schema/json-schema"), used.schema));
   if (used.formats.length > 0) head.push(importStatement(ctx.runtime("schema/formats"), used.formats));
-  const parameterHelpers = PARAMETER_HELPERS.filter((name) => text.includes(`(${name}, `));
+  // Classic passes a helper as z.preprocess(name, ...), mini as z.transform(name).
+  const parameterHelpers = PARAMETER_HELPERS.filter((n) => text.includes(`(${n}, `) || text.includes(`(${n})`));
   if (parameterHelpers.length > 0) head.push(importStatement(ctx.runtime("http/parameter-input"), parameterHelpers));
   return { path: "schemas.ts", content: `${printStatements(head)}\n${text}` };
 }
@@ -49,7 +52,7 @@ function componentSchema(names: { typeName: string; schemaName: string }, named:
   const code = zodSchema(named.schema, zctx);
   if (!named.recursive) return constant(names.schemaName, code);
   // A cycle needs z.lazy, and TypeScript needs the type spelled out to check a self-reference.
-  return constant(names.schemaName, `z.lazy(() => ${code})`, `z.ZodType<T.${names.typeName}>`);
+  return constant(names.schemaName, `z.lazy(() => ${code})`, zodDialectOf(zctx).schemaType(`T.${names.typeName}`));
 }
 
 /**
@@ -82,9 +85,9 @@ function parametersSchema(params: ParameterModel[], ctx: EmitContext, coerced: C
   const lines = params.map((p) => {
     const zctx: ZodContext = { ...zodContext(ctx, true), explode: p.explode, coercedRef: coerced.ref };
     const code = zodSchema(p.schema, zctx);
-    return `${objectLiteralKey(p.key)}: ${code}${p.required ? "" : parameterDefault(p)},`;
+    return `${objectLiteralKey(p.key)}: ${p.required ? code : parameterDefault(p, code, ctx)},`;
   });
-  return withOwnProperties(params.map((p) => p.key), `z.object({\n${lines.map(indent).join("\n")}\n})`);
+  return withOwnProperties(params.map((p) => p.key), `z.object({\n${lines.map(indent).join("\n")}\n})`, dialectOf(ctx));
 }
 
 /**
@@ -92,16 +95,17 @@ function parametersSchema(params: ParameterModel[], ctx: EmitContext, coerced: C
  * requests); a default of the wrong type is left out. Bodies and responses apply none: JSON Schema's
  * default is an annotation, and a response must carry what it requires.
  */
-function parameterDefault(p: ParameterModel): string {
+function parameterDefault(p: ParameterModel, code: string, ctx: EmitContext): string {
+  const dialect = dialectOf(ctx);
   const schema = p.schema;
-  if (typeof schema !== "object" || !Object.hasOwn(schema, "default")) return ".optional()";
+  if (typeof schema !== "object" || !Object.hasOwn(schema, "default")) return dialect.optional(code);
   const value = schema.default;
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   const fits =
     (typeof value === "string" && types.includes("string") && !schema.format && (!Array.isArray(schema.enum) || schema.enum.includes(value))) ||
     (typeof value === "number" && (types.includes("number") || (types.includes("integer") && Number.isInteger(value)))) ||
     (typeof value === "boolean" && types.includes("boolean"));
-  return fits ? `.default(${JSON.stringify(value)})` : ".optional()";
+  return fits ? dialect.withDefault(code, JSON.stringify(value)) : dialect.optional(code);
 }
 
 function operationSchemas(op: OperationModel, ctx: EmitContext, coerced: CoercedComponents): Statement[] {
@@ -119,7 +123,7 @@ function operationSchemas(op: OperationModel, ctx: EmitContext, coerced: Coerced
     .map(([name, params]) => constant(name, parametersSchema(params, ctx, coerced)));
   if (op.body) {
     const code = zodSchema(op.body.schema, { ...plain, direction: "request" });
-    out.push(constant(n.bodySchema, op.body.required ? code : `${code}.optional()`));
+    out.push(constant(n.bodySchema, op.body.required ? code : dialectOf(ctx).optional(code)));
   }
   out.push(constant(n.responseSchemas, responseRecord(op.responses, { ...plain, direction: "response" })));
   return out;

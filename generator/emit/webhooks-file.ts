@@ -4,7 +4,7 @@ import { directedNames } from "../model/directions.ts";
 import { derefSchema, flattenObject } from "../model/schema-utils.ts";
 import type { SpecModel, WebhookModel } from "../model/types.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
-import { headerStatement, importStatement } from "./context.ts";
+import { dialectOf, headerStatement, importStatement } from "./context.ts";
 import { printStatements, type Statement } from "./print.ts";
 import { indent } from "./ts-type.ts";
 
@@ -33,7 +33,7 @@ export function emitWebhooks(ctx: EmitContext): EmittedFile | undefined {
   const members = [...new Set(hooks.map((h) => `S.${h.schemaName}`))];
   const statements: Statement[] = [
     headerStatement(ctx.headerLines),
-    importStatement("zod", [], { namespace: "z" }),
+    importStatement(dialectOf(ctx).module, [], { namespace: "z" }),
     importStatement(ctx.runtime("webhooks/event"), [
       "parseEvent",
       "verifyEvent",

@@ -3,6 +3,7 @@
 // predicate from runtime/json-schema.ts. Keywords that need the value's own keys or raw items
 // (not, if/then/else, patternProperties, uniqueItems, ...) are checked on the raw value before it is
 // parsed: `z.unknown().refine(rule).pipe(schema)`. Defaults are annotations and are not applied.
+// The text is classic zod or zod/mini as the context's dialect spells it (zod-dialect.ts).
 import { directedNames, hiddenIn, hiddenProperties } from "../model/directions.ts";
 import { isPrototypeMember, objectLiteralKey } from "../model/names.ts";
 import type { SchemaResolver } from "../model/resolve-schema.ts";
@@ -10,6 +11,7 @@ import { patternFlags } from "../model/resolve-schema.ts";
 import { branchesOf, jsonTypeText, literalValues, type Branch } from "../model/schema-shape.ts";
 import type { Direction, NamedSchema, Schema, SchemaObject } from "../model/types.ts";
 import { indent } from "./ts-type.ts";
+import { zodDialect, type ZodCheck, type ZodDialect } from "./zod-dialect.ts";
 
 export interface ZodContext {
   document: unknown;
@@ -27,6 +29,15 @@ export interface ZodContext {
    * without it a component is inlined, which only callers printing one small schema may afford.
    */
   coercedRef?: (named: NamedSchema, ctx: ZodContext) => string;
+  /** How the text spells wrappers and checks (default: classic zod). */
+  dialect?: ZodDialect;
+}
+
+const CLASSIC = zodDialect("classic");
+
+/** The dialect the text is spelled in (classic unless the context names one). */
+export function zodDialectOf(ctx: ZodContext): ZodDialect {
+  return ctx.dialect ?? CLASSIC;
 }
 
 const MAX_INLINE_DEPTH = 64;
@@ -70,7 +81,7 @@ function zodOf(input: Schema | undefined, ctx: ZodContext, depth: number): strin
   if (Array.isArray(schema.oneOf)) parts.push(oneOfZod(schema, schema.oneOf, ctx, depth));
   let out = parts.length === 0 ? "z.unknown()" : parts.reduce((acc, part) => `z.intersection(${acc}, ${part})`);
   const rules = rawRules(schema, ctx, depth);
-  if (rules.length > 0) out = `z.unknown()${rules.join("")}.pipe(${out})`;
+  if (rules.length > 0) out = zodDialectOf(ctx).pipe(zodDialectOf(ctx).checked("z.unknown()", rules), out);
   return out;
 }
 
@@ -80,7 +91,7 @@ function baseZod(schema: SchemaObject, ctx: ZodContext, depth: number): string |
   const all = branchesOf(schema);
   const others = all.filter((b) => b !== "null").map((b) => branchZod(b, schema, ctx, depth));
   let typed = others.length === 0 ? undefined : others.length === 1 ? others[0] : `z.union([${others.join(", ")}])`;
-  if (all.includes("null")) typed = typed === undefined ? "z.null()" : `${typed}.nullable()`;
+  if (all.includes("null")) typed = typed === undefined ? "z.null()" : zodDialectOf(ctx).nullable(typed);
   if (literals === undefined) return typed;
   const literal = literalZod(literals, ctx);
   // Other keywords still hold next to enum/const (e.g. a pattern): both are checked.
@@ -101,15 +112,16 @@ function literalZod(values: unknown[], ctx: ZodContext): string {
   if (unique.length > 1 && unique.every((v) => typeof v === "string")) literal = `z.enum([${unique.map((v) => JSON.stringify(v)).join(", ")}])`;
   else literal = unique.length === 1 ? `z.literal(${JSON.stringify(unique[0])})` : `z.literal([${unique.map((v) => JSON.stringify(v)).join(", ")}])`;
   // Strings from a URL must become numbers/booleans before the literal check.
-  if (ctx.coerce && unique.every((v) => typeof v === "number")) return `z.coerce.number().pipe(${literal})`;
-  if (ctx.coerce && unique.every((v) => typeof v === "boolean")) return `z.stringbool().pipe(${literal})`;
+  const dialect = zodDialectOf(ctx);
+  if (ctx.coerce && unique.every((v) => typeof v === "number")) return dialect.pipe("z.coerce.number()", literal);
+  if (ctx.coerce && unique.every((v) => typeof v === "boolean")) return dialect.pipe("z.stringbool()", literal);
   return literal;
 }
 
 function branchZod(branch: Branch, schema: SchemaObject, ctx: ZodContext, depth: number): string {
   switch (branch) {
     case "string":
-      return stringZod(schema);
+      return stringZod(schema, ctx);
     case "integer":
     case "number":
       return numberZod(schema, branch === "integer", ctx);
@@ -126,51 +138,58 @@ function branchZod(branch: Branch, schema: SchemaObject, ctx: ZodContext, depth:
   }
 }
 
-function stringZod(schema: SchemaObject): string {
-  let out = "z.string()";
+function stringZod(schema: SchemaObject, ctx: ZodContext): string {
+  const checks: ZodCheck[] = [];
   const min = isCount(schema.minLength) ? schema.minLength : 0;
   const max = isCount(schema.maxLength) ? schema.maxLength : undefined;
   // JSON Schema counts code points; zod's .min/.max count UTF-16 units.
-  if (min > 0 || max !== undefined) out += `.refine((s) => lengthWithin(s, ${min}, ${max ?? "Infinity"}), "length")`;
+  if (min > 0 || max !== undefined) {
+    checks.push({ kind: "refine", args: `(s) => lengthWithin(s, ${min}, ${max ?? "Infinity"}), "length"` });
+  }
   if (typeof schema.pattern === "string") {
     const flags = patternFlags(schema.pattern) ?? "";
-    out += `.regex(new RegExp(${JSON.stringify(schema.pattern)}${flags ? `, "${flags}"` : ""}))`;
+    checks.push({ kind: "regex", args: `new RegExp(${JSON.stringify(schema.pattern)}${flags ? `, "${flags}"` : ""})` });
   }
   const check = typeof schema.format === "string" ? FORMAT_CHECKS[schema.format] : undefined;
-  if (check !== undefined) out += `.refine(${check}, ${JSON.stringify(`format ${schema.format}`)})`;
-  return out;
+  if (check !== undefined) checks.push({ kind: "refine", args: `${check}, ${JSON.stringify(`format ${schema.format}`)}` });
+  return zodDialectOf(ctx).checked("z.string()", checks);
 }
 
 function numberZod(schema: SchemaObject, integer: boolean, ctx: ZodContext): string {
-  let out = ctx.coerce ? "z.coerce.number()" : "z.number()";
+  const checks: ZodCheck[] = [];
   // JSON Schema's integer is any whole number, beyond 2^53 too (zod's .int() stops there).
-  if (integer) out += `.refine(isInteger, "integer")`;
-  if (typeof schema.minimum === "number") out += `.min(${schema.minimum})`;
-  if (typeof schema.exclusiveMinimum === "number") out += `.gt(${schema.exclusiveMinimum})`;
-  if (typeof schema.maximum === "number") out += `.max(${schema.maximum})`;
-  if (typeof schema.exclusiveMaximum === "number") out += `.lt(${schema.exclusiveMaximum})`;
-  if (typeof schema.multipleOf === "number" && schema.multipleOf > 0) out += `.refine((n) => isMultipleOf(n, ${schema.multipleOf}), "multipleOf")`;
-  return out;
+  if (integer) checks.push({ kind: "refine", args: `isInteger, "integer"` });
+  if (typeof schema.minimum === "number") checks.push({ kind: "gte", args: `${schema.minimum}` });
+  if (typeof schema.exclusiveMinimum === "number") checks.push({ kind: "gt", args: `${schema.exclusiveMinimum}` });
+  if (typeof schema.maximum === "number") checks.push({ kind: "lte", args: `${schema.maximum}` });
+  if (typeof schema.exclusiveMaximum === "number") checks.push({ kind: "lt", args: `${schema.exclusiveMaximum}` });
+  if (typeof schema.multipleOf === "number" && schema.multipleOf > 0) {
+    checks.push({ kind: "refine", args: `(n) => isMultipleOf(n, ${schema.multipleOf}), "multipleOf"` });
+  }
+  return zodDialectOf(ctx).checked(ctx.coerce ? "z.coerce.number()" : "z.number()", checks);
 }
 
 function arrayZod(schema: SchemaObject, ctx: ZodContext, depth: number): string {
+  const dialect = zodDialectOf(ctx);
   let out: string;
   const min = isCount(schema.minItems) ? schema.minItems : 0;
   const max = isCount(schema.maxItems) ? schema.maxItems : undefined;
   if (Array.isArray(schema.prefixItems)) {
     // prefixItems constrain the items that are there; shorter arrays are valid.
-    const items = schema.prefixItems.map((p) => `${zodOf(p, ctx, depth + 1)}.optional()`);
+    const items = schema.prefixItems.map((p) => dialect.optional(zodOf(p, ctx, depth + 1)));
     const rest = schema.items === false ? "" : `, ${zodOf(schema.items, ctx, depth + 1)}`;
-    out = `z.tuple([${items.join(", ")}]${rest})`;
-    if (min > 0) out += `.refine((a) => a.length >= ${min}, "minItems")`;
-    if (max !== undefined) out += `.refine((a) => a.length <= ${max}, "maxItems")`;
+    const checks: ZodCheck[] = [];
+    if (min > 0) checks.push({ kind: "refine", args: `(a) => a.length >= ${min}, "minItems"` });
+    if (max !== undefined) checks.push({ kind: "refine", args: `(a) => a.length <= ${max}, "maxItems"` });
+    out = dialect.checked(`z.tuple([${items.join(", ")}]${rest})`, checks);
   } else {
-    out = `z.array(${zodOf(schema.items, ctx, depth + 1)})`;
-    if (min > 0) out += `.min(${min})`;
-    if (max !== undefined) out += `.max(${max})`;
+    const checks: ZodCheck[] = [];
+    if (min > 0) checks.push({ kind: "minLength", args: `${min}` });
+    if (max !== undefined) checks.push({ kind: "maxLength", args: `${max}` });
+    out = dialect.checked(`z.array(${zodOf(schema.items, ctx, depth + 1)})`, checks);
   }
   // A query value arrives once as a string, or repeated as an array.
-  return ctx.coerce ? `z.preprocess(${ctx.explode === false ? "splitCommas" : "toArray"}, ${out})` : out;
+  return ctx.coerce ? dialect.preprocess(ctx.explode === false ? "splitCommas" : "toArray", out) : out;
 }
 
 /** z.object / z.strictObject / z.looseObject / .catchall / z.record from the object keywords. */
@@ -188,14 +207,14 @@ function objectZod(schema: SchemaObject, ctx: ZodContext, depth: number): string
   }
   const lines = names.map((name) => {
     const value = Object.hasOwn(properties, name) ? zodOf(properties[name], ctx, depth + 1) : "z.unknown()";
-    return `${objectLiteralKey(name)}: ${value}${required.has(name) ? "" : ".optional()"},`;
+    return `${objectLiteralKey(name)}: ${required.has(name) ? value : zodDialectOf(ctx).optional(value)},`;
   });
   const body = `{\n${lines.map(indent).join("\n")}\n}`;
   let out = `z.object(${body})`;
   if (extra === false) out = `z.strictObject(${body})`;
   else if (extra === true) out = `z.looseObject(${body})`;
-  else if (extraZod !== undefined) out = `z.object(${body}).catchall(${extraZod})`;
-  return withOwnProperties(names, out);
+  else if (extraZod !== undefined) out = zodDialectOf(ctx).catchall(`z.object(${body})`, extraZod);
+  return withOwnProperties(names, out, zodDialectOf(ctx));
 }
 
 /**
@@ -203,14 +222,14 @@ function objectZod(schema: SchemaObject, ctx: ZodContext, depth: number): string
  * the input through `ownProperties`, a copy without prototype, so an absent key is absent rather than
  * the inherited function (see isPrototypeMember).
  */
-export function withOwnProperties(keys: readonly string[], objectCode: string): string {
-  return keys.some(isPrototypeMember) ? `z.preprocess(ownProperties, ${objectCode})` : objectCode;
+export function withOwnProperties(keys: readonly string[], objectCode: string, dialect: ZodDialect = CLASSIC): string {
+  return keys.some(isPrototypeMember) ? dialect.preprocess("ownProperties", objectCode) : objectCode;
 }
 
-/** .refine() calls for the keywords checked on the raw value (see the file comment). */
-function rawRules(schema: SchemaObject, ctx: ZodContext, depth: number): string[] {
+/** Refinements for the keywords checked on the raw value (see the file comment). */
+function rawRules(schema: SchemaObject, ctx: ZodContext, depth: number): ZodCheck[] {
   const sub = (s: unknown) => zodOf(s as Schema, ctx, depth + 1);
-  const rules: string[] = [];
+  const rules: ZodCheck[] = [];
   const object: string[] = [];
   if (isCount(schema.minProperties)) object.push(`minProperties: ${schema.minProperties}`);
   if (isCount(schema.maxProperties)) object.push(`maxProperties: ${schema.maxProperties}`);
@@ -230,7 +249,7 @@ function rawRules(schema: SchemaObject, ctx: ZodContext, depth: number): string[
     if (extra === false) object.push("additional: false");
     else if (extra !== undefined && extra !== true) object.push(`additional: ${sub(extra)}`);
   }
-  if (object.length > 0) rules.push(`.refine(objectRule({ ${object.join(", ")} }), "object keywords")`);
+  if (object.length > 0) rules.push({ kind: "refine", args: `objectRule({ ${object.join(", ")} }), "object keywords"` });
   const array: string[] = [];
   if (schema.uniqueItems === true) array.push("uniqueItems: true");
   if (schema.contains !== undefined) {
@@ -238,12 +257,12 @@ function rawRules(schema: SchemaObject, ctx: ZodContext, depth: number): string[
     if (isCount(schema.minContains)) array.push(`minContains: ${schema.minContains}`);
     if (isCount(schema.maxContains)) array.push(`maxContains: ${schema.maxContains}`);
   }
-  if (array.length > 0) rules.push(`.refine(arrayRule({ ${array.join(", ")} }), "array keywords")`);
-  if (schema.not !== undefined) rules.push(`.refine(notRule(${sub(schema.not)}), "not")`);
+  if (array.length > 0) rules.push({ kind: "refine", args: `arrayRule({ ${array.join(", ")} }), "array keywords"` });
+  if (schema.not !== undefined) rules.push({ kind: "refine", args: `notRule(${sub(schema.not)}), "not"` });
   if (schema.if !== undefined && (schema.then !== undefined || schema.else !== undefined)) {
     const args = [sub(schema.if), schema.then === undefined ? "undefined" : sub(schema.then)];
     if (schema.else !== undefined) args.push(sub(schema.else));
-    rules.push(`.refine(conditionRule(${args.join(", ")}), "if/then/else")`);
+    rules.push({ kind: "refine", args: `conditionRule(${args.join(", ")}), "if/then/else"` });
   }
   return rules;
 }
@@ -252,7 +271,9 @@ function anyOfZod(members: Schema[], ctx: ZodContext, depth: number): string {
   if (members.length === 0) return "z.never()";
   if (members.length === 1) return zodOf(members[0], ctx, depth + 1);
   const nulls = members.filter((m) => isNullOnly(ctx.resolver.resolve(m)));
-  if (members.length === 2 && nulls.length === 1) return `${zodOf(members.find((m) => !nulls.includes(m)), ctx, depth + 1)}.nullable()`;
+  if (members.length === 2 && nulls.length === 1) {
+    return zodDialectOf(ctx).nullable(zodOf(members.find((m) => !nulls.includes(m)), ctx, depth + 1));
+  }
   return `z.union([\n${members.map((m) => indent(zodOf(m, ctx, depth + 1) + ",")).join("\n")}\n])`;
 }
 

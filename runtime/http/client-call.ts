@@ -2,13 +2,12 @@
 // generated idempotency key where the operation declares one), unwrap the envelope (or check the HTTP
 // status), validate the payload against the operation's declared response schema, and raise the
 // ApiError subclass of the status on failure. Generated client.ts stays one line a method.
-import type { z } from "zod";
 import { ApiPromise, type WithResponse } from "./api-promise.ts";
 import { apiErrorFor, ResponseValidationError, type ApiError } from "../errors.ts";
 import { unwrapEnvelope } from "./answer.ts";
 import type { QueryValue, Transport, TransportResponse } from "./transport.ts";
 import type { RetryPolicy } from "./retry.ts";
-import { firstIssue } from "../schema/issue.ts";
+import { firstIssue, type ParsingSchema } from "../schema/issue.ts";
 
 /** Per-call overrides. */
 export interface CallOptions {
@@ -166,7 +165,7 @@ function headerStrings(headers: object | undefined): Record<string, string> {
 
 /** Validates what the response carries against the schema declared for its status. */
 function checked(op: CallOperation, response: TransportResponse, data: unknown): unknown {
-  const schemas = op.responseSchemas as Record<string, z.ZodType | undefined>;
+  const schemas = op.responseSchemas as Record<string, ParsingSchema | undefined>;
   const schema = schemas[response.status] ?? schemas[`${String(response.status)[0]}XX`] ?? schemas.default;
   if (schema === undefined) return data;
   const result = schema.safeParse(data);

@@ -1,11 +1,10 @@
 // What every generated JSON-RPC method does: send the call, then check the result against the
 // method's schema from the OpenRPC document.
-import type { z } from "zod";
 import { httpRpc, RpcTransportError, wsRpc, type RpcAuth, type RpcClient, type WsRpcClient } from "./client.ts";
-import { firstIssue } from "../schema/issue.ts";
+import { firstIssue, type ParsingSchema } from "../schema/issue.ts";
 
 /** Sends one call and checks its result against the method's schema. */
-export async function callRpcMethod<T>(client: RpcClient, method: string, params: readonly unknown[], schema: z.ZodType): Promise<T> {
+export async function callRpcMethod<T>(client: RpcClient, method: string, params: readonly unknown[], schema: ParsingSchema): Promise<T> {
   const result = await client.request(method, trimOptional(params));
   const checked = schema.safeParse(result);
   if (checked.success) return checked.data as T;

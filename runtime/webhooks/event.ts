@@ -1,8 +1,7 @@
 // Receiving a webhook: verify the signature (runtime/webhooks/signature.ts), then parse the body into
 // one of the spec's declared events. Generated webhooks.ts binds these to its event schemas.
-import type { z } from "zod";
 import { WebhookVerificationError } from "../errors.ts";
-import { firstIssue } from "../schema/issue.ts";
+import { firstIssue, type ParsingSchema } from "../schema/issue.ts";
 
 export { WebhookVerificationError };
 import { verifyWebhook as verifyWebhookSignature, type HeadersInput, type WebhookFailureReason, type WebhookProfile } from "./signature.ts";
@@ -25,8 +24,8 @@ export interface VerifyWebhookOptions {
 
 /** The event schemas of a spec: one per type, and the union of all. */
 export interface EventSchemas {
-  byType: Readonly<Record<string, z.ZodType>>;
-  any: z.ZodType;
+  byType: Readonly<Record<string, ParsingSchema>>;
+  any: ParsingSchema;
 }
 
 /** Parses a delivery body (raw text, bytes or parsed JSON) into an event; its `type` or `event` member picks the schema. */
