@@ -120,7 +120,7 @@ describe("names and header case", () => {
     expect(types).toMatch(/export type NotFoundOperationError = /);
 
     const headerSchemas = await readFile(join(outHeaders, "schemas.ts"), "utf8");
-    const block = /export const PublishPackageHeadersSchema = z\.object\(\{([^]*?)\}\);/.exec(headerSchemas)?.[1] ?? "";
+    const block = /export const PublishPackageHeadersSchema = z\.object\(\{([\s\S]*?)\}\);/.exec(headerSchemas)?.[1] ?? "";
     expect(block.match(/"x-amz-content-sha256"/g)).toHaveLength(1);
     // The operation's declaration wins over the path item's: required.
     expect(block).toMatch(/"x-amz-content-sha256": z\.string\(\),/);
