@@ -126,7 +126,7 @@ describe("names and header case", () => {
     expect(block).toMatch(/"x-amz-content-sha256": z\.string\(\),/);
     // Query names are case-sensitive: Version and version stay two parameters.
     expect(headerSchemas).toMatch(/Version: z\.string\(\)\.optional\(\),\s*version: z\.string\(\)\.optional\(\),/);
-  }, 120_000);
+  });
 
   it("names yield by a fixed suffix, not by the document's other names", async () => {
     expect(toPascalCase("ApiError")).toBe("ApiError");

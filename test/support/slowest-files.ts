@@ -6,7 +6,8 @@ import { join, relative } from "node:path";
 import type { Reporter, TestModule } from "vitest/node";
 
 export const OUTPUT_DIR = join(import.meta.dirname, "..", "..", "test-output");
-export const CPU_DIR = join(OUTPUT_DIR, "file-cpu");
+/** Where this run's workers write their CPU figures: one folder per run, so two runs side by side do not mix. */
+export const CPU_DIR_ENV = "CUSTODY_TEST_CPU_DIR";
 const SHOWN = 10;
 
 export interface FileFigures {
@@ -18,13 +19,17 @@ export interface FileFigures {
 }
 
 export default class SlowestFiles implements Reporter {
+  private readonly cpuDir = join(OUTPUT_DIR, `file-cpu-${process.pid}`);
+
   onInit(): void {
-    rmSync(CPU_DIR, { recursive: true, force: true });
+    // Set before the workers start: they inherit the environment.
+    process.env[CPU_DIR_ENV] = this.cpuDir;
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
     if (modules.length === 0) return;
-    const cpu = cpuByFile();
+    const cpu = cpuByFile(this.cpuDir);
+    rmSync(this.cpuDir, { recursive: true, force: true });
     const root = join(import.meta.dirname, "..", "..");
     const figures: FileFigures[] = modules.map((m) => ({
       file: relative(root, m.moduleId),
@@ -52,16 +57,16 @@ function wallOf(m: TestModule): number {
   return d.environmentSetupDuration + d.prepareDuration + d.setupDuration + d.collectDuration + d.duration;
 }
 
-function cpuByFile(): Map<string, number> {
+function cpuByFile(dir: string): Map<string, number> {
   const out = new Map<string, number>();
   let names: string[] = [];
   try {
-    names = readdirSync(CPU_DIR);
+    names = readdirSync(dir);
   } catch {
     return out;
   }
   for (const name of names) {
-    for (const line of readFileSync(join(CPU_DIR, name), "utf8").split("\n")) {
+    for (const line of readFileSync(join(dir, name), "utf8").split("\n")) {
       if (!line) continue;
       const { file, cpuMs } = JSON.parse(line) as { file: string; cpuMs: number };
       out.set(file, (out.get(file) ?? 0) + cpuMs);
