@@ -1,10 +1,23 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+
+// Most test files spend their time waiting (on a chain's blocks, webhook retries, child processes), not
+// computing, so two files per core keep the cores busy; vitest's default (cores - 1) ran one file at a
+// time on a 2-core machine. CUSTODY_TEST_WORKERS overrides it.
+const workers = Number(process.env.CUSTODY_TEST_WORKERS) || Math.max(2, availableParallelism() * 2);
 
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Outer bounds only, for a hung test: every test waits on events (a block, a delivery, a child's
+    // output), never on a guess of how long a step takes, so a machine busy with other work (a 2-core
+    // machine at load 30 runs a tsc of 12 CPU-seconds in three minutes) is slow, not failing. Tests set no
+    // shorter bound of their own; the few longer ones are the npm installs of test/ship-pack.test.ts.
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
     pool: "forks",
+    maxWorkers: workers,
+    setupFiles: ["test/support/file-cpu.ts"],
+    reporters: ["default", "./test/support/slowest-files.ts"],
   },
 });

@@ -30,8 +30,8 @@ export function consoleTable(entries: readonly ResultEntry[]): string {
 }
 
 export function markdownTable(entries: readonly ResultEntry[]): string {
-  const escape = (s: string) => s.replace(/\|/g, "\\|");
+  const escapeCell = (s: string) => s.replace(/\|/g, "\\|");
   const lines = [`| ${HEADER.join(" | ")} |`, "|---|---:|---|---:|---:|---|"];
-  for (const r of rows(entries)) lines.push(`| ${r.map(escape).join(" | ")} |`);
+  for (const r of rows(entries)) lines.push(`| ${r.map(escapeCell).join(" | ")} |`);
   return lines.join("\n");
 }

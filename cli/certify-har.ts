@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { HarRecorder } from "../conformance/report/har.ts";
 import type { Redactor } from "../conformance/transport/redact.ts";
-import { version } from "./main.ts";
+import { custodyVersion } from "../lib/version.ts";
 
 
 export function harRecorder(file: string | undefined): HarRecorder | undefined {
@@ -13,6 +13,6 @@ export function harRecorder(file: string | undefined): HarRecorder | undefined {
 /** Writes the HAR file; returns its absolute path. */
 export function writeHar(file: string, recorder: HarRecorder, redactor: Redactor): string {
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, recorder.render(redactor, version()));
+  writeFileSync(file, recorder.render(redactor, custodyVersion()));
   return resolve(file);
 }

@@ -1,7 +1,6 @@
 // The `custody` command line: one bin, one module per subcommand, loaded on demand
 // so that `custody generate` never pays for the sandbox's chain and vice versa.
-import { readFileSync } from "node:fs";
-import { packagePath } from "../lib/package-root.ts";
+import { custodyVersion } from "../lib/version.ts";
 import { UsageError } from "./usage-error.ts";
 
 type Command = (argv: string[]) => Promise<number>;
@@ -27,7 +26,7 @@ export async function usage(): Promise<string> {
 }
 
 export function version(): string {
-  return (JSON.parse(readFileSync(packagePath(import.meta.url, "package.json"), "utf8")) as { version: string }).version;
+  return custodyVersion();
 }
 
 let pipeGuarded = false;

@@ -1,8 +1,6 @@
 // `custody generate --package NAME[@VERSION]`: the files that make the output a publishable npm
 // package: package.json (exports, types, dependency ranges, engines), tsconfig.json (tsc builds
 // src/ → dist/ with declarations) and README.md (install, build, usage, dependencies).
-import { readFileSync } from "node:fs";
-import { packagePath } from "../lib/package-root.ts";
 import type { EmittedFile } from "./emit/context.ts";
 import { renderTemplate } from "./emit/templates.ts";
 import { wireTestsSource } from "./emit/wire-tests-file.ts";
@@ -28,15 +26,7 @@ export function parsePackageSpec(text: string): PackageSpec {
   return { name, version };
 }
 
-let manifest: Manifest | undefined;
-export function custodyManifest(): Manifest {
-  manifest ??= JSON.parse(readFileSync(packagePath(import.meta.url, "package.json"), "utf8")) as Manifest;
-  return manifest;
-}
-
-export function custodyVersion(): string {
-  return custodyManifest().version;
-}
+export { custodyManifest, custodyVersion } from "../lib/version.ts";
 
 /** Modules of the output that get a subpath export of their own. */
 const ENTRY_POINTS = ["client", "server", "webhooks", "rpc", "schemas", "types", "operations"];

@@ -99,7 +99,7 @@ export class ReferenceApp {
       void this.executor.kick();
       void this.solanaExecutor.kick();
     };
-    this.signing = new SigningService(this.ctx, this.wallets);
+    this.signing = new SigningService(this.wallets);
     this.web3 = new Web3SigningService(this.ctx, this.wallets, nonces);
     this.transactions = new TransactionService(this.ctx);
     this.audit = new AuditLogService(this.ctx);

@@ -10,29 +10,10 @@ import { createHmac, randomBytes } from "node:crypto";
 import { uuidFromBytes } from "./domain/ids.ts";
 import type { WebhookProfile } from "../runtime/webhooks/signature.ts";
 import type { RetrySchedule } from "./webhooks/backoff.ts";
-import { CREDENTIAL_ENV, PROFILE_ENV, SEED_ENV } from "./credential-env.ts";
+import { CREDENTIAL_ENV, PROFILE_ENV, SEED_ENV, type SandboxCredentials } from "./credential-env.ts";
 import type { DeliverySchedule, PolicyChoice } from "./webhooks/policy.ts";
 
-export interface SandboxCredentials {
-  workspaceId?: string;
-  apiKey?: string;
-  apiSecret?: string;
-  viewerApiKey?: string;
-  viewerApiSecret?: string;
-  scopedApiKey?: string;
-  scopedApiSecret?: string;
-  rpcApiKey?: string;
-  /** 0x + 64 hex digits: the funded account of the embedded chain. */
-  faucetPrivateKey?: string;
-  /** 64 hex digits: master seed of the wallet keys. */
-  walletMasterSeed?: string;
-  /** 64 hex digits: Ed25519 secret of the workspace's webhook signatures. */
-  webhookPrivateKey?: string;
-  /** A second workspace with its own owner key (certify's tenant isolation checks use it). */
-  otherWorkspaceId?: string;
-  otherApiKey?: string;
-  otherApiSecret?: string;
-}
+export type { SandboxCredentials };
 
 export interface SandboxOptions {
   /** Default 127.0.0.1 (loopback only). */

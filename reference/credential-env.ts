@@ -1,6 +1,27 @@
 // The environment variables that fix the sandbox's seeded values, in a module that imports nothing:
 // `custody sandbox --help` lists them without loading the sandbox (config.ts reads them).
-import type { SandboxCredentials } from "./config.ts";
+
+/** The values the sandbox seeds; each can be fixed by option or by its environment variable below. */
+export interface SandboxCredentials {
+  workspaceId?: string;
+  apiKey?: string;
+  apiSecret?: string;
+  viewerApiKey?: string;
+  viewerApiSecret?: string;
+  scopedApiKey?: string;
+  scopedApiSecret?: string;
+  rpcApiKey?: string;
+  /** 0x + 64 hex digits: the funded account of the embedded chain. */
+  faucetPrivateKey?: string;
+  /** 64 hex digits: master seed of the wallet keys. */
+  walletMasterSeed?: string;
+  /** 64 hex digits: Ed25519 secret of the workspace's webhook signatures. */
+  webhookPrivateKey?: string;
+  /** A second workspace with its own owner key (certify's tenant isolation checks use it). */
+  otherWorkspaceId?: string;
+  otherApiKey?: string;
+  otherApiSecret?: string;
+}
 
 /** The environment variable that fixes each seeded value (custody sandbox --help lists them). */
 export const CREDENTIAL_ENV = {

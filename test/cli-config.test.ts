@@ -60,7 +60,7 @@ describe("certify --target", () => {
     env = { GOOD_SECRET: good.owner.apiSecret, GOOD_SECRET_RPC: good.rpcApiKey, BROKEN_SECRET: broken.owner.apiSecret, BROKEN_SECRET_RPC: broken.rpcApiKey };
   });
 
-  it("certifies the target it names, with its secrets from the variables the file names", { timeout: 60_000 }, async () => {
+  it("certifies the target it names, with its secrets from the variables the file names", async () => {
     // The file's `level: gold` is wrong, and the flag wins over it.
     const ok = await runCertify(["--target", "good", "--level", "seed", "--no-color"], env, folder);
     expect(ok.err).toBe("");
@@ -76,7 +76,7 @@ describe("certify --target", () => {
     for (const secret of [good.owner.apiSecret, good.rpcApiKey]) expect(ok.out + ok.err).not.toContain(secret);
   });
 
-  it("puts the file over the environment, and flags over both", { timeout: 60_000 }, async () => {
+  it("puts the file over the environment, and flags over both", async () => {
     const noisy = { ...env, CUSTODY_BASE_URL: "http://127.0.0.1:9/", CUSTODY_API_SECRET: "wrong" };
     const run = await runCertify(["--target", "good", "--level", "seed"], noisy, folder);
     expect(run.code).toBe(3);
@@ -133,7 +133,7 @@ describe("one-line errors naming the file and the key path", () => {
 });
 
 describe("generate, mock and sandbox read their sections", () => {
-  it("generates each SDK of the file, or the one --sdk names; paths start at the file's folder", { timeout: 120_000 }, async () => {
+  it("generates each SDK of the file, or the one --sdk names; paths start at the file's folder", async () => {
     const folder = project("sdks", "custody.config.yaml", "generate:\n  no-rpc: true\nsdks:\n  app:\n    out: src/wallet\n  public:\n    package: '@acme/wallet@1.2.3'\n    out: packages/wallet\n");
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
     try {

@@ -77,7 +77,7 @@ const RUNS: ChainsRun[] = [
 ];
 
 describe.concurrent("faults injected in front of the reference deployment's Solana side", () => {
-  it.each(RUNS)("$name", { timeout: 120_000 }, async (run) => {
+  it.each(RUNS)("$name", async (run) => {
     const sandbox = await startSandbox({ env: {}, solanaSlotMs: 50, walletCreationDelayMs: 50 });
     const closers: Array<() => Promise<void>> = [() => sandbox.close()];
     try {

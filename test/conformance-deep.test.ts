@@ -25,7 +25,7 @@ const notPassed = (report: Report) => report.checks.filter((c) => c.status !== "
 const only = (ops: OperationInfo[], ids: string[]) => ops.filter((op) => ids.includes(op.operationId));
 
 describe("the authorization matrix", () => {
-  it("passes against the sandbox: every operation × viewer, balances:read, single-scope, admin keys and another workspace", { timeout: 120_000 }, async () => {
+  it("passes against the sandbox: every operation × viewer, balances:read, single-scope, admin keys and another workspace", async () => {
     const { report } = await runBehindProxy({ catalog: () => authzChecks });
     expect(notPassed(report)).toEqual([]);
     expect(report.checks.map((c) => c.id).sort()).toEqual(["authz.admin-matrix", "authz.other-workspace", "authz.scope-matrix", "authz.scoped-matrix", "authz.viewer-matrix"]);
@@ -61,7 +61,7 @@ describe("the authorization matrix", () => {
     },
   ];
 
-  it.each(FAULTS)("$name → caught", { timeout: 120_000 }, async (fault) => {
+  it.each(FAULTS)("$name → caught", async (fault) => {
     const { report } = await runBehindProxy({ catalog: () => authzChecks, hooks: fault.hooks });
     if (process.env.SHOW_FAULTS) console.log(fault.name, notPassed(report));
     for (const id of fault.expectFailed) expect(failed(report), `${id} should fail`).toContain(id);
@@ -102,13 +102,13 @@ describe("certify --fuzz", () => {
     );
   });
 
-  it("the sandbox passes a CI-sized run over every operation", { timeout: 180_000 }, async () => {
+  it("the sandbox passes a CI-sized run over every operation", async () => {
     const { report } = await runBehindProxy({ catalog: (ops) => fuzzChecks(ops, { cases: 25, seed: "ci", allowWrites: true }) });
     expect(notPassed(report)).toEqual([]);
     expect(report.checks.length).toBeGreaterThanOrEqual(38);
   });
 
-  it("a 500 to a long string is caught, shrunk to the smallest body, and names its seed", { timeout: 120_000 }, async () => {
+  it("a 500 to a long string is caught, shrunk to the smallest body, and names its seed", async () => {
     const hooks = () => ({
       response: (q: ProxiedRequest, s: ProxiedResponse) => (q.method === "POST" && /"name":"[^"]{60,}"/.test(q.body) ? envelope(500, null) : s),
     });
@@ -121,13 +121,13 @@ describe("certify --fuzz", () => {
     expect(Object.keys(body)).toEqual(["name"]);
   });
 
-  it("a 500 to a non-ASCII query value is caught", { timeout: 120_000 }, async () => {
+  it("a 500 to a non-ASCII query value is caught", async () => {
     const hooks = () => ({ response: (q: ProxiedRequest, s: ProxiedResponse) => (/\?.*%[89A-F][0-9A-F]/i.test(q.path) ? envelope(500, null) : s) });
     const { report } = await runBehindProxy({ hooks, catalog: (ops) => fuzzChecks(only(ops, ["listAssets"]), { cases: 60, seed: "5", allowWrites: false }) });
     expect(failed(report)).toEqual(["fuzz.listAssets"]);
   });
 
-  it("an invalid body answered as a success is caught", { timeout: 120_000 }, async () => {
+  it("an invalid body answered as a success is caught", async () => {
     const hooks = () => ({ response: (q: ProxiedRequest, s: ProxiedResponse) => (q.method === "POST" && s.status === 400 ? envelope(201, null) : s) });
     const { report } = await runBehindProxy({ hooks, catalog: (ops) => fuzzChecks(only(ops, ["createWebhook", "createWithdrawal"]), { cases: 40, seed: "9", allowWrites: false }) });
     expect(failed(report).sort()).toEqual(["fuzz.createWebhook", "fuzz.createWithdrawal"]);
@@ -139,7 +139,7 @@ describe("money-path semantics", () => {
   const isCreate = (q: ProxiedRequest) => q.method === "POST" && /\/request-withdrawal$/.test(q.path);
   const isBalance = (q: ProxiedRequest) => q.method === "GET" && /\/balance\//.test(q.path);
 
-  it("pass against the sandbox", { timeout: 180_000 }, async () => {
+  it("pass against the sandbox", async () => {
     const { report } = await runBehindProxy({ catalog: () => moneyChecks });
     expect(notPassed(report)).toEqual([]);
   });
@@ -234,7 +234,7 @@ describe("money-path semantics", () => {
     },
   ];
 
-  it.each(FAULTS)("$name → caught", { timeout: 180_000 }, async (fault) => {
+  it.each(FAULTS)("$name → caught", async (fault) => {
     const { report } = await runBehindProxy({ catalog: () => moneyChecks, hooks: fault.hooks });
     if (process.env.SHOW_FAULTS) console.log(fault.name, notPassed(report));
     for (const id of fault.expectFailed) expect(failed(report), `${id} should fail`).toContain(id);
@@ -259,7 +259,7 @@ describe("delivery semantics", () => {
   const seenEvents = new Set<string>();
   const eventId = (r: ProxiedRequest) => r.headers["x-webhook-event-id"] ?? r.headers["webhook-id"] ?? "";
 
-  it("pass against the sandbox (the receiver fails a first attempt with 500, the second by closing the connection without an answer)", { timeout: 180_000 }, async () => {
+  it("pass against the sandbox (the receiver fails a first attempt with 500, the second by closing the connection without an answer)", async () => {
     const { report } = await runBehindProxy({ catalog: () => deliveryChecks, sandbox });
     expect(notPassed(report)).toEqual([]);
   });
@@ -298,7 +298,7 @@ describe("delivery semantics", () => {
     },
   ];
 
-  it.each(FAULTS)("$name → caught", { timeout: 180_000 }, async (fault) => {
+  it.each(FAULTS)("$name → caught", async (fault) => {
     // Only the check under test: the others would wait out their fixtures behind a broken receiver path.
     const { report } = await runBehindProxy({ catalog: () => deliveryChecks.filter((c) => fault.expectFailed.includes(c.id)), deliveries: fault.deliveries, sandbox });
     if (process.env.SHOW_FAULTS) console.log(fault.name, notPassed(report));
@@ -316,19 +316,19 @@ describe("JSON-RPC results and subscriptions", () => {
     },
   });
 
-  it("pass against the sandbox", { timeout: 120_000 }, async () => {
+  it("pass against the sandbox", async () => {
     const { report } = await runBehindProxy({ catalog: () => rpcResultChecks });
     expect(notPassed(report)).toEqual([]);
   });
 
-  it.each(["eth_getTransactionCount", "eth_gasPrice", "eth_estimateGas"])("%s answering a decimal number → caught", { timeout: 120_000 }, async (method) => {
+  it.each(["eth_getTransactionCount", "eth_gasPrice", "eth_estimateGas"])("%s answering a decimal number → caught", async (method) => {
     const { report } = await runBehindProxy({ catalog: () => [rpcResultChecks[0]], rpc: decimalResult(method) });
     const check = report.checks.find((c) => c.id === "rpc.results-match-schemas")!;
     expect(check.status).toBe("failed");
     expect(check.message).toContain(method);
   });
 
-  it("eth_subscribe answering an id and never notifying → caught", { timeout: 120_000 }, async () => {
+  it("eth_subscribe answering an id and never notifying → caught", async () => {
     const server = new WebSocketServer({ host: "127.0.0.1", port: 0 });
     await new Promise((resolve) => server.once("listening", resolve));
     server.on("connection", (socket) =>
@@ -351,7 +351,7 @@ describe("JSON-RPC results and subscriptions", () => {
 
 describe("the resource-graph sequence", () => {
   const successSeen = new Set<string>();
-  it("passes against the sandbox", { timeout: 180_000 }, async () => {
+  it("passes against the sandbox", async () => {
     const { report } = await runBehindProxy({ catalog: () => [resourceGraphSequence] });
     expect(notPassed(report)).toEqual([]);
   });
@@ -380,7 +380,7 @@ describe("the resource-graph sequence", () => {
     },
   ];
 
-  it.each(FAULTS)("$name → caught", { timeout: 180_000 }, async (fault) => {
+  it.each(FAULTS)("$name → caught", async (fault) => {
     const { report } = await runBehindProxy({ catalog: () => [resourceGraphSequence], hooks: fault.hooks });
     if (process.env.SHOW_FAULTS) console.log(fault.name, notPassed(report));
     expect(failed(report)).toEqual(["lifecycle.resource-sequence"]);

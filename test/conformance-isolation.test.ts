@@ -41,7 +41,7 @@ const SCENARIOS: Array<{ name: string; hooks?: Hooks; failed: string[] }> = [
 ];
 
 describe.concurrent("tenant isolation against the reference deployment", () => {
-  it.each(SCENARIOS)("$name", { timeout: 120_000 }, async ({ hooks, failed }) => {
+  it.each(SCENARIOS)("$name", async ({ hooks, failed }) => {
     const report = await certifyIsolation(hooks);
     const notPassed = report.checks.filter((c) => c.status !== "passed").map((c) => c.id);
     expect(notPassed, report.checks.map((c) => `${c.id}: ${c.status} ${c.message ?? ""}`).join("\n")).toEqual(failed);

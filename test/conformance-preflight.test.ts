@@ -49,8 +49,8 @@ function expectStopped(r: { code: number; out: string; err: string }, ...pattern
 describe("preflight", () => {
   it("unreachable: nothing listens at the base URL", async () => {
     const url = await serve(() => undefined);
-    servers.pop()!.close();
-    await new Promise((r) => setTimeout(r, 50));
+    const closed = servers.pop()!;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
     expectStopped(await certify({ "base-url": url }), /target unreachable: http:\/\/127\.0\.0\.1:\d+/, /check --base-url/);
   });
 

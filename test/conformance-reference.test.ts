@@ -21,7 +21,7 @@ const dir = mkdtempSync(join(tmpdir(), "custody-reference-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("the reference deployment", () => {
-  it("certifies with `custody certify --sandbox`: every check passes, none skipped", { timeout: 120_000 }, async () => {
+  it("certifies with `custody certify --sandbox`: every check passes, none skipped", async () => {
     const file = join(dir, "sandbox.json");
     let out = "";
     const code = await run(["--sandbox", "--json", file, "--no-color"], { stdout: (s) => (out += s), stderr: (s) => (out += s) });
@@ -99,7 +99,7 @@ const FAULTS: ProxyFault[] = [
 ];
 
 describe.concurrent("faults injected in front of the reference deployment", () => {
-  it.each(FAULTS)("$name → $check fails", { timeout: 120_000 }, async (fault) => {
+  it.each(FAULTS)("$name → $check fails", async (fault) => {
     const sandbox = await startSandbox({});
     const closers: Array<() => Promise<void>> = [() => sandbox.close()];
     try {

@@ -18,7 +18,7 @@ const dir = mkdtempSync(join(tmpdir(), "custody-replay-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("custody replay", () => {
-  it("re-sends a failed check's request signed now, beside the recorded answer; --base-url retargets", { timeout: 120_000 }, async () => {
+  it("re-sends a failed check's request signed now, beside the recorded answer; --base-url retargets", async () => {
     const accepts = { response: (q: ProxiedRequest, s: ProxiedResponse) => (q.method === "POST" && s.status === 400 ? envelope(201, null) : s) };
     let viaProxy = "";
     let direct = "";
@@ -56,7 +56,7 @@ describe("custody replay", () => {
 });
 
 describe("certify --har", () => {
-  it("is written by the command, with the count of exchanges", { timeout: 120_000 }, async () => {
+  it("is written by the command, with the count of exchanges", async () => {
     const file = join(dir, "run.har");
     let out = "";
     await certify(["--sandbox", "--only", "envelope", "--har", file, "--no-color", "--quiet"], { stdout: (t) => (out += t), stderr: (t) => (out += t) });
@@ -65,7 +65,7 @@ describe("certify --har", () => {
     expect(log.entries.length).toBeGreaterThan(10);
   });
 
-  it("records every exchange as HAR 1.2 with credentials and secrets masked", { timeout: 120_000 }, async () => {
+  it("records every exchange as HAR 1.2 with credentials and secrets masked", async () => {
     const har = new HarRecorder();
     const { target } = await runBehindProxy({ onExchange: har.record, catalog: (ops) => fuzzChecks(ops.filter((o) => ["createApiKey", "listWallets"].includes(o.operationId)), { cases: 15, seed: "3", allowWrites: true }) });
     const text = har.render(redactorFor(target), "test");

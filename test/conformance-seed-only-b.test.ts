@@ -69,7 +69,7 @@ async function certifyOneCheck(fault: SeedOnlyBFault, checkId: string): Promise<
 }
 
 describe("deployment B, written from the seed alone with other choices", () => {
-  it("certifies at --level seed with zero failed checks, SHOULDs included, and nothing skipped", { timeout: 60_000 }, async () => {
+  it("certifies at --level seed with zero failed checks, SHOULDs included, and nothing skipped", async () => {
     const { code, out, report, t } = await certifyB();
     expect(report.checks.filter((c) => c.status !== "passed").map((c) => `${c.id} ${c.status}: ${c.message}`)).toEqual([]);
     expect(report.summary.verdict).toBe("certified");
@@ -82,7 +82,7 @@ describe("deployment B, written from the seed alone with other choices", () => {
     expect(report.checks.find((c) => c.id === "envelope.seed-withdrawal-list")?.facts?.withdrawals).toBe("2600 listed");
   });
 
-  it("reports an answer over the body limit (CUSTODY_MAX_BODY_MIB=1) as certify's limit: skipped checks naming --max-body-mib, exit 3, no failure", { timeout: 60_000 }, async () => {
+  it("reports an answer over the body limit (CUSTODY_MAX_BODY_MIB=1) as certify's limit: skipped checks naming --max-body-mib, exit 3, no failure", async () => {
     const { code, out, report } = await certifyB([], { CUSTODY_MAX_BODY_MIB: "1" });
     expect(report.summary.must.failed).toBe(0);
     const limited = report.checks.filter((c) => c.skip_kind === "limit");
@@ -93,7 +93,7 @@ describe("deployment B, written from the seed alone with other choices", () => {
     expect(out).toMatch(/pass --max-body-mib to run/);
   });
 
-  it.concurrent.each(SEED_ONLY_B_FAULT_CHECKS)("%s is caught by %s (%s)", { timeout: 60_000 }, async (fault, checkId, statement) => {
+  it.concurrent.each(SEED_ONLY_B_FAULT_CHECKS)("%s is caught by %s (%s)", async (fault, checkId, statement) => {
     const check = CATALOG.find((c) => c.id === checkId)!;
     expect(check.severity).toBe("MUST");
     expect(check.level).toBe("seed");

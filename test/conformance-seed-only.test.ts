@@ -48,7 +48,7 @@ async function certifySeedOnly(
 }
 
 describe("an independent seed-only deployment", () => {
-  it("certifies at --level seed: every MUST check runs and passes, its own choices are no failure", { timeout: 90_000 }, async () => {
+  it("certifies at --level seed: every MUST check runs and passes, its own choices are no failure", async () => {
     const { code, out, report } = await certifySeedOnly();
     const mustFailures = report.checks.filter((c) => c.status === "failed" && c.severity === "MUST").map((c) => `${c.id}: ${c.message}`);
     expect(mustFailures).toEqual([]);
@@ -62,20 +62,20 @@ describe("an independent seed-only deployment", () => {
     expect(report.checks.filter((c) => c.status === "failed").map((c) => `${c.id}: ${c.message}`)).toEqual([]);
   });
 
-  it("passes every webhooks check at --level seed with the real service's profile (canonical JSON, hex) too", { timeout: 90_000 }, async () => {
+  it("passes every webhooks check at --level seed with the real service's profile (canonical JSON, hex) too", async () => {
     const { code, report } = await certifySeedOnly([], ["--only", "webhooks"], "canonical-json");
     expect(report.checks.filter((c) => c.status !== "passed").map((c) => `${c.id}: ${c.message}`)).toEqual([]);
     expect(report.summary.webhook_profile).toBe("canonical-json");
     expect(code).toBe(3); // --only: every webhooks check passed, but the run is not a certification
   });
 
-  it("passes every webhooks check with a signature scheme of its own and its key in SPKI DER form (the seed fixes neither)", { timeout: 90_000 }, async () => {
+  it("passes every webhooks check with a signature scheme of its own and its key in SPKI DER form (the seed fixes neither)", async () => {
     const { report } = await certifySeedOnly([], ["--only", "webhooks"], "own-scheme", { keyFormat: "spki" });
     expect(report.checks.filter((c) => c.status !== "passed").map((c) => `${c.id}: ${c.message}`)).toEqual([]);
     expect(report.checks.find((c) => c.id === "webhooks.delivery-signature")?.profile).toBe('Ed25519 over "{t}.{body}", t from x-deployment-signature "t", signature in x-deployment-signature "ed25519"');
   });
 
-  it("is not failed when the delivery it was given belongs to another webhook than the one deleted: that half is skipped, naming the ids", { timeout: 90_000 }, async () => {
+  it("is not failed when the delivery it was given belongs to another webhook than the one deleted: that half is skipped, naming the ids", async () => {
     const { code, report } = await certifySeedOnly([], ["--only", "webhooks"], "standard-webhooks", { deliveryOfSecondWebhook: true });
     expect(report.checks.filter((c) => c.status === "failed").map((c) => `${c.id}: ${c.message}`)).toEqual([]);
     const deleted = report.checks.find((c) => c.id === "webhooks.delete-stops-delivery");
@@ -84,7 +84,7 @@ describe("an independent seed-only deployment", () => {
     expect(code).toBe(3);
   });
 
-  it("does not certify a scheme of its own signed with another key than operation 8's: incomplete, saying what it tried", { timeout: 90_000 }, async () => {
+  it("does not certify a scheme of its own signed with another key than operation 8's: incomplete, saying what it tried", async () => {
     const { code, report } = await certifySeedOnly(["signed-other-key"], ["--only", "webhooks"], "own-scheme");
     const signature = report.checks.find((c) => c.id === "webhooks.delivery-signature");
     expect(signature?.status).toBe("skipped");
@@ -93,7 +93,7 @@ describe("an independent seed-only deployment", () => {
     expect(code).toBe(3);
   });
 
-  it.each(SEED_ONLY_FAULT_CHECKS)("%s is caught by %s", { timeout: 90_000 }, async (fault, checkId) => {
+  it.each(SEED_ONLY_FAULT_CHECKS)("%s is caught by %s", async (fault, checkId) => {
     const group = checkId.split(".")[0];
     const { code, report } = await certifySeedOnly([fault], ["--only", group]);
     const check = report.checks.find((c) => c.id === checkId);

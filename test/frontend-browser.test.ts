@@ -44,13 +44,13 @@ describe.skipIf(!available)("console and docs in Chromium", () => {
     page.on("console", (m) => {
       if (m.type() === "error") problems.push(`console: ${m.text()}`);
     });
-  }, 90_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
     await receiver?.close();
     await sandbox?.close();
-  }, 30_000);
+  });
 
   it("loads the console, which names the key it acts with", async () => {
     await page.goto(`${sandbox.base_url}/`);
@@ -74,11 +74,11 @@ describe.skipIf(!available)("console and docs in Chromium", () => {
     await row.locator("input.amount").first().fill("1.25");
     await row.locator("button.send-deposit").click();
     const deposit = page.locator("#deposits tbody tr", { hasText: "1.25 ETH" });
-    await deposit.locator(".d-status.status-pending, .d-status.status-confirmed").waitFor({ timeout: 20_000 });
-    await deposit.locator(".d-status.status-confirmed").waitFor({ timeout: 30_000 });
-    await row.locator(".balance", { hasText: "1.25 ETH" }).waitFor({ timeout: 10_000 });
+    await deposit.locator(".d-status.status-pending, .d-status.status-confirmed").waitFor({ timeout: 60_000 });
+    await deposit.locator(".d-status.status-confirmed").waitFor({ timeout: 60_000 });
+    await row.locator(".balance", { hasText: "1.25 ETH" }).waitFor({ timeout: 60_000 });
     await page.screenshot({ path: path.join(OUTPUT, "console.png"), fullPage: true });
-  }, 90_000);
+  });
 
   it("requests a withdrawal and approves it", async () => {
     const row = page.locator("#wallets tbody tr", { hasText: "browser wallet" });
@@ -89,8 +89,8 @@ describe.skipIf(!available)("console and docs in Chromium", () => {
     const w = page.locator("#withdrawals tbody tr", { hasText: "0.1 ETH" });
     await w.locator(".w-status.status-pending_approval, .w-status.status-pending").waitFor();
     await w.locator("button.approve").click();
-    await w.locator(".w-status.status-completed").waitFor({ timeout: 30_000 });
-  }, 60_000);
+    await w.locator(".w-status.status-completed").waitFor({ timeout: 60_000 });
+  });
 
   it("shows a wallet's Solana side: picks SOL, sends a SOL test deposit and sees it confirmed", async () => {
     const row = page.locator("#wallets tbody tr", { hasText: "browser wallet" });
@@ -100,13 +100,13 @@ describe.skipIf(!available)("console and docs in Chromium", () => {
     await row.locator("input.amount").first().fill("2");
     await row.locator("button.send-deposit").click();
     const deposit = page.locator("#deposits tbody tr", { hasText: "2 SOL" });
-    await deposit.locator(".d-status.status-confirmed").waitFor({ timeout: 30_000 });
-    await row.locator(".balance", { hasText: "2 SOL" }).waitFor({ timeout: 10_000 });
-  }, 60_000);
+    await deposit.locator(".d-status.status-confirmed").waitFor({ timeout: 60_000 });
+    await row.locator(".balance", { hasText: "2 SOL" }).waitFor({ timeout: 60_000 });
+  });
 
   it("shows the webhook delivery log with payloads and resends a delivery", async () => {
     const created = page.locator("#deliveries tbody tr", { hasText: "wallet.created" });
-    await created.locator(".dl-status.status-delivered").waitFor({ timeout: 20_000 });
+    await created.locator(".dl-status.status-delivered").waitFor({ timeout: 60_000 });
     await created.locator("summary").click();
     expect(await created.locator("pre").textContent()).toContain('"event": "wallet.created"');
     const before = receiver.received.filter((r) => r.event.event === "wallet.created").length;
@@ -114,7 +114,7 @@ describe.skipIf(!available)("console and docs in Chromium", () => {
     await waitFor("the resent wallet.created", () => receiver.received.filter((r) => r.event.event === "wallet.created").length > before);
     await page.screenshot({ path: path.join(OUTPUT, "console-full.png"), fullPage: true });
     expect(problems).toEqual([]);
-  }, 60_000);
+  });
 
   it("shows an endpoint's state, re-enables a disabled one and requeues what it missed", async () => {
     const down = await startReceiver(503);
@@ -137,7 +137,7 @@ describe.skipIf(!available)("console and docs in Chromium", () => {
       await page.screenshot({ path: path.join(OUTPUT, "console-endpoint-disabled.png"), fullPage: true });
       down.status = 200;
       await row.locator("button.enable").click();
-      await row.locator(".ep-state.status-healthy").waitFor({ timeout: 10_000 });
+      await row.locator(".ep-state.status-healthy").waitFor({ timeout: 60_000 });
       expect(await row.locator("button.enable").isHidden()).toBe(true);
       await row.locator("button.requeue").click();
       await page.waitForSelector("#status:has-text('requeued')");
@@ -147,7 +147,7 @@ describe.skipIf(!available)("console and docs in Chromium", () => {
     } finally {
       await down.close();
     }
-  }, 60_000);
+  });
 
   it("loads the docs page, rendered offline from the spec", async () => {
     const docs = await browser.newPage();
@@ -157,7 +157,7 @@ describe.skipIf(!available)("console and docs in Chromium", () => {
     });
     await docs.goto(`${sandbox.base_url}/docs`);
     expect(await docs.title()).toBe("Custodial Wallet Service API reference");
-    await docs.locator(".swagger-ui .info .title").waitFor({ timeout: 30_000 });
+    await docs.locator(".swagger-ui .info .title").waitFor({ timeout: 60_000 });
     expect(await docs.locator(".swagger-ui .info .title").textContent()).toMatch(/Custodial Wallet Service/);
     await docs.locator(".opblock").first().waitFor();
     // Every operation (and the spec's webhooks) gets its block.
@@ -166,5 +166,5 @@ describe.skipIf(!available)("console and docs in Chromium", () => {
     await docs.screenshot({ path: path.join(OUTPUT, "docs.png") });
     expect(external).toEqual([]);
     await docs.close();
-  }, 60_000);
+  });
 });

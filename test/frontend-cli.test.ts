@@ -43,7 +43,7 @@ beforeAll(async () => {
   await waitFor("the sandbox banner", () => banner.includes("Press Ctrl+C"), 60_000);
   sandbox = JSON.parse(readFileSync(FILE, "utf8")) as SandboxFile;
   receiver = await startReceiver();
-}, 90_000);
+});
 
 afterAll(async () => {
   await receiver?.close();
@@ -54,7 +54,7 @@ afterAll(async () => {
     // The sandbox removes its credentials file when it stops.
     expect(existsSync(FILE)).toBe(false);
   }
-}, 30_000);
+});
 
 describe("custody sandbox banner and file", () => {
   it("prints URLs without /api/v1, the docs and console, and a custody request example", () => {
@@ -160,7 +160,7 @@ describe("custody trigger", () => {
     expect(r.out).toMatch(/sent 1\.5 SOL from the faucet to [1-9A-HJ-NP-Za-km-z]{32,44} /);
     expect(r.out).toMatch(/deposit confirmed: available balance 0 → 1\.5 SOL/);
     await waitFor("the SOL deposit.confirmed at the receiver", () => seen("deposit.confirmed").some((w) => w.event.payload.amount === "1.5"));
-  }, 60_000);
+  });
 
   it("withdrawal.failed makes a withdrawal fail on chain", async () => {
     const r = await capture(() => trigger(["withdrawal.failed", "--wallet", walletId]));
@@ -169,7 +169,7 @@ describe("custody trigger", () => {
     await waitFor("withdrawal.failed at the receiver", () => seen("withdrawal.failed").some((w) => JSON.stringify(w.event.payload).includes(id)));
     const got = await capture(() => request(["getWithdrawal", "--param", `withdrawal_id=${id}`]));
     expect(got.out).toContain('"status": "failed"');
-  }, 60_000);
+  });
 
   it("block mines blocks", async () => {
     const r = await capture(() => trigger(["block", "--blocks", "2"]));

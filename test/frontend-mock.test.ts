@@ -13,10 +13,10 @@ describe("custody mock in front of Prism", () => {
   let mock: MockHandle;
   beforeAll(async () => {
     mock = await startMock({ port: 0 });
-  }, 90_000);
+  });
   afterAll(async () => {
     await mock?.stop();
-  }, 30_000);
+  });
 
   it.each(operationList.map((op) => ({ id: op.operationId, method: op.method, path: op.path })))("preflight for $id", async ({ method, path }) => {
     const res = await fetch(mock.url + path.replace(/\{[^}]+\}/g, "x1"), {

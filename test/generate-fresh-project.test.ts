@@ -24,7 +24,7 @@ afterAll(async () => {
   if (project) await rm(project, { recursive: true, force: true });
 });
 
-it("compiles and loads with only the printed install lines", { timeout: 300_000 }, async () => {
+it("compiles and loads with only the printed install lines", async () => {
   project = await mkdtemp(join(tmpdir(), "custody-fresh-"));
   await writeFile(join(project, "package.json"), JSON.stringify({ name: "fresh", private: true, type: "module" }));
   await writeFile(

@@ -102,7 +102,7 @@ describe("a valid declaration on another API's spec", () => {
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ results: rows }));
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  }, 60_000);
+  });
   afterAll(async () => {
     await new Promise((resolve) => server?.close(resolve));
   });

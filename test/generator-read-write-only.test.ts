@@ -88,7 +88,7 @@ it("the output compiles with tsc strict, hidden properties are type errors, and 
   const result = await typecheck([out]);
   expect(result.output).toBe("");
   expect(result.ok).toBe(true);
-}, 120_000);
+});
 
 it("the request schema accepts a body without id; the response schema requires id and drops password", async () => {
   type Parser = { safeParse(v: unknown): { success: boolean; data?: unknown } };
@@ -159,7 +159,7 @@ it("a public spec using both keywords (Rebilly: 451 readOnly, 19 writeOnly) gets
   const response = rebilly.schemas.filter((s) => s.variants?.response !== undefined).length;
   expect(request).toBeGreaterThan(100);
   expect(response).toBeGreaterThan(0);
-}, 60_000);
+});
 
 it("the generated README says which type goes where; a spec without the keywords gets no such section", async () => {
   const readme = await readFile(join(out, "README.md"), "utf8");

@@ -45,7 +45,7 @@ beforeAll(async () => {
   server = createHttpServer(listener);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}, 60_000);
+});
 
 afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));

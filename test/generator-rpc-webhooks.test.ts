@@ -53,7 +53,7 @@ beforeAll(async () => {
   wss.on("connection", (socket) => socket.on("message", (data) => socket.send(JSON.stringify(answer(JSON.parse(String(data)))))));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `127.0.0.1:${(server.address() as AddressInfo).port}`;
-}, 60_000);
+});
 
 afterAll(async () => {
   wss?.close();

@@ -45,7 +45,7 @@ describe("Swagger 2.0", () => {
     expect(operations).toContain('path: "/pets/{petId}/photo"');
     const checked = await typecheck([out]);
     expect(checked.output).toBe("");
-  }, 90_000);
+  });
 
   it("a 2.0 document refused after conversion names its pointer; an unknown version names what is supported", async () => {
     const doc = parse(await readFile(PETSTORE, "utf8"));

@@ -309,5 +309,5 @@ describe("everything generated compiles", () => {
     const result = await typecheck(generated);
     expect(result.output).toBe("");
     expect(result.ok).toBe(true);
-  }, 180_000);
+  });
 });

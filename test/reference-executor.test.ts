@@ -28,7 +28,7 @@ beforeAll(async () => {
   address = (await client.attachAsset({ params: { wallet_id: walletId }, body: { asset_id: ETH } })).address as Hex;
   const chain = chainClients(sandbox.rpc_url, sandbox.rpc_api_key, sandbox.app.chain.chainId, sandbox.faucet_private_key);
   await chain.wallet.sendTransaction({ to: address, value: parseEther("2") });
-  await waitFor("funds", async () => Number((await client.getWalletAssetBalance({ params: { wallet_id: walletId, asset_id: ETH } })).available_balance) >= 2, 20_000);
+  await waitFor("funds", async () => Number((await client.getWalletAssetBalance({ params: { wallet_id: walletId, asset_id: ETH } })).available_balance) >= 2);
   // The running executor stops: each test drives a fresh one over the same store, as after a restart.
   await sandbox.app.executor.close();
 });
@@ -101,7 +101,7 @@ describe("reconciliation after a crash", () => {
       expect(events).toHaveLength(1);
       expect(events[0]!.event.payload).toMatchObject({ status: "failed", status_reason: "nonce_used" });
       // Released: nothing stays on hold once the blocks of the earlier transactions are confirmed.
-      await waitFor("released", async () => (await client.getWalletAssetBalance({ params: { wallet_id: walletId, asset_id: ETH } })).on_hold === "0", 20_000);
+      await waitFor("released", async () => (await client.getWalletAssetBalance({ params: { wallet_id: walletId, asset_id: ETH } })).on_hold === "0");
       expect(await sandbox.app.chain.receipt(w.tx_hash as Hex)).toBeUndefined();
     } finally {
       await executor.close();

@@ -37,6 +37,11 @@ afterAll(async () => {
   await receiver?.close();
 });
 
+/** A method of the embedded anvil itself (mining control), past the node access that refuses it. */
+function anvil(method: string, params: unknown[] = []): Promise<unknown> {
+  return sandbox.app.chain.backend.request({ method, params });
+}
+
 function eventsOf(type: string, match: (data: Record<string, unknown>) => boolean) {
   return receiver.received.filter((r) => r.event.event === type && match(r.event.payload));
 }
@@ -107,26 +112,32 @@ describe("deposit, balance and withdrawal", () => {
     const before = await client.getWalletAssetBalance({ params: { wallet_id: walletA, asset_id: ETH } });
     expect(before).toMatchObject({ balance: "0", available_balance: "0", on_hold: "0", symbol: "ETH", decimals: 18 });
 
-    const hash = await chain.wallet.sendTransaction({ to: addressA, value: parseEther("1.5") });
-    const [pending] = await waitFor("deposit.pending", () => {
-      const e = eventsOf("deposit.pending", (d) => d.tx_hash === hash);
-      return e.length > 0 && e;
-    });
-    expect(pending.event.payload).toMatchObject({ direction: "in", status: "pending", wallet_id: walletA, amount: "1.5", to_address: addressA });
+    // The blocks of this deposit are mined one by one here, so the unconfirmed state lasts as long as the
+    // test needs to read it, however busy the machine; interval mining resumes afterwards (1 s blocks).
+    await anvil("evm_setIntervalMining", [0]);
+    let hash: Hex;
+    try {
+      hash = await chain.wallet.sendTransaction({ to: addressA, value: parseEther("1.5") });
+      await anvil("evm_mine"); // the deposit's block: 1 confirmation of 3
+      const [pending] = await waitFor("deposit.pending", () => {
+        const e = eventsOf("deposit.pending", (d) => d.tx_hash === hash);
+        return e.length > 0 && e;
+      });
+      expect(pending.event.payload).toMatchObject({ direction: "in", status: "pending", wallet_id: walletA, amount: "1.5", to_address: addressA });
 
-    // Until the deposit has confirmation_blocks confirmations the balance does not show it.
-    let sawUnconfirmedZero = false;
-    await waitFor("deposit confirmed in the transactions", async () => {
-      const txBefore = (await client.listTransactions({ params: { workspace_id: ws } })).find((t) => t.tx_hash === hash);
-      const balance = await client.getWalletAssetBalance({ params: { wallet_id: walletA, asset_id: ETH } });
-      const txAfter = (await client.listTransactions({ params: { workspace_id: ws } })).find((t) => t.tx_hash === hash);
-      if (txBefore?.status === "pending" && txAfter?.status === "pending") {
-        expect(balance.balance).toBe("0");
-        sawUnconfirmedZero = true;
-      }
-      return txAfter?.status === "confirmed";
-    });
-    expect(sawUnconfirmedZero).toBe(true);
+      // Until the deposit has confirmation_blocks confirmations the balance does not show it.
+      await anvil("evm_mine"); // 2 of 3
+      const unconfirmed = (await client.listTransactions({ params: { workspace_id: ws } })).find((t) => t.tx_hash === hash);
+      expect(unconfirmed?.status).toBe("pending");
+      expect((await client.getWalletAssetBalance({ params: { wallet_id: walletA, asset_id: ETH } })).balance).toBe("0");
+      await anvil("evm_mine"); // 3 of 3
+      await waitFor("deposit confirmed in the transactions", async () => {
+        const tx = (await client.listTransactions({ params: { workspace_id: ws } })).find((t) => t.tx_hash === hash);
+        return tx?.status === "confirmed";
+      });
+    } finally {
+      await anvil("evm_setIntervalMining", [1]);
+    }
 
     const [confirmed] = await waitFor("deposit.confirmed", () => {
       const e = eventsOf("deposit.confirmed", (d) => d.tx_hash === hash);

@@ -44,8 +44,11 @@ export async function startReceiver(initialStatus = 200): Promise<Receiver> {
   return receiver;
 }
 
-/** Polls `probe` until it returns something truthy; fails with `what` after `timeoutMs`. */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 15_000, intervalMs = 50): Promise<T> {
+/**
+ * Polls `probe` until it returns something truthy; fails with `what` after `timeoutMs`, an outer bound for
+ * a hung flow that a slow, busy machine does not reach (blocks and deliveries take seconds at most).
+ */
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 60_000, intervalMs = 50): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {

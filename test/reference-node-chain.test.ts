@@ -20,7 +20,7 @@ async function blockNumber(): Promise<bigint> {
   return BigInt((await chain.request({ method: "eth_blockNumber" })) as string);
 }
 
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

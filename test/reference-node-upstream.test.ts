@@ -203,7 +203,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function waitFor(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
+async function waitFor(condition: () => boolean, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
 }

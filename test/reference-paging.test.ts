@@ -24,7 +24,7 @@ beforeAll(async () => {
   client = new CustodialWalletServiceClient({ baseUrl: sandbox.base_url, apiKey: sandbox.api_key, apiSecret: sandbox.api_secret, logLevel: "off" });
   ws = sandbox.workspace_id;
   filled = await fillStore(sandbox.app.ctx.store, ws, sandbox.api_key, { wallets: 45, withdrawals: 40, deliveries: 30, deposits: 5 });
-}, 60_000);
+});
 
 afterAll(async () => {
   await sandbox?.close();

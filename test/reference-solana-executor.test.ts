@@ -175,5 +175,5 @@ describe("a restart on the same data", () => {
       await second?.close();
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 });

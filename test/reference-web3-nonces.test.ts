@@ -24,7 +24,7 @@ beforeAll(async () => {
   const address = (await client.attachAsset({ params: { wallet_id: walletId }, body: { asset_id: ETH } })).address as Hex;
   chain = chainClients(sandbox.rpc_url, sandbox.rpc_api_key, sandbox.app.chain.chainId, sandbox.faucet_private_key);
   await chain.wallet.sendTransaction({ to: address, value: parseEther("2") });
-  await waitFor("funds", async () => Number((await client.getWalletAssetBalance({ params: { wallet_id: walletId, asset_id: ETH } })).available_balance) >= 2, 20_000);
+  await waitFor("funds", async () => Number((await client.getWalletAssetBalance({ params: { wallet_id: walletId, asset_id: ETH } })).available_balance) >= 2);
 });
 
 afterAll(async () => {
@@ -40,7 +40,7 @@ describe("nonces shared by withdrawals and /web3 raw transactions", () => {
     ]);
     const ids = withdrawals.map((w) => w.withdrawal.id as string);
     const store = sandbox.app.ctx.store;
-    await waitFor("withdrawals completed", () => ids.every((id) => store.get<WithdrawalRecord>(C.withdrawals, id)?.status === "completed"), 30_000);
+    await waitFor("withdrawals completed", () => ids.every((id) => store.get<WithdrawalRecord>(C.withdrawals, id)?.status === "completed"));
     const hashes: Hex[] = [];
     await waitFor("raw transactions completed", async () => {
       hashes.length = 0;
@@ -50,10 +50,10 @@ describe("nonces shared by withdrawals and /web3 raw transactions", () => {
         if (s.status === "completed" && s.hash) hashes.push(s.hash as Hex);
       }
       return hashes.length === EACH;
-    }, 30_000);
+    });
     const rawNonces = await Promise.all(hashes.map(async (hash) => (await chain.public.waitForTransactionReceipt({ hash })) && (await chain.public.getTransaction({ hash })).nonce));
     const withdrawalNonces = ids.map((id) => store.get<WithdrawalRecord>(C.withdrawals, id)!.nonce as number);
     const all = [...rawNonces, ...withdrawalNonces].sort((a, b) => a - b);
     expect(all).toEqual(Array.from({ length: 2 * EACH }, (_, i) => i));
-  }, 90_000);
+  });
 });

@@ -113,7 +113,7 @@ describe("isolation", () => {
     const openPerPath = new Map<string, number>();
     for (const r of hanging.requests) if (r.closedAt === undefined) openPerPath.set(r.path, (openPerPath.get(r.path) ?? 0) + 1);
     expect(Math.max(...openPerPath.values())).toBe(1);
-  }, 60_000);
+  });
 });
 
 describe("deleting a webhook", () => {
@@ -126,13 +126,13 @@ describe("deleting a webhook", () => {
     const request = await waitFor("an attempt on the wire", () => hanging.requests[0]);
     const deletedAt = Date.now();
     await client.deleteWebhook({ params: { workspace_id: ws, webhook_id: id } });
-    await waitFor("the attempt cut", () => request.closedAt !== undefined, 5_000);
+    await waitFor("the attempt cut", () => request.closedAt !== undefined);
     // Cut by the deletion, well before its 10 s time-out would have ended it.
     expect((request.closedAt as number) - request.at).toBeLessThan(10_000);
     expect(request.closedAt).toBeGreaterThanOrEqual(deletedAt);
     const [d] = await client.listWebhookDeliveries({ params: { workspace_id: ws }, query: { webhook_id: id } });
     expect(d).toMatchObject({ status: "failed", error: "cancelled: the webhook was deleted", attempt_count: 0 });
-  }, 30_000);
+  });
 });
 
 describe("the circuit breaker", () => {
@@ -182,7 +182,7 @@ describe("the circuit breaker", () => {
     } finally {
       health.stop();
     }
-  }, 60_000);
+  });
 });
 
 describe("disabling", () => {
@@ -245,7 +245,7 @@ describe("disabling", () => {
     expect((await client.requeueFailedWebhookDeliveries({ params: { workspace_id: ws, webhook_id: webhookId }, body: { since } })).requeued).toBe(0);
     await expect(client.requeueFailedWebhookDeliveries({ params: { workspace_id: ws, webhook_id: webhookId }, body: { since, until: "2000-01-01T00:00:00Z" } })).rejects.toMatchObject({ status: 400 });
     await expect(client.enableWebhook({ params: { workspace_id: ws, webhook_id: "0f6c9a2e-3b1d-4c5e-8f7a-9b0c1d2e3f40" } })).rejects.toMatchObject({ status: 404 });
-  }, 60_000);
+  });
 });
 
 describe("at least once across a restart", () => {
@@ -288,7 +288,7 @@ describe("at least once across a restart", () => {
       for (let i = 0; i < 2; i++) await c2.createWallet({ body: { name: `after ${i}` } });
 
       const byWebhook = async (id: string) => c2.listWebhookDeliveries({ params: { workspace_id: ws }, query: { webhook_id: id } });
-      await waitFor("every delivery to the recovered and the healthy endpoint", async () => [...(await byWebhook(ids.down)), ...(await byWebhook(ids.healthy))].every((d) => d.status === "delivered"), 30_000);
+      await waitFor("every delivery to the recovered and the healthy endpoint", async () => [...(await byWebhook(ids.down)), ...(await byWebhook(ids.healthy))].every((d) => d.status === "delivered"));
       const got = (r: Receiver) => new Set(r.received.filter((x) => x.answeredWith === 200).map((x) => x.headers["x-webhook-event-id"]));
       for (const [id, r] of [[ids.down, down], [ids.healthy, healthy]] as const) {
         const logged = await byWebhook(id);
@@ -306,5 +306,5 @@ describe("at least once across a restart", () => {
       await second?.close();
       await first.close();
     }
-  }, 120_000);
+  });
 });

@@ -196,7 +196,7 @@ for (const [implementation, webSocket] of [["ws", undefined], ["the standard Web
     }
   });
 
-  it("routes eth_subscription notifications, including those that race the subscribe answer", { timeout: 5000 }, async () => {
+  it("routes eth_subscription notifications, including those that race the subscribe answer", async () => {
     const client = wsRpc({ url: `ws://${base}/ws`, apiKey: KEY });
     try {
       const seen: unknown[] = [];

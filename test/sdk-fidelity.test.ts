@@ -111,7 +111,7 @@ describe("the real service's SDK against the sandbox", () => {
       const created = receiver.received.find((r) => r.event.event === "wallet.created" && r.event.resource_id === walletId);
       const confirmed = receiver.received.find((r) => r.event.event === "deposit.confirmed" && r.event.payload.tx_hash === hash);
       return created && confirmed && [created, confirmed];
-    }, 20_000);
+    });
     for (const delivery of arrived) {
       const event = JSON.parse(delivery.body);
       expectFields("WebhookEvent", event, ["webhook_id", "resource_id", "url", "payload", "event"]);
@@ -132,7 +132,7 @@ describe("the real service's SDK against the sandbox", () => {
   });
 
   it("requestWithdrawal without an Idempotency-Key, by asset_id and by asset + network", async () => {
-    await waitFor("the deposit in the balance", async () => (await sdkCall("GET", `/wallets/${walletId}/balance/${assetId}`)).balance === "1", 20_000);
+    await waitFor("the deposit in the balance", async () => (await sdkCall("GET", `/wallets/${walletId}/balance/${assetId}`)).balance === "1");
     const recipient = "0x71c7656ec7ab88b098defb751b7401b5f6d8976f";
     // src/api.ts transformRequestWithdrawalParams: asset_id | network + asset, amount, recipient_address, notes, skip_balance_check.
     const byId = await sdkCall("POST", `/wallets/${walletId}/request-withdrawal`, { asset_id: assetId, amount: "0.1", recipient_address: recipient, notes: "invoice 7", skip_balance_check: false });

@@ -61,7 +61,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}, 120_000);
+});
 
 afterAll(async () => {
   for (const s of [server, nodeServer]) {
@@ -96,7 +96,7 @@ describe("the built SDK on every runtime found", () => {
       expect(JSON.parse(out.trim().split("\n").pop() as string)).toEqual({ name: WALLET.data.name, status: 200, requestId: "rt-1", notFound: true, invalid: true, attempts: 2 });
       expect(keys).toHaveLength(2);
       expect(keys[1]).toBe(keys[0]);
-    }, 60_000);
+    });
   }
 });
 
@@ -110,7 +110,7 @@ describe("the built SDK's ./webhooks and ./rpc on every runtime found", () => {
       const out = await execFile(bin, [...args, nodeUrl], DIR);
       expect(JSON.parse(out.trim().split("\n").pop() as string)).toEqual(WEBHOOKS_RPC);
       expect(rpcSeen).toEqual(["http eth_blockNumber", "ws eth_blockNumber"]);
-    }, 60_000);
+    });
   }
 
   it("edge-runtime (web APIs only): the entries bundled by esbuild for the browser platform verify and call over HTTP and WebSocket", async () => {
@@ -139,7 +139,7 @@ globalThis.checkSdk = async (base) => {
     const answer = JSON.parse(await (edge.evaluate(`checkSdk(${JSON.stringify(nodeUrl)})`) as Promise<string>));
     expect(answer).toEqual({ ...WEBHOOKS_RPC, process: "undefined" });
     expect(rpcSeen).toEqual(["http eth_blockNumber", "ws eth_blockNumber"]);
-  }, 60_000);
+  });
 });
 
 describe("the built SDK's client in an edge-style runtime", () => {
@@ -173,7 +173,7 @@ globalThis.checkClient = async (baseUrl) => {
     // Signed on every request (base64 of a hex HMAC-SHA256: 88 characters).
     expect(signatures).toHaveLength(2);
     for (const sign of signatures) expect(sign).toMatch(/^[A-Za-z0-9+/]{86}==$/);
-  }, 60_000);
+  });
 });
 
 /** A delivery signed as the sandbox signs it (canonical-json Ed25519 and the HMAC header), and a node answering eth_blockNumber. */

@@ -53,7 +53,7 @@ beforeAll(async () => {
   walletId = (await sdk("POST", "/wallets", { name: "Solana wallet", wallet_type: "mpc" })).wallet_id;
   await sdkPoll(() => sdk("GET", `/wallets/creation-status/${walletId}`), (r) => r.status === "success");
   solAssetId = (await sdk("GET", "/assets")).find((a: { symbol: string }) => a.symbol === "SOL").id;
-}, 60_000);
+});
 
 afterAll(async () => {
   await sandbox?.close();
@@ -102,7 +102,7 @@ describe("SolanaSigner and the public examples against the sandbox", () => {
     const signature = await connection.sendRawTransaction(tx.serialize());
     await connection.confirmTransaction({ signature, blockhash, lastValidBlockHeight });
     const events = (type: string) => receiver.received.filter((r) => r.event.event === type && r.event.payload.tx_hash === signature);
-    await waitFor("deposit.confirmed", () => events("deposit.confirmed").length > 0, 20_000);
+    await waitFor("deposit.confirmed", () => events("deposit.confirmed").length > 0);
     expect(events("deposit.pending")).toHaveLength(1);
     expect(events("deposit.confirmed")[0]!.event.payload).toMatchObject({ amount: "3", to_address: solAddress, from_address: payer.publicKey.toBase58(), status: "confirmed" });
     const balance = await sdk("GET", `/wallets/${walletId}/balance/${solAssetId}`);

@@ -109,7 +109,7 @@ describe("custody installed from its tarball", () => {
     );
     const checked = await run(process.execPath, [join(project, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], project);
     expect(checked.code, checked.stdout + checked.stderr).toBe(0);
-  }, 120_000);
+  });
 
   it("generates an SDK package, builds it with plain tsc, and calls a running sandbox from plain node", async () => {
     const bin = join(project, "node_modules", ".bin", "custody");
@@ -177,7 +177,7 @@ console.log(JSON.stringify({ networks: networks.length, denied: denied instanceo
     expect(busy.code).toBe(2);
     expect(busy.stderr.trim()).toBe(`custody mock: port ${taken} on 127.0.0.1 is already in use; choose another with --port (0 picks a free one)`);
     await stop(sandbox);
-  }, 300_000);
+  });
 
   it("custody certify --sandbox passes", async () => {
     const bin = join(project, "node_modules", ".bin", "custody");
@@ -200,7 +200,7 @@ console.log(JSON.stringify({ networks: networks.length, denied: denied instanceo
     } finally {
       await stop(child);
     }
-  }, 120_000);
+  });
 });
 
 /** Every file a module reaches through relative imports, and the bare specifiers it imports on the way (statically, or lazily with import()). */

@@ -74,7 +74,7 @@ describe("Solana RPC with @solana/web3.js", () => {
   it("notifies an account subscription when the lamports change", async () => {
     const k = Keypair.generate();
     const seen = new Promise<number>((resolve) => connection.onAccountChange(k.publicKey, (a) => resolve(a.lamports), { commitment: "confirmed" }));
-    await new Promise((r) => setTimeout(r, 200)); // let the subscription reach the server
+    await subscribed(connection);
     await connection.requestAirdrop(k.publicKey, LAMPORTS_PER_SOL);
     expect(await seen).toBe(LAMPORTS_PER_SOL);
   });
@@ -105,3 +105,17 @@ describe("Solana RPC with @solana/web3.js", () => {
     expect(status).toBe(401);
   });
 });
+
+/**
+ * Waits until the server has acknowledged every subscription of `connection`: web3.js 1.x tells no caller
+ * when, so this reads its subscription table (an airdrop sent earlier would change nothing the server watches).
+ */
+async function subscribed(connection: Connection): Promise<void> {
+  const table = (connection as unknown as { _subscriptionsByHash: Record<string, { state: string }> })._subscriptionsByHash;
+  const deadline = Date.now() + 60_000;
+  const pending = () => Object.keys(table).length === 0 || Object.values(table).some((s) => s.state !== "subscribed");
+  while (pending()) {
+    if (Date.now() > deadline) throw new Error("the account subscription was never acknowledged");
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

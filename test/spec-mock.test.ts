@@ -16,11 +16,11 @@ describe("custody mock (Prism)", () => {
 
   beforeAll(async () => {
     mock = await startMock({ port: 0 });
-  }, 90_000);
+  });
 
   afterAll(async () => {
     await mock?.stop();
-  }, 30_000);
+  });
 
   it("listens on loopback", () => {
     expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

@@ -14,7 +14,7 @@ const seedText = read("seed/custodial-wallet-interface.md");
 const SHARED_SEED = new URL("../../shared/seed/custodial-wallet-interface.md", import.meta.url);
 
 /** Resolves "file#/json/pointer" (RFC 6901); undefined when any step is missing. */
-export function resolvePointer(pointer: string): unknown {
+function resolvePointer(pointer: string): unknown {
   const [file, fragment] = pointer.split("#");
   let node: any = targets[file];
   if (node === undefined || fragment === undefined || !fragment.startsWith("/")) return undefined;

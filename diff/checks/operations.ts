@@ -3,6 +3,7 @@
 // ignored, so renaming {id} to {wallet_id} is not a removal.
 import { child, isObj, type At } from "../document.ts";
 import type { DiffContext } from "../context.ts";
+import type { OperationPair } from "./operation-pair.ts";
 import { checkPagination } from "./pagination.ts";
 import { checkParameters } from "./parameters.ts";
 import { checkRequestBody } from "./request-body.ts";
@@ -11,17 +12,7 @@ import { checkSecurity } from "./security.ts";
 
 export const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 
-/** One operation on both sides. */
-export interface OperationPair {
-  where: string;
-  old: At;
-  next: At;
-  /** The path items, for path-level parameters. */
-  oldItem: At;
-  nextItem: At;
-  oldPath: string;
-  nextPath: string;
-}
+export type { OperationPair };
 
 type Item = At & { path: string };
 

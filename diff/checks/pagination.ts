@@ -14,7 +14,7 @@
 //   maximum raised, or removed   info: every request that worked still works.
 import type { DiffContext } from "../context.ts";
 import { child, isObj, type At, type Obj, type SpecDoc } from "../document.ts";
-import type { OperationPair } from "./operations.ts";
+import type { OperationPair } from "./operation-pair.ts";
 
 const EXTENSION = "x-custody-pagination";
 

@@ -4,7 +4,7 @@
 import { SUBJECTS } from "../catalog.ts";
 import type { DiffContext } from "../context.ts";
 import { child, isObj, type At, type Obj, type SpecDoc } from "../document.ts";
-import type { OperationPair } from "./operations.ts";
+import type { OperationPair } from "./operation-pair.ts";
 import { pagedLimitParameter } from "./pagination.ts";
 
 interface Param {

@@ -3,7 +3,7 @@
 import type { DiffContext } from "../context.ts";
 import { child, isObj } from "../document.ts";
 import { compareContent } from "./content.ts";
-import type { OperationPair } from "./operations.ts";
+import type { OperationPair } from "./operation-pair.ts";
 
 export function checkRequestBody(ctx: DiffContext, pair: OperationPair): void {
   const o = ctx.old.deref(child(pair.old, "requestBody"));

@@ -2,7 +2,7 @@
 // response direction (what the client receives may only get tighter).
 import type { DiffContext } from "../context.ts";
 import { child, isObj } from "../document.ts";
-import type { OperationPair } from "./operations.ts";
+import type { OperationPair } from "./operation-pair.ts";
 import { compareContent } from "./content.ts";
 
 const success = (status: string): boolean => /^2/.test(status);

@@ -3,7 +3,7 @@
 // (ordered by the document's x-custody-roles.order).
 import type { DiffContext } from "../context.ts";
 import { child, isObj, type At, type SpecDoc } from "../document.ts";
-import type { OperationPair } from "./operations.ts";
+import type { OperationPair } from "./operation-pair.ts";
 
 type Requirement = Map<string, Set<string>>;
 

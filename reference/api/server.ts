@@ -1,7 +1,6 @@
 // The wallet API of the sandbox: the generated server (routing, HMAC auth, roles/scopes, validation,
 // envelopes) with the reference handlers, audited, listening on its own port.
-import fs from "node:fs";
-import { packagePath } from "../../lib/package-root.ts";
+import { custodyVersion } from "../../lib/version.ts";
 import { listen } from "../../runtime/server/listen.ts";
 import { operationList } from "../../generated/operations.ts";
 import { createServer } from "../../generated/server.ts";
@@ -24,7 +23,7 @@ export interface WalletApiOptions {
   frontDoor?: FrontDoorOptions;
 }
 
-const VERSION = (JSON.parse(fs.readFileSync(packagePath(import.meta.url, "package.json"), "utf8")) as { version: string }).version;
+const VERSION = custodyVersion();
 
 export function createWalletApiListener(app: ReferenceApp, logError: (message: string) => void) {
   const handlers = withAudit(app, createHandlers(app, { version: VERSION }), operationList);

@@ -3,14 +3,12 @@
 import { isHex, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { badRequest } from "../../runtime/errors.ts";
-import type { DomainContext } from "./context.ts";
 import type { SignedMessage } from "../../generated/types.ts";
 import type { Actor } from "./records.ts";
 import type { WalletService } from "./wallets.ts";
 
 export class SigningService {
   constructor(
-    private readonly ctx: DomainContext,
     private readonly wallets: WalletService,
   ) {}
 

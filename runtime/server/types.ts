@@ -42,6 +42,7 @@ export interface AuthContext {
   workspaceId: string;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: untyped defaults, so a handler without type arguments accepts any input
 export interface HandlerInput<P = any, Q = any, H = any, B = any> {
   params: P;
   query: Q;
@@ -70,6 +71,7 @@ export interface Logger {
 export interface RouterOptions {
   operations: readonly OperationDefinition[];
   /** Handler per operationId; an operation without a handler answers 500 (and is logged). */
+  // biome-ignore lint/suspicious/noExplicitAny: one map holds handlers of every operation's own input and output types
   handlers: Readonly<Record<string, OperationHandler<any, any>>>;
   resolveKey(keyId: string): Promise<KeyRecord | undefined> | KeyRecord | undefined;
   /** Default 1 MiB. */

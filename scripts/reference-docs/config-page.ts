@@ -64,12 +64,12 @@ function sectionKeys(section: ConfigSection, command: CommandSpec, named: string
   const heading = named ? `## \`${section}\` and \`${named}.<name>\`` : `## \`${section}\``;
   const rows = configKeys(command.options).map((key) => {
     const option = command.options[key];
-    return [`\`${key}\``, valueOf(option), prose(describeOption(option))];
+    return [`\`${key}\``, valueText(option), prose(describeOption(option))];
   });
   return [heading, "", ...table(["key", "value", "what it does"], rows), ""];
 }
 
-function valueOf(option: OptionSpec): string {
+function valueText(option: OptionSpec): string {
   if (option.type === "boolean") return "`true` / `false`";
   if (option.secret) return "*secret*: `{ env: NAME }` only";
   const base = option.value ? `\`${option.value}\`` : "string";

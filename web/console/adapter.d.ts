@@ -1,5 +1,7 @@
 // Types of adapter.js (plain JS so that the browser loads it as it is).
-export type Call = (operationId: string, input: { params?: Record<string, string>; query?: Record<string, string>; headers?: Record<string, string>; body?: unknown }) => Promise<any>;
+// biome-ignore lint/suspicious/noExplicitAny: answers are untyped JSON the plain-JavaScript console reads freely
+type Json = any;
+export type Call = (operationId: string, input: { params?: Record<string, string>; query?: Record<string, string>; headers?: Record<string, string>; body?: unknown }) => Promise<Json>;
 export interface Ctx {
   workspace_id: string;
 }
@@ -36,7 +38,7 @@ export interface DeliveryView {
   payload?: Record<string, unknown>;
   created_at?: string;
 }
-export function latest(call: Call, operationId: string, input: { params?: Record<string, string>; query?: Record<string, string> }, n: number): Promise<any[]>;
+export function latest(call: Call, operationId: string, input: { params?: Record<string, string>; query?: Record<string, string> }, n: number): Promise<Json[]>;
 export function listWallets(call: Call, ctx: Ctx, n?: number): Promise<WalletView[]>;
 export function creationStatus(call: Call, ctx: Ctx, walletId: string): Promise<string>;
 export function createWallet(call: Call, ctx: Ctx, name: string): Promise<{ id: string; status: string }>;

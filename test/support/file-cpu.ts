@@ -1,0 +1,19 @@
+// Setup file of every test file: records the CPU time its worker process spent on it (user + system),
+// for the slowest-files summary. Each file runs in a fresh forked process (vitest.config.ts: forks,
+// isolated), so the process's own counter is the file's; child processes (anvil) are not included.
+import { appendFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, expect } from "vitest";
+import { CPU_DIR_ENV } from "./slowest-files.ts";
+
+const start = process.cpuUsage();
+
+afterAll(() => {
+  const used = process.cpuUsage(start);
+  const file = expect.getState().testPath;
+  const dir = process.env[CPU_DIR_ENV];
+  if (!file || !dir) return; // run without the slowest-files reporter
+  mkdirSync(dir, { recursive: true });
+  const line = JSON.stringify({ file, cpuMs: Math.round((used.user + used.system) / 1000) });
+  appendFileSync(join(dir, `${process.pid}.jsonl`), `${line}\n`);
+});

@@ -1,0 +1,76 @@
+// A vitest reporter: at the end of the run, the ten test files that took longest (wall time, with the
+// CPU time their worker spent, from file-cpu.ts), and every file's figures in
+// test-output/file-durations.json, so a slow file is seen in CI's log without a second run.
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import type { Reporter, TestModule } from "vitest/node";
+
+export const OUTPUT_DIR = join(import.meta.dirname, "..", "..", "test-output");
+/** Where this run's workers write their CPU figures: one folder per run, so two runs side by side do not mix. */
+export const CPU_DIR_ENV = "CUSTODY_TEST_CPU_DIR";
+const SHOWN = 10;
+
+export interface FileFigures {
+  file: string;
+  wallMs: number;
+  cpuMs?: number;
+  tests: number;
+  state: string;
+}
+
+export default class SlowestFiles implements Reporter {
+  private readonly cpuDir = join(OUTPUT_DIR, `file-cpu-${process.pid}`);
+
+  onInit(): void {
+    // Set before the workers start: they inherit the environment.
+    process.env[CPU_DIR_ENV] = this.cpuDir;
+  }
+
+  onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
+    if (modules.length === 0) return;
+    const cpu = cpuByFile(this.cpuDir);
+    rmSync(this.cpuDir, { recursive: true, force: true });
+    const root = join(import.meta.dirname, "..", "..");
+    const figures: FileFigures[] = modules.map((m) => ({
+      file: relative(root, m.moduleId),
+      wallMs: Math.round(wallOf(m)),
+      cpuMs: cpu.get(m.moduleId),
+      tests: [...m.children.allTests()].length,
+      state: m.state(),
+    }));
+    figures.sort((a, b) => b.wallMs - a.wallMs);
+    mkdirSync(OUTPUT_DIR, { recursive: true });
+    writeFileSync(join(OUTPUT_DIR, "file-durations.json"), `${JSON.stringify(figures, null, 2)}\n`);
+    console.log(formatSlowest(figures.slice(0, SHOWN)));
+  }
+}
+
+export function formatSlowest(figures: readonly FileFigures[]): string {
+  const seconds = (ms: number | undefined) => (ms === undefined ? "     –" : `${(ms / 1000).toFixed(1).padStart(6)}`);
+  const rows = figures.map((f) => `  ${seconds(f.wallMs)} s  ${seconds(f.cpuMs)} s  ${f.file} (${f.tests} tests)`);
+  return [`\nslowest ${figures.length} test files (wall, CPU of the worker):`, ...rows].join("\n");
+}
+
+/** From the start of the file's worker setup to its last hook: import, collection and the tests. */
+function wallOf(m: TestModule): number {
+  const d = m.diagnostic();
+  return d.environmentSetupDuration + d.prepareDuration + d.setupDuration + d.collectDuration + d.duration;
+}
+
+function cpuByFile(dir: string): Map<string, number> {
+  const out = new Map<string, number>();
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    for (const line of readFileSync(join(dir, name), "utf8").split("\n")) {
+      if (!line) continue;
+      const { file, cpuMs } = JSON.parse(line) as { file: string; cpuMs: number };
+      out.set(file, (out.get(file) ?? 0) + cpuMs);
+    }
+  }
+  return out;
+}
