@@ -103,6 +103,7 @@ export const viewerMatrix: Check = {
   requires: ["viewer-key", "workspace"],
   awaits: ["wallet", "asset"],
   timeoutScale: 3,
+  sends: "every operation with the viewer key",
   async run(ctx) {
     const key: MatrixKey = { label: "viewer key", credentials: await ctx.need("viewer-key"), role: "viewer", scopes: ["*"] };
     verdict("viewer key", await row(ctx, key, await knownIds(ctx)), ctx.operations.length);
@@ -120,6 +121,7 @@ export const scopedMatrix: Check = {
   requires: ["scoped-key", "workspace"],
   awaits: ["wallet", "asset"],
   timeoutScale: 3,
+  sends: "every operation with the balances:read key",
   async run(ctx) {
     const key: MatrixKey = { label: "balances:read key", credentials: await ctx.need("scoped-key"), scopes: ["balances:read"] };
     verdict("balances:read key", await row(ctx, key, await knownIds(ctx)), ctx.operations.length);
@@ -137,6 +139,7 @@ export const scopeByScopeMatrix: Check = {
   requires: ["workspace"],
   awaits: ["wallet", "asset"],
   timeoutScale: 6,
+  sends: "every operation with one key per scope of the spec (created with createApiKey, revoked at the end)",
   async run(ctx) {
     const ids = await knownIds(ctx);
     const wrong: WrongCell[] = [];
@@ -159,6 +162,7 @@ export const adminMatrix: Check = {
   requires: ["workspace"],
   awaits: ["wallet", "asset"],
   timeoutScale: 3,
+  sends: "every operation with an admin key holding every scope (created, revoked at the end)",
   async run(ctx) {
     const ids = await knownIds(ctx);
     const key = await createMatrixKey(ctx, ids.workspace_id!, "admin", ["*"]);
@@ -175,6 +179,7 @@ export const otherWorkspaceMatrix: Check = {
   seedRef: "§1 (wallets live inside a workspace); assumed: workspace isolation",
   level: "full",
   timeoutScale: 3,
+  sends: "every operation that takes a workspace_id, for a workspace id nobody has",
   async run(ctx) {
     const other = randomUUID();
     const wrong: WrongCell[] = [];

@@ -45,6 +45,7 @@ export const successShape: Check = {
   severity: "MUST",
   seedRef: "§2.1",
   level: "seed",
+  sends: "the shared sample: every read operation in scope signed, getWalletOverview unsigned and of an unknown wallet",
   run: (ctx) =>
     everySample(ctx, is2xx, NO_SUCCESS, (s) => {
       const body = parsed(s);
@@ -66,6 +67,7 @@ export const errorShape: Check = {
   severity: "MUST",
   seedRef: "§2.1; §7",
   level: "seed",
+  sends: "the shared sample (every read signed, the overview unsigned and of an unknown wallet)",
   run: (ctx) =>
     everySample(ctx, (s) => !is2xx(s), "no error response to examine", (s) => {
       const body = parsed(s);
@@ -86,6 +88,7 @@ export const successIff2xx: Check = {
   severity: "MUST",
   seedRef: "§2.1",
   level: "seed",
+  sends: "the shared sample (every read signed, the overview unsigned and of an unknown wallet)",
   run: (ctx) =>
     everySample(ctx, () => true, "no response to examine", (s) => {
       const body = parsed(s);
@@ -105,6 +108,7 @@ export const jsonContentType: Check = {
   severity: "SHOULD",
   seedRef: "§2.1 (every answer is the JSON envelope; JSON's media type is application/json, RFC 8259)",
   level: "seed",
+  sends: "the shared sample (every read signed, the overview unsigned and of an unknown wallet)",
   run: (ctx) =>
     everySample(ctx, () => true, "no response to examine", (s) =>
       isJsonContentType(s.ex) ? undefined : `content-type is ${s.ex.response.headers["content-type"] ?? "missing"}`,
@@ -122,6 +126,7 @@ export const responseSchema: Check = {
   // the seed's own field types are checked at seed level by envelope.seed-*-fields.
   seedRef: "§2; §4; assumed: the spec's schemas",
   level: "full",
+  sends: "the shared sample (every read signed, the overview unsigned and of an unknown wallet)",
   run: (ctx) =>
     everySample(ctx, () => true, "no response to examine", (s) => {
       const body = parsed(s);
@@ -140,6 +145,7 @@ export const declaredStatus: Check = {
   // The seed leaves the statuses of most error envelopes open (section 7), so this is the spec's choice.
   seedRef: "§4 (statuses shown per operation); assumed: the spec's statuses",
   level: "full",
+  sends: "the shared sample (every read signed, the overview unsigned and of an unknown wallet)",
   run: (ctx) =>
     everySample(ctx, () => true, "no response to examine", (s) =>
       s.op.declaredStatuses.length === 0 || s.op.declaredStatuses.includes(s.ex.response.status)
@@ -157,6 +163,7 @@ export const unauthorizedMessage: Check = {
   severity: "MUST",
   seedRef: "§5 rule 1; §7",
   level: "seed",
+  sends: "the shared sample; examines its 401 answers",
   run: (ctx) =>
     everySample(ctx, (s) => s.ex.response.status === 401, "no 401 response to examine", (s) => {
       const body = parsed(s);
@@ -174,6 +181,7 @@ export const notFoundOverview: Check = {
   severity: "MUST",
   seedRef: "§4 (operation 1: 404); §7",
   level: "seed",
+  sends: "getWalletOverview of a wallet id nobody has, signed",
   async run(ctx) {
     const op = ctx.operation("getWalletOverview");
     const ex = await ctx.api.send({ method: op.method, path: fillPath(op, { wallet_id: unknownWalletId() }), credentials: ctx.config.admin });
@@ -189,6 +197,7 @@ export const requestId: Check = {
   severity: "SHOULD",
   seedRef: "assumed: x-request-id (the seed names no such header, so a full-level SHOULD)",
   level: "full",
+  sends: "the shared sample (every read signed, the overview unsigned and of an unknown wallet)",
   run: (ctx) =>
     everySample(ctx, () => true, "no response to examine", (s) => (s.ex.response.headers["x-request-id"] ? undefined : "no x-request-id header")),
 };
@@ -200,6 +209,7 @@ export const invalidBody: Check = {
   severity: "MUST",
   seedRef: "assumed: 400 with code 400",
   level: "full",
+  sends: "createWallet with a body that is not JSON, then with a name that is a number",
   async run(ctx) {
     const op = ctx.operation("createWallet");
     for (const [body, what] of [["{not json", "a body that is not JSON"], ['{"name":123}', "a name that is not a string"]] as const) {

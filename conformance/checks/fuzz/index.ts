@@ -56,6 +56,7 @@ export function fuzzChecks(operations: OperationInfo[], options: FuzzOptions, le
     after,
     // N requests, each bounded by --timeout-ms; the check's own limit grows with N.
     timeoutScale: Math.max(1, options.cases / 20),
+    sends: `${op.operationId}, ${options.cases} times, signed, with inputs drawn from its schemas (valid and invalid)`,
     run: (ctx) => fuzzOperation(ctx, op.operationId, options, deadline),
   }));
 }

@@ -30,6 +30,7 @@ export const walletCreation: Check = {
   seedRef: "§1 (wallets are created asynchronously); §2.6; §3",
   level: "full",
   timeoutScale: 2,
+  sends: "createWallet, then getWalletCreationStatus until success",
   async run(ctx) {
     const wallet = await owned(ctx, "wallet");
     const created = wallet.created!;
@@ -52,6 +53,7 @@ export const walletCreatedEvent: Check = {
   level: "full",
   requires: ["receiver", "webhook", "wallet"],
   timeoutScale: 2,
+  sends: "nothing new: waits for the created wallet's wallet.created at the receiver",
   async run(ctx) {
     const event = await owned(ctx, "event");
     const wallet = await ctx.need("wallet");
@@ -73,6 +75,7 @@ export const depositAddress: Check = {
   level: "full",
   requires: ["wallet"],
   timeoutScale: 2,
+  sends: "attachAsset, then getDepositAddress",
   async run(ctx) {
     const asset = await owned(ctx, "asset");
     if (!asset.address || !/^0x[0-9a-fA-F]{40}$/.test(asset.address)) {
@@ -92,6 +95,7 @@ export const depositDetected: Check = {
   level: "full",
   requires: ["faucet", "receiver", "webhook"],
   timeoutScale: 4,
+  sends: "a transfer from the faucet key to the deposit address (over the target's node access); waits for deposit.pending",
   async run(ctx) {
     const deposit = await owned(ctx, "deposit");
     if (!deposit.webhookWatched) skip("deposit events could not be watched (no webhook of ours)");
@@ -146,6 +150,7 @@ export const depositConfirmation: Check = {
   level: "full",
   requires: ["faucet"],
   timeoutScale: 4,
+  sends: "the faucet transfer; getWalletAssetBalance until the confirmations have passed",
   async run(ctx) {
     const d = await owned(ctx, "deposit");
     const last = d.observations[d.observations.length - 1];
@@ -176,6 +181,7 @@ export const balanceMatchesChain: Check = {
   seedRef: "§1 (balances come from chain state)",
   level: "full",
   requires: ["faucet", "deposit"],
+  sends: "getWalletAssetBalance and eth_getBalance of the deposit address",
   async run(ctx) {
     const d = await ctx.need("deposit");
     if (!d.reflected) skip("the deposit never reached the balance (see lifecycle.deposit-confirmation)");
@@ -198,6 +204,7 @@ export const withdrawalIdempotency: Check = {
   level: "full",
   requires: ["faucet", "deposit"],
   timeoutScale: 4,
+  sends: "createWithdrawal replayed with the same Idempotency-Key, then listWalletWithdrawals",
   async run(ctx) {
     const w = await owned(ctx, "withdrawal-executed");
     if (w.replay.status < 200 || w.replay.status > 299) fail(`the replay answered HTTP ${w.replay.status}`, w.replay.evidence);
@@ -221,6 +228,7 @@ export const withdrawalReceipt: Check = {
   level: "full",
   requires: ["faucet", "deposit"],
   timeoutScale: 4,
+  sends: "a withdrawal to a second wallet, approved; eth_getTransactionReceipt and eth_getTransactionByHash of its tx_hash",
   async run(ctx) {
     const w = await owned(ctx, "withdrawal-executed");
     const data = w.final.data;
@@ -269,6 +277,7 @@ export const walletToWallet: Check = {
   level: "full",
   requires: ["faucet", "deposit"],
   timeoutScale: 4,
+  sends: "getWalletAssetBalance of the receiving wallet after the withdrawal completes",
   async run(ctx) {
     const w = await owned(ctx, "withdrawal-executed");
     if (w.final.data.status !== "completed") skip(`the withdrawal ended ${JSON.stringify(w.final.data.status)} (see lifecycle.withdrawal-receipt)`);
@@ -300,6 +309,7 @@ export const transactionsExport: Check = {
   level: "full",
   requires: ["workspace"],
   timeoutScale: 4,
+  sends: "exportTransactions as json and as csv",
   async run(ctx) {
     const workspaceId = await ctx.need("workspace");
     const deposit = ctx.config.faucetPrivateKey ? await ctx.settle("deposit") : undefined;

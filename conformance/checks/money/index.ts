@@ -137,6 +137,7 @@ export const sameKeySameBody: Check = {
   id: "money.idempotent-replay",
   title: "createWithdrawal with the same Idempotency-Key and body answers the same withdrawal, and holds once",
   seedRef: "assumed: Idempotency-Key on createWithdrawal",
+  sends: "createWithdrawal twice with one Idempotency-Key and body; getWalletAssetBalance; rejectWithdrawal",
   async run(ctx) {
     const f = await funded(ctx);
     const before = await holding(ctx, f, "before the withdrawal");
@@ -160,6 +161,7 @@ export const sameKeyOtherBody: Check = {
   after: ["money.idempotent-replay"],
   title: "The same Idempotency-Key with another body answers 409 and creates nothing",
   seedRef: "assumed: Idempotency-Key on createWithdrawal (409 on reuse with another request)",
+  sends: "createWithdrawal with a used Idempotency-Key and another body; listWalletWithdrawals",
   async run(ctx) {
     const f = await funded(ctx);
     const key = `certify-${randomUUID()}`;
@@ -181,6 +183,7 @@ export const concurrentSubmits: Check = {
   after: ["money.idempotency-conflict"],
   title: "Identical submits sent at the same time with one Idempotency-Key make one withdrawal",
   seedRef: "assumed: Idempotency-Key on createWithdrawal",
+  sends: "5 identical createWithdrawal at once with one Idempotency-Key; listWalletWithdrawals; rejectWithdrawal",
   async run(ctx) {
     const f = await funded(ctx);
     const { answers, made } = await identicalSubmits(ctx, f);
@@ -201,6 +204,7 @@ export const overdraftRefused: Check = {
   after: ["money.concurrent-submits"],
   title: "A withdrawal above the available balance is refused (4xx) and nothing is held",
   seedRef: "§1 (withdrawals follow policy); assumed: 409 on insufficient balance",
+  sends: "createWithdrawal above the available balance; getWalletAssetBalance before and after",
   async run(ctx) {
     const f = await funded(ctx);
     const before = await holding(ctx, f, "before the overdraft");
@@ -226,6 +230,7 @@ export const rejectReleases: Check = {
   after: ["money.overdraft-refused"],
   title: "A pending withdrawal holds its amount; rejecting it gives the hold back",
   seedRef: "§1 (withdrawals follow policy and approvals); assumed: on_hold and available_balance",
+  sends: "createWithdrawal, getWalletAssetBalance, rejectWithdrawal, getWalletAssetBalance",
   async run(ctx) {
     const f = await funded(ctx);
     const before = await holding(ctx, f, "before the withdrawal");
@@ -257,6 +262,7 @@ export const oneTransferOnChain: Check = {
   timeoutScale: 8,
   title: "Identical submits with one Idempotency-Key, approved, move the amount once on chain",
   seedRef: "§1 (withdrawals follow policy and approvals); assumed: Idempotency-Key on createWithdrawal",
+  sends: "5 identical createWithdrawal of 0.0001 to a fresh address, approveWithdrawal, getWithdrawal until completed; eth_getBalance of that address (moves funds)",
   async run(ctx) {
     const f = await funded(ctx);
     // A fresh recipient: its chain balance starts at zero, so every transfer to it is counted.

@@ -72,6 +72,7 @@ export const pageSizes: Check = {
   title: "Without a limit a list answers the default page size; with the maximum, more than that",
   requires: ["workspace", "receiver"],
   timeoutScale: 3,
+  sends: "listWebhooks without a limit, then with the maximum limit",
   async run(ctx) {
     const op = ctx.operation("listWebhooks");
     const p = pagingOf(op);
@@ -110,6 +111,7 @@ export const disjointComplete: Check = {
   title: "Pages read while records are created are disjoint and together complete, oldest first",
   requires: ["workspace"],
   timeoutScale: 3,
+  sends: "listWallets page by page from the end of the list, createWallet between the reads (three wallets)",
   async run(ctx) {
     const op = ctx.operation("listWallets");
     const p = pagingOf(op);
@@ -164,6 +166,7 @@ export const everyList: Check = {
   title: "Every paged list honours a limit of 1 and the maximum, and answers an empty page far past its end",
   requires: ["workspace", "wallet"],
   timeoutScale: 2,
+  sends: "every paged list with limit 1, with the maximum, and with an offset far past its end",
   async run(ctx) {
     const lists = ctx.operations.filter((op) => op.pagination && op.method === "GET");
     if (lists.length === 0) skip("the operation table declares no paged list");
@@ -191,6 +194,7 @@ export const badLimit: Check = {
   id: "paging.bad-limit",
   title: "A limit above the maximum, zero or negative, a negative offset and a non-number are refused with 400 and the error envelope",
   requires: ["workspace"],
+  sends: "listWebhooks with a limit above the maximum, zero, negative, a negative offset and a non-number",
   async run(ctx) {
     const op = ctx.operation("listWebhooks");
     const p = pagingOf(op);

@@ -25,6 +25,7 @@ export const viewerCanRead: Check = {
   seedRef: "§5 rule 3 (a Viewer can see balances, transactions and audit logs); §4 (the transactions export)",
   level: "seed",
   requires: ["viewer-key", "wallet", "workspace"],
+  sends: "with the viewer key: getWalletOverview (at full level also listTransactions, listAuditLogs)",
   async run(ctx) {
     const creds = await ctx.need("viewer-key");
     const wallet = await ctx.need("wallet");
@@ -68,6 +69,7 @@ export const viewerCannotWithdraw: Check = {
   seedRef: "§5 rule 3",
   level: "full",
   requires: ["viewer-key", "wallet"],
+  sends: "with the viewer key: createWithdrawal and approveWithdrawal with ids nobody has",
   async run(ctx) {
     const wallet = await ctx.need("wallet");
     const created = await expectForbidden(ctx, "createWithdrawal", {
@@ -92,6 +94,7 @@ export const viewerCannotChangeSettings: Check = {
   // A viewer that may delete --webhook-id deletes it: the requeue check goes first, so that only the
   // checks about deletion see it gone.
   afterAtSeed: ["webhooks.resend-same-event", "webhooks.delivery-signature", "webhooks.tampered-body-rejected"],
+  sends: "with the viewer key: deleteWebhook and resendWebhookDelivery with ids nobody has (at full level also createWebhook, createWallet, createApiKey)",
   async run(ctx) {
     const workspaceId = await ctx.need("workspace");
     // At seed level any error refuses, and an id nobody has gets one anyway: the viewer tries the real

@@ -15,6 +15,7 @@ export const balancesReadOnly: Check = {
   seedRef: "§5 rule 2 (balances:read and wallets:read are named apart); §4 (operation 5 is in the wallets group)",
   level: "seed",
   requires: ["scoped-key", "wallet"],
+  sends: "with the balances:read key: getWalletOverview, then listWalletWithdrawals and getWalletCreationStatus (at full level also getWallet, listWallets)",
   async run(ctx) {
     const creds = await ctx.need("scoped-key");
     const wallet = await ctx.need("wallet");
@@ -45,6 +46,7 @@ export const otherWorkspaceRefused: Check = {
   severity: "MUST",
   seedRef: "§1 (wallets live inside a workspace); §4 operation 8 (the key of the workspace in the path); §7 (errors are the error envelope)",
   level: "seed",
+  sends: "getWebhookVerificationKey of a workspace id nobody has",
   async run(ctx) {
     const ex = await ctx.call("getWebhookVerificationKey", { params: { workspace_id: `certify-other-${randomUUID()}` } });
     if (ctx.level === "full") expectError(ex, [403, 404], undefined, "the verification key of another workspace");
@@ -60,6 +62,7 @@ export const otherWorkspaceNotFound: Check = {
   severity: "SHOULD",
   seedRef: "assumed: workspace isolation answers not_found (403 is as seed-valid, so a full-level SHOULD)",
   level: "full",
+  sends: "getWebhookVerificationKey of a workspace id nobody has",
   async run(ctx) {
     const ex = await ctx.call("getWebhookVerificationKey", { params: { workspace_id: `certify-other-${randomUUID()}` } });
     if (ex.response.status !== 404) failWith(ex, `expected 404 for another workspace, got ${ex.response.status}`);
@@ -76,6 +79,7 @@ export const apiKeyCreation: Check = {
   severity: "MUST",
   seedRef: "assumed: createApiKey",
   level: "full",
+  sends: "createApiKey (balances:read), then getWalletOverview with the new key; revoked at the end",
   async run(ctx) {
     if (ctx.config.scoped) skip("the scoped key was given by flags; nothing was created");
     const result = await ctx.settle("scoped-key");

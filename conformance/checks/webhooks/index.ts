@@ -56,6 +56,7 @@ export const verificationKeyCheck: Check = {
   seedRef: "§2.9; §6",
   level: "seed",
   requires: ["workspace"],
+  sends: "getWebhookVerificationKey",
   async run(ctx) {
     await verificationKey(ctx);
   },
@@ -71,6 +72,7 @@ export const registration: Check = {
   seedRef: "§1 (workspaces register webhooks); assumed: createWebhook, listWebhooks",
   level: "full",
   requires: ["receiver"],
+  sends: "createWebhook to the runner's receiver, then listWebhooks",
   async run(ctx) {
     const result = await ctx.settle("webhook");
     if (!result.ok) {
@@ -93,6 +95,7 @@ export const deliverySignature: Check = {
   seedRef: "§6 (deliveries are signed, Ed25519)",
   level: "seed",
   requires: ["receiver", "workspace"],
+  sends: "nothing new: verifies a delivery the receiver got with the key of getWebhookVerificationKey (custody's two profiles; at seed level also an Ed25519 signature found in any header, over the body, its canonical JSON, `{t}.{body}`, `{t}{body}`, `{id}.{t}.{body}` or as a detached JWS)",
   async run(ctx) {
     const event = await ownedEvent(ctx);
     const key = await verificationKey(ctx);
@@ -121,6 +124,7 @@ export const eventShape: Check = {
   seedRef: "§6; assumed: event body",
   level: "full",
   requires: ["receiver"],
+  sends: "nothing new: examines a delivery the receiver got",
   async run(ctx) {
     const event = await ownedEvent(ctx);
     const e = event.event;
@@ -144,6 +148,7 @@ export const tamperedBodyRejected: Check = {
   seedRef: "§6 (the receiver verifies the signed payload)",
   level: "seed",
   requires: ["receiver", "workspace"],
+  sends: "nothing: verifies a received delivery with its body, id or timestamp changed (guards the verifier)",
   async run(ctx) {
     const event = await ownedEvent(ctx);
     const key = await verificationKey(ctx);
@@ -172,6 +177,7 @@ export const deliveryLogged: Check = {
   seedRef: "§2.7; §6",
   level: "full",
   requires: ["receiver"],
+  sends: "listWebhookDeliveries of the run's webhook",
   async run(ctx) {
     const result = await ctx.settle("delivery");
     if (!result.ok) {
@@ -202,6 +208,7 @@ export const resendSameEvent: Check = {
   level: "seed",
   requires: ["receiver", "workspace", "delivery"],
   after: ["webhooks.delivery-signature"],
+  sends: "resendWebhookDelivery of a delivery, then waits for the same event id at the receiver",
   async run(ctx) {
     const receiver = await ctx.need("receiver");
     const workspaceId = await ctx.need("workspace");
@@ -258,6 +265,7 @@ export const deleteStopsDelivery: Check = {
   // viewer's refused delete aim at first.
   afterAtSeed: ["isolation.reads-refused", "isolation.writes-refused", "role.viewer-cannot-change-settings"],
   timeoutScale: 2,
+  sends: "deleteWebhook (at full level of a second webhook of the run, then createWallet to cause an event; at seed level --webhook-id, then resendWebhookDelivery of --delivery-id, which must be a delivery of that webhook)",
   run: (ctx) => (ctx.level === "full" ? deleteOwnWebhook(ctx) : deleteGivenWebhook(ctx)),
 };
 
