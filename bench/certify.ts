@@ -1,5 +1,6 @@
-// Section "certify": (1) wall time of `custody certify --sandbox` for the full suite, as a user runs it,
-// beside the same command at the revision before issue 30's work (same run, interleaved) and the goal;
+// Section "certify": (1) wall time and CPU time (user + system of every process of the run, the chain's
+// included) of `custody certify --sandbox` for the full suite, as a user runs it, beside the same command
+// at the revision before the CPU work (same run, interleaved) and the goals;
 // (2) how the runner's own overhead grows with the number of operations: spec copies with 2x and 4x
 // the operations, generated, then the per-operation groups run programmatically (runSuite, the same
 // code the CLI calls) against a fake target that answers every request at once.
@@ -79,73 +80,125 @@ async function servedCount(baseUrl: string): Promise<number> {
 }
 
 /**
- * The revision before certify's runs were made concurrent, clean and flake-free (issue 30): its wall time
- * is measured in the same run as today's, interleaved, for the before/after ratio.
+ * The revision before certify's CPU per run was halved (sources compiled once instead of loaded through
+ * tsx, see docs/measurements/certify.md): measured in the same run as today's, interleaved.
  */
-export const CERTIFY_BEFORE_REF = "d045cae";
-/** The wall-time goal of `custody certify --sandbox` on the 2-core reference machine. */
-const GOAL_SECONDS = 6;
+export const CERTIFY_BEFORE_REF = "3ecbbde";
+/** The goals of `custody certify --sandbox` on the quiet 2-core reference machine (median of 10). */
+const GOAL_SECONDS = 4.5;
+const GOAL_CPU_SECONDS = 6;
+const FULL_RUNS = 10;
 
 interface CertifyRun {
   seconds: number;
+  /** User + system CPU of the run's whole process tree (null where /proc is missing). */
+  cpuSeconds: number | null;
   summary?: ReportSummary;
   failure?: string;
 }
 
+/**
+ * CPU seconds (user + system) of this process's children that have ended and been waited for, the
+ * children's children included (Linux /proc/self/stat cutime + cstime, as getrusage(RUSAGE_CHILDREN)):
+ * read before and after one run, the difference is what that run's processes used, anvil's included.
+ */
+export function childrenCpuSeconds(): number | null {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // Fields 16 and 17 of stat(5) (cutime, cstime); the slice starts at field 3.
+    return (Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+/** sysconf(_SC_CLK_TCK): 100 on every Linux Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
 async function certifyOnce(cwd: string, json: string, extra: string[] = []): Promise<CertifyRun> {
+  const cpuBefore = childrenCpuSeconds();
   const m = await measureNode({ script: join(cwd, "bin/custody.js"), args: ["certify", "--sandbox", "--json", json, "--quiet", "--no-color", ...extra], cwd, timeoutMs: 300_000 });
+  const cpuAfter = childrenCpuSeconds();
+  const run = { seconds: m.wallSeconds, cpuSeconds: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore };
   // Exit 1 (a MUST check failed) or 3 is still a complete run; only 2 or a crash means no figure.
   if (m.exitCode !== 0 && m.exitCode !== 1 && m.exitCode !== 3) {
-    return { seconds: m.wallSeconds, failure: `${m.failure ?? `exit ${m.exitCode}`}: ${m.stderr.trim().split("\n").slice(-2).join(" | ").slice(0, 300)}` };
+    return { ...run, failure: `${m.failure ?? `exit ${m.exitCode}`}: ${m.stderr.trim().split("\n").slice(-2).join(" | ").slice(0, 300)}` };
   }
   try {
-    return { seconds: m.wallSeconds, summary: (JSON.parse(readFileSync(json, "utf8")) as { summary: ReportSummary }).summary };
+    return { ...run, summary: (JSON.parse(readFileSync(json, "utf8")) as { summary: ReportSummary }).summary };
   } catch {
-    return { seconds: m.wallSeconds, failure: "the --json report could not be read" };
+    return { ...run, failure: "the --json report could not be read" };
   }
 }
 
+export interface BeforeAfter {
+  /** Wall seconds of today's runs and of CERTIFY_BEFORE_REF's. */
+  now: number[];
+  before: number[];
+  nowCpu: number[];
+  beforeCpu: number[];
+  /** Today's runs that certified, of all of today's runs. */
+  certified: { runs: number; certified: number };
+  summary?: ReportSummary;
+  notes: string[];
+}
+
 /** `custody certify --sandbox` (extra flags alike) today and at CERTIFY_BEFORE_REF, interleaved after a warm-up of each. */
-export async function certifyBeforeAfter(ctx: BenchContext, label: string, extra: string[] = []): Promise<{ now: number[]; before: number[]; summary?: ReportSummary; notes: string[] }> {
+export async function certifyBeforeAfter(ctx: BenchContext, label: string, extra: string[] = [], fullRuns = 3): Promise<BeforeAfter> {
   const dir = ctx.scratch(`certify-${label}`);
-  const runs = ctx.quick ? 1 : 3;
-  const notes: string[] = [];
+  const runs = ctx.quick ? 1 : fullRuns;
+  const out: BeforeAfter = { now: [], before: [], nowCpu: [], beforeCpu: [], certified: { runs: 0, certified: 0 }, notes: [] };
   let beforeRoot: string | undefined;
   try {
     beforeRoot = baselineTree(ctx.root, CERTIFY_BEFORE_REF);
   } catch (error) {
-    notes.push(`certify: no before figure: ${(error as Error).message}`);
+    out.notes.push(`certify: no before figure: ${(error as Error).message}`);
   }
-  const now: number[] = [];
-  const before: number[] = [];
-  let summary: ReportSummary | undefined;
-  // A warm-up each (the TypeScript loader's cache, anvil's first start), then interleaved runs.
+  // A warm-up each (compiled sources or the TypeScript loader's cache, anvil's first start), then interleaved runs.
   for (let i = -1; i < runs; i++) {
     const ours = await certifyOnce(ctx.root, join(dir, `now-${i}.json`), extra);
     if (ours.failure) {
-      notes.push(`certify ${label}: today's run did not complete: ${ours.failure}`);
+      out.notes.push(`certify ${label}: today's run did not complete: ${ours.failure}`);
       break;
     }
-    summary = ours.summary;
+    out.summary = ours.summary;
     const old = beforeRoot ? await certifyOnce(beforeRoot, join(dir, `before-${i}.json`), extra) : undefined;
-    if (old?.failure) notes.push(`certify ${label}: the ${CERTIFY_BEFORE_REF} run did not complete: ${old.failure}`);
+    if (old?.failure) out.notes.push(`certify ${label}: the ${CERTIFY_BEFORE_REF} run did not complete: ${old.failure}`);
     if (i < 0) continue;
-    now.push(ours.seconds);
-    if (old && !old.failure) before.push(old.seconds);
-    ctx.log(`certify --sandbox ${extra.join(" ")}: ${ours.seconds.toFixed(1)} s; at ${CERTIFY_BEFORE_REF}: ${old && !old.failure ? `${old.seconds.toFixed(1)} s` : "—"} (load ${loadavg()[0].toFixed(1)})`);
+    record(out, ours, old);
+    const cpu = (r?: CertifyRun) => (r?.cpuSeconds != null ? `, ${r.cpuSeconds.toFixed(1)} s CPU` : "");
+    const then = old && !old.failure ? `${old.seconds.toFixed(1)} s${cpu(old)}` : "—";
+    ctx.log(`certify --sandbox ${extra.join(" ")}: ${ours.seconds.toFixed(1)} s${cpu(ours)}; at ${CERTIFY_BEFORE_REF}: ${then} (load ${loadavg()[0].toFixed(1)})`);
   }
-  return { now, before, summary, notes };
+  return out;
+}
+
+function record(out: BeforeAfter, ours: CertifyRun, old: CertifyRun | undefined): void {
+  out.now.push(ours.seconds);
+  if (ours.cpuSeconds !== null) out.nowCpu.push(ours.cpuSeconds);
+  out.certified.runs++;
+  if (ours.summary?.certified) out.certified.certified++;
+  if (!old || old.failure) return;
+  out.before.push(old.seconds);
+  if (old.cpuSeconds !== null) out.beforeCpu.push(old.cpuSeconds);
 }
 
 async function fullSuite(ctx: BenchContext): Promise<{ entries: ResultEntry[]; notes: string[] }> {
-  const { now, before, summary, notes } = await certifyBeforeAfter(ctx, "full");
+  const { now, before, nowCpu, beforeCpu, certified, summary, notes } = await certifyBeforeAfter(ctx, "full", [], FULL_RUNS);
   const entries: ResultEntry[] = [];
   if (now.length > 0) {
-    const counts = summary ? `${summary.total} checks: ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped${summary.certified ? "" : " (not certified)"}` : undefined;
-    const runs = now.length > 1 ? `median of ${now.length}, interleaved` : "1 run";
+    const counts = summary ? `${summary.total} checks: ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped` : undefined;
+    const runs = `median of ${now.length}, interleaved; ${certified.certified} of ${certified.runs} runs certified`;
+    const load = `load average ${loadavg().map((l) => l.toFixed(1)).join(" ")} at the end`;
     const name = "certify --sandbox, full suite (wall, incl. sandbox start)";
-    entries.push(entry(name, median(now), `before (${CERTIFY_BEFORE_REF}, same run)`, before.length > 0 ? median(before) : null, "s", [counts, runs].filter(Boolean).join("; ")));
-    entries.push(entry(name, median(now), `goal: under ${GOAL_SECONDS} s`, GOAL_SECONDS, "s", `load average ${loadavg().map((l) => l.toFixed(1)).join(" ")} at the end`));
+    const cpuName = "certify --sandbox, full suite (CPU: user + system, every process)";
+    const median_ = (values: number[]) => (values.length > 0 ? median(values) : null);
+    entries.push(entry(name, median(now), `before (${CERTIFY_BEFORE_REF}, same run)`, median_(before), "s", [counts, runs].filter(Boolean).join("; ")));
+    entries.push(entry(name, median(now), `goal: under ${GOAL_SECONDS} s`, GOAL_SECONDS, "s", load));
+    if (nowCpu.length > 0) {
+      entries.push(entry(cpuName, median(nowCpu), `before (${CERTIFY_BEFORE_REF}, same run)`, median_(beforeCpu), "s", runs));
+      entries.push(entry(cpuName, median(nowCpu), `goal: under ${GOAL_CPU_SECONDS} s`, GOAL_CPU_SECONDS, "s", load));
+    }
   }
   return { entries, notes };
 }

@@ -81,6 +81,7 @@ describe("clean-up against the reference deployment", () => {
       id: "webhooks.leaves-records",
       group: "webhooks",
       title: "creates records and waits",
+      sends: "createWebhook, twice",
       severity: "MUST",
       seedRef: "§6",
       level: "full",

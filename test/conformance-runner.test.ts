@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 function check(id: string, run: Check["run"], extra: Partial<Check> = {}): Check {
-  return { id, group: "auth", title: `test check ${id}`, severity: "MUST", seedRef: "§5", level: "seed", run, ...extra };
+  return { id, group: "auth", title: `test check ${id}`, severity: "MUST", seedRef: "§5", level: "seed", sends: "nothing", run, ...extra };
 }
 
 async function runCatalog(catalog: Check[], over: { concurrency?: number; level?: "seed" | "full"; timeoutMs?: number } = {}) {

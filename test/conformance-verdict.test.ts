@@ -34,6 +34,7 @@ const check = (id: string, group: Group, extra: Partial<Check> = {}): Check => (
   severity: "MUST",
   seedRef: "§5",
   level: "seed",
+  sends: "nothing",
   run: async () => undefined,
   ...extra,
 });

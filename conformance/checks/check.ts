@@ -15,6 +15,8 @@ export interface Check extends CheckIdentity {
   afterAtSeed?: string[];
   /** Multiplies the per-check timeout for checks that wait on the chain. */
   timeoutScale?: number;
+  /** What the check sends to the target, in one line (the check catalog page shows it before anyone runs it). */
+  sends: string;
   /** Returns nothing on success; throws CheckFailed / CheckSkipped (see outcome.ts) or returns an Outcome. */
   run(ctx: CheckContext): Promise<Outcome | void>;
 }

@@ -19,16 +19,23 @@ type JsonSchema = {
   default?: unknown;
 };
 
+/** Each schema's JSON Schema, converted once: the auth matrix samples the same operations many times. */
+const converted = new WeakMap<ZodType, JsonSchema | null>();
+
 /** A value accepted by `schema` as far as a generic builder can tell; undefined when there is no schema. */
 export function sampleFromZod(schema: ZodType | undefined): unknown {
   if (!schema) return undefined;
-  let json: JsonSchema;
-  try {
-    json = z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) as JsonSchema;
-  } catch {
-    return {};
+  let json = converted.get(schema);
+  if (json === undefined) {
+    try {
+      json = z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) as JsonSchema;
+    } catch {
+      json = null;
+    }
+    converted.set(schema, json);
   }
-  return sampleFromJsonSchema(json, 0);
+  // A copy: a caller may change the sample, and a default or const value lives in the cached schema.
+  return json === null ? {} : structuredClone(sampleFromJsonSchema(json, 0));
 }
 
 /** Sample query parameters (required ones only), as strings. */

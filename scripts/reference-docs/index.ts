@@ -81,7 +81,7 @@ async function write(root = ROOT): Promise<string[]> {
 
 async function main(argv: string[]): Promise<number> {
   const missing = checksWithoutSends();
-  if (missing.length) console.error(`docs: ${missing.length} checks say nothing about what they send (add them to conformance/checks/check-sends.ts): ${missing.join(", ")}`);
+  if (missing.length) console.error(`docs: ${missing.length} checks say nothing about what they send (declare sends beside their run): ${missing.join(", ")}`);
   if (argv.includes("--check")) {
     const behind = await stale();
     if (behind.length === 0) {

@@ -62,6 +62,8 @@ export function negativeCheck(spec: {
   level?: Level;
   /** Only operations that carry a body (for body tampering). */
   withBodyOnly?: boolean;
+  /** What the check sends, for the check catalog page. */
+  sends: string;
   build: CaseBuilder;
 }): Check {
   return {
@@ -72,6 +74,7 @@ export function negativeCheck(spec: {
     seedRef: spec.seedRef,
     level: spec.level ?? "seed",
     statements: spec.statements,
+    sends: spec.sends,
     async run(ctx) {
       const ids = knownIds(ctx);
       const plans = operationsInScope(ctx)

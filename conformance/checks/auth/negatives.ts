@@ -25,6 +25,7 @@ export const noCredentials = negativeCheck({
   statements: ["s4.all-need-auth", "s5.rule1-401-envelope"],
   title: "A request without any authentication header is refused with 401",
   seedRef: SEED5,
+  sends: "every operation in scope without any ACCESS header",
   build: () => [{ label: "no authentication headers", headers: {} }],
 });
 
@@ -34,6 +35,7 @@ export const missingApiKey = negativeCheck({
   statements: ["s5.three-headers", "s5.access-api-key", "s5.rule1-401-envelope"],
   title: "A request without ACCESS-API-KEY is refused with 401",
   seedRef: SEED5,
+  sends: "every operation in scope, signed, without ACCESS-API-KEY",
   build: (plan, creds) => [{ label: "ACCESS-API-KEY missing", headers: without(signed(plan, creds), K) }],
 });
 
@@ -43,6 +45,7 @@ export const missingTimestamp = negativeCheck({
   statements: ["s5.three-headers", "s5.rule1-401-envelope"],
   title: "A request without ACCESS-TIMESTAMP is refused with 401",
   seedRef: SEED5,
+  sends: "every operation in scope, signed, without ACCESS-TIMESTAMP (also signed over an empty one)",
   build: (plan, creds) => [
     { label: "ACCESS-TIMESTAMP missing", headers: without(signed(plan, creds), T) },
     // A deployment that treats a missing timestamp as empty (and skips the window) accepts this one.
@@ -56,6 +59,7 @@ export const missingSign = negativeCheck({
   statements: ["s5.three-headers", "s5.rule1-401-envelope"],
   title: "A request without ACCESS-SIGN is refused with 401",
   seedRef: SEED5,
+  sends: "every operation in scope without ACCESS-SIGN",
   build: (plan, creds) => [{ label: "ACCESS-SIGN missing", headers: without(signed(plan, creds), S) }],
 });
 
@@ -65,6 +69,7 @@ export const emptyHeaders = negativeCheck({
   statements: ["s5.rule1-401-envelope"],
   title: "An empty ACCESS-API-KEY, ACCESS-TIMESTAMP or ACCESS-SIGN is refused with 401",
   seedRef: SEED5,
+  sends: "every operation in scope with ACCESS-API-KEY, ACCESS-TIMESTAMP or ACCESS-SIGN empty",
   build: (plan, creds) =>
     [K, T, S].map((name) => ({ label: `${name} empty`, headers: { ...signed(plan, creds), [name]: "" } })),
 });
@@ -75,6 +80,7 @@ export const unknownKey = negativeCheck({
   statements: ["s5.access-api-key", "s5.rule1-401-envelope"],
   title: "An unknown API key id is refused with 401",
   seedRef: SEED5,
+  sends: "every operation in scope signed under a key id nobody issued",
   build: (plan, creds) => [{ label: "an unknown key id", headers: { ...signed(plan, creds), [K]: randomKeyId() } }],
 });
 
@@ -84,6 +90,7 @@ export const wrongSecret = negativeCheck({
   statements: ["s5.access-sign", "s5.rule1-401-envelope"],
   title: "A signature made with the wrong secret is refused with 401",
   seedRef: SEED5,
+  sends: "every operation in scope signed with a random secret",
   build: (plan, creds) => [{ label: "a wrong secret", headers: signed(plan, { apiKey: creds.apiKey, apiSecret: randomSecret() }) }],
 });
 
@@ -93,6 +100,7 @@ export const otherMethod = negativeCheck({
   statements: ["s5.rule1-401-envelope"],
   title: "A signature over another method is refused with 401",
   seedRef: `${SEED5} ${SIGNED_FOR_ANOTHER_REQUEST}`,
+  sends: "every operation in scope signed over the other method (GET ↔ POST)",
   build: (plan, creds) => [
     { label: "a signature over another method", headers: signed(plan, creds, { method: plan.method === "GET" ? "POST" : "GET" }) },
   ],
@@ -104,6 +112,7 @@ export const otherPath = negativeCheck({
   statements: ["s5.rule1-401-envelope"],
   title: "A signature over another path is refused with 401",
   seedRef: `${SEED5} ${SIGNED_FOR_ANOTHER_REQUEST}`,
+  sends: "every operation in scope signed over another path, and over the path without /api/v1",
   build: (plan, creds) => [
     { label: "a signature over another path", headers: signed(plan, creds, { path: "/api/v1/certify/other-path" }) },
     { label: "a signature over the path without /api/v1", headers: signed(plan, creds, { path: plan.path.replace(/^\/api\/v1/, "") }) },
@@ -116,6 +125,7 @@ export const otherBody = negativeCheck({
   statements: ["s5.rule1-401-envelope"],
   title: "A signature over another body is refused with 401",
   seedRef: `${SEED5} ${SIGNED_FOR_ANOTHER_REQUEST}`,
+  sends: "every operation in scope signed over another body",
   build: (plan, creds) => [{ label: "a signature over another body", headers: signed(plan, creds, { body: '{"certify":"other body"}' }) }],
 });
 
@@ -125,6 +135,7 @@ export const otherTimestamp = negativeCheck({
   statements: ["s5.rule1-401-envelope"],
   title: "A signature over another timestamp than ACCESS-TIMESTAMP is refused with 401",
   seedRef: `${SEED5} ${SIGNED_FOR_ANOTHER_REQUEST}`,
+  sends: "every operation in scope signed over the second before ACCESS-TIMESTAMP",
   build: (plan, creds) => {
     const now = unixSeconds();
     return [{ label: "a signature over another timestamp", headers: { ...signed(plan, creds, { timestamp: now - 1 }), [T]: String(now) } }];
@@ -138,6 +149,7 @@ export const bodyTampered = negativeCheck({
   title: "A body changed after signing (even by whitespace), or left out of the signature, is refused with 401",
   seedRef: `${SEED5} ${SIGNED_FOR_ANOTHER_REQUEST}`,
   withBodyOnly: true,
+  sends: "every operation with a body: a space added after signing, a member added, a signature made without the body",
   build: (plan, creds) => {
     const headers = signed(plan, creds);
     const body = plan.body ?? "{}";
@@ -159,6 +171,7 @@ export const timestampADayOff = negativeCheck({
   // §8 leaves the tolerance open, not whether there is one: a timestamp accepted a day off checks
   // nothing, so a captured request replays for ever, which is a credential check missing (rule 1).
   seedRef: `§5 (ACCESS-TIMESTAMP, a Unix timestamp, is one of the three credentials); ${SEED5} (a timestamp accepted at any distance checks nothing: a captured request would replay for ever)`,
+  sends: "every operation in scope signed with a timestamp a day old, and a day ahead",
   build: (plan, creds) => [
     { label: "a timestamp a day old", headers: signed(plan, creds, { timestamp: unixSeconds() - A_DAY_S }) },
     { label: "a timestamp a day ahead", headers: signed(plan, creds, { timestamp: unixSeconds() + A_DAY_S }) },
@@ -174,6 +187,7 @@ export const staleTimestamp = negativeCheck({
   level: "full",
   title: `A timestamp ${OUTSIDE_WINDOW_S} s in the past is refused with 401`,
   seedRef: `${SEED5}; assumed: ±300 s window (the real service's docs/api-key-signing.md; the seed leaves the skew open, so a full-level SHOULD)`,
+  sends: "every operation in scope signed with a timestamp 360 s old, and a day old",
   build: (plan, creds) => [
     { label: `a timestamp ${OUTSIDE_WINDOW_S} s old`, headers: signed(plan, creds, { timestamp: unixSeconds() - OUTSIDE_WINDOW_S }) },
   ],
@@ -188,6 +202,7 @@ export const futureTimestamp = negativeCheck({
   level: "full",
   title: `A timestamp ${OUTSIDE_WINDOW_S} s in the future is refused with 401`,
   seedRef: `${SEED5}; assumed: ±300 s window (the real service's docs/api-key-signing.md; the seed leaves the skew open, so a full-level SHOULD)`,
+  sends: "every operation in scope signed with a timestamp 360 s ahead",
   build: (plan, creds) => [
     { label: `a timestamp ${OUTSIDE_WINDOW_S} s ahead`, headers: signed(plan, creds, { timestamp: unixSeconds() + OUTSIDE_WINDOW_S }) },
   ],
@@ -199,6 +214,7 @@ export const timestampMilliseconds = negativeCheck({
   statements: ["s5.access-timestamp"],
   title: "A timestamp in milliseconds is refused with 401",
   seedRef: "§5 (ACCESS-TIMESTAMP is Unix seconds)",
+  sends: "every operation in scope signed with the timestamp in milliseconds",
   build: (plan, creds) => [{ label: "a timestamp in milliseconds", headers: signed(plan, creds, { timestamp: Date.now() }) }],
 });
 
@@ -208,6 +224,7 @@ export const timestampNotNumeric = negativeCheck({
   statements: ["s5.access-timestamp"],
   title: "A timestamp that is not a number of seconds (an ISO date, a word) is refused with 401",
   seedRef: "§5 (ACCESS-TIMESTAMP is a Unix timestamp in seconds); §5 rule 1",
+  sends: "every operation in scope signed with an ISO date and with `now` as ACCESS-TIMESTAMP",
   build: (plan, creds) =>
     [new Date(unixSeconds() * 1000).toISOString(), "now"].map((ts) => ({
       label: `ACCESS-TIMESTAMP ${JSON.stringify(ts)}`,
@@ -222,6 +239,7 @@ export const timestampDecimalDigits = negativeCheck({
   level: "full",
   title: "A timestamp written otherwise than decimal digits (a fraction, a sign, hex) is refused with 401",
   seedRef: "§5; assumed: decimal digits only (x-custody-hmac; the seed says Unix seconds, not how they are written)",
+  sends: "every operation in scope signed with a timestamp written as a fraction, with a sign, and in hex",
   build: (plan, creds) => {
     const now = unixSeconds();
     return [`${now}.0`, `+${now}`, `0x${now.toString(16)}`].map((ts) => ({
@@ -237,6 +255,7 @@ export const signatureNotBase64 = negativeCheck({
   statements: ["s5.access-sign"],
   title: "A signature that is not base64 (bare hex, or garbage) is refused with 401",
   seedRef: "§5 (ACCESS-SIGN is base64 of the hex signature)",
+  sends: "every operation in scope with ACCESS-SIGN as bare hex, and as text that is not base64",
   build: (plan, creds) => {
     const headers = signed(plan, creds);
     return [
@@ -255,6 +274,7 @@ export const uppercaseHex = negativeCheck({
   level: "full",
   title: "A signature of upper-case hex is refused with 401",
   seedRef: "§5 (hex, case not fixed); assumed: lower-case hex, as the real service's SDK signs (a full-level SHOULD)",
+  sends: "every operation in scope with ACCESS-SIGN as base64 of the upper-case hex",
   build: (plan, creds) => {
     const headers = signed(plan, creds);
     const upper = Buffer.from(macHex(plan, creds, headers[T]).toUpperCase(), "utf8").toString("base64");
@@ -268,6 +288,7 @@ export const rawDigest = negativeCheck({
   statements: ["s5.access-sign"],
   title: "A signature encoded as base64 of the raw digest (not of its hex) is refused with 401",
   seedRef: "§5 (base64-encoded hex signature)",
+  sends: "every operation in scope with ACCESS-SIGN as base64 of the raw 32-byte digest",
   build: (plan, creds) => {
     const headers = signed(plan, creds);
     const raw = Buffer.from(macHex(plan, creds, headers[T]), "hex").toString("base64");

@@ -25,6 +25,7 @@ export const signedOtherRoute: Check = {
   severity: "MUST",
   seedRef: "§5 rule 1 (a signature made for another route is a wrong credential)",
   level: "seed",
+  sends: "one read that was accepted, its exact headers then sent to another real route",
   async run(ctx) {
     const ids = knownIds(ctx);
     const plans = operationsInScope(ctx).filter(isRead).map((op) => planRequest(op, ids));

@@ -49,6 +49,7 @@ export const validSignature: Check = {
   severity: "MUST",
   seedRef: "§5",
   level: "seed",
+  sends: "every read operation in scope, correctly signed",
   async run(ctx) {
     const plans = readPlans(ctx);
     if (plans.length === 0) skip("no read operation in scope");
@@ -67,6 +68,7 @@ export const queryNotSigned: Check = {
   seedRef: "§5; assumed: path without query string",
   // No seed operation takes a query (section 4) and the string to sign is not shown (section 5 rule 4).
   level: "full",
+  sends: "reads with a query string (or one with ?certify=1), signed over the path alone",
   async run(ctx) {
     const withQuery = readPlans(ctx).filter((p) => p.query !== undefined);
     const plans = withQuery.length > 0 ? withQuery : [{ ...bestReadPlan(ctx), query: { certify: "1" } }];
@@ -86,6 +88,7 @@ export const windowEdge: Check = {
   severity: "SHOULD", // the seed leaves the accepted clock skew open (section 5 rule 4, section 8)
   seedRef: "§5; assumed: ±300 s window, inclusive (the seed leaves the skew open, so a full-level SHOULD)",
   level: "full",
+  sends: "one read signed with a timestamp 290 s old, then 290 s ahead",
   async run(ctx) {
     const plan = bestReadPlan(ctx);
     for (const offset of [-NEAR_EDGE_S, NEAR_EDGE_S]) {
@@ -108,6 +111,7 @@ export const identical401: Check = {
   severity: "MUST",
   seedRef: "§5 rule 1; §7",
   level: "seed",
+  sends: "every operation in scope with no credentials, an unknown key, a wrong secret and a timestamp an hour old",
   async run(ctx) {
     const ids = knownIds(ctx);
     const plans = operationsInScope(ctx).map((op) => planRequest(op, ids));
@@ -157,6 +161,7 @@ export const canonical401Body: Check = {
   severity: "SHOULD",
   seedRef: "§5 rule 1; assumed: serialized form (the seed gives the envelope, not its bytes, so a full-level SHOULD)",
   level: "full",
+  sends: "one read without credentials",
   async run(ctx) {
     const plan = bestReadPlan(ctx);
     const ex = await sendCase(ctx, plan, { label: "no credentials", headers: {} });

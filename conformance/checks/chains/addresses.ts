@@ -19,6 +19,7 @@ export const solanaAddress: Check = {
   level: "full",
   requires: ["wallet"],
   awaits: ["wallet"],
+  sends: "getDepositAddress and getWeb3WalletDetail of the run's wallet with address_type=sol",
   async run(ctx) {
     const { walletId } = await ctx.need("wallet");
     const sol = await addressOf(ctx, walletId, "sol");
@@ -45,6 +46,7 @@ export const tronAddress: Check = {
   level: "full",
   requires: ["wallet"],
   awaits: ["wallet"],
+  sends: "getDepositAddress of the run's wallet with address_type=tron",
   async run(ctx) {
     const { walletId } = await ctx.need("wallet");
     const tron = await addressOf(ctx, walletId, "tron");
@@ -63,6 +65,7 @@ export const tronAddressSameKey: Check = {
   requires: ["wallet"],
   awaits: ["wallet"],
   after: ["chains.tron-address"],
+  sends: "getDepositAddress of the run's wallet with address_type=evm and address_type=tron",
   async run(ctx) {
     const { walletId } = await ctx.need("wallet");
     const tron = await addressOf(ctx, walletId, "tron");

@@ -33,6 +33,7 @@ export const solanaSignMessage: Check = {
   requires: ["wallet"],
   awaits: ["wallet"],
   timeoutScale: 2,
+  sends: "requestSign with solana_signMessage, then getTransactionStatus until it answers a signature",
   async run(ctx) {
     const { walletId } = await ctx.need("wallet");
     const sol = await addressOf(ctx, walletId, "sol");
@@ -58,6 +59,7 @@ export const solanaSignTransaction: Check = {
   requires: ["wallet"],
   awaits: ["wallet"],
   timeoutScale: 2,
+  sends: "signRawTransaction with solana_signTransaction of a transfer built by the runner, then getTransactionStatus",
   async run(ctx) {
     const { walletId } = await ctx.need("wallet");
     const sol = await addressOf(ctx, walletId, "sol");

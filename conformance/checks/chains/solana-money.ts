@@ -37,6 +37,7 @@ export const solanaDepositDetected: Check = {
   level: "full",
   requires: ["receiver", "webhook"],
   timeoutScale: 2,
+  sends: "a SOL transfer from an airdrop-funded key to the wallet's sol address over --solana-rpc-url; waits for deposit.pending",
   async run(ctx) {
     const d = await owned(ctx, "sol-deposit");
     if (!d.webhookWatched) skip("deposit events could not be watched (no webhook of ours)");
@@ -55,6 +56,7 @@ export const solanaDepositConfirmation: Check = {
   seedRef: "§3 deposit rules 2 and 3; §1 (balances come from chain state), on Solana",
   level: "full",
   timeoutScale: 2,
+  sends: "getWalletAssetBalance of SOL while the deposit confirms; getBalance over --solana-rpc-url",
   async run(ctx) {
     const d = await owned(ctx, "sol-deposit");
     const last = d.observations[d.observations.length - 1];
@@ -86,6 +88,7 @@ export const solanaWithdrawal: Check = {
   seedRef: "§1 (withdrawals follow policy and approvals); §2.5, on Solana",
   level: "full",
   timeoutScale: 6,
+  sends: "createWithdrawal of part of the SOL deposit, approveWithdrawal when asked, getWithdrawal until completed; the chain's record over --solana-rpc-url",
   async run(ctx) {
     const d = await owned(ctx, "sol-deposit");
     if (!d.reflected) skip("the SOL deposit never reached the balance (see chains.solana-deposit-confirmation)");
@@ -141,6 +144,7 @@ export const solanaSendTransaction: Check = {
   seedRef: "§1 (signing group); assumed: solana_signAndSendTransaction",
   level: "full",
   timeoutScale: 4,
+  sends: "signRawTransaction with solana_signAndSendTransaction, then getSignatureStatuses and getBalance over --solana-rpc-url",
   async run(ctx) {
     const d = await owned(ctx, "sol-deposit");
     if (!d.reflected) skip("the wallet holds no SOL yet (see chains.solana-deposit-confirmation)");

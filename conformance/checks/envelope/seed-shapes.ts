@@ -37,6 +37,7 @@ export const balanceShapes: Check = {
   level: "seed",
   statements: ["s2.2.wallet-balance", "s2.2.wallet-balance-refreshed-at", "s2.3.asset", "s2.4.network", "s4.op1-wallet-overview", "s4.op2-wallet-asset-balance"],
   requires: ["asset"],
+  sends: "getWalletOverview and getWalletAssetBalance of the run's wallet and asset, signed",
   async run(ctx) {
     const asset = await ctx.need("asset");
     const overviewEx = await ctx.call("getWalletOverview", { params: { wallet_id: asset.walletId } });
@@ -63,6 +64,7 @@ export const overviewListsAsset: Check = {
   level: "seed",
   statements: ["s1.balances-per-wallet-and-asset", "s4.op1-wallet-overview"],
   requires: ["asset"],
+  sends: "getWalletOverview of the wallet the asset is attached to, signed",
   async run(ctx) {
     const asset = await ctx.need("asset");
     const ex = await ctx.call("getWalletOverview", { params: { wallet_id: asset.walletId } });
@@ -87,6 +89,7 @@ export const unknownRecords: Check = {
   seedRef: "§4 operations 3 and 5 (success data: one record; two error envelopes); §7",
   level: "seed",
   statements: ["s4.op3-get-withdrawal", "s4.op5-wallet-creation-status", "s7.every-error-shape", "s4.two-errors-ops-3-5-6-7"],
+  sends: "getWithdrawal and getWalletCreationStatus with ids nobody has, signed",
   async run(ctx) {
     for (const [operationId, params, what] of [
       ["getWithdrawal", { withdrawal_id: `certify-unknown-${randomUUID()}` }, "an unknown withdrawal"],
@@ -114,6 +117,7 @@ export const recordShapes: Check = {
   statements: ["s2.5.withdrawal", "s2.6.wallet-creation-status", "s2.9.webhook-verification-key", "s4.op3-get-withdrawal", "s4.op5-wallet-creation-status", "s4.op8-webhook-verification-key"],
   // A withdrawal is read when one is given or already made; creating one drives a deposit first (slow).
   awaits: ["wallet", "workspace"],
+  sends: "getWithdrawal, getWalletCreationStatus and getWebhookVerificationKey of known records, signed",
   async run(ctx: CheckContext) {
     const reads: Array<[string, Record<string, string>, SeedTableName, Record<string, string | string[]>]> = [];
     const f = ctx.suite.fixtures;
@@ -144,6 +148,7 @@ export const withdrawalList: Check = {
   level: "seed",
   statements: ["s2.5.withdrawal", "s4.op4-list-wallet-withdrawals", "s4.op3-get-withdrawal"],
   requires: ["wallet"],
+  sends: "listWalletWithdrawals of the run's wallet, then getWithdrawal of its first item, signed",
   async run(ctx) {
     const wallet = await ctx.need("wallet");
     const ex = await ctx.call("listWalletWithdrawals", { params: { wallet_id: wallet.walletId } });

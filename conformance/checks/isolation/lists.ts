@@ -20,6 +20,7 @@ export const listsExcludeOther: Check = {
   requires: ["other-tenant", "workspace"],
   awaits: ["wallet", "asset", "peer-asset", "money-funds", "withdrawal", "webhook", "delivery", "viewer-key", "scoped-key", "deposit"],
   timeoutScale: 3,
+  sends: "every list of the other workspace with its own key, looking for this workspace's id and record ids",
   async run(ctx) {
     const other = await ctx.need("other-tenant");
     if (!other.workspaceId) skip("the other workspace's id is not known: pass --other-workspace-id", "--other-workspace-id");

@@ -26,6 +26,7 @@ export const readsRefused: Check = {
   requires: ["other-tenant", "workspace"],
   awaits: ["wallet", "asset", "withdrawal", "webhook", "delivery"],
   timeoutScale: 3,
+  sends: "every read of this workspace's records (by id, or by its workspace path) with the other workspace's key, each beside the same request with this workspace's key",
   async run(ctx) {
     const other = await ctx.need("other-tenant");
     const records = await recordsOf(ctx);

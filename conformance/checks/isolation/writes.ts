@@ -44,6 +44,7 @@ export const writesRefused: Check = {
   requires: ["other-tenant", "workspace"],
   awaits: ["wallet", "asset", "webhook", "delivery", "deposit"],
   timeoutScale: 4,
+  sends: "the writes to this workspace's records with the other workspace's key (seed level: operations 6 and 7; full level: every write, aimed at records made for the purpose), then reads with this workspace's key to see nothing changed",
   async run(ctx) {
     const other = await ctx.need("other-tenant");
     const records = await recordsOf(ctx);

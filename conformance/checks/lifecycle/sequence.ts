@@ -127,6 +127,7 @@ export const resourceGraphSequence: Check = {
   requires: ["asset", "faucet"],
   awaits: ["deposit", "withdrawal-executed", "webhook"],
   timeoutScale: 4,
+  sends: "createWallet → getWalletCreationStatus → getWallet → attachAsset → listWalletAssets → getDepositAddress ×2; createWithdrawal → reads → rejectWithdrawal → approveWithdrawal (409)",
   async run(ctx) {
     await walletPath(ctx);
     await withdrawalPath(ctx);

@@ -5,18 +5,8 @@ import { failWith } from "../expect.ts";
 import { fail } from "../outcome.ts";
 import { HEX_DATA_32, HEX_QUANTITY, parseRpcBatch, parseRpcResponse, RPC_UNAUTHORIZED, type KeyPlacement, type RpcResponse } from "../../transport/rpc.ts";
 import type { Check } from "../check.ts";
-import type { Severity } from "../types.ts";
 import type { HttpExchange } from "../../transport/probe.ts";
 import { knownIds } from "../request-plans.ts";
-
-function rpcCheck(id: string, statements: string[], title: string, seedRef: string, run: Check["run"], severity: Severity = "MUST"): Check {
-  return { id, group: "rpc", title, severity, seedRef, level: "seed", statements, run };
-}
-
-/** A check of JSON-RPC 2.0 rules the seed does not state (no seed statement): the spec's choice, so --level full. */
-function strictRpcCheck(id: string, title: string, run: Check["run"], severity: Severity = "MUST", seedRef = "assumed: strict JSON-RPC 2.0"): Check {
-  return { ...rpcCheck(id, [], title, seedRef, run, severity), level: "full" };
-}
 
 /** eth_blockNumber answers a hex quantity. */
 async function blockNumberOver(ctx: CheckContext, placement: KeyPlacement): Promise<bigint> {
@@ -42,43 +32,83 @@ function expectErrorCode(ex: HttpExchange, r: RpcResponse, code: number, what: s
   if ("result" in r) failWith(ex, `${what}: both result and error`);
 }
 
-export const httpBlockNumber = rpcCheck("rpc.http-block-number", ["s1.node-access-http-ws", "s4.1.http-transport", "s4.1.request-shape", "s4.1.block-number", "s5.node-access-key"], "eth_blockNumber over HTTP (key in api_key) is a hex quantity", "§4.1; §5 node access", async (ctx) => {
-  await blockNumberOver(ctx, "query");
-});
+export const httpBlockNumber: Check = {
+  id: "rpc.http-block-number",
+  statements: ["s1.node-access-http-ws", "s4.1.http-transport", "s4.1.request-shape", "s4.1.block-number", "s5.node-access-key"],
+  group: "rpc",
+  title: "eth_blockNumber over HTTP (key in api_key) is a hex quantity",
+  severity: "MUST",
+  seedRef: "§4.1; §5 node access",
+  level: "seed",
+  sends: "eth_blockNumber over HTTP with the key in api_key",
+  run: async (ctx) => {
+    await blockNumberOver(ctx, "query");
+  },
+};
 
-export const httpHeaderKey = rpcCheck("rpc.http-header-key", ["s5.node-access-key"], "The key in `authorization: APIKEY <key>` works over HTTP", "§5 node access", async (ctx) => {
-  await blockNumberOver(ctx, "header");
-});
+export const httpHeaderKey: Check = {
+  id: "rpc.http-header-key",
+  statements: ["s5.node-access-key"],
+  group: "rpc",
+  title: "The key in `authorization: APIKEY <key>` works over HTTP",
+  severity: "MUST",
+  seedRef: "§5 node access",
+  level: "seed",
+  sends: "eth_blockNumber over HTTP with `authorization: APIKEY <key>`",
+  run: async (ctx) => {
+    await blockNumberOver(ctx, "header");
+  },
+};
 
-export const blockNumberAdvances = rpcCheck("rpc.block-number-advances", ["s4.1.block-number"], "eth_blockNumber advances as blocks are produced", "§4.1 (current block number)", async (ctx) => {
-  const first = await blockNumberOver(ctx, "query");
-  const deadline = Date.now() + ctx.timeoutMs * 0.8;
-  while (Date.now() < deadline && !ctx.signal.aborted) {
-    await ctx.sleep(250);
-    if ((await blockNumberOver(ctx, "query")) > first) return;
-  }
-  fail(`eth_blockNumber stayed at ${first} for ${Math.round(ctx.timeoutMs * 0.8)} ms`);
-});
+export const blockNumberAdvances: Check = {
+  id: "rpc.block-number-advances",
+  statements: ["s4.1.block-number"],
+  group: "rpc",
+  title: "eth_blockNumber advances as blocks are produced",
+  severity: "MUST",
+  seedRef: "§4.1 (current block number)",
+  level: "seed",
+  sends: "eth_blockNumber over HTTP until it advances",
+  run: async (ctx) => {
+    const first = await blockNumberOver(ctx, "query");
+    const deadline = Date.now() + ctx.timeoutMs * 0.8;
+    while (Date.now() < deadline && !ctx.signal.aborted) {
+      await ctx.sleep(250);
+      if ((await blockNumberOver(ctx, "query")) > first) return;
+    }
+    fail(`eth_blockNumber stayed at ${first} for ${Math.round(ctx.timeoutMs * 0.8)} ms`);
+  },
+};
 
-export const latestBlock = rpcCheck("rpc.get-block-latest", ["s4.1.get-block-by-number-params", "s4.1.get-block-by-number-result"], "eth_getBlockByNumber(\"latest\", false) has hash, number and timestamp as hex; a block with transactions gives their hashes for false and the transactions for true", "§4.1 ([block tag or hex number, boolean for full transactions])", async (ctx) => {
-  const { ex, response } = await ctx.rpc.callHttp("eth_getBlockByNumber", ["latest", false]);
-  expectResult(ex, response);
-  const block = response.result as Record<string, unknown> | null;
-  if (!block || typeof block !== "object") failWith(ex, "result is not a block object");
-  const bad: string[] = [];
-  if (typeof block.hash !== "string" || !HEX_DATA_32.test(block.hash)) bad.push(`hash ${JSON.stringify(block.hash)}`);
-  if (typeof block.number !== "string" || !HEX_QUANTITY.test(block.number)) bad.push(`number ${JSON.stringify(block.number)}`);
-  if (typeof block.timestamp !== "string" || !HEX_QUANTITY.test(block.timestamp)) bad.push(`timestamp ${JSON.stringify(block.timestamp)}`);
-  if (bad.length > 0) failWith(ex, `block fields are not hex: ${bad.join(", ")}`);
-  expectTransactionsAs(ex, block, false, "latest");
-  // The latest block is often empty: the flag is judged on a block that has transactions.
-  const found = await blockWithTransactions(ctx, BigInt(block.number as string));
-  if (!found) return ctx.fact("full-transactions", "no block with transactions at --withdrawal-id's block_number or among the 32 before the head: the flag was judged on empty blocks only");
-  const full = await ctx.rpc.callHttp("eth_getBlockByNumber", [found.tag, true]);
-  expectResult(full.ex, full.response);
-  expectTransactionsAs(full.ex, full.response.result as Record<string, unknown>, true, found.tag);
-  ctx.fact("full-transactions", `block ${found.tag} (${found.count} transactions): hashes for false, objects for true`);
-});
+export const latestBlock: Check = {
+  id: "rpc.get-block-latest",
+  statements: ["s4.1.get-block-by-number-params", "s4.1.get-block-by-number-result"],
+  group: "rpc",
+  title: "eth_getBlockByNumber(\"latest\", false) has hash, number and timestamp as hex; a block with transactions gives their hashes for false and the transactions for true",
+  severity: "MUST",
+  seedRef: "§4.1 ([block tag or hex number, boolean for full transactions])",
+  level: "seed",
+  sends: 'eth_getBlockByNumber("latest", false) over HTTP; then a block with transactions (getWithdrawal of --withdrawal-id for its block_number, else up to 32 blocks back from the head) with false and with true',
+  run: async (ctx) => {
+    const { ex, response } = await ctx.rpc.callHttp("eth_getBlockByNumber", ["latest", false]);
+    expectResult(ex, response);
+    const block = response.result as Record<string, unknown> | null;
+    if (!block || typeof block !== "object") failWith(ex, "result is not a block object");
+    const bad: string[] = [];
+    if (typeof block.hash !== "string" || !HEX_DATA_32.test(block.hash)) bad.push(`hash ${JSON.stringify(block.hash)}`);
+    if (typeof block.number !== "string" || !HEX_QUANTITY.test(block.number)) bad.push(`number ${JSON.stringify(block.number)}`);
+    if (typeof block.timestamp !== "string" || !HEX_QUANTITY.test(block.timestamp)) bad.push(`timestamp ${JSON.stringify(block.timestamp)}`);
+    if (bad.length > 0) failWith(ex, `block fields are not hex: ${bad.join(", ")}`);
+    expectTransactionsAs(ex, block, false, "latest");
+    // The latest block is often empty: the flag is judged on a block that has transactions.
+    const found = await blockWithTransactions(ctx, BigInt(block.number as string));
+    if (!found) return ctx.fact("full-transactions", "no block with transactions at --withdrawal-id's block_number or among the 32 before the head: the flag was judged on empty blocks only");
+    const full = await ctx.rpc.callHttp("eth_getBlockByNumber", [found.tag, true]);
+    expectResult(full.ex, full.response);
+    expectTransactionsAs(full.ex, full.response.result as Record<string, unknown>, true, found.tag);
+    ctx.fact("full-transactions", `block ${found.tag} (${found.count} transactions): hashes for false, objects for true`);
+  },
+};
 
 /** Seed 4.1: the boolean asks for full transactions (true: objects) or their hashes (false: strings). */
 function expectTransactionsAs(ex: HttpExchange, block: Record<string, unknown> | null, full: boolean, tag: string): void {
@@ -150,74 +180,144 @@ async function blockAt(ctx: CheckContext, tag: string): Promise<{ ex: HttpExchan
  * a node may lag its own eth_blockNumber by one block interval either way (requests served by two
  * replicas a block apart), and no more.
  */
-export const latestIsHead = rpcCheck("rpc.latest-is-head", ["s4.1.get-block-by-number-params", "s4.1.block-number"], "eth_getBlockByNumber(\"latest\") is the head: within one block of eth_blockNumber read before and after", "§4.1 (the tag latest; eth_blockNumber is the current block number)", async (ctx) => {
-  const { before, value: latest, after } = await headAround(ctx, () => blockAt(ctx, "latest"));
-  if (latest.number + 1n < before || latest.number > after + 1n) {
-    failWith(latest.ex, `latest is block ${latest.number}, but eth_blockNumber answered ${before} before and ${after} after (more than one block apart)`, { before: String(before), latest: String(latest.number), after: String(after) });
-  }
-});
+export const latestIsHead: Check = {
+  id: "rpc.latest-is-head",
+  statements: ["s4.1.get-block-by-number-params", "s4.1.block-number"],
+  group: "rpc",
+  title: "eth_getBlockByNumber(\"latest\") is the head: within one block of eth_blockNumber read before and after",
+  severity: "MUST",
+  seedRef: "§4.1 (the tag latest; eth_blockNumber is the current block number)",
+  level: "seed",
+  sends: "eth_blockNumber, eth_getBlockByNumber(\"latest\", false), eth_blockNumber again, over HTTP",
+  run: async (ctx) => {
+    const { before, value: latest, after } = await headAround(ctx, () => blockAt(ctx, "latest"));
+    if (latest.number + 1n < before || latest.number > after + 1n) {
+      failWith(latest.ex, `latest is block ${latest.number}, but eth_blockNumber answered ${before} before and ${after} after (more than one block apart)`, { before: String(before), latest: String(latest.number), after: String(after) });
+    }
+  },
+};
 
 /**
  * Seed 4.1: a block is asked for by "block tag or hex number". The latest block, asked for again by its
  * hex number, is the same block. A re-organisation can replace the head between the two reads, so a
  * mismatch is tried once more before it counts.
  */
-export const blockByHexNumber = rpcCheck("rpc.get-block-by-hex-number", ["s4.1.get-block-by-number-params", "s4.1.get-block-by-number-result"], "eth_getBlockByNumber with a hex number answers that block: the latest block asked for by its number has the same hash", "§4.1 ([block tag or hex number, boolean])", async (ctx) => {
-  let mismatch: { ex: HttpExchange; message: string } | undefined;
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const latest = await blockAt(ctx, "latest");
-    const hex = `0x${latest.number.toString(16)}`;
-    const again = await blockAt(ctx, hex);
-    if (again.number === latest.number && again.hash === latest.hash) return;
-    mismatch = { ex: again.ex, message: `block ${hex} asked for by number is ${again.number} with hash ${again.hash}; as latest it was ${latest.hash}` };
-  }
-  failWith(mismatch!.ex, mismatch!.message);
-});
+export const blockByHexNumber: Check = {
+  id: "rpc.get-block-by-hex-number",
+  statements: ["s4.1.get-block-by-number-params", "s4.1.get-block-by-number-result"],
+  group: "rpc",
+  title: "eth_getBlockByNumber with a hex number answers that block: the latest block asked for by its number has the same hash",
+  severity: "MUST",
+  seedRef: "§4.1 ([block tag or hex number, boolean])",
+  level: "seed",
+  sends: "eth_getBlockByNumber(\"latest\"), then the same block by its hex number, over HTTP",
+  run: async (ctx) => {
+    let mismatch: { ex: HttpExchange; message: string } | undefined;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const latest = await blockAt(ctx, "latest");
+      const hex = `0x${latest.number.toString(16)}`;
+      const again = await blockAt(ctx, hex);
+      if (again.number === latest.number && again.hash === latest.hash) return;
+      mismatch = { ex: again.ex, message: `block ${hex} asked for by number is ${again.number} with hash ${again.hash}; as latest it was ${latest.hash}` };
+    }
+    failWith(mismatch!.ex, mismatch!.message);
+  },
+};
 
 /** Seed 4.1: params is "optional for methods without parameters": eth_blockNumber without a params member. */
-export const paramsOptional = rpcCheck("rpc.params-optional", ["s4.1.request-shape", "s4.1.block-number"], "eth_blockNumber sent without a params member answers the block number", "§4.1 (params: array, optional for methods without parameters)", async (ctx) => {
-  const ex = await ctx.rpc.post({ jsonrpc: "2.0", id: 12, method: "eth_blockNumber" });
-  if (ex.response.status !== 200) failWith(ex, `eth_blockNumber without params: HTTP ${ex.response.status}`);
-  const r = parseRpcResponse(ex);
-  expectResult(ex, r);
-  if (typeof r.result !== "string" || !HEX_QUANTITY.test(r.result)) failWith(ex, `eth_blockNumber without params answered ${JSON.stringify(r.result)}, not a hex quantity`);
-});
+export const paramsOptional: Check = {
+  id: "rpc.params-optional",
+  statements: ["s4.1.request-shape", "s4.1.block-number"],
+  group: "rpc",
+  title: "eth_blockNumber sent without a params member answers the block number",
+  severity: "MUST",
+  seedRef: "§4.1 (params: array, optional for methods without parameters)",
+  level: "seed",
+  sends: "eth_blockNumber over HTTP with no params member",
+  run: async (ctx) => {
+    const ex = await ctx.rpc.post({ jsonrpc: "2.0", id: 12, method: "eth_blockNumber" });
+    if (ex.response.status !== 200) failWith(ex, `eth_blockNumber without params: HTTP ${ex.response.status}`);
+    const r = parseRpcResponse(ex);
+    expectResult(ex, r);
+    if (typeof r.result !== "string" || !HEX_QUANTITY.test(r.result)) failWith(ex, `eth_blockNumber without params answered ${JSON.stringify(r.result)}, not a hex quantity`);
+  },
+};
 
 /** Refusing eth_getBlockByNumber without its boolean is the spec's strictness: real nodes differ. */
-export const blockParamsRequired = strictRpcCheck("rpc.get-block-params-required", "eth_getBlockByNumber without its params is an error, not a block", async (ctx) => {
-  for (const params of [undefined, [], ["latest"]]) {
-    const payload = params === undefined ? { jsonrpc: "2.0", id: 11, method: "eth_getBlockByNumber" } : { jsonrpc: "2.0", id: 11, method: "eth_getBlockByNumber", params };
-    const ex = await ctx.rpc.post(payload);
-    if (ex.response.status >= 400) continue;
-    const r = parseRpcResponse(ex);
-    if (!r.error && r.result !== undefined && r.result !== null) {
-      failWith(ex, `eth_getBlockByNumber with params ${JSON.stringify(params ?? "(none)")} returned a block instead of an error`);
+export const blockParamsRequired: Check = {
+  id: "rpc.get-block-params-required",
+  statements: [],
+  group: "rpc",
+  title: "eth_getBlockByNumber without its params is an error, not a block",
+  severity: "SHOULD",
+  seedRef: "§4.1 (params optional only for methods without parameters); assumed: a missing boolean is refused (the seed does not oblige a node to refuse it, so a full-level SHOULD)",
+  level: "full",
+  sends: "eth_getBlockByNumber without params, with [] and with [\"latest\"] alone",
+  run: async (ctx) => {
+    for (const params of [undefined, [], ["latest"]]) {
+      const payload = params === undefined ? { jsonrpc: "2.0", id: 11, method: "eth_getBlockByNumber" } : { jsonrpc: "2.0", id: 11, method: "eth_getBlockByNumber", params };
+      const ex = await ctx.rpc.post(payload);
+      if (ex.response.status >= 400) continue;
+      const r = parseRpcResponse(ex);
+      if (!r.error && r.result !== undefined && r.result !== null) {
+        failWith(ex, `eth_getBlockByNumber with params ${JSON.stringify(params ?? "(none)")} returned a block instead of an error`);
+      }
     }
-  }
-}, "SHOULD", "§4.1 (params optional only for methods without parameters); assumed: a missing boolean is refused (the seed does not oblige a node to refuse it, so a full-level SHOULD)");
+  },
+};
 
-export const idEcho = rpcCheck("rpc.id-echo", ["s4.1.response-shape"], "The response echoes a numeric request id", "§4.1 (id (number); id: echo of the request id)", async (ctx) => {
-  for (const id of [7, 0]) {
-    const ex = await ctx.rpc.post({ jsonrpc: "2.0", id, method: "eth_blockNumber", params: [] });
-    const r = parseRpcResponse(ex);
-    if (JSON.stringify(r.id) !== JSON.stringify(id)) failWith(ex, `request id ${JSON.stringify(id)} came back as ${JSON.stringify(r.id)}`);
-    if (r.jsonrpc !== "2.0") failWith(ex, `jsonrpc is ${JSON.stringify(r.jsonrpc)}, not "2.0"`);
-  }
-});
+export const idEcho: Check = {
+  id: "rpc.id-echo",
+  statements: ["s4.1.response-shape"],
+  group: "rpc",
+  title: "The response echoes a numeric request id",
+  severity: "MUST",
+  seedRef: "§4.1 (id (number); id: echo of the request id)",
+  level: "seed",
+  sends: "eth_blockNumber with a numeric id",
+  run: async (ctx) => {
+    for (const id of [7, 0]) {
+      const ex = await ctx.rpc.post({ jsonrpc: "2.0", id, method: "eth_blockNumber", params: [] });
+      const r = parseRpcResponse(ex);
+      if (JSON.stringify(r.id) !== JSON.stringify(id)) failWith(ex, `request id ${JSON.stringify(id)} came back as ${JSON.stringify(r.id)}`);
+      if (r.jsonrpc !== "2.0") failWith(ex, `jsonrpc is ${JSON.stringify(r.jsonrpc)}, not "2.0"`);
+    }
+  },
+};
 
 /** JSON-RPC 2.0 also allows string and null ids; the seed shows numbers only. */
-export const idEchoAny = strictRpcCheck("rpc.id-echo-string-null", "The response echoes string and null request ids (JSON-RPC 2.0)", async (ctx) => {
-  for (const id of ["certify-id", null]) {
-    const ex = await ctx.rpc.post({ jsonrpc: "2.0", id, method: "eth_blockNumber", params: [] });
-    const r = parseRpcResponse(ex);
-    if (JSON.stringify(r.id) !== JSON.stringify(id)) failWith(ex, `request id ${JSON.stringify(id)} came back as ${JSON.stringify(r.id)}`);
-  }
-}, "SHOULD", "assumed: JSON-RPC 2.0 string and null ids (the seed shows numbers, so a full-level SHOULD)");
+export const idEchoAny: Check = {
+  id: "rpc.id-echo-string-null",
+  statements: [],
+  group: "rpc",
+  title: "The response echoes string and null request ids (JSON-RPC 2.0)",
+  severity: "SHOULD",
+  seedRef: "assumed: JSON-RPC 2.0 string and null ids (the seed shows numbers, so a full-level SHOULD)",
+  level: "full",
+  sends: "eth_blockNumber with a string id and with a null id",
+  run: async (ctx) => {
+    for (const id of ["certify-id", null]) {
+      const ex = await ctx.rpc.post({ jsonrpc: "2.0", id, method: "eth_blockNumber", params: [] });
+      const r = parseRpcResponse(ex);
+      if (JSON.stringify(r.id) !== JSON.stringify(id)) failWith(ex, `request id ${JSON.stringify(id)} came back as ${JSON.stringify(r.id)}`);
+    }
+  },
+};
 
-export const contentType = rpcCheck("rpc.json-content-type", ["s4.1.http-transport"], "HTTP answers are application/json", "§4.1 (Content-Type application/json)", async (ctx) => {
-  const { ex } = await ctx.rpc.callHttp("eth_blockNumber");
-  if (!/^application\/json/i.test(ex.response.headers["content-type"] ?? "")) failWith(ex, `content-type is ${ex.response.headers["content-type"] ?? "missing"}`);
-}, "SHOULD");
+export const contentType: Check = {
+  id: "rpc.json-content-type",
+  statements: ["s4.1.http-transport"],
+  group: "rpc",
+  title: "HTTP answers are application/json",
+  severity: "SHOULD",
+  seedRef: "§4.1 (Content-Type application/json)",
+  level: "seed",
+  sends: "eth_blockNumber over HTTP",
+  run: async (ctx) => {
+    const { ex } = await ctx.rpc.callHttp("eth_blockNumber");
+    if (!/^application\/json/i.test(ex.response.headers["content-type"] ?? "")) failWith(ex, `content-type is ${ex.response.headers["content-type"] ?? "missing"}`);
+  },
+};
 
 const refusedCases = (ctx: CheckContext): Array<[string, () => Promise<HttpExchange>]> => [
   ["no key", () => ctx.rpc.post({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }, "none")],
@@ -226,89 +326,169 @@ const refusedCases = (ctx: CheckContext): Array<[string, () => Promise<HttpExcha
 ];
 
 /** Seed 5: the key is what grants node access; how a refusal looks is not shown, so any refusal will do. */
-export const unauthorized = rpcCheck("rpc.unauthorized", ["s5.node-access-key"], "No key or a wrong key gets no result (an HTTP error or a JSON-RPC error)", "§5 node access", async (ctx) => {
-  for (const [what, send] of refusedCases(ctx)) {
-    const ex = await send();
-    if (ex.response.status >= 400) continue;
-    let body: { result?: unknown; error?: unknown } | undefined;
-    try {
-      body = JSON.parse(ex.response.text) as typeof body;
-    } catch {
-      failWith(ex, `${what}: HTTP ${ex.response.status} with a body that is neither a refusal nor JSON-RPC`);
+export const unauthorized: Check = {
+  id: "rpc.unauthorized",
+  statements: ["s5.node-access-key"],
+  group: "rpc",
+  title: "No key or a wrong key gets no result (an HTTP error or a JSON-RPC error)",
+  severity: "MUST",
+  seedRef: "§5 node access",
+  level: "seed",
+  sends: "eth_blockNumber with no key, a wrong key in api_key, a wrong key in authorization",
+  run: async (ctx) => {
+    for (const [what, send] of refusedCases(ctx)) {
+      const ex = await send();
+      if (ex.response.status >= 400) continue;
+      let body: { result?: unknown; error?: unknown } | undefined;
+      try {
+        body = JSON.parse(ex.response.text) as typeof body;
+      } catch {
+        failWith(ex, `${what}: HTTP ${ex.response.status} with a body that is neither a refusal nor JSON-RPC`);
+      }
+      if (body && "result" in body && !body.error) failWith(ex, `${what}: answered with a result (HTTP ${ex.response.status})`);
     }
-    if (body && "result" in body && !body.error) failWith(ex, `${what}: answered with a result (HTTP ${ex.response.status})`);
-  }
-});
+  },
+};
 
-export const unauthorizedBody = strictRpcCheck("rpc.unauthorized-body", "No key or a wrong key gets HTTP 401 with the unauthorized JSON-RPC error", async (ctx) => {
-  const cases = refusedCases(ctx);
-  for (const [what, send] of cases) {
-    const ex = await send();
-    if (ex.response.status !== 401) failWith(ex, `${what}: expected HTTP 401, got ${ex.response.status}`);
-    let body: unknown;
-    try {
-      body = JSON.parse(ex.response.text);
-    } catch {
-      failWith(ex, `${what}: the 401 body is not JSON`);
+export const unauthorizedBody: Check = {
+  id: "rpc.unauthorized-body",
+  statements: [],
+  group: "rpc",
+  title: "No key or a wrong key gets HTTP 401 with the unauthorized JSON-RPC error",
+  severity: "SHOULD",
+  seedRef: "assumed: 401 with error -32001 (how a refusal looks is not shown, so a full-level SHOULD)",
+  level: "full",
+  sends: "eth_blockNumber with no key, a wrong key in api_key, a wrong key in authorization",
+  run: async (ctx) => {
+    const cases = refusedCases(ctx);
+    for (const [what, send] of cases) {
+      const ex = await send();
+      if (ex.response.status !== 401) failWith(ex, `${what}: expected HTTP 401, got ${ex.response.status}`);
+      let body: unknown;
+      try {
+        body = JSON.parse(ex.response.text);
+      } catch {
+        failWith(ex, `${what}: the 401 body is not JSON`);
+      }
+      if (JSON.stringify(body) !== JSON.stringify(RPC_UNAUTHORIZED)) failWith(ex, `${what}: the 401 body is not ${JSON.stringify(RPC_UNAUTHORIZED)}`);
     }
-    if (JSON.stringify(body) !== JSON.stringify(RPC_UNAUTHORIZED)) failWith(ex, `${what}: the 401 body is not ${JSON.stringify(RPC_UNAUTHORIZED)}`);
-  }
-}, "SHOULD", "assumed: 401 with error -32001 (how a refusal looks is not shown, so a full-level SHOULD)");
+  },
+};
 
-export const parseError = strictRpcCheck("rpc.errors.parse", "Invalid JSON gets error -32700 with id null", async (ctx) => {
-  const ex = await ctx.rpc.post('{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"');
-  const r = parseRpcResponse(ex);
-  expectErrorCode(ex, r, -32700, "invalid JSON");
-  if (r.id !== null) failWith(ex, `a parse error must carry id null, got ${JSON.stringify(r.id)}`);
-});
+export const parseError: Check = {
+  id: "rpc.errors.parse",
+  statements: [],
+  group: "rpc",
+  title: "Invalid JSON gets error -32700 with id null",
+  severity: "MUST",
+  seedRef: "assumed: strict JSON-RPC 2.0",
+  level: "full",
+  sends: "a body that is not JSON",
+  run: async (ctx) => {
+    const ex = await ctx.rpc.post('{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"');
+    const r = parseRpcResponse(ex);
+    expectErrorCode(ex, r, -32700, "invalid JSON");
+    if (r.id !== null) failWith(ex, `a parse error must carry id null, got ${JSON.stringify(r.id)}`);
+  },
+};
 
-export const invalidRequest = strictRpcCheck("rpc.errors.invalid-request", "A request object without method (or jsonrpc) gets error -32600", async (ctx) => {
-  for (const [payload, what] of [
-    [{ jsonrpc: "2.0", id: 1 }, "a request without method"],
-    [{ jsonrpc: "1.0", id: 2, method: "eth_blockNumber" }, "jsonrpc 1.0"],
-    [{ jsonrpc: "2.0", id: 3, method: 42 }, "a numeric method"],
-  ] as const) {
-    const ex = await ctx.rpc.post(payload);
-    expectErrorCode(ex, parseRpcResponse(ex), -32600, what);
-  }
-});
+export const invalidRequest: Check = {
+  id: "rpc.errors.invalid-request",
+  statements: [],
+  group: "rpc",
+  title: "A request object without method (or jsonrpc) gets error -32600",
+  severity: "MUST",
+  seedRef: "assumed: strict JSON-RPC 2.0",
+  level: "full",
+  sends: "a request without method, one with jsonrpc 1.0, one with a numeric method",
+  run: async (ctx) => {
+    for (const [payload, what] of [
+      [{ jsonrpc: "2.0", id: 1 }, "a request without method"],
+      [{ jsonrpc: "1.0", id: 2, method: "eth_blockNumber" }, "jsonrpc 1.0"],
+      [{ jsonrpc: "2.0", id: 3, method: 42 }, "a numeric method"],
+    ] as const) {
+      const ex = await ctx.rpc.post(payload);
+      expectErrorCode(ex, parseRpcResponse(ex), -32600, what);
+    }
+  },
+};
 
-export const methodNotFound = strictRpcCheck("rpc.errors.method-not-found", "An unknown method gets error -32601", async (ctx) => {
-  const ex = await ctx.rpc.post({ jsonrpc: "2.0", id: 9, method: "certify_noSuchMethod", params: [] });
-  const r = parseRpcResponse(ex);
-  expectErrorCode(ex, r, -32601, "an unknown method");
-  if (r.id !== 9) failWith(ex, `the error carries id ${JSON.stringify(r.id)}, not 9`);
-});
+export const methodNotFound: Check = {
+  id: "rpc.errors.method-not-found",
+  statements: [],
+  group: "rpc",
+  title: "An unknown method gets error -32601",
+  severity: "MUST",
+  seedRef: "assumed: strict JSON-RPC 2.0",
+  level: "full",
+  sends: "certify_noSuchMethod",
+  run: async (ctx) => {
+    const ex = await ctx.rpc.post({ jsonrpc: "2.0", id: 9, method: "certify_noSuchMethod", params: [] });
+    const r = parseRpcResponse(ex);
+    expectErrorCode(ex, r, -32601, "an unknown method");
+    if (r.id !== 9) failWith(ex, `the error carries id ${JSON.stringify(r.id)}, not 9`);
+  },
+};
 
-export const invalidParams = strictRpcCheck("rpc.errors.invalid-params", "Bad parameters get error -32602", async (ctx) => {
-  const ex = await ctx.rpc.post({ jsonrpc: "2.0", id: 10, method: "eth_getBlockByNumber", params: ["not-a-block", "not-a-bool"] });
-  expectErrorCode(ex, parseRpcResponse(ex), -32602, "eth_getBlockByNumber with bad params");
-});
+export const invalidParams: Check = {
+  id: "rpc.errors.invalid-params",
+  statements: [],
+  group: "rpc",
+  title: "Bad parameters get error -32602",
+  severity: "MUST",
+  seedRef: "assumed: strict JSON-RPC 2.0",
+  level: "full",
+  sends: 'eth_getBlockByNumber("not-a-block", "not-a-bool")',
+  run: async (ctx) => {
+    const ex = await ctx.rpc.post({ jsonrpc: "2.0", id: 10, method: "eth_getBlockByNumber", params: ["not-a-block", "not-a-bool"] });
+    expectErrorCode(ex, parseRpcResponse(ex), -32602, "eth_getBlockByNumber with bad params");
+  },
+};
 
-export const batch = strictRpcCheck("rpc.batch", "A batch gets an array with one response per request, matched by id", async (ctx) => {
-  const ex = await ctx.rpc.post([
-    { jsonrpc: "2.0", id: "a", method: "eth_blockNumber", params: [] },
-    { jsonrpc: "2.0", id: "b", method: "certify_noSuchMethod", params: [] },
-    { jsonrpc: "2.0", method: "eth_blockNumber", params: [] },
-  ]);
-  const list = parseRpcBatch(ex);
-  const ids = list.map((r) => r.id).sort();
-  if (JSON.stringify(ids) !== JSON.stringify(["a", "b"])) failWith(ex, `batch answered ids ${JSON.stringify(ids)}, expected "a" and "b" (the notification gets none)`);
-  const a = list.find((r) => r.id === "a")!;
-  const b = list.find((r) => r.id === "b")!;
-  if (typeof a.result !== "string") failWith(ex, "the eth_blockNumber member has no result");
-  if (b.error?.code !== -32601) failWith(ex, "the unknown method member has no -32601 error");
-  const empty = await ctx.rpc.post([]);
-  expectErrorCode(empty, parseRpcResponse(empty), -32600, "an empty batch");
-}, "SHOULD", "assumed: strict JSON-RPC 2.0 (the seed shows single requests, so a full-level SHOULD)");
+export const batch: Check = {
+  id: "rpc.batch",
+  statements: [],
+  group: "rpc",
+  title: "A batch gets an array with one response per request, matched by id",
+  severity: "SHOULD",
+  seedRef: "assumed: strict JSON-RPC 2.0 (the seed shows single requests, so a full-level SHOULD)",
+  level: "full",
+  sends: "a batch of eth_blockNumber, an unknown method and a notification (string ids); an empty batch",
+  run: async (ctx) => {
+    const ex = await ctx.rpc.post([
+      { jsonrpc: "2.0", id: "a", method: "eth_blockNumber", params: [] },
+      { jsonrpc: "2.0", id: "b", method: "certify_noSuchMethod", params: [] },
+      { jsonrpc: "2.0", method: "eth_blockNumber", params: [] },
+    ]);
+    const list = parseRpcBatch(ex);
+    const ids = list.map((r) => r.id).sort();
+    if (JSON.stringify(ids) !== JSON.stringify(["a", "b"])) failWith(ex, `batch answered ids ${JSON.stringify(ids)}, expected "a" and "b" (the notification gets none)`);
+    const a = list.find((r) => r.id === "a")!;
+    const b = list.find((r) => r.id === "b")!;
+    if (typeof a.result !== "string") failWith(ex, "the eth_blockNumber member has no result");
+    if (b.error?.code !== -32601) failWith(ex, "the unknown method member has no -32601 error");
+    const empty = await ctx.rpc.post([]);
+    expectErrorCode(empty, parseRpcResponse(empty), -32600, "an empty batch");
+  },
+};
 
-export const notification = strictRpcCheck("rpc.notification", "A notification (no id) gets no response body", async (ctx) => {
-  const ex = await ctx.rpc.post({ jsonrpc: "2.0", method: "eth_blockNumber", params: [] });
-  if (ex.response.text.trim() !== "") failWith(ex, `a notification was answered: ${ex.response.text.slice(0, 120)}`);
-  if (ex.response.status >= 300) failWith(ex, `a notification got HTTP ${ex.response.status}`);
-  const batchEx = await ctx.rpc.post([{ jsonrpc: "2.0", method: "eth_blockNumber", params: [] }]);
-  if (batchEx.response.text.trim() !== "") failWith(batchEx, `a batch of notifications was answered: ${batchEx.response.text.slice(0, 120)}`);
-}, "SHOULD", "assumed: strict JSON-RPC 2.0 (the seed's requests all carry an id, so a full-level SHOULD)");
+export const notification: Check = {
+  id: "rpc.notification",
+  statements: [],
+  group: "rpc",
+  title: "A notification (no id) gets no response body",
+  severity: "SHOULD",
+  seedRef: "assumed: strict JSON-RPC 2.0 (the seed's requests all carry an id, so a full-level SHOULD)",
+  level: "full",
+  sends: "eth_blockNumber without an id, alone and in a batch",
+  run: async (ctx) => {
+    const ex = await ctx.rpc.post({ jsonrpc: "2.0", method: "eth_blockNumber", params: [] });
+    if (ex.response.text.trim() !== "") failWith(ex, `a notification was answered: ${ex.response.text.slice(0, 120)}`);
+    if (ex.response.status >= 300) failWith(ex, `a notification got HTTP ${ex.response.status}`);
+    const batchEx = await ctx.rpc.post([{ jsonrpc: "2.0", method: "eth_blockNumber", params: [] }]);
+    if (batchEx.response.text.trim() !== "") failWith(batchEx, `a batch of notifications was answered: ${batchEx.response.text.slice(0, 120)}`);
+  },
+};
 
 export const httpRpcChecks: Check[] = [
   httpBlockNumber,

@@ -65,6 +65,7 @@ export const resultsMatchSchemas: Check = {
   seedRef: "§4.1 (standard Ethereum JSON-RPC); assumed: the result schemas of spec/openrpc.json",
   level: "full",
   timeoutScale: 2,
+  sends: "every method of spec/openrpc.json but eth_sendRawTransaction, on the latest blocks and their transactions",
   async run(ctx) {
     const wrong: string[] = [];
     let evidence: Evidence | undefined;
@@ -111,6 +112,7 @@ export const newHeadsSubscription: Check = {
   seedRef: "§4.1 (WebSocket node access); assumed: eth_subscribe/eth_unsubscribe of spec/openrpc.json",
   level: "full",
   timeoutScale: 4,
+  sends: 'eth_subscribe("newHeads") over the WebSocket, then eth_unsubscribe',
   async run(ctx) {
     const conn = await ctx.rpc.openWs("query");
     try {

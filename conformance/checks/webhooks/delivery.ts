@@ -73,6 +73,7 @@ export const retrySameEvent: Check = {
   requires: ["receiver", "workspace"],
   // The spec's schedule retries after 30 s and 120 s; the sandbox is quicker.
   timeoutScale: 25,
+  sends: "createWebhook for wallet.created, createWallet; the receiver answers 500, then nothing; listWebhookDeliveries",
   async run(ctx) {
     const receiver = await ctx.need("receiver");
     const workspaceId = await ctx.need("workspace");
@@ -130,6 +131,7 @@ export const eventsMatchSchema: Check = {
   requires: ["receiver"],
   awaits: ["event", "deposit", "withdrawal-executed"],
   after: ["webhooks.retry-same-event", "webhooks.resend-same-event"],
+  sends: "nothing new: validates every event the receiver got during the run",
   async run(ctx) {
     const receiver = await ctx.need("receiver");
     const events = receiver.deliveries.filter((d) => d.event !== undefined);

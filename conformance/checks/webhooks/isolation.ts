@@ -43,6 +43,7 @@ export const endpointIsolation: Check = {
   after: ["webhooks.retry-same-event", "webhooks.resend-same-event", "webhooks.delete-stops-delivery"],
   // A baseline event, then two with the bad endpoints registered, each waiting up to the time-out.
   timeoutScale: 5,
+  sends: "createWebhook 10 times to receivers that hang and 4 times to receivers that close the connection, one to a healthy receiver; createWallet for a baseline and two loaded events; deleteWebhook of every one it registered",
   async run(ctx) {
     const receiver = await ctx.need("receiver");
     const workspaceId = await ctx.need("workspace");

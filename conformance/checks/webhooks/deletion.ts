@@ -1,0 +1,121 @@
+// Deleting a webhook stops its deliveries (seed 6).
+import type { CheckContext } from "../../run/context.ts";
+import { expectSuccess, failWith } from "../expect.ts";
+import { createWalletAndWait } from "../../provision/wallet.ts";
+import { registerWebhook } from "../../provision/webhook.ts";
+import { fail, skip } from "../outcome.ts";
+import type { HttpExchange } from "../../transport/probe.ts";
+import { eventIdOf, eventTypeOf, type ReceivedDelivery } from "../../transport/receiver.ts";
+import type { Check } from "../check.ts";
+import { deliveryEvidence } from "./received.ts";
+import { expectSeedRecord } from "./delivery-log.ts";
+
+export const deleteStopsDelivery: Check = {
+  id: "webhooks.delete-stops-delivery",
+  statements: ["s2.8.webhook-delete-result", "s3.delete-result-deleted", "s4.op7-delete-webhook"],
+  group: "webhooks",
+  title: "Operation 7 answers the webhook's WebhookDeleteResult with status deleted, and nothing is delivered to that webhook afterwards",
+  severity: "MUST",
+  seedRef: "§2.8; §4 operation 7",
+  level: "seed",
+  requires: ["receiver", "workspace"],
+  after: ["webhooks.resend-same-event", "webhooks.delivery-signature", "webhooks.tampered-body-rejected", "webhooks.delivery-logged"],
+  // At --level seed operation 7 deletes --webhook-id itself, which the isolation checks and the
+  // viewer's refused delete aim at first.
+  afterAtSeed: ["isolation.reads-refused", "isolation.writes-refused", "role.viewer-cannot-change-settings"],
+  timeoutScale: 2,
+  sends: "deleteWebhook (at full level of a second webhook of the run, then createWallet to cause an event; at seed level --webhook-id, then resendWebhookDelivery of --delivery-id, which must be a delivery of that webhook)",
+  run: (ctx) => (ctx.level === "full" ? deleteOwnWebhook(ctx) : deleteGivenWebhook(ctx)),
+};
+
+/**
+ * Full level: a second webhook of ours is deleted, then a new event is made. A delivery already on
+ * its way when the delete returned may still arrive, once; a repeat of an event on that webhook, or
+ * the new event, arriving after the delete is a leak.
+ */
+async function deleteOwnWebhook(ctx: CheckContext): Promise<void> {
+  const receiver = await ctx.need("receiver");
+  const primary = await ctx.need("webhook");
+  const workspaceId = await ctx.need("workspace");
+  const doomed = await registerWebhook(ctx.suite, `deleted${Date.now().toString(36)}`, ctx.signal);
+  const ex = await ctx.call("deleteWebhook", { params: { workspace_id: workspaceId, webhook_id: doomed.id } });
+  expectDeleted(ctx, ex, doomed.id);
+  const deletedAt = Date.now();
+  const wallet = await createWalletAndWait(ctx.suite, ctx.suite.marker.name("after-delete-wallet"), ctx.signal);
+  const reachedPrimary = await receiver.waitFor(
+    (d) => d.channel === primary.channel && eventTypeOf(d) === "wallet.created" && d.body.includes(wallet.walletId),
+    ctx.timeoutMs,
+    ctx.signal,
+  );
+  if (!reachedPrimary) skip("no new event reached the primary webhook either, so deletion cannot be told apart");
+  // One event goes to every webhook at about the same time: a copy for the deleted one would be close behind.
+  await ctx.sleep(Math.min(1_000, ctx.timeoutMs / 4));
+  const leak = leakAfterDelete(receiver.deliveries, doomed.channel!, deletedAt, (d) => d.body.includes(wallet.walletId));
+  if (leak) fail(`webhook ${doomed.id} still received ${String(eventTypeOf(leak.delivery))} after it was deleted (${leak.why})`, deliveryEvidence(leak.delivery));
+}
+
+/**
+ * The first delivery to `channel` after `deletedAt` that is a leak: an event made after the delete
+ * (`isNew`), or an event that had already reached that channel (a retry or a requeue). A first
+ * arrival of an older event was in flight when the delete returned: not a leak.
+ */
+export function leakAfterDelete(
+  deliveries: readonly ReceivedDelivery[],
+  channel: string,
+  deletedAt: number,
+  isNew: (d: ReceivedDelivery) => boolean,
+): { delivery: ReceivedDelivery; why: string } | undefined {
+  const onChannel = deliveries.filter((d) => d.channel === channel);
+  for (const [index, d] of onChannel.entries()) {
+    if (d.receivedAt < deletedAt) continue;
+    if (isNew(d)) return { delivery: d, why: "an event made after the delete" };
+    const id = eventIdOf(d);
+    if (id !== undefined && onChannel.slice(0, index).some((e) => eventIdOf(e) === id)) return { delivery: d, why: `event ${id} delivered again` };
+  }
+  return undefined;
+}
+
+/**
+ * Seed level: --webhook-id is deleted, then --delivery-id requeued: its event must not arrive. Other
+ * webhooks may deliver to the same receiver, and deliveries already in flight may land: only the
+ * requeued event (operation 6's event_id, else the one the run received) counts.
+ */
+async function deleteGivenWebhook(ctx: CheckContext): Promise<void> {
+  const receiver = await ctx.need("receiver");
+  const webhook = await ctx.need("webhook");
+  const workspaceId = await ctx.need("workspace");
+  const ex = await ctx.call("deleteWebhook", { params: { workspace_id: workspaceId, webhook_id: webhook.id } });
+  expectDeleted(ctx, ex, webhook.id);
+  const delivery = await ctx.need("delivery");
+  const known = delivery.eventId ?? (await ctx.settle("event").then((r) => (r.ok ? eventIdOf(r.value) : undefined)));
+  const since = Date.now();
+  const resend = await ctx.call("resendWebhookDelivery", { params: { workspace_id: workspaceId, delivery_id: delivery.deliveryId } });
+  const record = resend.response.status < 300 ? deliveryRecordIn(resend.response.text) : {};
+  // The requeued delivery is another webhook's (seed 2.7 names its webhook_id): its arrival is that
+  // webhook's and says nothing of the deleted one.
+  if (record.webhookId !== undefined && record.webhookId !== webhook.id) {
+    skip(`--delivery-id ${delivery.deliveryId} is a delivery of webhook ${record.webhookId} (operation 6's answer), not of the deleted --webhook-id ${webhook.id}: give a delivery of that webhook to show that it gets nothing after deletion`);
+  }
+  const eventId = record.eventId ?? known;
+  await ctx.sleep(Math.min(2_000, ctx.timeoutMs / 2));
+  const leaked = receiver.deliveries.find((d) => d.receivedAt >= since && (eventId === undefined ? d.channel === "given" : eventIdOf(d) === eventId));
+  if (leaked) fail(`a delivery${eventId ? ` of event ${eventId}` : ""} still arrived after webhook ${webhook.id} was deleted and its delivery requeued`, deliveryEvidence(leaked));
+}
+
+/** event_id and webhook_id of operation 6's WebhookDelivery record (seed 2.7), those it names. */
+function deliveryRecordIn(text: string): { eventId?: string; webhookId?: string } {
+  const named = (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined);
+  try {
+    const data = (JSON.parse(text) as { data?: { event_id?: unknown; webhook_id?: unknown } }).data;
+    return { eventId: named(data?.event_id), webhookId: named(data?.webhook_id) };
+  } catch {
+    return {};
+  }
+}
+
+/** Operation 7's answer: a WebhookDeleteResult (seed 2.8) of the webhook asked for, status "deleted" (seed 3). */
+function expectDeleted(ctx: CheckContext, ex: HttpExchange, webhookId: string): void {
+  const data = expectSuccess(ex, ctx.operation("deleteWebhook")) as Record<string, unknown>;
+  expectSeedRecord(ex, data, "WebhookDeleteResult", { [webhookId]: ["webhook_id", "id"] }, "the delete result (operation 7)");
+  if (data?.status !== "deleted") failWith(ex, `deleteWebhook answered status ${JSON.stringify(data?.status)}, not "deleted"`);
+}
