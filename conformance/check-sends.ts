@@ -49,7 +49,8 @@ export const CHECK_SENDS: Readonly<Record<string, string>> = {
   "auth.uppercase-hex": "every operation in scope with ACCESS-SIGN as base64 of the upper-case hex",
   "auth.raw-digest-signature": "every operation in scope with ACCESS-SIGN as base64 of the raw 32-byte digest",
   // scope and role
-  "scope.balances-read-only": "with the balances:read key: getWalletOverview, then listWalletWithdrawals and getWalletCreationStatus (at full level also getWallet, listWallets)",
+  "scope.balances-read-only": "with the balances:read key: getWalletOverview, getWalletCreationStatus, resendWebhookDelivery of --delivery-id and deleteWebhook of --webhook-id (at full level ids nobody has, and also listWalletWithdrawals, getWithdrawal, getWallet, listWallets); each read first with the owner's key",
+  "scope.balances-read-no-withdrawals": "with the balances:read key: listWalletWithdrawals of the wallet and getWithdrawal of --withdrawal-id, each first with the owner's key",
   "scope.other-workspace-refused": "getWebhookVerificationKey of a workspace id nobody has",
   "scope.other-workspace-not-found": "getWebhookVerificationKey of a workspace id nobody has",
   "scope.api-key-creation": "createApiKey (balances:read), then getWalletOverview with the new key; revoked at the end",
@@ -70,7 +71,8 @@ export const CHECK_SENDS: Readonly<Record<string, string>> = {
   "webhooks.tampered-body-rejected": "nothing: verifies a received delivery with its body, id or timestamp changed (guards the verifier)",
   "webhooks.delivery-logged": "listWebhookDeliveries of the run's webhook",
   "webhooks.resend-same-event": "resendWebhookDelivery of a delivery, then waits for the same event id at the receiver",
-  "webhooks.delete-stops-delivery": "deleteWebhook (at full level of a second webhook of the run, then createWallet to cause an event; at seed level --webhook-id, then resendWebhookDelivery of --delivery-id, which must be a delivery of that webhook)",
+  "webhooks.wallet-created-name": "createWallet with `{}`, then with a name when `{}` is refused (the wallet stays: the seed shows no way to remove one); waits for the delivery that mentions the new wallet",
+  "webhooks.delete-stops-delivery": "deleteWebhook (at full level of a second webhook of the run, then createWallet to cause an event; at seed level --webhook-id, then resendWebhookDelivery of --delivery-id, which must be a delivery of that webhook; watches twice the longest interval between earlier deliveries, at most --timeout-ms)",
   "webhooks.retry-same-event": "createWebhook for wallet.created, createWallet; the receiver answers 500, then nothing; listWebhookDeliveries",
   "webhooks.events-match-schema": "nothing new: validates every event the receiver got during the run",
   // lifecycle: drives the assumed operations and the chain (full level, test networks)
@@ -139,7 +141,7 @@ export const CHECK_SENDS: Readonly<Record<string, string>> = {
   "paging.every-list": "every paged list with limit 1, with the maximum, and with an offset far past its end",
   "paging.bad-limit": "listWebhooks with a limit above the maximum, zero, negative, a negative offset and a non-number",
   // isolation: with --other-api-key/--other-api-secret (a second workspace's key)
-  "isolation.reads-refused": "every read of this workspace's records (by id, or by its workspace path) with the other workspace's key, each beside the same request with this workspace's key",
+  "isolation.reads-refused": "every read of this workspace's records (by id, or by its workspace path) with the other workspace's key, each after the same request with this workspace's key (at seed level the path alone where this workspace's key is refused a query string)",
   "isolation.writes-refused": "the writes to this workspace's records with the other workspace's key (seed level: operations 6 and 7; full level: every write, aimed at records made for the purpose), then reads with this workspace's key to see nothing changed",
   "isolation.lists-exclude-other": "every list of the other workspace with its own key, looking for this workspace's id and record ids",
 };

@@ -7,6 +7,7 @@ import { findInList } from "../../list-reader.ts";
 import { createWalletAndWait } from "../../fixtures/wallet.ts";
 import { registerWebhook } from "../../fixtures/webhook.ts";
 import { EVENT_TYPES, firstString } from "../../fixtures/util.ts";
+import type { EventFixture } from "../../fixtures/registry.ts";
 import { fail, skip } from "../../outcome.ts";
 import type { HttpExchange } from "../../probe.ts";
 import { carriesEventId, eventIdOf, eventTypeOf, type ReceivedDelivery } from "../../receiver.ts";
@@ -16,6 +17,7 @@ import { seedProblems } from "../../seed-walk.ts";
 import type { Check } from "../../check.ts";
 import type { Evidence } from "../../types.ts";
 import { ed25519PublicKey, findSignatureScheme } from "./signature-scheme.ts";
+import { walletCreatedName } from "./wallet-created.ts";
 
 /**
  * Operation 8, validated: its key's 32 raw bytes. The contract publishes base64 of the raw key; at
@@ -213,6 +215,7 @@ export const resendSameEvent: Check = {
     expectSeedRecord(ex, data, "WebhookDelivery", { [delivery.deliveryId]: ["id", "delivery_id"] }, "the requeued delivery (operation 6)");
     if (typeof data?.status !== "string") failWith(ex, "the requeued delivery record has no status (seed 6: operation 6 returns the record with its status)");
     const eventId = requeuedEventId(ex, data, delivery.eventId, first);
+    ctx.fact("event", `the event known before the requeue: ${eventId}`);
     // Within the check's own limit, with room left to say what came instead.
     const waitMs = Math.floor(ctx.timeoutMs * 0.8);
     const again = await receiver.waitFor((d) => d.receivedAt >= since && carriesEventId(d, eventId), waitMs, ctx.signal);
@@ -224,14 +227,24 @@ export const resendSameEvent: Check = {
 };
 
 /**
- * The event a requeue must deliver again: the record's own `event_id` (seed 2.7), else the id the
- * delivery log gave, else the one the first delivery carried. With none, the check cannot compare
- * and skips with the reason; it never passes on an id it could not find.
+ * The event a requeue must deliver again, known before this requeue: the delivery log's (full level),
+ * else the event operation 6 named when the run first requeued the delivery (seed level), else the one
+ * the receiver got for that delivery. A first requeue that named one event and delivered another, or
+ * a second that names another event than the first (a new event each time), fails: operation 6
+ * "requeues that delivery" (§4), whose event_id (§2.7) does not change. With no id anywhere the check
+ * cannot compare and skips with the reason; it never passes on an id it could not find.
  */
-function requeuedEventId(ex: HttpExchange, record: Record<string, unknown>, logged: string | undefined, first: ReceivedDelivery): string {
+function requeuedEventId(ex: HttpExchange, record: Record<string, unknown>, logged: string | undefined, first: EventFixture): string {
   const recorded = typeof record?.event_id === "string" && record.event_id ? record.event_id : undefined;
-  if (recorded && logged && recorded !== logged) failWith(ex, `operation 6 answered event_id ${JSON.stringify(recorded)}, but the delivery's event is ${logged}`);
-  const id = recorded ?? logged ?? eventIdOf(first);
+  const named = first.requeuedEventId;
+  if (named && !carriesEventId(first, named)) {
+    fail(`the first requeue of the delivery (operation 6) named event_id ${named}, but delivered event ${eventIdOf(first) ?? "(no id)"}`, deliveryEvidence(first));
+  }
+  const [known, source] = logged ? [logged, "the delivery log"] : named ? [named, "the first requeue's answer"] : [eventIdOf(first), "the delivery the receiver got for it"];
+  if (recorded && known && recorded !== known) {
+    failWith(ex, `operation 6 answered event_id ${JSON.stringify(recorded)}, but the delivery's event is ${known} (${source}): a requeue re-delivers the same event, never a new one`);
+  }
+  const id = known ?? recorded;
   if (!id) skip("no event id to compare: the record of operation 6 has no event_id and the delivery names none (no webhook-id or x-webhook-event-id header, no event_id or id in its body)");
   return id;
 }
@@ -256,7 +269,7 @@ export const deleteStopsDelivery: Check = {
   after: ["webhooks.resend-same-event", "webhooks.delivery-signature", "webhooks.tampered-body-rejected", "webhooks.delivery-logged"],
   // At --level seed operation 7 deletes --webhook-id itself, which the isolation checks and the
   // viewer's refused delete aim at first.
-  afterAtSeed: ["isolation.reads-refused", "isolation.writes-refused", "role.viewer-cannot-change-settings"],
+  afterAtSeed: ["isolation.reads-refused", "isolation.writes-refused", "role.viewer-cannot-change-settings", "scope.balances-read-only", "webhooks.wallet-created-name"],
   timeoutScale: 2,
   run: (ctx) => (ctx.level === "full" ? deleteOwnWebhook(ctx) : deleteGivenWebhook(ctx)),
 };
@@ -309,19 +322,24 @@ export function leakAfterDelete(
 }
 
 /**
- * Seed level: --webhook-id is deleted, then --delivery-id requeued: its event must not arrive. Other
- * webhooks may deliver to the same receiver, and deliveries already in flight may land: only the
- * requeued event (operation 6's event_id, else the one the run received) counts.
+ * Seed level: --webhook-id is deleted, then --delivery-id requeued: its event must not arrive, nor
+ * any event on the deleted webhook's URL (the channel its deliveries came in on) after a grace for one
+ * already in flight, unless it names another webhook. How long to watch comes from the receiver's own
+ * history: two of the longest intervals between the deliveries it got there before the delete (a
+ * deployment whose events are further apart than a fixed wait would pass), bounded by --timeout-ms.
  */
 async function deleteGivenWebhook(ctx: CheckContext): Promise<void> {
   const receiver = await ctx.need("receiver");
   const webhook = await ctx.need("webhook");
   const workspaceId = await ctx.need("workspace");
+  const first = await ctx.settle("event");
+  const channel = first.ok ? first.value.channel : "given";
+  const watch = watchAfterDelete(receiver.deliveries.filter((d) => d.channel === channel), ctx.timeoutMs);
   const ex = await ctx.call("deleteWebhook", { params: { workspace_id: workspaceId, webhook_id: webhook.id } });
   expectDeleted(ctx, ex, webhook.id);
+  const deletedAt = Date.now();
   const delivery = await ctx.need("delivery");
-  const known = delivery.eventId ?? (await ctx.settle("event").then((r) => (r.ok ? eventIdOf(r.value) : undefined)));
-  const since = Date.now();
+  const known = delivery.eventId ?? (first.ok ? (first.value.requeuedEventId ?? eventIdOf(first.value)) : undefined);
   const resend = await ctx.call("resendWebhookDelivery", { params: { workspace_id: workspaceId, delivery_id: delivery.deliveryId } });
   const record = resend.response.status < 300 ? deliveryRecordIn(resend.response.text) : {};
   // The requeued delivery is another webhook's (seed 2.7 names its webhook_id): its arrival is that
@@ -330,9 +348,45 @@ async function deleteGivenWebhook(ctx: CheckContext): Promise<void> {
     skip(`--delivery-id ${delivery.deliveryId} is a delivery of webhook ${record.webhookId} (operation 6's answer), not of the deleted --webhook-id ${webhook.id}: give a delivery of that webhook to show that it gets nothing after deletion`);
   }
   const eventId = record.eventId ?? known;
-  await ctx.sleep(Math.min(2_000, ctx.timeoutMs / 2));
-  const leaked = receiver.deliveries.find((d) => d.receivedAt >= since && (eventId === undefined ? d.channel === "given" : eventIdOf(d) === eventId));
-  if (leaked) fail(`a delivery${eventId ? ` of event ${eventId}` : ""} still arrived after webhook ${webhook.id} was deleted and its delivery requeued`, deliveryEvidence(leaked));
+  await ctx.sleep(watch.ms);
+  ctx.fact("watched", `${watch.ms} ms after the delete (${watch.why})`);
+  const grace = Math.min(IN_FLIGHT_MS, watch.ms / 4);
+  const leaked = receiver.deliveries.find((d) => {
+    if (d.receivedAt < deletedAt) return false;
+    if (eventId !== undefined && carriesEventId(d, eventId)) return true;
+    return d.channel === channel && d.receivedAt >= deletedAt + grace && !namesOtherWebhook(d, webhook.id);
+  });
+  if (!leaked) return;
+  const what = eventId !== undefined && carriesEventId(leaked, eventId) ? `the requeued event ${eventId}` : `event ${eventIdOf(leaked) ?? "(no id)"}, ${leaked.receivedAt - deletedAt} ms after the delete`;
+  fail(`webhook ${webhook.id} still received ${what} after it was deleted (watched ${watch.ms} ms: ${watch.why})`, deliveryEvidence(leaked));
+}
+
+/** A delivery already on its way when the delete returned may land this long after it. */
+const IN_FLIGHT_MS = 1_000;
+
+/** How long to watch after the delete: two of the longest interval between earlier deliveries, at least 2 s, at most --timeout-ms. */
+export function watchAfterDelete(before: readonly ReceivedDelivery[], timeoutMs: number): { ms: number; why: string } {
+  const times = before.map((d) => d.receivedAt).sort((a, b) => a - b);
+  const longest = times.slice(1).reduce((max, t, i) => Math.max(max, t - times[i]), 0);
+  const floor = Math.min(2_000, timeoutMs / 2);
+  const wanted = Math.max(floor, 2 * longest);
+  const ms = Math.round(Math.min(wanted, timeoutMs));
+  const history = times.length > 1 ? `2 × ${longest} ms, the longest interval between the ${times.length} deliveries the receiver got there before the delete` : `${times.length} delivery before the delete, no interval to go by`;
+  return { ms, why: `${history}${wanted > timeoutMs ? `, bounded by --timeout-ms ${timeoutMs}` : ""}` };
+}
+
+/** True when the delivery names a webhook (webhook_id at any depth of its body) and none of them is `webhookId`. */
+function namesOtherWebhook(d: ReceivedDelivery, webhookId: string): boolean {
+  const named: string[] = [];
+  const walk = (v: unknown, depth: number): void => {
+    if (depth > 6 || typeof v !== "object" || v === null) return;
+    if (Array.isArray(v)) return v.forEach((item) => walk(item, depth + 1));
+    const r = v as Record<string, unknown>;
+    if (typeof r.webhook_id === "string") named.push(r.webhook_id);
+    for (const value of Object.values(r)) walk(value, depth + 1);
+  };
+  walk(d.event, 0);
+  return named.length > 0 && !named.includes(webhookId);
 }
 
 /** event_id and webhook_id of operation 6's WebhookDelivery record (seed 2.7), those it names. */
@@ -380,5 +434,6 @@ export const webhookChecks: Check[] = [
   tamperedBodyRejected,
   deliveryLogged,
   resendSameEvent,
+  walletCreatedName,
   deleteStopsDelivery,
 ];
