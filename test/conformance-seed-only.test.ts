@@ -9,7 +9,7 @@ import { run } from "../cli/certify.ts";
 import { CATALOG } from "../conformance/catalog.ts";
 import { loadGeneratedOperations } from "../conformance/operations.ts";
 import type { Report } from "../conformance/report/model.ts";
-import { SEED_ONLY_FAULT_CHECKS, startSeedOnlyTarget, type SeedOnlyFault, type SeedOnlyOptions, type SeedOnlyProfile } from "./support/seed-only-target.ts";
+import { SEED_ONLY_FAULT_CHECKS, SEED_ONLY_SHOULD_FAULT_CHECKS, startSeedOnlyTarget, type SeedOnlyFault, type SeedOnlyOptions, type SeedOnlyProfile } from "./support/seed-only-target.ts";
 import { freePort } from "../cli/mock.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "custody-seed-only-"));
@@ -100,5 +100,14 @@ describe("an independent seed-only deployment", () => {
     expect(check?.status, `${checkId}: ${check?.message}`).toBe("failed");
     expect(CATALOG.find((c) => c.id === checkId)?.severity).toBe("MUST");
     expect(code).toBe(1);
+  });
+
+  it.each(SEED_ONLY_SHOULD_FAULT_CHECKS)("%s is caught by %s (a SHOULD at seed level: the run certifies, the check fails)", { timeout: 90_000 }, async (fault, checkId) => {
+    const { code, report } = await certifySeedOnly([fault], ["--only", checkId.split(".")[0]]);
+    const check = report.checks.find((c) => c.id === checkId);
+    expect(check?.status, `${checkId}: ${check?.message}`).toBe("failed");
+    expect(CATALOG.find((c) => c.id === checkId)?.severity).toBe("SHOULD");
+    expect(report.summary.must.failed).toBe(0);
+    expect(code).toBe(3); // --only
   });
 });

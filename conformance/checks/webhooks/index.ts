@@ -334,12 +334,12 @@ async function deleteGivenWebhook(ctx: CheckContext): Promise<void> {
   const workspaceId = await ctx.need("workspace");
   const first = await ctx.settle("event");
   const channel = first.ok ? first.value.channel : "given";
-  const watch = watchAfterDelete(receiver.deliveries.filter((d) => d.channel === channel), ctx.timeoutMs);
+  const delivery = await ctx.need("delivery");
+  const known = delivery.eventId ?? (first.ok ? (first.value.requeuedEventId ?? eventIdOf(first.value)) : undefined);
+  const watch = watchAfterDelete(receiver.deliveries.filter((d) => d.channel === channel), ctx.timeoutMs, known);
   const ex = await ctx.call("deleteWebhook", { params: { workspace_id: workspaceId, webhook_id: webhook.id } });
   expectDeleted(ctx, ex, webhook.id);
   const deletedAt = Date.now();
-  const delivery = await ctx.need("delivery");
-  const known = delivery.eventId ?? (first.ok ? (first.value.requeuedEventId ?? eventIdOf(first.value)) : undefined);
   const resend = await ctx.call("resendWebhookDelivery", { params: { workspace_id: workspaceId, delivery_id: delivery.deliveryId } });
   const record = resend.response.status < 300 ? deliveryRecordIn(resend.response.text) : {};
   // The requeued delivery is another webhook's (seed 2.7 names its webhook_id): its arrival is that
@@ -351,28 +351,57 @@ async function deleteGivenWebhook(ctx: CheckContext): Promise<void> {
   await ctx.sleep(watch.ms);
   ctx.fact("watched", `${watch.ms} ms after the delete (${watch.why})`);
   const grace = Math.min(IN_FLIGHT_MS, watch.ms / 4);
-  const leaked = receiver.deliveries.find((d) => {
-    if (d.receivedAt < deletedAt) return false;
-    if (eventId !== undefined && carriesEventId(d, eventId)) return true;
-    return d.channel === channel && d.receivedAt >= deletedAt + grace && !namesOtherWebhook(d, webhook.id);
-  });
-  if (!leaked) return;
-  const what = eventId !== undefined && carriesEventId(leaked, eventId) ? `the requeued event ${eventId}` : `event ${eventIdOf(leaked) ?? "(no id)"}, ${leaked.receivedAt - deletedAt} ms after the delete`;
-  fail(`webhook ${webhook.id} still received ${what} after it was deleted (watched ${watch.ms} ms: ${watch.why})`, deliveryEvidence(leaked));
+  const requeued = receiver.deliveries.find((d) => d.receivedAt >= deletedAt && eventId !== undefined && carriesEventId(d, eventId));
+  if (requeued) fail(`webhook ${webhook.id} still received the requeued event ${eventId} after it was deleted (watched ${watch.ms} ms: ${watch.why})`, deliveryEvidence(requeued));
+  const onUrl = receiver.deliveries.filter((d) => d.channel === channel && !namesOtherWebhook(d, webhook.id));
+  const leak = newEventLeak(onUrl, deletedAt, deletedAt + grace, eventId);
+  if (leak) fail(`webhook ${webhook.id} still received event ${leak.id} after it was deleted: ${leak.why} (watched ${watch.ms} ms: ${watch.why})`, deliveryEvidence(leak.delivery));
+}
+
+/**
+ * An event that reached the deleted webhook's URL after the delete (and a grace for one in flight)
+ * as many times as each event did before it: other webhooks may deliver to the same URL, so every
+ * event then arrives once per webhook, and one fewer once this one is gone. The requeued event is
+ * left out of the count (each requeue delivers it once more).
+ */
+export function newEventLeak(onUrl: readonly ReceivedDelivery[], deletedAt: number, after: number, requeuedId?: string): { id: string; delivery: ReceivedDelivery; why: string } | undefined {
+  const copies = (list: readonly ReceivedDelivery[]) => {
+    const counts = new Map<string, ReceivedDelivery[]>();
+    list.forEach((d, i) => {
+      const id = eventIdOf(d) ?? `(no id #${i})`;
+      if (id !== requeuedId) counts.set(id, [...(counts.get(id) ?? []), d]);
+    });
+    return counts;
+  };
+  const before = [...copies(onUrl.filter((d) => d.receivedAt < deletedAt)).values()];
+  const perEvent = Math.max(1, ...before.map((c) => c.length));
+  for (const [id, list] of copies(onUrl.filter((d) => d.receivedAt >= after))) {
+    if (list.length >= perEvent) return { id, delivery: list[0], why: `it arrived ${list.length} time(s) on that URL, as many as each event did before the delete (${perEvent})` };
+  }
+  return undefined;
 }
 
 /** A delivery already on its way when the delete returned may land this long after it. */
 const IN_FLIGHT_MS = 1_000;
 
-/** How long to watch after the delete: two of the longest interval between earlier deliveries, at least 2 s, at most --timeout-ms. */
-export function watchAfterDelete(before: readonly ReceivedDelivery[], timeoutMs: number): { ms: number; why: string } {
-  const times = before.map((d) => d.receivedAt).sort((a, b) => a - b);
+/**
+ * How long to watch after the delete: twice the longest interval between the first arrivals of the
+ * events the receiver got on that URL before it (the requeued one left out: certify caused those), at
+ * least 2 s, at most --timeout-ms; with fewer than two such intervals there is no pace to go by, and
+ * the whole --timeout-ms is watched.
+ */
+export function watchAfterDelete(before: readonly ReceivedDelivery[], timeoutMs: number, requeuedId?: string): { ms: number; why: string } {
+  const firsts = new Map<string, number>();
+  before.forEach((d, i) => {
+    const id = eventIdOf(d) ?? `(no id #${i})`;
+    if (id !== requeuedId && !firsts.has(id)) firsts.set(id, d.receivedAt);
+  });
+  const times = [...firsts.values()].sort((a, b) => a - b);
+  if (times.length < 3) return { ms: timeoutMs, why: `${times.length} event(s) of the deployment's own before the delete, too few to show its pace: the whole --timeout-ms` };
   const longest = times.slice(1).reduce((max, t, i) => Math.max(max, t - times[i]), 0);
-  const floor = Math.min(2_000, timeoutMs / 2);
-  const wanted = Math.max(floor, 2 * longest);
+  const wanted = Math.max(Math.min(2_000, timeoutMs / 2), 2 * longest);
   const ms = Math.round(Math.min(wanted, timeoutMs));
-  const history = times.length > 1 ? `2 × ${longest} ms, the longest interval between the ${times.length} deliveries the receiver got there before the delete` : `${times.length} delivery before the delete, no interval to go by`;
-  return { ms, why: `${history}${wanted > timeoutMs ? `, bounded by --timeout-ms ${timeoutMs}` : ""}` };
+  return { ms, why: `2 × ${longest} ms, the longest interval between the ${times.length} events the receiver got there before the delete${wanted > timeoutMs ? `, bounded by --timeout-ms ${timeoutMs}` : ""}` };
 }
 
 /** True when the delivery names a webhook (webhook_id at any depth of its body) and none of them is `webhookId`. */
