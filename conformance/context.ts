@@ -198,7 +198,7 @@ export class CheckContext {
         this.fact(`seed form: ${cell}`, `${why}: judged on the seed's form, the path alone`);
         [sent, control] = [seedForm, retried];
       } else {
-        return void this.skipCell(cell, `${why} and on the seed's form, the path alone (HTTP ${retried.response.status}): a shape certify cannot sign for this deployment, not its failure`);
+        return void this.skipCell(cell, `${why} and on the seed's form, the path alone (HTTP ${retried.response.status}): a refusal of another key would show nothing (certify's limit, not the deployment's failure)`);
       }
     }
     if (!is2xx(control)) return void this.skipCell(cell, `the owner's key gets HTTP ${control.response.status} on the same request: a refusal of another key would show nothing`);
