@@ -124,6 +124,7 @@ export function unshownShape(args: CallArgs): string | undefined {
   return parts.length > 0 ? parts.join(" and ") : undefined;
 }
 
+const NOTHING_SHOWN = "a refusal of another key would show nothing";
 const is2xx = (ex: HttpExchange) => ex.response.status >= 200 && ex.response.status < 300;
 
 /** The per-check view: same suite, requests bound to this check's deadline. */
@@ -181,28 +182,41 @@ export class CheckContext {
    * skipped, naming why (undefined is returned). A write is never sent twice (its control would make the
    * change): at seed level one of a shape the seed does not show is skipped the same way.
    */
-  async sendJudged(operationId: string, args: CallArgs, credentials: Credentials, cell = operationId): Promise<Judged | undefined> {
+  async sendJudged(
+    operationId: string,
+    args: CallArgs,
+    credentials: Credentials,
+    cell = operationId,
+  ): Promise<Judged | undefined> {
     const shape = unshownShape(args);
     const op = this.operation(operationId);
+    const seed = this.level === "seed";
     if (!isRead(op)) {
-      if (shape && this.level === "seed") return void this.skipCell(cell, `${op.method} with ${shape}: a write of a shape the seed does not show has no positive control that changes nothing`);
-      return { ex: await this.call(operationId, { ...args, credentials }) };
+      if (!shape || !seed) return { ex: await this.call(operationId, { ...args, credentials }) };
+      return void this.skipCell(cell, `${op.method} with ${shape}: a write of a shape the seed does not show has no control that changes nothing`);
     }
     let sent = args;
     let control = await this.call(operationId, sent);
-    if (!is2xx(control) && shape && this.level === "seed") {
+    if (!is2xx(control) && shape && seed) {
       const seedForm: CallArgs = { params: args.params };
       const retried = await this.call(operationId, seedForm);
       const why = `the owner's key was refused with ${shape} (HTTP ${control.response.status})`;
-      if (is2xx(retried)) {
-        this.fact(`seed form: ${cell}`, `${why}: judged on the seed's form, the path alone`);
-        [sent, control] = [seedForm, retried];
-      } else {
-        return void this.skipCell(cell, `${why} and on the seed's form, the path alone (HTTP ${retried.response.status}): a refusal of another key would show nothing (certify's limit, not the deployment's failure)`);
+      if (!is2xx(retried)) {
+        const also = `and on the seed's form, the path alone (HTTP ${retried.response.status})`;
+        return void this.skipCell(cell, `${why} ${also}: ${NOTHING_SHOWN} (certify's limit, not the deployment's failure)`);
       }
+      this.fact(`seed form: ${cell}`, `${why}: judged on the seed's form, the path alone`);
+      [sent, control] = [seedForm, retried];
     }
-    if (!is2xx(control)) return void this.skipCell(cell, `the owner's key gets HTTP ${control.response.status} on the same request: a refusal of another key would show nothing`);
+    if (!is2xx(control)) {
+      return void this.skipCell(cell, `the owner's key gets HTTP ${control.response.status} on the same request: ${NOTHING_SHOWN}`);
+    }
     return { ex: await this.call(operationId, { ...sent, credentials }), control };
+  }
+
+  /** The cells not judged, as one phrase for a message ("op (reason), ..."). */
+  notJudged(): string {
+    return this.skippedCells.map((c) => `${c.cell} (${c.reason})`).join(", ");
   }
 
   /** The prerequisite's value, or CheckSkipped with the reason it is unavailable. */

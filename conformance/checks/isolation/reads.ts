@@ -42,7 +42,7 @@ export const readsRefused: Check = {
     }
     const notJudged = ctx.skippedCells.map((c) => c.cell);
     ctx.fact("isolation", `${judged.length} reads tried with the other workspace's key: ${judged.join(", ")}${notJudged.length ? `; not judged: ${notJudged.join(", ")}` : ""}`);
-    if (judged.length === 0) skip(`no read of the workspace's records could be judged${notJudged.length ? `: ${ctx.skippedCells.map((c) => `${c.cell} (${c.reason})`).join(", ")}` : ""}`);
+    if (judged.length === 0) skip(`no read of the workspace's records could be judged${notJudged.length ? `: ${ctx.notJudged()}` : ""}`);
     verdict("reads of this workspace's records with another workspace's key", wrong, judged.length);
   },
 };

@@ -68,7 +68,7 @@ export const writesRefused: Check = {
       }
       const tried = cells.filter((c) => !ctx.skippedCells.some((s) => s.cell === c.op.operationId));
       ctx.fact("isolation", `${tried.length} writes tried with the other workspace's key: ${tried.map((c) => c.op.operationId).join(", ")}`);
-      if (tried.length === 0) skip(`no write could be judged: ${ctx.skippedCells.map((c) => `${c.cell} (${c.reason})`).join(", ")}`);
+      if (tried.length === 0) skip(`no write could be judged: ${ctx.notJudged()}`);
       verdict("writes to this workspace's records with another workspace's key", wrong, tried.length);
     } finally {
       for (const step of undo.reverse()) await step().catch(() => undefined);

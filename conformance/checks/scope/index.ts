@@ -34,7 +34,7 @@ export const balancesReadOnly: Check = {
     if (ctx.level === "full") refused.push(...withdrawalReads(ctx, wallet.walletId), ["getWallet", { wallet_id: wallet.walletId }], ["listWallets", {}]);
     refused.push(...(await webhookWrites(ctx)));
     const tried = await expectRefusedEach(ctx, refused, creds, "a balances:read key");
-    if (tried === 0) skip(`no operation outside balances:read could be judged${ctx.skippedCells.length ? `: ${ctx.skippedCells.map((c) => `${c.cell} (${c.reason})`).join(", ")}` : ""}`);
+    if (tried === 0) skip(`no operation outside balances:read could be judged${ctx.skippedCells.length ? `: ${ctx.notJudged()}` : ""}`);
   },
 };
 
@@ -97,7 +97,7 @@ export const balancesReadNoWithdrawals: Check = {
     const creds = await ctx.need("scoped-key");
     const wallet = await ctx.need("wallet");
     const tried = await expectRefusedEach(ctx, withdrawalReads(ctx, wallet.walletId), creds, "a balances:read key");
-    if (tried === 0) skip(`no withdrawal read could be judged: ${ctx.skippedCells.map((c) => `${c.cell} (${c.reason})`).join(", ")}`);
+    if (tried === 0) skip(`no withdrawal read could be judged: ${ctx.notJudged()}`);
   },
 };
 

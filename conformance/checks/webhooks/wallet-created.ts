@@ -30,16 +30,27 @@ export const walletCreatedName: Check = {
     const { ex, walletId } = await createSmallest(ctx);
     const waitMs = ctx.timeoutMs;
     // The wallet's id as a whole value of the event (short ids are substrings of other values).
-    const announced = await receiver.waitFor((d) => d.receivedAt >= since && strings(d.event, 0).includes(walletId), waitMs, ctx.signal);
+    const announced = await receiver.waitFor(
+      (d) => d.receivedAt >= since && strings(d.event, 0).includes(walletId),
+      waitMs,
+      ctx.signal
+    );
     if (!announced) {
-      skip(`no delivery mentioning wallet ${walletId} reached the receiver within ${waitMs} ms of its creation (--timeout-ms): the seed shows no subscriptions, so the webhook may not be sent it`);
+      skip(
+        `no delivery mentioning wallet ${walletId} reached the receiver within ${waitMs} ms of its creation (--timeout-ms): the seed shows no subscriptions, so the webhook may not be sent it`
+      );
     }
     if (names(announced, EVENT)) return;
     const called = typeNames(announced);
-    fail(`wallet ${walletId} was announced by an event named ${called.length ? called.map((n) => JSON.stringify(n)).join(" / ") : "(no name found)"}, not ${EVENT}`, {
-      ...ex.evidence,
-      details: { received_delivery: { headers: announced.headers, body: announced.body.slice(0, 4096) } },
-    });
+    fail(
+      `wallet ${walletId} was announced by an event named ${
+        called.length ? called.map((n) => JSON.stringify(n)).join(" / ") : "(no name found)"
+      }, not ${EVENT}`,
+      {
+        ...ex.evidence,
+        details: { received_delivery: { headers: announced.headers, body: announced.body.slice(0, 4096) } },
+      }
+    );
   },
 };
 
@@ -51,17 +62,29 @@ async function createSmallest(ctx: CheckContext): Promise<{ ex: HttpExchange; wa
     tried.push(`${JSON.stringify(body)} → HTTP ${ex.response.status}`);
     if (ex.response.status < 200 || ex.response.status > 299) continue;
     const walletId = walletIdIn(ex);
-    if (!walletId) skip(`createWallet ${JSON.stringify(body)} was accepted, but its answer names no wallet id, so the event that announces it cannot be told apart`);
+    if (!walletId)
+      skip(
+        `createWallet ${JSON.stringify(
+          body
+        )} was accepted, but its answer names no wallet id, so the event that announces it cannot be told apart`
+      );
     ctx.fact("created", `wallet ${walletId} with ${JSON.stringify(body)}`);
     return { ex, walletId };
   }
-  skip(`createWallet refused the smallest bodies (${tried.join("; ")}): the seed does not show its payload, so the event that announces a wallet is not judged`);
+  skip(
+    `createWallet refused the smallest bodies (${tried.join(
+      "; "
+    )}): the seed does not show its payload, so the event that announces a wallet is not judged`
+  );
 }
 
 function walletIdIn(ex: HttpExchange): string | undefined {
   try {
     const data = (JSON.parse(ex.response.text) as { data?: unknown }).data as Record<string, unknown> | undefined;
-    return firstString(data, "wallet_id", "id") ?? firstString(data?.wallet as Record<string, unknown> | undefined, "id", "wallet_id");
+    return (
+      firstString(data, "wallet_id", "id") ??
+      firstString(data?.wallet as Record<string, unknown> | undefined, "id", "wallet_id")
+    );
   } catch {
     return undefined;
   }
@@ -82,7 +105,11 @@ function strings(v: unknown, depth: number): string[] {
 /** What the delivery calls itself: top-level type-like members and event-type headers. */
 function typeNames(d: ReceivedDelivery): string[] {
   const body = d.event ?? {};
-  const fromBody = ["event", "event_type", "type", "eventType"].map((k) => body[k]).filter((v): v is string => typeof v === "string");
-  const fromHeaders = Object.entries(d.headers).filter(([k, v]) => /event.?type/i.test(k) && typeof v === "string").map(([, v]) => v as string);
+  const fromBody = ["event", "event_type", "type", "eventType"]
+    .map((k) => body[k])
+    .filter((v): v is string => typeof v === "string");
+  const fromHeaders = Object.entries(d.headers)
+    .filter(([k, v]) => /event.?type/i.test(k) && typeof v === "string")
+    .map(([, v]) => v as string);
   return [...fromBody, ...fromHeaders];
 }
