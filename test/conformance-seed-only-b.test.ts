@@ -80,6 +80,11 @@ describe("deployment B, written from the seed alone with other choices", () => {
     expect(report.summary.webhook_profile).toBe("canonical-json");
     expect(t.withdrawalListBytes).toBeGreaterThan(1024 * 1024);
     expect(report.checks.find((c) => c.id === "envelope.seed-withdrawal-list")?.facts?.withdrawals).toBe("2600 listed");
+    // B signs the query string too: the owner's key is refused getDepositAddress?asset_id=… (the
+    // positive control), so the other workspace's key is judged on the seed's form, the path alone.
+    const isolation = report.checks.find((c) => c.id === "isolation.reads-refused");
+    expect(isolation?.facts?.["seed form: getDepositAddress"]).toMatch(/owner's key was refused with the query string \?asset_id=.* \(HTTP 401\)/);
+    expect(isolation?.facts?.isolation).toContain("getDepositAddress");
   });
 
   it("reports an answer over the body limit (CUSTODY_MAX_BODY_MIB=1) as certify's limit: skipped checks naming --max-body-mib, exit 3, no failure", async () => {

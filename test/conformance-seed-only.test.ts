@@ -9,7 +9,7 @@ import { run } from "../cli/certify.ts";
 import { CATALOG } from "../conformance/checks/catalog.ts";
 import { loadGeneratedOperations } from "../conformance/run/operations.ts";
 import type { Report } from "../conformance/report/model.ts";
-import { SEED_ONLY_FAULT_CHECKS, startSeedOnlyTarget, type SeedOnlyFault, type SeedOnlyOptions, type SeedOnlyProfile } from "./support/seed-only-target.ts";
+import { SEED_ONLY_FAULT_CHECKS, SEED_ONLY_SHOULD_FAULT_CHECKS, startSeedOnlyTarget, type SeedOnlyFault, type SeedOnlyOptions, type SeedOnlyProfile } from "./support/seed-only-target.ts";
 import { freePort } from "../cli/mock.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "custody-seed-only-"));
@@ -57,6 +57,13 @@ describe("an independent seed-only deployment", () => {
     expect(code).toBe(0);
     expect(out).toMatch(/CERTIFIED at level seed/);
     expect(report.summary.webhook_profile).toBe("standard-webhooks");
+    // Reads A does not offer are not judged with the other workspace's key (the owner's key gets 404
+    // on them too), and the report says so instead of failing the deployment.
+    const cells = report.checks.find((c) => c.id === "isolation.reads-refused")?.skipped_cells ?? [];
+    expect(cells.map((c) => c.cell)).toContain("getDepositAddress");
+    for (const c of cells) expect(c.reason).toMatch(/owner's key gets HTTP 404 on the same request|on the seed's form/);
+    expect(report.summary.skipped_cells).toBeGreaterThan(0);
+    expect(report.checks.find((c) => c.id === "webhooks.delete-stops-delivery")?.facts?.watched).toMatch(/^\d+ ms after the delete/);
     // Its choices beyond the seed (no batches, a 403 for the node without a key, no x-request-id ...)
     // are judged at full level only: at seed level no check fails, SHOULDs included.
     expect(report.checks.filter((c) => c.status === "failed").map((c) => `${c.id}: ${c.message}`)).toEqual([]);
@@ -100,5 +107,14 @@ describe("an independent seed-only deployment", () => {
     expect(check?.status, `${checkId}: ${check?.message}`).toBe("failed");
     expect(CATALOG.find((c) => c.id === checkId)?.severity).toBe("MUST");
     expect(code).toBe(1);
+  });
+
+  it.each(SEED_ONLY_SHOULD_FAULT_CHECKS)("%s is caught by %s (a SHOULD at seed level: the run certifies, the check fails)", { timeout: 90_000 }, async (fault, checkId) => {
+    const { code, report } = await certifySeedOnly([fault], ["--only", checkId.split(".")[0]]);
+    const check = report.checks.find((c) => c.id === checkId);
+    expect(check?.status, `${checkId}: ${check?.message}`).toBe("failed");
+    expect(CATALOG.find((c) => c.id === checkId)?.severity).toBe("SHOULD");
+    expect(report.summary.must.failed).toBe(0);
+    expect(code).toBe(3); // --only
   });
 });

@@ -101,4 +101,6 @@ export interface CheckResult extends CheckIdentity {
   statements: string[];
   /** Extra facts to report (e.g. the webhook signature profile the deployment matched). */
   facts?: Record<string, string>;
+  /** Parts of the check (requests it judges) that were not judged, each with why. */
+  skippedCells?: Array<{ cell: string; reason: string }>;
 }

@@ -146,6 +146,12 @@ export interface DeliveryFixture {
   eventId?: string;
 }
 
+/** A signed delivery the receiver got; at seed level, of the requeue that made it, with the event operation 6 named. */
+export interface EventFixture extends ReceivedDelivery {
+  /** event_id of operation 6's answer to the requeue that made this delivery (seed level), when it named one. */
+  requeuedEventId?: string;
+}
+
 export interface FixtureValues {
   workspace: string;
   receiver: WebhookReceiver;
@@ -155,7 +161,7 @@ export interface FixtureValues {
   "peer-asset": AssetFixture;
   withdrawal: string;
   delivery: DeliveryFixture;
-  event: ReceivedDelivery;
+  event: EventFixture;
   "viewer-key": Credentials;
   "scoped-key": Credentials;
   faucet: string;

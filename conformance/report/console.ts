@@ -32,6 +32,7 @@ export function consoleReporter(options: ConsoleOptions): (event: RunEvent) => v
         if (r.status === "passed" && options.verbose === false) break;
         out(line(r, done, total, paint));
         if (r.status === "failed") for (const detail of failureDetails(r)) out(`        ${detail}`);
+        for (const c of r.skippedCells ?? []) out(`        not judged: ${c.cell} — ${c.reason}`);
         break;
       }
       case "group-end": {
@@ -79,6 +80,7 @@ export function summaryLines(report: Report, paint: Paint = (_c, t) => t): strin
   lines.push("");
   if (s.webhook_profile) lines.push(`webhook signature profile: ${s.webhook_profile}`);
   if (s.rate_limited.requests > 0) lines.push(`rate limited: ${s.rate_limited.requests} answers 429 waited out (${(s.rate_limited.waited_ms / 1000).toFixed(1)} s) and sent again`);
+  if (s.skipped_cells > 0) lines.push(`not judged: ${s.skipped_cells} part(s) of checks passed or failed on the rest (certify's limits, listed under each check as skipped_cells)`);
   lines.push(...cleanupLines(report));
   lines.push(...verdictLines(report, paint));
   return lines;

@@ -31,6 +31,8 @@ export interface ReportCheck {
   /** Set on webhooks.delivery-signature: the signature profile the deployment matched. */
   profile?: string;
   facts?: Record<string, string>;
+  /** Parts of the check not judged (the owner's key refused on the same request, a shape certify cannot sign), with why. */
+  skipped_cells?: Array<{ cell: string; reason: string }>;
 }
 
 export interface GroupSummary {
@@ -84,6 +86,8 @@ export interface ReportSummary {
   skip_needs: SkipNeed[];
   /** Skips with no input that would help (nothing to examine, a prerequisite that broke). */
   other_skips: number;
+  /** Parts of checks that were not judged, in all (each check lists its own in skipped_cells). */
+  skipped_cells: number;
   /** Webhook signature profile the deployment matched, null when no delivery was verified. */
   webhook_profile: string | null;
   groups: GroupSummary[];
@@ -155,6 +159,7 @@ export function buildReport(input: {
       only: input.options.only ? [...input.options.only] : null,
       skip_needs: skipNeeds(checks),
       other_skips: checks.filter((c) => c.status === "skipped" && !c.needs).length,
+      skipped_cells: checks.reduce((n, c) => n + (c.skipped_cells?.length ?? 0), 0),
       webhook_profile: profile,
       groups,
       interrupted: input.interrupted ?? null,
@@ -204,6 +209,7 @@ function toReportCheck(r: CheckResult): ReportCheck {
   if (r.waitedMs) out.waited_ms = r.waitedMs;
   if (r.facts?.profile) out.profile = r.facts.profile;
   if (r.facts && Object.keys(r.facts).length > 0) out.facts = r.facts;
+  if (r.skippedCells?.length) out.skipped_cells = r.skippedCells;
   return out;
 }
 

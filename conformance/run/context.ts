@@ -5,7 +5,7 @@ import { Cleanup } from "./cleanup.ts";
 import type { Credentials, RunOptions, Target } from "./config.ts";
 import type { FixtureRegistry, FixtureResult, FixtureValues } from "../provision/registry.ts";
 import type { OperationInfo } from "./operations.ts";
-import { findOperation } from "./operations.ts";
+import { findOperation, isRead } from "./operations.ts";
 import { CheckSkipped } from "../checks/outcome.ts";
 import type { HttpExchange, HttpProbe } from "../transport/probe.ts";
 import type { Redactor } from "../transport/redact.ts";
@@ -102,9 +102,36 @@ export class Suite {
   }
 }
 
+/** A part of a check (one request it judges) that was not judged, and why. */
+export interface SkippedCell {
+  cell: string;
+  reason: string;
+}
+
+/** A request judged with another key, and the owner's answer to the same request when one was sent. */
+export interface Judged {
+  ex: HttpExchange;
+  control?: HttpExchange;
+}
+
+/** What of a request's shape the seed does not show (§4: no shown operation takes a body or a query), or undefined. */
+export function unshownShape(args: CallArgs): string | undefined {
+  const parts: string[] = [];
+  if (args.query && Object.keys(args.query).length > 0) parts.push(`the query string ?${new URLSearchParams(args.query).toString()}`);
+  if (args.body !== undefined) parts.push("a request body");
+  const headers = Object.keys(args.headers ?? {});
+  if (headers.length > 0) parts.push(`the header${headers.length > 1 ? "s" : ""} ${headers.join(", ")}`);
+  return parts.length > 0 ? parts.join(" and ") : undefined;
+}
+
+const NOTHING_SHOWN = "a refusal of another key would show nothing";
+const is2xx = (ex: HttpExchange) => ex.response.status >= 200 && ex.response.status < 300;
+
 /** The per-check view: same suite, requests bound to this check's deadline. */
 export class CheckContext {
   readonly facts: Record<string, string> = {};
+  /** Parts of the check not judged, with why; reported beside its outcome. */
+  readonly skippedCells: SkippedCell[] = [];
   readonly api: ApiClient;
   readonly rpc: RpcClient;
 
@@ -138,6 +165,58 @@ export class CheckContext {
 
   call(operationId: string, args: CallArgs = {}): Promise<HttpExchange> {
     return this.suite.call(operationId, args, this.signal);
+  }
+
+  /** Records that one part of the check was not judged (the report lists it with the reason). */
+  skipCell(cell: string, reason: string): void {
+    this.skippedCells.push({ cell, reason });
+  }
+
+  /**
+   * The one way a check sends a request it judges with another key (another workspace's, a Viewer's,
+   * a scoped one). A refusal proves something only where the owner's key is served the same request:
+   * a read is sent with the owner's key first (its positive control). Where the owner is refused on a
+   * shape the seed does not show (a query string, a body, a header: §4 shows none, and §5 rule 4 leaves
+   * the string to sign open), that shape is certify's limit, never the deployment's failure: at seed
+   * level the seed's own form (path only) is tried instead, and where that is refused too the cell is
+   * skipped, naming why (undefined is returned). A write is never sent twice (its control would make the
+   * change): at seed level one of a shape the seed does not show is skipped the same way.
+   */
+  async sendJudged(
+    operationId: string,
+    args: CallArgs,
+    credentials: Credentials,
+    cell = operationId,
+  ): Promise<Judged | undefined> {
+    const shape = unshownShape(args);
+    const op = this.operation(operationId);
+    const seed = this.level === "seed";
+    if (!isRead(op)) {
+      if (!shape || !seed) return { ex: await this.call(operationId, { ...args, credentials }) };
+      return void this.skipCell(cell, `${op.method} with ${shape}: a write of a shape the seed does not show has no control that changes nothing`);
+    }
+    let sent = args;
+    let control = await this.call(operationId, sent);
+    if (!is2xx(control) && shape && seed) {
+      const seedForm: CallArgs = { params: args.params };
+      const retried = await this.call(operationId, seedForm);
+      const why = `the owner's key was refused with ${shape} (HTTP ${control.response.status})`;
+      if (!is2xx(retried)) {
+        const also = `and on the seed's form, the path alone (HTTP ${retried.response.status})`;
+        return void this.skipCell(cell, `${why} ${also}: ${NOTHING_SHOWN} (certify's limit, not the deployment's failure)`);
+      }
+      this.fact(`seed form: ${cell}`, `${why}: judged on the seed's form, the path alone`);
+      [sent, control] = [seedForm, retried];
+    }
+    if (!is2xx(control)) {
+      return void this.skipCell(cell, `the owner's key gets HTTP ${control.response.status} on the same request: ${NOTHING_SHOWN}`);
+    }
+    return { ex: await this.call(operationId, { ...sent, credentials }), control };
+  }
+
+  /** The cells not judged, as one phrase for a message ("op (reason), ..."). */
+  notJudged(): string {
+    return this.skippedCells.map((c) => `${c.cell} (${c.reason})`).join(", ");
   }
 
   /** The prerequisite's value, or CheckSkipped with the reason it is unavailable. */

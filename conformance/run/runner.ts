@@ -200,7 +200,9 @@ export async function runOne(suite: Suite, check: Check, options: RunOptions, sl
       release();
     }
   }
-  return toResult(suite, check, outcome, Date.now() - started, started - waitStarted, ctx.facts);
+  const result = toResult(suite, check, outcome, Date.now() - started, started - waitStarted, ctx.facts);
+  if (ctx.skippedCells.length > 0) result.skippedCells = suite.redactor.value(ctx.skippedCells);
+  return result;
 }
 
 /** The skip of a check the run's interruption kept from running or finishing. */

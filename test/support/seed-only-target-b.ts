@@ -13,7 +13,11 @@
 //   - the timestamp window is ±120 s and accepts decimal fractions; the hex of ACCESS-SIGN may be
 //     in either case (the seed fixes neither);
 //   - the node accepts eth_blockNumber without params and eth_getBlockByNumber without its boolean;
-//     a missing key is HTTP 401 with a plain JSON body; blocks every 200 ms.
+//     a missing key is HTTP 401 with a plain JSON body; blocks every 200 ms;
+//   - the string to sign includes the query string (`path=/…?asset_id=…`: seed 5 rule 4 leaves it open);
+//   - the deposit address is read with or without ?asset_id; POST /api/v1/wallets needs a name (`{}` is
+//     400) and is announced as {event_id, event_type: "wallet.created", data};
+//   - its own events ("deposit.detected") reach the webhook every 3 s.
 // The only input from beyond the seed is what a certifier cannot do without: the string to sign
 // (seed 5 rule 4 leaves it open; certify signs as the real service's SDK does), implemented here
 // with node:crypto. Each fault of SEED_ONLY_B_FAULTS breaks one seed statement.
@@ -48,6 +52,8 @@ export const SEED_ONLY_B_FAULT_CHECKS = [
   ["key-as-bare-string", "envelope.success-shape", "s2.1.envelope-data"],
   ["withdrawal-read-other", "envelope.seed-withdrawal-list", "s4.op3-get-withdrawal"],
   ["tenant-ignored", "isolation.reads-refused", "s1.mpc-wallets-in-workspace"],
+  ["wallet-created-renamed", "webhooks.wallet-created-name", "s6.wallet-created"],
+  ["scope-writes-ignored", "scope.balances-read-only", "s5.rule2-scopes"],
 ] as const;
 
 export type SeedOnlyBFault = (typeof SEED_ONLY_B_FAULT_CHECKS)[number][0];
@@ -174,6 +180,10 @@ export async function startSeedOnlyTargetB(receiverUrl: string, faults: SeedOnly
   };
   const otherDelivery = { ...delivery, id: ulid("dlv"), delivery_id: undefined };
 
+  const pace = setInterval(() => {
+    if (webhook.live) void deliver({ event_id: ulid("evt"), event_type: "deposit.detected", workspace_id: workspace, occurred_at: iso(Date.now()), data: { wallet_id: wallet, asset_id: asset } });
+  }, 3_000);
+
   async function deliver(body: Json): Promise<void> {
     const signature = signBytes(null, Buffer.from(canonical(body)), privateKey).toString("hex");
     await fetch(webhook.url, { method: "POST", headers: { "content-type": "application/json", "x-webhook-signature": signature }, body: JSON.stringify(body, null, 2) }).catch(() => undefined);
@@ -186,7 +196,7 @@ export async function startSeedOnlyTargetB(receiverUrl: string, faults: SeedOnly
   const forbidden = (why: string) => error(403, "forbidden", why);
   const listBody = JSON.stringify(reversed({ success: true, message: "success", code: broken("success-code-one") ? "1" : "0", data: broken("withdrawals-object") ? { items: listed } : listed }), null, "\t");
 
-  type Route = (m: RegExpExecArray, key: Key, method: string) => Reply | string;
+  type Route = (m: RegExpExecArray, key: Key, method: string, query: URLSearchParams, body: unknown) => Reply | string;
   const routes: Array<[string, RegExp, string | undefined, Route]> = [
     ["GET", /^\/api\/v1\/wallets\/creation-status\/([^/]+)$/, "wallets:read", (m) => (m[1] === wallet ? ok(creationStatus) : notFound("wallet"))],
     ["GET", /^\/api\/v1\/wallets\/([^/]+)\/overview$/, "balances:read", (m) => (m[1] === wallet ? ok([balanceRecord()]) : notFound("wallet"))],
@@ -196,6 +206,19 @@ export async function startSeedOnlyTargetB(receiverUrl: string, faults: SeedOnly
       const found = [...withdrawals, ...foreignWithdrawals].find((w) => w.id === m[1]);
       if (found && broken("withdrawal-read-other")) return ok(withdrawals[(withdrawals.indexOf(found) + 1) % withdrawals.length]);
       return found ? ok(found) : notFound("withdrawal");
+    }],
+    ["GET", /^\/api\/v1\/wallets\/([^/]+)\/deposit-address$/, "wallets:read", (m, _key, _method, query) => {
+      const wanted = query.get("asset_id") ?? asset;
+      return m[1] === wallet && wanted === asset ? ok({ asset_id: asset, network_id: network, address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed" }) : notFound("deposit address");
+    }],
+    ["POST", /^\/api\/v1\/wallets$/, "wallets:write", (_m, key, _method, _query, body) => {
+      const name = (body as { name?: unknown } | undefined)?.name;
+      if (key.role === "viewer") return forbidden("viewers may not create wallets");
+      if (typeof name !== "string" || !name) return error(400, "bad_request", "name is required");
+      const id = ulid("wlt");
+      const type = broken("wallet-created-renamed") ? "WalletCreated" : "wallet.created";
+      setTimeout(() => { if (webhook.live) void deliver({ event_id: ulid("evt"), event_type: type, workspace_id: workspace, occurred_at: iso(Date.now()), data: { wallet_id: id, name } }); }, 150);
+      return ok({ id, name, status: "pending" });
     }],
     ["GET", /^\/api\/v1\/workspaces\/([^/]+)\/webhook-verification-key$/, undefined, () => ok(broken("key-as-bare-string") ? publicKeyBase64 : { public_key: publicKeyBase64 })],
     ["GET", /^\/api\/v1\/workspaces\/([^/]+)\/transactions\/export$/, "transactions:read", (_m, key) =>
@@ -218,15 +241,16 @@ export async function startSeedOnlyTargetB(receiverUrl: string, faults: SeedOnly
     }],
   ];
 
-  function route(method: string, path: string, key: Key): Reply | string {
+  function route(method: string, path: string, key: Key, query: URLSearchParams, body: unknown): Reply | string {
     for (const [m, re, scope, handle] of routes) {
       const match = re.exec(path);
       if (!match || m !== method) continue;
       if (path.startsWith("/api/v1/workspaces/") && match[1] !== workspace) return forbidden("another workspace");
       // Every record here is the first workspace's: another workspace's key is refused them all.
       if (key.workspace !== workspace && !broken("tenant-ignored")) return forbidden("another workspace");
-      if (key.scopes && (!scope || !key.scopes.includes(scope))) return forbidden(`the key lacks ${scope ?? "the scope"}`);
-      return handle(match, key, method);
+      const lax = scope === "webhooks:write" && broken("scope-writes-ignored");
+      if (key.scopes && !lax && (!scope || !key.scopes.includes(scope))) return forbidden(`the key lacks ${scope ?? "the scope"}`);
+      return handle(match, key, method, query, body);
     }
     return notFound("route");
   }
@@ -258,10 +282,18 @@ export async function startSeedOnlyTargetB(receiverUrl: string, faults: SeedOnly
   const api = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const path = new URL(req.url ?? "/", "http://b").pathname;
-    const key = authenticate(req, path, Buffer.concat(chunks).toString("utf8"));
+    const url = new URL(req.url ?? "/", "http://b");
+    const text = Buffer.concat(chunks).toString("utf8");
+    // This deployment signs the path with its query string.
+    const key = authenticate(req, `${url.pathname}${url.search}`, text);
     if (!key) return write(res, 401, JSON.stringify({ code: "unauthorized", data: null, message: "invalid api signature", success: false }));
-    const reply = route(req.method ?? "GET", path, key);
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      return write(res, 400, JSON.stringify(reversed({ success: false, message: "body is not JSON", code: "bad_request", data: null }), null, "\t"));
+    }
+    const reply = route(req.method ?? "GET", url.pathname, key, url.searchParams, body);
     if (typeof reply === "string") return write(res, 200, reply);
     write(res, reply[0], JSON.stringify(reversed(reply[1]), null, "\t"));
   });
@@ -357,6 +389,7 @@ export async function startSeedOnlyTargetB(receiverUrl: string, faults: SeedOnly
     deliveryId: delivery.id,
     withdrawalListBytes: Buffer.byteLength(listBody),
     async close() {
+      clearInterval(pace);
       for (const client of sockets.clients) client.terminate();
       sockets.close();
       api.closeAllConnections();

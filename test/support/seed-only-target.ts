@@ -16,7 +16,10 @@
 //     to the one certify deletes (the seed does not tie the two);
 //   - delivery status values are its own ("requeued", "sent");
 //   - JSON-RPC refusals are HTTP 403 with a plain JSON body; batches are not supported;
-//   - a second workspace's key is answered 404 for every record of the first, as if none existed.
+//   - a second workspace's key is answered 404 for every record of the first, as if none existed;
+//   - POST /api/v1/wallets takes `{}`; completion is announced 100 ms later as {id, type: "wallet.created", data};
+//   - its own events ("balance.refreshed") reach every live webhook every 2.5 s, further apart than a
+//     fixed 2 s wait after a delete.
 // Only the eight operations of seed section 4 and the node access of 4.1 exist. Each fault of
 // SEED_ONLY_FAULTS breaks one seed statement, for the check that enforces it to catch.
 import { createHash, generateKeyPairSync, randomInt, sign as signBytes } from "node:crypto";
@@ -42,6 +45,11 @@ export const SEED_ONLY_FAULTS = [
   "signed-other-key", // §6: deliveries verify with the key of operation 8 (signed with another)
   "viewer-deletes-webhook", // §5 rule 3: a Viewer cannot change settings (deletes a webhook)
   "full-flag-ignored", // §4.1: the boolean asks for full transactions (true answers hashes too)
+  "resend-names-new-event", // §4 op 6, §2.7: a requeue answers and delivers a new event id each time
+  "delivers-after-delete", // §4 op 7: its paced events still reach a deleted webhook
+  "scope-writes-ignored", // §5 rule 2: a balances:read key requeues and deletes
+  "wallet-created-renamed", // §1, §4, §6: a new wallet is announced as "wallet.ready"
+  "scope-withdrawals-ignored", // §5 rule 2 (SHOULD at seed level): a balances:read key reads withdrawals
 ] as const;
 export type SeedOnlyFault = (typeof SEED_ONLY_FAULTS)[number];
 
@@ -61,7 +69,14 @@ export const SEED_ONLY_FAULT_CHECKS: Array<[SeedOnlyFault, string]> = [
   ["signed-other-key", "webhooks.delivery-signature"],
   ["viewer-deletes-webhook", "role.viewer-cannot-change-settings"],
   ["full-flag-ignored", "rpc.get-block-latest"],
+  ["resend-names-new-event", "webhooks.resend-same-event"],
+  ["delivers-after-delete", "webhooks.delete-stops-delivery"],
+  ["scope-writes-ignored", "scope.balances-read-only"],
+  ["wallet-created-renamed", "webhooks.wallet-created-name"],
 ];
+
+/** Faults caught by a SHOULD check of --level seed (the seed leaves the rule open), with that check. */
+export const SEED_ONLY_SHOULD_FAULT_CHECKS: Array<[SeedOnlyFault, string]> = [["scope-withdrawals-ignored", "scope.balances-read-no-withdrawals"]];
 
 
 interface Key {
@@ -92,6 +107,8 @@ export interface SeedOnlyTarget {
 }
 
 type Reply = [status: number, body: Record<string, unknown>];
+/** An event as this deployment sends it. */
+type Sent = { id: string; [k: string]: unknown };
 
 const num = () => String(randomInt(1000, 999_999));
 const secret = () => createHash("sha256").update(String(Math.random())).digest("hex");
@@ -145,11 +162,21 @@ export async function startSeedOnlyTarget(
   const balanceOf = () => ({ asset_id: asset, wallet_id: wallet, symbol: "ETH", balance: broken("balance-number") ? 1.5 : "1.5", decimals: 18 });
 
   async function redeliver(): Promise<void> {
-    const sent = broken("resend-new-event") ? { ...event, id: num() } : event;
-    const body = JSON.stringify(sent);
+    const sent = broken("resend-new-event") ? { ...event, id: num() } : broken("resend-names-new-event") ? { ...event, id: delivery.event_id } : event;
     const target = webhooks.find((w) => w.id === delivery.webhook_id)!;
-    await fetch(target.url, { method: "POST", headers: { "content-type": "application/json", ...signatureHeaders(sent.id, body) }, body }).catch(() => undefined);
+    await post(target.url, sent);
   }
+
+  async function post(url: string, sent: Sent): Promise<void> {
+    const body = JSON.stringify(sent);
+    await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...signatureHeaders(sent.id, body) }, body }).catch(() => undefined);
+  }
+
+  /** A new event to every live webhook (every webhook, deleted ones too, with delivers-after-delete). */
+  async function emit(sent: Sent): Promise<void> {
+    await Promise.all(webhooks.filter((w) => w.live || broken("delivers-after-delete")).map((w) => post(w.url, sent)));
+  }
+  const pace = setInterval(() => void emit({ id: num(), type: "balance.refreshed", data: { wallet_id: wallet } }), 2_500);
 
   function signatureHeaders(id: string, body: string): Record<string, string> {
     if (profile !== "own-scheme") return signWebhook({ profile, privateKey: signer.seed, id, body });
@@ -159,7 +186,8 @@ export async function startSeedOnlyTarget(
 
   /** The eight operations of seed section 4, matched on the path's segments. */
   function route(method: string, parts: string[], key: Key): Reply {
-    const may = (scope: string) => key.scopes.includes("*") || key.scopes.includes(scope) || broken("scope-ignored");
+    const loose = (scope: string) => broken("scope-ignored") || (scope === "webhooks:write" && broken("scope-writes-ignored")) || (scope === "withdrawals:read" && broken("scope-withdrawals-ignored"));
+    const may = (scope: string) => key.scopes.includes("*") || key.scopes.includes(scope) || loose(scope);
     // Every record here is the first workspace's: the second one's key finds none of them.
     const served = broken("tenant-ignored") || (broken("tenant-writes-ignored") && method !== "GET");
     if (key.workspace !== workspace && !served) return notFound;
@@ -185,19 +213,28 @@ export async function startSeedOnlyTarget(
       if (b === withdrawal.id) return ok(withdrawal);
       return broken("unknown-withdrawal-null") ? ok(null) : notFound;
     }
+    if (method === "POST" && a === "wallets" && b === undefined) {
+      if (key.role === "viewer" || !may("wallets:write")) return refuse(403, "may not create wallets");
+      const created = num();
+      setTimeout(() => void emit({ id: num(), type: broken("wallet-created-renamed") ? "wallet.ready" : "wallet.created", data: { wallet_id: created } }), 100);
+      return ok({ wallet_id: created, status: "pending" });
+    }
     if (a !== "workspaces" || b === undefined) return notFound;
     if (b !== workspace) return refuse(404, "workspace not found");
     if (method === "GET" && c === "webhook-verification-key" && d === undefined) return ok({ public_key: publicKeyBase64 });
     if (method === "POST" && c === "webhook-logs" && d !== undefined && e === "resend" && parts.length === 5) {
       if (key.role === "viewer") return refuse(403, "role may not requeue");
+      if (!may("webhooks:write")) return refuse(404, "not found");
       if (d !== delivery.id) return notFound;
       delivery.attempt_count++;
       delivery.status = "requeued";
+      if (broken("resend-names-new-event")) delivery.event_id = num();
       if (webhooks.find((w) => w.id === delivery.webhook_id)?.live) setTimeout(() => void redeliver(), 20);
       return ok({ ...delivery });
     }
     if (method === "DELETE" && c === "webhooks" && d !== undefined && e === undefined) {
       if (key.role === "viewer" && !broken("viewer-deletes-webhook")) return refuse(403, "role may not change settings");
+      if (!may("webhooks:write")) return refuse(404, "not found");
       const doomed = webhooks.find((w) => w.id === d);
       if (!doomed) return notFound;
       doomed.live = false;
@@ -314,6 +351,7 @@ export async function startSeedOnlyTarget(
     webhookId: webhook.id,
     deliveryId: delivery.id,
     async close() {
+      clearInterval(pace);
       for (const client of sockets.clients) client.terminate();
       sockets.close();
       api.closeAllConnections();

@@ -1,7 +1,7 @@
 // Reads of the first workspace's records with another workspace's key: every read operation whose
 // path names only records the run holds (at --level seed the seed's operations 1-5 and 8), each
-// refused, while the same request with the workspace's own key succeeds (the control that shows the
-// record is there and the request is well-formed, so the refusal is about the tenant).
+// refused, where the same request with the workspace's own key succeeds (ctx.sendJudged: the control
+// that shows the record is there and the request is well-formed, so the refusal is about the tenant).
 import type { Check } from "../check.ts";
 import type { CheckContext } from "../../run/context.ts";
 import { skip } from "../outcome.ts";
@@ -26,31 +26,24 @@ export const readsRefused: Check = {
   requires: ["other-tenant", "workspace"],
   awaits: ["wallet", "asset", "withdrawal", "webhook", "delivery"],
   timeoutScale: 3,
-  sends: "every read of this workspace's records (by id, or by its workspace path) with the other workspace's key, each beside the same request with this workspace's key",
+  sends: "every read of this workspace's records (by id, or by its workspace path) with the other workspace's key, each after the same request with this workspace's key (at seed level the path alone where this workspace's key is refused a query string)",
   async run(ctx) {
     const other = await ctx.need("other-tenant");
     const records = await recordsOf(ctx);
     const wrong: WrongCell[] = [];
-    const inconclusive: string[] = [];
     const judged: string[] = [];
     for (const op of readOperations(ctx, records)) {
-      const args = requestFor(op, records);
-      const foreign = await ctx.call(op.operationId, { ...args, credentials: other.credentials });
-      const problem = refusalProblem(foreign);
-      if (problem) {
-        judged.push(op.operationId);
-        wrong.push(fromExchange(foreign, `${op.operationId} ${problem}`));
-        continue;
-      }
-      const own = await ctx.call(op.operationId, args);
-      if (own.response.status < 200 || own.response.status > 299) {
-        inconclusive.push(`${op.operationId} (the workspace's own key got HTTP ${own.response.status})`);
-        continue;
-      }
+      // The owner's key on the same request first (ctx.sendJudged): the record is there and the
+      // request well-formed, so a refusal of the other key is about the tenant.
+      const sent = await ctx.sendJudged(op.operationId, requestFor(op, records), other.credentials);
+      if (!sent) continue;
       judged.push(op.operationId);
+      const problem = refusalProblem(sent.ex);
+      if (problem) wrong.push(fromExchange(sent.ex, `${op.operationId} ${problem}`));
     }
-    ctx.fact("isolation", `${judged.length} reads tried with the other workspace's key: ${judged.join(", ")}${inconclusive.length ? `; not judged: ${inconclusive.join(", ")}` : ""}`);
-    if (judged.length === 0) skip(`no read of the workspace's records could be judged${inconclusive.length ? `: ${inconclusive.join(", ")}` : ""}`);
+    const notJudged = ctx.skippedCells.map((c) => c.cell);
+    ctx.fact("isolation", `${judged.length} reads tried with the other workspace's key: ${judged.join(", ")}${notJudged.length ? `; not judged: ${notJudged.join(", ")}` : ""}`);
+    if (judged.length === 0) skip(`no read of the workspace's records could be judged${notJudged.length ? `: ${ctx.notJudged()}` : ""}`);
     verdict("reads of this workspace's records with another workspace's key", wrong, judged.length);
   },
 };

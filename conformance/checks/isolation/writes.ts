@@ -55,7 +55,9 @@ export const writesRefused: Check = {
       if (cells.length === 0) skip("no write to the workspace's records could be addressed: pass --webhook-id and --delivery-id (or --level full)", "--webhook-id and --delivery-id");
       const wrong: WrongCell[] = [];
       for (const cell of cells) {
-        const ex = await ctx.call(cell.op.operationId, { ...cell.args, credentials: other.credentials });
+        const sent = await ctx.sendJudged(cell.op.operationId, cell.args, other.credentials);
+        if (!sent) continue;
+        const { ex } = sent;
         const problem = refusalProblem(ex);
         if (problem) {
           if (ex.response.status < 300) cell.created?.(ex);
@@ -65,8 +67,10 @@ export const writesRefused: Check = {
         const changed = await cell.changed?.();
         if (changed) wrong.push(fromExchange(ex, `${cell.op.operationId} was refused with HTTP ${ex.response.status}, yet ${changed}`));
       }
-      ctx.fact("isolation", `${cells.length} writes tried with the other workspace's key: ${cells.map((c) => c.op.operationId).join(", ")}`);
-      verdict("writes to this workspace's records with another workspace's key", wrong, cells.length);
+      const tried = cells.filter((c) => !ctx.skippedCells.some((s) => s.cell === c.op.operationId));
+      ctx.fact("isolation", `${tried.length} writes tried with the other workspace's key: ${tried.map((c) => c.op.operationId).join(", ")}`);
+      if (tried.length === 0) skip(`no write could be judged: ${ctx.notJudged()}`);
+      verdict("writes to this workspace's records with another workspace's key", wrong, tried.length);
     } finally {
       for (const step of undo.reverse()) await step().catch(() => undefined);
     }

@@ -1,7 +1,7 @@
 // Scopes (seed 5 rule 2) and workspace isolation: a key gets what its scopes name, nothing else.
 import type { Check } from "../check.ts";
-import { balancesReadOnly } from "./balances-read-only.ts";
+import { balancesReadNoWithdrawals, balancesReadOnly } from "./balances-read-only.ts";
 import { otherWorkspaceRefused, otherWorkspaceNotFound } from "./other-workspace.ts";
 import { apiKeyCreation } from "./api-key-creation.ts";
 
-export const scopeChecks: Check[] = [balancesReadOnly, otherWorkspaceRefused, otherWorkspaceNotFound, apiKeyCreation];
+export const scopeChecks: Check[] = [balancesReadOnly, balancesReadNoWithdrawals, otherWorkspaceRefused, otherWorkspaceNotFound, apiKeyCreation];

@@ -5,7 +5,8 @@ import { createWalletAndWait } from "../../provision/wallet.ts";
 import { registerWebhook } from "../../provision/webhook.ts";
 import { fail, skip } from "../outcome.ts";
 import type { HttpExchange } from "../../transport/probe.ts";
-import { eventIdOf, eventTypeOf, type ReceivedDelivery } from "../../transport/receiver.ts";
+import { carriesEventId, eventIdOf, eventTypeOf, type ReceivedDelivery } from "../../transport/receiver.ts";
+import { IN_FLIGHT_MS, namesOtherWebhook, newEventLeak, watchAfterDelete } from "./after-delete.ts";
 import type { Check } from "../check.ts";
 import { deliveryEvidence } from "./received.ts";
 import { expectSeedRecord } from "./delivery-log.ts";
@@ -22,9 +23,9 @@ export const deleteStopsDelivery: Check = {
   after: ["webhooks.resend-same-event", "webhooks.delivery-signature", "webhooks.tampered-body-rejected", "webhooks.delivery-logged"],
   // At --level seed operation 7 deletes --webhook-id itself, which the isolation checks and the
   // viewer's refused delete aim at first.
-  afterAtSeed: ["isolation.reads-refused", "isolation.writes-refused", "role.viewer-cannot-change-settings"],
+  afterAtSeed: ["isolation.reads-refused", "isolation.writes-refused", "role.viewer-cannot-change-settings", "scope.balances-read-only", "webhooks.wallet-created-name"],
   timeoutScale: 2,
-  sends: "deleteWebhook (at full level of a second webhook of the run, then createWallet to cause an event; at seed level --webhook-id, then resendWebhookDelivery of --delivery-id, which must be a delivery of that webhook)",
+  sends: "deleteWebhook (at full level of a second webhook of the run, then createWallet to cause an event; at seed level --webhook-id, then resendWebhookDelivery of --delivery-id, which must be a delivery of that webhook; watches twice the longest interval between earlier deliveries, at most --timeout-ms)",
   run: (ctx) => (ctx.level === "full" ? deleteOwnWebhook(ctx) : deleteGivenWebhook(ctx)),
 };
 
@@ -76,19 +77,24 @@ export function leakAfterDelete(
 }
 
 /**
- * Seed level: --webhook-id is deleted, then --delivery-id requeued: its event must not arrive. Other
- * webhooks may deliver to the same receiver, and deliveries already in flight may land: only the
- * requeued event (operation 6's event_id, else the one the run received) counts.
+ * Seed level: --webhook-id is deleted, then --delivery-id requeued: its event must not arrive, nor
+ * any event on the deleted webhook's URL (the channel its deliveries came in on) after a grace for one
+ * already in flight, unless it names another webhook. How long to watch comes from the receiver's own
+ * history: two of the longest intervals between the deliveries it got there before the delete (a
+ * deployment whose events are further apart than a fixed wait would pass), bounded by --timeout-ms.
  */
 async function deleteGivenWebhook(ctx: CheckContext): Promise<void> {
   const receiver = await ctx.need("receiver");
   const webhook = await ctx.need("webhook");
   const workspaceId = await ctx.need("workspace");
+  const first = await ctx.settle("event");
+  const channel = first.ok ? first.value.channel : "given";
+  const delivery = await ctx.need("delivery");
+  const known = delivery.eventId ?? (first.ok ? (first.value.requeuedEventId ?? eventIdOf(first.value)) : undefined);
+  const watch = watchAfterDelete(receiver.deliveries.filter((d) => d.channel === channel), ctx.timeoutMs, known);
   const ex = await ctx.call("deleteWebhook", { params: { workspace_id: workspaceId, webhook_id: webhook.id } });
   expectDeleted(ctx, ex, webhook.id);
-  const delivery = await ctx.need("delivery");
-  const known = delivery.eventId ?? (await ctx.settle("event").then((r) => (r.ok ? eventIdOf(r.value) : undefined)));
-  const since = Date.now();
+  const deletedAt = Date.now();
   const resend = await ctx.call("resendWebhookDelivery", { params: { workspace_id: workspaceId, delivery_id: delivery.deliveryId } });
   const record = resend.response.status < 300 ? deliveryRecordIn(resend.response.text) : {};
   // The requeued delivery is another webhook's (seed 2.7 names its webhook_id): its arrival is that
@@ -97,9 +103,14 @@ async function deleteGivenWebhook(ctx: CheckContext): Promise<void> {
     skip(`--delivery-id ${delivery.deliveryId} is a delivery of webhook ${record.webhookId} (operation 6's answer), not of the deleted --webhook-id ${webhook.id}: give a delivery of that webhook to show that it gets nothing after deletion`);
   }
   const eventId = record.eventId ?? known;
-  await ctx.sleep(Math.min(2_000, ctx.timeoutMs / 2));
-  const leaked = receiver.deliveries.find((d) => d.receivedAt >= since && (eventId === undefined ? d.channel === "given" : eventIdOf(d) === eventId));
-  if (leaked) fail(`a delivery${eventId ? ` of event ${eventId}` : ""} still arrived after webhook ${webhook.id} was deleted and its delivery requeued`, deliveryEvidence(leaked));
+  await ctx.sleep(watch.ms);
+  ctx.fact("watched", `${watch.ms} ms after the delete (${watch.why})`);
+  const grace = Math.min(IN_FLIGHT_MS, watch.ms / 4);
+  const requeued = receiver.deliveries.find((d) => d.receivedAt >= deletedAt && eventId !== undefined && carriesEventId(d, eventId));
+  if (requeued) fail(`webhook ${webhook.id} still received the requeued event ${eventId} after it was deleted (watched ${watch.ms} ms: ${watch.why})`, deliveryEvidence(requeued));
+  const onUrl = receiver.deliveries.filter((d) => d.channel === channel && !namesOtherWebhook(d, webhook.id));
+  const leak = newEventLeak(onUrl, deletedAt, deletedAt + grace, eventId);
+  if (leak) fail(`webhook ${webhook.id} still received event ${leak.id} after it was deleted: ${leak.why} (watched ${watch.ms} ms: ${watch.why})`, deliveryEvidence(leak.delivery));
 }
 
 /** event_id and webhook_id of operation 6's WebhookDelivery record (seed 2.7), those it names. */

@@ -10,6 +10,7 @@ import type { SeedTableName } from "../seed-tables.ts";
 import { seedProblems } from "../seed-walk.ts";
 import type { Check } from "../check.ts";
 import { deliveryEvidence } from "./received.ts";
+import type { EventFixture } from "../../provision/registry.ts";
 
 export const deliveryLogged: Check = {
   id: "webhooks.delivery-logged",
@@ -64,6 +65,7 @@ export const resendSameEvent: Check = {
     expectSeedRecord(ex, data, "WebhookDelivery", { [delivery.deliveryId]: ["id", "delivery_id"] }, "the requeued delivery (operation 6)");
     if (typeof data?.status !== "string") failWith(ex, "the requeued delivery record has no status (seed 6: operation 6 returns the record with its status)");
     const eventId = requeuedEventId(ex, data, delivery.eventId, first);
+    ctx.fact("event", `the event known before the requeue: ${eventId}`);
     // Within the check's own limit, with room left to say what came instead.
     const waitMs = Math.floor(ctx.timeoutMs * 0.8);
     const again = await receiver.waitFor((d) => d.receivedAt >= since && carriesEventId(d, eventId), waitMs, ctx.signal);
@@ -75,14 +77,24 @@ export const resendSameEvent: Check = {
 };
 
 /**
- * The event a requeue must deliver again: the record's own `event_id` (seed 2.7), else the id the
- * delivery log gave, else the one the first delivery carried. With none, the check cannot compare
- * and skips with the reason; it never passes on an id it could not find.
+ * The event a requeue must deliver again, known before this requeue: the delivery log's (full level),
+ * else the event operation 6 named when the run first requeued the delivery (seed level), else the one
+ * the receiver got for that delivery. A first requeue that named one event and delivered another, or
+ * a second that names another event than the first (a new event each time), fails: operation 6
+ * "requeues that delivery" (§4), whose event_id (§2.7) does not change. With no id anywhere the check
+ * cannot compare and skips with the reason; it never passes on an id it could not find.
  */
-function requeuedEventId(ex: HttpExchange, record: Record<string, unknown>, logged: string | undefined, first: ReceivedDelivery): string {
+function requeuedEventId(ex: HttpExchange, record: Record<string, unknown>, logged: string | undefined, first: EventFixture): string {
   const recorded = typeof record?.event_id === "string" && record.event_id ? record.event_id : undefined;
-  if (recorded && logged && recorded !== logged) failWith(ex, `operation 6 answered event_id ${JSON.stringify(recorded)}, but the delivery's event is ${logged}`);
-  const id = recorded ?? logged ?? eventIdOf(first);
+  const named = first.requeuedEventId;
+  if (named && !carriesEventId(first, named)) {
+    fail(`the first requeue of the delivery (operation 6) named event_id ${named}, but delivered event ${eventIdOf(first) ?? "(no id)"}`, deliveryEvidence(first));
+  }
+  const [known, source] = logged ? [logged, "the delivery log"] : named ? [named, "the first requeue's answer"] : [eventIdOf(first), "the delivery the receiver got for it"];
+  if (recorded && known && recorded !== known) {
+    failWith(ex, `operation 6 answered event_id ${JSON.stringify(recorded)}, but the delivery's event is ${known} (${source}): a requeue re-delivers the same event, never a new one`);
+  }
+  const id = known ?? recorded;
   if (!id) skip("no event id to compare: the record of operation 6 has no event_id and the delivery names none (no webhook-id or x-webhook-event-id header, no event_id or id in its body)");
   return id;
 }

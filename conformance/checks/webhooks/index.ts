@@ -7,6 +7,7 @@ import { registration } from "./registration.ts";
 import { eventShape } from "./event-shape.ts";
 import { deliveryLogged, resendSameEvent } from "./delivery-log.ts";
 import { deleteStopsDelivery } from "./deletion.ts";
+import { walletCreatedName } from "./wallet-created.ts";
 
 export const webhookChecks: Check[] = [
   verificationKeyCheck,
@@ -16,6 +17,7 @@ export const webhookChecks: Check[] = [
   tamperedBodyRejected,
   deliveryLogged,
   resendSameEvent,
+  walletCreatedName,
   deleteStopsDelivery,
 ];
 export { leakAfterDelete } from "./deletion.ts";
