@@ -20,7 +20,7 @@ function traceOf(catalog: typeof CATALOG): Record<string, string[]> {
 async function writeSpecTrace(): Promise<void> {
   const { readFileSync, writeFileSync } = await import("node:fs");
   const { parseDocument } = await import("yaml");
-  const file = new URL("../spec/trace.yaml", import.meta.url);
+  const file = new URL("../../spec/trace.yaml", import.meta.url);
   const doc = parseDocument(readFileSync(file, "utf8"));
   const statements = doc.get("statements") as { items: Array<{ get(k: string): unknown; set(k: string, v: unknown): void }> };
   for (const statement of statements.items) {
