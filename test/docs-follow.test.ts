@@ -73,6 +73,7 @@ describe("the pages, followed in an empty project with custody installed from it
       const project = mkdtempSync(join(scratch, `${page.replace(/\W+/g, "-")}-`));
       const env = { CUSTODY_SANDBOX_FILE: join(project, ".doc-state", "sandbox.json") };
       const log = await followPage(text(page), { page, project, modules: join(install.project, "node_modules"), env });
+      console.log(log.join("\n"));
       expect(log.length).toBeGreaterThan(0);
     });
   }

@@ -4,7 +4,7 @@
 //
 //   <!-- run -->                          run the block with bash in the page's project; it must exit 0
 //   <!-- run: exit=1 -->                  … and exit with this status
-//   <!-- run: expect="HTTP 200" -->       … and print this text
+//   <!-- run: expect="HTTP 200" -->       … and print this text (or expect='"quoted"')
 //   <!-- run: background until="text" --> start it, wait until it prints the text, stop it at the page's end
 //   <!-- file: src/app.ts -->             write the block to this file of the project (.ts files are
 //                                         type-checked with the project's tsc at the page's end)
@@ -68,9 +68,9 @@ export function parseMarker(line: string): Marker | undefined {
   if (kind === "not-run") return rest ? { kind, reason: rest } : undefined;
   if (kind === "file") return rest && !/\s/.test(rest) ? { kind, path: rest } : undefined;
   const marker: Marker = { kind: "run", exit: 0, background: false };
-  for (const part of rest.matchAll(/(\w+)(?:=(?:"([^"]*)"|(\S+)))?/g)) {
-    const [, key, quoted, bare] = part;
-    const value = quoted ?? bare;
+  for (const part of rest.matchAll(/(\w+)(?:=(?:"([^"]*)"|'([^']*)'|(\S+)))?/g)) {
+    const [, key, double, single, bare] = part;
+    const value = double ?? single ?? bare;
     if (key === "background" && value === undefined) marker.background = true;
     else if (key === "exit" && value !== undefined && /^\d+$/.test(value)) marker.exit = Number(value);
     else if (key === "expect" && value) marker.expect = value;

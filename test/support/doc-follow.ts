@@ -38,10 +38,12 @@ export async function followPage(text: string, options: FollowOptions): Promise<
   const log: string[] = [];
   try {
     for (const block of blocksOf(text)) {
+      const started = performance.now();
       const step = await followBlock(page, block);
-      if (step) log.push(step);
+      if (step) log.push(`${step} (${seconds(started)})`);
     }
-    log.push(...(await checkWritten(page)));
+    const started = performance.now();
+    log.push(...(await checkWritten(page)).map((line) => `${line} (${seconds(started)})`));
   } finally {
     await Promise.all(page.background.map(stopGroup));
   }
@@ -170,6 +172,10 @@ function stopGroup(child: ChildProcess): Promise<void> {
     kill("SIGTERM");
     setTimeout(() => kill("SIGKILL"), 5_000).unref();
   });
+}
+
+function seconds(since: number): string {
+  return `${((performance.now() - since) / 1000).toFixed(1)} s`;
 }
 
 function tail(text: string): string {
