@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../scripts/reference-docs/index.ts";
 import { markdownFiles } from "../scripts/reference-docs/links.ts";
 import { blocksOf, CHECKED_LANGS, parseMarker, takesPart, unmarked } from "./support/doc-blocks.ts";
-import { followPage } from "./support/doc-follow.ts";
+import { followPage, stopAll } from "./support/doc-follow.ts";
 import { packedInstall, type PackedInstall } from "./support/packed-install.ts";
 
 /** Pages written elsewhere that may not carry markers yet; they take part by adding them, nothing else. */
@@ -20,7 +20,10 @@ const pages = ["README.md", ...markdownFiles(join(ROOT, "docs")).map((f) => rela
 const text = (page: string) => readFileSync(join(ROOT, page), "utf8");
 const runnable = pages.filter((p) => blocksOf(text(p)).some((b) => b.marker && b.marker.kind !== "not-run"));
 const scratch = mkdtempSync(join(tmpdir(), "custody-docs-follow-"));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+afterAll(async () => {
+  await stopAll();
+  rmSync(scratch, { recursive: true, force: true });
+});
 
 describe("doc markers", () => {
   it("every page with code blocks takes part, and marks each shell, TypeScript, JavaScript and Python block", () => {

@@ -20,10 +20,12 @@ export async function counts(): Promise<Record<string, number>> {
   // What `custody generate --out DIR` writes in a user's project (vendored runtime), rendered, not written.
   const { model, files } = await renderFiles({ specPath: SPEC, rpcSpecPath: RPC_SPEC, outDir: join(tmpdir(), "custody-docs-count") });
   const seed = selectChecks(CATALOG, "seed").inScope;
+  const seedOperations = model.operations.filter((op) => op.source === "seed").length;
   const must = (list: readonly { severity: string }[]) => list.filter((c) => c.severity === "MUST").length;
   return {
     operations: model.operations.length,
-    "seed-operations": model.operations.filter((op) => op.source === "seed").length,
+    "seed-operations": seedOperations,
+    "assumed-operations": model.operations.length - seedOperations,
     schemas: model.schemas.length,
     webhooks: Object.keys(spec.webhooks ?? {}).length,
     "rpc-methods": rpc.methods.length,

@@ -22,6 +22,14 @@ export interface FollowOptions {
   env?: Record<string, string>;
 }
 
+/** Background blocks still running, for stopAll when a test run ends early. */
+const running = new Set<ChildProcess>();
+
+/** Stops every background block still running (a test file's afterAll). */
+export async function stopAll(): Promise<void> {
+  await Promise.all([...running].map(stopGroup));
+}
+
 interface Page extends FollowOptions {
   state: string;
   background: ChildProcess[];
@@ -65,6 +73,8 @@ async function followBlock(page: Page, block: Block): Promise<string | undefined
   const child = bash(page, block.code);
   if (marker.background) {
     page.background.push(child.process);
+    running.add(child.process);
+    child.process.once("exit", () => running.delete(child.process));
     await child.until(marker.until as string, at);
     return `${at} started (${marker.until})`;
   }
