@@ -4,7 +4,7 @@
 // its background blocks and stops them at the end, then type-checks the TypeScript files the page wrote.
 // It throws at the first step that does not do what the page says, naming the page and the line.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { blocksOf, type Block } from "./doc-blocks.ts";
 
@@ -34,11 +34,13 @@ interface Page extends FollowOptions {
   state: string;
   background: ChildProcess[];
   written: string[];
+  /** A block of the page ran tsc and exited 0. */
+  ranTsc: boolean;
 }
 
 /** Runs the page; resolves with the log of what ran, rejects at the first step that fails. */
 export async function followPage(text: string, options: FollowOptions): Promise<string[]> {
-  const page: Page = { ...options, state: join(options.project, ".doc-state"), background: [], written: [] };
+  const page: Page = { ...options, state: join(options.project, ".doc-state"), background: [], written: [], ranTsc: false };
   mkdirSync(page.state, { recursive: true });
   writeFileSync(join(page.project, "package.json"), JSON.stringify({ name: "doc-project", private: true, type: "module" }));
   if (options.modules) symlinkSync(options.modules, join(page.project, "node_modules"), "dir");
@@ -84,6 +86,7 @@ async function followBlock(page: Page, block: Block): Promise<string | undefined
     throw new Error(`${at}: the output lacks "${marker.expect}":\n${block.code}\n--- output\n${tail(output)}`);
   }
   await stopGroup(child.process); // anything the block left running in the background
+  if (code === 0 && /\btsc\b/.test(block.code)) page.ranTsc = true;
   return `${at} exit ${code}`;
 }
 
@@ -137,7 +140,8 @@ async function checkWritten(page: Page): Promise<string[]> {
   const ts = page.written.filter((f) => /\.(ts|mts)$/.test(f));
   const js = page.written.filter((f) => /\.(js|mjs)$/.test(f));
   const log: string[] = [];
-  if (ts.length) {
+  if (ts.length && compiledByPage(page, ts)) log.push(`${page.page}: ${ts.join(", ")} compiled by the page's own tsc`);
+  else if (ts.length) {
     const config = join(page.state, "tsconfig.json");
     const compilerOptions = { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", strict: true, skipLibCheck: true, noEmit: true, types: ["node"] };
     writeFileSync(config, JSON.stringify({ compilerOptions, files: ts.map((f) => join(page.project, f)) }));
@@ -152,6 +156,14 @@ async function checkWritten(page: Page): Promise<string[]> {
     if (code !== 0) throw new Error(`${page.page}: ${file} is not valid JavaScript:\n${tail(output)}`);
   }
   return log;
+}
+
+/** Whether the page's own tsc run already compiled every TypeScript file it wrote (its tsconfig.json includes them). */
+function compiledByPage(page: Page, ts: readonly string[]): boolean {
+  if (!page.ranTsc || !page.written.includes("tsconfig.json")) return false;
+  const config = JSON.parse(readFileSync(join(page.project, "tsconfig.json"), "utf8")) as { include?: string[] };
+  const folders = (config.include ?? []).filter((dir) => !/[*?]/.test(dir)).map((dir) => `${dir.replace(/\/$/, "")}/`);
+  return ts.every((file) => folders.some((dir) => file.startsWith(dir)));
 }
 
 function runQuiet(cmd: string, args: string[], cwd: string): Promise<{ code: number; output: string }> {
