@@ -72,7 +72,7 @@ describe("the pages, followed in an empty project with custody installed from it
   }, 600_000);
 
   for (const page of runnable) {
-    it(page, { timeout: 300_000 }, async () => {
+    it(page, { timeout: 600_000 }, async () => {
       const project = mkdtempSync(join(scratch, `${page.replace(/\W+/g, "-")}-`));
       const env = { CUSTODY_SANDBOX_FILE: join(project, ".doc-state", "sandbox.json") };
       const log = await followPage(text(page), { page, project, modules: join(install.project, "node_modules"), env });

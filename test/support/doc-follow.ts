@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { blocksOf, type Block } from "./doc-blocks.ts";
 
 const SHELLS = new Set(["sh", "bash", "shell", "console"]);
-const STEP_TIMEOUT_MS = 180_000;
+const STEP_TIMEOUT_MS = 240_000;
 
 export interface FollowOptions {
   /** The page's name in messages (its path in the repository). */
@@ -100,7 +100,9 @@ function bash(page: Page, code: string) {
     "set -eo pipefail",
     code,
   ].join("\n");
-  const env = { ...process.env, CUSTODY_COMPILED: undefined, ...page.env };
+  // npm reads its cache first, as the ship test's install does (no audit or funding requests).
+  const npm = { npm_config_prefer_offline: "true", npm_config_audit: "false", npm_config_fund: "false" };
+  const env = { ...process.env, CUSTODY_COMPILED: undefined, ...npm, ...page.env };
   const child = spawn("bash", ["-c", script], { cwd: page.project, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   const listeners: Array<() => void> = [];
