@@ -8,17 +8,39 @@ import { parse } from "yaml";
 import { CATALOG } from "../../conformance/catalog.ts";
 import { selectChecks } from "../../conformance/levels.ts";
 import { renderFiles } from "../../generator/index.ts";
+import { installLines, outputNeeds } from "../../generator/output-needs.ts";
+import { custodyManifest } from "../../generator/package-files.ts";
 import { packagePath } from "../../lib/package-root.ts";
 
 const SPEC = packagePath(import.meta.url, "spec", "openapi.yaml");
 const RPC_SPEC = packagePath(import.meta.url, "spec", "openrpc.json");
 
+let rendering: ReturnType<typeof renderFiles> | undefined;
+
+/** What `custody generate --out DIR` writes in a user's project (vendored runtime), rendered once, never written. */
+function userOutput(): ReturnType<typeof renderFiles> {
+  rendering ??= renderFiles({ specPath: SPEC, rpcSpecPath: RPC_SPEC, outDir: join(tmpdir(), "custody-docs-count") });
+  return rendering;
+}
+
+/** What `custody generate --out src/wallet` prints in a user's project, its timing left out. */
+export async function generateOutput(): Promise<string> {
+  const { model, files } = await userOutput();
+  return [
+    "```text",
+    `custody generate: ${model.operations.length} operations, ${model.schemas.length} schemas → src/wallet (${files.length} files: ${files.length} added, … s)`,
+    "src/wallet needs, in the project that compiles it:",
+    ...installLines(outputNeeds(files, custodyManifest())).map((line) => `  ${line}`),
+    'and tsc with "module": "NodeNext" (every import in it ends in .js).',
+    "```",
+  ].join("\n");
+}
+
 /** Every count a page may name, by name. */
 export async function counts(): Promise<Record<string, number>> {
   const spec = parse(readFileSync(SPEC, "utf8")) as { webhooks?: Record<string, unknown>; paths: Record<string, Record<string, unknown>> };
   const rpc = JSON.parse(readFileSync(RPC_SPEC, "utf8")) as { methods: unknown[] };
-  // What `custody generate --out DIR` writes in a user's project (vendored runtime), rendered, not written.
-  const { model, files } = await renderFiles({ specPath: SPEC, rpcSpecPath: RPC_SPEC, outDir: join(tmpdir(), "custody-docs-count") });
+  const { model, files } = await userOutput();
   const seed = selectChecks(CATALOG, "seed").inScope;
   const seedOperations = model.operations.filter((op) => op.source === "seed").length;
   const must = (list: readonly { severity: string }[]) => list.filter((c) => c.severity === "MUST").length;

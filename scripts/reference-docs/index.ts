@@ -15,7 +15,7 @@ import { configPage } from "./config-page.ts";
 import { decisionsPage } from "./decisions-page.ts";
 import { diffChecksPage } from "./diff-checks-page.ts";
 import { commandsSection } from "./commands-section.ts";
-import { counts, hasCounts, renderCounts } from "./counts.ts";
+import { counts, generateOutput, hasCounts, renderCounts } from "./counts.ts";
 import { markdownFiles } from "./links.ts";
 
 export const ROOT = packageRoot(import.meta.url);
@@ -39,6 +39,7 @@ export async function outputs(): Promise<Output[]> {
     page("docs/reference/diff-checks.md", diffChecksPage),
     region("docs/guides/certify-in-ci.md", "action", actionSection),
     region("README.md", "commands", commandsSection),
+    region("docs/guides/generate-and-publish-an-sdk.md", "generate-output", await generateOutput()),
     ...(await countOutputs()),
   ];
 }
@@ -54,7 +55,8 @@ async function countOutputs(): Promise<Output[]> {
   });
 }
 
-function region(path: string, name: string, render: () => string): Output {
+function region(path: string, name: string, content: string | (() => string)): Output {
+  const render = typeof content === "string" ? () => content : content;
   const begin = `<!-- generated:${name}:begin (npm run docs) -->`;
   const end = `<!-- generated:${name}:end -->`;
   return {
