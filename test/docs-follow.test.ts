@@ -7,12 +7,13 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT } from "../scripts/reference-docs/index.ts";
+import { packageRoot } from "../lib/package-root.ts";
 import { markdownFiles } from "../scripts/reference-docs/links.ts";
 import { blocksOf, CHECKED_LANGS, parseMarker, takesPart, unmarked } from "./support/doc-blocks.ts";
 import { followPage, stopAll } from "./support/doc-follow.ts";
 import { packedInstall, type PackedInstall } from "./support/packed-install.ts";
 
+const ROOT = packageRoot(import.meta.url);
 /** Pages written elsewhere that may not carry markers yet; they take part by adding them, nothing else. */
 const NOT_YET_MARKED = new Set(["docs/guides/certify-in-ci.md", "docs/guides/let-an-agent-use-the-wallet-api.md"]);
 

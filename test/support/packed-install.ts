@@ -6,7 +6,9 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, renameSync, watch, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { inject } from "vitest";
-import { ROOT } from "../../scripts/reference-docs/index.ts";
+import { packageRoot } from "../../lib/package-root.ts";
+
+const ROOT = packageRoot(import.meta.url);
 
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
 /** What a user adds beside custody: a compiler for the generated code, and Prism for `custody mock`. */
