@@ -30,15 +30,30 @@ describe("doc markers", () => {
   it("every page with code blocks takes part, and marks each shell, TypeScript, JavaScript and Python block", () => {
     const withCode = pages.filter((p) => blocksOf(text(p)).some((b) => CHECKED_LANGS.has(b.lang)));
     expect(withCode.filter((p) => !takesPart(text(p)) && !NOT_YET_MARKED.has(p))).toEqual([]);
-    const missing = withCode.filter(takesPartOf).flatMap((p) => unmarked(text(p)).map((b) => `${p}:${b.line} (${b.lang})`));
+    const missing = withCode
+      .filter(takesPartOf)
+      .flatMap((p) => unmarked(text(p)).map((b) => `${p}:${b.line} (${b.lang})`));
     expect(missing).toEqual([]);
   });
 
   it("reads each kind of marker, and refuses one it cannot read", () => {
-    expect(parseMarker('<!-- run: background until="wallet API" -->')).toEqual({ kind: "run", exit: 0, background: true, until: "wallet API" });
-    expect(parseMarker('<!-- run: exit=1 expect="HTTP 404" -->')).toEqual({ kind: "run", exit: 1, background: false, expect: "HTTP 404" });
+    expect(parseMarker('<!-- run: background until="wallet API" -->')).toEqual({
+      kind: "run",
+      exit: 0,
+      background: true,
+      until: "wallet API",
+    });
+    expect(parseMarker('<!-- run: exit=1 expect="HTTP 404" -->')).toEqual({
+      kind: "run",
+      exit: 1,
+      background: false,
+      expect: "HTTP 404",
+    });
     expect(parseMarker("<!-- file: src/app.ts -->")).toEqual({ kind: "file", path: "src/app.ts" });
-    expect(parseMarker("<!-- not-run: needs a deployment of your own -->")).toEqual({ kind: "not-run", reason: "needs a deployment of your own" });
+    expect(parseMarker("<!-- not-run: needs a deployment of your own -->")).toEqual({
+      kind: "not-run",
+      reason: "needs a deployment of your own",
+    });
     expect(parseMarker("<!-- run: background -->")).toBeUndefined(); // background needs until=
     expect(parseMarker("<!-- not-run -->")).toBeUndefined(); // a reason is required
     const page = "<!-- run: exits=1 -->\n```sh\ntrue\n```\n\n```ts\nconst x = 1;\n```\n";
@@ -52,7 +67,7 @@ describe("doc markers", () => {
       "```sh",
       "export GREETING=hello && mkdir sub && cd sub",
       "```",
-      "<!-- run: expect=\"hello from sub\" -->",
+      '<!-- run: expect="hello from sub" -->',
       "```sh",
       'echo "$GREETING from $(basename "$PWD")"',
       "```",
@@ -62,7 +77,9 @@ describe("doc markers", () => {
       "echo never",
       "```",
     ].join("\n");
-    await expect(followPage(page, { page: "fake.md", project })).rejects.toThrow(/^fake\.md:10: exit 1, the page expects 0/);
+    await expect(followPage(page, { page: "fake.md", project })).rejects.toThrow(
+      /^fake\.md:10: exit 1, the page expects 0/,
+    );
   });
 });
 

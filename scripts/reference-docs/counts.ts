@@ -26,9 +26,10 @@ function userOutput(): ReturnType<typeof renderFiles> {
 /** What `custody generate --out src/wallet` prints in a user's project, its timing left out. */
 export async function generateOutput(): Promise<string> {
   const { model, files } = await userOutput();
+  const wrote = `${files.length} files: ${files.length} added, … s`;
   return [
     "```text",
-    `custody generate: ${model.operations.length} operations, ${model.schemas.length} schemas → src/wallet (${files.length} files: ${files.length} added, … s)`,
+    `custody generate: ${model.operations.length} operations, ${model.schemas.length} schemas → src/wallet (${wrote})`,
     "src/wallet needs, in the project that compiles it:",
     ...installLines(outputNeeds(files, custodyManifest())).map((line) => `  ${line}`),
     'and tsc with "module": "NodeNext" (every import in it ends in .js).',
@@ -38,7 +39,10 @@ export async function generateOutput(): Promise<string> {
 
 /** Every count a page may name, by name. */
 export async function counts(): Promise<Record<string, number>> {
-  const spec = parse(readFileSync(SPEC, "utf8")) as { webhooks?: Record<string, unknown>; paths: Record<string, Record<string, unknown>> };
+  const spec = parse(readFileSync(SPEC, "utf8")) as {
+    webhooks?: Record<string, unknown>;
+    paths: Record<string, Record<string, unknown>>;
+  };
   const rpc = JSON.parse(readFileSync(RPC_SPEC, "utf8")) as { methods: unknown[] };
   const { model, files } = await userOutput();
   const seed = selectChecks(CATALOG, "seed").inScope;
@@ -65,7 +69,8 @@ const COUNT = /<!-- generated:count:([\w-]+) -->(.*?)<!-- \/generated -->/g;
 export function renderCounts(page: string, text: string, values: Record<string, number>): string {
   return text.replace(COUNT, (_, name: string) => {
     const value = values[name];
-    if (value === undefined) throw new Error(`${page}: unknown count '${name}' (known: ${Object.keys(values).join(", ")})`);
+    if (value === undefined)
+      throw new Error(`${page}: unknown count '${name}' (known: ${Object.keys(values).join(", ")})`);
     return `<!-- generated:count:${name} -->${value.toLocaleString("en-US")}<!-- /generated -->`;
   });
 }

@@ -29,7 +29,18 @@ export interface Block {
 }
 
 /** Languages whose blocks must be marked in a page that takes part. */
-export const CHECKED_LANGS = new Set(["sh", "bash", "shell", "console", "ts", "typescript", "js", "javascript", "mjs", "python"]);
+export const CHECKED_LANGS = new Set([
+  "sh",
+  "bash",
+  "shell",
+  "console",
+  "ts",
+  "typescript",
+  "js",
+  "javascript",
+  "mjs",
+  "python",
+]);
 
 const MARKER = /^\s*<!--\s*(run|file|not-run)\s*(?::\s*(.*?))?\s*-->\s*$/;
 

@@ -40,9 +40,18 @@ interface Page extends FollowOptions {
 
 /** Runs the page; resolves with the log of what ran, rejects at the first step that fails. */
 export async function followPage(text: string, options: FollowOptions): Promise<string[]> {
-  const page: Page = { ...options, state: join(options.project, ".doc-state"), background: [], written: [], ranTsc: false };
+  const page: Page = {
+    ...options,
+    state: join(options.project, ".doc-state"),
+    background: [],
+    written: [],
+    ranTsc: false,
+  };
   mkdirSync(page.state, { recursive: true });
-  writeFileSync(join(page.project, "package.json"), JSON.stringify({ name: "doc-project", private: true, type: "module" }));
+  writeFileSync(
+    join(page.project, "package.json"),
+    JSON.stringify({ name: "doc-project", private: true, type: "module" }),
+  );
   if (options.modules) symlinkSync(options.modules, join(page.project, "node_modules"), "dir");
   writeFileSync(join(page.state, "cwd"), page.project);
   const log: string[] = [];
@@ -71,7 +80,8 @@ async function followBlock(page: Page, block: Block): Promise<string | undefined
     page.written.push(marker.path);
     return `${at} wrote ${marker.path}`;
   }
-  if (!SHELLS.has(block.lang)) throw new Error(`${at}: a run marker on a ${block.lang || "plain"} block (only shell blocks run)`);
+  if (!SHELLS.has(block.lang))
+    throw new Error(`${at}: a run marker on a ${block.lang || "plain"} block (only shell blocks run)`);
   const child = bash(page, block.code);
   if (marker.background) {
     page.background.push(child.process);
@@ -81,7 +91,10 @@ async function followBlock(page: Page, block: Block): Promise<string | undefined
     return `${at} started (${marker.until})`;
   }
   const { code, output } = await child.done;
-  if (code !== marker.exit) throw new Error(`${at}: exit ${code}, the page expects ${marker.exit}:\n${block.code}\n--- output\n${tail(output)}`);
+  if (code !== marker.exit)
+    throw new Error(
+      `${at}: exit ${code}, the page expects ${marker.exit}:\n${block.code}\n--- output\n${tail(output)}`,
+    );
   if (marker.expect && !output.includes(marker.expect)) {
     throw new Error(`${at}: the output lacks "${marker.expect}":\n${block.code}\n--- output\n${tail(output)}`);
   }
@@ -103,7 +116,12 @@ function bash(page: Page, code: string) {
   // npm reads its cache first, as the ship test's install does (no audit or funding requests).
   const npm = { npm_config_prefer_offline: "true", npm_config_audit: "false", npm_config_fund: "false" };
   const env = { ...process.env, CUSTODY_COMPILED: undefined, ...npm, ...page.env };
-  const child = spawn("bash", ["-c", script], { cwd: page.project, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn("bash", ["-c", script], {
+    cwd: page.project,
+    env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   const listeners: Array<() => void> = [];
   const onData = (chunk: Buffer) => {
@@ -121,7 +139,10 @@ function bash(page: Page, code: string) {
   });
   const until = (text: string, at: string) =>
     new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${at}: did not print "${text}" in time:\n${tail(output)}`)), STEP_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`${at}: did not print "${text}" in time:\n${tail(output)}`)),
+        STEP_TIMEOUT_MS,
+      );
       const check = () => {
         if (!output.includes(text)) return;
         clearTimeout(timer);
@@ -145,10 +166,19 @@ async function checkWritten(page: Page): Promise<string[]> {
   if (ts.length && compiledByPage(page, ts)) log.push(`${page.page}: ${ts.join(", ")} compiled by the page's own tsc`);
   else if (ts.length) {
     const config = join(page.state, "tsconfig.json");
-    const compilerOptions = { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", strict: true, skipLibCheck: true, noEmit: true, types: ["node"] };
+    const compilerOptions = {
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      target: "ES2022",
+      strict: true,
+      skipLibCheck: true,
+      noEmit: true,
+      types: ["node"],
+    };
     writeFileSync(config, JSON.stringify({ compilerOptions, files: ts.map((f) => join(page.project, f)) }));
     const tsc = join(page.project, "node_modules", "typescript", "bin", "tsc");
-    if (!existsSync(tsc)) throw new Error(`${page.page}: TypeScript files to check but no typescript installed in the project`);
+    if (!existsSync(tsc))
+      throw new Error(`${page.page}: TypeScript files to check but no typescript installed in the project`);
     const { code, output } = await runQuiet(process.execPath, [tsc, "-p", config], page.project);
     if (code !== 0) throw new Error(`${page.page}: the TypeScript it shows does not compile:\n${tail(output)}`);
     log.push(`${page.page}: tsc ${ts.join(", ")}`);

@@ -22,7 +22,12 @@ export interface PackedInstall {
   project: string;
 }
 
-export function run(cmd: string, args: string[], cwd: string, timeoutMs = 300_000): Promise<{ code: number; stdout: string; stderr: string }> {
+export function run(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  timeoutMs = 300_000,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const env = { ...process.env, CUSTODY_COMPILED: undefined };
     execFile(cmd, args, { cwd, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env }, (error, stdout, stderr) => {
@@ -32,7 +37,9 @@ export function run(cmd: string, args: string[], cwd: string, timeoutMs = 300_00
 }
 
 async function packAndInstall(work: string): Promise<PackedInstall> {
-  const own = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
+  const own = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+    devDependencies: Record<string, string>;
+  };
   const packed = await run(NPM, ["pack", "--silent", "--pack-destination", work], ROOT);
   if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.stderr}`);
   const tarball = join(work, packed.stdout.trim().split("\n").pop() as string);
