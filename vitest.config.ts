@@ -19,5 +19,7 @@ export default defineConfig({
     maxWorkers: workers,
     setupFiles: ["test/support/file-cpu.ts"],
     reporters: ["default", "./test/support/slowest-files.ts"],
+    // One scratch folder per run for the tarball install that test files share (test/support/packed-install.ts).
+    globalSetup: ["test/support/pack-share.ts"],
   },
 });

@@ -1,13 +1,12 @@
-// `custody diff <old> <new> [--rpc-old F --rpc-new F] [--format text|markdown|json|junit] [--fail-on breaking|warning] [--validate]`
-// Exit 0: nothing at or above --fail-on. Exit 1: something is. Exit 2: bad usage or an unreadable document.
+// `custody diff <old> <new> [--rpc-old F --rpc-new F] [--format text|markdown|json|junit] [--fail-on breaking|warning|none] [--validate]`
+// Exit 0: nothing at or above --fail-on (none: never). Exit 1: something is. Exit 2: bad usage or an unreadable document.
 import { SpecError } from "../generator/load/spec-error.ts";
 import { diffDocuments, type DiffInput } from "../diff/index.ts";
 import { renderJson } from "../diff/report/json.ts";
-import { renderJunit } from "../diff/report/junit.ts";
+import { failsAt, renderJunit, type FailOn } from "../diff/report/junit.ts";
 import { renderMarkdown } from "../diff/report/markdown.ts";
 import { renderText } from "../diff/report/text.ts";
 import { loadSide } from "../diff/source.ts";
-import { LEVEL_RANK, type Level } from "../diff/types.ts";
 import { parseFlags } from "./flags.ts";
 import { helpText } from "./help.ts";
 import { DIFF_COMMAND, DIFF_OPTIONS } from "./commands/diff.ts";
@@ -24,7 +23,7 @@ export interface DiffArgs {
   rpcOld?: string;
   rpcNew?: string;
   format: Format;
-  failOn: Level;
+  failOn: FailOn;
   validate: boolean;
   help: boolean;
 }
@@ -34,7 +33,9 @@ export function parseDiffArgs(argv: readonly string[]): DiffArgs {
   const format = values.format ?? "text";
   if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(", ")}, not '${format}'`);
   const failOn = values["fail-on"] ?? "breaking";
-  if (failOn !== "breaking" && failOn !== "warning") throw new UsageError(`--fail-on must be breaking or warning, not '${failOn}'`);
+  if (failOn !== "breaking" && failOn !== "warning" && failOn !== "none") {
+    throw new UsageError(`--fail-on must be breaking, warning or none, not '${failOn}'`);
+  }
   const args: DiffArgs = { format: format as Format, failOn, validate: values.validate ?? false, help: values.help ?? false, rpcOld: values["rpc-old"], rpcNew: values["rpc-new"] };
   if (args.help) return args;
   if ((args.rpcOld === undefined) !== (args.rpcNew === undefined)) throw new UsageError(`--rpc-old and --rpc-new go together\n\n${DIFF_USAGE}`);
@@ -70,5 +71,5 @@ export async function run(argv: string[]): Promise<number> {
   const report = diffDocuments(input);
   const out = args.format === "json" ? renderJson(report) : args.format === "markdown" ? renderMarkdown(report) : args.format === "junit" ? renderJunit(report, args.failOn) : renderText(report);
   process.stdout.write(out);
-  return report.changes.some((c) => LEVEL_RANK[c.level] >= LEVEL_RANK[args.failOn]) ? 1 : 0;
+  return report.changes.some((c) => failsAt(c.level, args.failOn)) ? 1 : 0;
 }

@@ -44,6 +44,15 @@ describe("custody diff (CLI)", () => {
     expect(custody(old, warning, "--fail-on", "warning").code).toBe(1);
   });
 
+  it("--fail-on none reports a breaking change and exits 0 (a report step that must not stop the job)", () => {
+    const r = custody(old, breaking, "--format", "markdown", "--fail-on", "none");
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("| breaking | `api-removed-without-deprecation` | GET /wallets |");
+    const junit = custody(old, breaking, "--format", "junit", "--fail-on", "none").out;
+    expect(junit).toContain('failures="0"');
+    expect(junit).not.toContain("<failure");
+  });
+
   it("json, markdown and junit", () => {
     const json = JSON.parse(custody(old, breaking, "--format", "json").out);
     expect(json.summary).toEqual({ breaking: 1, warning: 0, info: 0, semver: "major" });
@@ -102,6 +111,7 @@ describe("custody diff (CLI)", () => {
 
   it("parses flags", () => {
     expect(parseDiffArgs(["a", "b", "--fail-on", "warning", "--format", "junit"])).toMatchObject({ old: "a", new: "b", failOn: "warning", format: "junit" });
-    expect(() => parseDiffArgs(["a", "b", "--fail-on", "info"])).toThrow(/--fail-on must be breaking or warning/);
+    expect(() => parseDiffArgs(["a", "b", "--fail-on", "info"])).toThrow(/--fail-on must be breaking, warning or none/);
+    expect(parseDiffArgs(["a", "b", "--fail-on", "none"]).failOn).toBe("none");
   });
 });

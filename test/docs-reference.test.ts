@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { CERTIFY_OPTIONS } from "../cli/commands/certify.ts";
 import { CATALOG } from "../conformance/checks/catalog.ts";
 import { checksWithoutSends } from "../scripts/reference-docs/checks-page.ts";
+import { counts, renderCounts } from "../scripts/reference-docs/counts.ts";
 import { ROOT, stale } from "../scripts/reference-docs/index.ts";
 import { brokenLinks, markdownFiles } from "../scripts/reference-docs/links.ts";
 
@@ -57,6 +58,16 @@ describe("the generated reference", () => {
     expect(checksWithoutSends()).toEqual([]);
     const silent = { ...CATALOG[1], sends: " " };
     expect(checksWithoutSends([CATALOG[0], silent])).toEqual([silent.id]);
+  });
+
+  it("keeps the numbers prose gives for the contract true, and refuses a count it does not know", async () => {
+    const values = await counts();
+    const page = "<!-- generated:count:operations -->29<!-- /generated --> operations, <!-- generated:count:checks -->1<!-- /generated --> checks";
+    expect(renderCounts("p.md", page, values)).toBe(
+      `<!-- generated:count:operations -->${values.operations}<!-- /generated --> operations, <!-- generated:count:checks -->${CATALOG.length}<!-- /generated --> checks`,
+    );
+    expect(values.operations).toBeGreaterThan(values["seed-operations"]);
+    expect(() => renderCounts("p.md", "<!-- generated:count:endpoints -->3<!-- /generated -->", values)).toThrow(/p\.md: unknown count 'endpoints'/);
   });
 });
 

@@ -39,7 +39,7 @@ function commandSection(command: CommandSpec): string[] {
     out.push(...table(header, rows), "");
   }
   for (const note of command.notes ?? []) out.push(inline(prose(note)), "");
-  if (command.examples?.length) out.push("```sh", ...command.examples, "```", "");
+  if (command.examples?.length) out.push("<!-- not-run: examples of the flags; the guides run these commands as written -->", "```sh", ...command.examples, "```", "");
   if (command.exitStatus) out.push(`Exit status: ${inline(prose(command.exitStatus))}.`, "");
   return out;
 }

@@ -1,9 +1,10 @@
 // The reference generated from the code: `npm run docs` writes it, `npm run docs -- --check` writes
 // nothing and exits 1 naming each stale page (test/docs-reference.test.ts runs the check in npm test).
 // Whole pages under docs/reference/, and marked regions of hand-written pages
-// (<!-- generated:NAME:begin --> … <!-- generated:NAME:end -->).
+// (<!-- generated:NAME:begin --> … <!-- generated:NAME:end -->), and the numbers that prose in the
+// README and docs/ gives for the contract (<!-- generated:count:NAME -->40<!-- /generated -->, counts.ts).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { loadGeneratedOperations } from "../../conformance/run/operations.ts";
 import { packageRoot } from "../../lib/package-root.ts";
@@ -14,6 +15,8 @@ import { configPage } from "./config-page.ts";
 import { decisionsPage } from "./decisions-page.ts";
 import { diffChecksPage } from "./diff-checks-page.ts";
 import { commandsSection } from "./commands-section.ts";
+import { counts, generateOutput, hasCounts, renderCounts } from "./counts.ts";
+import { markdownFiles } from "./links.ts";
 
 export const ROOT = packageRoot(import.meta.url);
 
@@ -36,10 +39,24 @@ export async function outputs(): Promise<Output[]> {
     page("docs/reference/diff-checks.md", diffChecksPage),
     region("docs/guides/certify-in-ci.md", "action", actionSection),
     region("README.md", "commands", commandsSection),
+    region("docs/guides/generate-and-publish-an-sdk.md", "generate-output", await generateOutput()),
+    ...(await countOutputs()),
   ];
 }
 
-function region(path: string, name: string, render: () => string): Output {
+/** Every page of the README and docs/ that gives a count: its numbers made current. */
+async function countOutputs(): Promise<Output[]> {
+  const pages = [join(ROOT, "README.md"), ...markdownFiles(ROOT, join(ROOT, "docs"))].filter((f) => hasCounts(readFileSync(f, "utf8")));
+  if (pages.length === 0) return [];
+  const values = await counts();
+  return pages.map((file) => {
+    const path = relative(ROOT, file);
+    return { path, render: (current: string | undefined) => renderCounts(path, current ?? "", values) };
+  });
+}
+
+function region(path: string, name: string, content: string | (() => string)): Output {
+  const render = typeof content === "string" ? () => content : content;
   const begin = `<!-- generated:${name}:begin (npm run docs) -->`;
   const end = `<!-- generated:${name}:end -->`;
   return {

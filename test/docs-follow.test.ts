@@ -1,0 +1,105 @@
+// Every page is true when followed to the letter: the README and each page of docs/ that takes part
+// (has markers, test/support/doc-blocks.ts) is run block by block in an empty project where custody is
+// installed from its packed tarball (no clone), and fails at the first step that does not do what the
+// page says. Every shell, TypeScript, JavaScript and Python block of such a page is either run or says
+// why not.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { packageRoot } from "../lib/package-root.ts";
+import { markdownFiles } from "../scripts/reference-docs/links.ts";
+import { blocksOf, CHECKED_LANGS, parseMarker, takesPart, unmarked } from "./support/doc-blocks.ts";
+import { followPage, stopAll } from "./support/doc-follow.ts";
+import { packedInstall, type PackedInstall } from "./support/packed-install.ts";
+
+const ROOT = packageRoot(import.meta.url);
+/** Pages written elsewhere that may not carry markers yet; they take part by adding them, nothing else. */
+const NOT_YET_MARKED = new Set(["docs/guides/certify-in-ci.md", "docs/guides/let-an-agent-use-the-wallet-api.md"]);
+
+const pages = ["README.md", ...markdownFiles(join(ROOT, "docs")).map((f) => relative(ROOT, f))].sort();
+const text = (page: string) => readFileSync(join(ROOT, page), "utf8");
+const runnable = pages.filter((p) => blocksOf(text(p)).some((b) => b.marker && b.marker.kind !== "not-run"));
+const scratch = mkdtempSync(join(tmpdir(), "custody-docs-follow-"));
+afterAll(async () => {
+  await stopAll();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe("doc markers", () => {
+  it("every page with code blocks takes part, and marks each shell, TypeScript, JavaScript and Python block", () => {
+    const withCode = pages.filter((p) => blocksOf(text(p)).some((b) => CHECKED_LANGS.has(b.lang)));
+    expect(withCode.filter((p) => !takesPart(text(p)) && !NOT_YET_MARKED.has(p))).toEqual([]);
+    const missing = withCode
+      .filter(takesPartOf)
+      .flatMap((p) => unmarked(text(p)).map((b) => `${p}:${b.line} (${b.lang})`));
+    expect(missing).toEqual([]);
+  });
+
+  it("reads each kind of marker, and refuses one it cannot read", () => {
+    expect(parseMarker('<!-- run: background until="wallet API" -->')).toEqual({
+      kind: "run",
+      exit: 0,
+      background: true,
+      until: "wallet API",
+    });
+    expect(parseMarker('<!-- run: exit=1 expect="HTTP 404" -->')).toEqual({
+      kind: "run",
+      exit: 1,
+      background: false,
+      expect: "HTTP 404",
+    });
+    expect(parseMarker("<!-- file: src/app.ts -->")).toEqual({ kind: "file", path: "src/app.ts" });
+    expect(parseMarker("<!-- not-run: needs a deployment of your own -->")).toEqual({
+      kind: "not-run",
+      reason: "needs a deployment of your own",
+    });
+    expect(parseMarker("<!-- run: background -->")).toBeUndefined(); // background needs until=
+    expect(parseMarker("<!-- not-run -->")).toBeUndefined(); // a reason is required
+    const page = "<!-- run: exits=1 -->\n```sh\ntrue\n```\n\n```ts\nconst x = 1;\n```\n";
+    expect(unmarked(page).map((b) => b.line)).toEqual([2, 6]);
+  });
+
+  it("the runner stops at the first step that does not do what the page says", async () => {
+    const project = mkdtempSync(join(scratch, "runner-"));
+    const page = [
+      "<!-- run -->",
+      "```sh",
+      "export GREETING=hello && mkdir sub && cd sub",
+      "```",
+      '<!-- run: expect="hello from sub" -->',
+      "```sh",
+      'echo "$GREETING from $(basename "$PWD")"',
+      "```",
+      "<!-- run -->",
+      "```sh",
+      "false",
+      "echo never",
+      "```",
+    ].join("\n");
+    await expect(followPage(page, { page: "fake.md", project })).rejects.toThrow(
+      /^fake\.md:10: exit 1, the page expects 0/,
+    );
+  });
+});
+
+describe("the pages, followed in an empty project with custody installed from its tarball", () => {
+  let install: PackedInstall;
+  beforeAll(async () => {
+    install = await packedInstall();
+  }, 600_000);
+
+  for (const page of runnable) {
+    it(page, { timeout: 600_000 }, async () => {
+      const project = mkdtempSync(join(scratch, `${page.replace(/\W+/g, "-")}-`));
+      const env = { CUSTODY_SANDBOX_FILE: join(project, ".doc-state", "sandbox.json") };
+      const log = await followPage(text(page), { page, project, modules: join(install.project, "node_modules"), env });
+      console.log(log.join("\n"));
+      expect(log.length).toBeGreaterThan(0);
+    });
+  }
+});
+
+function takesPartOf(page: string): boolean {
+  return takesPart(text(page));
+}

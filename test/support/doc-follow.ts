@@ -1,0 +1,237 @@
+// Follows one Markdown page to the letter (the markers of test/support/doc-blocks.ts): in a fresh project
+// folder that has custody installed from its tarball, it runs the page's shell blocks in order with bash
+// (exports and `cd` carry from one block to the next, as in one terminal), writes its file blocks, starts
+// its background blocks and stops them at the end, then type-checks the TypeScript files the page wrote.
+// It throws at the first step that does not do what the page says, naming the page and the line.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { blocksOf, type Block } from "./doc-blocks.ts";
+
+const SHELLS = new Set(["sh", "bash", "shell", "console"]);
+const STEP_TIMEOUT_MS = 240_000;
+
+export interface FollowOptions {
+  /** The page's name in messages (its path in the repository). */
+  page: string;
+  /** An empty folder: the page's project. */
+  project: string;
+  /** node_modules of a project where custody and the user's dev tools are installed (linked, not copied). */
+  modules?: string;
+  /** Extra environment (isolation only: where the sandbox writes its credentials file). */
+  env?: Record<string, string>;
+}
+
+/** Background blocks still running, for stopAll when a test run ends early. */
+const running = new Set<ChildProcess>();
+
+/** Stops every background block still running (a test file's afterAll). */
+export async function stopAll(): Promise<void> {
+  await Promise.all([...running].map(stopGroup));
+}
+
+interface Page extends FollowOptions {
+  state: string;
+  background: ChildProcess[];
+  written: string[];
+  /** A block of the page ran tsc and exited 0. */
+  ranTsc: boolean;
+}
+
+/** Runs the page; resolves with the log of what ran, rejects at the first step that fails. */
+export async function followPage(text: string, options: FollowOptions): Promise<string[]> {
+  const page: Page = {
+    ...options,
+    state: join(options.project, ".doc-state"),
+    background: [],
+    written: [],
+    ranTsc: false,
+  };
+  mkdirSync(page.state, { recursive: true });
+  writeFileSync(
+    join(page.project, "package.json"),
+    JSON.stringify({ name: "doc-project", private: true, type: "module" }),
+  );
+  if (options.modules) symlinkSync(options.modules, join(page.project, "node_modules"), "dir");
+  writeFileSync(join(page.state, "cwd"), page.project);
+  const log: string[] = [];
+  try {
+    for (const block of blocksOf(text)) {
+      const started = performance.now();
+      const step = await followBlock(page, block);
+      if (step) log.push(`${step} (${seconds(started)})`);
+    }
+    const started = performance.now();
+    log.push(...(await checkWritten(page)).map((line) => `${line} (${seconds(started)})`));
+  } finally {
+    await Promise.all(page.background.map(stopGroup));
+  }
+  return log;
+}
+
+async function followBlock(page: Page, block: Block): Promise<string | undefined> {
+  const marker = block.marker;
+  const at = `${page.page}:${block.line}`;
+  if (!marker || marker.kind === "not-run") return undefined;
+  if (marker.kind === "file") {
+    const file = join(page.project, marker.path);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `${block.code}\n`);
+    page.written.push(marker.path);
+    return `${at} wrote ${marker.path}`;
+  }
+  if (!SHELLS.has(block.lang))
+    throw new Error(`${at}: a run marker on a ${block.lang || "plain"} block (only shell blocks run)`);
+  const child = bash(page, block.code);
+  if (marker.background) {
+    page.background.push(child.process);
+    running.add(child.process);
+    child.process.once("exit", () => running.delete(child.process));
+    await child.until(marker.until as string, at);
+    return `${at} started (${marker.until})`;
+  }
+  const { code, output } = await child.done;
+  if (code !== marker.exit)
+    throw new Error(
+      `${at}: exit ${code}, the page expects ${marker.exit}:\n${block.code}\n--- output\n${tail(output)}`,
+    );
+  if (marker.expect && !output.includes(marker.expect)) {
+    throw new Error(`${at}: the output lacks "${marker.expect}":\n${block.code}\n--- output\n${tail(output)}`);
+  }
+  await stopGroup(child.process); // anything the block left running in the background
+  if (code === 0 && /\btsc\b/.test(block.code)) page.ranTsc = true;
+  return `${at} exit ${code}`;
+}
+
+/** One block in bash, in the directory and with the exports the previous blocks left. */
+function bash(page: Page, code: string) {
+  const state = page.state;
+  const script = [
+    `cd "$(cat '${state}/cwd')"`,
+    `[ -f '${state}/env' ] && . '${state}/env'`,
+    `trap 'export -p > "${state}/env"; pwd > "${state}/cwd"' EXIT`,
+    "set -eo pipefail",
+    code,
+  ].join("\n");
+  // npm reads its cache first, as the ship test's install does (no audit or funding requests).
+  const npm = { npm_config_prefer_offline: "true", npm_config_audit: "false", npm_config_fund: "false" };
+  const env = { ...process.env, CUSTODY_COMPILED: undefined, ...npm, ...page.env };
+  const child = spawn("bash", ["-c", script], {
+    cwd: page.project,
+    env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const listeners: Array<() => void> = [];
+  const onData = (chunk: Buffer) => {
+    output += chunk.toString("utf8");
+    for (const l of listeners) l();
+  };
+  child.stdout.on("data", onData);
+  child.stderr.on("data", onData);
+  const done = new Promise<{ code: number; output: string }>((resolve) => {
+    const timer = setTimeout(() => stopGroup(child), STEP_TIMEOUT_MS);
+    child.once("exit", (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? (signal ? 128 : 1), output });
+    });
+  });
+  const until = (text: string, at: string) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`${at}: did not print "${text}" in time:\n${tail(output)}`)),
+        STEP_TIMEOUT_MS,
+      );
+      const check = () => {
+        if (!output.includes(text)) return;
+        clearTimeout(timer);
+        resolve();
+      };
+      listeners.push(check);
+      check();
+      void done.then(({ code }) => {
+        clearTimeout(timer);
+        reject(new Error(`${at}: exited (${code}) before printing "${text}":\n${tail(output)}`));
+      });
+    });
+  return { process: child, done, until };
+}
+
+/** The files the page wrote: TypeScript type-checked with the project's tsc, JavaScript parsed by node. */
+async function checkWritten(page: Page): Promise<string[]> {
+  const ts = page.written.filter((f) => /\.(ts|mts)$/.test(f));
+  const js = page.written.filter((f) => /\.(js|mjs)$/.test(f));
+  const log: string[] = [];
+  if (ts.length && compiledByPage(page, ts)) log.push(`${page.page}: ${ts.join(", ")} compiled by the page's own tsc`);
+  else if (ts.length) {
+    const config = join(page.state, "tsconfig.json");
+    const compilerOptions = {
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      target: "ES2022",
+      strict: true,
+      skipLibCheck: true,
+      noEmit: true,
+      types: ["node"],
+    };
+    writeFileSync(config, JSON.stringify({ compilerOptions, files: ts.map((f) => join(page.project, f)) }));
+    const tsc = join(page.project, "node_modules", "typescript", "bin", "tsc");
+    if (!existsSync(tsc))
+      throw new Error(`${page.page}: TypeScript files to check but no typescript installed in the project`);
+    const { code, output } = await runQuiet(process.execPath, [tsc, "-p", config], page.project);
+    if (code !== 0) throw new Error(`${page.page}: the TypeScript it shows does not compile:\n${tail(output)}`);
+    log.push(`${page.page}: tsc ${ts.join(", ")}`);
+  }
+  for (const file of js) {
+    const { code, output } = await runQuiet(process.execPath, ["--check", file], page.project);
+    if (code !== 0) throw new Error(`${page.page}: ${file} is not valid JavaScript:\n${tail(output)}`);
+  }
+  return log;
+}
+
+/** Whether the page's own tsc run already compiled every TypeScript file it wrote (its tsconfig.json includes them). */
+function compiledByPage(page: Page, ts: readonly string[]): boolean {
+  if (!page.ranTsc || !page.written.includes("tsconfig.json")) return false;
+  const config = JSON.parse(readFileSync(join(page.project, "tsconfig.json"), "utf8")) as { include?: string[] };
+  const folders = (config.include ?? []).filter((dir) => !/[*?]/.test(dir)).map((dir) => `${dir.replace(/\/$/, "")}/`);
+  return ts.every((file) => folders.some((dir) => file.startsWith(dir)));
+}
+
+function runQuiet(cmd: string, args: string[], cwd: string): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (c: Buffer) => (output += c));
+    child.stderr.on("data", (c: Buffer) => (output += c));
+    child.once("exit", (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+/** Stops a block's whole process group (what it started in the background too): TERM, then KILL. */
+function stopGroup(child: ChildProcess): Promise<void> {
+  const kill = (signal: NodeJS.Signals) => {
+    try {
+      if (child.pid) process.kill(-child.pid, signal);
+    } catch {
+      // already gone
+    }
+  };
+  if (child.exitCode !== null || child.signalCode !== null) {
+    kill("SIGTERM");
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => {
+    child.once("exit", () => resolve());
+    kill("SIGTERM");
+    setTimeout(() => kill("SIGKILL"), 5_000).unref();
+  });
+}
+
+function seconds(since: number): string {
+  return `${((performance.now() - since) / 1000).toFixed(1)} s`;
+}
+
+function tail(text: string): string {
+  return text.length > 3000 ? `…${text.slice(-3000)}` : text;
+}
