@@ -27,6 +27,8 @@ import { ConfigError } from "./config-file.ts";
 import { configOf, namedHint, withConfig } from "./config-values.ts";
 import { helpText } from "./help.ts";
 import { walletApiBaseUrl } from "../runtime/base-url.ts";
+import { baselineJudge, type BaselineJudge } from "./certify-baseline.ts";
+import { printPlan } from "./certify-plan.ts";
 
 export interface CertifyIo {
   stdout?: (text: string) => void;
@@ -73,12 +75,14 @@ export async function run(argv: string[], io: CertifyIo = {}): Promise<number> {
     if (values.target !== undefined && config === undefined) throw new ConfigError("--target needs a config file with targets (custody init writes one)");
     const options = runOptions(values, env);
     fuzzOptionsOf(values); // a wrong --fuzz value is named before a sandbox starts
+    const baseline = baselineJudge(values.baseline, values["write-baseline"]); // a bad file too
     // The sandbox starts in its own thread while this one loads the suite.
     if (values.sandbox) sandbox = startSandboxWorker();
     const [operations, handle] = await Promise.all([io.operations ?? loadOperations(), sandbox]);
     const target = targetConfig(values, env, options.level, handle, namedHint(config, "targets"));
     if (interruption?.signal.aborted) return interruption.exitCode;
-    const code = await certify(target, options, operations, values, stdout, stderr, interruption?.signal);
+    if (values.plan) return await printPlan(target, options, stdout, stderr); // certify-plan.ts
+    const code = await certify(target, options, operations, values, stdout, stderr, baseline, interruption?.signal);
     return interruption?.signal.aborted ? interruption.exitCode : code;
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
@@ -101,12 +105,13 @@ async function certify(
   values: Values,
   stdout: (t: string) => void,
   stderr: (t: string) => void,
+  baseline: BaselineJudge,
   signal?: AbortSignal,
 ): Promise<number> {
   // The suite (every check, and what they import) loads here, while a sandbox worker starts.
   const [{ redactorFor, runSuite }, { CATALOG }] = await Promise.all([import("../conformance/runner.ts"), import("../conformance/catalog.ts")]);
   const redactor = redactorFor(target);
-  const reporter = consoleReporter({ write: (t) => stdout(redactor.text(t)), color: !values["no-color"] && process.stdout.isTTY === true, verbose: !values.quiet });
+  const reporter = baseline.reporter(consoleReporter({ write: (t) => stdout(redactor.text(t)), color: !values["no-color"] && process.stdout.isTTY === true, verbose: !values.quiet }));
   const restoreConsole = redactConsole(redactor);
   const fuzz = fuzzOptionsOf(values);
   if (fuzz) stdout(fuzzBanner(fuzz));
@@ -121,9 +126,12 @@ async function certify(
     stderr(result.failure.lines.map((l) => `custody certify: ${redactor.text(l)}\n`).join(""));
     return EXIT.usageOrPreflight;
   }
-  for (const [kind, file] of writeReports(result.report, values, redactor)) stdout(`${kind} report written to ${file}\n`);
+  const report = baseline.judge(result.report); // --baseline: the known failures apart
+  for (const [kind, file] of writeReports(report, values, redactor)) stdout(`${kind} report written to ${file}\n`);
   if (har && values.har) stdout(`HAR (${har.size} exchanges) written to ${writeHar(values.har, har, redactor)}\n`);
-  return exitCodeOf(result.report);
+  const written = baseline.write(report);
+  if (written) stdout(written);
+  return exitCodeOf(report);
 }
 
 function writeReports(report: Report, values: Values, redactor: Redactor): Array<[string, string]> {

@@ -1,5 +1,6 @@
 // The report every reporter renders: the JSON shape other tools read (snake_case, stable).
 import type { RateLimited } from "../probe.ts";
+import type { BaselineSummary, KnownFailure } from "./baseline.ts";
 import type { Check } from "../check.ts";
 import type { RunOptions, TargetConfig } from "../config.ts";
 import type { PreflightStep } from "../preflight.ts";
@@ -31,6 +32,8 @@ export interface ReportCheck {
   /** Set on webhooks.delivery-signature: the signature profile the deployment matched. */
   profile?: string;
   facts?: Record<string, string>;
+  /** A MUST failure the --baseline file accepts (baseline.ts). */
+  known_failure?: KnownFailure;
 }
 
 export interface GroupSummary {
@@ -92,6 +95,8 @@ export interface ReportSummary {
   cleanup: CleanupSummary;
   /** Answers 429 the run waited out and sent again (a rate limit is no failure), and the time it waited. */
   rate_limited: RateLimited;
+  /** With --baseline: the run judged with the team's known failures (baseline.ts); it decides the exit. */
+  baseline?: BaselineSummary;
 }
 
 /** What the run removed from the deployment, and what it could not (to remove by hand). */
@@ -219,5 +224,7 @@ export const EXIT = {
 } as const;
 
 export function exitCodeOf(report: Report): number {
+  const b = report.summary.baseline;
+  if (b) return b.outcome === "known_failures_only" ? EXIT.certified : EXIT[b.outcome];
   return EXIT[report.summary.verdict === "certified" ? "certified" : report.summary.verdict];
 }
