@@ -98,7 +98,8 @@ export function unmetPrerequisite(name: Prerequisite, target: TargetConfig, mode
 
 function oneOf(names: Prerequisite[], mode: SupplyMode): Unmet {
   const flags = names.map((n) => SUPPLY[n].flag).filter((f): f is string => f !== undefined);
-  const needs = mode === "given" ? `${flags.join(" or ")} (or --level full)` : flags.join(" or ");
+  // "a, b or c", as the checks' own skips say it.
+  const needs = flags.length > 1 ? `${flags.slice(0, -1).join(", ")} or ${flags[flags.length - 1]}` : (flags[0] ?? "--level full");
   return { prerequisite: names[0], needs, reason: `none of ${names.map((n) => SUPPLY[n].what).join(", ")}: pass ${needs}` };
 }
 
