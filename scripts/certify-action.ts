@@ -4,7 +4,7 @@
 // 1 (a MUST check failed) and 2 (usage, preflight) fail, 3 (some MUST checks did not run) is a
 // warning with the step passing when the input `incomplete` is "neutral" (default), a failure when "fail".
 // Inputs arrive as environment variables (INPUT_* names below); secrets never reach a command line.
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -82,27 +82,30 @@ function oneLine(text: string | null | undefined): string {
   return (text ?? "").split("\n")[0].replace(/\|/g, "\\|");
 }
 
-/** Runs custody with these arguments, its output going to the log. */
-function custody(bin: string, args: string[], env: NodeJS.ProcessEnv): number {
-  const result = spawnSync(process.execPath, [bin, "certify", ...args], { env, stdio: "inherit" });
-  return result.status ?? 2;
+/** Runs custody certify with these arguments, its output going to the log; resolves to its exit status. */
+function custody(bin: string, args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin, "certify", ...args], { env, cwd, stdio: "inherit" });
+    child.on("error", () => resolve(2));
+    child.on("exit", (code) => resolve(code ?? 2));
+  });
 }
 
-export function main(argv: string[], env: NodeJS.ProcessEnv = process.env, log: (t: string) => void = (t) => void process.stdout.write(t)): number {
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, log: (t: string) => void = (t) => void process.stdout.write(t), cwd?: string): Promise<number> {
   const bin = env.CUSTODY_BIN || fileURLToPath(new URL("../bin/custody.js", import.meta.url));
   const runEnv = certifyEnv(env);
   if (argv[0] === "plan") {
-    const code = custody(bin, [...certifyArgs(env), "--plan"], runEnv);
+    const code = await custody(bin, [...certifyArgs(env), "--plan"], runEnv, cwd);
     return code === 2 ? 2 : 0; // the plan only informs; the certify step decides
   }
   if (argv[0] !== "certify") {
     log("usage: certify-action.ts plan|certify\n");
     return 2;
   }
-  const reports = env.REPORTS || "custody-reports";
+  const reports = join(cwd ?? process.cwd(), env.REPORTS || "custody-reports");
   mkdirSync(reports, { recursive: true });
   const files = { json: join(reports, "certify.json"), junit: join(reports, "certify.xml"), html: join(reports, "certify.html") };
-  const code = custody(bin, [...certifyArgs(env), "--json", files.json, "--junit", files.junit, "--html", files.html], runEnv);
+  const code = await custody(bin, [...certifyArgs(env), "--json", files.json, "--junit", files.junit, "--html", files.html], runEnv, cwd);
   const report = existsSync(files.json) ? (JSON.parse(readFileSync(files.json, "utf8")) as Report) : undefined;
   const outcome = outcomeOf(code, env.INCOMPLETE || "neutral", report);
   if (outcome.annotation) log(`${outcome.annotation}\n`);
@@ -114,4 +117,4 @@ export function main(argv: string[], env: NodeJS.ProcessEnv = process.env, log: 
   return outcome.exit;
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) process.exitCode = main(process.argv.slice(2));
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) process.exitCode = await main(process.argv.slice(2));
