@@ -10,7 +10,7 @@ export const MOCK_DEFAULT_HOST = "127.0.0.1";
 export const MOCK_OPTIONS = {
   port: { type: "string", value: "P", description: "port to listen on (0 picks a free one)", default: String(MOCK_DEFAULT_PORT) },
   host: { type: "string", value: "H", description: "address to listen on", default: MOCK_DEFAULT_HOST },
-  spec: { type: "string", value: "FILE", path: true, description: "OpenAPI document to serve", default: "spec/openapi.yaml" },
+  spec: { type: "string", value: "FILE", path: true, description: "OpenAPI document to serve", default: "./spec/openapi.yaml, else the one custody ships" },
   "cors-origin": {
     type: "string",
     multiple: true,
@@ -24,7 +24,7 @@ export const MOCK_OPTIONS = {
 
 export const MOCK_COMMAND: CommandSpec<typeof MOCK_OPTIONS> = {
   name: "mock",
-  summary: "serve a Prism mock of spec/openapi.yaml",
+  summary: "serve a Prism mock of the spec (./spec/openapi.yaml, else the shipped one)",
   usage: ["custody mock [--port P] [--host H] [--spec FILE] [--cors-origin O]"],
   about:
     `Serves a Prism mock of the wallet API (every operation answers with its example), its API reference\nat /docs, and CORS so that a frontend on another origin can call it. Prism is an optional peer:\n${PRISM_INSTALL}`,
