@@ -24,7 +24,7 @@ export const MOCK_OPTIONS = {
 
 export const MOCK_COMMAND: CommandSpec<typeof MOCK_OPTIONS> = {
   name: "mock",
-  summary: "serve a Prism mock of the spec (./spec/openapi.yaml, else the shipped one)",
+  summary: "serve a Prism mock of spec/openapi.yaml",
   usage: ["custody mock [--port P] [--host H] [--spec FILE] [--cors-origin O]"],
   about:
     `Serves a Prism mock of the wallet API (every operation answers with its example), its API reference\nat /docs, and CORS so that a frontend on another origin can call it. Prism is an optional peer:\n${PRISM_INSTALL}`,
