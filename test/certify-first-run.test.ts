@@ -13,6 +13,7 @@ import { freePort } from "../cli/mock.ts";
 import { loadGeneratedOperations } from "../conformance/operations.ts";
 import type { OperationInfo } from "../conformance/operations.ts";
 import type { Report } from "../conformance/report/model.ts";
+import { RECEIVER_UNREACHED } from "../conformance/supply.ts";
 import { main as actionStep } from "../scripts/certify-action.ts";
 import { startSeedOnlyTarget, type SeedOnlyTarget } from "./support/seed-only-target.ts";
 
@@ -93,5 +94,20 @@ describe("a first CI run, followed to the letter", () => {
     const run = await custody(cwd, []);
     expect(run.out).toMatch(/CERTIFIED at level seed: all \d+ MUST checks ran and passed/);
     expect(run.code).toBe(0);
+  });
+
+  it("when no delivery reaches the receiver, the webhook checks are skipped naming the three ways (never a failure)", { timeout: 60_000 }, async () => {
+    const elsewhere = `http://127.0.0.1:${await freePort()}`; // the deployment's webhook points at receiverUrl, not here
+    const args = ["--workspace-id", t.workspaceId, "--webhook-id", t.webhookId, "--delivery-id", t.deliveryId, "--webhook-receiver-url", elsewhere];
+    const cwd = join(dir, "unreached");
+    await init(["--base-url", t.baseUrl, "--rpc-url", t.rpcUrl, ...args], { cwd, stdout: () => undefined });
+    const json = join(cwd, "r.json");
+    const { code } = await custody(cwd, ["--only", "webhooks", "--timeout-ms", "1500", "--json", json]);
+    expect(code).toBe(3);
+    const report = JSON.parse(readFileSync(json, "utf8")) as Report;
+    const unreached = report.checks.filter((c) => c.needs === RECEIVER_UNREACHED.needs).map((c) => c.id).sort();
+    expect(unreached).toEqual(["webhooks.delete-stops-delivery", "webhooks.delivery-signature", "webhooks.resend-same-event", "webhooks.tampered-body-rejected"]);
+    expect(report.checks.find((c) => c.id === "webhooks.delivery-signature")?.message).toContain("start the service inside the job, run certify inside the deployment's network, or put a public URL in front of the receiver");
+    expect(report.checks.filter((c) => c.status === "failed")).toEqual([]);
   });
 });
