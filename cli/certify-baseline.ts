@@ -37,7 +37,8 @@ export function baselineJudge(file: string | undefined, writeTo: string | undefi
       mkdirSync(dirname(writeTo), { recursive: true });
       writeFileSync(writeTo, baselineText(report, baseline));
       const n = report.checks.filter((c) => c.status === "failed" && c.severity === "MUST").length;
-      return `baseline (${n} known failure${n === 1 ? "" : "s"}) written to ${writeTo}: give each a reason and an expiry date, commit it, pass --baseline ${writeTo}\n`;
+      const what = `baseline (${n} known failure${n === 1 ? "" : "s"}) written to ${writeTo}`;
+      return `${what}: give each a reason and an expiry date, commit it, pass --baseline ${writeTo}\n`;
     },
   };
 }

@@ -10,13 +10,24 @@ import { EXIT } from "../conformance/report/model.ts";
 import { redactorFor } from "../conformance/runner.ts";
 import { CERTIFY_OPTIONS } from "./commands/certify.ts";
 
-export async function printPlan(target: TargetConfig, options: RunOptions, out: (t: string) => void, err: (t: string) => void): Promise<number> {
+export async function printPlan(
+  target: TargetConfig,
+  options: RunOptions,
+  out: (t: string) => void,
+  err: (t: string) => void,
+): Promise<number> {
   const { CATALOG } = await import("../conformance/catalog.ts");
   const plan = planRun(CATALOG, target, options);
   const redactor = redactorFor(target);
   const http = new HttpProbe({ timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes, redactor });
   try {
-    const checked = await preflight({ target, http, redactor, timeoutMs: options.timeoutMs, nodeAccess: plan.checks.some((c) => c.group === "rpc" && c.runs) });
+    const checked = await preflight({
+      target,
+      http,
+      redactor,
+      timeoutMs: options.timeoutMs,
+      nodeAccess: plan.checks.some((c) => c.group === "rpc" && c.runs),
+    });
     if (checked.failure) {
       err(checked.failure.lines.map((l) => `custody certify: ${l}\n`).join(""));
       return EXIT.usageOrPreflight;

@@ -47,7 +47,13 @@ export function planRun(catalog: readonly Check[], target: TargetConfig, options
   const selection = selectChecks(catalog, options.level, options.only);
   const checks = selection.selected.map((check): PlannedCheck => {
     const unmet = unmetOf(check, target, supply);
-    return { id: check.id, group: check.group, severity: check.severity, runs: unmet === undefined, ...(unmet ? { unmet } : {}) };
+    return {
+      id: check.id,
+      group: check.group,
+      severity: check.severity,
+      runs: unmet === undefined,
+      ...(unmet ? { unmet } : {}),
+    };
   });
   const must = checks.filter((c) => c.severity === "MUST");
   const notSelectedMust = selection.notSelected.filter((c) => c.severity === "MUST").length;
@@ -75,16 +81,26 @@ export function unmetOf(check: Check, target: TargetConfig, mode: SupplyMode): U
   for (const entry of check.skipsWithout ?? []) {
     const anyOf = Array.isArray(entry) ? entry : [entry];
     const unmet = anyOf.map((name) => unmetPrerequisite(name, target, mode));
-    if (unmet.every((u) => u !== undefined)) return anyOf.length === 1 ? unmet[0] : oneOf(anyOf, mode);
+    if (unmet.every((u) => u !== undefined)) return anyOf.length === 1 ? unmet[0] : oneOf(anyOf);
   }
   return undefined;
 }
 
 /** Why `name` cannot be had in this mode (walking what its provider needs first), or undefined. */
-export function unmetPrerequisite(name: Prerequisite, target: TargetConfig, mode: SupplyMode, seen: Prerequisite[] = []): Unmet | undefined {
+export function unmetPrerequisite(
+  name: Prerequisite,
+  target: TargetConfig,
+  mode: SupplyMode,
+  seen: Prerequisite[] = [],
+): Unmet | undefined {
   const rule = SUPPLY[name];
   if (rule.given?.(target, mode)) return undefined;
-  const deps = rule.setting && !rule.setting(target) ? undefined : mode === "create" && rule.creatable ? rule.from?.create : rule.from?.given;
+  const deps =
+    rule.setting && !rule.setting(target)
+      ? undefined
+      : mode === "create" && rule.creatable
+        ? rule.from?.create
+        : rule.from?.given;
   if (deps === undefined || seen.includes(name)) {
     const needs = needsOf(name, mode);
     return { prerequisite: name, needs, reason: `no ${rule.what}: pass ${needs}` };
@@ -96,18 +112,28 @@ export function unmetPrerequisite(name: Prerequisite, target: TargetConfig, mode
   return undefined;
 }
 
-function oneOf(names: Prerequisite[], mode: SupplyMode): Unmet {
+function oneOf(names: Prerequisite[]): Unmet {
   const flags = names.map((n) => SUPPLY[n].flag).filter((f): f is string => f !== undefined);
   // "a, b or c", as the checks' own skips say it.
-  const needs = flags.length > 1 ? `${flags.slice(0, -1).join(", ")} or ${flags[flags.length - 1]}` : (flags[0] ?? "--level full");
-  return { prerequisite: names[0], needs, reason: `none of ${names.map((n) => SUPPLY[n].what).join(", ")}: pass ${needs}` };
+  const needs =
+    flags.length > 1 ? `${flags.slice(0, -1).join(", ")} or ${flags[flags.length - 1]}` : (flags[0] ?? "--level full");
+  return {
+    prerequisite: names[0],
+    needs,
+    reason: `none of ${names.map((n) => SUPPLY[n].what).join(", ")}: pass ${needs}`,
+  };
 }
 
 function needsOfPlan(checks: PlannedCheck[]): PlanNeed[] {
   const byNeed = new Map<string, PlanNeed>();
   for (const c of checks) {
     if (c.runs || !c.unmet) continue;
-    const entry = byNeed.get(c.unmet.needs) ?? { needs: c.unmet.needs, prerequisite: c.unmet.prerequisite, must: [], should: [] };
+    const entry = byNeed.get(c.unmet.needs) ?? {
+      needs: c.unmet.needs,
+      prerequisite: c.unmet.prerequisite,
+      must: [],
+      should: [],
+    };
     (c.severity === "MUST" ? entry.must : entry.should).push(c.id);
     byNeed.set(c.unmet.needs, entry);
   }

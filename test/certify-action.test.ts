@@ -14,7 +14,19 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A report as certify writes it, with these checks. */
 function report(checks: Array<Partial<Report["checks"][number]> & { id: string }>): Report {
-  const full = checks.map((c) => ({ group: "webhooks", title: c.id, severity: "MUST", status: "passed", seed_ref: "§6", level: "seed", duration_ms: 1, message: null, evidence: null, statements: [], ...c })) as Report["checks"];
+  const full = checks.map((c) => ({
+    group: "webhooks",
+    title: c.id,
+    severity: "MUST",
+    status: "passed",
+    seed_ref: "§6",
+    level: "seed",
+    duration_ms: 1,
+    message: null,
+    evidence: null,
+    statements: [],
+    ...c,
+  })) as Report["checks"];
   const n = (s: string) => full.filter((c) => c.severity === "MUST" && c.status === s).length;
   const skipped = full.filter((c) => c.status === "skipped" && c.needs);
   return {
@@ -35,22 +47,42 @@ function report(checks: Array<Partial<Report["checks"][number]> & { id: string }
 function fakeCustody(code: number, r: Report): string {
   const file = join(dir, `fake-${code}.mjs`);
   const json = JSON.stringify(r);
-  writeFileSync(file, `import { writeFileSync } from "node:fs";\nconst a = process.argv;\nconst i = a.indexOf("--json");\nif (i > 0) writeFileSync(a[i + 1], ${JSON.stringify(json)});\nprocess.exit(${code});\n`);
+  writeFileSync(
+    file,
+    `import { writeFileSync } from "node:fs";\nconst a = process.argv;\nconst i = a.indexOf("--json");\nif (i > 0) writeFileSync(a[i + 1], ${JSON.stringify(json)});\nprocess.exit(${code});\n`,
+  );
   return file;
 }
 
-async function step(code: number, r: Report, inputs: Record<string, string> = {}): Promise<{ exit: number; log: string; outputs: Record<string, string>; summary: string }> {
+async function step(
+  code: number,
+  r: Report,
+  inputs: Record<string, string> = {},
+): Promise<{ exit: number; log: string; outputs: Record<string, string>; summary: string }> {
   const work = mkdtempSync(join(dir, "step-"));
   const [outputFile, summaryFile] = [join(work, "output"), join(work, "summary")];
   writeFileSync(outputFile, "");
   writeFileSync(summaryFile, "");
   let log = "";
-  const exit = await main(["certify"], { CUSTODY_BIN: fakeCustody(code, r), GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile, ...inputs }, (t) => (log += t), work);
-  const outputs = Object.fromEntries(readFileSync(outputFile, "utf8").trim().split("\n").map((l) => l.split("=", 2) as [string, string]));
+  const exit = await main(
+    ["certify"],
+    { CUSTODY_BIN: fakeCustody(code, r), GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile, ...inputs },
+    (t) => (log += t),
+    work,
+  );
+  const outputs = Object.fromEntries(
+    readFileSync(outputFile, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => l.split("=", 2) as [string, string]),
+  );
   return { exit, log, outputs, summary: readFileSync(summaryFile, "utf8") };
 }
 
-const incomplete = report([{ id: "webhooks.verification-key" }, { id: "webhooks.delivery-signature", status: "skipped", needs: "--webhook-receiver-url (or --level full)" }]);
+const incomplete = report([
+  { id: "webhooks.verification-key" },
+  { id: "webhooks.delivery-signature", status: "skipped", needs: "--webhook-receiver-url (or --level full)" },
+]);
 
 describe("the action's script", () => {
   it("passes a certified run (exit 0)", async () => {
@@ -61,7 +93,10 @@ describe("the action's script", () => {
   });
 
   it("fails on a failed MUST check (exit 1), naming it in the summary", async () => {
-    const r = await step(1, report([{ id: "webhooks.verification-key", status: "failed", message: "public_key is not a string\nmore" }]));
+    const r = await step(
+      1,
+      report([{ id: "webhooks.verification-key", status: "failed", message: "public_key is not a string\nmore" }]),
+    );
     expect(r.exit).toBe(1);
     expect(r.log).toContain("::error title=custody certify::NOT CERTIFIED: 1 MUST check(s) failed");
     expect(r.summary).toContain("### Failed\n\n- `webhooks.verification-key`: public_key is not a string\n");
@@ -83,7 +118,14 @@ describe("the action's script", () => {
   });
 
   it("shows known failures apart from new ones", () => {
-    const r = report([{ id: "auth.timestamp-a-day-off", status: "failed", message: "accepted", known_failure: { check: "auth.timestamp-a-day-off", failure: "accepted", reason: "clock window" } }]);
+    const r = report([
+      {
+        id: "auth.timestamp-a-day-off",
+        status: "failed",
+        message: "accepted",
+        known_failure: { check: "auth.timestamp-a-day-off", failure: "accepted", reason: "clock window" },
+      },
+    ]);
     const text = jobSummary(r, outcomeOf(0, "neutral", r));
     expect(text).toContain("### Known failures");
     expect(text).toContain("- `auth.timestamp-a-day-off`: accepted (clock window)");
@@ -91,7 +133,12 @@ describe("the action's script", () => {
   });
 
   it("passes inputs as arguments and the environment, empty inputs left out", () => {
-    expect(certifyArgs({ TARGET: "staging", LEVEL: "", BASELINE: "known.yaml", SANDBOX: "false" })).toEqual(["--target", "staging", "--baseline", "known.yaml"]);
+    expect(certifyArgs({ TARGET: "staging", LEVEL: "", BASELINE: "known.yaml", SANDBOX: "false" })).toEqual([
+      "--target",
+      "staging",
+      "--baseline",
+      "known.yaml",
+    ]);
     expect(certifyEnv({ CUSTODY_API_KEY: "", CUSTODY_BASE_URL: "http://x" })).toEqual({ CUSTODY_BASE_URL: "http://x" });
   });
 
@@ -104,8 +151,11 @@ describe("the action's script", () => {
     expect(action.inputs.incomplete.default).toBe("neutral");
     expect(action.inputs.baseline).toBeDefined();
     expect(Object.keys(action.outputs)).toEqual(expect.arrayContaining(["verdict", "exit-code", "junit"]));
-    const runs = action.runs.steps.filter((s) => s.run?.includes("scripts/certify-action.ts")).map((s) => s.run!.split(" ").pop());
+    const runs = action.runs.steps
+      .filter((s) => s.run?.includes("scripts/certify-action.ts"))
+      .map((s) => s.run!.split(" ").pop());
     expect(runs).toEqual(["plan", "certify"]);
-    for (const s of action.runs.steps.filter((s) => s.run?.includes("certify-action"))) expect(s.env?.INCOMPLETE).toBe("${{ inputs.incomplete }}");
+    for (const s of action.runs.steps.filter((s) => s.run?.includes("certify-action")))
+      expect(s.env?.INCOMPLETE).toBe("${{ inputs.incomplete }}");
   });
 });

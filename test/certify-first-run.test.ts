@@ -35,16 +35,28 @@ afterAll(async () => {
 /** The secrets the workflow passes, as the team's CI secrets would hold them. */
 function secrets(): Record<string, string> {
   return {
-    STAGING_API_KEY: t.owner.apiKey, STAGING_API_SECRET: t.owner.apiSecret, STAGING_RPC_API_KEY: t.rpcApiKey,
-    STAGING_VIEWER_API_KEY: t.viewer.apiKey, STAGING_VIEWER_API_SECRET: t.viewer.apiSecret,
-    STAGING_SCOPED_API_KEY: t.scoped.apiKey, STAGING_SCOPED_API_SECRET: t.scoped.apiSecret,
-    STAGING_OTHER_API_KEY: t.other.apiKey, STAGING_OTHER_API_SECRET: t.other.apiSecret,
+    STAGING_API_KEY: t.owner.apiKey,
+    STAGING_API_SECRET: t.owner.apiSecret,
+    STAGING_RPC_API_KEY: t.rpcApiKey,
+    STAGING_VIEWER_API_KEY: t.viewer.apiKey,
+    STAGING_VIEWER_API_SECRET: t.viewer.apiSecret,
+    STAGING_SCOPED_API_KEY: t.scoped.apiKey,
+    STAGING_SCOPED_API_SECRET: t.scoped.apiSecret,
+    STAGING_OTHER_API_KEY: t.other.apiKey,
+    STAGING_OTHER_API_SECRET: t.other.apiSecret,
   };
 }
 
 async function custody(cwd: string, argv: string[]): Promise<{ code: number; out: string }> {
   let out = "";
-  const io = { cwd, env: secrets(), operations, signals: false, stdout: (s: string) => (out += s), stderr: (s: string) => (out += s) };
+  const io = {
+    cwd,
+    env: secrets(),
+    operations,
+    signals: false,
+    stdout: (s: string) => (out += s),
+    stderr: (s: string) => (out += s),
+  };
   const code = await certify(["--target", "staging", "--no-color", "--quiet", "--timeout-ms", "6000", ...argv], io);
   return { code, out };
 }
@@ -52,18 +64,26 @@ async function custody(cwd: string, argv: string[]): Promise<{ code: number; out
 /** The ids the plan lists under "will not run". */
 function planned(out: string): string[] {
   const part = out.split("will not run, and what enables them:\n")[1] ?? "";
-  return part.split("\n").filter((l) => l.startsWith("    ")).flatMap((l) => l.trim().split(", ")).sort();
+  return part
+    .split("\n")
+    .filter((l) => l.startsWith("    "))
+    .flatMap((l) => l.trim().split(", "))
+    .sort();
 }
 
 describe("a first CI run, followed to the letter", () => {
-  it("without fixtures: the plan names each check that will not run and its flag, the run skips exactly those (exit 3), the action is neutral", { timeout: 120_000 }, async () => {
+  it("without fixtures: the plan names each check that will not run and its flag, the run skips exactly those (exit 3), the action is neutral", {
+    timeout: 120_000,
+  }, async () => {
     const cwd = join(dir, "bare");
     let said = "";
     await init(["--ci", "github", "--base-url", t.baseUrl, "--rpc-url", t.rpcUrl], { cwd, stdout: (s) => (said += s) });
     expect(said.trim().split("\n").pop()).toMatch(/^ {2}custody certify --target staging --plan /);
     const plan = await custody(cwd, ["--plan"]);
     expect(plan.code).toBe(3);
-    expect(plan.out).toMatch(/^ {2}--webhook-receiver-url \(or --level full\) \[or CUSTODY_WEBHOOK_RECEIVER_URL\]: 4 checks \(4 MUST\)$/m);
+    expect(plan.out).toMatch(
+      /^ {2}--webhook-receiver-url \(or --level full\) \[or CUSTODY_WEBHOOK_RECEIVER_URL\]: 4 checks \(4 MUST\)$/m,
+    );
     const json = join(cwd, "reports", "first.json");
     const first = await custody(cwd, ["--json", json]);
     expect(first.code).toBe(3);
@@ -74,20 +94,46 @@ describe("a first CI run, followed to the letter", () => {
     for (const c of skipped) expect(c.needs, `${c.id}: ${c.message}`).toMatch(/--[a-z]/);
     // The workflow's step for this run: a warning, the job passing.
     let log = "";
-    const exit = await actionStep(["certify"], { ...process.env, ...secrets(), TARGET: "staging", TIMEOUT_MS: "6000" }, (s) => (log += s), cwd);
+    const exit = await actionStep(
+      ["certify"],
+      { ...process.env, ...secrets(), TARGET: "staging", TIMEOUT_MS: "6000" },
+      (s) => (log += s),
+      cwd,
+    );
     expect(exit).toBe(0);
     expect(log).toContain("::warning title=custody certify::NOT CERTIFIED (incomplete)");
   });
 
-  it("with the fixtures init writes: every MUST check runs and passes (exit 0), as the plan said", { timeout: 120_000 }, async () => {
+  it("with the fixtures init writes: every MUST check runs and passes (exit 0), as the plan said", {
+    timeout: 120_000,
+  }, async () => {
     const cwd = join(dir, "fixtures");
     const fixtures = [
-      "--workspace-id", t.workspaceId, "--wallet-id", t.walletId, "--asset-id", t.assetId, "--withdrawal-id", t.withdrawalId,
-      "--webhook-id", t.webhookId, "--delivery-id", t.deliveryId, "--webhook-receiver-url", receiverUrl,
-      "--restricted-keys", "--other-workspace-id", t.otherWorkspaceId,
+      "--workspace-id",
+      t.workspaceId,
+      "--wallet-id",
+      t.walletId,
+      "--asset-id",
+      t.assetId,
+      "--withdrawal-id",
+      t.withdrawalId,
+      "--webhook-id",
+      t.webhookId,
+      "--delivery-id",
+      t.deliveryId,
+      "--webhook-receiver-url",
+      receiverUrl,
+      "--restricted-keys",
+      "--other-workspace-id",
+      t.otherWorkspaceId,
     ];
-    await init(["--ci", "github", "--base-url", t.baseUrl, "--rpc-url", t.rpcUrl, ...fixtures], { cwd, stdout: () => undefined });
-    expect(readFileSync(join(cwd, WORKFLOW_PATH), "utf8")).toContain("STAGING_OTHER_API_SECRET: ${{ secrets.STAGING_OTHER_API_SECRET }}");
+    await init(["--ci", "github", "--base-url", t.baseUrl, "--rpc-url", t.rpcUrl, ...fixtures], {
+      cwd,
+      stdout: () => undefined,
+    });
+    expect(readFileSync(join(cwd, WORKFLOW_PATH), "utf8")).toContain(
+      "STAGING_OTHER_API_SECRET: ${{ secrets.STAGING_OTHER_API_SECRET }}",
+    );
     const plan = await custody(cwd, ["--plan"]);
     expect(plan.out).toContain("every MUST check of level seed will run");
     expect(plan.code).toBe(0);
@@ -96,18 +142,39 @@ describe("a first CI run, followed to the letter", () => {
     expect(run.code).toBe(0);
   });
 
-  it("when no delivery reaches the receiver, the webhook checks are skipped naming the three ways (never a failure)", { timeout: 60_000 }, async () => {
+  it("when no delivery reaches the receiver, the webhook checks are skipped naming the three ways (never a failure)", {
+    timeout: 60_000,
+  }, async () => {
     const elsewhere = `http://127.0.0.1:${await freePort()}`; // the deployment's webhook points at receiverUrl, not here
-    const args = ["--workspace-id", t.workspaceId, "--webhook-id", t.webhookId, "--delivery-id", t.deliveryId, "--webhook-receiver-url", elsewhere];
+    const args = [
+      "--workspace-id",
+      t.workspaceId,
+      "--webhook-id",
+      t.webhookId,
+      "--delivery-id",
+      t.deliveryId,
+      "--webhook-receiver-url",
+      elsewhere,
+    ];
     const cwd = join(dir, "unreached");
     await init(["--base-url", t.baseUrl, "--rpc-url", t.rpcUrl, ...args], { cwd, stdout: () => undefined });
     const json = join(cwd, "r.json");
     const { code } = await custody(cwd, ["--only", "webhooks", "--timeout-ms", "1500", "--json", json]);
     expect(code).toBe(3);
     const report = JSON.parse(readFileSync(json, "utf8")) as Report;
-    const unreached = report.checks.filter((c) => c.needs === RECEIVER_UNREACHED.needs).map((c) => c.id).sort();
-    expect(unreached).toEqual(["webhooks.delete-stops-delivery", "webhooks.delivery-signature", "webhooks.resend-same-event", "webhooks.tampered-body-rejected"]);
-    expect(report.checks.find((c) => c.id === "webhooks.delivery-signature")?.message).toContain("start the service inside the job, run certify inside the deployment's network, or put a public URL in front of the receiver");
+    const unreached = report.checks
+      .filter((c) => c.needs === RECEIVER_UNREACHED.needs)
+      .map((c) => c.id)
+      .sort();
+    expect(unreached).toEqual([
+      "webhooks.delete-stops-delivery",
+      "webhooks.delivery-signature",
+      "webhooks.resend-same-event",
+      "webhooks.tampered-body-rejected",
+    ]);
+    expect(report.checks.find((c) => c.id === "webhooks.delivery-signature")?.message).toContain(
+      "start the service inside the job, run certify inside the deployment's network, or put a public URL in front of the receiver",
+    );
     expect(report.checks.filter((c) => c.status === "failed")).toEqual([]);
   });
 });

@@ -59,7 +59,13 @@ export function readBaseline(file: string): Baseline {
   try {
     text = readFileSync(file, "utf8");
   } catch (err) {
-    throw new Error(`--baseline ${file}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file (--write-baseline FILE records one)" : (err as Error).message}`);
+    throw new Error(
+      `--baseline ${file}: ${
+        (err as NodeJS.ErrnoException).code === "ENOENT"
+          ? "no such file (--write-baseline FILE records one)"
+          : (err as Error).message
+      }`,
+    );
   }
   return parseBaseline(text, file);
 }
@@ -80,9 +86,14 @@ export function parseBaseline(text: string, file: string): Baseline {
 function knownFailureOf(entry: unknown, where: string): KnownFailure {
   const e = (entry ?? {}) as Record<string, unknown>;
   if (typeof e.check !== "string" || e.check === "") throw new Error(`${where}: check (a check id) is missing`);
-  if (typeof e.failure !== "string") throw new Error(`${where} (${e.check}): failure (the failure's first line) is missing`);
+  if (typeof e.failure !== "string")
+    throw new Error(`${where} (${e.check}): failure (the failure's first line) is missing`);
   const expires = e.expires instanceof Date ? e.expires.toISOString().slice(0, 10) : e.expires;
-  if (expires !== undefined && expires !== null && (typeof expires !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(expires))) {
+  if (
+    expires !== undefined &&
+    expires !== null &&
+    (typeof expires !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(expires))
+  ) {
     throw new Error(`${where} (${e.check}): expires must be a date YYYY-MM-DD, not ${JSON.stringify(expires)}`);
   }
   const out: KnownFailure = { check: e.check, failure: e.failure };
@@ -95,13 +106,22 @@ function knownFailureOf(entry: unknown, where: string): KnownFailure {
 export function applyBaseline(report: Report, baseline: Baseline, today: Date = new Date()): Report {
   const day = today.toISOString().slice(0, 10);
   const byId = new Map(baseline.known.map((k) => [k.check, k]));
-  const summary: BaselineSummary = { file: baseline.file, outcome: "certified", known: [], new: [], expired: [], now_passing: [], not_run: [] };
+  const summary: BaselineSummary = {
+    file: baseline.file,
+    outcome: "certified",
+    known: [],
+    new: [],
+    expired: [],
+    now_passing: [],
+    not_run: [],
+  };
   const checks = report.checks.map((c): ReportCheck => {
     const known = byId.get(c.id);
     if (c.status !== "failed" || c.severity !== "MUST") return c;
     const line = firstLine(c.message ?? "");
     if (!known) summary.new.push({ check: c.id, failure: line });
-    else if (failureKey(known.failure) !== failureKey(line)) summary.new.push({ check: c.id, failure: line, recorded: known.failure });
+    else if (failureKey(known.failure) !== failureKey(line))
+      summary.new.push({ check: c.id, failure: line, recorded: known.failure });
     else if (known.expires !== undefined && known.expires < day) summary.expired.push(known);
     else {
       summary.known.push(known);
@@ -116,10 +136,13 @@ export function applyBaseline(report: Report, baseline: Baseline, today: Date = 
   }
   const m = report.summary.must;
   summary.outcome =
-    summary.new.length + summary.expired.length > 0 ? "failed"
-    : m.skipped + m.not_selected > 0 ? "incomplete"
-    : summary.known.length > 0 ? "known_failures_only"
-    : "certified";
+    summary.new.length + summary.expired.length > 0
+      ? "failed"
+      : m.skipped + m.not_selected > 0
+        ? "incomplete"
+        : summary.known.length > 0
+          ? "known_failures_only"
+          : "certified";
   return { ...report, summary: { ...report.summary, baseline: summary }, checks };
 }
 
@@ -137,7 +160,10 @@ export function baselineText(report: Report, previous?: Baseline): string {
   for (const c of failed) {
     const kept = before.get(c.id);
     lines.push(`  - check: ${c.id}`, `    failure: ${JSON.stringify(firstLine(c.message ?? ""))}`);
-    lines.push(`    reason: ${JSON.stringify(kept?.reason ?? "")}`, `    expires: ${kept?.expires ?? "null   # YYYY-MM-DD"}`);
+    lines.push(
+      `    reason: ${JSON.stringify(kept?.reason ?? "")}`,
+      `    expires: ${kept?.expires ?? "null   # YYYY-MM-DD"}`,
+    );
   }
   return `${lines.join("\n")}\n`;
 }
@@ -145,9 +171,16 @@ export function baselineText(report: Report, previous?: Baseline): string {
 /** What the console says about the baseline, after the verdict. */
 export function baselineLines(b: BaselineSummary): string[] {
   const lines = [`baseline ${b.file}:`];
-  const why = (k: KnownFailure) => `${k.check}${k.reason ? ` (${k.reason})` : ""}${k.expires ? `, accepted until ${k.expires}` : ""}`;
-  if (b.known.length > 0) lines.push(`  ${b.known.length} known failure${b.known.length === 1 ? "" : "s"}, accepted: ${b.known.map(why).join("; ")}`);
-  for (const n of b.new) lines.push(`  new failure: ${n.check}: ${n.failure}${n.recorded !== undefined ? ` (recorded: ${n.recorded})` : ""}`);
+  const why = (k: KnownFailure) =>
+    `${k.check}${k.reason ? ` (${k.reason})` : ""}${k.expires ? `, accepted until ${k.expires}` : ""}`;
+  if (b.known.length > 0)
+    lines.push(
+      `  ${b.known.length} known failure${b.known.length === 1 ? "" : "s"}, accepted: ${b.known.map(why).join("; ")}`,
+    );
+  for (const n of b.new)
+    lines.push(
+      `  new failure: ${n.check}: ${n.failure}${n.recorded !== undefined ? ` (recorded: ${n.recorded})` : ""}`,
+    );
   for (const k of b.expired) lines.push(`  expired on ${k.expires}, still failing: ${k.check}`);
   if (b.now_passing.length > 0) lines.push(`  now passing, remove from ${b.file}: ${b.now_passing.join(", ")}`);
   if (b.not_run.length > 0) lines.push(`  known, not run this time: ${b.not_run.join(", ")}`);

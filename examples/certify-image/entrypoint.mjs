@@ -21,7 +21,21 @@ function install() {
   const tarball = env.CUSTODY_TARBALL || join(home, "custody.tgz");
   if (!existsSync(tarball)) fail(`no custody tarball at ${tarball} (npm pack makes one; CUSTODY_TARBALL names it)`);
   mkdirSync(home, { recursive: true });
-  const npm = spawnSync("npm", ["install", "--prefix", home, "--prefer-offline", "--no-audit", "--no-fund", "--omit=dev", "--ignore-scripts", tarball], { stdio: ["ignore", "inherit", "inherit"] });
+  const npm = spawnSync(
+    "npm",
+    [
+      "install",
+      "--prefix",
+      home,
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      "--omit=dev",
+      "--ignore-scripts",
+      tarball,
+    ],
+    { stdio: ["ignore", "inherit", "inherit"] },
+  );
   if (npm.status !== 0) fail(`npm install ${tarball} exited ${npm.status}`);
 }
 
@@ -29,8 +43,17 @@ function install() {
 export function certifyArgs(e, extra) {
   const reports = e.CUSTODY_REPORTS || "/reports";
   const args = ["certify", "--level", e.CUSTODY_LEVEL || "seed"];
-  if (e.CUSTODY_TARGET) args.push("--target", e.CUSTODY_TARGET, "--config", e.CUSTODY_CONFIG || "/config/custody.config.yaml");
-  args.push("--json", join(reports, "certify.json"), "--junit", join(reports, "certify.xml"), "--html", join(reports, "certify.html"), "--no-color");
+  if (e.CUSTODY_TARGET)
+    args.push("--target", e.CUSTODY_TARGET, "--config", e.CUSTODY_CONFIG || "/config/custody.config.yaml");
+  args.push(
+    "--json",
+    join(reports, "certify.json"),
+    "--junit",
+    join(reports, "certify.xml"),
+    "--html",
+    join(reports, "certify.html"),
+    "--no-color",
+  );
   return [...args, ...extra];
 }
 
