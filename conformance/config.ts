@@ -1,6 +1,5 @@
 // What the suite knows about a target: URLs and credentials, nothing else.
-import type { SupplyMode } from "./supply.ts";
-import type { Group, Level } from "./types.ts";
+import type { Group, Level, SupplyMode } from "./types.ts";
 
 export interface Credentials {
   apiKey: string;

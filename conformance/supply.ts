@@ -3,7 +3,7 @@
 // `supplied` / `missing` instead of re-deciding from the level.
 import { isLoopbackUrl, type TargetConfig } from "./config.ts";
 import { CheckSkipped } from "./outcome.ts";
-import type { Prerequisite } from "./types.ts";
+import type { Prerequisite, SupplyMode } from "./types.ts";
 
 export interface SupplyRule {
   /** The flag(s) that supply it on the command line. */
@@ -117,8 +117,7 @@ export const RECEIVER_UNREACHED = {
     "docs/guides/certify-in-ci.md#webhooks-from-ci",
 } as const;
 
-/** How the run gets its fixtures: `given` uses only flags; `create` may also drive assumed operations. */
-export type SupplyMode = "given" | "create";
+export type { SupplyMode } from "./types.ts";
 
 /** The mode a run uses: created at --level full, and at any level against the sandbox (it has every operation). */
 export function supplyMode(level: "seed" | "full", sandbox: boolean): SupplyMode {

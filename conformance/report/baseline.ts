@@ -4,38 +4,16 @@
 // so the file shrinks. --write-baseline FILE records the run's MUST failures.
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
-import type { Report, ReportCheck } from "./model.ts";
+import type { BaselineSummary, KnownFailure, Report, ReportCheck } from "./model.ts";
 
-export interface KnownFailure {
-  check: string;
-  /** The failure's first line as recorded; compared with numbers and ids masked (failureKey). */
-  failure: string;
-  reason?: string;
-  /** YYYY-MM-DD: the last day it is accepted. */
-  expires?: string;
-}
+export type { BaselineSummary, KnownFailure };
+
 
 export interface Baseline {
   file: string;
   known: KnownFailure[];
 }
 
-/** What the baseline made of a run, in the report's summary (snake_case like the rest of it). */
-export interface BaselineSummary {
-  file: string;
-  /** certified, or known_failures_only (exit 0), incomplete (3), failed (1): the run judged with the baseline. */
-  outcome: "certified" | "known_failures_only" | "incomplete" | "failed";
-  /** MUST failures the baseline accepts. */
-  known: KnownFailure[];
-  /** MUST failures it does not accept: unknown checks, or failing otherwise than recorded (`recorded`). */
-  new: Array<{ check: string; failure: string; recorded?: string }>;
-  /** Known failures past their expiry date that still fail: they fail the run. */
-  expired: KnownFailure[];
-  /** Known failures whose check now passes: remove them from the file. */
-  now_passing: string[];
-  /** Known failures whose check did not run this time (skipped, not selected, or not of the level). */
-  not_run: string[];
-}
 
 /**
  * The first line of a failure with what changes from run to run masked: UUIDs, 0x-hex, hex of 8 or

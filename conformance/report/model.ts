@@ -1,6 +1,5 @@
 // The report every reporter renders: the JSON shape other tools read (snake_case, stable).
 import type { RateLimited } from "../probe.ts";
-import type { BaselineSummary, KnownFailure } from "./baseline.ts";
 import type { Check } from "../check.ts";
 import type { RunOptions, TargetConfig } from "../config.ts";
 import type { PreflightStep } from "../preflight.ts";
@@ -34,6 +33,33 @@ export interface ReportCheck {
   facts?: Record<string, string>;
   /** A MUST failure the --baseline file accepts (baseline.ts). */
   known_failure?: KnownFailure;
+}
+
+/** A known MUST failure of a --baseline file (baseline.ts). */
+export interface KnownFailure {
+  check: string;
+  /** The failure's first line as recorded; compared with numbers and ids masked (failureKey). */
+  failure: string;
+  reason?: string;
+  /** YYYY-MM-DD: the last day it is accepted. */
+  expires?: string;
+}
+
+/** What the baseline made of a run, in the report's summary (snake_case like the rest of it). */
+export interface BaselineSummary {
+  file: string;
+  /** certified, or known_failures_only (exit 0), incomplete (3), failed (1): the run judged with the baseline. */
+  outcome: "certified" | "known_failures_only" | "incomplete" | "failed";
+  /** MUST failures the baseline accepts. */
+  known: KnownFailure[];
+  /** MUST failures it does not accept: unknown checks, or failing otherwise than recorded (`recorded`). */
+  new: Array<{ check: string; failure: string; recorded?: string }>;
+  /** Known failures past their expiry date that still fail: they fail the run. */
+  expired: KnownFailure[];
+  /** Known failures whose check now passes: remove them from the file. */
+  now_passing: string[];
+  /** Known failures whose check did not run this time (skipped, not selected, or not of the level). */
+  not_run: string[];
 }
 
 export interface GroupSummary {
