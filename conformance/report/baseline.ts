@@ -8,7 +8,6 @@ import type { BaselineSummary, KnownFailure, Report, ReportCheck } from "./model
 
 export type { BaselineSummary, KnownFailure };
 
-
 export interface Baseline {
   file: string;
   known: KnownFailure[];
