@@ -22,6 +22,8 @@ import { CERTIFY_COMMAND, CERTIFY_OPTIONS } from "./commands/certify.ts";
 import { ConfigError } from "./config-file.ts";
 import { configOf, namedHint, withConfig } from "./config-values.ts";
 import { helpText } from "./help.ts";
+import { baselineJudge, type BaselineJudge } from "./certify-baseline.ts";
+import { printPlan } from "./certify-plan.ts";
 
 export interface CertifyIo {
   stdout?: (text: string) => void;
@@ -68,6 +70,7 @@ export async function run(argv: string[], io: CertifyIo = {}): Promise<number> {
     if (values.target !== undefined && config === undefined) throw new ConfigError("--target needs a config file with targets (custody init writes one)");
     const options = runOptions(values, env);
     fuzzOptionsOf(values); // a wrong --fuzz value is named before a sandbox starts
+    const baseline = baselineJudge(values.baseline, values["write-baseline"]); // a bad file too
     // The sandbox starts in its own thread while this one loads the suite.
     if (values.sandbox) sandbox = startSandboxWorker();
     const [operations, handle] = await Promise.all([io.operations ?? loadOperations(), sandbox]);
@@ -76,7 +79,8 @@ export async function run(argv: string[], io: CertifyIo = {}): Promise<number> {
       options.level,
     );
     if (interruption?.signal.aborted) return interruption.exitCode;
-    const code = await certify({ target, options, operations, values, stdout, stderr, signal: interruption?.signal });
+    if (values.plan) return await printPlan(target, options, stdout, stderr); // certify-plan.ts
+    const code = await certify({ target, options, operations, values, stdout, stderr, baseline, signal: interruption?.signal });
     return interruption?.signal.aborted ? interruption.exitCode : code;
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
@@ -97,16 +101,18 @@ interface CertifyRun {
   options: RunOptions;
   operations: OperationInfo[];
   values: Values;
+  /** --baseline: known failures, judged apart. */
+  baseline: BaselineJudge;
   stdout: (t: string) => void;
   stderr: (t: string) => void;
   signal?: AbortSignal;
 }
 
-async function certify({ target, options, operations, values, stdout, stderr, signal }: CertifyRun): Promise<number> {
+async function certify({ target, options, operations, values, stdout, stderr, baseline, signal }: CertifyRun): Promise<number> {
   // The suite (every check, and what they import) loads here, while a sandbox worker starts.
   const [{ runSuite }, { redactorFor }, { CATALOG }] = await Promise.all([import("../conformance/run/runner.ts"), import("../conformance/transport/redact.ts"), import("../conformance/checks/catalog.ts")]);
   const redactor = redactorFor(target);
-  const reporter = consoleReporter({ write: (t) => stdout(redactor.text(t)), color: !values["no-color"] && process.stdout.isTTY === true, verbose: !values.quiet });
+  const reporter = baseline.reporter(consoleReporter({ write: (t) => stdout(redactor.text(t)), color: !values["no-color"] && process.stdout.isTTY === true, verbose: !values.quiet }));
   const restoreConsole = redactConsole(redactor);
   const fuzz = fuzzOptionsOf(values);
   if (fuzz) stdout(fuzzBanner(fuzz));
@@ -121,10 +127,13 @@ async function certify({ target, options, operations, values, stdout, stderr, si
     stderr(result.failure.lines.map((l) => `custody certify: ${redactor.text(l)}\n`).join(""));
     return EXIT.usageOrPreflight;
   }
+  const report = baseline.judge(result.report); // --baseline: the known failures apart
   const files = { json: values.json, junit: values.junit, html: values.html };
-  for (const [kind, file] of writeReports(result.report, files, redactor)) stdout(`${kind} report written to ${file}\n`);
+  for (const [kind, file] of writeReports(report, files, redactor)) stdout(`${kind} report written to ${file}\n`);
   if (har && values.har) stdout(`HAR (${har.size} exchanges) written to ${writeHar(values.har, har, redactor)}\n`);
-  return exitCodeOf(result.report);
+  const written = baseline.write(report);
+  if (written) stdout(written);
+  return exitCodeOf(report);
 }
 
 function runOptions(v: Values, env: NodeJS.ProcessEnv): RunOptions {

@@ -1,4 +1,4 @@
-// `custody mock`: serve a Prism mock of spec/openapi.yaml. Prism answers each operation with its
+// `custody mock`: serve a Prism mock of the project's spec/openapi.yaml (else the shipped one). Prism answers each operation with its
 // first example and refuses requests that lack the ACCESS headers with the spec's 401 example. Prism
 // listens on a private loopback port; the port given here is served by a small proxy that adds CORS,
 // the /docs page and error messages that say why (web/mock-proxy.ts).
@@ -37,6 +37,12 @@ export interface MockHandle {
 
 const USAGE = helpText(MOCK_COMMAND);
 
+/** The project's own spec/openapi.yaml when it has one (as generate reads it), else the contract custody ships. */
+export function projectSpec(cwd: string): string {
+  const own = path.join(cwd, "spec", "openapi.yaml");
+  return existsSync(own) ? own : DEFAULT_SPEC;
+}
+
 /** The flags over the config file's `mock` section. */
 export function parseMockArgs(argv: string[], ctx: ConfigContext = {}): Required<MockOptions> & { help: boolean } {
   const flags = parseFlags(argv, MOCK_OPTIONS, { usage: USAGE }).values;
@@ -44,7 +50,7 @@ export function parseMockArgs(argv: string[], ctx: ConfigContext = {}): Required
   return {
     port: values.port === undefined ? MOCK_DEFAULT_PORT : parsePort(values.port),
     host: values.host ?? MOCK_DEFAULT_HOST,
-    spec: values.spec === undefined ? DEFAULT_SPEC : path.resolve(values.spec),
+    spec: values.spec === undefined ? projectSpec(ctx.cwd ?? process.cwd()) : path.resolve(values.spec),
     corsOrigins: values["cors-origin"]?.flatMap(corsOrigins) ?? ["*"],
     help: values.help ?? false,
   };

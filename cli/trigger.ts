@@ -85,11 +85,20 @@ class Trigger {
     this.log(`wallet ${id} requested`);
     await poll(`wallet ${id} to be ready`, async () => ((await api.creationStatus(this.call, this.ctx, id)) === "success" ? true : undefined));
     this.log(`wallet ${id} is ready (wallet.created)`);
+    if (!this.ctx.workspace_id) await this.learnWorkspace(id);
     return id;
+  }
+
+  /** The credentials' workspace, from a wallet's creation status (seed 2.6 gives its workspace_id). */
+  private async learnWorkspace(walletId: string): Promise<void> {
+    const status = (await this.call("getWalletCreationStatus", { params: { wallet_id: walletId } })) as { workspace_id?: unknown };
+    if (typeof status?.workspace_id === "string" && status.workspace_id !== "") this.ctx.workspace_id = status.workspace_id;
   }
 
   async wallet(given: string | undefined): Promise<string> {
     if (given !== undefined) return given;
+    // Without --workspace-id the wallets cannot be listed: a new wallet's creation status names the workspace.
+    if (!this.ctx.workspace_id) return this.createWallet();
     const ready = (await api.listWallets(this.call, this.ctx)).find((w) => w.status === "success");
     return ready?.id ?? this.createWallet();
   }

@@ -43,21 +43,23 @@ async function findInGit(path: string, sha: string): Promise<{ ref: string; byte
   return undefined;
 }
 
-async function oldSide(spec: string, display: string, sha: string, notes: string[]): Promise<SpecDoc | undefined> {
+async function oldSide(spec: string, display: string, sha: string, notes: string[], folder: string): Promise<SpecDoc | undefined> {
   const found = await findInGit(spec, sha);
   if (!found) {
-    notes.push(`${display}: the version generated/ was made from (sha256 ${sha.slice(0, 12)}…) is not in git's last ${HISTORY} commits; no surface diff`);
+    notes.push(`${display}: the version ${folder} was made from (sha256 ${sha.slice(0, 12)}…) is not in git's last ${HISTORY} commits; no surface diff`);
     return undefined;
   }
   const text = found.bytes.toString("utf8");
   const document = /^\s*\{/.test(text) ? JSON.parse(text) : (await import("yaml")).parse(text);
-  notes.push(`${display}: compared with ${found.ref} (the version generated/ was made from)`);
+  notes.push(`${display}: compared with ${found.ref} (the version ${folder} was made from)`);
   return new SpecDoc(document as Record<string, unknown>, `${display}@${found.ref}`);
 }
 
 /** Lines to print under the drift report; never throws for a missing history, says why instead. */
 export async function sdkSurfaceSummary(specs: { openapi: string; rpc?: string; display: (p: string) => string }, outDir: string): Promise<string[]> {
   const recorded = recordedHashes(outDir);
+  // The output folder as the user named it (--out), not custody's own generated/.
+  const folder = `${outDir.replace(/\/+$/, "")}/`;
   const notes: string[] = [];
   const input: DiffInput = {};
   for (const [kind, path] of [["openapi", specs.openapi], ["rpc", specs.rpc]] as const) {
@@ -67,10 +69,10 @@ export async function sdkSurfaceSummary(specs: { openapi: string; rpc?: string; 
     if (!sha) continue;
     const current = await readDocument(path, display);
     if (current.sha256 === sha) continue;
-    const old = await oldSide(path, display, sha, notes);
+    const old = await oldSide(path, display, sha, notes, folder);
     if (old) input[kind] = { old, next: new SpecDoc(current.document, display) };
   }
-  if (!input.openapi && !input.rpc) return notes.length ? ["SDK surface:", ...notes] : ["SDK surface: the specs are those generated/ was made from; the drift comes from the generator"];
+  if (!input.openapi && !input.rpc) return notes.length ? ["SDK surface:", ...notes] : [`SDK surface: the specs are those ${folder} was made from; the drift comes from the generator`];
   const report = diffDocuments(input);
   const shown = report.changes.filter((c) => c.level !== "info").slice(0, SHOWN);
   const rest = report.changes.length - shown.length;

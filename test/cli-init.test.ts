@@ -59,4 +59,16 @@ describe("custody init", () => {
     await expect(init(folder, ["--format", "toml"])).rejects.toThrow("--format must be yaml or json, not 'toml'");
     await expect(init(folder, ["--ci", "gitlab"])).rejects.toThrow("--ci: only github is supported, not 'gitlab'");
   });
+
+  it("asks on a terminal for the target's settings it was not given (Enter skips one) and writes the answers in", async () => {
+    const folder = join(dir, "asked");
+    const questions: string[] = [];
+    const answers: Record<string, string> = { "base-url": "https://wallet.test", "wallet-id": "1001" };
+    await run(["--rpc-url", "https://node.test"], { cwd: folder, stdout: () => undefined, ask: async (q) => (questions.push(q), answers[q.trim().split(" ")[0]] ?? "") });
+    expect(questions.map((q) => q.trim().split(" ")[0])).not.toContain("rpc-url");
+    expect(questions.map((q) => q.trim().split(" ")[0])).toContain("delivery-id");
+    const config = loadConfig(join(folder, "custody.config.yaml"), folder);
+    expect(config.targets.staging).toMatchObject({ "base-url": "https://wallet.test", "rpc-url": "https://node.test", "wallet-id": "1001" });
+    expect(config.targets.staging).not.toHaveProperty("delivery-id");
+  });
 });

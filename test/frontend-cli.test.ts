@@ -171,6 +171,20 @@ describe("custody trigger", () => {
     expect(got.out).toContain('"status": "failed"');
   });
 
+  it("deposit.confirmed with only --base-url, --api-key and --api-secret finds the credentials' workspace itself", async () => {
+    const file = process.env.CUSTODY_SANDBOX_FILE;
+    process.env.CUSTODY_SANDBOX_FILE = `${FILE}.absent`; // no sandbox file: the flags are all it has
+    try {
+      const flags = ["--base-url", sandbox.base_url, "--api-key", sandbox.api_key, "--api-secret", sandbox.api_secret];
+      const r = await capture(() => trigger(["deposit.confirmed", ...flags, "--amount", "0.5"]));
+      expect(r.err).not.toContain("listWallets");
+      expect(r.code).toBe(0);
+      expect(r.out).toMatch(/deposit confirmed: available balance 0 → 0.5/);
+    } finally {
+      process.env.CUSTODY_SANDBOX_FILE = file;
+    }
+  });
+
   it("block mines blocks", async () => {
     const r = await capture(() => trigger(["block", "--blocks", "2"]));
     expect(r.out).toMatch(/mined 2 blocks; head is block \d+/);

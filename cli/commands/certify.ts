@@ -11,6 +11,7 @@ const KEYS = "restricted keys (created with createApiKey at --level full when no
 const ISOLATION = "tenant isolation (a key of a second workspace; without it the isolation checks do not run)";
 const WEBHOOKS = "webhooks";
 const RUN = "run";
+const BASELINE = "adopt gradually (docs/guides/certify-in-ci.md#adopt-gradually)";
 const FUZZ = "fuzzing (schema-driven cases; docs/explanation/checks-proven-to-fail.md)";
 
 export const CERTIFY_OPTIONS = {
@@ -58,6 +59,11 @@ export const CERTIFY_OPTIONS = {
     default: "either; at seed level any Ed25519 scheme certify can find (the report says which matched)",
   },
   level: { type: "string", value: "seed|full", section: RUN, description: "seed: only what the seed specifies; full: also drive assumed operations", default: "full" },
+  plan: {
+    type: "boolean",
+    section: RUN,
+    description: "print which checks a run would execute and, for each that would not, the flag or variable\nthat enables it; sends only the preflight's requests (exit 0 all MUST would run, 3 not)",
+  },
   only: { type: "string", value: "GROUP,...", section: RUN, description: `run only these groups: ${GROUPS.join(", ")}` },
   "timeout-ms": { type: "string", value: "N", section: RUN, description: "per-check time limit, also bounds each request", default: String(DEFAULT_TIMEOUT_MS) },
   concurrency: { type: "string", value: "N", section: RUN, description: "checks at a time", default: String(DEFAULT_CONCURRENCY) },
@@ -69,6 +75,14 @@ export const CERTIFY_OPTIONS = {
     description: "response body limit; an answer over it is certify's limit, not the deployment's\nfailure: its checks are skipped (exit 3)",
     default: String(DEFAULT_MAX_BODY_BYTES / (1024 * 1024)),
   },
+  baseline: {
+    type: "string",
+    value: "FILE",
+    path: true,
+    section: BASELINE,
+    description: "known MUST failures: the run passes (exit 0) while only these fail, fails on any other or\nexpired one, and says which now pass",
+  },
+  "write-baseline": { type: "string", value: "FILE", path: true, section: BASELINE, description: "record this run's MUST failures in FILE (keeping reasons and expiry dates of --baseline)" },
   json: { type: "string", value: "FILE", path: true, section: "reports", description: "write the JSON report" },
   junit: { type: "string", value: "FILE", path: true, section: "reports", description: "write the JUnit XML report (only failed MUST checks are failures)" },
   html: { type: "string", value: "FILE", path: true, section: "reports", description: "write the HTML report" },
@@ -95,6 +109,7 @@ export const CERTIFY_COMMAND: CommandSpec<typeof CERTIFY_OPTIONS> = {
     "                [--workspace-id ID] [--level seed|full] [--only GROUP,...] [--timeout-ms N]",
     "                [--json FILE] [--junit FILE] [--html FILE] [--webhook-receiver-url PUBLIC_URL]",
     "custody certify --target NAME [options]      (a target of custody.config.yaml)",
+    "custody certify --target NAME --plan         (what a run would execute, and what enables the rest)",
     "custody certify --sandbox [same report options]",
   ],
   options: CERTIFY_OPTIONS,

@@ -10,7 +10,7 @@ export const MOCK_DEFAULT_HOST = "127.0.0.1";
 export const MOCK_OPTIONS = {
   port: { type: "string", value: "P", description: "port to listen on (0 picks a free one)", default: String(MOCK_DEFAULT_PORT) },
   host: { type: "string", value: "H", description: "address to listen on", default: MOCK_DEFAULT_HOST },
-  spec: { type: "string", value: "FILE", path: true, description: "OpenAPI document to serve", default: "spec/openapi.yaml" },
+  spec: { type: "string", value: "FILE", path: true, description: "OpenAPI document to serve", default: "./spec/openapi.yaml, else the one custody ships" },
   "cors-origin": {
     type: "string",
     multiple: true,

@@ -9,6 +9,12 @@ export interface Check extends CheckIdentity {
   requires?: Prerequisite[];
   /** Prerequisites to let settle (whatever their outcome) before the time limit starts. */
   awaits?: Prerequisite[];
+  /**
+   * Prerequisites it cannot do without although it does not `require` them (it waits for them itself,
+   * so that a step the target breaks is its own failure, or needs them only at one level): it skips
+   * without them. An inner list is satisfied by any one of its members. certify --plan reads this.
+   */
+  skipsWithout?: Array<Prerequisite | Prerequisite[]>;
   /** Ids of checks that must have finished first (ordering, e.g. delete after resend). */
   after?: string[];
   /** More such ids at --level seed only, where the check shares a given record with them. */

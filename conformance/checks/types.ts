@@ -2,6 +2,8 @@
 // A check knows a target only by URLs and credentials (never the reference implementation).
 
 export type Severity = "MUST" | "SHOULD";
+/** How the run gets its fixtures (supply.ts): `given` uses only flags; `create` may also drive assumed operations. */
+export type SupplyMode = "given" | "create";
 export type Level = "seed" | "full";
 export type CheckStatus = "passed" | "failed" | "skipped";
 

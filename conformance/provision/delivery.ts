@@ -1,7 +1,7 @@
 import { pollUntil, type Suite } from "../run/context.ts";
 import { findInList } from "../checks/list-reader.ts";
 import { fail, skip } from "../checks/outcome.ts";
-import { missing } from "../run/supply.ts";
+import { missing, RECEIVER_UNREACHED } from "../run/supply.ts";
 import { carriesEventId, eventIdOf, eventTypeOf } from "../transport/receiver.ts";
 import type { DeliveryFixture, EventFixture } from "./registry.ts";
 import { firstString, successRecord } from "./util.ts";
@@ -52,7 +52,8 @@ export async function provideEvent(suite: Suite): Promise<EventFixture> {
     const got =
       (named ? await receiver.waitFor((d) => d.receivedAt >= since && carriesEventId(d, named), limit, suite.signal) : undefined) ??
       (await receiver.waitFor((d) => d.receivedAt >= since, named ? 0 : limit, suite.signal));
-    if (!got) fail(`no delivery reached ${receiver.url("…")} within ${limit} ms after requeueing ${delivery.deliveryId} (2 × --timeout-ms; the seed sets no delivery latency: a slower deployment needs a larger --timeout-ms)`, ex.evidence);
+    // certify cannot see where the webhook points nor whether the deployment reaches this runner: a skip.
+    if (!got) skip(`no delivery reached ${receiver.url("…")} within ${limit} ms after requeueing ${delivery.deliveryId}: ${RECEIVER_UNREACHED.reason}`, RECEIVER_UNREACHED.needs);
     return named ? { ...got, requeuedEventId: named } : got;
   }
   const webhook = await suite.fixtures.need("webhook");

@@ -2,6 +2,7 @@
 // failures with the reproducing request, and a summary table at the end.
 import type { RunEvent } from "../run/runner.ts";
 import type { CheckResult } from "../checks/types.ts";
+import { baselineLines } from "./baseline.ts";
 import type { Report } from "./model.ts";
 import { curlOf } from "./reproduce.ts";
 
@@ -106,6 +107,7 @@ export function verdictLines(report: Report, paint: Paint = (_c, t) => t): strin
   if (s.interrupted) lines.push(paint("33;1", `interrupted: ${s.interrupted}; what ran is reported, and what the run created was removed`));
   if (s.verdict === "certified") {
     lines.push(paint("32;1", `CERTIFIED at level ${s.level}: all ${m.in_scope} MUST checks ran and passed (${s.should_failed} SHOULD failed) in ${s.duration_ms} ms`));
+    if (s.baseline) lines.push(...baselineLines(s.baseline));
     return lines;
   }
   for (const need of s.skip_needs) {
@@ -121,5 +123,6 @@ export function verdictLines(report: Report, paint: Paint = (_c, t) => t): strin
   } else {
     lines.push(paint("33;1", `NOT CERTIFIED (incomplete): ${scope}: ${m.passed} MUST checks passed; ${notRun} not run`));
   }
+  if (s.baseline) lines.push(...baselineLines(s.baseline));
   return lines;
 }

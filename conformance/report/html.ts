@@ -34,11 +34,13 @@ export function renderHtml(report: Report): string {
       })),
   }));
   const s = report.summary;
-  const failures = [...report.checks.filter((c) => c.status === "failed")].sort((a, b) => Number(a.severity === "SHOULD") - Number(b.severity === "SHOULD"));
+  const failures = [...report.checks.filter((c) => c.status === "failed" && !c.known_failure)].sort((a, b) => Number(a.severity === "SHOULD") - Number(b.severity === "SHOULD"));
   return compiled({
     summary: s,
     groups,
     failures,
+    knownFailures: report.checks.filter((c) => c.known_failure),
+    baseline: s.baseline,
     preflight: report.preflight,
     failedVerdict: s.verdict === "failed",
     notRun: s.must.skipped + s.must.not_selected,

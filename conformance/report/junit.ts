@@ -1,7 +1,8 @@
 // --junit FILE: JUnit XML, one testsuite per group, so CI shows each check as a test. Only a failed
 // MUST check is a <failure>: a failed SHOULD check is a <skipped> whose message starts with
 // "SHOULD failed" (with the evidence in <system-out>), because Jenkins, GitLab and GitHub test
-// reporters all fail a build on any <failure> while the run itself certifies (exit 0).
+// reporters all fail a build on any <failure> while the run itself certifies (exit 0). A known
+// failure of --baseline is a <skipped> starting "known failure" for the same reason.
 import type { Report, ReportCheck } from "./model.ts";
 import { curlOf } from "./reproduce.ts";
 
@@ -27,6 +28,10 @@ function testcase(c: ReportCheck): string {
   if (c.status === "skipped") return `${open}\n${props}\n      <skipped message="${xmlEscape(`${c.message ?? ""}${c.needs ? ` (needs ${c.needs})` : ""}`)}"/>\n    </testcase>`;
   if (c.status === "passed") return `${open}\n${props}\n    </testcase>`;
   const details = [c.message ?? "", "", ...(c.evidence?.request ? [`Reproduce: ${curlOf(c.evidence.request)}`] : []), "", JSON.stringify(c.evidence, null, 2)].join("\n");
+  if (c.known_failure) {
+    const why = `known failure (--baseline${c.known_failure.reason ? `: ${c.known_failure.reason}` : ""}): ${c.message ?? ""}`;
+    return `${open}\n${props}\n      <skipped message="${xmlEscape(why)}"/>\n      <system-out>${xmlEscape(details)}</system-out>\n    </testcase>`;
+  }
   if (c.severity === "SHOULD") {
     return `${open}\n${props}\n      <skipped message="${xmlEscape(`SHOULD failed: ${c.message ?? ""}`)}"/>\n      <system-out>${xmlEscape(details)}</system-out>\n    </testcase>`;
   }
@@ -56,6 +61,7 @@ export function renderJunit(report: Report): string {
   ].join("\n");
 }
 
+/** A <failure>: a failed MUST check the --baseline does not accept. */
 function isMustFailure(c: ReportCheck): boolean {
-  return c.status === "failed" && c.severity === "MUST";
+  return c.status === "failed" && c.severity === "MUST" && !c.known_failure;
 }

@@ -33,6 +33,35 @@ export interface ReportCheck {
   facts?: Record<string, string>;
   /** Parts of the check not judged (the owner's key refused on the same request, a shape certify cannot sign), with why. */
   skipped_cells?: Array<{ cell: string; reason: string }>;
+  /** A MUST failure the --baseline file accepts (baseline.ts). */
+  known_failure?: KnownFailure;
+}
+
+/** A known MUST failure of a --baseline file (baseline.ts). */
+export interface KnownFailure {
+  check: string;
+  /** The failure's first line as recorded; compared with numbers and ids masked (failureKey). */
+  failure: string;
+  reason?: string;
+  /** YYYY-MM-DD: the last day it is accepted. */
+  expires?: string;
+}
+
+/** What the baseline made of a run, in the report's summary (snake_case like the rest of it). */
+export interface BaselineSummary {
+  file: string;
+  /** certified, or known_failures_only (exit 0), incomplete (3), failed (1): the run judged with the baseline. */
+  outcome: "certified" | "known_failures_only" | "incomplete" | "failed";
+  /** MUST failures the baseline accepts. */
+  known: KnownFailure[];
+  /** MUST failures it does not accept: unknown checks, or failing otherwise than recorded (`recorded`). */
+  new: Array<{ check: string; failure: string; recorded?: string }>;
+  /** Known failures past their expiry date that still fail: they fail the run. */
+  expired: KnownFailure[];
+  /** Known failures whose check now passes: remove them from the file. */
+  now_passing: string[];
+  /** Known failures whose check did not run this time (skipped, not selected, or not of the level). */
+  not_run: string[];
 }
 
 export interface GroupSummary {
@@ -96,6 +125,8 @@ export interface ReportSummary {
   cleanup: CleanupSummary;
   /** Answers 429 the run waited out and sent again (a rate limit is no failure), and the time it waited. */
   rate_limited: RateLimited;
+  /** With --baseline: the run judged with the team's known failures (baseline.ts); it decides the exit. */
+  baseline?: BaselineSummary;
 }
 
 /** What the run removed from the deployment, and what it could not (to remove by hand). */
@@ -225,5 +256,7 @@ export const EXIT = {
 } as const;
 
 export function exitCodeOf(report: Report): number {
+  const b = report.summary.baseline;
+  if (b) return b.outcome === "known_failures_only" ? EXIT.certified : EXIT[b.outcome];
   return EXIT[report.summary.verdict === "certified" ? "certified" : report.summary.verdict];
 }

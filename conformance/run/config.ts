@@ -1,7 +1,6 @@
 // How a run goes (level, groups, bounds), and URL helpers. What the suite knows about a target is
 // lib/target.ts's Target: URLs and credentials, nothing else.
-import type { SupplyMode } from "./supply.ts";
-import type { Group, Level } from "../checks/types.ts";
+import type { Group, Level, SupplyMode } from "../checks/types.ts";
 
 export type { Credentials, OtherTenant, SeedFixtureIds, Target } from "../../lib/target.ts";
 

@@ -78,6 +78,7 @@ export function requeueFailedDeliveries(call: Call, ctx: Ctx, id: string, since:
 export interface TransactionView {
   id: string;
   wallet_id: string;
+  asset_id?: string;
   direction: string;
   status: string;
   amount: string;

@@ -235,6 +235,7 @@ export async function transactions(call, ctx, direction, n = 100) {
   return rows.map((t) => ({
     id: t.id,
     wallet_id: t.wallet_id,
+    asset_id: t.asset_id,
     direction: t.direction,
     status: t.status,
     amount: t.amount,

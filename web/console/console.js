@@ -22,6 +22,8 @@ const assetOf = (walletId) => shown.get(walletId) ?? natives[0];
 const addresses = new Map();
 /** Test deposits sent from this page: tx hash → { wallet, amount, symbol, status }. */
 const sent = new Map();
+/** wallet id → its name, for the deposits of wallets this page did not fund. */
+const walletNames = new Map();
 
 document.getElementById("key-note").textContent =
   `This page acts with the owner key ${config.api_key} that this sandbox generated (workspace ${config.workspace_id}). The sandbox is for local work only.`;
@@ -105,6 +107,7 @@ function walletRow(wallet) {
 
 async function refreshWallets() {
   const wallets = await api.listWallets(call, ctx);
+  for (const w of wallets) walletNames.set(w.id, w.name);
   const tbody = document.querySelector("#wallets tbody");
   if (wallets.length === 0) tbody.replaceChildren(el("tr", { className: "none" }, el("td", { colSpan: 6, className: "empty", textContent: "No wallets yet: create one above." })));
   else tbody.querySelector("tr.none")?.remove();
@@ -150,17 +153,25 @@ function refreshWithdrawals(withdrawals) {
   }
 }
 
+/** EVM hashes compare case-insensitively; Solana signatures are base58 (case matters). */
+const hashKey = (hash) => (hash?.startsWith("0x") ? hash.toLowerCase() : hash);
+
+/**
+ * Every deposit of the workspace the deployment lists (sent from this page, by `custody trigger`, or
+ * from outside), and those sent from this page that it does not list yet.
+ */
 async function refreshDeposits() {
-  if (sent.size === 0) return;
-  // EVM hashes compare case-insensitively; Solana signatures are base58 (case matters), compared as they are.
-  const deposits = await api.transactions(call, ctx, "deposit");
-  const byHash = new Map(deposits.flatMap((t) => [[t.tx_hash, t], [t.tx_hash?.toLowerCase(), t]]));
+  const listed = await api.transactions(call, ctx, "deposit");
+  const rows = new Map();
+  for (const t of listed) {
+    const wallet = walletNames.get(t.wallet_id) ?? t.wallet_id;
+    rows.set(hashKey(t.tx_hash) ?? t.id, { wallet, amount: t.amount, symbol: symbolOf(t.asset_id), hash: t.tx_hash ?? "", status: t.status });
+  }
+  for (const [hash, d] of sent) if (!rows.has(hashKey(hash))) rows.set(hashKey(hash), { ...d, hash });
   const tbody = document.querySelector("#deposits tbody");
-  for (const [hash, d] of sent) {
-    const seen = byHash.get(hash) ?? (hash.startsWith("0x") ? byHash.get(hash.toLowerCase()) : undefined);
-    if (seen) d.status = seen.status;
-    const row = rowFor(tbody, hash, () =>
-      el("tr", {}, el("td", { textContent: d.wallet }), el("td", { textContent: `${d.amount} ${d.symbol}` }), el("td", {}, el("code", { textContent: hash })), el("td", { className: "d-status" })),
+  for (const [key, d] of rows) { // oldest first: each row goes on top
+    const row = rowFor(tbody, key, () =>
+      el("tr", {}, el("td", { textContent: d.wallet }), el("td", { textContent: `${d.amount} ${d.symbol}`.trim() }), el("td", {}, el("code", { textContent: d.hash })), el("td", { className: "d-status" })),
     );
     badge(row.querySelector(".d-status"), d.status);
   }

@@ -109,6 +109,7 @@ export const unknownRecords: Check = {
 /** Seed 2.5-2.9 on the records the run can read (--withdrawal-id, the verification key). */
 export const recordShapes: Check = {
   id: "envelope.seed-record-fields",
+  skipsWithout: [["wallet", "withdrawal", "workspace"]],
   group: "envelope",
   title: "Withdrawal, creation status and verification key reads have the seed's field types and are the record asked for",
   severity: "MUST",

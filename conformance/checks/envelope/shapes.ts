@@ -5,6 +5,7 @@ import { SAMPLING, parsed, is2xx, everySample, NO_SUCCESS } from "./sample-verdi
 
 export const successShape: Check = {
   id: "envelope.success-shape",
+  skipsWithout: [["wallet", "workspace"]],
   statements: ["s2.1.envelope-success", "s2.1.envelope-message", "s2.1.envelope-code", "s2.1.envelope-data", "s2.1.envelope-everywhere", "s4.success-envelope"],
   ...SAMPLING,
   group: "envelope",

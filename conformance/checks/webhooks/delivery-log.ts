@@ -14,6 +14,7 @@ import type { EventFixture } from "../../provision/registry.ts";
 
 export const deliveryLogged: Check = {
   id: "webhooks.delivery-logged",
+  skipsWithout: ["delivery"],
   statements: ["s1.deliveries-logged", "s2.7.webhook-delivery", "s3.delivery-status-pending", "s6.delivery-recorded"],
   awaits: ["delivery"],
   group: "webhooks",
@@ -44,6 +45,7 @@ export const deliveryLogged: Check = {
 
 export const resendSameEvent: Check = {
   id: "webhooks.resend-same-event",
+  skipsWithout: ["event"],
   statements: ["s1.deliveries-logged", "s1.deliveries-requeued", "s2.7.webhook-delivery", "s3.delivery-status-pending", "s4.op6-resend-delivery", "s6.requeue-returns-record"],
   awaits: ["event"],
   group: "webhooks",

@@ -7,6 +7,7 @@ import { deliveryEvidence, ownedEvent } from "./received.ts";
 
 export const eventShape: Check = {
   id: "webhooks.event-shape",
+  skipsWithout: ["event"],
   statements: ["s6.webhook-delivery"],
   awaits: ["event"],
   group: "webhooks",

@@ -16,5 +16,5 @@ export async function ownedEvent(ctx: CheckContext): Promise<ReceivedDelivery> {
   if (result.ok) return result.value;
   // No delivery arrived although everything it needs was there: that is this check's failure.
   if (result.failure) throw result.failure;
-  skip(result.reason);
+  skip(result.reason, result.needs);
 }

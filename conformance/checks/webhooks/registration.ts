@@ -7,6 +7,7 @@ import type { Check } from "../check.ts";
 
 export const registration: Check = {
   id: "webhooks.registration",
+  skipsWithout: ["webhook"],
   statements: ["s1.webhooks-registered", "s6.webhook-delivery"],
   awaits: ["webhook"],
   group: "webhooks",

@@ -48,6 +48,7 @@ export const verificationKeyCheck: Check = {
 
 export const deliverySignature: Check = {
   id: "webhooks.delivery-signature",
+  skipsWithout: ["event"],
   statements: ["s1.deliveries-logged", "s1.deliveries-signed", "s6.webhook-delivery", "s6.signed-ed25519"],
   awaits: ["event"],
   group: "webhooks",
@@ -77,6 +78,7 @@ export const deliverySignature: Check = {
 
 export const tamperedBodyRejected: Check = {
   id: "webhooks.tampered-body-rejected",
+  skipsWithout: ["event"],
   statements: ["s1.deliveries-signed", "s6.signed-ed25519"],
   awaits: ["event"],
   group: "webhooks",
