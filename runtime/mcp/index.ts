@@ -10,3 +10,4 @@ export * from "./tool-list.ts";
 export * from "./server.ts";
 export * from "./http.ts";
 export * from "./main.ts";
+export * from "./invoke.ts";

@@ -28,8 +28,14 @@ export interface McpTarget {
   defaults?: Record<string, string>;
 }
 
-/** Serves until the transport closes; resolves with a close function. */
-export async function startMcp(target: McpTarget, run: McpRunOptions, log: (line: string) => void): Promise<() => Promise<void>> {
+export interface McpServing {
+  /** Resolves when the stdio client goes away (never for HTTP: stop it with close). */
+  ended: Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts serving on stdio, or Streamable HTTP. */
+export async function startMcp(target: McpTarget, run: McpRunOptions, log: (line: string) => void): Promise<McpServing> {
   // `--tools dynamic` is the dynamic mode; the other selectors still filter what it offers.
   const dynamic = run.dynamic === true || (run.policy.include ?? []).includes("dynamic");
   const policy = { ...run.policy, include: (run.policy.include ?? []).filter((s) => s !== "dynamic") };
@@ -43,11 +49,15 @@ export async function startMcp(target: McpTarget, run: McpRunOptions, log: (line
     const serving = await serveHttp({ ...run.http, createServer: build });
     log(`MCP over Streamable HTTP at ${serving.url}`);
     log(`bearer token: ${run.http.token ? "(the one given)" : serving.token}`);
-    return serving.close;
+    return { ended: new Promise<void>(() => undefined), close: serving.close };
   }
   const server = build();
+  const ended = new Promise<void>((resolve) => {
+    server.onclose = () => resolve();
+    process.stdin.once("end", () => resolve());
+  });
   await server.connect(new StdioServerTransport());
-  return () => server.close();
+  return { ended, close: () => server.close() };
 }
 
 export const MCP_USAGE = (bin: string, env: string) => `usage: ${bin} [--allow-writes] [--allow-funds] [--tools SEL,...|dynamic] [--exclude-tools SEL,...]

@@ -25,6 +25,10 @@ export interface ToolOperation {
   /** The generated client's method name. */
   method: string;
   httpMethod: string;
+  /** The status a success answers with. */
+  successStatus: number;
+  /** The answer is the {success, message, code, data} envelope. */
+  envelope: boolean;
   path: string;
   tag: string;
   title: string;
