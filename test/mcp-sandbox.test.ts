@@ -117,7 +117,7 @@ describe("custody mcp over the sandbox", () => {
     await trigger("deposit.confirmed", { amount: "2" }, creds, () => undefined);
     // The wallet and asset trigger funded: its rule (the newest ready wallet, the native EVM coin).
     const caller = operationCaller(creds);
-    const wallet = (await api.listWallets(caller, { workspace_id: creds.workspaceId })).find((w: { status: string }) => w.status === "success") as { id: string };
+    const wallet = (await api.listWallets(caller, { workspace_id: creds.workspaceId ?? "" })).find((w: { status: string }) => w.status === "success") as { id: string };
     const asset = (await api.nativeAsset(caller, "evm")) as { id: string };
     const args = { wallet_id: wallet.id, asset_id: asset.id, amount: "0.25", recipient_address: `0x${"ab".repeat(20)}` };
     const count = async () => (await sdk.listWalletWithdrawals({ params: { wallet_id: wallet.id } })).length;
