@@ -38,7 +38,7 @@ export function toolOf(op: ToolOperation, defaults: Readonly<Record<string, stri
     name: op.tool,
     title: op.title,
     description: [op.description, effectSentence(op)].filter(Boolean).join("\n\n"),
-    inputSchema: { type: "object", properties, ...(required.length ? { required } : {}) },
+    inputSchema: { ...(op.inputSchema as Tool["inputSchema"]), type: "object", properties, ...(required.length ? { required } : { required: undefined }) },
     outputSchema: { type: "object", properties: { data: op.dataSchema, page: PAGE_SCHEMA } } as Tool["outputSchema"],
     annotations: annotationsOf(op),
   };
