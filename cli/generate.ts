@@ -27,6 +27,7 @@ export interface GenerateArgs {
   help: boolean;
   runtime?: RuntimeSource;
   package?: PackageSpec;
+  mcp?: boolean;
 }
 
 /** The project's own spec/ when it has one, else the contract custody ships. */
@@ -43,6 +44,7 @@ export function parseGenerateArgs(argv: readonly string[]): GenerateArgs {
 export function generateArgsOf(values: Values): GenerateArgs {
   const args: GenerateArgs = { spec: values.spec ?? DEFAULT_SPEC, out: values.out ?? "generated", check: values.check ?? false, help: values.help ?? false };
   if (values.lenient) args.lenient = true;
+  if (values.mcp) args.mcp = true;
   if (values.runtime !== undefined) {
     if (values.runtime !== "vendor" && values.runtime !== "package") throw new UsageError(`--runtime must be vendor or package, got '${values.runtime}'`);
     args.runtime = values.runtime;
@@ -94,7 +96,7 @@ async function generateOne(args: GenerateArgs, label: string): Promise<number> {
   const out = shown(args.out);
   let result: GenerateResult;
   try {
-    result = await generate({ specPath: args.spec, rpcSpecPath: args.rpcSpec, outDir: args.out, check: args.check, lenient: args.lenient, runtime: args.runtime, package: args.package });
+    result = await generate({ specPath: args.spec, rpcSpecPath: args.rpcSpec, outDir: args.out, check: args.check, lenient: args.lenient, runtime: args.runtime, package: args.package, mcp: args.mcp });
   } catch (error) {
     if (error instanceof SpecError) {
       console.error(`${label}: the spec is invalid, nothing was written:\n${error.message}`);
