@@ -1,6 +1,7 @@
 // JSON Schemas every MCP client accepts: the generator's resolved schema with every $ref inlined (a
 // cycle becomes an open schema with a note), no $defs, no vendor or document-only keywords, one-type
-// arrays written as the type. Inputs drop readOnly members; outputs are loosened (loosen) because an
+// arrays written as the type, no member named like a keyword ("$ref" in SCIM documents: clients that
+// resolve refs naively take it for one; outputs still accept it). Inputs drop readOnly members; outputs are loosened (loosen) because an
 // output schema stricter than the service's real answers turns good calls into errors.
 import type { SchemaResolver } from "../generator/model/resolve-schema.ts";
 import type { Schema, SchemaObject } from "../generator/model/types.ts";
@@ -30,7 +31,7 @@ export function inlineSchema(resolver: SchemaResolver, schema: Schema | undefine
   const sub = (value: unknown) => inlineSchema(resolver, value as Schema, direction, seen, depth + 1);
   for (const [key, value] of Object.entries(resolved as SchemaObject)) {
     if (key.startsWith("x-") || DROPPED.has(key)) continue;
-    if (SCHEMA_MAPS.has(key) && value && typeof value === "object") out[key] = Object.fromEntries(Object.entries(value).filter(([, v]) => keeps(resolver, v as Schema, direction)).map(([k, v]) => [k, sub(v)]));
+    if (SCHEMA_MAPS.has(key) && value && typeof value === "object") out[key] = Object.fromEntries(Object.entries(value).filter(([k, v]) => !k.startsWith("$") && keeps(resolver, v as Schema, direction)).map(([k, v]) => [k, sub(v)]));
     else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) out[key] = value.map(sub);
     else if (SCHEMA_VALUES.has(key)) out[key] = sub(value);
     else if (key === "type" && Array.isArray(value) && value.length === 1) out.type = value[0];
