@@ -35,33 +35,70 @@ export async function resolveMcpTarget(values: Values, ctx: ConfigContext): Prom
   const none = async () => undefined;
   if (values.sandbox) {
     const sandbox = await startSandboxWorker();
-    return { baseUrl: sandbox.base_url, apiKey: sandbox.api_key, apiSecret: sandbox.api_secret, workspaceId: sandbox.workspace_id, close: sandbox.close };
+    return {
+      baseUrl: sandbox.base_url,
+      apiKey: sandbox.api_key,
+      apiSecret: sandbox.api_secret,
+      workspaceId: sandbox.workspace_id,
+      close: sandbox.close,
+    };
   }
   let flags = values;
   if (values.target !== undefined) {
     const config = configOf(values.config, ctx);
-    if (config === undefined) throw new ConfigError("--target needs a config file with targets (custody init writes one)");
+    if (config === undefined)
+      throw new ConfigError("--target needs a config file with targets (custody init writes one)");
     const target = withConfig({}, config, "certify", { kind: "targets", name: values.target }, ctx.env) as Values;
     flags = { ...target, ...Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) };
   }
   const creds = resolveCredentials(credentialFlagsOf(flags), ctx.env);
-  return { baseUrl: creds.baseUrl, apiKey: creds.apiKey, apiSecret: creds.apiSecret, workspaceId: creds.workspaceId, close: none };
+  return {
+    baseUrl: creds.baseUrl,
+    apiKey: creds.apiKey,
+    apiSecret: creds.apiSecret,
+    workspaceId: creds.workspaceId,
+    close: none,
+  };
 }
 
 function runOptions(values: Values): McpRunOptions {
-  const list = (text: string | undefined) => (text ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const list = (text: string | undefined) =>
+    (text ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
   const port = values.port === undefined ? undefined : Number(values.port);
-  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new UsageError(`--port must be a port number, not ${values.port}`);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536))
+    throw new UsageError(`--port must be a port number, not ${values.port}`);
   return {
-    policy: { allowWrites: values["allow-writes"] === true, allowFunds: values["allow-funds"] === true, include: list(values.tools), exclude: list(values["exclude-tools"]) },
+    policy: {
+      allowWrites: values["allow-writes"] === true,
+      allowFunds: values["allow-funds"] === true,
+      include: list(values.tools),
+      exclude: list(values["exclude-tools"]),
+    },
     ...(values["audit-log"] ? { auditLog: values["audit-log"] } : {}),
-    ...(values.http ? { http: { host: values.host, port, token: values.token ?? process.env.CUSTODY_MCP_TOKEN, allowedOrigins: values["allow-origin"] } } : {}),
+    ...(values.http
+      ? {
+          http: {
+            host: values.host,
+            port,
+            token: values.token ?? process.env.CUSTODY_MCP_TOKEN,
+            allowedOrigins: values["allow-origin"],
+          },
+        }
+      : {}),
   };
 }
 
 /** The generated client for custody's own contract (its validation and errors); the runtime call for another document. */
 async function invokerFor(own: boolean, creds: McpTargetCredentials): Promise<Invoke> {
-  const options = { baseUrl: creds.baseUrl, apiKey: creds.apiKey, apiSecret: creds.apiSecret, logLevel: "off" as const };
+  const options = {
+    baseUrl: creds.baseUrl,
+    apiKey: creds.apiKey,
+    apiSecret: creds.apiSecret,
+    logLevel: "off" as const,
+  };
   if (!own) return transportInvoke(createTransport(options));
   const { CustodialWalletServiceClient } = await import("../generated/client.ts");
   return clientInvoke(new CustodialWalletServiceClient(options));
@@ -95,7 +132,9 @@ export async function run(argv: string[], ctx: ConfigContext = {}): Promise<numb
       run,
       log,
     );
-    log(`serving ${table.length} operations of ${title} at ${creds.baseUrl}${run.policy.allowWrites ? "" : " (read-only)"}`);
+    log(
+      `serving ${table.length} operations of ${title} at ${creds.baseUrl}${run.policy.allowWrites ? "" : " (read-only)"}`,
+    );
     await Promise.race([serving.ended, stopSignal()]);
     await serving.close();
     return 0;

@@ -11,7 +11,9 @@ export function effectOf(operationId: string, method: string, extensions: Readon
   const declared = extensions["x-custody-effect"];
   if (declared === undefined) return READ_METHODS.has(method.toUpperCase()) ? "read" : "write";
   if (typeof declared === "string" && (EFFECTS as readonly string[]).includes(declared)) return declared as Effect;
-  throw new EffectError(`${operationId}: x-custody-effect must be read, write or funds, not ${JSON.stringify(declared)}`);
+  throw new EffectError(
+    `${operationId}: x-custody-effect must be read, write or funds, not ${JSON.stringify(declared)}`,
+  );
 }
 
 export function agentAllowed(extensions: Readonly<Record<string, unknown>>): boolean {

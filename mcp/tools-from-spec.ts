@@ -36,22 +36,37 @@ interface Member {
 function parameterMember(model: SpecModel, p: ParameterModel, taken: Set<string>): Member {
   const inlined = inlineSchema(model.resolver, p.schema, "input");
   // The parameter's own description says more than its type's (a shared id format, say).
-  const schema = typeof inlined === "object" && p.description ? { ...inlined, description: cleanText(p.description, 300) } : inlined;
+  const schema =
+    typeof inlined === "object" && p.description ? { ...inlined, description: cleanText(p.description, 300) } : inlined;
   const name = taken.has(p.name) ? `${p.in}_${p.name}` : p.name;
   taken.add(name);
-  return { arg: { name, place: p.in as ToolArgument["place"], key: p.key }, schema, required: p.required || p.in === "path" };
+  return {
+    arg: { name, place: p.in as ToolArgument["place"], key: p.key },
+    schema,
+    required: p.required || p.in === "path",
+  };
 }
 
 /** The body's members, each an argument; a body that is not one plain object is one `body` argument. */
 function bodyMembers(model: SpecModel, op: OperationModel, taken: Set<string>): Member[] {
   if (op.body === undefined) return [];
   const schema = inlineSchema(model.resolver, op.body.schema, "input");
-  const plain = typeof schema === "object" && schema.properties !== undefined && !schema.anyOf && !schema.oneOf && !schema.allOf;
+  const plain =
+    typeof schema === "object" && schema.properties !== undefined && !schema.anyOf && !schema.oneOf && !schema.allOf;
   if (!plain || !/json/i.test(op.body.mediaType)) {
     const name = taken.has("body") ? "request_body" : "body";
-    return [{ arg: { name, place: "whole-body" }, schema: typeof schema === "object" && op.body.description ? { ...schema, description: cleanText(op.body.description, 300) } : schema, required: op.body.required }];
+    return [
+      {
+        arg: { name, place: "whole-body" },
+        schema:
+          typeof schema === "object" && op.body.description
+            ? { ...schema, description: cleanText(op.body.description, 300) }
+            : schema,
+        required: op.body.required,
+      },
+    ];
   }
-  const required = new Set(op.body.required ? ((schema as Json).required as string[] | undefined) ?? [] : []);
+  const required = new Set(op.body.required ? (((schema as Json).required as string[] | undefined) ?? []) : []);
   return Object.entries((schema as Json).properties as Json).map(([key, member]) => {
     const name = taken.has(key) ? `body_${key}` : key;
     taken.add(name);
@@ -61,7 +76,11 @@ function bodyMembers(model: SpecModel, op: OperationModel, taken: Set<string>): 
 
 function inputOf(model: SpecModel, op: OperationModel): { schema: Json; args: ToolArgument[] } {
   const taken = new Set<string>();
-  const params = [...op.params.path, ...op.params.query, ...op.params.header.filter((p) => !IDEMPOTENCY_HEADER.test(p.name))];
+  const params = [
+    ...op.params.path,
+    ...op.params.query,
+    ...op.params.header.filter((p) => !IDEMPOTENCY_HEADER.test(p.name)),
+  ];
   const members = [...params.map((p) => parameterMember(model, p, taken)), ...bodyMembers(model, op, taken)];
   const required = members.filter((m) => m.required).map((m) => m.arg.name);
   const schema: Json = { type: "object", properties: Object.fromEntries(members.map((m) => [m.arg.name, m.schema])) };
@@ -99,7 +118,14 @@ function toolOperation(model: SpecModel, op: OperationModel, tool: string): Tool
     idempotent: op.idempotent,
     ...(idempotencyHeader ? { idempotencyHeader } : {}),
     ...(pagination
-      ? { pagination: { offset: pagination.offset.name, limit: pagination.limit.name, itemsPath: pagination.itemsPath, ...(pagination.maxLimit ? { maxLimit: pagination.maxLimit } : {}) } }
+      ? {
+          pagination: {
+            offset: pagination.offset.name,
+            limit: pagination.limit.name,
+            itemsPath: pagination.itemsPath,
+            ...(pagination.maxLimit ? { maxLimit: pagination.maxLimit } : {}),
+          },
+        }
       : {}),
   };
 }

@@ -11,12 +11,21 @@ import { loadToolTable } from "../mcp/load.ts";
 import { lintTools } from "../mcp/lint.ts";
 import { defaultCacheDir, drawDocuments, ensureCorpus, listDocuments } from "./corpus/draw.ts";
 
-const { values } = parseArgs({ options: { n: { type: "string", default: "100" }, seed: { type: "string", default: "1" }, cache: { type: "string" }, local: { type: "boolean" } } });
+const { values } = parseArgs({
+  options: {
+    n: { type: "string", default: "100" },
+    seed: { type: "string", default: "1" },
+    cache: { type: "string" },
+    local: { type: "boolean" },
+  },
+});
 
 function documents(): string[] {
   if (values.local) {
     const dir = "node_modules/@octokit/openapi/generated";
-    return readdirSync(dir).filter((f) => f.endsWith(".json") && !f.includes("deref")).map((f) => join(dir, f));
+    return readdirSync(dir)
+      .filter((f) => f.endsWith(".json") && !f.includes("deref"))
+      .map((f) => join(dir, f));
   }
   const api = ensureCorpus(values.cache ?? defaultCacheDir());
   return drawDocuments(listDocuments(api), Number(values.n), Number(values.seed)).map((id) => join(api, `${id}.json`));

@@ -12,19 +12,33 @@ let serving: HttpServing;
 beforeAll(async () => {
   const { table } = await loadToolTable("spec/openapi.yaml");
   const invoke = async () => ({ data: { status: "ok" }, status: 200 });
-  serving = await serveHttp({ createServer: () => createMcpServer({ name: "t", version: "0", table, policy: {}, invoke, redact: redactor([]) }) });
+  serving = await serveHttp({
+    createServer: () => createMcpServer({ name: "t", version: "0", table, policy: {}, invoke, redact: redactor([]) }),
+  });
 }, 60_000);
 afterAll(async () => serving?.close());
 
-const INIT = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "0" } } };
+const INIT = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "0" } },
+};
 
 /** node:http, because fetch will not send a Host header of the caller's choosing. */
 function post(headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(serving.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
+    const req = request(
+      serving.url,
+      {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
     req.once("error", reject).end(JSON.stringify(INIT));
   });
 }
@@ -32,10 +46,16 @@ function post(headers: Record<string, string>): Promise<number> {
 it("binds 127.0.0.1 and serves a client that sends the token", async () => {
   expect(new URL(serving.url).hostname).toBe("127.0.0.1");
   const client = new Client({ name: "http-test", version: "0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(serving.url), { requestInit: { headers: { authorization: `Bearer ${serving.token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(serving.url), {
+      requestInit: { headers: { authorization: `Bearer ${serving.token}` } },
+    }),
+  );
   const { tools } = await client.listTools();
   expect(tools.length).toBeGreaterThan(10);
-  expect((await client.callTool({ name: "getHealth", arguments: {} })).structuredContent).toEqual({ data: { status: "ok" } });
+  expect((await client.callTool({ name: "getHealth", arguments: {} })).structuredContent).toEqual({
+    data: { status: "ok" },
+  });
   await client.close();
 });
 

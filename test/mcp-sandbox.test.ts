@@ -17,7 +17,14 @@ import { trigger } from "../cli/trigger.ts";
 import * as api from "../web/console/adapter.js";
 import { CustodialWalletServiceClient } from "../generated/client.ts";
 import { loadToolTable } from "../mcp/load.ts";
-import { clientInvoke, createMcpServer, fileAuditSink, redactor, type ToolOperation, type ToolPolicy } from "../runtime/mcp/index.ts";
+import {
+  clientInvoke,
+  createMcpServer,
+  fileAuditSink,
+  redactor,
+  type ToolOperation,
+  type ToolPolicy,
+} from "../runtime/mcp/index.ts";
 
 let sandbox: SandboxHandle;
 let table: ToolOperation[];
@@ -29,11 +36,19 @@ let elicitAnswer: "accept" | "decline" | "cancel" = "accept";
 
 beforeAll(async () => {
   [sandbox, { table }] = await Promise.all([startSandboxWorker(), loadToolTable("spec/openapi.yaml")]);
-  sdk = new CustodialWalletServiceClient({ baseUrl: sandbox.base_url, apiKey: sandbox.api_key, apiSecret: sandbox.api_secret, logLevel: "off" });
+  sdk = new CustodialWalletServiceClient({
+    baseUrl: sandbox.base_url,
+    apiKey: sandbox.api_key,
+    apiSecret: sandbox.api_secret,
+    logLevel: "off",
+  });
 }, 120_000);
 afterAll(async () => sandbox?.close());
 
-async function connect(policy: ToolPolicy, options: { elicitation?: boolean; dynamic?: boolean } = {}): Promise<Client> {
+async function connect(
+  policy: ToolPolicy,
+  options: { elicitation?: boolean; dynamic?: boolean } = {},
+): Promise<Client> {
   const redact = redactor([sandbox.api_key, sandbox.api_secret]);
   const server = createMcpServer({
     name: "custody-mcp-test",
@@ -46,7 +61,10 @@ async function connect(policy: ToolPolicy, options: { elicitation?: boolean; dyn
     audit: fileAuditSink(auditFile, redact, (m) => seen.push(m)),
     defaults: { workspace_id: sandbox.workspace_id! },
   });
-  const client = new Client({ name: "test", version: "0" }, { capabilities: options.elicitation === false ? {} : { elicitation: {} } });
+  const client = new Client(
+    { name: "test", version: "0" },
+    { capabilities: options.elicitation === false ? {} : { elicitation: {} } },
+  );
   if (options.elicitation !== false) {
     client.setRequestHandler(ElicitRequestSchema, async (request) => {
       seen.push(request.params.message);
@@ -78,13 +96,16 @@ describe("custody mcp over the sandbox", () => {
       const { tools } = await (await connect(policy)).listTools();
       seen.push(JSON.stringify(tools));
       expect(new Set(tools.map((t) => effectOf(t.name)))).toEqual(new Set(effects));
-      for (const never of ["approveWithdrawal", "rejectWithdrawal", "createApiKey", "revokeApiKey"]) expect(names(tools)).not.toContain(never);
+      for (const never of ["approveWithdrawal", "rejectWithdrawal", "createApiKey", "revokeApiKey"])
+        expect(names(tools)).not.toContain(never);
       for (const tool of tools) {
         const a = tool.annotations!;
         expect(typeof tool.title === "string" && tool.title.length > 0).toBe(true);
-        for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const) expect(typeof a[hint]).toBe("boolean");
+        for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const)
+          expect(typeof a[hint]).toBe("boolean");
         expect(a.readOnlyHint).toBe(effectOf(tool.name) === "read");
-        if (effectOf(tool.name) === "funds") expect([a.destructiveHint, a.idempotentHint, a.openWorldHint]).toEqual([true, true, true]);
+        if (effectOf(tool.name) === "funds")
+          expect([a.destructiveHint, a.idempotentHint, a.openWorldHint]).toEqual([true, true, true]);
         // The server fills workspace_id and the idempotency key; the model is asked for neither.
         expect(Object.keys((tool.inputSchema.properties ?? {}) as object)).not.toContain("workspace_id");
         expect(JSON.stringify(tool.inputSchema).toLowerCase()).not.toContain("idempotency");
@@ -96,13 +117,19 @@ describe("custody mcp over the sandbox", () => {
     const client = await connect({});
     const { tools } = await client.listTools();
     const ajv = new Ajv2020({ strict: false });
-    for (const [name, args] of [["listNetworks", { limit: 2 }], ["getHealth", {}], ["listWallets", {}]] as const) {
+    for (const [name, args] of [
+      ["listNetworks", { limit: 2 }],
+      ["getHealth", {}],
+      ["listWallets", {}],
+    ] as const) {
       const result = await call(client, name, args);
       expect(result.isError, JSON.stringify(result)).toBeFalsy();
       const schema = tools.find((t) => t.name === name)!.outputSchema!;
       expect(ajv.validate(schema, result.structuredContent), JSON.stringify(ajv.errors)).toBe(true);
     }
-    const page = (await call(client, "listNetworks", { limit: 2 })).structuredContent as { page: { more: boolean; next_offset: number } };
+    const page = (await call(client, "listNetworks", { limit: 2 })).structuredContent as {
+      page: { more: boolean; next_offset: number };
+    };
     expect(page.page).toMatchObject({ more: true, next_offset: 2 });
   });
 
@@ -113,13 +140,26 @@ describe("custody mcp over the sandbox", () => {
   });
 
   it("moves money only when a person confirms, and the same call again returns the same withdrawal", async () => {
-    const creds = { baseUrl: sandbox.base_url, apiKey: sandbox.api_key, apiSecret: sandbox.api_secret, workspaceId: sandbox.workspace_id, source: "test" };
+    const creds = {
+      baseUrl: sandbox.base_url,
+      apiKey: sandbox.api_key,
+      apiSecret: sandbox.api_secret,
+      workspaceId: sandbox.workspace_id,
+      source: "test",
+    };
     await trigger("deposit.confirmed", { amount: "2" }, creds, () => undefined);
     // The wallet and asset trigger funded: its rule (the newest ready wallet, the native EVM coin).
     const caller = operationCaller(creds);
-    const wallet = (await api.listWallets(caller, { workspace_id: creds.workspaceId ?? "" })).find((w: { status: string }) => w.status === "success") as { id: string };
+    const wallet = (await api.listWallets(caller, { workspace_id: creds.workspaceId ?? "" })).find(
+      (w: { status: string }) => w.status === "success",
+    ) as { id: string };
     const asset = (await api.nativeAsset(caller, "evm")) as { id: string };
-    const args = { wallet_id: wallet.id, asset_id: asset.id, amount: "0.25", recipient_address: `0x${"ab".repeat(20)}` };
+    const args = {
+      wallet_id: wallet.id,
+      asset_id: asset.id,
+      amount: "0.25",
+      recipient_address: `0x${"ab".repeat(20)}`,
+    };
     const count = async () => (await sdk.listWalletWithdrawals({ params: { wallet_id: wallet.id } })).length;
     const before = await count();
 
@@ -141,11 +181,24 @@ describe("custody mcp over the sandbox", () => {
     expect(made.status).toBe("pending_approval");
     expect((first.content as { text: string }[])[0].text).toContain(`${made.id} is pending_approval`);
     const again = await call(funds, "createWithdrawal", { ...args });
-    expect((again.structuredContent as typeof first.structuredContent & { data: { withdrawal: { id: string } } }).data.withdrawal.id).toBe(made.id);
+    expect(
+      (again.structuredContent as typeof first.structuredContent & { data: { withdrawal: { id: string } } }).data
+        .withdrawal.id,
+    ).toBe(made.id);
     expect(await count()).toBe(before + 1);
-    expect(seen.some((m) => m.includes("Amount: 0.25") && m.includes(`Destination: ${args.recipient_address}`) && m.includes(`Wallet: ${wallet.id}`))).toBe(true);
+    expect(
+      seen.some(
+        (m) =>
+          m.includes("Amount: 0.25") &&
+          m.includes(`Destination: ${args.recipient_address}`) &&
+          m.includes(`Wallet: ${wallet.id}`),
+      ),
+    ).toBe(true);
 
-    const lines = readFileSync(auditFile, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, string>);
+    const lines = readFileSync(auditFile, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, string>);
     const withdrawals = lines.filter((l) => l.tool === "createWithdrawal");
     expect(withdrawals.map((l) => l.outcome)).toEqual(["declined", "cancelled", "no-elicitation", "ok", "ok"]);
     const keys = new Set(withdrawals.filter((l) => l.outcome === "ok").map((l) => l.idempotency_key));
@@ -156,7 +209,11 @@ describe("custody mcp over the sandbox", () => {
 
   it("offers three dynamic tools under the same rules", async () => {
     const client = await connect({}, { dynamic: true });
-    expect(names((await client.listTools()).tools)).toEqual(["list_operations", "describe_operation", "call_operation"]);
+    expect(names((await client.listTools()).tools)).toEqual([
+      "list_operations",
+      "describe_operation",
+      "call_operation",
+    ]);
     const listed = (await call(client, "list_operations", {})).structuredContent as { data: { effect: string }[] };
     expect(new Set(listed.data.map((o) => o.effect))).toEqual(new Set(["read"]));
     expect((await call(client, "call_operation", { operation: "createWithdrawal", arguments: {} })).isError).toBe(true);
@@ -167,7 +224,13 @@ describe("custody mcp over the sandbox", () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: ["bin/custody.js", "mcp", "--audit-log", auditFile],
-      env: { ...(process.env as Record<string, string>), CUSTODY_BASE_URL: sandbox.base_url, CUSTODY_API_KEY: sandbox.api_key, CUSTODY_API_SECRET: sandbox.api_secret, CUSTODY_WORKSPACE_ID: sandbox.workspace_id! },
+      env: {
+        ...(process.env as Record<string, string>),
+        CUSTODY_BASE_URL: sandbox.base_url,
+        CUSTODY_API_KEY: sandbox.api_key,
+        CUSTODY_API_SECRET: sandbox.api_secret,
+        CUSTODY_WORKSPACE_ID: sandbox.workspace_id!,
+      },
       stderr: "pipe",
     });
     const client = new Client({ name: "stdio-test", version: "0" });

@@ -14,47 +14,80 @@ import { baseSpec, diffOf, lines } from "./diff/helpers.ts";
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options"];
 
 describe("effects in spec/openapi.yaml", () => {
-  const spec = yaml.load(readFileSync("spec/openapi.yaml", "utf8")) as { paths: Record<string, Record<string, Record<string, unknown>>> };
-  const ops: Record<string, unknown>[] = Object.values(spec.paths).flatMap((item) => METHODS.filter((m) => item[m]).map((m) => ({ method: m, ...item[m] })));
+  const spec = yaml.load(readFileSync("spec/openapi.yaml", "utf8")) as {
+    paths: Record<string, Record<string, Record<string, unknown>>>;
+  };
+  const ops: Record<string, unknown>[] = Object.values(spec.paths).flatMap((item) =>
+    METHODS.filter((m) => item[m]).map((m) => ({ method: m, ...item[m] })),
+  );
 
-  it("every operation declares read, write or funds; GET reads; approvals and API key writes are never for agents", () => {
-    expect(ops.length).toBeGreaterThan(30);
-    for (const op of ops) {
-      expect(["read", "write", "funds"], String(op.operationId)).toContain(op["x-custody-effect"]);
-      if (op.method === "get") expect(op["x-custody-effect"], String(op.operationId)).toBe("read");
-    }
-    const never = ops.filter((op) => op["x-custody-agent"] === "never").map((op) => op.operationId);
-    expect(never.sort()).toEqual(["approveWithdrawal", "createApiKey", "rejectWithdrawal", "revokeApiKey"]);
-    const funds = ops.filter((op) => op["x-custody-effect"] === "funds").map((op) => op.operationId);
-    expect(funds).toEqual(expect.arrayContaining(["createWithdrawal", "requestSign", "signRawTransaction"]));
-  });
+  it(
+    "every operation declares read, write or funds; GET reads; approvals and API key writes are never for " + "agents",
+    () => {
+      expect(ops.length).toBeGreaterThan(30);
+      for (const op of ops) {
+        expect(["read", "write", "funds"], String(op.operationId)).toContain(op["x-custody-effect"]);
+        if (op.method === "get") expect(op["x-custody-effect"], String(op.operationId)).toBe("read");
+      }
+      const never = ops.filter((op) => op["x-custody-agent"] === "never").map((op) => op.operationId);
+      expect(never.sort()).toEqual(["approveWithdrawal", "createApiKey", "rejectWithdrawal", "revokeApiKey"]);
+      const funds = ops.filter((op) => op["x-custody-effect"] === "funds").map((op) => op.operationId);
+      expect(funds).toEqual(expect.arrayContaining(["createWithdrawal", "requestSign", "signRawTransaction"]));
+    },
+  );
 
   it("custody diff reports a change of effect and of agent exposure", () => {
     const W = "/wallets/{id}";
-    expect(lines(diffOf((d) => (d.paths[W].get["x-custody-effect"] = "funds")))).toEqual([`breaking api-agent-effect-changed GET ${W}`]);
+    expect(lines(diffOf((d) => (d.paths[W].get["x-custody-effect"] = "funds")))).toEqual([
+      `breaking api-agent-effect-changed GET ${W}`,
+    ]);
     // Declaring what the method already implies changes nothing.
     expect(lines(diffOf((d) => (d.paths[W].get["x-custody-effect"] = "read")))).toEqual([]);
-    expect(lines(diffOf((d) => (d.paths[W].get["x-custody-agent"] = "never")))).toEqual([`breaking api-agent-hidden GET ${W}`]);
+    expect(lines(diffOf((d) => (d.paths[W].get["x-custody-agent"] = "never")))).toEqual([
+      `breaking api-agent-hidden GET ${W}`,
+    ]);
     const base = baseSpec();
     base.paths[W].get["x-custody-agent"] = "never";
-    expect(lines(diffOf((d) => delete d.paths[W].get["x-custody-agent"], base))).toEqual([`warning api-agent-exposed GET ${W}`]);
+    expect(lines(diffOf((d) => delete d.paths[W].get["x-custody-agent"], base))).toEqual([
+      `warning api-agent-exposed GET ${W}`,
+    ]);
   });
 });
 
 const PUBLIC = [
   "spec/openapi.yaml",
-  ...["additional-properties", "allof", "default-only", "discriminator", "keywords-30", "keywords", "mini-custody", "names", "nullable-30", "nullable-31", "public-apis-31", "read-write-only", "recursive"].map((n) => `test/fixtures/specs/${n}.yaml`),
+  ...[
+    "additional-properties",
+    "allof",
+    "default-only",
+    "discriminator",
+    "keywords-30",
+    "keywords",
+    "mini-custody",
+    "names",
+    "nullable-30",
+    "nullable-31",
+    "public-apis-31",
+    "read-write-only",
+    "recursive",
+  ].map((n) => `test/fixtures/specs/${n}.yaml`),
   "test/fixtures/swagger2/petstore-2.0.yaml",
 ];
 
 describe("tool schemas every client accepts", () => {
-  it.each(PUBLIC)("%s", async (path) => {
-    const { table } = await loadToolTable(path);
-    expect(table.length).toBeGreaterThan(0);
-    expect(lintTools(table)).toEqual([]);
-    // Nothing is read by guess for a method that may change something.
-    for (const op of table) if (!["GET", "HEAD", "OPTIONS"].includes(op.httpMethod.toUpperCase()) && op.effect === "read") expect.fail(`${op.tool} guessed read`);
-  }, 60_000);
+  it.each(PUBLIC)(
+    "%s",
+    async (path) => {
+      const { table } = await loadToolTable(path);
+      expect(table.length).toBeGreaterThan(0);
+      expect(lintTools(table)).toEqual([]);
+      // Nothing is read by guess for a method that may change something.
+      for (const op of table)
+        if (!["GET", "HEAD", "OPTIONS"].includes(op.httpMethod.toUpperCase()) && op.effect === "read")
+          expect.fail(`${op.tool} guessed read`);
+    },
+    60_000,
+  );
 
   // ghec: GitHub Enterprise Cloud, with the SCIM members named "$ref" that clients take for references.
   it("GitHub's Enterprise Cloud REST description (@octokit/openapi, ~1,100 operations)", async () => {
@@ -75,7 +108,14 @@ describe("tool schemas every client accepts", () => {
       dataSchema: { $defs: {} },
     } as unknown as ToolOperation;
     const problems = lintTools([broken, { ...broken }]);
-    for (const what of ["characters (at most 64)", "top-level anyOf", "contains $ref", "control characters", "taken twice"]) expect(problems.join("\n")).toContain(what);
+    for (const what of [
+      "characters (at most 64)",
+      "top-level anyOf",
+      "contains $ref",
+      "control characters",
+      "taken twice",
+    ])
+      expect(problems.join("\n")).toContain(what);
   });
 
   it("names fit 64 characters and stay unique; descriptions are bounded plain text", () => {

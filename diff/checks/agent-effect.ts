@@ -24,9 +24,30 @@ export function checkAgentEffect(ctx: DiffContext, pair: OperationPair): void {
   const n = child(pair.next, "x-custody-effect");
   const oPtr = o.node === undefined ? pair.old.ptr : o.ptr;
   const nPtr = n.node === undefined ? pair.next.ptr : n.ptr;
-  if (before !== after) ctx.sink.check("api-agent-effect-changed", pair.where, oPtr, nPtr, `the effect for agents changed from ${before} to ${after} (x-custody-effect)`);
+  if (before !== after)
+    ctx.sink.check(
+      "api-agent-effect-changed",
+      pair.where,
+      oPtr,
+      nPtr,
+      `the effect for agents changed from ${before} to ${after} (x-custody-effect)`,
+    );
   const hiddenBefore = child(pair.old, "x-custody-agent").node === "never";
   const hiddenAfter = child(pair.next, "x-custody-agent").node === "never";
-  if (hiddenAfter && !hiddenBefore) ctx.sink.check("api-agent-hidden", pair.where, pair.old.ptr, child(pair.next, "x-custody-agent").ptr, "agents may no longer call it (x-custody-agent: never)");
-  if (hiddenBefore && !hiddenAfter) ctx.sink.check("api-agent-exposed", pair.where, child(pair.old, "x-custody-agent").ptr, pair.next.ptr, "agents may now call it (x-custody-agent: never was removed)");
+  if (hiddenAfter && !hiddenBefore)
+    ctx.sink.check(
+      "api-agent-hidden",
+      pair.where,
+      pair.old.ptr,
+      child(pair.next, "x-custody-agent").ptr,
+      "agents may no longer call it (x-custody-agent: never)",
+    );
+  if (hiddenBefore && !hiddenAfter)
+    ctx.sink.check(
+      "api-agent-exposed",
+      pair.where,
+      child(pair.old, "x-custody-agent").ptr,
+      pair.next.ptr,
+      "agents may now call it (x-custody-agent: never was removed)",
+    );
 }

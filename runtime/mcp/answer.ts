@@ -26,14 +26,18 @@ export interface ToolAnswer {
 
 function itemsOf(data: unknown, path: readonly string[]): unknown[] | undefined {
   let node = data;
-  for (const key of path) node = node !== null && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined;
+  for (const key of path)
+    node = node !== null && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined;
   return Array.isArray(node) ? node : undefined;
 }
 
 function withItems(data: unknown, path: readonly string[], items: unknown[]): unknown {
   if (path.length === 0) return items;
   const [head, ...rest] = path;
-  return { ...(data as Record<string, unknown>), [head]: withItems((data as Record<string, unknown>)[head], rest, items) };
+  return {
+    ...(data as Record<string, unknown>),
+    [head]: withItems((data as Record<string, unknown>)[head], rest, items),
+  };
 }
 
 /** How many leading items fit in the size limit, counted as JSON text. */
@@ -59,7 +63,10 @@ export function pagedData(op: ToolOperation, args: Arguments, data: unknown): { 
   if (!op.pagination && !cut) return { data };
   const page: Page = { offset, ...(Number.isNaN(limit) ? {} : { limit }), returned: kept, more: cut || full };
   if (page.more && op.pagination) page.next_offset = offset + kept;
-  if (cut) page.note = op.pagination ? `cut to ${kept} of ${items.length} items to stay small; call again with ${op.pagination.offset}=${offset + kept}` : `cut to ${kept} of ${items.length} items to stay small; narrow the request to see the rest`;
+  if (cut)
+    page.note = op.pagination
+      ? `cut to ${kept} of ${items.length} items to stay small; call again with ${op.pagination.offset}=${offset + kept}`
+      : `cut to ${kept} of ${items.length} items to stay small; narrow the request to see the rest`;
   return { data: cut ? withItems(data, path, items.slice(0, kept)) : data, page };
 }
 
@@ -77,12 +84,27 @@ export function errorAnswer(text: string): ToolAnswer {
 function advice(op: ToolOperation, error: ApiError): string {
   const s = error.status;
   if (s === 400 || s === 422) return "fix the argument the message names and call again";
-  if (s === 401) return "the server's credentials were refused: the person running this server must check its API key and secret; calling again will not help";
-  if (s === 403) return op.scopes.length ? `scope ${op.scopes.join(", ")} is not granted to this key (or its role is too low): ask the person for a key that has it` : "this key may not do this: ask the person for a key that may";
+  if (s === 401)
+    return (
+      "the server's credentials were refused: the person running this server must check its API key and " +
+      "secret; calling again will not help"
+    );
+  if (s === 403)
+    return op.scopes.length
+      ? `scope ${op.scopes.join(", ")} is not granted to this key (or its role is too low): ask the person for a key that has it`
+      : "this key may not do this: ask the person for a key that may";
   if (s === 404) return "no such record: list the records first to get a valid id";
-  if (s === 409) return "it conflicts with the current state (a balance too low, a record already changed, or a reused idempotency key with other arguments): read the state again before retrying";
-  if (error instanceof RateLimitError) return `rate limited: wait${error.retryAfterMs ? ` ${Math.ceil(error.retryAfterMs / 1000)} s` : ""} before calling again`;
-  if (s >= 500) return op.effect === "funds" ? "the service failed: calling again with the same arguments is safe (the same idempotency key)" : "the service failed: try again later";
+  if (s === 409)
+    return (
+      "it conflicts with the current state (a balance too low, a record already changed, or a reused " +
+      "idempotency key with other arguments): read the state again before retrying"
+    );
+  if (error instanceof RateLimitError)
+    return `rate limited: wait${error.retryAfterMs ? ` ${Math.ceil(error.retryAfterMs / 1000)} s` : ""} before calling again`;
+  if (s >= 500)
+    return op.effect === "funds"
+      ? "the service failed: calling again with the same arguments is safe (the same idempotency key)"
+      : "the service failed: try again later";
   return "see the message";
 }
 
@@ -92,6 +114,7 @@ export function failureText(op: ToolOperation, error: unknown): string {
     const id = error.requestId ? ` (request ${error.requestId})` : "";
     return `${op.tool} failed: HTTP ${error.status}${id}: ${error.shortMessage}. What to do: ${advice(op, error)}.`;
   }
-  if (error instanceof TransportError) return `${op.tool} failed: no answer from the service (${error.kind}): ${error.shortMessage}. What to do: try again later.`;
+  if (error instanceof TransportError)
+    return `${op.tool} failed: no answer from the service (${error.kind}): ${error.shortMessage}. What to do: try again later.`;
   return `${op.tool} failed: ${error instanceof Error ? error.message : String(error)}`;
 }

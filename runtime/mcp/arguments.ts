@@ -33,14 +33,24 @@ export function argumentDigest(args: Arguments): string {
 
 /** `mcp-` and the digest of the operation and its arguments (defaults included): stable across retries and restarts. */
 export function idempotencyKeyOf(op: ToolOperation, args: Arguments): string {
-  return `mcp-${createHash("sha256").update(`${op.operationId}\n${canonicalJson(args)}`).digest("hex").slice(0, 48)}`;
+  return `mcp-${createHash("sha256")
+    .update(`${op.operationId}\n${canonicalJson(args)}`)
+    .digest("hex")
+    .slice(0, 48)}`;
 }
 
 /** The arguments with the server's defaults (workspace_id of the key) under them; unknown and missing ones refused. */
-export function completeArguments(op: ToolOperation, given: Arguments, defaults: Readonly<Record<string, string>>): Arguments {
+export function completeArguments(
+  op: ToolOperation,
+  given: Arguments,
+  defaults: Readonly<Record<string, string>>,
+): Arguments {
   const known = new Set(op.arguments.map((a) => a.name));
   const unknown = Object.keys(given).filter((name) => !known.has(name));
-  if (unknown.length > 0) throw new ArgumentError(`unknown argument ${unknown.join(", ")}; ${op.tool} takes ${[...known].join(", ") || "none"}`);
+  if (unknown.length > 0)
+    throw new ArgumentError(
+      `unknown argument ${unknown.join(", ")}; ${op.tool} takes ${[...known].join(", ") || "none"}`,
+    );
   const args: Arguments = {};
   for (const a of op.arguments) {
     const value = given[a.name] ?? (a.place === "path" ? defaults[a.name] : undefined);

@@ -21,7 +21,11 @@ export interface AuditEntry {
 export type AuditSink = (entry: AuditEntry) => void;
 
 /** Appends to `file` (created when missing); the sink never throws into a tool call. */
-export function fileAuditSink(file: string, redact: (text: string) => string, onError: (message: string) => void): AuditSink {
+export function fileAuditSink(
+  file: string,
+  redact: (text: string) => string,
+  onError: (message: string) => void,
+): AuditSink {
   return (entry) => {
     try {
       appendFileSync(file, `${redact(JSON.stringify({ time: new Date().toISOString(), ...entry }))}\n`);

@@ -39,15 +39,27 @@ export function confirmationMessage(op: ToolOperation, args: Arguments): string 
 const FORM = {
   type: "object" as const,
   properties: {
-    confirm: { type: "boolean" as const, title: "I confirm this request", description: "Tick to send it; anything else sends nothing." },
+    confirm: {
+      type: "boolean" as const,
+      title: "I confirm this request",
+      description: "Tick to send it; anything else sends nothing.",
+    },
   },
   required: ["confirm"],
 };
 
 /** Asks the person; only accept with confirm true is a yes. */
-export async function confirmFunds(server: Server, op: ToolOperation, args: Arguments, signal?: AbortSignal): Promise<Confirmation> {
+export async function confirmFunds(
+  server: Server,
+  op: ToolOperation,
+  args: Arguments,
+  signal?: AbortSignal,
+): Promise<Confirmation> {
   if (server.getClientCapabilities()?.elicitation?.form === undefined) return "unsupported";
-  const answer = await server.elicitInput({ mode: "form", message: confirmationMessage(op, args), requestedSchema: FORM }, { signal });
+  const answer = await server.elicitInput(
+    { mode: "form", message: confirmationMessage(op, args), requestedSchema: FORM },
+    { signal },
+  );
   if (answer.action === "accept") return answer.content?.confirm === true ? "accepted" : "declined";
   return answer.action === "decline" ? "declined" : "cancelled";
 }

@@ -17,8 +17,13 @@ export function dynamicTools(policy: ToolPolicy): Tool[] {
     {
       name: "list_operations",
       title: "List the API's operations",
-      description: "The operations this server lets you call: name, title and effect (read, write, funds). Filter by tag or effect.",
-      inputSchema: { type: "object", properties: { tag: { type: "string" }, effect: { type: "string", enum: ["read", "write", "funds"] } } },
+      description:
+        "The operations this server lets you call: name, title and effect (read, write, funds). Filter by " +
+        "tag or effect.",
+      inputSchema: {
+        type: "object",
+        properties: { tag: { type: "string" }, effect: { type: "string", enum: ["read", "write", "funds"] } },
+      },
       annotations: { title: "List the API's operations", ...READ_HINTS },
     },
     {
@@ -32,9 +37,14 @@ export function dynamicTools(policy: ToolPolicy): Tool[] {
       name: "call_operation",
       title: "Call one operation",
       description:
-        "Calls an operation by name with its arguments (see describe_operation). Operations that move money are confirmed by a person " +
+        "Calls an operation by name with its arguments (see describe_operation). Operations that move money " +
+        "are confirmed by a person " +
         "first; their idempotency key is derived from the arguments, so the same call again never sends twice.",
-      inputSchema: { type: "object", properties: { operation: { type: "string" }, arguments: { type: "object" } }, required: ["operation"] },
+      inputSchema: {
+        type: "object",
+        properties: { operation: { type: "string" }, arguments: { type: "object" } },
+        required: ["operation"],
+      },
       annotations: {
         title: "Call one operation",
         readOnlyHint: policy.allowWrites !== true,
@@ -46,22 +56,37 @@ export function dynamicTools(policy: ToolPolicy): Tool[] {
   ];
 }
 
-export async function callDynamic(ctx: CallContext, exposed: readonly ToolOperation[], name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolAnswer> {
+export async function callDynamic(
+  ctx: CallContext,
+  exposed: readonly ToolOperation[],
+  name: string,
+  args: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<ToolAnswer> {
   const find = (id: unknown) => exposed.find((op) => op.tool === id || op.operationId === id);
   if (name === "list_operations") {
-    const rows = exposed.filter((op) => (args.tag === undefined || op.tag === args.tag) && (args.effect === undefined || op.effect === args.effect));
-    return successAnswer({ data: rows.map((op) => ({ name: op.tool, title: op.title, tag: op.tag, effect: op.effect })) });
+    const rows = exposed.filter(
+      (op) =>
+        (args.tag === undefined || op.tag === args.tag) && (args.effect === undefined || op.effect === args.effect),
+    );
+    return successAnswer({
+      data: rows.map((op) => ({ name: op.tool, title: op.title, tag: op.tag, effect: op.effect })),
+    });
   }
   const op = find(args.operation);
   if (name === "describe_operation" || name === "call_operation") {
-    if (op === undefined) return errorAnswer(`no operation ${JSON.stringify(args.operation)} is offered here: call list_operations`);
+    if (op === undefined)
+      return errorAnswer(`no operation ${JSON.stringify(args.operation)} is offered here: call list_operations`);
     if (name === "describe_operation") {
       const tool = toolOf(op, ctx.defaults ?? {});
       return successAnswer({ data: { ...tool, annotations: annotationsOf(op), effect: op.effect } });
     }
     const inner = args.arguments ?? {};
-    if (inner === null || typeof inner !== "object" || Array.isArray(inner)) return errorAnswer("arguments must be an object");
+    if (inner === null || typeof inner !== "object" || Array.isArray(inner))
+      return errorAnswer("arguments must be an object");
     return callTool(ctx, op, inner as Record<string, unknown>, signal);
   }
-  return errorAnswer(`unknown tool ${JSON.stringify(name)}: this server offers list_operations, describe_operation and call_operation`);
+  return errorAnswer(
+    `unknown tool ${JSON.stringify(name)}: this server offers list_operations, describe_operation and call_operation`,
+  );
 }

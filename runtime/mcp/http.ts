@@ -34,7 +34,9 @@ function sameToken(given: string, token: string): boolean {
 }
 
 function refuse(res: ServerResponse, status: number, message: string): void {
-  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+  res
+    .writeHead(status, { "content-type": "application/json" })
+    .end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
@@ -49,12 +51,18 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 }
 
 /** Why the request is refused before MCP sees it, or undefined. */
-function gate(req: IncomingMessage, token: string, hosts: ReadonlySet<string>, origins: ReadonlySet<string>): [number, string] | undefined {
+function gate(
+  req: IncomingMessage,
+  token: string,
+  hosts: ReadonlySet<string>,
+  origins: ReadonlySet<string>,
+): [number, string] | undefined {
   if (!hosts.has(req.headers.host ?? "")) return [403, "Host not allowed"];
   const origin = req.headers.origin;
   if (origin !== undefined && !origins.has(origin)) return [403, "Origin not allowed"];
   const auth = req.headers.authorization ?? "";
-  if (!auth.startsWith("Bearer ") || !sameToken(auth.slice(7), token)) return [401, "a bearer token is required (Authorization: Bearer <token>)"];
+  if (!auth.startsWith("Bearer ") || !sameToken(auth.slice(7), token))
+    return [401, "a bearer token is required (Authorization: Bearer <token>)"];
   if (new URL(req.url ?? "/", "http://x").pathname !== "/mcp") return [404, "the MCP endpoint is /mcp"];
   return undefined;
 }
@@ -74,14 +82,20 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     const id = req.headers["mcp-session-id"];
     const known = typeof id === "string" ? sessions.get(id) : undefined;
     if (known) return known.handleRequest(req, res, body);
-    if (req.method !== "POST" || !isInitializeRequest(body)) return refuse(res, 400, "no valid session: initialize first");
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (sid) => void sessions.set(sid, transport) });
+    if (req.method !== "POST" || !isInitializeRequest(body))
+      return refuse(res, 400, "no valid session: initialize first");
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: (sid) => void sessions.set(sid, transport),
+    });
     transport.onclose = () => transport.sessionId && sessions.delete(transport.sessionId);
     await options.createServer().connect(transport);
     await transport.handleRequest(req, res, body);
   }
   const host = options.host ?? "127.0.0.1";
-  await new Promise<void>((resolve, reject) => http.once("error", reject).listen(options.port ?? 0, host, () => resolve()));
+  await new Promise<void>((resolve, reject) =>
+    http.once("error", reject).listen(options.port ?? 0, host, () => resolve()),
+  );
   const port = (http.address() as AddressInfo).port;
   hosts = new Set([`${host}:${port}`, `127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
   const shown = host.includes(":") ? `[${host}]` : host;

@@ -29,7 +29,16 @@ export function transportInvoke(transport: Transport): Invoke {
     result(
       callOperation(
         transport,
-        { operationId: op.operationId, method: op.httpMethod, path: op.path, successStatus: op.successStatus, envelope: op.envelope, idempotent: op.idempotent, responseSchemas: {}, ...(op.idempotencyHeader ? { idempotencyHeader: op.idempotencyHeader } : {}) },
+        {
+          operationId: op.operationId,
+          method: op.httpMethod,
+          path: op.path,
+          successStatus: op.successStatus,
+          envelope: op.envelope,
+          idempotent: op.idempotent,
+          responseSchemas: {},
+          ...(op.idempotencyHeader ? { idempotencyHeader: op.idempotencyHeader } : {}),
+        },
         input,
         { ...options, validateResponse: false },
         "json",

@@ -35,13 +35,20 @@ export interface McpServing {
 }
 
 /** Starts serving on stdio, or Streamable HTTP. */
-export async function startMcp(target: McpTarget, run: McpRunOptions, log: (line: string) => void): Promise<McpServing> {
+export async function startMcp(
+  target: McpTarget,
+  run: McpRunOptions,
+  log: (line: string) => void,
+): Promise<McpServing> {
   // `--tools dynamic` is the dynamic mode; the other selectors still filter what it offers.
   const dynamic = run.dynamic === true || (run.policy.include ?? []).includes("dynamic");
   const policy = { ...run.policy, include: (run.policy.include ?? []).filter((s) => s !== "dynamic") };
   if (policy.allowFunds && !policy.allowWrites) throw new Error("--allow-funds needs --allow-writes as well");
   const bad = unknownSelectors(target.table, [...policy.include, ...(policy.exclude ?? [])]);
-  if (bad.length > 0) throw new Error(`no operation matches ${bad.join(", ")} (use an operation name, tag:NAME or effect:read|write|funds)`);
+  if (bad.length > 0)
+    throw new Error(
+      `no operation matches ${bad.join(", ")} (use an operation name, tag:NAME or effect:read|write|funds)`,
+    );
   const redact = redactor(target.secrets);
   const audit = run.auditLog ? fileAuditSink(run.auditLog, redact, (m) => log(m)) : undefined;
   const build = () => createMcpServer({ ...target, policy, dynamic, redact, audit, defaults: target.defaults });
@@ -60,7 +67,10 @@ export async function startMcp(target: McpTarget, run: McpRunOptions, log: (line
   return { ended, close: () => server.close() };
 }
 
-export const MCP_USAGE = (bin: string, env: string) => `usage: ${bin} [--allow-writes] [--allow-funds] [--tools SEL,...|dynamic] [--exclude-tools SEL,...]
+export const MCP_USAGE = (
+  bin: string,
+  env: string,
+) => `usage: ${bin} [--allow-writes] [--allow-funds] [--tools SEL,...|dynamic] [--exclude-tools SEL,...]
        ${" ".repeat(bin.length)} [--audit-log FILE] [--http [--host H] [--port N] [--token T]]
 
 An MCP server over the API (stdio by default). Read-only unless --allow-writes; tools that move money
@@ -86,12 +96,22 @@ export function parseMcpArgs(argv: string[]): McpRunOptions & { help: boolean } 
       help: { type: "boolean", short: "h" },
     },
   });
-  const list = (text: string | undefined) => (text ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const list = (text: string | undefined) =>
+    (text ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
   const port = values.port === undefined ? undefined : Number(values.port);
-  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new Error(`--port must be a port number, not ${values.port}`);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536))
+    throw new Error(`--port must be a port number, not ${values.port}`);
   return {
     help: values.help === true,
-    policy: { allowWrites: values["allow-writes"] === true, allowFunds: values["allow-funds"] === true, include: list(values.tools), exclude: list(values["exclude-tools"]) },
+    policy: {
+      allowWrites: values["allow-writes"] === true,
+      allowFunds: values["allow-funds"] === true,
+      include: list(values.tools),
+      exclude: list(values["exclude-tools"]),
+    },
     dynamic: values.dynamic === true,
     ...(values["audit-log"] ? { auditLog: values["audit-log"] } : {}),
     ...(values.http ? { http: { host: values.host, port, token: values.token } } : {}),

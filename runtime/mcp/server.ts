@@ -30,7 +30,10 @@ export function createMcpServer(options: McpServerOptions): Server {
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     if (options.dynamic) return callDynamic(context, exposed, request.params.name, args, extra.signal);
     const op = byName.get(request.params.name);
-    if (op === undefined) return errorAnswer(`unknown tool ${JSON.stringify(request.params.name)}: list the tools to see what this server offers`);
+    if (op === undefined)
+      return errorAnswer(
+        `unknown tool ${JSON.stringify(request.params.name)}: list the tools to see what this server offers`,
+      );
     return callTool(context, op, args, extra.signal);
   });
   return server;

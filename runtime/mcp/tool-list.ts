@@ -30,7 +30,9 @@ export function effectSentence(op: ToolOperation): string {
 
 /** The tool as tools/list shows it; arguments the server fills itself (workspace_id) are left out. */
 export function toolOf(op: ToolOperation, defaults: Readonly<Record<string, string>>): Tool {
-  const filled = new Set(op.arguments.filter((a) => a.place === "path" && defaults[a.name] !== undefined).map((a) => a.name));
+  const filled = new Set(
+    op.arguments.filter((a) => a.place === "path" && defaults[a.name] !== undefined).map((a) => a.name),
+  );
   const input = op.inputSchema as { properties?: Record<string, object>; required?: string[] };
   const properties = Object.fromEntries(Object.entries(input.properties ?? {}).filter(([name]) => !filled.has(name)));
   const required = (input.required ?? []).filter((name) => !filled.has(name));
@@ -38,9 +40,13 @@ export function toolOf(op: ToolOperation, defaults: Readonly<Record<string, stri
     name: op.tool,
     title: op.title,
     description: [op.description, effectSentence(op)].filter(Boolean).join("\n\n"),
-    inputSchema: { ...(op.inputSchema as Tool["inputSchema"]), type: "object", properties, ...(required.length ? { required } : { required: undefined }) },
+    inputSchema: {
+      ...(op.inputSchema as Tool["inputSchema"]),
+      type: "object",
+      properties,
+      ...(required.length ? { required } : { required: undefined }),
+    },
     outputSchema: { type: "object", properties: { data: op.dataSchema, page: PAGE_SCHEMA } } as Tool["outputSchema"],
     annotations: annotationsOf(op),
   };
 }
-
