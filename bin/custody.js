@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Entry point. Installed, custody runs its compiled JavaScript (dist/, made by `npm run build`).
 // In a clone, where the TypeScript sources sit beside it, it compiles them to .custody-run/ (only the
-// files changed since the last run; scripts/compiled-sources.mjs) and runs that, so a fresh clone works
+// files changed since the last run; bin/compiled-sources.mjs) and runs that, so a fresh clone works
 // without a build, a stale dist/ is never picked up, and no run pays for a TypeScript loader.
 // CUSTODY_COMPILED=1 runs dist/ there too (the start-time benchmark does); CUSTODY_TSX=1 runs the
 // sources through tsx (stack traces with TypeScript lines), as does a source esbuild cannot compile.
@@ -28,7 +28,7 @@ process.exitCode = await main(process.argv.slice(2));
 async function fromCompiledSources() {
   let dir;
   try {
-    const { compiledSources } = await import("../scripts/compiled-sources.mjs");
+    const { compiledSources } = await import("./compiled-sources.mjs");
     dir = compiledSources(fileURLToPath(new URL("..", import.meta.url)));
   } catch {
     return null;

@@ -8,6 +8,7 @@ import { dirname, isAbsolute, relative, resolve } from "node:path";
 import { LineCounter, parseDocument } from "yaml";
 import { CERTIFY_COMMAND } from "./commands/certify.ts";
 import { GENERATE_COMMAND } from "./commands/generate.ts";
+import { MCP_COMMAND } from "./commands/mcp.ts";
 import { MOCK_COMMAND } from "./commands/mock.ts";
 import { SANDBOX_COMMAND } from "./commands/sandbox.ts";
 import { configKeys, type CommandSpec, type ConfigSection, type OptionSpec } from "./options.ts";
@@ -20,6 +21,7 @@ export const SECTION_COMMANDS: Readonly<Record<ConfigSection, CommandSpec>> = {
   certify: CERTIFY_COMMAND,
   mock: MOCK_COMMAND,
   sandbox: SANDBOX_COMMAND,
+  mcp: MCP_COMMAND,
 };
 
 /** Named entries: `sdks` are runs of generate (`--sdk NAME`), `targets` runs of certify (`--target NAME`). */

@@ -29,6 +29,7 @@ export interface GenerateArgs {
   runtime?: RuntimeSource;
   package?: PackageSpec;
   zod?: ZodFlavour;
+  mcp?: boolean;
 }
 
 /** The project's own spec/ when it has one, else the contract custody ships. */
@@ -45,6 +46,7 @@ export function parseGenerateArgs(argv: readonly string[]): GenerateArgs {
 export function generateArgsOf(values: Values): GenerateArgs {
   const args: GenerateArgs = { spec: values.spec ?? DEFAULT_SPEC, out: values.out ?? "generated", check: values.check ?? false, help: values.help ?? false };
   if (values.lenient) args.lenient = true;
+  if (values.mcp) args.mcp = true;
   if (values.runtime !== undefined) {
     if (values.runtime !== "vendor" && values.runtime !== "package") throw new UsageError(`--runtime must be vendor or package, got '${values.runtime}'`);
     args.runtime = values.runtime;
@@ -101,7 +103,7 @@ async function generateOne(args: GenerateArgs, label: string): Promise<number> {
   const out = shown(args.out);
   let result: GenerateResult;
   try {
-    result = await generate({ specPath: args.spec, rpcSpecPath: args.rpcSpec, outDir: args.out, check: args.check, lenient: args.lenient, runtime: args.runtime, package: args.package, zod: args.zod });
+    result = await generate({ specPath: args.spec, rpcSpecPath: args.rpcSpec, outDir: args.out, check: args.check, lenient: args.lenient, runtime: args.runtime, package: args.package, zod: args.zod, mcp: args.mcp });
   } catch (error) {
     if (error instanceof SpecError) {
       console.error(`${label}: the spec is invalid, nothing was written:\n${error.message}`);

@@ -16,6 +16,7 @@ export const LOADERS: Readonly<Record<string, () => Promise<Command>>> = {
   request: async () => (await import("./request.ts")).run,
   replay: async () => (await import("./replay.ts")).run,
   trigger: async () => (await import("./trigger.ts")).run,
+  mcp: async () => (await import("./mcp.ts")).run,
 };
 
 /** The command list of `custody --help`; the declarations are loaded only here, so a command starts without them. */

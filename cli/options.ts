@@ -26,7 +26,7 @@ export interface OptionSpec extends FlagSpec {
 export type Options = Readonly<Record<string, OptionSpec>>;
 
 /** The config file's sections that configure a command (generate also has named `sdks`, certify named `targets`). */
-export type ConfigSection = "generate" | "certify" | "mock" | "sandbox";
+export type ConfigSection = "generate" | "certify" | "mock" | "sandbox" | "mcp";
 
 export interface CommandSpec<O extends Options = Options> {
   name: string;

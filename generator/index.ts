@@ -17,6 +17,7 @@ import { emitServer } from "./emit/server-file.ts";
 import { headerLines } from "./emit/templates.ts";
 import { emitTypes } from "./emit/types-file.ts";
 import { emitWebhooks } from "./emit/webhooks-file.ts";
+import { emitMcp } from "./emit/mcp-file.ts";
 import { diffOutput, writeOutput, type FileChange } from "./write/output.ts";
 import { diffFiles, writeFilesIfChanged } from "./write/loose-files.ts";
 import { isInside, runtimeSpecifier, vendoredRuntime, type RuntimeSource } from "./runtime-source.ts";
@@ -45,6 +46,8 @@ export interface GenerateOptions {
   package?: PackageSpec;
   /** How the schemas are written: classic zod (default) or zod/mini's functions, which bundlers drop when unused. */
   zod?: ZodFlavour;
+  /** Also emit an MCP server (mcp-tools.ts, mcp.ts) and vendor runtime/mcp for it. */
+  mcp?: boolean;
 }
 
 export interface GenerateResult {
@@ -120,7 +123,9 @@ async function renderModel(loaded: LoadedSpec, options: GenerateOptions): Promis
   const rpc = emitRpc(ctx);
   if (rpc) files.push(rpc);
   files.push(emitIndex(ctx, files.map((f) => f.path)));
-  if (runtimeSourceOf(options) === "vendor") files.push(...(await vendoredRuntime(RUNTIME_DIR, custodyVersion())));
+  if (options.mcp) files.push(...emitMcp(ctx, options.package?.name));
+  // runtime/mcp needs @modelcontextprotocol/sdk: vendored only for output that has an MCP server.
+  if (runtimeSourceOf(options) === "vendor") files.push(...(await vendoredRuntime(RUNTIME_DIR, custodyVersion(), (path) => options.mcp === true || !path.startsWith("mcp/"))));
   // The README says what to install, so it is written once every file that imports something is.
   const install = runtimeSourceOf(options) === "local" ? undefined : installLines(outputNeeds(files, custodyManifest()));
   files.push(emitReadme({ ...ctx, install }));

@@ -50,6 +50,8 @@ export function packageFiles(spec: PackageSpec, model: SpecModel, sources: reado
     },
     files: ["dist", "src", "test", "README.md"],
     sideEffects: false,
+    // The MCP server's bin, when the output has one: `npx NAME-mcp` beside the SDK.
+    ...(sources.some((f) => f.path === "mcp.ts") ? { bin: { [`${spec.name.split("/").pop()}-mcp`]: "./dist/mcp.js" } } : {}),
     scripts: { build: "tsc -p tsconfig.json", test: "node --test test/wire.test.js", prepack: "npm run build" },
     engines: { node: custody.engines?.node ?? ">=20.19" },
     dependencies,

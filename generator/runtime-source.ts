@@ -35,6 +35,8 @@ const PACKAGE_ENTRY: Readonly<Record<string, string>> = {
   "webhooks/signature": "custody/runtime/webhooks",
   "jsonrpc/call": "custody/runtime/rpc",
   "jsonrpc/client": "custody/runtime/rpc",
+  "mcp/index": "custody/runtime/mcp",
+  "mcp/tool-table": "custody/runtime/mcp",
 };
 
 export function isInside(dir: string, root: string): boolean {
@@ -67,9 +69,9 @@ async function runtimeSources(dir: string, base = dir): Promise<string[]> {
 }
 
 /** runtime/ as files under "runtime/" of the output, each with the generated-file marker. */
-export async function vendoredRuntime(runtimeDir: string, custodyVersion: string): Promise<EmittedFile[]> {
+export async function vendoredRuntime(runtimeDir: string, custodyVersion: string, keep: (path: string) => boolean = () => true): Promise<EmittedFile[]> {
   const files: EmittedFile[] = [];
-  for (const path of await runtimeSources(runtimeDir)) {
+  for (const path of (await runtimeSources(runtimeDir)).filter(keep)) {
     const text = await readFile(join(runtimeDir, path), "utf8");
     const header = `// ${GENERATED_MARKER}: runtime/${path} of custody ${custodyVersion}, copied. Do not edit by hand.\n`;
     files.push({ path: `runtime/${path}`, content: header + toJsSpecifiers(text) });

@@ -52,8 +52,8 @@ const LAYERS: readonly LayerRule[] = [
   },
   {
     files: ["generator/"],
-    only: ["generator/", "lib/"],
-    why: "the generator reads a document and writes files; it knows no deployment",
+    only: ["generator/", "lib/", "runtime/"],
+    why: "the generator reads a document and writes files (runtime/ for the shapes its output shares); it knows no deployment",
   },
   {
     files: ["diff/"],

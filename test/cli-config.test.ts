@@ -97,7 +97,7 @@ describe("one-line errors naming the file and the key path", () => {
   const cases: Array<[string, string, string]> = [
     ["unknown key", "sandbox:\n  prot: 8150\n", "custody.config.yaml: sandbox.prot: unknown key (did you mean 'port'?); sandbox takes port, rpc-port, solana-rpc-port, no-solana, host, json, upstream, data, block-time, seed, webhook-profile, webhook-schedule, cors-origin"],
     ["unknown key in a target", "targets:\n  staging:\n    bse-url: https://x.test\n", "custody.config.yaml: targets.staging.bse-url: unknown key (did you mean 'base-url'?)"],
-    ["unknown section", "target:\n  a: {}\n", "custody.config.yaml: target: unknown key (did you mean 'targets'?) (sections: sdks, targets, generate, certify, mock, sandbox)"],
+    ["unknown section", "target:\n  a: {}\n", "custody.config.yaml: target: unknown key (did you mean 'targets'?) (sections: sdks, targets, generate, certify, mock, sandbox, mcp)"],
     ["inline secret", "targets:\n  staging:\n    api-secret: s3cr3t\n", "custody.config.yaml: targets.staging.api-secret: a secret is never written in the config file; name its environment variable instead: api-secret: { env: CUSTODY_API_SECRET }"],
     ["flag that is no key", "certify:\n  target: staging\n", "custody.config.yaml: certify.target: is not a config key (give it on the command line)"],
     ["wrong type", "mock:\n  cors-origin: { a: 1 }\n", "custody.config.yaml: mock.cors-origin: expected a string or a list of strings (O)"],

@@ -1,4 +1,4 @@
-// A clone runs its sources compiled to .custody-run/ (scripts/compiled-sources.mjs): the output follows
+// A clone runs its sources compiled to .custody-run/ (bin/compiled-sources.mjs): the output follows
 // every change of a source (edited, removed), relative ".ts" imports point at the compiled files, and a
 // file that does not compile is an error (bin/custody.js then falls back to tsx).
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 // @ts-expect-error plain JavaScript without declarations
-import { compiledSources } from "../scripts/compiled-sources.mjs";
+import { compiledSources } from "../bin/compiled-sources.mjs";
 
 const root = mkdtempSync(join(tmpdir(), "custody-compiled-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -1,14 +1,19 @@
 // custody as a user gets it: pack the tarball, install it into an empty project (from the npm cache
 // when it has the packages), generate an SDK package there, build it with plain tsc, call a running
-// `custody sandbox` with it from plain node, then `custody mock`. (`custody certify --sandbox` from the
-// same install is the README's step, run as written by test/docs-follow.test.ts.)
-import { spawn, type ChildProcess } from "node:child_process";
-import { readdir, readFile, writeFile } from "node:fs/promises";
+// `custody sandbox` with it from plain node (and its MCP server's bin over stdio), then `custody mock`.
+// (`custody certify --sandbox` from the same install is the README's step, run as written by
+// test/docs-follow.test.ts.)
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packedInstall, run } from "./support/packed-install.ts";
 
+const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const own = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")) as { version: string };
 
@@ -95,7 +100,7 @@ describe("custody installed from its tarball", () => {
 
   it("generates an SDK package, builds it with plain tsc, and calls a running sandbox from plain node", async () => {
     const bin = join(project, "node_modules", ".bin", "custody");
-    const gen = await run(bin, ["generate", "--package", "@acme/wallet-sdk@1.0.0", "--out", "sdk"], project);
+    const gen = await run(bin, ["generate", "--mcp", "--package", "@acme/wallet-sdk@1.0.0", "--out", "sdk"], project);
     expect(gen.code, gen.stderr).toBe(0);
     const tsc = join(project, "node_modules", "typescript", "bin", "tsc");
     const built = await run(process.execPath, [tsc, "-p", "sdk/tsconfig.json"], project);
@@ -145,6 +150,25 @@ console.log(JSON.stringify({ networks: networks.length, denied: denied instanceo
     expect(answer.networks).toBeGreaterThan(0);
     expect(answer.denied).toBe(401);
     expect(answer.height).toMatch(/^0x[0-9a-f]+$/);
+
+    // The package's MCP server: its bin from an install of the package, --help, then tools/list over stdio.
+    const linked = await run(NPM, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--no-save", "./sdk"], project);
+    expect(linked.code, linked.stderr).toBe(0);
+    const help = await run(NPM, ["exec", "--offline", "--", "wallet-sdk-mcp", "--help"], project, 60_000);
+    expect(help.stdout, help.stderr).toMatch(/^usage: wallet-sdk-mcp/);
+    const transport = new StdioClientTransport({
+      command: join(project, "node_modules", ".bin", "wallet-sdk-mcp"),
+      env: { ...(process.env as Record<string, string>), CUSTODY_BASE_URL: sb.base_url, CUSTODY_API_KEY: sb.api_key, CUSTODY_API_SECRET: sb.api_secret, CUSTODY_WORKSPACE_ID: sb.workspace_id },
+      stderr: "pipe",
+    });
+    const mcp = new Client({ name: "ship-pack", version: "0" });
+    await mcp.connect(transport);
+    const { tools } = await mcp.listTools();
+    expect(tools.length).toBeGreaterThan(10);
+    expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
+    const health = await mcp.callTool({ name: "getHealth", arguments: {} });
+    expect(health.isError, JSON.stringify(health)).toBeFalsy();
+    await mcp.close();
 
     // The installed trigger and request reach the same sandbox through its credentials file.
     const block = await run(bin, ["trigger", "block"], project, 60_000);

@@ -19,6 +19,7 @@ export const GENERATE_OPTIONS = {
     default: "classic",
   },
   package: { type: "string", value: "NAME[@V]", description: "write a publishable package into DIR: package.json, tsconfig.json, README.md, sources in src/" },
+  mcp: { type: "boolean", description: "also write an MCP server for AI agents (mcp.ts; with --package a `NAME-mcp` bin):\nread-only unless allowed, funds confirmed by a person (docs/guides/let-an-agent-use-the-wallet-api.md)" },
   check: { type: "boolean", config: false, description: "write nothing; exit 1 naming each file that would change" },
   lenient: { type: "boolean", description: "generate from documents invalid in common published ways (members the official schema\ndoes not allow, type names that are no JSON type, type 'null' in 3.0, schema: null, a query string in\na path key, ...), printing one warning per repair: file, pointer, what was done" },
   sdk: {

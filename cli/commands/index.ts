@@ -5,6 +5,7 @@ import { CERTIFY_COMMAND } from "./certify.ts";
 import { DIFF_COMMAND } from "./diff.ts";
 import { GENERATE_COMMAND } from "./generate.ts";
 import { INIT_COMMAND } from "./init.ts";
+import { MCP_COMMAND } from "./mcp.ts";
 import { MOCK_COMMAND } from "./mock.ts";
 import { REPLAY_COMMAND } from "./replay.ts";
 import { REQUEST_COMMAND } from "./request.ts";
@@ -21,4 +22,5 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   REQUEST_COMMAND,
   REPLAY_COMMAND,
   TRIGGER_COMMAND,
+  MCP_COMMAND,
 ];

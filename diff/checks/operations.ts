@@ -9,6 +9,7 @@ import { checkParameters } from "./parameters.ts";
 import { checkRequestBody } from "./request-body.ts";
 import { checkResponses } from "./responses.ts";
 import { checkSecurity } from "./security.ts";
+import { checkAgentEffect } from "./agent-effect.ts";
 
 export const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 
@@ -65,6 +66,7 @@ export function checkOperations(ctx: DiffContext): void {
       checkRequestBody(ctx, pair);
       checkResponses(ctx, pair);
       checkSecurity(ctx, pair);
+      checkAgentEffect(ctx, pair);
       checkPagination(ctx, pair);
     }
   }

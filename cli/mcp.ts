@@ -1,0 +1,134 @@
+// `custody mcp`: an MCP server over a deployment's API for AI agents. The tools come from the
+// contract custody ships (or --spec FILE) through mcp/; the calls go through the generated client
+// (custody's own contract) or the same runtime call (another document); serving, safety and audit
+// are runtime/mcp's, shared with the servers `custody generate --mcp` emits.
+import { packagePath } from "../lib/package-root.ts";
+import { createTransport } from "../runtime/http/transport.ts";
+import { clientInvoke, startMcp, transportInvoke, type Invoke, type McpRunOptions } from "../runtime/mcp/index.ts";
+import { loadToolTable } from "../generator/mcp/load.ts";
+import { startSandboxWorker } from "./certify-sandbox.ts";
+import { MCP_COMMAND, MCP_OPTIONS } from "./commands/mcp.ts";
+import { ConfigError } from "./config-file.ts";
+import { configOf, withConfig, type ConfigContext } from "./config-values.ts";
+import { parseFlags, type FlagValues } from "./flags.ts";
+import { helpText } from "./help.ts";
+import { custodyVersion } from "../lib/version.ts";
+import { callTarget, resolveApiTarget } from "./target.ts";
+import type { ApiTarget } from "../lib/target.ts";
+import { UsageError } from "./usage-error.ts";
+
+type Values = FlagValues<typeof MCP_OPTIONS>;
+
+/** The deployment the tools call, and how to stop what was started for it (the in-process sandbox). */
+export interface McpTarget {
+  target: ApiTarget;
+  close(): Promise<void>;
+}
+
+/**
+ * Where the calls go, through the one target resolver (cli/target.ts): --sandbox (a reference
+ * deployment started here), else the flags over --target NAME's entry of the config file, the
+ * CUSTODY_* variables, and last the running sandbox's file.
+ */
+export async function resolveMcpTarget(values: Values, ctx: ConfigContext): Promise<McpTarget> {
+  const env = ctx.env ?? process.env;
+  let merged = values;
+  if (values.target !== undefined) {
+    const config = configOf(values.config, ctx);
+    if (config === undefined) throw new ConfigError("--target needs a config file with targets (custody init writes one)");
+    merged = withConfig(values, config, "certify", { kind: "targets", name: values.target }, env);
+  }
+  if (!values.sandbox) return { target: callTarget(merged, MCP_OPTIONS, env), close: async () => undefined };
+  const sandbox = await startSandboxWorker();
+  const target = resolveApiTarget({ values: merged, declared: MCP_OPTIONS, env, sandbox: () => sandbox, sandboxSource: "--sandbox" });
+  return { target, close: sandbox.close };
+}
+
+function runOptions(values: Values): McpRunOptions {
+  const list = (text: string | undefined) =>
+    (text ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
+  const port = values.port === undefined ? undefined : Number(values.port);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536))
+    throw new UsageError(`--port must be a port number, not ${values.port}`);
+  return {
+    policy: {
+      allowWrites: values["allow-writes"] === true,
+      allowFunds: values["allow-funds"] === true,
+      include: list(values.tools),
+      exclude: list(values["exclude-tools"]),
+    },
+    ...(values["audit-log"] ? { auditLog: values["audit-log"] } : {}),
+    ...(values.http
+      ? {
+          http: {
+            host: values.host,
+            port,
+            token: values.token ?? process.env.CUSTODY_MCP_TOKEN,
+            allowedOrigins: values["allow-origin"],
+          },
+        }
+      : {}),
+  };
+}
+
+/** The generated client for custody's own contract (its validation and errors); the runtime call for another document. */
+async function invokerFor(own: boolean, target: ApiTarget): Promise<Invoke> {
+  const options = {
+    baseUrl: target.baseUrl,
+    apiKey: target.admin.apiKey,
+    apiSecret: target.admin.apiSecret,
+    logLevel: "off" as const,
+  };
+  if (!own) return transportInvoke(createTransport(options));
+  const { CustodialWalletServiceClient } = await import("../generated/client.ts");
+  return clientInvoke(new CustodialWalletServiceClient(options));
+}
+
+export async function run(argv: string[], ctx: ConfigContext = {}): Promise<number> {
+  let values = parseFlags(argv, MCP_OPTIONS).values;
+  if (values.help) {
+    console.log(helpText(MCP_COMMAND));
+    return 0;
+  }
+  const env = ctx.env ?? process.env;
+  values = withConfig(values, configOf(values.config, ctx), "mcp", undefined, env);
+  const run = runOptions(values);
+  // On stdio, standard output is the protocol: anything printed there would break the session.
+  if (!run.http) console.log = console.error;
+  const specPath = values.spec ?? packagePath(import.meta.url, "spec/openapi.yaml");
+  const { title, apiVersion, table } = await loadToolTable(specPath);
+  const { target, close } = await resolveMcpTarget(values, { ...ctx, env });
+  const log = (line: string) => void process.stderr.write(`custody mcp: ${line}\n`);
+  try {
+    const serving = await startMcp(
+      {
+        name: `custody-mcp (${title} ${apiVersion})`,
+        version: custodyVersion(),
+        table,
+        invoke: await invokerFor(values.spec === undefined, target),
+        secrets: [target.admin.apiKey, target.admin.apiSecret],
+        defaults: target.workspaceId ? { workspace_id: target.workspaceId } : {},
+      },
+      run,
+      log,
+    );
+    log(
+      `serving ${table.length} operations of ${title} at ${target.baseUrl}${run.policy.allowWrites ? "" : " (read-only)"}`,
+    );
+    await Promise.race([serving.ended, stopSignal()]);
+    await serving.close();
+    return 0;
+  } finally {
+    await close();
+  }
+}
+
+function stopSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once("SIGINT", () => resolve());
+    process.once("SIGTERM", () => resolve());
+  });
+}
