@@ -3,6 +3,7 @@ import type { SpecModel } from "../model/types.ts";
 import type { TypeContext } from "./ts-type.ts";
 import type { ZodContext } from "./zod-schema.ts";
 import type { Statement } from "./print.ts";
+import { lineCommentText } from "../spec-text.ts";
 
 export interface EmitContext {
   model: SpecModel;
@@ -31,7 +32,7 @@ export function zodContext(ctx: EmitContext, coerce = false): ZodContext {
 }
 
 export function headerStatement(lines: readonly string[]): Statement {
-  return { kind: "text", text: lines.map((l) => `// ${l}`.trimEnd()).join("\n") };
+  return { kind: "text", text: lines.map((l) => `// ${lineCommentText(l)}`.trimEnd()).join("\n") };
 }
 
 export function importStatement(moduleSpecifier: string, named: string[], options: { typeOnly?: boolean; namespace?: string } = {}): Statement {

@@ -7,6 +7,7 @@ import { printStatements, type Statement } from "./print.ts";
 import { docText, indent, objectShape, tsType, type TypeContext } from "./ts-type.ts";
 import { runtimeHelpersUsed, zodSchema, type ZodContext } from "./zod-schema.ts";
 import { isInterfaceShape } from "../model/schema-shape.ts";
+import { codeJson } from "../spec-text.ts";
 
 const CLIENT = `export type RpcClientOptions = TypedRpcClientOptions;
 
@@ -39,7 +40,7 @@ export function emitRpc(ctx: EmitContext): EmittedFile | undefined {
   }
   for (const method of rpc.methods) statements.push(...methodDeclarations(method, tctx, zctx));
   statements.push(
-    constant("rpcMethods", `[${rpc.methods.map((m) => JSON.stringify(m.name)).join(", ")}] as const`),
+    constant("rpcMethods", `[${rpc.methods.map((m) => codeJson(m.name)).join(", ")}] as const`),
     methodsInterface(rpc),
     methodsFactory(rpc),
     { kind: "text", text: CLIENT },
@@ -112,7 +113,7 @@ function methodsInterface(rpc: RpcModel): Statement {
 
 function methodsFactory(rpc: RpcModel): Statement {
   const members = rpc.methods.map(
-    (m) => `${m.clientName}: (...params) => callRpcMethod(transport(), ${JSON.stringify(m.name)}, params, ${m.names.resultSchema}),`,
+    (m) => `${m.clientName}: (...params) => callRpcMethod(transport(), ${codeJson(m.name)}, params, ${m.names.resultSchema}),`,
   );
   return {
     kind: "function",

@@ -7,6 +7,7 @@ import { headerStatement, importStatement, zodContext, type EmitContext, type Em
 import { printStatements, type Statement } from "./print.ts";
 import { indent } from "./ts-type.ts";
 import { runtimeHelpersUsed, withOwnProperties, zodSchema, type ZodContext } from "./zod-schema.ts";
+import { codeJson } from "../spec-text.ts";
 
 /** Preprocessing helpers (runtime/parameter-input.ts) the parameter schemas call. */
 const PARAMETER_HELPERS = ["toArray", "splitCommas", "ownProperties"];
@@ -101,7 +102,7 @@ function parameterDefault(p: ParameterModel): string {
     (typeof value === "string" && types.includes("string") && !schema.format && (!Array.isArray(schema.enum) || schema.enum.includes(value))) ||
     (typeof value === "number" && (types.includes("number") || (types.includes("integer") && Number.isInteger(value)))) ||
     (typeof value === "boolean" && types.includes("boolean"));
-  return fits ? `.default(${JSON.stringify(value)})` : ".optional()";
+  return fits ? `.default(${codeJson(value)})` : ".optional()";
 }
 
 function operationSchemas(op: OperationModel, ctx: EmitContext, coerced: CoercedComponents): Statement[] {

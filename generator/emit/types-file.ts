@@ -8,6 +8,7 @@ import { printStatements, type Statement } from "./print.ts";
 import { docText, objectShape, tsType, type TypeContext } from "./ts-type.ts";
 import { propertyKey, toPascalCase } from "../model/names.ts";
 import { CUSTODY_NAMES } from "../model/custody-names.ts";
+import { codeJson } from "../spec-text.ts";
 
 export function emitTypes(ctx: EmitContext): EmittedFile {
   const tctx = typeContext(ctx);
@@ -59,7 +60,7 @@ function componentDeclaration(name: string, named: NamedSchema, tctx: TypeContex
 function renamedDocs(docs: string | undefined, named: NamedSchema): string | undefined {
   const written = toPascalCase(named.originalName);
   if (!["", "Schema"].some((s) => CUSTODY_NAMES.includes(written + s))) return docs;
-  const note = `The document's schema ${JSON.stringify(named.originalName)}: custody's own code exports the name ${written}.`;
+  const note = `The document's schema ${codeJson(named.originalName)}: custody's own code exports the name ${written}.`;
   return docs === undefined ? note : `${docs}\n\n${note}`;
 }
 
