@@ -9,8 +9,8 @@ export function hostile(place: string): string {
   return `${place}: ${HOSTILE}`;
 }
 
-export function hostileSpec(): Record<string, unknown> {
-  const h = hostile;
+/** The document, with `h` giving each place's text (hostile by default). */
+export function hostileSpec(h: (place: string) => string = hostile): Record<string, unknown> {
   return {
     openapi: "3.1.0",
     info: { title: h("title"), version: h("version"), description: h("info") },
