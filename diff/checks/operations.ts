@@ -3,6 +3,7 @@
 // ignored, so renaming {id} to {wallet_id} is not a removal.
 import { child, isObj, type At } from "../document.ts";
 import type { DiffContext } from "../context.ts";
+import { checkDescriptions } from "./descriptions.ts";
 import { checkPagination } from "./pagination.ts";
 import { checkParameters } from "./parameters.ts";
 import { checkRequestBody } from "./request-body.ts";
@@ -71,6 +72,7 @@ export function checkOperations(ctx: DiffContext): void {
       if (nop.node.deprecated === true && !deprecated) ctx.sink.check("endpoint-deprecated", where, op.ptr, nop.ptr, `${where} was marked deprecated`);
       const pair: OperationPair = { where, old: op, next: nop, oldItem, nextItem, oldPath: path, nextPath: nextItem.path };
       checkParameters(ctx, pair);
+      checkDescriptions(ctx, pair);
       checkRequestBody(ctx, pair);
       checkResponses(ctx, pair);
       checkSecurity(ctx, pair);
