@@ -31,20 +31,25 @@ export function codeJson(value: unknown, indent?: number): string {
 
 /** Markdown running text (a heading, a table cell): one line, nothing taken as markup or HTML. */
 export function markdownText(text: string): string {
-  return visibleControls(text)
-    .replace(/[\s\u2028\u2029]+/g, " ")
-    .trim()
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/[\\`*[\]|]/g, "\\$&")
-    // An underscore inside a word (snake_case) is never emphasis: left as written.
-    .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, "\\_");
+  return (
+    visibleControls(text)
+      .replace(/[\s\u2028\u2029]+/g, " ")
+      .trim()
+      .replace(/&/g, "&amp;")
+      .replace(/</g, "&lt;")
+      .replace(/>/g, "&gt;")
+      .replace(/[\\`*[\]|]/g, "\\$&")
+      // An underscore inside a word (snake_case) is never emphasis: left as written.
+      .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, "\\_")
+  );
 }
 
 /** A Markdown code span holding `text` (fenced with more backticks than it holds; safe in a table cell). */
 export function markdownCode(text: string): string {
-  const line = visibleControls(text).replace(/[\s\u2028\u2029]+/g, " ").trim().replace(/\|/g, "\\|");
+  const line = visibleControls(text)
+    .replace(/[\s\u2028\u2029]+/g, " ")
+    .trim()
+    .replace(/\|/g, "\\|");
   const longest = Math.max(0, ...(line.match(/`+/g) ?? []).map((run) => run.length));
   const fence = "`".repeat(longest + 1);
   const pad = line.startsWith("`") || line.endsWith("`") ? " " : "";

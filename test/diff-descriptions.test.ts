@@ -16,15 +16,34 @@ function reworded(d: Doc): void {
   d.paths["/wallets/{id}"].get.parameters[0].description = "Include balances.";
 }
 
-const brief = (r: ReturnType<typeof diffOf>) => r.changes.map((c) => [c.level, c.id, c.where, c.oldPointer, c.newPointer]);
+const brief = (r: ReturnType<typeof diffOf>) =>
+  r.changes.map((c) => [c.level, c.id, c.where, c.oldPointer, c.newPointer]);
 
 describe("custody diff: descriptions", () => {
   it("an operation's, a schema's and a parameter's description: three info changes with their pointers", () => {
     const r = diffOf(reworded);
     expect(brief(r)).toEqual([
-      ["info", "request-parameter-description-changed", "GET /wallets/{id}", "/paths/~1wallets~1{id}/get/parameters/0", "/paths/~1wallets~1{id}/get/parameters/0/description"],
-      ["info", "api-description-changed", "POST /wallets", "/paths/~1wallets/post", "/paths/~1wallets/post/description"],
-      ["info", "request-body-description-changed", "POST /wallets", "/components/schemas/CreateWallet", "/components/schemas/CreateWallet/description"],
+      [
+        "info",
+        "request-parameter-description-changed",
+        "GET /wallets/{id}",
+        "/paths/~1wallets~1{id}/get/parameters/0",
+        "/paths/~1wallets~1{id}/get/parameters/0/description",
+      ],
+      [
+        "info",
+        "api-description-changed",
+        "POST /wallets",
+        "/paths/~1wallets/post",
+        "/paths/~1wallets/post/description",
+      ],
+      [
+        "info",
+        "request-body-description-changed",
+        "POST /wallets",
+        "/components/schemas/CreateWallet",
+        "/components/schemas/CreateWallet/description",
+      ],
     ]);
     expect(r.summary).toMatchObject({ breaking: 0, warning: 0, info: 3, semver: "patch" });
   });
@@ -38,8 +57,20 @@ describe("custody diff: descriptions", () => {
       d.components.schemas.CreateWallet.properties.name.description = "Shown in the console and in reports.";
     }, base);
     expect(brief(r)).toEqual([
-      ["info", "api-summary-changed", "POST /wallets", "/paths/~1wallets/post/summary", "/paths/~1wallets/post/summary"],
-      ["info", "request-property-description-changed", "POST /wallets", "/components/schemas/CreateWallet/properties/name/description", "/components/schemas/CreateWallet/properties/name/description"],
+      [
+        "info",
+        "api-summary-changed",
+        "POST /wallets",
+        "/paths/~1wallets/post/summary",
+        "/paths/~1wallets/post/summary",
+      ],
+      [
+        "info",
+        "request-property-description-changed",
+        "POST /wallets",
+        "/components/schemas/CreateWallet/properties/name/description",
+        "/components/schemas/CreateWallet/properties/name/description",
+      ],
     ]);
     expect(diffOf(() => {}, base).changes).toEqual([]);
   });
@@ -50,7 +81,11 @@ describe("custody diff: descriptions", () => {
     reworded(next);
     writeFileSync(join(dir, "old.json"), JSON.stringify(baseSpec()));
     writeFileSync(join(dir, "new.json"), JSON.stringify(next));
-    const run = spawnSync(process.execPath, ["bin/custody.js", "diff", join(dir, "old.json"), join(dir, "new.json"), "--fail-on", "breaking"], { encoding: "utf8" });
+    const run = spawnSync(
+      process.execPath,
+      ["bin/custody.js", "diff", join(dir, "old.json"), join(dir, "new.json"), "--fail-on", "breaking"],
+      { encoding: "utf8" },
+    );
     expect(run.status).toBe(0);
     expect(run.stdout).toContain("summary: 0 breaking, 0 warning, 3 info");
     expect(run.stdout).toContain("new.json#/paths/~1wallets/post/description");

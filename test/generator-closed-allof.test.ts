@@ -66,7 +66,8 @@ it("generates with a vendored runtime, compiles, and validators and types read c
   const checked = await typecheck([out]);
   expect(checked.output).toBe("");
   const schemas = (await import(pathToFileURL(resolve(out, "schemas.ts")).href)) as Record<string, Checker>;
-  for (const [name, value, valid] of CASES) expect(schemas[schemaName(name)].safeParse(value).success, `${name} ${JSON.stringify(value)}`).toBe(valid);
+  for (const [name, value, valid] of CASES)
+    expect(schemas[schemaName(name)].safeParse(value).success, `${name} ${JSON.stringify(value)}`).toBe(valid);
 }, 120_000);
 
 it("zod agrees with ajv (unevaluatedProperties: false for the composite) on sampled and mutated instances", async () => {
@@ -84,14 +85,24 @@ it("zod agrees with ajv (unevaluatedProperties: false for the composite) on samp
     expect(schemas[schemaName(name)].safeParse(value).success, `zod: ${name} ${JSON.stringify(value)}`).toBe(valid);
   }
   // The literal reading fails the same comparison: a closed composite refusing its members' properties.
-  const literal = { ...schemas, AddressCreateRequestSchema: { safeParse: (v: unknown) => ({ success: v !== null && typeof v === "object" && Object.keys(v).length === 0 }) } };
+  const literal = {
+    ...schemas,
+    AddressCreateRequestSchema: {
+      safeParse: (v: unknown) => ({ success: v !== null && typeof v === "object" && Object.keys(v).length === 0 }),
+    },
+  };
   expect(differential(model, literal, { seed: 11, perComponent: 60 }).disagreements.length).toBeGreaterThan(0);
 }, 60_000);
 
 it("closedOver: own or every member closed, properties declared, no other way to admit keys", () => {
   const props = { properties: { a: { type: "string" } } };
   expect(closedOver({ additionalProperties: false }, [{ ...props, additionalProperties: false }])).toBe(true);
-  expect(closedOver({}, [{ ...props, additionalProperties: false }, { additionalProperties: false, properties: {} }])).toBe(true);
+  expect(
+    closedOver({}, [
+      { ...props, additionalProperties: false },
+      { additionalProperties: false, properties: {} },
+    ]),
+  ).toBe(true);
   expect(closedOver({}, [{ ...props, additionalProperties: false }, props])).toBe(false);
   expect(closedOver({ additionalProperties: false }, [{ ...props, patternProperties: { "^x": true } }])).toBe(false);
   expect(closedOver({ additionalProperties: false }, [props, undefined])).toBe(false);

@@ -24,7 +24,10 @@ afterAll(async () => {
 
 /** The statements TypeScript reads in `source`, and whether it reports a syntax error. */
 function statements(source: string): { count: number; errors: number } {
-  const out = ts.transpileModule(source, { reportDiagnostics: true, compilerOptions: { target: ts.ScriptTarget.ES2022 } });
+  const out = ts.transpileModule(source, {
+    reportDiagnostics: true,
+    compilerOptions: { target: ts.ScriptTarget.ES2022 },
+  });
   const file = ts.createSourceFile("x.ts", source, ts.ScriptTarget.Latest);
   return { count: file.statements.length, errors: out.diagnostics?.length ?? 0 };
 }
@@ -61,7 +64,11 @@ it("a document whose every text is hostile generates, compiles, imports what pla
   const needs: Record<string, unknown> = {};
   for (const [name, doc] of Object.entries(specs)) {
     await writeFile(join(work, `${name}.json`), JSON.stringify(doc));
-    const result = await generate({ specPath: join(work, `${name}.json`), outDir: join(work, name), runtime: "vendor" });
+    const result = await generate({
+      specPath: join(work, `${name}.json`),
+      outDir: join(work, name),
+      runtime: "vendor",
+    });
     expect(result.operations).toBe(1);
     needs[name] = result.needs;
   }
@@ -72,17 +79,29 @@ it("a document whose every text is hostile generates, compiles, imports what pla
   const read = (file: string) => readFile(join(out, file), "utf8");
   const [types, client, readme] = await Promise.all([read("types.ts"), read("client.ts"), read("README.md")]);
   // Each doc comment reads the text, line by line (U+2028 and U+2029 are line breaks there).
-  const readable = (place: string) => commentText(hostile(place)).split("\n").map((line) => line.trim());
-  for (const place of ["schema-description", "property-description"]) for (const line of readable(place)) expect(types).toContain(line);
-  for (const place of ["summary", "description", "path-parameter", "query-parameter", "response"]) for (const line of readable(place)) expect(client).toContain(line);
+  const readable = (place: string) =>
+    commentText(hostile(place))
+      .split("\n")
+      .map((line) => line.trim());
+  for (const place of ["schema-description", "property-description"])
+    for (const line of readable(place)) expect(types).toContain(line);
+  for (const place of ["summary", "description", "path-parameter", "query-parameter", "response"])
+    for (const line of readable(place)) expect(client).toContain(line);
   expect(readme).toContain(markdownText(hostile("title")));
   expect(readme).toContain(markdownCode(hostile("operationId")));
   for (const file of [types, client, readme]) expect(file).not.toMatch(/[\0\u2028\u2029]/);
   // String literals carry every value exactly: the operation table, the enum, the property name.
-  const operations = (await import(pathToFileURL(resolve(out, "operations.ts")).href)) as { operationList: { operationId: string; tag: string }[] };
+  const operations = (await import(pathToFileURL(resolve(out, "operations.ts")).href)) as {
+    operationList: { operationId: string; tag: string }[];
+  };
   expect(operations.operationList[0]).toMatchObject({ operationId: hostile("operationId"), tag: hostile("tag") });
-  const schemas = (await import(pathToFileURL(resolve(out, "schemas.ts")).href)) as Record<string, { safeParse(v: unknown): { success: boolean } }>;
+  const schemas = (await import(pathToFileURL(resolve(out, "schemas.ts")).href)) as Record<
+    string,
+    { safeParse(v: unknown): { success: boolean } }
+  >;
   const thing = { label: "x", kind: hostile("enum-value"), [hostile("key")]: "v", fixed: hostile("const") };
   expect(schemas.ThingSchema.safeParse(thing).success).toBe(true);
-  expect(schemas.ThingSchema.safeParse({ ...thing, kind: hostile("enum-value").replace("\u2028", "") }).success).toBe(false);
+  expect(schemas.ThingSchema.safeParse({ ...thing, kind: hostile("enum-value").replace("\u2028", "") }).success).toBe(
+    false,
+  );
 }, 180_000);

@@ -16,11 +16,28 @@ export function checkDescriptions(ctx: DiffContext, pair: OperationPair): void {
   const news = paramsOf(ctx.next, pair.nextItem, pair.next, pair.nextPath);
   for (const [key, o] of olds) {
     const n = news.get(key);
-    if (n) compareText(ctx, "request-parameter-description-changed", pair.where, o.at, n.at, "description", `the ${o.in} parameter \`${o.name}\`'s description`);
+    if (n)
+      compareText(
+        ctx,
+        "request-parameter-description-changed",
+        pair.where,
+        o.at,
+        n.at,
+        "description",
+        `the ${o.in} parameter \`${o.name}\`'s description`,
+      );
   }
 }
 
-function compareText(ctx: DiffContext, id: string, where: string, old: At, next: At, field: string, what: string): void {
+function compareText(
+  ctx: DiffContext,
+  id: string,
+  where: string,
+  old: At,
+  next: At,
+  field: string,
+  what: string,
+): void {
   const a = textOf(old, field);
   const b = textOf(next, field);
   if (a === b) return;

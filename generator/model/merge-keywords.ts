@@ -6,7 +6,28 @@
 import type { Schema, SchemaObject } from "./types.ts";
 
 /** Keywords whose values are data or annotations, copied from the first member that has them. */
-export const ANNOTATIONS = new Set(["description", "title", "default", "example", "examples", "deprecated", "readOnly", "writeOnly", "externalDocs", "xml", "$comment", "$id", "$schema", "$anchor", "$dynamicAnchor", "$defs", "definitions", "contentMediaType", "contentEncoding", "contentSchema"]);
+export const ANNOTATIONS = new Set([
+  "description",
+  "title",
+  "default",
+  "example",
+  "examples",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "externalDocs",
+  "xml",
+  "$comment",
+  "$id",
+  "$schema",
+  "$anchor",
+  "$dynamicAnchor",
+  "$defs",
+  "definitions",
+  "contentMediaType",
+  "contentEncoding",
+  "contentSchema",
+]);
 
 /** The node being built, the left-overs that become a member of their own, and the kept members. */
 interface Fold {
@@ -43,12 +64,21 @@ export const KEYWORD_MERGES: readonly KeywordMerge[] = [
   { keys: ["type"], merge: (a, b, fold) => mergeType(a, b, fold) },
   ...["minLength", "minItems", "minProperties", "minimum", "exclusiveMinimum"].map((k) => numberFold(k, Math.max)),
   ...["maxLength", "maxItems", "maxProperties", "maximum", "exclusiveMaximum"].map((k) => numberFold(k, Math.min)),
-  { keys: ["required"], merge: (a, b, fold) => void (fold.out.required = [...new Set([...(a.required ?? []), ...(b.required as string[])])]) },
-  { keys: ["uniqueItems"], merge: (a, b, fold) => void (fold.out.uniqueItems = a.uniqueItems === true || b.uniqueItems === true) },
+  {
+    keys: ["required"],
+    merge: (a, b, fold) =>
+      void (fold.out.required = [...new Set([...(a.required ?? []), ...(b.required as string[])])]),
+  },
+  {
+    keys: ["uniqueItems"],
+    merge: (a, b, fold) => void (fold.out.uniqueItems = a.uniqueItems === true || b.uniqueItems === true),
+  },
   {
     keys: ["enum"],
     merge(a, b, fold) {
-      fold.out.enum = Array.isArray(a.enum) ? a.enum.filter((v) => (b.enum as unknown[]).some((w) => sameJson(v, w))) : b.enum;
+      fold.out.enum = Array.isArray(a.enum)
+        ? a.enum.filter((v) => (b.enum as unknown[]).some((w) => sameJson(v, w)))
+        : b.enum;
     },
   },
   {
@@ -58,7 +88,10 @@ export const KEYWORD_MERGES: readonly KeywordMerge[] = [
       fold.out.const = b.const;
     },
   },
-  { keys: ["dependentRequired"], merge: (a, b, fold) => void (fold.out.dependentRequired = mergeDependentRequired(a, b)) },
+  {
+    keys: ["dependentRequired"],
+    merge: (a, b, fold) => void (fold.out.dependentRequired = mergeDependentRequired(a, b)),
+  },
   { keys: ["properties", "patternProperties", "additionalProperties"], merge: (a, b, fold) => mergeObject(a, b, fold) },
   { keys: ["items", "prefixItems"], merge: (a, b, fold) => mergeArray(a, b, fold) },
   firstComeGroup(["if", "then", "else"]),
@@ -110,7 +143,8 @@ function mergeType(a: SchemaObject, b: SchemaObject, fold: Fold): boolean {
   const both = new Set<string>();
   for (const t of a.type as string[]) {
     if (right.includes(t)) both.add(t);
-    else if ((t === "integer" && right.includes("number")) || (t === "number" && right.includes("integer"))) both.add("integer");
+    else if ((t === "integer" && right.includes("number")) || (t === "number" && right.includes("integer")))
+      both.add("integer");
   }
   fold.out.type = [...both];
   return both.size > 0;
@@ -118,7 +152,8 @@ function mergeType(a: SchemaObject, b: SchemaObject, fold: Fold): boolean {
 
 function mergeDependentRequired(a: SchemaObject, b: SchemaObject): Record<string, string[]> {
   const deps: Record<string, string[]> = { ...((a.dependentRequired as Record<string, string[]>) ?? {}) };
-  for (const [k, names] of Object.entries(b.dependentRequired as Record<string, string[]>)) deps[k] = [...new Set([...(deps[k] ?? []), ...names])];
+  for (const [k, names] of Object.entries(b.dependentRequired as Record<string, string[]>))
+    deps[k] = [...new Set([...(deps[k] ?? []), ...names])];
   return deps;
 }
 
@@ -164,7 +199,11 @@ export function mergeNested(x: Schema, y: Schema): Schema {
   const kept: Schema[] = [];
   const merged = mergeTwo(x, y, kept);
   if (kept.length === 0 || merged === false) return merged;
-  return merged === true ? (kept.length === 1 ? kept[0] : { allOf: kept }) : { ...merged, allOf: [...((merged.allOf as Schema[]) ?? []), ...kept] };
+  return merged === true
+    ? kept.length === 1
+      ? kept[0]
+      : { allOf: kept }
+    : { ...merged, allOf: [...((merged.allOf as Schema[]) ?? []), ...kept] };
 }
 
 export function sameJson(a: unknown, b: unknown): boolean {
@@ -173,5 +212,10 @@ export function sameJson(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   const ka = Object.keys(a);
   const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return (
+    ka.length === kb.length &&
+    ka.every(
+      (k) => Object.hasOwn(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+    )
+  );
 }

@@ -2,7 +2,8 @@
 // template, or read as an import: the generator must carry it as data.
 
 /** The hostile text: comment and template terminators, quotes, HTML, import look-alikes, line separators, NUL. */
-export const HOSTILE = '*/ ${x} `tick` \'single\' "double" </script><!-- from "evil-pkg" import("evil-dyn") \u2028 \u2029 \0 end';
+export const HOSTILE =
+  '*/ ${x} `tick` \'single\' "double" </script><!-- from "evil-pkg" import("evil-dyn") \u2028 \u2029 \0 end';
 
 /** The same text made unique per place, so each place can be found in the output. */
 export function hostile(place: string): string {
@@ -14,7 +15,9 @@ export function hostileSpec(h: (place: string) => string = hostile): Record<stri
   return {
     openapi: "3.1.0",
     info: { title: h("title"), version: h("version"), description: h("info") },
-    servers: [{ url: `https://api.example.com/${encodeURIComponent(h("server"))}`, description: h("server-description") }],
+    servers: [
+      { url: `https://api.example.com/${encodeURIComponent(h("server"))}`, description: h("server-description") },
+    ],
     tags: [{ name: h("tag"), description: h("tag-description") }],
     paths: {
       "/things/{thingId}": {
@@ -24,18 +27,39 @@ export function hostileSpec(h: (place: string) => string = hostile): Record<stri
           description: h("description"),
           tags: [h("tag")],
           parameters: [
-            { name: "thingId", in: "path", required: true, description: h("path-parameter"), schema: { type: "string", example: h("path-example") } },
-            { name: h("query-name"), in: "query", description: h("query-parameter"), schema: { type: "string", enum: [h("query-enum")] } },
+            {
+              name: "thingId",
+              in: "path",
+              required: true,
+              description: h("path-parameter"),
+              schema: { type: "string", example: h("path-example") },
+            },
+            {
+              name: h("query-name"),
+              in: "query",
+              description: h("query-parameter"),
+              schema: { type: "string", enum: [h("query-enum")] },
+            },
           ],
           requestBody: {
             required: true,
             description: h("body"),
-            content: { "application/json": { schema: { $ref: "#/components/schemas/Thing" }, example: { [h("key")]: h("body-example") } } },
+            content: {
+              "application/json": {
+                schema: { $ref: "#/components/schemas/Thing" },
+                example: { [h("key")]: h("body-example") },
+              },
+            },
           },
           responses: {
             "200": {
               description: h("response"),
-              content: { "application/json": { schema: { $ref: "#/components/schemas/Thing" }, example: { label: h("response-example") } } },
+              content: {
+                "application/json": {
+                  schema: { $ref: "#/components/schemas/Thing" },
+                  example: { label: h("response-example") },
+                },
+              },
             },
             "404": { description: h("error-response") },
           },
@@ -49,7 +73,12 @@ export function hostileSpec(h: (place: string) => string = hostile): Record<stri
           title: h("schema-title"),
           description: h("schema-description"),
           properties: {
-            label: { type: "string", description: h("property-description"), default: h("default"), examples: [h("property-example")] },
+            label: {
+              type: "string",
+              description: h("property-description"),
+              default: h("default"),
+              examples: [h("property-example")],
+            },
             kind: { type: "string", enum: [h("enum-value"), "plain"] },
             [h("key")]: { type: "string", title: h("property-title"), pattern: "^[^\\u2028]*$" },
             fixed: { const: h("const") },
