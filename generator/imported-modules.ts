@@ -8,7 +8,11 @@ let loaded: typeof TS | undefined;
 const cache = new Map<string, readonly string[]>();
 
 function typescript(): typeof TS {
-  loaded ??= createRequire(import.meta.url)("typescript") as typeof TS;
+  try {
+    loaded ??= createRequire(import.meta.url)("typescript") as typeof TS;
+  } catch {
+    throw new Error("reading the output's imports needs the typescript package: npm install typescript");
+  }
   return loaded;
 }
 
