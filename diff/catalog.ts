@@ -78,6 +78,8 @@ export const SCHEMA_CHECKS: Record<string, [Level, Level, string]> = {
   "removed-optional": [W, W, "an optional property was removed"],
   "added-required": [B, I, "a required property was added"],
   "added-optional": [I, I, "an optional property was added"],
+  // Docs only, but the regenerated SDK's doc comments and README change with it.
+  "description-changed": [I, I, "the description changed (added, removed or reworded)"],
 };
 
 /** Property ids named as oasdiff names them, where it has the same check. */
@@ -115,6 +117,9 @@ export const CHECKS: Record<string, { level: Level; about: string }> = {
   "api-removed-with-deprecation": { level: I, about: "a deprecated operation was removed" },
   "endpoint-added": { level: I, about: "an operation was added" },
   "endpoint-deprecated": { level: I, about: "an operation was marked deprecated" },
+  "api-summary-changed": { level: I, about: "an operation's summary changed (the SDK method's doc comment and README change)" },
+  "api-description-changed": { level: I, about: "an operation's description changed (the SDK method's doc comment changes)" },
+  "request-parameter-description-changed": { level: I, about: "a parameter's description changed (the SDK method's doc comment changes)" },
   "new-required-request-parameter": { level: B, about: "a required parameter was added" },
   "new-optional-request-parameter": { level: I, about: "an optional parameter was added" },
   "request-parameter-removed": { level: B, about: "a parameter was removed: the SDK no longer accepts it" },

@@ -31,6 +31,8 @@ export type Bound = (typeof BOUNDS)[number];
 /** A schema with its allOf branches merged in: what an instance must satisfy, in one place. */
 export interface Flat {
   ptr: string;
+  /** The schema's own description (not its allOf members'). */
+  description?: string;
   /** Non-null JSON types it allows; undefined = any. */
   types?: Set<string>;
   nullable: boolean;
@@ -88,6 +90,7 @@ export class SpecDoc {
     const hit = this.flats.get(resolved.ptr);
     if (hit) return hit;
     const flat = emptyFlat(resolved.ptr);
+    if (isObj(resolved.node) && typeof resolved.node.description === "string") flat.description = resolved.node.description;
     this.flats.set(resolved.ptr, flat); // set first: a recursive allOf sees the partial result, not a loop
     this.merge(flat, resolved, new Set());
     return flat;

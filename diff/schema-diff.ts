@@ -67,6 +67,7 @@ export class SchemaDiff {
       const suffix = widened ? "type-generalized" : narrowed ? "type-specialized" : "type-changed";
       out.push({ ...at, suffix, detail: `type changed from ${typeName(fo.types)} to ${typeName(fn.types)}` });
     }
+    if (fo.description !== fn.description) out.push(descriptionFinding(fo, fn));
     if (fo.nullable !== fn.nullable) out.push({ ...at, suffix: fn.nullable ? "became-nullable" : "became-not-nullable", detail: fn.nullable ? "null became allowed" : "null is no longer allowed" });
     if (fo.enum && fn.enum) {
       for (const v of fo.enum) if (!fn.enum.some((w) => same(v, w))) out.push({ ...at, suffix: "enum-value-removed", detail: `enum value ${JSON.stringify(v)} was removed` });
@@ -165,4 +166,11 @@ function subset(a: Set<string> | undefined, b: Set<string>): boolean {
 
 function typeName(t: Set<string> | undefined): string {
   return t === undefined ? "any" : [...t].join("|");
+}
+
+/** A description added, removed or reworded, at the description's own pointer where it has one. */
+function descriptionFinding(fo: Flat, fn: Flat): Finding {
+  const detail = fo.description === undefined ? "a description was added" : fn.description === undefined ? "the description was removed" : "the description changed";
+  const at = (flat: Flat) => (flat.description === undefined ? flat.ptr : `${flat.ptr}/description`);
+  return { suffix: "description-changed", path: [], oldPtr: at(fo), newPtr: at(fn), detail };
 }

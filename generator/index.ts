@@ -93,10 +93,14 @@ function runtimeSourceOf(options: GenerateOptions): RuntimeSource {
 }
 
 export async function renderFiles(options: GenerateOptions): Promise<{ model: SpecModel; files: EmittedFile[] }> {
+  return render(options, runtimeSourceOf(options));
+}
+
+async function render(options: GenerateOptions, runtime: RuntimeSource): Promise<{ model: SpecModel; files: EmittedFile[] }> {
   const loaded = await loadSpec(options.specPath, displayPath(options.specPath), { lenient: options.lenient });
   let rendered: { model: SpecModel; files: EmittedFile[] };
   try {
-    rendered = await renderModel(loaded, options);
+    rendered = await renderModel(loaded, options, runtime);
   } catch (error) {
     // A spec that fails validation usually breaks the model too; the validation message is the useful one.
     const invalid = await loaded.validation;
@@ -107,14 +111,14 @@ export async function renderFiles(options: GenerateOptions): Promise<{ model: Sp
   return rendered;
 }
 
-async function renderModel(loaded: LoadedSpec, options: GenerateOptions): Promise<{ model: SpecModel; files: EmittedFile[] }> {
+async function renderModel(loaded: LoadedSpec, options: GenerateOptions, runtime: RuntimeSource): Promise<{ model: SpecModel; files: EmittedFile[] }> {
   const rpcSource = options.rpcSpecPath === undefined ? undefined : await loadRpcModel(options.rpcSpecPath, displayPath(options.rpcSpecPath));
   const model = buildModel(loaded, { rpc: rpcSource });
   const ctx: EmitContext = {
     model,
     headerLines: headerLines([{ path: model.displayPath, sha256: model.sha256 }]),
     rpcHeaderLines: model.rpc ? headerLines([{ path: model.rpc.displayPath, sha256: model.rpc.sha256 }]) : undefined,
-    runtime: runtimeSpecifier(runtimeSourceOf(options), sourceDir(options), RUNTIME_DIR),
+    runtime: runtimeSpecifier(runtime, sourceDir(options), RUNTIME_DIR),
     zod: zodDialect(options.zod),
   };
   const files: EmittedFile[] = [emitTypes(ctx), emitSchemas(ctx), emitOperations(ctx), emitClient(ctx), emitServer(ctx)];
@@ -125,16 +129,17 @@ async function renderModel(loaded: LoadedSpec, options: GenerateOptions): Promis
   files.push(emitIndex(ctx, files.map((f) => f.path)));
   if (options.mcp) files.push(...emitMcp(ctx, options.package?.name));
   // runtime/mcp needs @modelcontextprotocol/sdk: vendored only for output that has an MCP server.
-  if (runtimeSourceOf(options) === "vendor") files.push(...(await vendoredRuntime(RUNTIME_DIR, custodyVersion(), (path) => options.mcp === true || !path.startsWith("mcp/"))));
+  if (runtime === "vendor") files.push(...(await vendoredRuntime(RUNTIME_DIR, custodyVersion(), (path) => options.mcp === true || !path.startsWith("mcp/"))));
   // The README says what to install, so it is written once every file that imports something is.
-  const install = runtimeSourceOf(options) === "local" ? undefined : installLines(outputNeeds(files, custodyManifest()));
+  const install = runtime === "local" ? undefined : installLines(outputNeeds(files, custodyManifest()));
   files.push(emitReadme({ ...ctx, install }));
   return { model, files };
 }
 
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   const started = performance.now();
-  const { model, files } = await renderFiles(options);
+  const runtime = runtimeSourceOf(options);
+  const { model, files } = await render(options, runtime);
   const srcDir = sourceDir(options);
   const srcChanges = await diffOutput(srcDir, files);
   const anyChange = srcChanges.some((c) => c.changed);
@@ -144,7 +149,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   if (options.package) {
     // package.json, tsconfig.json and README.md sit beside src/ (and node_modules/, dist/), so they
     // are written one by one instead of replacing the folder.
-    const top = packageFiles(options.package, model, files, runtimeSourceOf(options), custodyManifest());
+    const top = packageFiles(options.package, model, files, runtime, custodyManifest());
     const topChanges = await diffFiles(options.outDir, top);
     changes.push(...topChanges);
     if (!options.check) written += await writeFilesIfChanged(options.outDir, top, topChanges);
@@ -156,6 +161,6 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     operations: model.operations.length,
     schemas: model.schemas.length,
     warnings: [...model.repairs, ...model.warnings].map((w) => `${formatLocation(model.displayPath, w.pointer)}: ${w.problem}`),
-    ...(runtimeSourceOf(options) === "local" ? {} : { needs: outputNeeds(files, custodyManifest()) }),
+    ...(runtime === "local" ? {} : { needs: outputNeeds(files, custodyManifest()) }),
   };
 }

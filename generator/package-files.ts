@@ -4,6 +4,7 @@
 import type { EmittedFile } from "./emit/context.ts";
 import { renderTemplate } from "./emit/templates.ts";
 import { wireTestsSource } from "./emit/wire-tests-file.ts";
+import { markdownCode, markdownText } from "./spec-text.ts";
 import { sdkGuide, sdkStart, type GuideOptions } from "./emit/readme-file.ts";
 import type { SpecModel } from "./model/types.ts";
 import { outputNeeds, type Manifest } from "./output-needs.ts";
@@ -78,9 +79,9 @@ export function packageFiles(spec: PackageSpec, model: SpecModel, sources: reado
     guide: sdkGuide(model, guideOptions),
     name: spec.name,
     version: spec.version,
-    title: model.title,
-    apiVersion: model.apiVersion,
-    specPath: model.displayPath,
+    title: markdownText(model.title),
+    apiVersion: markdownText(model.apiVersion),
+    specPath: markdownCode(model.displayPath),
     custodyVersion: custody.version,
     clientName: model.clientName,
     runtime: runtime === "package" ? "imported from `custody/runtime` (the `custody` package)" : "copied into `src/runtime/`",

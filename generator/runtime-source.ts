@@ -11,6 +11,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { GENERATED_MARKER } from "./write/output.ts";
 import type { EmittedFile } from "./emit/context.ts";
+import { importedModules } from "./imported-modules.ts";
 
 export type RuntimeSource = "vendor" | "package" | "local";
 export const RUNTIME_SOURCES: readonly RuntimeSource[] = ["vendor", "package", "local"];
@@ -79,17 +80,13 @@ export async function vendoredRuntime(runtimeDir: string, custodyVersion: string
   return files;
 }
 
-/** npm package names the files import (bare specifiers, "node:" built-ins left out). */
+/** npm package names the files import (bare specifiers, "node:" built-ins left out), read from their syntax. */
 export function importedPackages(files: readonly EmittedFile[]): string[] {
   const names = new Set<string>();
   for (const file of files) {
     if (!file.path.endsWith(".ts")) continue;
-    const statics = file.content.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+"([^".][^"]*)"/gm);
-    // import("ws" as string) is a lazy import tsc does not resolve (rpc-socket.ts): still a dependency.
-    const dynamics = file.content.matchAll(/\bimport\(\s*"([^".][^"]*)"(?:\s+as\s+string)?\s*\)/g);
-    for (const match of [...statics, ...dynamics]) {
-      const spec = match[1];
-      if (spec.startsWith("node:")) continue;
+    for (const spec of importedModules(file.path, file.content)) {
+      if (spec.startsWith("node:") || spec.startsWith(".") || spec.startsWith("/")) continue;
       const parts = spec.split("/");
       names.add(spec.startsWith("@") ? `${parts[0]}/${parts[1]}` : parts[0]);
     }

@@ -5,13 +5,14 @@
 // --differential, the zod-vs-ajv disagreements over every generated document.
 //   nice node --import tsx scripts/corpus.ts --n 300 --seed 1 [--differential [--differential-max K]] [--batch 20]
 //        [--timeout 240] [--cache DIR] [--json FILE] [--keep] [--no-compile] [--budget-minutes M] [--resume]
+//        [--files a.yaml,b.json] (these documents instead of the directory's)
 // Each document's report is saved in its folder (.tmp-corpus-<seed>/); --resume skips the documents that
 // have one, and --budget-minutes stops drawing new documents after M minutes (the table then says how
 // many of the N were done), so a long run can be finished later.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { compileBatches, type CompileVerdict } from "./corpus/compile.ts";
@@ -67,7 +68,7 @@ function table(rows: Row[], seed: number, compiled: boolean, drawn: number): str
   const sumO = both.reduce((s, r) => s + (r.report!.ots.ms as number), 0);
   const ratios = both.map((r) => (c(r)!.ms as number) / (r.report!.ots.ms as number));
   const lines = [
-    `corpus: ${CORPUS_PACKAGE}, seed ${seed}, N = ${n}${n < drawn ? ` (of ${drawn} drawn: the time budget ran out; --resume goes on)` : ""}`,
+    `corpus: ${rows.some((r) => r.id.startsWith("/")) ? "--files" : CORPUS_PACKAGE}, seed ${seed}, N = ${n}${n < drawn ? ` (of ${drawn} drawn: the time budget ran out; --resume goes on)` : ""}`,
     "",
     "| | openapi-typescript 7 | custody generate |",
     "|---|---:|---:|",
@@ -79,12 +80,16 @@ function table(rows: Row[], seed: number, compiled: boolean, drawn: number): str
     lines.push(`| compiled (tsc --strict) | ${pct(okO, otsGen)} | ${pct(okC, custodyGen)} |`);
   }
   lines.push(`| refused or failed | ${n - otsGen} | ${n - custodyGen} |`);
+  // With the local runtime the output imports zod alone: any other package is a document's text read as code.
+  const foreign = rows.filter((r) => (c(r)?.imports ?? []).some((name) => name !== "zod"));
+  lines.push(`| output importing a package besides zod | | ${foreign.length} |`);
   lines.push(`| generate time, sum over the ${both.length} both generate | ${(sumO / 1000).toFixed(1)} s | ${(sumC / 1000).toFixed(1)} s |`);
   lines.push(`| time ratio custody / openapi-typescript | | ${(sumC / sumO).toFixed(2)}x of the sum, ${median(ratios).toFixed(2)}x per-document median |`);
   const notes: string[] = [];
   for (const r of rows) {
     const cu = c(r);
     if (r.failure) notes.push(`- ${r.id}: custody child ${r.failure}`);
+    if ((cu?.imports ?? []).some((name) => name !== "zod")) notes.push(`- ${r.id}: custody output imports ${cu!.imports!.join(", ")}`);
     else if (cu?.status === "refused") notes.push(`- ${r.id}: custody refused: ${cu.lenientReason}${r.report!.ots.status === "generated" ? " (openapi-typescript generates)" : ""}`);
     else if (cu?.status === "crashed") notes.push(`- ${r.id}: custody crashed: ${cu.reason}`);
     if (r.report?.ots.status === "failed") notes.push(`- ${r.id}: openapi-typescript failed: ${r.report.ots.reason}`);
@@ -122,13 +127,16 @@ async function main(): Promise<void> {
       "differential-max": { type: "string", default: "1000000" },
       "no-compile": { type: "boolean", default: false },
       only: { type: "string" },
+      files: { type: "string" },
       "budget-minutes": { type: "string" },
       resume: { type: "boolean", default: false },
     },
   });
   const seed = Number(values.seed);
-  const api = ensureCorpus(values.cache ?? defaultCacheDir());
-  const ids = values.only ? values.only.split(",") : drawDocuments(listDocuments(api), Number(values.n), seed);
+  // --files: documents given by path (no corpus needed), named by their path.
+  const files = values.files?.split(",").map((f) => resolve(f));
+  const api = files ? "" : ensureCorpus(values.cache ?? defaultCacheDir());
+  const ids = files ?? (values.only ? values.only.split(",") : drawDocuments(listDocuments(api), Number(values.n), seed));
   const work = join(ROOT, `.tmp-corpus-${seed}`);
   if (!values.resume) await rm(work, { recursive: true, force: true });
   await mkdir(work, { recursive: true });
@@ -136,7 +144,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   const budgetMs = values["budget-minutes"] === undefined ? Infinity : Number(values["budget-minutes"]) * 60_000;
   for (const [i, id] of ids.entries()) {
-    const dir = join(work, `${String(i).padStart(3, "0")}-${id.replace(/[^A-Za-z0-9.-]+/g, "_")}`);
+    const dir = join(work, `${String(i).padStart(3, "0")}-${(files ? basename(id) : id).replace(/[^A-Za-z0-9.-]+/g, "_")}`);
     const saved = join(dir, "report.json");
     if (existsSync(saved)) {
       rows.push({ id, dir, ...(JSON.parse(await readFile(saved, "utf8")) as { report?: DocumentReport; failure?: string }) });
@@ -145,7 +153,7 @@ async function main(): Promise<void> {
     if (performance.now() - started > budgetMs) break;
     const compared = rows.filter((r) => r.report?.differential).length;
     const flags = [...(i % 2 === 1 ? ["--ots-first"] : []), ...(values.differential && compared < Number(values["differential-max"]) ? ["--differential"] : [])];
-    const { report, failure } = await runChild(join(api, `${id}.json`), dir, flags, Number(values.timeout) * 1000);
+    const { report, failure } = await runChild(files ? id : join(api, `${id}.json`), dir, flags, Number(values.timeout) * 1000);
     rows.push({ id, dir, report, failure });
     await mkdir(dir, { recursive: true });
     await writeFile(saved, JSON.stringify({ report, failure }));

@@ -8,6 +8,7 @@ import fc from "fast-check";
 import type { SchemaResolver } from "../generator/model/resolve-schema.ts";
 import type { Schema, SchemaObject, SpecModel } from "../generator/model/types.ts";
 import { mulberry32 } from "../conformance/fuzz/prng.ts";
+import { resolvePointer } from "../generator/load/json-pointer.ts";
 
 export interface Disagreement {
   component: string;
@@ -41,7 +42,8 @@ export function ajvFor(document: Record<string, unknown>, version: "3.0" | "3.1"
   addFormats(ajv, FORMATS);
   // Unknown formats are annotations (JSON Schema 2020-12 section 7.2.1).
   const known = new Set(FORMATS);
-  const converted = convert(structuredClone(document), version, known);
+  const converted = convert(structuredClone(document), version, known) as Record<string, unknown>;
+  closeComposites(converted);
   ajv.addSchema(converted as object, "doc");
   const cache = new Map<string, (value: unknown) => boolean>();
   return (ref) => {
@@ -83,6 +85,48 @@ function convert(node: unknown, version: "3.0" | "3.1", known: Set<string>): unk
   return nullable ? { anyOf: [own, { type: "null" }] } : own;
 }
 
+
+type Node = Record<string, unknown>;
+const isNode = (v: unknown): v is Node => v !== null && typeof v === "object" && !Array.isArray(v);
+/** Keywords through which an object schema admits keys other than its `properties`. */
+const OTHER_KEYS = ["patternProperties", "anyOf", "oneOf", "if", "dependentSchemas"];
+
+/**
+ * The generator's reading of `additionalProperties: false` beside an allOf (its own, or every
+ * member's: closed over the union of the members' properties; generator/model/resolve-schema.ts,
+ * closedOver) in JSON Schema 2020-12's words, for ajv: the composite gets `unevaluatedProperties:
+ * false` and its members lose their own closing (a $ref member becomes an opened copy of its target).
+ */
+function closeComposites(doc: Node): void {
+  const deref = (node: unknown): unknown => {
+    let cur = node;
+    for (let hops = 0; hops < 16 && isNode(cur) && typeof cur.$ref === "string" && cur.$ref.startsWith("#"); hops++) cur = resolvePointer(doc, cur.$ref);
+    return cur;
+  };
+  const plain = (s: unknown): s is Node => isNode(s) && OTHER_KEYS.every((k) => s[k] === undefined) && (s.additionalProperties === undefined || s.additionalProperties === false);
+  const closed = (s: Node, depth = 0): boolean =>
+    s.additionalProperties === false || (depth < 8 && Array.isArray(s.allOf) && s.allOf.length > 0 && s.allOf.every((m) => plain(deref(m)) && closed(deref(m) as Node, depth + 1)));
+  const open = (s: unknown, depth = 0): unknown => {
+    const target = deref(s);
+    if (!plain(target) || depth > 8) return s;
+    const { additionalProperties: _a, unevaluatedProperties: _u, ...rest } = target;
+    if (Array.isArray(rest.allOf)) rest.allOf = rest.allOf.map((m) => open(m, depth + 1));
+    return rest;
+  };
+  const composites: Node[] = [];
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (!isNode(node)) return;
+    if (Array.isArray(node.allOf) && plain(node) && node.allOf.every((m) => plain(deref(m))) && closed(node)) composites.push(node);
+    for (const [key, value] of Object.entries(node)) if (!DATA_KEYS.has(key)) walk(value);
+  };
+  walk(doc);
+  for (const node of composites) {
+    node.allOf = (node.allOf as unknown[]).map((m) => open(m));
+    delete node.additionalProperties;
+    node.unevaluatedProperties = false;
+  }
+}
 
 /** Strings per format: valid ones, then edge cases either side of the RFC. */
 export const FORMAT_SAMPLES: Record<string, string[]> = {

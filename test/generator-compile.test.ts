@@ -12,7 +12,7 @@ import { typecheck } from "../generator/typecheck.ts";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const FIXTURES = join(ROOT, "test/fixtures/specs");
 const REBILLY = join(ROOT, "node_modules/@redocly/openapi-core/src/benchmark/benches/rebilly.yaml");
-const GOOD_FIXTURES = ["keywords", "keywords-30", "discriminator", "recursive", "allof", "nullable-30", "nullable-31", "additional-properties", "default-only", "names", "mini-custody"];
+const GOOD_FIXTURES = ["keywords", "keywords-30", "discriminator", "recursive", "allof", "closed-allof", "nullable-30", "nullable-31", "additional-properties", "default-only", "names", "mini-custody"];
 let work: string;
 
 beforeAll(async () => {

@@ -101,5 +101,14 @@ describe("specifier helpers", () => {
     expect(importedPackages(files)).toEqual(["@noble/hashes", "zod"]);
     // A lazy import tsc is not asked to resolve (rpc-socket.ts) is still a dependency.
     expect(importedPackages([{ path: "y.ts", content: 'const m = await import("ws" as string);\n' }])).toEqual(["ws"]);
+    // Text in comments, strings and templates is never an import, however it reads.
+    const prose = [
+      '/** Short-lived token returned from "getPluginPaymentTokenAsync" in the plugin payments API */',
+      'export const a = "import(\\"evil\\") from \\"x\\"";',
+      "export const b = `from \"y\" ${'import(\"z\")'}`;",
+      '// export * from "w";',
+      'import { z } from "zod";',
+    ].join("\n");
+    expect(importedPackages([{ path: "p.ts", content: prose }])).toEqual(["zod"]);
   });
 });

@@ -4,6 +4,7 @@
 import { child, isObj, type At } from "../document.ts";
 import type { DiffContext } from "../context.ts";
 import type { OperationPair } from "./operation-pair.ts";
+import { checkDescriptions } from "./descriptions.ts";
 import { checkPagination } from "./pagination.ts";
 import { checkParameters } from "./parameters.ts";
 import { checkRequestBody } from "./request-body.ts";
@@ -63,6 +64,7 @@ export function checkOperations(ctx: DiffContext): void {
       if (nop.node.deprecated === true && !deprecated) ctx.sink.check("endpoint-deprecated", where, op.ptr, nop.ptr, `${where} was marked deprecated`);
       const pair: OperationPair = { where, old: op, next: nop, oldItem, nextItem, oldPath: path, nextPath: nextItem.path };
       checkParameters(ctx, pair);
+      checkDescriptions(ctx, pair);
       checkRequestBody(ctx, pair);
       checkResponses(ctx, pair);
       checkSecurity(ctx, pair);

@@ -7,7 +7,7 @@ import { child, isObj, type At, type Obj, type SpecDoc } from "../document.ts";
 import type { OperationPair } from "./operation-pair.ts";
 import { pagedLimitParameter } from "./pagination.ts";
 
-interface Param {
+export interface Param {
   at: At;
   name: string;
   in: string;
@@ -15,7 +15,7 @@ interface Param {
   schema?: At;
 }
 
-function paramsOf(doc: SpecDoc, item: At, op: At, path: string): Map<string, Param> {
+export function paramsOf(doc: SpecDoc, item: At, op: At, path: string): Map<string, Param> {
   const out = new Map<string, Param>();
   const slots = [...path.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]);
   for (const list of [child(item, "parameters"), child(op, "parameters")]) {

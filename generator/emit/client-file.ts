@@ -10,6 +10,7 @@ import { inputSource, operationExample } from "./examples.ts";
 import { PAGING_EXPORTS } from "../model/pagination.ts";
 import { pagedProperty, pagingDocs, pagingExample } from "./paged-client.ts";
 import { printStatements, type Statement } from "./print.ts";
+import { codeJson } from "../spec-text.ts";
 
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
@@ -53,16 +54,16 @@ function callTable(model: SpecModel): Statement {
   const entries = model.operations.map((op) => {
     // Fields equal to callOperation's defaults are left out (200, envelope, idempotent by method).
     const fields = [
-      `operationId: ${JSON.stringify(op.operationId)}`,
-      `method: ${JSON.stringify(op.method)}`,
-      `path: ${JSON.stringify(op.path)}`,
+      `operationId: ${codeJson(op.operationId)}`,
+      `method: ${codeJson(op.method)}`,
+      `path: ${codeJson(op.path)}`,
       ...(op.successStatus === 200 ? [] : [`successStatus: ${op.successStatus}`]),
       ...(op.idempotent === SAFE_METHODS.has(op.method.toUpperCase()) ? [] : [`idempotent: ${op.idempotent}`]),
       ...(op.envelope ? [] : ["envelope: false"]),
       `responseSchemas: S.${op.names.responseSchemas}`,
-      ...(idempotencyHeader(op) ? [`idempotencyHeader: ${JSON.stringify(idempotencyHeader(op))}`] : []),
+      ...(idempotencyHeader(op) ? [`idempotencyHeader: ${codeJson(idempotencyHeader(op))}`] : []),
     ];
-    return `  ${JSON.stringify(op.name)}: { ${fields.join(", ")} },`;
+    return `  ${codeJson(op.name)}: { ${fields.join(", ")} },`;
   });
   return { kind: "text", text: `const calls: Record<string, CallOperation> = {\n${entries.join("\n")}\n};` };
 }
@@ -144,7 +145,7 @@ function method(model: SpecModel, op: OperationModel) {
       { name: "options", type: "CallOptions", hasQuestionToken: true },
     ],
     returnType: `ApiPromise<T.${n.data}>`,
-    statements: [`return callOperation(this.transport, calls[${JSON.stringify(op.name)}], input, options, "${kind}") as ApiPromise<T.${n.data}>;`],
+    statements: [`return callOperation(this.transport, calls[${codeJson(op.name)}], input, options, "${kind}") as ApiPromise<T.${n.data}>;`],
   };
 }
 
@@ -194,7 +195,7 @@ export function exampleLines(model: SpecModel, op: OperationModel): string[] {
   const lines = ["```ts", ...call.split("\n")];
   const data = example.response === undefined ? undefined : op.envelope && typeof example.response.body === "object" && example.response.body !== null ? (example.response.body as { data?: unknown }).data : example.response.body;
   if (data !== undefined) {
-    const shown = JSON.stringify(data);
+    const shown = codeJson(data);
     lines.push(`// result: ${shown.length > 160 ? `${shown.slice(0, 157)}...` : shown}`);
   }
   lines.push("```");

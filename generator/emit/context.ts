@@ -4,6 +4,7 @@ import type { TypeContext } from "./ts-type.ts";
 import { zodDialect, type ZodDialect } from "./zod-dialect.ts";
 import type { ZodContext } from "./zod-schema.ts";
 import type { Statement } from "./print.ts";
+import { lineCommentText } from "../spec-text.ts";
 
 export interface EmitContext {
   model: SpecModel;
@@ -40,7 +41,7 @@ export function dialectOf(ctx: EmitContext): ZodDialect {
 }
 
 export function headerStatement(lines: readonly string[]): Statement {
-  return { kind: "text", text: lines.map((l) => `// ${l}`.trimEnd()).join("\n") };
+  return { kind: "text", text: lines.map((l) => `// ${lineCommentText(l)}`.trimEnd()).join("\n") };
 }
 
 export function importStatement(moduleSpecifier: string, named: string[], options: { typeOnly?: boolean; namespace?: string } = {}): Statement {

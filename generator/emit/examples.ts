@@ -3,6 +3,7 @@
 // @example of client methods, the README's per-operation examples and the wire tests shipped with --package.
 import { resolvePointer } from "../load/json-pointer.ts";
 import type { OperationModel, SpecModel } from "../model/types.ts";
+import { codeJson } from "../spec-text.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -94,5 +95,5 @@ export function operationExample(model: SpecModel, op: OperationModel): Operatio
 export function inputSource(example: OperationExample): string {
   const parts = Object.entries(example.input).filter(([, v]) => v !== undefined);
   if (parts.length === 0) return "";
-  return JSON.stringify(Object.fromEntries(parts), null, 2).replace(/"([A-Za-z_$][\w$]*)":/g, "$1:");
+  return codeJson(Object.fromEntries(parts), 2).replace(/"([A-Za-z_$][\w$]*)":/g, "$1:");
 }

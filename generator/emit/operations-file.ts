@@ -6,6 +6,7 @@ import { headerStatement, importStatement, type EmitContext, type EmittedFile } 
 import { pageSpecSource } from "./paged-client.ts";
 import { printStatements, type Statement } from "./print.ts";
 import { indent } from "./ts-type.ts";
+import { codeJson } from "../spec-text.ts";
 
 export function emitOperations(ctx: EmitContext): EmittedFile {
   const entries = ctx.model.operations.map((op) => `${propertyKey(op.name)}: ${entry(op)},`);
@@ -40,18 +41,18 @@ export function emitOperations(ctx: EmitContext): EmittedFile {
 function entry(op: OperationModel): string {
   const n = op.names;
   const success = op.success;
-  const successKey = success === undefined ? undefined : success.code !== undefined ? String(success.code) : JSON.stringify(success.status);
+  const successKey = success === undefined ? undefined : success.code !== undefined ? String(success.code) : codeJson(success.status);
   const fields: [string, string][] = [
-    ["operationId", JSON.stringify(op.operationId)],
-    ["name", JSON.stringify(op.name)],
-    ["method", JSON.stringify(op.method)],
-    ["path", JSON.stringify(op.path)],
-    ["tag", JSON.stringify(op.tag)],
-    ["source", JSON.stringify(op.source ?? "unspecified")],
+    ["operationId", codeJson(op.operationId)],
+    ["name", codeJson(op.name)],
+    ["method", codeJson(op.method)],
+    ["path", codeJson(op.path)],
+    ["tag", codeJson(op.tag)],
+    ["source", codeJson(op.source ?? "unspecified")],
     ["successStatus", String(op.successStatus)],
     ["declaredStatuses", `[${op.declaredStatuses.join(", ")}]`],
-    ["scopes", `[${op.scopes.map((s) => JSON.stringify(s)).join(", ")}]`],
-    ["minRole", JSON.stringify(op.minRole)],
+    ["scopes", `[${op.scopes.map((s) => codeJson(s)).join(", ")}]`],
+    ["minRole", codeJson(op.minRole)],
     ["idempotent", String(op.idempotent)],
     ["envelope", String(op.envelope)],
     ["paramsSchema", op.params.path.length > 0 ? `S.${n.paramsSchema}` : "undefined"],

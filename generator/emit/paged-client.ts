@@ -4,13 +4,14 @@
 // items pointer reaches.
 import type { OptionalKind, PropertyDeclarationStructure } from "ts-morph";
 import type { OperationModel, PaginationModel, SpecModel } from "../model/types.ts";
+import { codeJson } from "../spec-text.ts";
 
 /** The readonly property that replaces the method of a paged operation. */
 export function pagedProperty(op: OperationModel & { pagination: PaginationModel }, docs: string, responseKind: string, inputOptional: boolean): OptionalKind<PropertyDeclarationStructure> {
   const p = op.pagination;
   const data = `T.${op.names.data}`;
-  const managed = [p.offset.name, p.limit.name].map((n) => JSON.stringify(n)).join(" | ");
-  const call = `(input, options) => callOperation(this.transport, calls[${JSON.stringify(op.name)}], input ?? {}, options, "${responseKind}")`;
+  const managed = [p.offset.name, p.limit.name].map((n) => codeJson(n)).join(" | ");
+  const call = `(input, options) => callOperation(this.transport, calls[${codeJson(op.name)}], input ?? {}, options, "${responseKind}")`;
   return {
     name: op.name,
     isReadonly: true,
@@ -37,13 +38,13 @@ export function pageSpecSource(p: PaginationModel): string {
 
 /** `{ offset: "offset", items: [] }`: JSON with bare keys where they are identifiers. */
 function objectLiteral(value: Record<string, unknown>): string {
-  const entries = Object.entries(value).map(([k, v]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${JSON.stringify(v)}`);
+  const entries = Object.entries(value).map(([k, v]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : codeJson(k)}: ${codeJson(v)}`);
   return `{ ${entries.join(", ")} }`;
 }
 
 /** `NonNullable<Data>[number]`, reaching through the property path first. */
 function itemType(data: string, path: readonly string[]): string {
-  const container = path.reduce((type, key) => `NonNullable<${type}>[${JSON.stringify(key)}]`, data);
+  const container = path.reduce((type, key) => `NonNullable<${type}>[${codeJson(key)}]`, data);
   return `NonNullable<${container}>[number]`;
 }
 

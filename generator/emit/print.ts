@@ -23,6 +23,7 @@ import type {
   TypeParameterDeclarationStructure,
   VariableStatementStructure,
 } from "ts-morph";
+import { codeJson, commentText } from "../spec-text.ts";
 
 /** One top-level statement: a ts-morph structure tagged with its kind, or raw text (comments, helpers). */
 export type Statement =
@@ -87,11 +88,11 @@ function text(value: unknown): string {
   return String(value);
 }
 
-/** JSDoc without the comment terminator inside it. */
+/** JSDoc; its text (often a document's) goes through commentText. */
 export function printDocs(w: CodeBlockWriter, docs: Docs): void {
   for (const doc of docs ?? []) {
     const description = typeof doc === "string" ? doc : text(doc.description ?? "");
-    const lines = description.replace(/\*\//g, "*\\/").replace(/\r\n?/g, "\n").trimEnd().split("\n");
+    const lines = commentText(description).trimEnd().split("\n");
     if (lines.length === 1) {
       w.writeLine(`/** ${lines[0]} */`);
       continue;
@@ -134,13 +135,13 @@ function printImport(w: CodeBlockWriter, s: OptionalKind<ImportDeclarationStruct
     const items = named.map((n) => (typeof n === "string" ? n : `${n.isTypeOnly ? "type " : ""}${n.name}${n.alias ? ` as ${n.alias}` : ""}`));
     parts.push(`{ ${items.join(", ")} }`);
   }
-  w.write(`import ${s.isTypeOnly ? "type " : ""}${parts.join(", ")} from ${JSON.stringify(s.moduleSpecifier)};`);
+  w.write(`import ${s.isTypeOnly ? "type " : ""}${parts.join(", ")} from ${codeJson(s.moduleSpecifier)};`);
 }
 
 function printExport(w: CodeBlockWriter, s: OptionalKind<ExportDeclarationStructure>): void {
   const named = (s.namedExports as readonly (string | { name: string; alias?: string })[] | undefined) ?? [];
   const what = named.length === 0 ? "*" : `{ ${named.map((n) => (typeof n === "string" ? n : `${n.name}${n.alias ? ` as ${n.alias}` : ""}`)).join(", ")} }`;
-  w.write(`export ${s.isTypeOnly ? "type " : ""}${what}${s.moduleSpecifier ? ` from ${JSON.stringify(s.moduleSpecifier)}` : ""};`);
+  w.write(`export ${s.isTypeOnly ? "type " : ""}${what}${s.moduleSpecifier ? ` from ${codeJson(s.moduleSpecifier)}` : ""};`);
 }
 
 function exported(s: { isExported?: boolean; isDefaultExport?: boolean }): string {

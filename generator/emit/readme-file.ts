@@ -4,11 +4,7 @@ import type { OperationModel, SpecModel } from "../model/types.ts";
 import { exampleLines, idempotencyHeader } from "./client-file.ts";
 import { inputSource, operationExample } from "./examples.ts";
 import { headerLines, renderTemplate } from "./templates.ts";
-
-/** Table cells must stay on one line and must not end the cell early. */
-function cell(text: string | undefined): string {
-  return (text ?? "").replace(/\s+/g, " ").replace(/\|/g, "\\|").trim();
-}
+import { markdownCode as code, markdownText as text } from "../spec-text.ts";
 
 export function emitReadme(ctx: EmitContext): EmittedFile {
   const { model } = ctx;
@@ -22,25 +18,25 @@ export function emitReadme(ctx: EmitContext): EmittedFile {
       { path: model.displayPath, sha256: model.sha256 },
       ...(rpc ? [{ path: rpc.displayPath, sha256: rpc.sha256 }] : []),
     ]).join("\n"),
-    title: cell(model.title),
-    version: cell(model.apiVersion),
-    specPath: model.displayPath,
+    title: text(model.title),
+    version: text(model.apiVersion),
+    specPath: code(model.displayPath),
     clientName: model.clientName,
     hmac: model.security.hmac ? `${model.security.hmac.algorithm} (x-custody-hmac)` : undefined,
     webhookProfile: model.webhookProfile,
     webhookDelivery: model.webhookDelivery !== undefined,
     operations: model.operations.map((op) => ({
-      operationId: cell(op.operationId),
+      operationId: code(op.operationId),
       method: op.method,
-      path: cell(op.path),
-      scopes: op.scopes.map(cell),
+      path: code(op.path),
+      scopes: op.scopes.map(code),
       minRole: op.minRole,
-      source: cell(op.source ?? "—"),
+      source: text(op.source ?? "—"),
     })),
-    webhooks: model.webhooks.map((h) => ({ event: cell(h.event), typeName: h.typeName, summary: cell(h.summary) })),
+    webhooks: model.webhooks.map((h) => ({ event: code(h.event), typeName: h.typeName, summary: text(h.summary ?? "") })),
     rpc: rpc && {
-      path: rpc.displayPath,
-      methods: rpc.methods.map((m) => ({ name: cell(m.name), params: m.params.map((p) => ({ name: cell(p.name) })), result: m.result && cell(m.result.name) })),
+      path: code(rpc.displayPath),
+      methods: rpc.methods.map((m) => ({ name: code(m.name), params: m.params.map((p) => ({ name: code(p.name) })), result: m.result && code(m.result.name) })),
     },
   });
   return { path: "README.md", content: `${content.trimEnd()}\n`.replace(/\n{3,}/g, "\n\n") };
@@ -79,7 +75,7 @@ export function sdkGuide(model: SpecModel, options: GuideOptions): string {
     idempotent: model.operations.filter((op) => idempotencyHeader(op) !== undefined).map((op) => ({ name: op.name, header: idempotencyHeader(op) })),
     ...directionTypes(model),
     ...pagedOperations(model),
-    examples: model.operations.map((op) => ({ name: op.name, summary: cell(op.summary ?? op.operationId), code: exampleLines(model, op).join("\n") })),
+    examples: model.operations.map((op) => ({ name: op.name, summary: text(op.summary ?? op.operationId), code: exampleLines(model, op).join("\n") })),
   }).replace(/\n{3,}/g, "\n\n");
 }
 

@@ -1,12 +1,13 @@
 // generated/rpc.ts: types and zod schemas of the OpenRPC methods (by-position params as tuples),
 // and createRpcClient with one typed method per JSON-RPC method, over HTTP and WebSocket
 // (runtime/jsonrpc/client.ts; the API key by query or header).
-import type { RpcMethodModel, RpcModel, SchemaObject } from "../model/types.ts";
+import type { RpcMethodModel, RpcModel } from "../model/types.ts";
 import { dialectOf, headerStatement, importStatement, type EmitContext, type EmittedFile } from "./context.ts";
 import { printStatements, type Statement } from "./print.ts";
-import { docText, indent, objectShape, tsType, type TypeContext } from "./ts-type.ts";
+import { docText, indent, tsType, type TypeContext } from "./ts-type.ts";
+import { schemaTypeDeclaration } from "./types-file.ts";
 import { runtimeHelpersUsed, zodDialectOf, zodSchema, type ZodContext } from "./zod-schema.ts";
-import { isInterfaceShape } from "../model/schema-shape.ts";
+import { codeJson } from "../spec-text.ts";
 
 const CLIENT = `export type RpcClientOptions = TypedRpcClientOptions;
 
@@ -41,7 +42,7 @@ export function emitRpc(ctx: EmitContext): EmittedFile | undefined {
   }
   for (const method of rpc.methods) statements.push(...methodDeclarations(method, tctx, zctx));
   statements.push(
-    constant("rpcMethods", `[${rpc.methods.map((m) => JSON.stringify(m.name)).join(", ")}] as const`),
+    constant("rpcMethods", `[${rpc.methods.map((m) => codeJson(m.name)).join(", ")}] as const`),
     methodsInterface(rpc),
     methodsFactory(rpc),
     { kind: "text", text: CLIENT },
@@ -59,21 +60,7 @@ function constant(name: string, initializer: string, type?: string): Statement {
 }
 
 function rpcType(name: string, schema: RpcModel["schemas"][number]["schema"], tctx: TypeContext): Statement {
-  const docs = docText(schema);
-  if (isInterfaceShape(schema, tctx.resolver)) {
-    const { properties, index } = objectShape(schema as SchemaObject, tctx);
-    return {
-      kind: "interface",
-      structure: {
-        name,
-        isExported: true,
-        docs: docs ? [docs] : undefined,
-        properties: properties.map((p) => ({ name: p.key, type: p.type, hasQuestionToken: p.optional, docs: p.docs ? [p.docs] : undefined })),
-        indexSignatures: index === undefined ? undefined : [{ keyName: "key", keyType: "string", returnType: index }],
-      },
-    };
-  }
-  return { kind: "typeAlias", structure: { name, isExported: true, type: tsType(schema, tctx), docs: docs ? [docs] : undefined } };
+  return schemaTypeDeclaration(name, schema, tctx, docText(schema));
 }
 
 function methodDeclarations(method: RpcMethodModel, tctx: TypeContext, zctx: ZodContext): Statement[] {
@@ -118,7 +105,7 @@ function methodsInterface(rpc: RpcModel): Statement {
 
 function methodsFactory(rpc: RpcModel): Statement {
   const members = rpc.methods.map(
-    (m) => `${m.clientName}: (...params) => callRpcMethod(transport(), ${JSON.stringify(m.name)}, params, ${m.names.resultSchema}),`,
+    (m) => `${m.clientName}: (...params) => callRpcMethod(transport(), ${codeJson(m.name)}, params, ${m.names.resultSchema}),`,
   );
   return {
     kind: "function",

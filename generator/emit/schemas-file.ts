@@ -8,6 +8,7 @@ import { dialectOf, headerStatement, importStatement, zodContext, type EmitConte
 import { printStatements, type Statement } from "./print.ts";
 import { indent } from "./ts-type.ts";
 import { runtimeHelpersUsed, withOwnProperties, zodDialectOf, zodSchema, type ZodContext } from "./zod-schema.ts";
+import { codeJson } from "../spec-text.ts";
 
 /** Preprocessing helpers (runtime/http/parameter-input.ts) the parameter schemas call. */
 const PARAMETER_HELPERS = ["toArray", "splitCommas", "ownProperties"];
@@ -105,7 +106,7 @@ function parameterDefault(p: ParameterModel, code: string, ctx: EmitContext): st
     (typeof value === "string" && types.includes("string") && !schema.format && (!Array.isArray(schema.enum) || schema.enum.includes(value))) ||
     (typeof value === "number" && (types.includes("number") || (types.includes("integer") && Number.isInteger(value)))) ||
     (typeof value === "boolean" && types.includes("boolean"));
-  return fits ? dialect.withDefault(code, JSON.stringify(value)) : dialect.optional(code);
+  return fits ? dialect.withDefault(code, codeJson(value)) : dialect.optional(code);
 }
 
 function operationSchemas(op: OperationModel, ctx: EmitContext, coerced: CoercedComponents): Statement[] {

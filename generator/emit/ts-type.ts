@@ -6,6 +6,7 @@ import { propertyKey } from "../model/names.ts";
 import type { SchemaResolver } from "../model/resolve-schema.ts";
 import { branchesOf, jsonTypeText, literalValues, type Branch } from "../model/schema-shape.ts";
 import type { Direction, NamedSchema, Schema, SchemaObject } from "../model/types.ts";
+import { codeJson, commentText } from "../spec-text.ts";
 
 export interface TypeContext {
   document: unknown;
@@ -58,7 +59,7 @@ function baseType(schema: SchemaObject, ctx: TypeContext, depth: number): TypeTe
   const typed = branches.length === 0 ? undefined : union(branches.map((b) => branchType(b, schema, ctx, depth)));
   const literals = literalValues(schema);
   if (literals === undefined) return typed;
-  const literal = literals.length === 0 ? atom("never") : union(literals.map((v) => (v !== null && typeof v === "object" ? atom(jsonTypeText(v)) : atom(JSON.stringify(v)))));
+  const literal = literals.length === 0 ? atom("never") : union(literals.map((v) => (v !== null && typeof v === "object" ? atom(jsonTypeText(v)) : atom(codeJson(v)))));
   return typed === undefined || branchesOf(schema, true).length === 0 ? literal : intersection([literal, typed]);
 }
 
@@ -158,7 +159,7 @@ export function objectMembers(schema: SchemaObject, ctx: TypeContext, depth = 0)
 
 /** JSDoc lines for a text. */
 export function commentLines(text: string): string[] {
-  const lines = text.split("\n");
+  const lines = commentText(text).split("\n");
   if (lines.length === 1) return [`/** ${lines[0]} */`];
   return ["/**", ...lines.map((l) => (l.trim() === "" ? " *" : ` * ${l.trimEnd()}`)), " */"];
 }
@@ -169,7 +170,7 @@ export function docText(schema: Schema | undefined): string | undefined {
   if (typeof schema.description === "string" && schema.description.trim() !== "") parts.push(schema.description.trim());
   if (schema.deprecated === true) parts.push("@deprecated");
   if (parts.length === 0) return undefined;
-  return parts.join("\n").replace(/\*\//g, "*\\/").replace(/\r\n?/g, "\n");
+  return parts.join("\n");
 }
 
 function union(parts: TypeText[]): TypeText {

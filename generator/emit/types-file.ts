@@ -2,12 +2,13 @@
 // its Params, Query, Headers, Body, Data, Error, Input and HandlerInput.
 import { isInterfaceShape } from "../model/schema-shape.ts";
 import { DIRECTIONS } from "../model/directions.ts";
-import type { Direction, NamedSchema, OperationModel, ParameterModel, ResponseModel, SchemaObject } from "../model/types.ts";
+import type { Direction, NamedSchema, OperationModel, ParameterModel, ResponseModel, Schema, SchemaObject } from "../model/types.ts";
 import { headerStatement, typeContext, type EmitContext, type EmittedFile } from "./context.ts";
 import { printStatements, type Statement } from "./print.ts";
 import { docText, objectShape, tsType, type TypeContext } from "./ts-type.ts";
 import { propertyKey, toPascalCase } from "../model/names.ts";
 import { CUSTODY_NAMES } from "../model/custody-names.ts";
+import { codeJson } from "../spec-text.ts";
 
 export function emitTypes(ctx: EmitContext): EmittedFile {
   const tctx = typeContext(ctx);
@@ -35,31 +36,32 @@ function alias(name: string, type: string, docs?: string): Statement {
   return { kind: "typeAlias", structure: { name, isExported: true, type, docs: docs ? [docs] : undefined } };
 }
 
-/** Object shapes without composition become interfaces; everything else a type alias. */
+/** A component's declaration, its docs said what the document calls it and which direction it types. */
 function componentDeclaration(name: string, named: NamedSchema, tctx: TypeContext): Statement {
-  const schema = named.schema;
-  const docs = variantDocs(renamedDocs(docText(schema), named), named, tctx.direction);
-  if (isInterfaceShape(schema, tctx.resolver)) {
-    const { properties, index } = objectShape(schema as SchemaObject, tctx);
-    return {
-      kind: "interface",
-      structure: {
-        name,
-        isExported: true,
-        docs: docs ? [docs] : undefined,
-        properties: properties.map((p) => ({ name: p.key, type: p.type, hasQuestionToken: p.optional, docs: p.docs ? [p.docs] : undefined })),
-        indexSignatures: index === undefined ? undefined : [{ keyName: "key", keyType: "string", returnType: index }],
-      },
-    };
-  }
-  return alias(name, tsType(schema, tctx), docs);
+  return schemaTypeDeclaration(name, named.schema, tctx, variantDocs(renamedDocs(docText(named.schema), named), named, tctx.direction));
+}
+
+/** Object shapes without composition become interfaces; everything else a type alias (types.ts and rpc.ts). */
+export function schemaTypeDeclaration(name: string, schema: Schema, tctx: TypeContext, docs: string | undefined): Statement {
+  if (!isInterfaceShape(schema, tctx.resolver)) return alias(name, tsType(schema, tctx), docs);
+  const { properties, index } = objectShape(schema as SchemaObject, tctx);
+  return {
+    kind: "interface",
+    structure: {
+      name,
+      isExported: true,
+      docs: docs ? [docs] : undefined,
+      properties: properties.map((p) => ({ name: p.key, type: p.type, hasQuestionToken: p.optional, docs: p.docs ? [p.docs] : undefined })),
+      indexSignatures: index === undefined ? undefined : [{ keyName: "key", keyType: "string", returnType: index }],
+    },
+  };
 }
 
 /** A component whose name yielded to one of custody's own (see model/custody-names.ts) says what it is called in the document. */
 function renamedDocs(docs: string | undefined, named: NamedSchema): string | undefined {
   const written = toPascalCase(named.originalName);
   if (!["", "Schema"].some((s) => CUSTODY_NAMES.includes(written + s))) return docs;
-  const note = `The document's schema ${JSON.stringify(named.originalName)}: custody's own code exports the name ${written}.`;
+  const note = `The document's schema ${codeJson(named.originalName)}: custody's own code exports the name ${written}.`;
   return docs === undefined ? note : `${docs}\n\n${note}`;
 }
 

@@ -7,6 +7,7 @@ import type { EmitContext, EmittedFile } from "./context.ts";
 import { dialectOf, headerStatement, importStatement } from "./context.ts";
 import { printStatements, type Statement } from "./print.ts";
 import { indent } from "./ts-type.ts";
+import { codeJson } from "../spec-text.ts";
 
 const PROFILES = new Set(["standard-webhooks", "canonical-json"]);
 
@@ -27,9 +28,9 @@ export function verifyWebhook(options: VerifyWebhookOptions): WebhookEvent {
 export function emitWebhooks(ctx: EmitContext): EmittedFile | undefined {
   const hooks = ctx.model.webhooks;
   if (hooks.length === 0) return undefined;
-  const profile = ctx.model.webhookProfile !== undefined && PROFILES.has(ctx.model.webhookProfile) ? JSON.stringify(ctx.model.webhookProfile) : "undefined";
-  const eventList = hooks.map((h) => JSON.stringify(h.event)).join(", ");
-  const schemaRecord = `{\n${hooks.map((h) => indent(`${JSON.stringify(h.event)}: S.${h.schemaName},`)).join("\n")}\n}`;
+  const profile = ctx.model.webhookProfile !== undefined && PROFILES.has(ctx.model.webhookProfile) ? codeJson(ctx.model.webhookProfile) : "undefined";
+  const eventList = hooks.map((h) => codeJson(h.event)).join(", ");
+  const schemaRecord = `{\n${hooks.map((h) => indent(`${codeJson(h.event)}: S.${h.schemaName},`)).join("\n")}\n}`;
   const members = [...new Set(hooks.map((h) => `S.${h.schemaName}`))];
   const statements: Statement[] = [
     headerStatement(ctx.headerLines),
@@ -90,7 +91,7 @@ function anyEventSchema(model: SpecModel, hooks: WebhookModel[], members: string
 function deliveryStatement(delivery: Record<string, unknown> | undefined): Statement[] {
   if (delivery === undefined) return [];
   const doc = "What the spec guarantees about delivery (x-custody-webhook-delivery): time-out, retry schedule, isolation, latency target, circuit breaker and disabling.";
-  return [variable("webhookDelivery", `${JSON.stringify(delivery, null, 2)} as const`, doc)];
+  return [variable("webhookDelivery", `${codeJson(delivery, 2)} as const`, doc)];
 }
 
 /** Member names that may carry the event name, in the order they are tried. */

@@ -12,6 +12,7 @@ import { branchesOf, jsonTypeText, literalValues, type Branch } from "../model/s
 import type { Direction, NamedSchema, Schema, SchemaObject } from "../model/types.ts";
 import { indent } from "./ts-type.ts";
 import { zodDialect, type ZodCheck, type ZodDialect } from "./zod-dialect.ts";
+import { codeJson } from "../spec-text.ts";
 
 export interface ZodContext {
   document: unknown;
@@ -105,12 +106,12 @@ function hasTypedKeywords(schema: SchemaObject): boolean {
 function literalZod(values: unknown[], ctx: ZodContext): string {
   if (values.length === 0) return "z.never()";
   if (values.some((v) => v !== null && typeof v === "object")) {
-    return `z.custom<${values.map(jsonTypeText).join(" | ")}>(equalsOneOf(${JSON.stringify(values)}))`;
+    return `z.custom<${values.map(jsonTypeText).join(" | ")}>(equalsOneOf(${codeJson(values)}))`;
   }
   const unique = [...new Set(values)];
   let literal: string;
-  if (unique.length > 1 && unique.every((v) => typeof v === "string")) literal = `z.enum([${unique.map((v) => JSON.stringify(v)).join(", ")}])`;
-  else literal = unique.length === 1 ? `z.literal(${JSON.stringify(unique[0])})` : `z.literal([${unique.map((v) => JSON.stringify(v)).join(", ")}])`;
+  if (unique.length > 1 && unique.every((v) => typeof v === "string")) literal = `z.enum([${unique.map((v) => codeJson(v)).join(", ")}])`;
+  else literal = unique.length === 1 ? `z.literal(${codeJson(unique[0])})` : `z.literal([${unique.map((v) => codeJson(v)).join(", ")}])`;
   // Strings from a URL must become numbers/booleans before the literal check.
   const dialect = zodDialectOf(ctx);
   if (ctx.coerce && unique.every((v) => typeof v === "number")) return dialect.pipe("z.coerce.number()", literal);
@@ -148,10 +149,10 @@ function stringZod(schema: SchemaObject, ctx: ZodContext): string {
   }
   if (typeof schema.pattern === "string") {
     const flags = patternFlags(schema.pattern) ?? "";
-    checks.push({ kind: "regex", args: `new RegExp(${JSON.stringify(schema.pattern)}${flags ? `, "${flags}"` : ""})` });
+    checks.push({ kind: "regex", args: `new RegExp(${codeJson(schema.pattern)}${flags ? `, "${flags}"` : ""})` });
   }
   const check = typeof schema.format === "string" ? FORMAT_CHECKS[schema.format] : undefined;
-  if (check !== undefined) checks.push({ kind: "refine", args: `${check}, ${JSON.stringify(`format ${schema.format}`)}` });
+  if (check !== undefined) checks.push({ kind: "refine", args: `${check}, ${codeJson(`format ${schema.format}`)}` });
   return zodDialectOf(ctx).checked("z.string()", checks);
 }
 
@@ -234,17 +235,17 @@ function rawRules(schema: SchemaObject, ctx: ZodContext, depth: number): ZodChec
   if (isCount(schema.minProperties)) object.push(`minProperties: ${schema.minProperties}`);
   if (isCount(schema.maxProperties)) object.push(`maxProperties: ${schema.maxProperties}`);
   if (schema.propertyNames !== undefined && schema.propertyNames !== true) object.push(`propertyNames: ${sub(schema.propertyNames)}`);
-  if (isRecord(schema.dependentRequired)) object.push(`dependentRequired: ${JSON.stringify(schema.dependentRequired)}`);
+  if (isRecord(schema.dependentRequired)) object.push(`dependentRequired: ${codeJson(schema.dependentRequired)}`);
   if (isRecord(schema.dependentSchemas)) {
-    const entries = Object.entries(schema.dependentSchemas).map(([k, s]) => `${JSON.stringify(k)}: ${sub(s)}`);
+    const entries = Object.entries(schema.dependentSchemas).map(([k, s]) => `${codeJson(k)}: ${sub(s)}`);
     object.push(`dependentSchemas: { ${entries.join(", ")} }`);
   }
   if (isRecord(schema.patternProperties)) {
     const patterns = Object.entries(schema.patternProperties)
       .filter(([p]) => patternFlags(p) !== undefined)
-      .map(([p, s]) => `[new RegExp(${JSON.stringify(p)}${patternFlags(p) ? `, "${patternFlags(p)}"` : ""}), ${sub(s)}]`);
+      .map(([p, s]) => `[new RegExp(${codeJson(p)}${patternFlags(p) ? `, "${patternFlags(p)}"` : ""}), ${sub(s)}]`);
     object.push(`patterns: [${patterns.join(", ")}]`);
-    object.push(`declared: ${JSON.stringify(Object.keys((schema.properties as object | undefined) ?? {}))}`);
+    object.push(`declared: ${codeJson(Object.keys((schema.properties as object | undefined) ?? {}))}`);
     const extra = schema.additionalProperties;
     if (extra === false) object.push("additional: false");
     else if (extra !== undefined && extra !== true) object.push(`additional: ${sub(extra)}`);
@@ -315,7 +316,7 @@ function discriminatedZod(schema: SchemaObject, members: Schema[], ctx: ZodConte
     }
     names.push(printed.schemaName);
   }
-  return `z.discriminatedUnion(${JSON.stringify(property)}, [${names.join(", ")}])`;
+  return `z.discriminatedUnion(${codeJson(property)}, [${names.join(", ")}])`;
 }
 
 /** Runtime helpers a piece of generated zod text calls, by module. */

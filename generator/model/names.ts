@@ -11,6 +11,7 @@ const RESERVED = new Set(
     "declare namespace module require global arguments eval constructor prototype __proto__ z T"
   ).split(" "),
 );
+import { codeJson } from "../spec-text.ts";
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -34,7 +35,7 @@ export function isPrototypeMember(name: string): boolean {
 
 /** A property key as written in a type or object literal: bare when possible, else a JSON string. */
 export function propertyKey(name: string): string {
-  return isIdentifier(name) ? name : JSON.stringify(name);
+  return isIdentifier(name) ? name : codeJson(name);
 }
 
 /** Alphanumeric words of a name: "repos/get-content" → ["repos","get","content"]. */

@@ -3,13 +3,16 @@
 //   - OpenAPI 3.0's `nullable` and boolean exclusiveMinimum/Maximum turned into their 2020-12 forms,
 //   - `type` always an array of known type names (anything else is an error with its pointer),
 //   - refs to places other than components/schemas inlined, component refs spelled one way,
-//   - allOf merged as JSON Schema means it: every member's constraints hold (types intersected,
-//     bounds tightened, properties merged keyword by keyword, another member's additionalProperties
-//     applied to the properties it does not declare). What cannot be merged into one node stays in
-//     `allOf` as the remaining members, which the emitters intersect.
+//   - allOf merged as JSON Schema means it: every member's constraints hold (merge-keywords.ts: types
+//     intersected, bounds tightened, properties merged keyword by keyword, another member's
+//     additionalProperties applied to the properties it does not declare), except that a composite
+//     closed by `additionalProperties: false` (its own, or every member's) is closed over the union of
+//     the members' properties, as its authors mean (closedOver). What cannot be merged into one node
+//     stays in `allOf` as the remaining members, which the emitters intersect.
 // Keywords no emitter expresses are reported as warnings naming their pointer.
 import { resolvePointer, toPointer } from "../load/json-pointer.ts";
 import type { SpecProblem } from "../load/spec-error.ts";
+import { ANNOTATIONS, mergeTwo } from "./merge-keywords.ts";
 import { componentKey } from "./schema-utils.ts";
 import type { NamedSchema, Schema, SchemaObject } from "./types.ts";
 
@@ -19,8 +22,6 @@ const KNOWN_TYPES = new Set<string>(JSON_TYPES);
 /** Keywords the emitters do not express: reported, then ignored (so the validator is looser there). */
 const UNSUPPORTED = ["unevaluatedProperties", "unevaluatedItems", "$recursiveRef"];
 
-/** Keywords whose values are data or annotations, copied from the first member that has them. */
-const ANNOTATIONS = new Set(["description", "title", "default", "example", "examples", "deprecated", "readOnly", "writeOnly", "externalDocs", "xml", "$comment", "$id", "$schema", "$anchor", "$dynamicAnchor", "$defs", "definitions", "contentMediaType", "contentEncoding", "contentSchema"]);
 
 export interface ResolveReport {
   errors: SpecProblem[];
@@ -132,7 +133,7 @@ export class SchemaResolver {
     if (this.version === "3.0") this.openapi30(raw, out);
     // `type` restricts enum and const: values of other types can never match.
     if (out.type !== undefined && Array.isArray(out.enum)) out.enum = out.enum.filter((v) => fitsTypes(v, out.type as string[]));
-    const node = Array.isArray(out.allOf) ? this.mergeAllOf(out, pointer) : out;
+    const node = Array.isArray(out.allOf) ? this.mergeAllOf(out) : out;
     if (raw.nullable !== true) return node;
     const nullable = admitNull(node);
     return typeof nullable === "object" ? keepAccessFlags(nullable, raw) : nullable;
@@ -231,20 +232,22 @@ export class SchemaResolver {
   }
 
   /** allOf: the node's own keywords and every member folded into one node, leftovers kept in allOf. */
-  private mergeAllOf(node: SchemaObject, pointer: string): Schema {
+  private mergeAllOf(node: SchemaObject): Schema {
     const { allOf, ...own } = node;
     const members = allOf as Schema[];
     const ownAsserts = Object.keys(own).some((k) => !ANNOTATIONS.has(k) && !k.startsWith("x-"));
     // `allOf: [$ref]` alone (the 3.0 way to annotate a ref) is the ref: keep its name.
     if (!ownAsserts && members.length === 1 && typeof members[0] === "object" && typeof members[0].$ref === "string") return keepAccessFlags(members[0], own);
-    let merged: Schema = own;
+    const parts = members.map((member) => this.inlineable(member));
+    const closed = closedOver(own, parts);
+    let merged: Schema = closed ? opened(own) : own;
     const kept: Schema[] = [];
-    for (const member of members) {
-      const part = this.inlineable(member);
-      if (part === undefined) kept.push(member);
-      else merged = mergeTwo(merged, part, kept);
-    }
+    parts.forEach((part, i) => {
+      if (part === undefined) kept.push(members[i]);
+      else merged = mergeTwo(merged, closed ? opened(part) : part, kept);
+    });
     if (merged === false) return false;
+    if (closed && typeof merged === "object") merged.additionalProperties = false;
     if (typeof merged === "object" && Array.isArray(merged.type) && Array.isArray(merged.enum)) {
       const types = merged.type;
       merged.enum = merged.enum.filter((v) => fitsTypes(v, types));
@@ -252,7 +255,6 @@ export class SchemaResolver {
     if (kept.length === 0) return merged;
     if (merged === true) merged = {};
     if (Object.keys(merged).length === 0 && kept.length === 1) return kept[0];
-    void pointer;
     return { ...merged, allOf: kept };
   }
 
@@ -268,6 +270,34 @@ export class SchemaResolver {
     const { description: _d, ...keywords } = target;
     return Object.keys(siblings).length === 0 ? keywords : { ...keywords, ...siblings };
   }
+}
+
+/** Keywords through which an object schema admits keys other than its `properties`. */
+const OTHER_KEYS = ["patternProperties", "allOf", "anyOf", "oneOf", "if", "$ref", "$dynamicRef", "dependentSchemas"];
+
+/**
+ * Whether an allOf is read as closed over the union of its members' properties: it declares
+ * properties somewhere, `additionalProperties: false` stands beside the allOf or in every member, and
+ * every part admits keys only through `properties` (else the literal reading stays). Read literally,
+ * JSON Schema lets such a composite accept no object with a property (each member's
+ * additionalProperties refuses the others' properties); its authors mean JSON Schema 2019's
+ * `unevaluatedProperties: false`, and every generator's types read it so.
+ */
+export function closedOver(own: SchemaObject, parts: readonly (Schema | undefined)[]): boolean {
+  if (parts.some((part) => part === undefined || part === false)) return false;
+  const objects = parts.filter((part): part is SchemaObject => typeof part === "object");
+  const all = [own, ...objects];
+  const plain = (s: SchemaObject) => OTHER_KEYS.every((k) => s[k] === undefined) && (s.additionalProperties === undefined || s.additionalProperties === false);
+  if (!all.every(plain) || !all.some((s) => s.properties !== undefined)) return false;
+  const closed = (s: SchemaObject) => s.additionalProperties === false;
+  return closed(own) || (objects.length > 0 && objects.every(closed));
+}
+
+/** A part of a closed composite without its own closing (the composite closes over all of them). */
+function opened(part: Schema): Schema {
+  if (typeof part !== "object" || part.additionalProperties !== false) return part;
+  const { additionalProperties: _closed, ...rest } = part;
+  return rest;
 }
 
 /**
@@ -378,153 +408,4 @@ function findAnchors(node: unknown, path: string[], name: string, out: string[])
   for (const [key, value] of Object.entries(record)) {
     if (key !== "example" && key !== "examples" && key !== "enum" && key !== "const" && key !== "default") findAnchors(value, [...path, key], name, out);
   }
-}
-
-const MAX_OF = ["minLength", "minItems", "minProperties", "minimum", "exclusiveMinimum"];
-const MIN_OF = ["maxLength", "maxItems", "maxProperties", "maximum", "exclusiveMaximum"];
-const OBJECT_GROUP = ["properties", "patternProperties", "additionalProperties"];
-const ARRAY_GROUP = ["items", "prefixItems"];
-const GROUPS: string[][] = [["if", "then", "else"], ["contains", "minContains", "maxContains"], ["oneOf", "discriminator"]];
-
-/**
- * allOf of two resolved schemas as one node where JSON Schema allows it; what does not fold (two
- * patterns, two oneOfs, pattern-keyed objects...) is pushed onto `kept` as its own member.
- */
-export function mergeTwo(left: Schema, right: Schema, kept: Schema[]): Schema {
-  if (left === false || right === false) return false;
-  if (left === true) return right;
-  if (right === true) return left;
-  const a: SchemaObject = left;
-  const b: SchemaObject = right;
-  if (typeof a.$ref === "string") {
-    kept.push(a);
-    return b;
-  }
-  if (typeof b.$ref === "string") {
-    kept.push(b);
-    return a;
-  }
-  const out: SchemaObject = { ...a };
-  const rest: SchemaObject = {};
-  if (Array.isArray(b.allOf)) kept.push(...b.allOf);
-  const done = new Set<string>(["allOf"]);
-
-  // type: intersected (integer is the number type's subset).
-  if (b.type !== undefined) {
-    done.add("type");
-    if (a.type === undefined) out.type = b.type;
-    else {
-      const left = a.type as string[];
-      const right = b.type as string[];
-      const both = new Set<string>();
-      for (const t of left) {
-        if (right.includes(t)) both.add(t);
-        else if (t === "integer" && right.includes("number")) both.add("integer");
-        else if (t === "number" && right.includes("integer")) both.add("integer");
-      }
-      if (both.size === 0) return false;
-      out.type = [...both];
-    }
-  }
-  for (const key of MAX_OF) fold(key, (x, y) => Math.max(x, y));
-  for (const key of MIN_OF) fold(key, (x, y) => Math.min(x, y));
-  if (b.required !== undefined) {
-    done.add("required");
-    out.required = [...new Set([...(a.required ?? []), ...(b.required as string[])])];
-  }
-  if (b.uniqueItems !== undefined) {
-    done.add("uniqueItems");
-    out.uniqueItems = a.uniqueItems === true || b.uniqueItems === true;
-  }
-  if (b.enum !== undefined) {
-    done.add("enum");
-    out.enum = Array.isArray(a.enum) ? a.enum.filter((v) => (b.enum as unknown[]).some((w) => sameJson(v, w))) : b.enum;
-  }
-  if (Object.hasOwn(b, "const")) {
-    done.add("const");
-    if (Object.hasOwn(a, "const") && !sameJson(a.const, b.const)) return false;
-    out.const = b.const;
-  }
-  if (b.dependentRequired !== undefined) {
-    done.add("dependentRequired");
-    const deps: Record<string, string[]> = { ...((a.dependentRequired as Record<string, string[]>) ?? {}) };
-    for (const [k, names] of Object.entries(b.dependentRequired as Record<string, string[]>)) deps[k] = [...new Set([...(deps[k] ?? []), ...names])];
-    out.dependentRequired = deps;
-  }
-  mergeObjectGroup();
-  mergeArrayGroup();
-  for (const group of GROUPS) {
-    if (!group.some((k) => Object.hasOwn(b, k))) continue;
-    for (const k of group) done.add(k);
-    if (group.some((k) => Object.hasOwn(a, k))) for (const k of group) (Object.hasOwn(b, k) ? (rest[k] = b[k]) : undefined);
-    else for (const k of group) if (Object.hasOwn(b, k)) out[k] = b[k];
-  }
-  for (const [key, value] of Object.entries(b)) {
-    if (done.has(key)) continue;
-    if (!Object.hasOwn(a, key)) out[key] = value;
-    else if (ANNOTATIONS.has(key) || key.startsWith("x-") || sameJson(a[key], value)) continue;
-    else rest[key] = value;
-  }
-  if (Object.keys(rest).length > 0) kept.push(rest);
-  return out;
-
-  function fold(key: string, pick: (x: number, y: number) => number): void {
-    if (typeof b[key] !== "number") return;
-    done.add(key);
-    out[key] = typeof a[key] === "number" ? pick(a[key] as number, b[key] as number) : b[key];
-  }
-
-  function mergeObjectGroup(): void {
-    if (!OBJECT_GROUP.some((k) => Object.hasOwn(b, k))) return;
-    for (const k of OBJECT_GROUP) done.add(k);
-    const aa = a as SchemaObject;
-    const bb = b as SchemaObject;
-    if (aa.patternProperties !== undefined || bb.patternProperties !== undefined) {
-      if (!OBJECT_GROUP.some((k) => Object.hasOwn(aa, k))) for (const k of OBJECT_GROUP) (Object.hasOwn(bb, k) ? (out[k] = bb[k]) : undefined);
-      else for (const k of OBJECT_GROUP) if (Object.hasOwn(bb, k)) rest[k] = bb[k];
-      return;
-    }
-    const left = aa.properties ?? {};
-    const right = bb.properties ?? {};
-    const properties: Record<string, Schema> = {};
-    for (const name of new Set([...Object.keys(left), ...Object.keys(right)])) {
-      // A member's additionalProperties governs the properties it does not list itself.
-      const x = Object.hasOwn(left, name) ? left[name] : aa.additionalProperties;
-      const y = Object.hasOwn(right, name) ? right[name] : bb.additionalProperties;
-      properties[name] = x === undefined ? (y as Schema) : y === undefined ? x : mergeNested(x, y);
-    }
-    if (Object.keys(properties).length > 0) out.properties = properties;
-    const ax = aa.additionalProperties;
-    const bx = bb.additionalProperties;
-    if (ax !== undefined || bx !== undefined) out.additionalProperties = ax === undefined ? bx : bx === undefined ? ax : mergeNested(ax, bx);
-  }
-
-  function mergeArrayGroup(): void {
-    if (!ARRAY_GROUP.some((k) => Object.hasOwn(b, k))) return;
-    for (const k of ARRAY_GROUP) done.add(k);
-    const aa = a as SchemaObject;
-    const bb = b as SchemaObject;
-    if (!ARRAY_GROUP.some((k) => Object.hasOwn(aa, k))) {
-      for (const k of ARRAY_GROUP) if (Object.hasOwn(bb, k)) out[k] = bb[k];
-    } else if (aa.prefixItems === undefined && bb.prefixItems === undefined) {
-      out.items = mergeNested(aa.items as Schema, bb.items as Schema);
-    } else for (const k of ARRAY_GROUP) if (Object.hasOwn(bb, k)) rest[k] = bb[k];
-  }
-}
-
-/** Two resolved schemas that must both hold, as one schema (an allOf node when they do not fold). */
-function mergeNested(x: Schema, y: Schema): Schema {
-  const kept: Schema[] = [];
-  const merged = mergeTwo(x, y, kept);
-  if (kept.length === 0 || merged === false) return merged;
-  return merged === true ? (kept.length === 1 ? kept[0] : { allOf: kept }) : { ...merged, allOf: [...((merged.allOf as Schema[]) ?? []), ...kept] };
-}
-
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }

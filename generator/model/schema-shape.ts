@@ -4,6 +4,7 @@
 import { isPrototypeMember, propertyKey } from "./names.ts";
 import type { SchemaResolver } from "./resolve-schema.ts";
 import type { Schema, SchemaObject } from "./types.ts";
+import { codeJson } from "../spec-text.ts";
 
 export type Branch = "string" | "number" | "integer" | "boolean" | "null" | "array" | "object";
 
@@ -48,7 +49,7 @@ export function literalValues(schema: SchemaObject): unknown[] | undefined {
 
 /** The TypeScript type of one JSON value. */
 export function jsonTypeText(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  if (value === null || typeof value !== "object") return codeJson(value);
   if (Array.isArray(value)) return `[${value.map(jsonTypeText).join(", ")}]`;
   const entries = Object.entries(value).map(([k, v]) => `${propertyKey(k)}: ${jsonTypeText(v)}`);
   return entries.length === 0 ? "Record<string, never>" : `{ ${entries.join("; ")} }`;

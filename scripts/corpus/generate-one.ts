@@ -7,6 +7,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { renderFiles, SpecError } from "../../generator/index.ts";
+import { importedPackages } from "../../generator/runtime-source.ts";
 import type { SpecModel } from "../../generator/model/types.ts";
 import { differential } from "../differential.ts";
 
@@ -22,6 +23,8 @@ export interface CustodyOutcome {
   operations?: number;
   schemas?: number;
   bytes?: number;
+  /** Packages the generated files import, read from their syntax (with the local runtime: zod alone). */
+  imports?: string[];
 }
 
 export interface OtsOutcome {
@@ -56,7 +59,8 @@ async function runCustody(doc: string, out: string): Promise<{ outcome: CustodyO
       }
       const repairs = model.repairs.map((r) => `${r.pointer}: ${r.problem}`);
       const status = lenient ? "lenient" : "generated";
-      return { outcome: { status, ms, reason: strictReason, repairs, operations: model.operations.length, schemas: model.schemas.length, bytes }, model };
+      const imports = importedPackages(files);
+      return { outcome: { status, ms, reason: strictReason, repairs, operations: model.operations.length, schemas: model.schemas.length, bytes, imports }, model };
     } catch (error) {
       if (!(error instanceof SpecError)) return { outcome: { status: "crashed", reason: firstLine(error) } };
       if (!lenient) strictReason = firstLine(error);
