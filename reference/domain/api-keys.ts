@@ -75,10 +75,7 @@ export class ApiKeyService {
       status: "active",
       created_at: at.toISOString(),
     };
-    return this.ctx.store.transact((tx) => {
-      const saved = tx.put(C.apiKeys, record);
-      return saved;
-    });
+    return this.ctx.store.transact((tx) => tx.put(C.apiKeys, record));
   }
 
   /** One page of the workspace's keys, oldest first. */
@@ -95,9 +92,6 @@ export class ApiKeyService {
     if (key.status === "revoked") return key;
     const at = this.ctx.now();
     const revoked: ApiKeyRecord = { ...key, status: "revoked", revoked_at: at.toISOString() };
-    return this.ctx.store.transact((tx) => {
-      const saved = tx.put(C.apiKeys, revoked);
-      return saved;
-    });
+    return this.ctx.store.transact((tx) => tx.put(C.apiKeys, revoked));
   }
 }

@@ -37,10 +37,7 @@ export class WebhookRegistry {
       created_at: at,
       updated_at: at,
     };
-    return this.ctx.store.transact((tx) => {
-      const saved = tx.put(C.webhooks, record);
-      return saved;
-    });
+    return this.ctx.store.transact((tx) => tx.put(C.webhooks, record));
   }
 
   /** One page of the active registrations, oldest first; deleted ones are gone from the list (their deliveries stay in the log). */
