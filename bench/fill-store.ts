@@ -140,11 +140,7 @@ function bulkWithdrawal(
 ): WithdrawalRecord {
   const sent = status !== "rejected";
   return {
-    id: newId(),
-    workspace_id: workspaceId,
-    wallet_id: busy.id,
-    asset_id: SANDBOX_ETH_ASSET_ID,
-    network_id: SANDBOX_NETWORK_ID,
+    ...ethOfBusyWallet(workspaceId, busy),
     amount: "0.001",
     amount_wei: "1000000000000000",
     fee_reserve_wei: "21000000000000",
@@ -165,14 +161,21 @@ function bulkWithdrawal(
   };
 }
 
-/** A confirmed deposit to the busy wallet. */
-function bulkDeposit(workspaceId: string, busy: WalletRecord, detected: string): DepositRecord {
+/** What a withdrawal from or a deposit to the busy wallet starts with: a new id, the wallet and ETH. */
+function ethOfBusyWallet(workspaceId: string, busy: WalletRecord) {
   return {
     id: newId(),
     workspace_id: workspaceId,
     wallet_id: busy.id,
     asset_id: SANDBOX_ETH_ASSET_ID,
     network_id: SANDBOX_NETWORK_ID,
+  };
+}
+
+/** A confirmed deposit to the busy wallet. */
+function bulkDeposit(workspaceId: string, busy: WalletRecord, detected: string): DepositRecord {
+  return {
+    ...ethOfBusyWallet(workspaceId, busy),
     from_address: `0x${randomBytes(20).toString("hex")}`,
     to_address: busy.address as string,
     amount: "1",
