@@ -120,7 +120,14 @@ interface CrashRun {
   readonly details: string[];
 }
 
-const WEBHOOK_EVENTS = ["deposit.pending", "deposit.confirmed", "withdrawal.pending", "withdrawal.executed", "withdrawal.confirmed", "withdrawal.failed"] as const;
+const WEBHOOK_EVENTS = [
+  "deposit.pending",
+  "deposit.confirmed",
+  "withdrawal.pending",
+  "withdrawal.executed",
+  "withdrawal.confirmed",
+  "withdrawal.failed",
+] as const;
 
 export async function runCrash(opts: CrashOptions): Promise<CrashFigures> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "custody-crash-"));
@@ -142,7 +149,8 @@ export async function runCrash(opts: CrashOptions): Promise<CrashFigures> {
   };
   try {
     const setup = clientOf(run.current);
-    const webhook = await setup.createWebhook({ params: { workspace_id: run.current.workspace_id }, body: { url: receiver.url, event_types: [...WEBHOOK_EVENTS] } });
+    const body = { url: receiver.url, event_types: [...WEBHOOK_EVENTS] };
+    const webhook = await setup.createWebhook({ params: { workspace_id: run.current.workspace_id }, body });
     await createWallets(run);
     await fundWallets(run);
     await runLoad(run);
@@ -428,7 +436,13 @@ async function depositFigures(run: CrashRun): Promise<{ deposits: number; deposi
 }
 
 /** Events: every logged event received; redeliveries, unknown ones, and each final withdrawal's trail. */
-async function eventFigures(run: CrashRun, client: CustodialWalletServiceClient, webhookId: string, approved: Requested[], finalStates: FinalStates) {
+async function eventFigures(
+  run: CrashRun,
+  client: CustodialWalletServiceClient,
+  webhookId: string,
+  approved: Requested[],
+  finalStates: FinalStates,
+) {
   const deliveries = await everyItem(client.listWebhookDeliveries.all({ params: { workspace_id: run.current.workspace_id }, query: { webhook_id: webhookId } }));
   const logged = new Set(deliveries.map((d) => d.event_id as string));
   const received = new Map<string, number>();

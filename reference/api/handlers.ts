@@ -67,7 +67,12 @@ async function walletViews(app: ReferenceApp, wallets: readonly WalletRecord[], 
 }
 
 /** The real service's wallet detail (ap_key is its spelling): the wallet's address of the asked family. */
-function web3Detail(app: ReferenceApp, wallet: WalletRecord & { address: string }, ctx: HandlerContext, family: AddressFamily = "evm") {
+function web3Detail(
+  app: ReferenceApp,
+  wallet: WalletRecord & { address: string },
+  ctx: HandlerContext,
+  family: AddressFamily = "evm",
+) {
   const address = app.wallets.addressOf(wallet, family);
   return { ap_key: ctx.auth.keyId, wallet_id: wallet.id, name: wallet.name, address_type: family, address };
 }

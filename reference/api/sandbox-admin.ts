@@ -41,11 +41,19 @@ export interface SandboxAdminOptions {
   embedded: boolean;
 }
 
-type FaucetSend = (to: Hex | undefined, value: bigint, data?: Hex, gas?: bigint) => Promise<{ hash: Hex; nonce: number }>;
+type FaucetSend = (
+  to: Hex | undefined,
+  value: bigint,
+  data?: Hex,
+  gas?: bigint,
+) => Promise<{ hash: Hex; nonce: number }>;
 type Action = (body: Record<string, unknown>) => Promise<unknown>;
 
 /** Returns a listener part: true when it answered the request (its path is under /_sandbox/). */
-export function createSandboxAdmin(app: ReferenceApp, options: SandboxAdminOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function createSandboxAdmin(
+  app: ReferenceApp,
+  options: SandboxAdminOptions,
+): (req: IncomingMessage, res: ServerResponse) => boolean {
   const faucet = privateKeyToAccount(options.faucetPrivateKey as Hex);
   const actions = sandboxActions(app, options, faucet.address, faucetSender(app, faucet));
   return (req, res) => {
@@ -116,7 +124,12 @@ function solanaFaucet(app: ReferenceApp, body: Record<string, unknown>) {
 }
 
 /** The actions by route name. */
-function sandboxActions(app: ReferenceApp, options: SandboxAdminOptions, faucetAddress: Hex, sendFromFaucet: FaucetSend): Record<string, Action> {
+function sandboxActions(
+  app: ReferenceApp,
+  options: SandboxAdminOptions,
+  faucetAddress: Hex,
+  sendFromFaucet: FaucetSend,
+): Record<string, Action> {
   let reverting: Promise<Hex> | undefined;
   return {
     async faucet(body) {
@@ -151,7 +164,14 @@ function sandboxActions(app: ReferenceApp, options: SandboxAdminOptions, faucetA
 }
 
 /** Reads, authenticates (admin or owner) and runs one action; answers with its result or a declared error. */
-async function handle(app: ReferenceApp, action: Action, req: IncomingMessage, res: ServerResponse, path: string, requestId: string): Promise<void> {
+async function handle(
+  app: ReferenceApp,
+  action: Action,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  requestId: string,
+): Promise<void> {
   const read = hasBody(req) ? await readBody(req, MAX_BODY_BYTES) : EMPTY_BODY;
   if (!read.ok) {
     if (read.reason !== "aborted") sendError(res, 413, `body: larger than ${MAX_BODY_BYTES} bytes`, requestId, { close: true });

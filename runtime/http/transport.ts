@@ -368,7 +368,11 @@ function transportSetup(options: TransportOptions): TransportSetup {
 }
 
 /** The request as it will be sent; a promise only where signing is asynchronous (Web Crypto). */
-function signedRequest(t: TransportSetup, request: TransportRequest, body: string | Uint8Array | undefined): SentRequest | Promise<SentRequest> {
+function signedRequest(
+  t: TransportSetup,
+  request: TransportRequest,
+  body: string | Uint8Array | undefined,
+): SentRequest | Promise<SentRequest> {
   const method = request.method.toUpperCase();
   const path = t.basePath + request.path;
   const url = t.origin + path + buildQueryString(request.query);
@@ -379,7 +383,15 @@ function signedRequest(t: TransportSetup, request: TransportRequest, body: strin
   return signed instanceof Promise ? signed.then((headers) => assemble(t, request, method, url, sentPath, body, headers)) : assemble(t, request, method, url, sentPath, body, signed);
 }
 
-function assemble(t: TransportSetup, request: TransportRequest, method: string, url: string, sentPath: string, body: string | Uint8Array | undefined, signed: Record<string, string> | undefined): SentRequest {
+function assemble(
+  t: TransportSetup,
+  request: TransportRequest,
+  method: string,
+  url: string,
+  sentPath: string,
+  body: string | Uint8Array | undefined,
+  signed: Record<string, string> | undefined,
+): SentRequest {
   const contentType = body === undefined ? undefined : JSON_CONTENT_TYPE_HEADER;
   // Without caller headers the layers' names cannot collide (accept, content-type, ACCESS-*): no merge needed.
   const headers =
@@ -473,7 +485,13 @@ function retryLog(t: TransportSetup, request: TransportRequest, attemptNo: numbe
   if (enabled(t.logLevel, "info")) t.logger.info(`custody ↻ ${request.method.toUpperCase()} ${request.path}: ${why}, attempt ${attemptNo + 1} in ${delay} ms`, { operationId: request.operationId });
 }
 
-function deadlineError(t: TransportSetup, request: TransportRequest, deadlineMs: number, attempts: number, cause: TransportError): TransportError {
+function deadlineError(
+  t: TransportSetup,
+  request: TransportRequest,
+  deadlineMs: number,
+  attempts: number,
+  cause: TransportError,
+): TransportError {
   const error = new TimeoutError(`${request.method.toUpperCase()} ${t.origin + t.basePath + request.path}: no answer within the deadline of ${deadlineMs} ms (${attempts} attempt${attempts === 1 ? "" : "s"})`, cause, cause);
   error.attempts = attempts;
   return error;
@@ -485,7 +503,13 @@ function policyOf(retry: Partial<RetryPolicy> | false | undefined, maxRetries: n
 }
 
 /** Names a failure to get an answer: too large, aborted by the caller, timed out, or the connection. */
-function asTransportError(error: unknown, sent: { method: string; url: string }, signal: AbortSignal | undefined, timeoutMs: number, attemptNo: number): TransportError {
+function asTransportError(
+  error: unknown,
+  sent: { method: string; url: string },
+  signal: AbortSignal | undefined,
+  timeoutMs: number,
+  attemptNo: number,
+): TransportError {
   if (error instanceof TransportError) return error;
   const { method, url } = sent;
   if (error instanceof BodyTooLarge) return transportError("too_large", error.message, sent);
