@@ -15,6 +15,7 @@ import { startSandbox } from "../reference/sandbox.ts";
 import { measureNode } from "./child.ts";
 import type { BenchContext, SectionResult } from "./context.ts";
 import { alternate, entry, median } from "./stats.ts";
+import { until } from "./until.ts";
 
 export async function benchChains(ctx: BenchContext): Promise<SectionResult> {
   const runs = ctx.quick ? 3 : 5;
@@ -87,17 +88,4 @@ export async function benchChains(ctx: BenchContext): Promise<SectionResult> {
       "no approval; a deposit counts when getWalletAssetBalance shows it.",
   );
   return { entries, notes };
-}
-
-async function until(probe: () => Promise<boolean>, timeoutMs = 30_000, intervalMs = 100): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if (await probe()) return;
-    } catch {
-      // Not yet.
-    }
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-  throw new Error("timed out");
 }

@@ -10,6 +10,7 @@ import { startSandbox } from "../reference/sandbox.ts";
 import type { BenchContext, SectionResult } from "./context.ts";
 import { entry } from "./stats.ts";
 import { SANDBOX_ETH_ASSET_ID } from "../reference/domain/catalog.ts";
+import { until } from "./until.ts";
 
 const COUNT = 512;
 const SENDERS = 8;
@@ -107,17 +108,4 @@ async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<unk
   await Promise.all(Array.from({ length: limit }, async () => {
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) await work(next);
   }));
-}
-
-async function until(probe: () => Promise<boolean>, timeoutMs = 30_000, intervalMs = 100): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if (await probe()) return;
-    } catch {
-      // Not yet.
-    }
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-  throw new Error("timed out");
 }

@@ -12,6 +12,7 @@ import { ensureSeeded } from "./seed-store.ts";
 import { StateStore } from "./store/state-store.ts";
 import { startWalletApi, type WalletApi } from "./api/server.ts";
 import { startSolanaSide } from "./solana-side.ts";
+import type { SolanaRuntime } from "./chain/solana/runtime.ts";
 
 export type { SandboxOptions } from "./config.ts";
 
@@ -80,16 +81,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
   try {
     const { values } = ensureSeeded(store, fresh, new Date());
-    const backend: ChainBackend = options.upstreamUrl
-      ? await connectUpstreamChain({ url: options.upstreamUrl })
-      : await startEmbeddedChain({
-          blockTimeSeconds: options.blockTimeSeconds ?? 1,
-          faucetPrivateKey: values.faucetPrivateKey,
-          onEvent: logError,
-          // With --data the chain lives beside the journal, so withdrawals and deposits survive a restart.
-          ...(options.dataDir ? { dbPath: join(options.dataDir, "chain") } : {}),
-          ...(options.chainId !== undefined ? { chainId: options.chainId } : {}),
-        });
+    const backend = await startChain(options, values, logError);
     cleanups.push(() => backend.close());
     startup.chain_ms = lap();
 
@@ -99,26 +91,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       : await startSolanaSide({ faucetPrivateKey: values.faucetPrivateKey, apiKeys: rpcApiKeys, host, port: options.solanaRpcPort, slotMs: options.solanaSlotMs, dataDir: options.dataDir, log: logError });
     if (solana) cleanups.push(() => solana.close());
 
-    const app = new ReferenceApp({
-      store,
-      backend,
-      ...(solana ? { solana: solana.runtime } : {}),
-      solanaConfirmationSlots: options.solanaConfirmationSlots,
-      walletMasterSeed: Buffer.from(values.walletMasterSeed, "hex"),
-      confirmationBlocks: options.confirmationBlocks,
-      settings: {
-        ...(options.walletCreationDelayMs !== undefined ? { walletCreationDelayMs: options.walletCreationDelayMs } : {}),
-        ...(options.requiredApprovals !== undefined ? { requiredApprovals: options.requiredApprovals } : {}),
-      },
-      webhookProfile: webhookProfileOf(options),
-      webhookSchedule: options.webhookSchedule,
-      webhookRetry: options.webhookRetry,
-      webhookTimeoutMs: options.webhookTimeoutMs,
-      webhookDelivery: options.webhookDelivery,
-      allowPrivateWebhookTargets: options.allowPrivateWebhookTargets,
-      chainPollIntervalMs: Math.max(250, (options.blockTimeSeconds ?? 1) * 2000),
-      onError: logError,
-    });
+    const app = referenceApp(options, store, backend, solana?.runtime, values, logError);
     cleanups.push(() => app.close());
     await app.start();
     startup.app_ms = lap();
@@ -132,29 +105,83 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     startup.servers_ms = lap();
 
     let closing: Promise<void> | undefined;
-    return {
-      base_url: api.url,
-      rpc_url: node.url,
-      ws_url: node.wsUrl,
-      ...(solana ? { solana_rpc_url: solana.rpc.url, solana_ws_url: solana.rpc.wsUrl } : {}),
-      workspace_id: values.workspaceId,
-      api_key: values.apiKey,
-      api_secret: values.apiSecret,
-      viewer_api_key: values.viewerApiKey,
-      viewer_api_secret: values.viewerApiSecret,
-      scoped_api_key: values.scopedApiKey,
-      scoped_api_secret: values.scopedApiSecret,
-      rpc_api_key: values.rpcApiKey,
-      faucet_private_key: values.faucetPrivateKey,
-      other_workspace_id: values.otherWorkspaceId,
-      other_api_key: values.otherApiKey,
-      other_api_secret: values.otherApiSecret,
-      app,
-      startup,
-      close: () => (closing ??= unwind()),
-    };
+    const urls = { base_url: api.url, rpc_url: node.url, ws_url: node.wsUrl };
+    const solanaUrls = solana ? { solana_rpc_url: solana.rpc.url, solana_ws_url: solana.rpc.wsUrl } : {};
+    return { ...sandboxRecord(values, urls, solanaUrls), app, startup, close: () => (closing ??= unwind()) };
   } catch (error) {
     await unwind();
     throw error;
   }
+}
+
+type Values = ReturnType<typeof seedValues>;
+type LogError = (message: string) => void;
+
+/** The EVM chain the sandbox serves: an upstream node, or the embedded one. */
+async function startChain(options: SandboxOptions, values: Values, logError: LogError): Promise<ChainBackend> {
+  return options.upstreamUrl
+    ? connectUpstreamChain({ url: options.upstreamUrl })
+    : startEmbeddedChain({
+        blockTimeSeconds: options.blockTimeSeconds ?? 1,
+        faucetPrivateKey: values.faucetPrivateKey,
+        onEvent: logError,
+        // With --data the chain lives beside the journal, so withdrawals and deposits survive a restart.
+        ...(options.dataDir ? { dbPath: join(options.dataDir, "chain") } : {}),
+        ...(options.chainId !== undefined ? { chainId: options.chainId } : {}),
+      });
+}
+
+/** The wallet service over the store and the chains, configured from the sandbox options. */
+function referenceApp(
+  options: SandboxOptions,
+  store: StateStore,
+  backend: ChainBackend,
+  solana: SolanaRuntime | undefined,
+  values: Values,
+  logError: LogError,
+): ReferenceApp {
+  return new ReferenceApp({
+    store,
+    backend,
+    ...(solana ? { solana } : {}),
+    solanaConfirmationSlots: options.solanaConfirmationSlots,
+    walletMasterSeed: Buffer.from(values.walletMasterSeed, "hex"),
+    confirmationBlocks: options.confirmationBlocks,
+    settings: {
+      ...(options.walletCreationDelayMs !== undefined ? { walletCreationDelayMs: options.walletCreationDelayMs } : {}),
+      ...(options.requiredApprovals !== undefined ? { requiredApprovals: options.requiredApprovals } : {}),
+    },
+    webhookProfile: webhookProfileOf(options),
+    webhookSchedule: options.webhookSchedule,
+    webhookRetry: options.webhookRetry,
+    webhookTimeoutMs: options.webhookTimeoutMs,
+    webhookDelivery: options.webhookDelivery,
+    allowPrivateWebhookTargets: options.allowPrivateWebhookTargets,
+    chainPollIntervalMs: Math.max(250, (options.blockTimeSeconds ?? 1) * 2000),
+    onError: logError,
+  });
+}
+
+/** The credentials record: URLs and the seeded keys. */
+function sandboxRecord(
+  values: Values,
+  urls: Pick<SandboxCredentials, "base_url" | "rpc_url" | "ws_url">,
+  solanaUrls: Pick<SandboxCredentials, "solana_rpc_url" | "solana_ws_url">,
+): SandboxCredentials {
+  return {
+    ...urls,
+    ...solanaUrls,
+    workspace_id: values.workspaceId,
+    api_key: values.apiKey,
+    api_secret: values.apiSecret,
+    viewer_api_key: values.viewerApiKey,
+    viewer_api_secret: values.viewerApiSecret,
+    scoped_api_key: values.scopedApiKey,
+    scoped_api_secret: values.scopedApiSecret,
+    rpc_api_key: values.rpcApiKey,
+    faucet_private_key: values.faucetPrivateKey,
+    other_workspace_id: values.otherWorkspaceId,
+    other_api_key: values.otherApiKey,
+    other_api_secret: values.otherApiSecret,
+  };
 }

@@ -174,44 +174,29 @@ export class ApiError extends CustodyError {
   }
 }
 
+/** An answer that may say when to try again: `retryAfterMs` is the wait the service asked for, when it said. */
+abstract class RetryableApiError extends ApiError {
+  get retryAfterMs(): number | undefined {
+    return retryAfterHeaderMs(this.headers);
+  }
+}
+
 /** 400: the request broke the spec (body, query or path). */
-export class BadRequestError extends ApiError {
-  override readonly name: string = "BadRequestError";
-}
+export class BadRequestError extends ApiError { override readonly name: string = "BadRequestError"; }
 /** 401: missing or wrong credentials, or a signature the service did not accept. */
-export class AuthenticationError extends ApiError {
-  override readonly name: string = "AuthenticationError";
-}
+export class AuthenticationError extends ApiError { override readonly name: string = "AuthenticationError"; }
 /** 403: the key lacks a scope or role the operation needs. */
-export class PermissionDeniedError extends ApiError {
-  override readonly name: string = "PermissionDeniedError";
-}
+export class PermissionDeniedError extends ApiError { override readonly name: string = "PermissionDeniedError"; }
 /** 404: no such resource (or one of another workspace). */
-export class NotFoundError extends ApiError {
-  override readonly name: string = "NotFoundError";
-}
+export class NotFoundError extends ApiError { override readonly name: string = "NotFoundError"; }
 /** 409: the state does not allow it now, or an idempotency key was reused with another body. */
-export class ConflictError extends ApiError {
-  override readonly name: string = "ConflictError";
-}
+export class ConflictError extends ApiError { override readonly name: string = "ConflictError"; }
 /** 422: well-formed but not processable. */
-export class UnprocessableEntityError extends ApiError {
-  override readonly name: string = "UnprocessableEntityError";
-}
+export class UnprocessableEntityError extends ApiError { override readonly name: string = "UnprocessableEntityError"; }
 /** 429: too many requests; `retryAfterMs` is the wait the service asked for, when it said. */
-export class RateLimitError extends ApiError {
-  override readonly name: string = "RateLimitError";
-  get retryAfterMs(): number | undefined {
-    return retryAfterHeaderMs(this.headers);
-  }
-}
+export class RateLimitError extends RetryableApiError { override readonly name: string = "RateLimitError"; }
 /** 500 and above: the service failed; `retryAfterMs` as for RateLimitError (503 may carry one). */
-export class InternalServerError extends ApiError {
-  override readonly name: string = "InternalServerError";
-  get retryAfterMs(): number | undefined {
-    return retryAfterHeaderMs(this.headers);
-  }
-}
+export class InternalServerError extends RetryableApiError { override readonly name: string = "InternalServerError"; }
 
 const STATUS_ERRORS: Record<number, typeof ApiError> = {
   400: BadRequestError,

@@ -38,37 +38,59 @@ export function actorOf(ctx: HandlerContext): Actor {
 }
 
 export function createHandlers(app: ReferenceApp, opts: { version: string }): Handlers {
-  const now = () => app.ctx.now();
-  const eventOf = (id: string) => app.ctx.store.get<EventRecord>(C.events, id);
-  const webhookOf = (id: string) => app.ctx.store.get<WebhookRecord>(C.webhooks, id);
-
-  /**
-   * The wallets as the real service lists them: with USD value and held symbols from their balances,
-   * all read at one confirmed block (one head read for the page, one balance read per asset).
-   */
-  async function walletViews(wallets: readonly WalletRecord[], actor: Actor) {
-    const balances = await app.balances.balancesOfEach(wallets.map((w) => app.wallets.attachedAssets(actor, w.id)));
-    return wallets.map((w, i) => {
-      const cents = balances[i].reduce((sum, b) => sum + Math.round(Number(b.balance_usd ?? "0") * 100), 0);
-      const held = balances[i].filter((b) => b.balance !== "0");
-      return walletView(w, { value_usd: (cents / 100).toFixed(2), top_assets: held.map((b) => ({ symbol: b.asset.symbol })) });
-    });
-  }
-
-  /** The real service's wallet detail (ap_key is its spelling): the wallet's address of the asked family. */
-  function web3Detail(wallet: WalletRecord & { address: string }, ctx: HandlerContext, family: AddressFamily = "evm") {
-    return { ap_key: ctx.auth.keyId, wallet_id: wallet.id, name: wallet.name, address_type: family, address: app.wallets.addressOf(wallet, family) };
-  }
-
   return {
-    // ----- catalog
+    ...catalogHandlers(app),
+    ...walletHandlers(app),
+    ...balanceHandlers(app),
+    ...withdrawalHandlers(app),
+    ...transactionHandlers(app),
+    ...signingHandlers(app),
+    ...webhookHandlers(app),
+    ...apiKeyHandlers(app),
+    ...auditHandlers(app),
+    // ----- observability
+    getHealth: async () => healthReport(app, opts.version),
+  };
+}
+
+/**
+ * The wallets as the real service lists them: with USD value and held symbols from their balances,
+ * all read at one confirmed block (one head read for the page, one balance read per asset).
+ */
+async function walletViews(app: ReferenceApp, wallets: readonly WalletRecord[], actor: Actor) {
+  const balances = await app.balances.balancesOfEach(wallets.map((w) => app.wallets.attachedAssets(actor, w.id)));
+  return wallets.map((w, i) => {
+    const cents = balances[i].reduce((sum, b) => sum + Math.round(Number(b.balance_usd ?? "0") * 100), 0);
+    const held = balances[i].filter((b) => b.balance !== "0");
+    return walletView(w, { value_usd: (cents / 100).toFixed(2), top_assets: held.map((b) => ({ symbol: b.asset.symbol })) });
+  });
+}
+
+/** The real service's wallet detail (ap_key is its spelling): the wallet's address of the asked family. */
+function web3Detail(
+  app: ReferenceApp,
+  wallet: WalletRecord & { address: string },
+  ctx: HandlerContext,
+  family: AddressFamily = "evm",
+) {
+  const address = app.wallets.addressOf(wallet, family);
+  return { ap_key: ctx.auth.keyId, wallet_id: wallet.id, name: wallet.name, address_type: family, address };
+}
+
+/** Networks and assets. */
+function catalogHandlers(app: ReferenceApp) {
+  return {
     listNetworks: async ({ query }) => slicePage(app.catalog.networks(), pageQuery(query)).map(networkView),
     listAssets: async ({ query }) => slicePage(app.catalog.listAssets(query.network_id), pageQuery(query)).map(assetView),
+  } satisfies Partial<Handlers>;
+}
 
-    // ----- wallets
+/** Wallets, their assets and deposit addresses. */
+function walletHandlers(app: ReferenceApp) {
+  return {
     listWallets: async ({ query }, ctx) => {
       const actor = actorOf(ctx);
-      return walletViews(app.wallets.page(actor, pageQuery(query)), actor);
+      return walletViews(app, app.wallets.page(actor, pageQuery(query)), actor);
     },
     // Unknown members (sweep_task_params, sweep_task_id, ...) are accepted and ignored (x-custody-limits).
     createWallet: async ({ body }, ctx) =>
@@ -76,7 +98,7 @@ export function createHandlers(app: ReferenceApp, opts: { version: string }): Ha
     getWalletCreationStatus: async ({ params }, ctx) => creationStatusView(app.wallets.get(actorOf(ctx), params.wallet_id)),
     getWallet: async ({ params }, ctx) => {
       const actor = actorOf(ctx);
-      const [view] = await walletViews([app.wallets.get(actor, params.wallet_id)], actor);
+      const [view] = await walletViews(app, [app.wallets.get(actor, params.wallet_id)], actor);
       return view;
     },
     listWalletAssets: async ({ params, query }, ctx) =>
@@ -95,8 +117,12 @@ export function createHandlers(app: ReferenceApp, opts: { version: string }): Ha
       const family = query.address_type ?? "evm";
       return depositAddressView(app.wallets.addressOfType(actor, params.wallet_id, family), family, app.catalog.networkOfFamily(family).chain_id);
     },
+  } satisfies Partial<Handlers>;
+}
 
-    // ----- balances
+/** Balances of a wallet. */
+function balanceHandlers(app: ReferenceApp) {
+  return {
     getWalletOverview: async ({ params }, ctx) => {
       const attached = app.wallets.attachedAssets(actorOf(ctx), params.wallet_id);
       return (await app.balances.balancesOf(attached)).map(balanceView);
@@ -105,8 +131,12 @@ export function createHandlers(app: ReferenceApp, opts: { version: string }): Ha
       const attached = app.wallets.attachedAsset(actorOf(ctx), params.wallet_id, params.asset_id);
       return balanceView(await app.balances.balanceOf(attached));
     },
+  } satisfies Partial<Handlers>;
+}
 
-    // ----- withdrawals
+/** Withdrawals: create, read, approve, reject. */
+function withdrawalHandlers(app: ReferenceApp) {
+  return {
     listWalletWithdrawals: async ({ params, query }, ctx) =>
       app.withdrawals.pageForWallet(actorOf(ctx), params.wallet_id, query.status, pageQuery(query)).map(withdrawalView),
     createWithdrawal: async ({ params, headers, body }, ctx) => {
@@ -123,8 +153,13 @@ export function createHandlers(app: ReferenceApp, opts: { version: string }): Ha
     },
     approveWithdrawal: async ({ params, body }, ctx) => withdrawalView(app.withdrawals.approve(actorOf(ctx), params.withdrawal_id, body?.comment)),
     rejectWithdrawal: async ({ params, body }, ctx) => withdrawalView(app.withdrawals.reject(actorOf(ctx), params.withdrawal_id, body?.reason)),
+  } satisfies Partial<Handlers>;
+}
 
-    // ----- transactions
+/** Transactions: list, export, rescan. */
+function transactionHandlers(app: ReferenceApp) {
+  const now = () => app.ctx.now();
+  return {
     listTransactions: async ({ params, query }, ctx) =>
       app.transactions.page(actorOf(ctx), params.workspace_id, { wallet_id: query.wallet_id, direction: query.direction }, pageQuery(query)),
     exportTransactions: async ({ params, query }, ctx) => {
@@ -133,17 +168,27 @@ export function createHandlers(app: ReferenceApp, opts: { version: string }): Ha
     },
 
     rescanTransaction: async ({ body }, ctx) => rescanTransaction(app.ctx, app.deposits, actorOf(ctx), body),
+  } satisfies Partial<Handlers>;
+}
 
-    // ----- signing
+/** Message and transaction signing, and the web3 wallet detail. */
+function signingHandlers(app: ReferenceApp) {
+  return {
     signMessage: async ({ params, body }, ctx) => app.signing.signMessage(actorOf(ctx), params.wallet_id, body),
-    getApiKeyWalletDetail: async ({ query }, ctx) => web3Detail(app.wallets.defaultWallet(actorOf(ctx)), ctx, query.address_type),
-    getWeb3WalletDetail: async ({ params, query }, ctx) => web3Detail(app.wallets.readyWallet(actorOf(ctx), params.wallet_id, notFound), ctx, query.address_type),
+    getApiKeyWalletDetail: async ({ query }, ctx) => web3Detail(app, app.wallets.defaultWallet(actorOf(ctx)), ctx, query.address_type),
+    getWeb3WalletDetail: async ({ params, query }, ctx) => web3Detail(app, app.wallets.readyWallet(actorOf(ctx), params.wallet_id, notFound), ctx, query.address_type),
     requestSign: async ({ params, headers, body }, ctx) => app.web3.requestSign(actorOf(ctx), params.wallet_id, body, headers.idempotencykey),
     getSignStatus: async ({ params }, ctx) => app.web3.signStatus(actorOf(ctx), params.wallet_id, params.transaction_id),
     signRawTransaction: async ({ params, headers, body }, ctx) => app.web3.signRaw(actorOf(ctx), params.wallet_id, body, headers.idempotencykey),
     getTransactionStatus: async ({ params }, ctx) => app.web3.transactionStatus(actorOf(ctx), params.wallet_id, params.transaction_id),
+  } satisfies Partial<Handlers>;
+}
 
-    // ----- webhooks
+/** Webhooks and their deliveries. */
+function webhookHandlers(app: ReferenceApp) {
+  const eventOf = (id: string) => app.ctx.store.get<EventRecord>(C.events, id);
+  const webhookOf = (id: string) => app.ctx.store.get<WebhookRecord>(C.webhooks, id);
+  return {
     listWebhooks: async ({ params, query }, ctx) => app.webhooks.page(actorOf(ctx), params.workspace_id, pageQuery(query)).map(webhookView),
     createWebhook: async ({ params, body }, ctx) =>
       webhookView(app.webhooks.create(actorOf(ctx), params.workspace_id, { url: body.url, event_types: body.event_types as EventType[], description: body.description })),
@@ -159,16 +204,21 @@ export function createHandlers(app: ReferenceApp, opts: { version: string }): Ha
     getWebhookVerificationKey: async ({ params }, ctx) => app.webhooks.verificationKey(actorOf(ctx), params.workspace_id),
     enableWebhook: async ({ params }, ctx) => webhookView(app.webhooks.enable(actorOf(ctx), params.workspace_id, params.webhook_id)),
     requeueFailedWebhookDeliveries: async ({ params, body }, ctx) => app.webhooks.requeueFailed(actorOf(ctx), params.workspace_id, params.webhook_id, { since: body.since, until: body.until }),
+  } satisfies Partial<Handlers>;
+}
 
-    // ----- api keys
+/** API keys of a workspace. */
+function apiKeyHandlers(app: ReferenceApp) {
+  return {
     listApiKeys: async ({ params, query }, ctx) => app.apiKeys.page(actorOf(ctx), params.workspace_id, pageQuery(query)).map(apiKeyView),
     createApiKey: async ({ params, body }, ctx) => apiKeyWithSecretView(app.apiKeys.create(actorOf(ctx), params.workspace_id, { name: body.name, role: body.role, scopes: [...body.scopes] })),
     revokeApiKey: async ({ params }, ctx) => apiKeyView(app.apiKeys.revoke(actorOf(ctx), params.workspace_id, params.key_id)),
+  } satisfies Partial<Handlers>;
+}
 
-    // ----- audit
+/** The audit log of a workspace. */
+function auditHandlers(app: ReferenceApp) {
+  return {
     listAuditLogs: async ({ params, query }, ctx) => app.audit.page(actorOf(ctx), params.workspace_id, pageQuery(query)).map(auditView),
-
-    // ----- observability
-    getHealth: async () => healthReport(app, opts.version),
-  };
+  } satisfies Partial<Handlers>;
 }

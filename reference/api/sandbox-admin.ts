@@ -8,7 +8,7 @@
 //                                     "chain": "sol" produces Solana slots)
 //   POST /_sandbox/reverting-address  {}                                  an address whose transfers fail
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { privateKeyToAccount } from "viem/accounts";
+import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { getContractAddress, type Hex } from "viem";
 import { serializeSuccess } from "../../runtime/envelope.ts";
 import { authenticate } from "../../runtime/server/auth.ts";
@@ -41,9 +41,39 @@ export interface SandboxAdminOptions {
   embedded: boolean;
 }
 
+type FaucetSend = (
+  to: Hex | undefined,
+  value: bigint,
+  data?: Hex,
+  gas?: bigint,
+) => Promise<{ hash: Hex; nonce: number }>;
+type Action = (body: Record<string, unknown>) => Promise<unknown>;
+
 /** Returns a listener part: true when it answered the request (its path is under /_sandbox/). */
-export function createSandboxAdmin(app: ReferenceApp, options: SandboxAdminOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function createSandboxAdmin(
+  app: ReferenceApp,
+  options: SandboxAdminOptions,
+): (req: IncomingMessage, res: ServerResponse) => boolean {
   const faucet = privateKeyToAccount(options.faucetPrivateKey as Hex);
+  const actions = sandboxActions(app, options, faucet.address, faucetSender(app, faucet));
+  return (req, res) => {
+    const path = (req.url ?? "").split("?")[0];
+    if (!path.startsWith(SANDBOX_ADMIN_PREFIX)) return false;
+    const requestId = resolveRequestId(req);
+    const name = path.slice(SANDBOX_ADMIN_PREFIX.length);
+    if (req.method !== "POST" || !Object.hasOwn(actions, name)) {
+      sendError(res, 404, "no such sandbox action (POST /_sandbox/faucet, /_sandbox/mine, /_sandbox/reverting-address)", requestId);
+      return true;
+    }
+    handle(app, actions[name], req, res, path, requestId).catch(() => {
+      if (!res.headersSent) sendError(res, 500, "internal error", requestId);
+    });
+    return true;
+  };
+}
+
+/** Sends an EVM transaction from the faucet account. */
+function faucetSender(app: ReferenceApp, faucet: PrivateKeyAccount): FaucetSend {
   // Faucet transactions are signed one at a time so that two calls never take the same nonce.
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(work: () => Promise<T>): Promise<T> => {
@@ -51,10 +81,8 @@ export function createSandboxAdmin(app: ReferenceApp, options: SandboxAdminOptio
     queue = next.catch(() => undefined);
     return next;
   };
-  let reverting: Promise<Hex> | undefined;
-
-  async function sendFromFaucet(to: Hex | undefined, value: bigint, data?: Hex, gas = TRANSFER_GAS): Promise<{ hash: Hex; nonce: number }> {
-    return serial(async () => {
+  return async (to, value, data, gas = TRANSFER_GAS) =>
+    serial(async () => {
       const nonce = await app.chain.pendingNonce(faucet.address);
       const fees = await app.chain.fees();
       const raw = await faucet.signTransaction({
@@ -70,34 +98,42 @@ export function createSandboxAdmin(app: ReferenceApp, options: SandboxAdminOptio
       });
       return { hash: await app.chain.sendRaw(raw), nonce };
     });
-  }
+}
 
-  /** "sol" when the body names Solana (or gives a base58 address); else the EVM chain. */
-  function chainOf(body: Record<string, unknown>): "evm" | "sol" {
-    if (body.chain !== undefined && body.chain !== "evm" && body.chain !== "sol") throw new BadInput('chain: "evm" or "sol"');
-    const sol = body.chain === "sol" || (body.chain === undefined && typeof body.address === "string" && isSolanaAddress(body.address));
-    if (sol && !app.ctx.solana) throw new BadInput("chain: this sandbox runs without its Solana runtime");
-    return sol ? "sol" : "evm";
-  }
+/** "sol" when the body names Solana (or gives a base58 address); else the EVM chain. */
+function chainOf(app: ReferenceApp, body: Record<string, unknown>): "evm" | "sol" {
+  if (body.chain !== undefined && body.chain !== "evm" && body.chain !== "sol") throw new BadInput('chain: "evm" or "sol"');
+  const sol = body.chain === "sol" || (body.chain === undefined && typeof body.address === "string" && isSolanaAddress(body.address));
+  if (sol && !app.ctx.solana) throw new BadInput("chain: this sandbox runs without its Solana runtime");
+  return sol ? "sol" : "evm";
+}
 
-  function solanaFaucet(body: Record<string, unknown>) {
-    const node = app.ctx.solana!;
-    const to = typeof body.address === "string" ? addressBytes(body.address) : undefined;
-    if (!to) throw new BadInput("address: a base58 Solana address (32 bytes) is required");
-    const lamports = typeof body.amount === "string" ? parseAmount(body.amount, 9) : undefined;
-    if (lamports === undefined || lamports <= 0n) throw new BadInput('amount: a positive decimal string with at most 9 decimals is required, e.g. "1.5"');
-    try {
-      return { tx_hash: node.airdrop(to, lamports), from: node.faucet.address, to: body.address, amount: body.amount };
-    } catch (error) {
-      // Refused by the runtime (below the rent-exempt minimum, say): the caller's to read, like a chain error.
-      if (error instanceof SolanaTransactionRejected) throw new Error(error.message);
-      throw error;
-    }
+function solanaFaucet(app: ReferenceApp, body: Record<string, unknown>) {
+  const node = app.ctx.solana!;
+  const to = typeof body.address === "string" ? addressBytes(body.address) : undefined;
+  if (!to) throw new BadInput("address: a base58 Solana address (32 bytes) is required");
+  const lamports = typeof body.amount === "string" ? parseAmount(body.amount, 9) : undefined;
+  if (lamports === undefined || lamports <= 0n) throw new BadInput('amount: a positive decimal string with at most 9 decimals is required, e.g. "1.5"');
+  try {
+    return { tx_hash: node.airdrop(to, lamports), from: node.faucet.address, to: body.address, amount: body.amount };
+  } catch (error) {
+    // Refused by the runtime (below the rent-exempt minimum, say): the caller's to read, like a chain error.
+    if (error instanceof SolanaTransactionRejected) throw new Error(error.message);
+    throw error;
   }
+}
 
-  const actions: Record<string, (body: Record<string, unknown>) => Promise<unknown>> = {
+/** The actions by route name. */
+function sandboxActions(
+  app: ReferenceApp,
+  options: SandboxAdminOptions,
+  faucetAddress: Hex,
+  sendFromFaucet: FaucetSend,
+): Record<string, Action> {
+  let reverting: Promise<Hex> | undefined;
+  return {
     async faucet(body) {
-      if (chainOf(body) === "sol") return solanaFaucet(body);
+      if (chainOf(app, body) === "sol") return solanaFaucet(app, body);
       const address = body.address;
       if (typeof address !== "string" || !/^0x[0-9a-fA-F]{40}$/.test(address)) throw new BadInput("address: a 0x-prefixed 20-byte hex address is required");
       const amount = body.amount;
@@ -105,12 +141,12 @@ export function createSandboxAdmin(app: ReferenceApp, options: SandboxAdminOptio
       const wei = typeof amount === "string" ? parseAmount(amount, decimals) : undefined;
       if (wei === undefined || wei <= 0n) throw new BadInput(`amount: a positive decimal string with at most ${decimals} decimals is required, e.g. "1.5"`);
       const { hash } = await sendFromFaucet(address as Hex, wei);
-      return { tx_hash: hash, from: faucet.address, to: address, amount };
+      return { tx_hash: hash, from: faucetAddress, to: address, amount };
     },
     async mine(body) {
       const blocks = body.blocks ?? 1;
       if (typeof blocks !== "number" || !Number.isInteger(blocks) || blocks < 1 || blocks > MAX_BLOCKS) throw new BadInput(`blocks: an integer from 1 to ${MAX_BLOCKS}`);
-      if (chainOf(body) === "sol") return { block_number: app.ctx.solana!.produceSlots(blocks) };
+      if (chainOf(app, body) === "sol") return { block_number: app.ctx.solana!.produceSlots(blocks) };
       if (!options.embedded) throw new BadInput("mining on demand needs the embedded chain; this sandbox forwards to an --upstream node");
       for (let i = 0; i < blocks; i++) await app.chain.backend.request({ method: "evm_mine", params: [] });
       return { block_number: Number(await app.chain.head()) };
@@ -119,54 +155,51 @@ export function createSandboxAdmin(app: ReferenceApp, options: SandboxAdminOptio
       reverting ??= (async () => {
         const { hash, nonce } = await sendFromFaucet(undefined, 0n, REVERTING_INIT_CODE, DEPLOY_GAS);
         void hash;
-        return getContractAddress({ from: faucet.address, nonce: BigInt(nonce) });
+        return getContractAddress({ from: faucetAddress, nonce: BigInt(nonce) });
       })();
       reverting.catch(() => (reverting = undefined));
       return { address: await reverting };
     },
   };
+}
 
-  async function handle(req: IncomingMessage, res: ServerResponse, name: string, path: string, requestId: string): Promise<void> {
-    const read = hasBody(req) ? await readBody(req, MAX_BODY_BYTES) : EMPTY_BODY;
-    if (!read.ok) {
-      if (read.reason !== "aborted") sendError(res, 413, `body: larger than ${MAX_BODY_BYTES} bytes`, requestId, { close: true });
-      return;
-    }
-    const auth = await authenticate({ req, path, body: read.bytes, resolveKey: (id) => app.apiKeys.resolve(id), nowSeconds: unixSeconds() });
-    if (auth === undefined) return sendUnauthorized(res, requestId);
-    if (!hasRole(auth.role, "admin")) return sendError(res, 403, "sandbox actions need an admin or owner key", requestId);
-    let body: Record<string, unknown> = {};
-    if (read.bytes.length > 0) {
-      try {
-        const parsed: unknown = JSON.parse(Buffer.from(read.bytes).toString("utf8"));
-        if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not an object");
-        body = parsed as Record<string, unknown>;
-      } catch {
-        return sendError(res, 400, "body: a JSON object is required", requestId);
-      }
-    }
-    try {
-      sendJson(res, 200, serializeSuccess(await actions[name](body)), requestId);
-    } catch (error) {
-      if (error instanceof BadInput) return sendError(res, 400, error.message, requestId);
-      const message = (error as { shortMessage?: string }).shortMessage ?? (error instanceof Error ? error.message : String(error));
-      // Chain errors (e.g. the faucet has too little) are the caller's to read; they carry no secrets.
-      sendError(res, 409, `the chain refused: ${message.split("\n")[0]}`, requestId, { code: "conflict" });
-    }
+/** Reads, authenticates (admin or owner) and runs one action; answers with its result or a declared error. */
+async function handle(
+  app: ReferenceApp,
+  action: Action,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  requestId: string,
+): Promise<void> {
+  const read = hasBody(req) ? await readBody(req, MAX_BODY_BYTES) : EMPTY_BODY;
+  if (!read.ok) {
+    if (read.reason !== "aborted") sendError(res, 413, `body: larger than ${MAX_BODY_BYTES} bytes`, requestId, { close: true });
+    return;
   }
+  const auth = await authenticate({ req, path, body: read.bytes, resolveKey: (id) => app.apiKeys.resolve(id), nowSeconds: unixSeconds() });
+  if (auth === undefined) return sendUnauthorized(res, requestId);
+  if (!hasRole(auth.role, "admin")) return sendError(res, 403, "sandbox actions need an admin or owner key", requestId);
+  const body = objectBody(read.bytes);
+  if (body === undefined) return sendError(res, 400, "body: a JSON object is required", requestId);
+  try {
+    sendJson(res, 200, serializeSuccess(await action(body)), requestId);
+  } catch (error) {
+    if (error instanceof BadInput) return sendError(res, 400, error.message, requestId);
+    const message = (error as { shortMessage?: string }).shortMessage ?? (error instanceof Error ? error.message : String(error));
+    // Chain errors (e.g. the faucet has too little) are the caller's to read; they carry no secrets.
+    sendError(res, 409, `the chain refused: ${message.split("\n")[0]}`, requestId, { code: "conflict" });
+  }
+}
 
-  return (req, res) => {
-    const path = (req.url ?? "").split("?")[0];
-    if (!path.startsWith(SANDBOX_ADMIN_PREFIX)) return false;
-    const requestId = resolveRequestId(req);
-    const name = path.slice(SANDBOX_ADMIN_PREFIX.length);
-    if (req.method !== "POST" || !Object.hasOwn(actions, name)) {
-      sendError(res, 404, "no such sandbox action (POST /_sandbox/faucet, /_sandbox/mine, /_sandbox/reverting-address)", requestId);
-      return true;
-    }
-    handle(req, res, name, path, requestId).catch(() => {
-      if (!res.headersSent) sendError(res, 500, "internal error", requestId);
-    });
-    return true;
-  };
+/** The body as a JSON object ({} when empty), or undefined when it is not one. */
+function objectBody(bytes: Uint8Array): Record<string, unknown> | undefined {
+  if (bytes.length === 0) return {};
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(bytes).toString("utf8"));
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return undefined;
+    return parsed as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
 }

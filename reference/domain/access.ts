@@ -17,3 +17,16 @@ export function findWallet(store: StateStore, actor: Actor, walletId: string): W
 export function inWorkspace<T extends { workspace_id: string }>(actor: Actor, record: T | undefined): record is T {
   return record !== undefined && record.workspace_id === actor.workspaceId;
 }
+
+/** The record `id` of the actor's workspace; absent or of another workspace, a 404 "<what> not found". */
+export function findInWorkspace<T extends { workspace_id: string }>(
+  store: StateStore,
+  actor: Actor,
+  collection: string,
+  id: string,
+  what: string,
+): T {
+  const record = store.get<T>(collection, id);
+  if (!inWorkspace(actor, record)) throw notFound(`${what} not found`);
+  return record;
+}

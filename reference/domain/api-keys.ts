@@ -1,8 +1,8 @@
 // API keys of a workspace. The HMAC secret is generated from crypto randomness, stored (HMAC needs it
 // in clear to verify), returned once at creation and never logged.
 import { randomBytes } from "node:crypto";
-import { badRequest, forbidden, notFound } from "../../runtime/errors.ts";
-import { assertWorkspace, inWorkspace } from "./access.ts";
+import { badRequest, forbidden } from "../../runtime/errors.ts";
+import { assertWorkspace, findInWorkspace } from "./access.ts";
 import type { DomainContext } from "./context.ts";
 import { newId } from "./ids.ts";
 import { apiKeyKeys } from "./indexes.ts";
@@ -75,10 +75,7 @@ export class ApiKeyService {
       status: "active",
       created_at: at.toISOString(),
     };
-    return this.ctx.store.transact((tx) => {
-      const saved = tx.put(C.apiKeys, record);
-      return saved;
-    });
+    return this.ctx.store.transact((tx) => tx.put(C.apiKeys, record));
   }
 
   /** One page of the workspace's keys, oldest first. */
@@ -89,15 +86,11 @@ export class ApiKeyService {
 
   revoke(actor: Actor, workspaceId: string, keyId: string): ApiKeyRecord {
     assertWorkspace(actor, workspaceId);
-    const key = this.ctx.store.get<ApiKeyRecord>(C.apiKeys, keyId);
-    if (!inWorkspace(actor, key)) throw notFound("api key not found");
+    const key = findInWorkspace<ApiKeyRecord>(this.ctx.store, actor, C.apiKeys, keyId, "api key");
     if (key.id === actor.keyId) throw forbidden("a key cannot revoke itself; use another owner key");
     if (key.status === "revoked") return key;
     const at = this.ctx.now();
     const revoked: ApiKeyRecord = { ...key, status: "revoked", revoked_at: at.toISOString() };
-    return this.ctx.store.transact((tx) => {
-      const saved = tx.put(C.apiKeys, revoked);
-      return saved;
-    });
+    return this.ctx.store.transact((tx) => tx.put(C.apiKeys, revoked));
   }
 }

@@ -8,8 +8,8 @@
 import { createHash } from "node:crypto";
 import { isAddress } from "viem";
 import { canonicalJson } from "../../runtime/webhooks/signature.ts";
-import { badRequest, conflict, notFound } from "../../runtime/errors.ts";
-import { findWallet, inWorkspace } from "./access.ts";
+import { badRequest, conflict } from "../../runtime/errors.ts";
+import { findInWorkspace, findWallet } from "./access.ts";
 import { parseAmount, formatAmount } from "./amounts.ts";
 import type { BalanceService } from "./balances.ts";
 import type { DomainContext } from "./context.ts";
@@ -111,9 +111,7 @@ export class WithdrawalService {
   }
 
   get(actor: Actor, withdrawalId: string): WithdrawalRecord {
-    const w = this.ctx.store.get<WithdrawalRecord>(C.withdrawals, withdrawalId);
-    if (!inWorkspace(actor, w)) throw notFound("withdrawal not found");
-    return w;
+    return findInWorkspace<WithdrawalRecord>(this.ctx.store, actor, C.withdrawals, withdrawalId, "withdrawal");
   }
 
   /** One page of a wallet's withdrawals, oldest first, optionally only those in `status`. */

@@ -3,7 +3,7 @@
 // missed (x-custody-webhook-delivery.disabling).
 import { badRequest, notFound } from "../../runtime/errors.ts";
 import { publicKeyBase64 } from "../../runtime/webhooks/signature.ts";
-import { assertWorkspace, inWorkspace } from "../domain/access.ts";
+import { assertWorkspace, findInWorkspace, inWorkspace } from "../domain/access.ts";
 import type { DomainContext } from "../domain/context.ts";
 import { newId } from "../domain/ids.ts";
 import { C, type Actor, type DeliveryRecord, type EventType, type WebhookRecord, type WorkspaceRecord } from "../domain/records.ts";
@@ -37,10 +37,7 @@ export class WebhookRegistry {
       created_at: at,
       updated_at: at,
     };
-    return this.ctx.store.transact((tx) => {
-      const saved = tx.put(C.webhooks, record);
-      return saved;
-    });
+    return this.ctx.store.transact((tx) => tx.put(C.webhooks, record));
   }
 
   /** One page of the active registrations, oldest first; deleted ones are gone from the list (their deliveries stay in the log). */
@@ -55,8 +52,7 @@ export class WebhookRegistry {
    */
   delete(actor: Actor, workspaceId: string, webhookId: string): WebhookRecord {
     assertWorkspace(actor, workspaceId);
-    const webhook = this.ctx.store.get<WebhookRecord>(C.webhooks, webhookId);
-    if (!inWorkspace(actor, webhook)) throw notFound("webhook not found");
+    const webhook = findInWorkspace<WebhookRecord>(this.ctx.store, actor, C.webhooks, webhookId, "webhook");
     if (webhook.status === "deleted") return webhook;
     const at = this.ctx.now().toISOString();
     const deleted: WebhookRecord = { ...webhook, status: "deleted", deleted_at: at, updated_at: at };
@@ -79,9 +75,7 @@ export class WebhookRegistry {
 
   delivery(actor: Actor, workspaceId: string, deliveryId: string): DeliveryRecord {
     assertWorkspace(actor, workspaceId);
-    const d = this.ctx.store.get<DeliveryRecord>(C.deliveries, deliveryId);
-    if (!inWorkspace(actor, d)) throw notFound("webhook delivery not found");
-    return d;
+    return findInWorkspace<DeliveryRecord>(this.ctx.store, actor, C.deliveries, deliveryId, "webhook delivery");
   }
 
   /**

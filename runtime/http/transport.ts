@@ -316,137 +316,185 @@ function bodyText(body: string | Uint8Array | undefined): string | undefined {
   return body === undefined ? undefined : typeof body === "string" ? body : utf8.decode(body);
 }
 
+/** What a transport decides once from its options; every call reads it. */
+interface TransportSetup {
+  readonly options: TransportOptions;
+  readonly send: RawSend;
+  readonly origin: string;
+  readonly basePath: string;
+  readonly maxBytes: number;
+  readonly now: () => number;
+  readonly defaultTimeoutMs: number;
+  /** The transport's own policy, built once; a per-request override builds its own. */
+  readonly transportPolicy: RetryPolicy;
+  /** The secret prepared once: every call signs with it. */
+  readonly secret: ReturnType<typeof prepareSecret> | undefined;
+  readonly middleware: readonly Middleware[];
+  readonly logLevel: LogLevel;
+  readonly logger: ClientLogger;
+  readonly debug: boolean;
+}
+
 export function createTransport(options: TransportOptions): Transport {
+  const setup = transportSetup(options);
+  return {
+    request: (request) => sendRequest(setup, request),
+    baseUrl: setup.origin + setup.basePath,
+    validateResponses: options.validateResponses ?? true,
+  };
+}
+
+function transportSetup(options: TransportOptions): TransportSetup {
   const send = options.send ?? fetchSend(options.fetch ?? (globalThis.fetch as unknown as FetchLike), options.dispatcher);
   const base = new URL(walletApiBaseUrl(options.baseUrl));
-  const origin = base.origin;
-  const basePath = base.pathname.replace(/\/+$/, "");
-  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-  const now = options.now ?? (() => unixSeconds());
-  const defaultTimeoutMs = options.timeoutMs ?? options.timeout ?? DEFAULT_TIMEOUT_MS;
-  // The transport's own policy, built once; a per-request override builds its own.
   const transportPolicy = policyOf(options.retry, options.maxRetries);
-  // The secret prepared once: every call signs with it.
   if (options.apiSecret === "") throw new Error("apiSecret is empty: give the API secret of the key (or leave out apiKey and apiSecret to send unsigned requests)");
-  const secret = options.apiSecret === undefined ? undefined : prepareSecret(options.apiSecret);
-  const middleware = options.middleware ?? [];
   const logLevel = resolveLogLevel(options.logLevel);
-  const logger = options.logger ?? defaultClientLogger();
-  const debug = enabled(logLevel, "debug");
+  return {
+    options,
+    send,
+    origin: base.origin,
+    basePath: base.pathname.replace(/\/+$/, ""),
+    maxBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    now: options.now ?? (() => unixSeconds()),
+    defaultTimeoutMs: options.timeoutMs ?? options.timeout ?? DEFAULT_TIMEOUT_MS,
+    transportPolicy,
+    secret: options.apiSecret === undefined ? undefined : prepareSecret(options.apiSecret),
+    middleware: options.middleware ?? [],
+    logLevel,
+    logger: options.logger ?? defaultClientLogger(),
+    debug: enabled(logLevel, "debug"),
+  };
+}
 
-  /** The request as it will be sent; a promise only where signing is asynchronous (Web Crypto). */
-  function signedRequest(request: TransportRequest, body: string | Uint8Array | undefined): SentRequest | Promise<SentRequest> {
-    const method = request.method.toUpperCase();
-    const path = basePath + request.path;
-    const url = origin + path + buildQueryString(request.query);
-    // fetch normalizes the URL it is given, so sign what it will actually send.
-    const sentPath = options.send !== undefined || PLAIN_PATH.test(path) ? path : new URL(url).pathname;
-    const shouldSign = (request.sign ?? true) && options.apiKey !== undefined && secret !== undefined;
-    const signed = shouldSign ? signedHeaders({ apiKey: options.apiKey as string, secret, method, path: sentPath, body, timestamp: request.timestamp ?? now() }) : undefined;
-    return signed instanceof Promise ? signed.then((headers) => assemble(request, method, url, sentPath, body, headers)) : assemble(request, method, url, sentPath, body, signed);
-  }
+/** The request as it will be sent; a promise only where signing is asynchronous (Web Crypto). */
+function signedRequest(
+  t: TransportSetup,
+  request: TransportRequest,
+  body: string | Uint8Array | undefined,
+): SentRequest | Promise<SentRequest> {
+  const method = request.method.toUpperCase();
+  const path = t.basePath + request.path;
+  const url = t.origin + path + buildQueryString(request.query);
+  // fetch normalizes the URL it is given, so sign what it will actually send.
+  const sentPath = t.options.send !== undefined || PLAIN_PATH.test(path) ? path : new URL(url).pathname;
+  const shouldSign = (request.sign ?? true) && t.options.apiKey !== undefined && t.secret !== undefined;
+  const signed = shouldSign ? signedHeaders({ apiKey: t.options.apiKey as string, secret: t.secret, method, path: sentPath, body, timestamp: request.timestamp ?? t.now() }) : undefined;
+  return signed instanceof Promise ? signed.then((headers) => assemble(t, request, method, url, sentPath, body, headers)) : assemble(t, request, method, url, sentPath, body, signed);
+}
 
-  function assemble(request: TransportRequest, method: string, url: string, sentPath: string, body: string | Uint8Array | undefined, signed: Record<string, string> | undefined): SentRequest {
-    const contentType = body === undefined ? undefined : JSON_CONTENT_TYPE_HEADER;
-    // Without caller headers the layers' names cannot collide (accept, content-type, ACCESS-*): no merge needed.
-    const headers =
-      options.headers === undefined && request.headers === undefined
-        ? { ...ACCEPT_JSON_HEADER, ...contentType, ...signed }
-        : mergeHeaders(ACCEPT_JSON_HEADER, options.headers, contentType, signed, request.headers);
-    return { method, url, path: sentPath, headers, body: bodyText(body) };
-  }
+function assemble(
+  t: TransportSetup,
+  request: TransportRequest,
+  method: string,
+  url: string,
+  sentPath: string,
+  body: string | Uint8Array | undefined,
+  signed: Record<string, string> | undefined,
+): SentRequest {
+  const contentType = body === undefined ? undefined : JSON_CONTENT_TYPE_HEADER;
+  // Without caller headers the layers' names cannot collide (accept, content-type, ACCESS-*): no merge needed.
+  const headers =
+    t.options.headers === undefined && request.headers === undefined
+      ? { ...ACCEPT_JSON_HEADER, ...contentType, ...signed }
+      : mergeHeaders(ACCEPT_JSON_HEADER, t.options.headers, contentType, signed, request.headers);
+  return { method, url, path: sentPath, headers, body: bodyText(body) };
+}
 
-  /** One attempt through the middleware chain; transport failures become TransportErrors. */
-  async function attempt(request: TransportRequest, body: string | Uint8Array | undefined, attemptNo: number, timeoutMs: number): Promise<{ raw: RawResponse; sent: SentRequest }> {
-    const pending = signedRequest(request, body);
-    const sent = pending instanceof Promise ? await pending : pending;
-    const started = debug ? Date.now() : 0;
-    if (debug) logger.debug(`custody → ${sent.method} ${sent.url}`, { attempt: attemptNo, operationId: request.operationId, headers: redactHeaders(sent.headers), ...(options.logBodies ? { body: redactBody(sent.body) } : {}) });
-    const exchange = (headers: Record<string, string>) => send({ url: sent.url, origin, pathAndQuery: sent.url.slice(origin.length), method: sent.method, headers, body, timeoutMs, signal: request.signal, maxBytes });
-    try {
-      let raw: RawResponse;
-      if (middleware.length === 0) {
-        try {
-          raw = await exchange(sent.headers);
-        } catch (error) {
-          throw asTransportError(error, sent, request.signal, timeoutMs, attemptNo);
-        }
-      } else {
-        // Failures of the exchange itself become TransportErrors here; an error middleware throws stays as it is.
-        const last = (req: MiddlewareRequest) => {
-          sent.headers = req.headers;
-          return exchange(req.headers).catch((error: unknown) => {
-            throw asTransportError(error, sent, request.signal, timeoutMs, attemptNo);
-          });
-        };
-        const chain = middleware.reduceRight<(req: MiddlewareRequest) => Promise<RawResponse>>((next, mw) => (req) => mw(req, next), last);
-        raw = await chain({ method: sent.method, url: sent.url, headers: { ...sent.headers }, body: sent.body, attempt: attemptNo, operationId: request.operationId });
-      }
-      if (debug) logger.debug(`custody ← ${raw.status} ${sent.method} ${sent.url}`, { ms: Date.now() - started, requestId: raw.headers["x-request-id"], headers: redactHeaders(raw.headers), ...(options.logBodies ? { body: redactBody(raw.text) } : {}) });
-      return { raw, sent };
-    } catch (error) {
-      if (enabled(logLevel, "info")) logger.info(`custody ✗ ${sent.method} ${sent.url}: ${(error as Error).message}`, { attempt: attemptNo, operationId: request.operationId });
-      throw error;
-    }
-  }
-
-  async function request(request: TransportRequest): Promise<TransportResponse> {
-    const policy = request.retry === undefined && request.maxRetries === undefined ? transportPolicy : policyOf(request.retry ?? options.retry, request.maxRetries ?? options.maxRetries);
-    const maxAttempts = isIdempotentRequest(request) ? 1 + Math.max(0, policy.retries) : 1;
-    const timeoutMs = request.timeoutMs ?? defaultTimeoutMs;
-    const deadlineMs = request.deadlineMs ?? options.deadlineMs;
-    const deadlineAt = deadlineMs === undefined ? Infinity : Date.now() + deadlineMs;
-    // Serialized once: every attempt signs and sends these same bytes.
-    const body = serializeBody(request.body);
-
-    for (let attemptNo = 1; ; attemptNo++) {
-      const left = deadlineAt - Date.now();
-      let outcome: RetryOutcome;
-      let headers: Record<string, string> | undefined;
+/** One attempt through the middleware chain; transport failures become TransportErrors. */
+async function attempt(t: TransportSetup, request: TransportRequest, body: string | Uint8Array | undefined, attemptNo: number, timeoutMs: number): Promise<{ raw: RawResponse; sent: SentRequest }> {
+  const pending = signedRequest(t, request, body);
+  const sent = pending instanceof Promise ? await pending : pending;
+  const started = t.debug ? Date.now() : 0;
+  if (t.debug) t.logger.debug(`custody → ${sent.method} ${sent.url}`, { attempt: attemptNo, operationId: request.operationId, headers: redactHeaders(sent.headers), ...(t.options.logBodies ? { body: redactBody(sent.body) } : {}) });
+  const exchange = (headers: Record<string, string>) => t.send({ url: sent.url, origin: t.origin, pathAndQuery: sent.url.slice(t.origin.length), method: sent.method, headers, body, timeoutMs, signal: request.signal, maxBytes: t.maxBytes });
+  try {
+    let raw: RawResponse;
+    if (t.middleware.length === 0) {
       try {
-        const { raw, sent } = await attempt(request, body, attemptNo, Math.max(1, Math.min(timeoutMs, left)));
-        const response: TransportResponse = {
-          status: raw.status,
-          headers: raw.headers,
-          body: parseJson(raw.text),
-          text: raw.text,
-          requestId: raw.headers["x-request-id"],
-          attempts: attemptNo,
-          request: sent,
-        };
-        outcome = { status: raw.status, attempt: attemptNo };
-        if (attemptNo >= maxAttempts || !policy.retryOn(outcome)) return response;
-        headers = raw.headers;
-        const delay = nextDelayMs(policy, attemptNo, headers);
-        if (delay === "stop" || Date.now() + delay >= deadlineAt) return response;
-        retryLog(request, attemptNo, `HTTP ${raw.status}`, delay);
-        await sleep(delay, request.signal);
+        raw = await exchange(sent.headers);
       } catch (error) {
-        if (error instanceof TransportError) error.attempts = attemptNo;
-        if (error instanceof TimeoutError && left < timeoutMs) throw deadlineError(request, deadlineMs as number, attemptNo, error);
-        outcome = { error, attempt: attemptNo };
-        if (attemptNo >= maxAttempts || !policy.retryOn(outcome)) throw error;
-        const delay = nextDelayMs(policy, attemptNo, undefined) as number;
-        if (Date.now() + delay >= deadlineAt) throw error;
-        retryLog(request, attemptNo, (error as Error).message, delay);
-        await sleep(delay, request.signal).catch((reason) => {
-          throw asTransportError(reason, { method: request.method.toUpperCase(), url: origin + basePath + request.path }, request.signal, timeoutMs, attemptNo);
-        });
+        throw asTransportError(error, sent, request.signal, timeoutMs, attemptNo);
       }
+    } else {
+      // Failures of the exchange itself become TransportErrors here; an error middleware throws stays as it is.
+      const last = (req: MiddlewareRequest) => {
+        sent.headers = req.headers;
+        return exchange(req.headers).catch((error: unknown) => {
+          throw asTransportError(error, sent, request.signal, timeoutMs, attemptNo);
+        });
+      };
+      const chain = t.middleware.reduceRight<(req: MiddlewareRequest) => Promise<RawResponse>>((next, mw) => (req) => mw(req, next), last);
+      raw = await chain({ method: sent.method, url: sent.url, headers: { ...sent.headers }, body: sent.body, attempt: attemptNo, operationId: request.operationId });
+    }
+    if (t.debug) t.logger.debug(`custody ← ${raw.status} ${sent.method} ${sent.url}`, { ms: Date.now() - started, requestId: raw.headers["x-request-id"], headers: redactHeaders(raw.headers), ...(t.options.logBodies ? { body: redactBody(raw.text) } : {}) });
+    return { raw, sent };
+  } catch (error) {
+    if (enabled(t.logLevel, "info")) t.logger.info(`custody ✗ ${sent.method} ${sent.url}: ${(error as Error).message}`, { attempt: attemptNo, operationId: request.operationId });
+    throw error;
+  }
+}
+
+async function sendRequest(t: TransportSetup, request: TransportRequest): Promise<TransportResponse> {
+  const policy = request.retry === undefined && request.maxRetries === undefined ? t.transportPolicy : policyOf(request.retry ?? t.options.retry, request.maxRetries ?? t.options.maxRetries);
+  const maxAttempts = isIdempotentRequest(request) ? 1 + Math.max(0, policy.retries) : 1;
+  const timeoutMs = request.timeoutMs ?? t.defaultTimeoutMs;
+  const deadlineMs = request.deadlineMs ?? t.options.deadlineMs;
+  const deadlineAt = deadlineMs === undefined ? Infinity : Date.now() + deadlineMs;
+  // Serialized once: every attempt signs and sends these same bytes.
+  const body = serializeBody(request.body);
+
+  for (let attemptNo = 1; ; attemptNo++) {
+    const left = deadlineAt - Date.now();
+    let outcome: RetryOutcome;
+    let headers: Record<string, string> | undefined;
+    try {
+      const { raw, sent } = await attempt(t, request, body, attemptNo, Math.max(1, Math.min(timeoutMs, left)));
+      const response: TransportResponse = {
+        status: raw.status,
+        headers: raw.headers,
+        body: parseJson(raw.text),
+        text: raw.text,
+        requestId: raw.headers["x-request-id"],
+        attempts: attemptNo,
+        request: sent,
+      };
+      outcome = { status: raw.status, attempt: attemptNo };
+      if (attemptNo >= maxAttempts || !policy.retryOn(outcome)) return response;
+      headers = raw.headers;
+      const delay = nextDelayMs(policy, attemptNo, headers);
+      if (delay === "stop" || Date.now() + delay >= deadlineAt) return response;
+      retryLog(t, request, attemptNo, `HTTP ${raw.status}`, delay);
+      await sleep(delay, request.signal);
+    } catch (error) {
+      if (error instanceof TransportError) error.attempts = attemptNo;
+      if (error instanceof TimeoutError && left < timeoutMs) throw deadlineError(t, request, deadlineMs as number, attemptNo, error);
+      outcome = { error, attempt: attemptNo };
+      if (attemptNo >= maxAttempts || !policy.retryOn(outcome)) throw error;
+      const delay = nextDelayMs(policy, attemptNo, undefined) as number;
+      if (Date.now() + delay >= deadlineAt) throw error;
+      retryLog(t, request, attemptNo, (error as Error).message, delay);
+      await sleep(delay, request.signal).catch((reason) => {
+        throw asTransportError(reason, { method: request.method.toUpperCase(), url: t.origin + t.basePath + request.path }, request.signal, timeoutMs, attemptNo);
+      });
     }
   }
+}
 
-  function retryLog(request: TransportRequest, attemptNo: number, why: string, delay: number): void {
-    if (enabled(logLevel, "info")) logger.info(`custody ↻ ${request.method.toUpperCase()} ${request.path}: ${why}, attempt ${attemptNo + 1} in ${delay} ms`, { operationId: request.operationId });
-  }
+function retryLog(t: TransportSetup, request: TransportRequest, attemptNo: number, why: string, delay: number): void {
+  if (enabled(t.logLevel, "info")) t.logger.info(`custody ↻ ${request.method.toUpperCase()} ${request.path}: ${why}, attempt ${attemptNo + 1} in ${delay} ms`, { operationId: request.operationId });
+}
 
-  function deadlineError(request: TransportRequest, deadlineMs: number, attempts: number, cause: TransportError): TransportError {
-    const error = new TimeoutError(`${request.method.toUpperCase()} ${origin + basePath + request.path}: no answer within the deadline of ${deadlineMs} ms (${attempts} attempt${attempts === 1 ? "" : "s"})`, cause, cause);
-    error.attempts = attempts;
-    return error;
-  }
-
-  return { request, baseUrl: origin + basePath, validateResponses: options.validateResponses ?? true };
+function deadlineError(
+  t: TransportSetup,
+  request: TransportRequest,
+  deadlineMs: number,
+  attempts: number,
+  cause: TransportError,
+): TransportError {
+  const error = new TimeoutError(`${request.method.toUpperCase()} ${t.origin + t.basePath + request.path}: no answer within the deadline of ${deadlineMs} ms (${attempts} attempt${attempts === 1 ? "" : "s"})`, cause, cause);
+  error.attempts = attempts;
+  return error;
 }
 
 function policyOf(retry: Partial<RetryPolicy> | false | undefined, maxRetries: number | undefined): RetryPolicy {
@@ -455,7 +503,13 @@ function policyOf(retry: Partial<RetryPolicy> | false | undefined, maxRetries: n
 }
 
 /** Names a failure to get an answer: too large, aborted by the caller, timed out, or the connection. */
-function asTransportError(error: unknown, sent: { method: string; url: string }, signal: AbortSignal | undefined, timeoutMs: number, attemptNo: number): TransportError {
+function asTransportError(
+  error: unknown,
+  sent: { method: string; url: string },
+  signal: AbortSignal | undefined,
+  timeoutMs: number,
+  attemptNo: number,
+): TransportError {
   if (error instanceof TransportError) return error;
   const { method, url } = sent;
   if (error instanceof BodyTooLarge) return transportError("too_large", error.message, sent);

@@ -52,21 +52,7 @@ export function httpRpc(options: HttpRpcOptions): RpcClient {
       if (signal.aborted) throw new RpcTransportError("timeout", `JSON-RPC request to ${target.origin}${target.pathname} timed out after ${timeoutMs} ms`, { cause: error });
       throw new RpcTransportError("network", `JSON-RPC request to ${target.origin}${target.pathname} failed: ${(error as Error)?.message ?? error}`, { cause: error });
     }
-    if (text.trim() === "") {
-      if (status >= 200 && status < 300) return undefined;
-      throw new RpcTransportError("http", `HTTP ${status} with an empty body`, { status, body: text });
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new RpcTransportError(status >= 400 ? "http" : "invalid_response", `HTTP ${status}: the response is not JSON`, { status, body: text });
-    }
-    // A 401 carries a JSON-RPC error object (id null); that is the answer to report.
-    if (status >= 400 && !(isRecord(parsed) && isRecord(parsed.error))) {
-      throw new RpcTransportError("http", `HTTP ${status}`, { status, body: text });
-    }
-    return parsed;
+    return parseAnswer(status, text);
   }
 
   function single(parsed: unknown, id: number): BatchOutcome {
@@ -101,6 +87,26 @@ export function httpRpc(options: HttpRpcOptions): RpcClient {
     },
     async close() {},
   };
+}
+
+/** The parsed answer to a POST, or undefined for an empty 2xx one; an HTTP failure without a JSON-RPC error throws. */
+function parseAnswer(status: number, text: string): unknown {
+  if (text.trim() === "") {
+    if (status >= 200 && status < 300) return undefined;
+    throw new RpcTransportError("http", `HTTP ${status} with an empty body`, { status, body: text });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    const kind = status >= 400 ? "http" : "invalid_response";
+    throw new RpcTransportError(kind, `HTTP ${status}: the response is not JSON`, { status, body: text });
+  }
+  // A 401 carries a JSON-RPC error object (id null); that is the answer to report.
+  if (status >= 400 && !(isRecord(parsed) && isRecord(parsed.error))) {
+    throw new RpcTransportError("http", `HTTP ${status}`, { status, body: text });
+  }
+  return parsed;
 }
 
 /** The dispatcher to send with, or undefined for fetch (also when a dispatcher cannot send: Bun's undici is a stand-in). */

@@ -2,7 +2,19 @@
 // connection, answers matched by id. The connection is runtime/jsonrpc/socket.ts's (ws on Node, the
 // standard WebSocket elsewhere).
 import { RpcTransportError } from "../errors.ts";
-import { applyRpcAuth, DEFAULT_RPC_TIMEOUT_MS, isRecord, makeRequest, outcomeOf, unwrap, type RpcClient, type RpcClientOptions, type RpcParams } from "./protocol.ts";
+import {
+  applyRpcAuth,
+  DEFAULT_RPC_TIMEOUT_MS,
+  isRecord,
+  makeRequest,
+  outcomeOf,
+  unwrap,
+  type BatchOutcome,
+  type RpcCall,
+  type RpcClient,
+  type RpcClientOptions,
+  type RpcParams,
+} from "./protocol.ts";
 import { openRpcSocket, type StandardWebSocketClass } from "./socket.ts";
 export interface Subscription {
   id: string;
@@ -41,141 +53,178 @@ interface Pending {
 const MAX_BUFFERED_SUBSCRIPTIONS = 64;
 const MAX_BUFFERED_PER_SUBSCRIPTION = 256;
 
+/** One client's connection and bookkeeping, shared by the functions below (none allocates per call). */
+interface WsState {
+  /** Set once, right after the state: the socket's callbacks need the state. */
+  socket: ReturnType<typeof openRpcSocket>;
+  readonly timeoutMs: number;
+  readonly pending: Map<number, Pending>;
+  readonly subscriptions: Map<string, (result: unknown) => void>;
+  readonly early: Map<string, unknown[]>;
+  readonly listeners: Set<(method: string, params: unknown) => void>;
+  nextId: number;
+  closedError: RpcTransportError | undefined;
+}
+
 export function wsRpc(options: WsRpcOptions): WsRpcClient {
   const { url, headers: authHeaders } = applyRpcAuth(options.url, options.apiKey, options.auth);
   const timeoutMs = options.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
-  const pending = new Map<number, Pending>();
-  const subscriptions = new Map<string, (result: unknown) => void>();
-  const early = new Map<string, unknown[]>();
-  const listeners = new Set<(method: string, params: unknown) => void>();
-  let nextId = 1;
-  let closedError: RpcTransportError | undefined;
-
-  const socket = openRpcSocket({
+  const state: WsState = {
+    socket: undefined as unknown as WsState["socket"],
+    timeoutMs,
+    pending: new Map(),
+    subscriptions: new Map(),
+    early: new Map(),
+    listeners: new Set(),
+    nextId: 1,
+    closedError: undefined,
+  };
+  state.socket = openRpcSocket({
     url,
     headers: { ...options.headers, ...authHeaders },
     connectTimeoutMs: options.connectTimeoutMs ?? timeoutMs,
     webSocket: options.webSocket,
-    onClose(code) {
-      closedError = new RpcTransportError("closed", `WebSocket closed (code ${code})`);
-      for (const [id, entry] of pending) {
-        clearTimeout(entry.timer);
-        entry.reject(closedError);
-        pending.delete(id);
-      }
-    },
-    onMessage(text) {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        return;
-      }
-      for (const message of Array.isArray(parsed) ? parsed : [parsed]) if (isRecord(message)) dispatch(message);
-    },
+    onClose: (code) => failPending(state, code),
+    onMessage: (text) => receive(state, text),
   });
-  const ready = socket.ready;
-
-  function dispatch(message: Record<string, unknown>): void {
-    if (typeof message.id === "number" && pending.has(message.id)) {
-      const entry = pending.get(message.id) as Pending;
-      pending.delete(message.id);
-      clearTimeout(entry.timer);
-      entry.resolve(message);
-      return;
-    }
-    if (typeof message.method !== "string" || "id" in message) return;
-    for (const listener of listeners) listener(message.method, message.params);
-    const params = message.params;
-    if (!isRecord(params) || (typeof params.subscription !== "string" && typeof params.subscription !== "number")) return;
-    const subId = String(params.subscription);
-    const callback = subscriptions.get(subId);
-    if (callback !== undefined) return callback(params.result);
-    if (!early.has(subId) && early.size >= MAX_BUFFERED_SUBSCRIPTIONS) early.delete(early.keys().next().value as string);
-    const buffered = early.get(subId) ?? [];
-    if (buffered.length < MAX_BUFFERED_PER_SUBSCRIPTION) buffered.push(params.result);
-    early.set(subId, buffered);
-  }
-
-  async function send(payload: unknown): Promise<void> {
-    await ready;
-    if (closedError !== undefined || !socket.isOpen()) throw closedError ?? new RpcTransportError("closed", "WebSocket is not open");
-    await socket.send(JSON.stringify(payload));
-  }
-
-  function expect(id: number, method: string): Promise<Record<string, unknown>> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        pending.delete(id);
-        reject(new RpcTransportError("timeout", `${method} (id ${id}) got no answer within ${timeoutMs} ms`));
-      }, timeoutMs);
-      pending.set(id, { resolve, reject, timer });
-    });
-  }
-
-  function forget(ids: number[]): void {
-    for (const id of ids) {
-      const entry = pending.get(id);
-      if (entry !== undefined) clearTimeout(entry.timer);
-      pending.delete(id);
-    }
-  }
-
-  async function request<T>(method: string, params?: RpcParams): Promise<T> {
-    const id = nextId++;
-    const answer = expect(id, method);
-    try {
-      await send(makeRequest(id, method, params));
-    } catch (error) {
-      forget([id]);
-      answer.catch(() => {});
-      throw error;
-    }
-    return unwrap<T>(outcomeOf(await answer));
-  }
-
-  const client: WsRpcClient = {
-    ready,
+  const request = <T>(method: string, params?: RpcParams): Promise<T> => requestOver<T>(state, method, params);
+  return {
+    ready: state.socket.ready,
     request,
     async notify(method, params) {
-      await send(makeRequest(undefined, method, params));
+      await send(state, makeRequest(undefined, method, params));
     },
-    async batch(calls) {
-      const ids = calls.map(() => nextId++);
-      const answers = ids.map((id, i) => expect(id, calls[i].method));
-      try {
-        await send(calls.map((call, i) => makeRequest(ids[i], call.method, call.params)));
-      } catch (error) {
-        forget(ids);
-        for (const answer of answers) answer.catch(() => {});
-        throw error;
-      }
-      return Promise.all(answers.map((answer) => answer.then(outcomeOf)));
-    },
-    async subscribe(params, onResult, subscribeOptions = {}) {
-      const id = await request<unknown>(subscribeOptions.subscribeMethod ?? "eth_subscribe", params);
-      if (typeof id !== "string" && typeof id !== "number") {
-        throw new RpcTransportError("invalid_response", `subscription id must be a string, got ${JSON.stringify(id)}`);
-      }
-      const subId = String(id);
-      subscriptions.set(subId, onResult);
-      for (const result of early.get(subId) ?? []) onResult(result);
-      early.delete(subId);
-      return {
-        id: subId,
-        async unsubscribe() {
-          subscriptions.delete(subId);
-          return request<boolean>(subscribeOptions.unsubscribeMethod ?? "eth_unsubscribe", [id]);
-        },
-      };
-    },
+    batch: (calls) => batchOver(state, calls),
+    subscribe: (params, onResult, subscribeOptions = {}) => subscribeOver(state, params, onResult, subscribeOptions),
     onNotification(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+      state.listeners.add(listener);
+      return () => state.listeners.delete(listener);
     },
     close() {
-      return socket.close();
+      return state.socket.close();
     },
   };
-  return client;
+}
+
+/** The socket closed: every call still waiting fails with the same error, and so do later ones. */
+function failPending(state: WsState, code: number): void {
+  state.closedError = new RpcTransportError("closed", `WebSocket closed (code ${code})`);
+  for (const [id, entry] of state.pending) {
+    clearTimeout(entry.timer);
+    entry.reject(state.closedError);
+    state.pending.delete(id);
+  }
+}
+
+/** One frame: a message or a batch of them; what is not JSON is ignored. */
+function receive(state: WsState, text: string): void {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return;
+  }
+  for (const message of Array.isArray(parsed) ? parsed : [parsed]) if (isRecord(message)) dispatch(state, message);
+}
+
+/** An answer settles its waiting call; a notification goes to the listeners and its subscription. */
+function dispatch(state: WsState, message: Record<string, unknown>): void {
+  if (typeof message.id === "number" && state.pending.has(message.id)) {
+    const entry = state.pending.get(message.id) as Pending;
+    state.pending.delete(message.id);
+    clearTimeout(entry.timer);
+    entry.resolve(message);
+    return;
+  }
+  if (typeof message.method !== "string" || "id" in message) return;
+  for (const listener of state.listeners) listener(message.method, message.params);
+  const params = message.params;
+  if (!isRecord(params) || (typeof params.subscription !== "string" && typeof params.subscription !== "number")) return;
+  const subId = String(params.subscription);
+  const callback = state.subscriptions.get(subId);
+  if (callback !== undefined) return callback(params.result);
+  bufferEarly(state.early, subId, params.result);
+}
+
+/** Keeps a notification for a subscription whose id subscribe() has not learnt yet, within bounds. */
+function bufferEarly(early: Map<string, unknown[]>, subId: string, result: unknown): void {
+  if (!early.has(subId) && early.size >= MAX_BUFFERED_SUBSCRIPTIONS) early.delete(early.keys().next().value as string);
+  const buffered = early.get(subId) ?? [];
+  if (buffered.length < MAX_BUFFERED_PER_SUBSCRIPTION) buffered.push(result);
+  early.set(subId, buffered);
+}
+
+async function send(state: WsState, payload: unknown): Promise<void> {
+  await state.socket.ready;
+  if (state.closedError !== undefined || !state.socket.isOpen()) {
+    throw state.closedError ?? new RpcTransportError("closed", "WebSocket is not open");
+  }
+  await state.socket.send(JSON.stringify(payload));
+}
+
+function expect(state: WsState, id: number, method: string): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      state.pending.delete(id);
+      reject(new RpcTransportError("timeout", `${method} (id ${id}) got no answer within ${state.timeoutMs} ms`));
+    }, state.timeoutMs);
+    state.pending.set(id, { resolve, reject, timer });
+  });
+}
+
+function forget(state: WsState, ids: number[]): void {
+  for (const id of ids) {
+    const entry = state.pending.get(id);
+    if (entry !== undefined) clearTimeout(entry.timer);
+    state.pending.delete(id);
+  }
+}
+
+async function requestOver<T>(state: WsState, method: string, params?: RpcParams): Promise<T> {
+  const id = state.nextId++;
+  const answer = expect(state, id, method);
+  try {
+    await send(state, makeRequest(id, method, params));
+  } catch (error) {
+    forget(state, [id]);
+    answer.catch(() => {});
+    throw error;
+  }
+  return unwrap<T>(outcomeOf(await answer));
+}
+
+async function batchOver(state: WsState, calls: readonly RpcCall[]): Promise<BatchOutcome[]> {
+  const ids = calls.map(() => state.nextId++);
+  const answers = ids.map((id, i) => expect(state, id, calls[i].method));
+  try {
+    await send(state, calls.map((call, i) => makeRequest(ids[i], call.method, call.params)));
+  } catch (error) {
+    forget(state, ids);
+    for (const answer of answers) answer.catch(() => {});
+    throw error;
+  }
+  return Promise.all(answers.map((answer) => answer.then(outcomeOf)));
+}
+
+async function subscribeOver(
+  state: WsState,
+  params: RpcParams,
+  onResult: (result: unknown) => void,
+  options: SubscribeOptions,
+): Promise<Subscription> {
+  const id = await requestOver<unknown>(state, options.subscribeMethod ?? "eth_subscribe", params);
+  if (typeof id !== "string" && typeof id !== "number") {
+    throw new RpcTransportError("invalid_response", `subscription id must be a string, got ${JSON.stringify(id)}`);
+  }
+  const subId = String(id);
+  state.subscriptions.set(subId, onResult);
+  for (const result of state.early.get(subId) ?? []) onResult(result);
+  state.early.delete(subId);
+  return {
+    id: subId,
+    async unsubscribe() {
+      state.subscriptions.delete(subId);
+      return requestOver<boolean>(state, options.unsubscribeMethod ?? "eth_unsubscribe", [id]);
+    },
+  };
 }
