@@ -82,7 +82,7 @@ describe("a first CI run, followed to the letter", () => {
     const plan = await custody(cwd, ["--plan"]);
     expect(plan.code).toBe(3);
     expect(plan.out).toMatch(
-      /^ {2}--webhook-receiver-url \(or --level full\) \[or CUSTODY_WEBHOOK_RECEIVER_URL\]: 4 checks \(4 MUST\)$/m,
+      /^ {2}--webhook-receiver-url \(or --level full\) \[or CUSTODY_WEBHOOK_RECEIVER_URL\]: 5 checks \(5 MUST\)$/m,
     );
     const json = join(cwd, "reports", "first.json");
     const first = await custody(cwd, ["--json", json]);

@@ -3,7 +3,7 @@
 // target from the environment; the Dockerfile's instructions and the Kubernetes Job manifest (its
 // batch/v1 Job fields, the Service in front of the receiver) are checked as files. No docker engine
 // runs here, so the image itself is not built by this test.
-import { execFile, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,20 +14,13 @@ import { run as init } from "../cli/init.ts";
 import { freePort } from "../cli/mock.ts";
 import type { Report } from "../conformance/report/model.ts";
 import { startSeedOnlyTarget } from "./support/seed-only-target.ts";
+import { packedInstall } from "./support/packed-install.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const IMAGE = join(ROOT, "examples", "certify-image");
 const work = mkdtempSync(join(tmpdir(), "custody-image-"));
 // The installed tarball is a large tree: removing it on a loaded machine takes a while.
 afterAll(() => rmSync(work, { recursive: true, force: true }), 300_000);
-
-function exec(cmd: string, args: string[], cwd: string): Promise<{ code: number; out: string }> {
-  return new Promise((resolve) => {
-    execFile(cmd, args, { cwd, timeout: 600_000, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) =>
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
-    );
-  });
-}
 
 /** The entrypoint as the container runs it, with this environment; resolves to its exit status and output. */
 function entrypoint(env: NodeJS.ProcessEnv): Promise<{ code: number; out: string }> {
@@ -47,13 +40,8 @@ describe("the certify image", () => {
   it("its entrypoint installs the packed tarball and certifies a deployment with the target from the environment", {
     timeout: 900_000,
   }, async () => {
-    // CUSTODY_TARBALL: a tarball packed already (npm pack builds dist/ first, minutes on a busy machine).
-    let tarball = process.env.CUSTODY_TARBALL;
-    if (!tarball) {
-      const packed = await exec("npm", ["pack", "--silent", "--pack-destination", work], ROOT);
-      expect(packed.code, packed.out).toBe(0);
-      tarball = join(work, packed.out.trim().split("\n").pop() as string);
-    }
+    // The run's one packed tarball (packed once and shared; two packs at once would both rebuild dist/).
+    const tarball = process.env.CUSTODY_TARBALL ?? (await packedInstall()).tarball;
     const receiverPort = await freePort();
     const t = await startSeedOnlyTarget(`http://127.0.0.1:${receiverPort}/hooks`);
     try {

@@ -67,7 +67,7 @@ describe("every subcommand reads its flags through it", () => {
 
   it("keeps each command's value rules", () => {
     expect(parseMockArgs(["--cors-origin", "http://a.test", "--cors-origin=http://b.test"]).corsOrigins).toEqual(["http://a.test", "http://b.test"]);
-    expect(parseRequestArgs(["getWallet", "--param", "wallet_id=w", "--query", "a=1", "--api-key", "k"])).toMatchObject({ positional: ["getWallet"], params: { wallet_id: "w" }, query: { a: "1" }, creds: { apiKey: "k" } });
+    expect(parseRequestArgs(["getWallet", "--param", "wallet_id=w", "--query", "a=1", "--api-key", "k"])).toMatchObject({ positional: ["getWallet"], params: { wallet_id: "w" }, query: { a: "1" }, values: { "api-key": "k" } });
     expect(usageError(() => parseRequestArgs(["x", "--param", "novalue"]))).toBe("--param takes key=value, got 'novalue'");
     expect(parseTriggerArgs(["deposit", "--amount", "2.5", "--blocks=3"])).toMatchObject({ event: "deposit", amount: "2.5", blocks: 3 });
     expect(usageError(() => parseTriggerArgs(["deposit", "block"]))).toBe("unexpected argument 'block'");

@@ -10,7 +10,7 @@ import { chainsChecks } from "../conformance/checks/chains/index.ts";
 import { CATALOG } from "../conformance/checks/catalog.ts";
 import type { Group } from "../conformance/checks/types.ts";
 import { fakeTargetConfig, startFakeTarget, type FakeFault, type FakeTarget } from "./support/fake-target.ts";
-import { SEED_ONLY_FAULT_CHECKS } from "./support/seed-only-target.ts";
+import { SEED_ONLY_FAULT_CHECKS, SEED_ONLY_SHOULD_FAULT_CHECKS } from "./support/seed-only-target.ts";
 import { SEED_ONLY_B_FAULT_CHECKS } from "./support/seed-only-target-b.ts";
 import { DEEP_CHECK_IDS } from "./support/deep-checks.ts";
 import { freePort } from "../cli/mock.ts";
@@ -267,7 +267,7 @@ describe.concurrent("each fault is detected by the check for its rule", () => {
 describe("fault coverage", () => {
   it("every check that the fake can exercise has at least one fault", () => {
     // Faults of the independent seed-only deployments (test/conformance-seed-only*.test.ts) count too.
-    const covered = new Set([...FAULTS, ...SEED_ONLY_FAULT_CHECKS, ...SEED_ONLY_B_FAULT_CHECKS].map(([, id]) => id));
+    const covered = new Set([...FAULTS, ...SEED_ONLY_FAULT_CHECKS, ...SEED_ONLY_SHOULD_FAULT_CHECKS, ...SEED_ONLY_B_FAULT_CHECKS].map(([, id]) => id));
     // The chain-driven lifecycle checks need a funded chain; their faults run against the reference.
     const needsChain = new Set(["lifecycle.deposit-detected", "lifecycle.deposit-confirmation", "lifecycle.balance-matches-chain", "lifecycle.withdrawal-idempotency", "lifecycle.withdrawal-receipt", "lifecycle.wallet-to-wallet"]);
     // The verifier-side check: no deployment can make a tampered body verify under either profile.

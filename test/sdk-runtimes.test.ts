@@ -133,7 +133,7 @@ globalThis.checkSdk = async (base) => {
     const bundled = await build({ entryPoints: [entry], bundle: true, platform: "browser", format: "iife", minify: true, write: false, metafile: true, logLevel: "silent" });
     const inputs = Object.keys(bundled.metafile.inputs);
     expect(inputs.filter((input) => input.startsWith("node:") || /node_modules\/undici\//.test(input))).toEqual([]);
-    expect(inputs.some((input) => input.includes("webhook-ed25519"))).toBe(true);
+    expect(inputs.some((input) => input.includes("webhooks/ed25519"))).toBe(true);
     rpcSeen.length = 0;
     const edge = new EdgeRuntime({ initialCode: bundled.outputFiles[0].text });
     const answer = JSON.parse(await (edge.evaluate(`checkSdk(${JSON.stringify(nodeUrl)})`) as Promise<string>));
