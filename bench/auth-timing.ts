@@ -8,8 +8,9 @@
 // HTTP round trips to the generated server on loopback (what an attacker sees). Conditions of a pair
 // are interleaved in random order sample by sample, so drift (GC, frequency scaling) hits both alike.
 // The mechanism itself is pinned down by test/hardening-auth.test.ts.
-import http from "node:http";
+
 import type { IncomingMessage } from "node:http";
+import http from "node:http";
 import { parseArgs } from "node:util";
 import { createServer, type Handlers } from "../generated/server.ts";
 import { signRequest } from "../runtime/http/hmac.ts";
@@ -20,10 +21,20 @@ import type { KeyRecord } from "../runtime/server/types.ts";
 const PATH = "/api/v1/wallets";
 // A secret shaped like the reference's (base64url of 32 random bytes), and an unknown key id of the
 // same length as the known one, so that the two requests differ only in whether the key exists.
-const KEY: KeyRecord = { keyId: "key_5f1c0a9e7b3d2c48", secret: "q3Jm0ZtV9xWb8R2yL5nK1pHc7sFd4gUe6iOa0TzXwYk", role: "owner", scopes: ["*"], workspaceId: "ws_1" };
+const KEY: KeyRecord = {
+  keyId: "key_5f1c0a9e7b3d2c48",
+  secret: "q3Jm0ZtV9xWb8R2yL5nK1pHc7sFd4gUe6iOa0TzXwYk",
+  role: "owner",
+  scopes: ["*"],
+  workspaceId: "ws_1",
+};
 const UNKNOWN_KEY = "key_0000000000000000";
 // A second existing key: how much two *known* keys differ is the yardstick for "unknown vs known".
-const OTHER: KeyRecord = { ...KEY, keyId: "key_9a8b7c6d5e4f3a2b", secret: "Zp4Lr8Wt1Yq6Nc3Vb9Mx2Kd7Hs5Gf0Ja8Ue4Io1OyTl" };
+const OTHER: KeyRecord = {
+  ...KEY,
+  keyId: "key_9a8b7c6d5e4f3a2b",
+  secret: "Zp4Lr8Wt1Yq6Nc3Vb9Mx2Kd7Hs5Gf0Ja8Ue4Io1OyTl",
+};
 const KEYS = new Map([KEY, OTHER].map((k) => [k.keyId, k]));
 const resolveKey = (id: string) => KEYS.get(id);
 
@@ -71,7 +82,11 @@ function median(values: readonly number[]): number {
 /** Standard normal CDF (Abramowitz-Stegun 7.1.26 for erf). */
 function normalCdf(z: number): number {
   const t = 1 / (1 + 0.3275911 * (Math.abs(z) / Math.SQRT2));
-  const erf = 1 - t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))) * Math.exp(-(z * z) / 2);
+  const erf =
+    1 -
+    t *
+      (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))) *
+      Math.exp(-(z * z) / 2);
   return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
 }
 
@@ -108,7 +123,11 @@ export function mannWhitney(a: readonly number[], b: readonly number[]): { z: nu
 // ---------------------------------------------------------------- measuring
 
 /** Runs `measure` for both conditions of a pair `samples` times, in random order each time. */
-async function alternated(samples: number, names: [string, string], measure: (name: string) => Promise<number> | number): Promise<[number[], number[]]> {
+async function alternated(
+  samples: number,
+  names: [string, string],
+  measure: (name: string) => Promise<number> | number,
+): Promise<[number[], number[]]> {
   const out: [number[], number[]] = [[], []];
   for (let i = 0; i < samples; i++) {
     const first = Math.random() < 0.5 ? 0 : 1;
@@ -134,7 +153,12 @@ async function inProcess(samples: number): Promise<string[]> {
     return ns;
   };
   for (const name of Object.keys(requests)) for (let i = 0; i < 5_000; i++) await once(name); // warm-up
-  return report("authenticate() in-process", samples, "ns", await Promise.all(PAIRS.map((pair) => alternated(samples, pair, once))));
+  return report(
+    "authenticate() in-process",
+    samples,
+    "ns",
+    await Promise.all(PAIRS.map((pair) => alternated(samples, pair, once))),
+  );
 }
 
 async function overHttp(samples: number): Promise<string[]> {
@@ -147,7 +171,11 @@ async function overHttp(samples: number): Promise<string[]> {
       const started = process.hrtime.bigint();
       const req = http.request(server.url + PATH, { method: "GET", headers, agent }, (res) => {
         res.resume();
-        res.on("end", () => (res.statusCode === 401 ? resolve(Number(process.hrtime.bigint() - started)) : reject(new Error(`${name}: status ${res.statusCode}`))));
+        res.on("end", () =>
+          res.statusCode === 401
+            ? resolve(Number(process.hrtime.bigint() - started))
+            : reject(new Error(`${name}: status ${res.statusCode}`)),
+        );
       });
       req.on("error", reject);
       req.end();
@@ -197,5 +225,6 @@ async function main(): Promise<void> {
   );
 }
 
-const invokedDirectly = process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].split("/").pop() as string);
+const invokedDirectly =
+  process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].split("/").pop() as string);
 if (invokedDirectly) await main();

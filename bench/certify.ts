@@ -5,18 +5,18 @@
 // the operations, generated, then the per-operation groups run programmatically (runSuite, the same
 // code the CLI calls) against a fake target that answers every request at once.
 import { readFileSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parse } from "yaml";
+import type { Group } from "../conformance/checks/types.ts";
 import type { Target } from "../conformance/run/config.ts";
 import { normalizeOperation, type OperationInfo } from "../conformance/run/operations.ts";
 import { runSuite } from "../conformance/run/runner.ts";
-import type { Group } from "../conformance/checks/types.ts";
+import { baselineTree } from "./baseline-tree.ts";
 import { measureNode } from "./child.ts";
 import type { BenchContext, SectionResult } from "./context.ts";
-import { spawnServer, type ServerChild } from "./spawn-server.ts";
-import { baselineTree } from "./baseline-tree.ts";
-import { loadavg } from "node:os";
+import { type ServerChild, spawnServer } from "./spawn-server.ts";
 import { entry, median, type ResultEntry } from "./stats.ts";
 
 const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
@@ -45,7 +45,11 @@ export function multiplySpec(document: Record<string, unknown>, times: number): 
       const copy: Record<string, unknown> = { ...item };
       for (const method of HTTP_METHODS) {
         const op = item[method] as Record<string, unknown> | undefined;
-        if (op) copy[method] = { ...op, ...(typeof op.operationId === "string" ? { operationId: `${op.operationId}C${k}` } : {}) };
+        if (op)
+          copy[method] = {
+            ...op,
+            ...(typeof op.operationId === "string" ? { operationId: `${op.operationId}C${k}` } : {}),
+          };
       }
       out[copyPath] = copy;
     }
@@ -70,7 +74,13 @@ function fakeTarget(baseUrl: string): Target {
     scoped: { apiKey: "bench-scoped", apiSecret: "bench-scoped-secret" },
     rpcApiKey: "bench-rpc",
     workspaceId: "ws_bench",
-    fixtureIds: { walletId: "wal_bench", assetId: "eth", withdrawalId: "wd_bench", deliveryId: "dlv_bench", webhookId: "wh_bench" },
+    fixtureIds: {
+      walletId: "wal_bench",
+      assetId: "eth",
+      withdrawalId: "wd_bench",
+      deliveryId: "dlv_bench",
+      webhookId: "wh_bench",
+    },
   };
 }
 
@@ -117,12 +127,23 @@ const CLOCK_TICKS_PER_SECOND = 100;
 
 async function certifyOnce(cwd: string, json: string, extra: string[] = []): Promise<CertifyRun> {
   const cpuBefore = childrenCpuSeconds();
-  const m = await measureNode({ script: join(cwd, "bin/custody.js"), args: ["certify", "--sandbox", "--json", json, "--quiet", "--no-color", ...extra], cwd, timeoutMs: 300_000 });
+  const m = await measureNode({
+    script: join(cwd, "bin/custody.js"),
+    args: ["certify", "--sandbox", "--json", json, "--quiet", "--no-color", ...extra],
+    cwd,
+    timeoutMs: 300_000,
+  });
   const cpuAfter = childrenCpuSeconds();
-  const run = { seconds: m.wallSeconds, cpuSeconds: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore };
+  const run = {
+    seconds: m.wallSeconds,
+    cpuSeconds: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore,
+  };
   // Exit 1 (a MUST check failed) or 3 is still a complete run; only 2 or a crash means no figure.
   if (m.exitCode !== 0 && m.exitCode !== 1 && m.exitCode !== 3) {
-    return { ...run, failure: `${m.failure ?? `exit ${m.exitCode}`}: ${m.stderr.trim().split("\n").slice(-2).join(" | ").slice(0, 300)}` };
+    return {
+      ...run,
+      failure: `${m.failure ?? `exit ${m.exitCode}`}: ${m.stderr.trim().split("\n").slice(-2).join(" | ").slice(0, 300)}`,
+    };
   }
   try {
     return { ...run, summary: (JSON.parse(readFileSync(json, "utf8")) as { summary: ReportSummary }).summary };
@@ -144,10 +165,22 @@ export interface BeforeAfter {
 }
 
 /** `custody certify --sandbox` (extra flags alike) today and at CERTIFY_BEFORE_REF, interleaved after a warm-up of each. */
-export async function certifyBeforeAfter(ctx: BenchContext, label: string, extra: string[] = [], fullRuns = 3): Promise<BeforeAfter> {
+export async function certifyBeforeAfter(
+  ctx: BenchContext,
+  label: string,
+  extra: string[] = [],
+  fullRuns = 3,
+): Promise<BeforeAfter> {
   const dir = ctx.scratch(`certify-${label}`);
   const runs = ctx.quick ? 1 : fullRuns;
-  const out: BeforeAfter = { now: [], before: [], nowCpu: [], beforeCpu: [], certified: { runs: 0, certified: 0 }, notes: [] };
+  const out: BeforeAfter = {
+    now: [],
+    before: [],
+    nowCpu: [],
+    beforeCpu: [],
+    certified: { runs: 0, certified: 0 },
+    notes: [],
+  };
   let beforeRoot: string | undefined;
   try {
     beforeRoot = baselineTree(ctx.root, CERTIFY_BEFORE_REF);
@@ -163,12 +196,15 @@ export async function certifyBeforeAfter(ctx: BenchContext, label: string, extra
     }
     out.summary = ours.summary;
     const old = beforeRoot ? await certifyOnce(beforeRoot, join(dir, `before-${i}.json`), extra) : undefined;
-    if (old?.failure) out.notes.push(`certify ${label}: the ${CERTIFY_BEFORE_REF} run did not complete: ${old.failure}`);
+    if (old?.failure)
+      out.notes.push(`certify ${label}: the ${CERTIFY_BEFORE_REF} run did not complete: ${old.failure}`);
     if (i < 0) continue;
     record(out, ours, old);
     const cpu = (r?: CertifyRun) => (r?.cpuSeconds != null ? `, ${r.cpuSeconds.toFixed(1)} s CPU` : "");
     const then = old && !old.failure ? `${old.seconds.toFixed(1)} s${cpu(old)}` : "—";
-    ctx.log(`certify --sandbox ${extra.join(" ")}: ${ours.seconds.toFixed(1)} s${cpu(ours)}; at ${CERTIFY_BEFORE_REF}: ${then} (load ${loadavg()[0].toFixed(1)})`);
+    ctx.log(
+      `certify --sandbox ${extra.join(" ")}: ${ours.seconds.toFixed(1)} s${cpu(ours)}; at ${CERTIFY_BEFORE_REF}: ${then} (load ${loadavg()[0].toFixed(1)})`,
+    );
   }
   return out;
 }
@@ -184,19 +220,39 @@ function record(out: BeforeAfter, ours: CertifyRun, old: CertifyRun | undefined)
 }
 
 async function fullSuite(ctx: BenchContext): Promise<{ entries: ResultEntry[]; notes: string[] }> {
-  const { now, before, nowCpu, beforeCpu, certified, summary, notes } = await certifyBeforeAfter(ctx, "full", [], FULL_RUNS);
+  const { now, before, nowCpu, beforeCpu, certified, summary, notes } = await certifyBeforeAfter(
+    ctx,
+    "full",
+    [],
+    FULL_RUNS,
+  );
   const entries: ResultEntry[] = [];
   if (now.length > 0) {
-    const counts = summary ? `${summary.total} checks: ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped` : undefined;
+    const counts = summary
+      ? `${summary.total} checks: ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped`
+      : undefined;
     const runs = `median of ${now.length}, interleaved; ${certified.certified} of ${certified.runs} runs certified`;
-    const load = `load average ${loadavg().map((l) => l.toFixed(1)).join(" ")} at the end`;
+    const load = `load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")} at the end`;
     const name = "certify --sandbox, full suite (wall, incl. sandbox start)";
     const cpuName = "certify --sandbox, full suite (CPU: user + system, every process)";
     const median_ = (values: number[]) => (values.length > 0 ? median(values) : null);
-    entries.push(entry(name, median(now), `before (${CERTIFY_BEFORE_REF}, same run)`, median_(before), "s", [counts, runs].filter(Boolean).join("; ")));
+    entries.push(
+      entry(
+        name,
+        median(now),
+        `before (${CERTIFY_BEFORE_REF}, same run)`,
+        median_(before),
+        "s",
+        [counts, runs].filter(Boolean).join("; "),
+      ),
+    );
     entries.push(entry(name, median(now), `goal: under ${GOAL_SECONDS} s`, GOAL_SECONDS, "s", load));
     if (nowCpu.length > 0) {
-      entries.push(entry(cpuName, median(nowCpu), `before (${CERTIFY_BEFORE_REF}, same run)`, median_(beforeCpu), "s", runs));
+      entries.push(
+        entry(cpuName, median(nowCpu), `before (${CERTIFY_BEFORE_REF}, same run)`, median_(beforeCpu), "s", runs),
+      );
       entries.push(entry(cpuName, median(nowCpu), `goal: under ${GOAL_CPU_SECONDS} s`, GOAL_CPU_SECONDS, "s", load));
     }
   }
@@ -212,7 +268,12 @@ async function scaling(ctx: BenchContext): Promise<{ entries: ResultEntry[]; not
     const specPath = join(dir, `openapi-x${times}.json`);
     writeFileSync(specPath, JSON.stringify(multiplySpec(document, times)));
     const out = join(dir, `generated-x${times}`);
-    const m = await measureNode({ script: join(ctx.root, "bin/custody.js"), args: ["generate", "--spec", specPath, "--no-rpc", "--out", out], cwd: ctx.root, timeoutMs: 180_000 });
+    const m = await measureNode({
+      script: join(ctx.root, "bin/custody.js"),
+      args: ["generate", "--spec", specPath, "--no-rpc", "--out", out],
+      cwd: ctx.root,
+      timeoutMs: 180_000,
+    });
     if (!m.ok) throw new Error(`generating the ${times}x spec failed: ${m.failure}: ${m.stderr.trim().slice(-300)}`);
     generateTimes.set(times, m.wallSeconds);
     tables.set(times, await loadOperations(out));
@@ -224,18 +285,28 @@ async function scaling(ctx: BenchContext): Promise<{ entries: ResultEntry[]; not
     fake = await spawnServer<{ base_url: string }>({
       args: ["--import", "tsx", join(ctx.root, "bench/servers/floor-http.ts")],
       cwd: ctx.root,
-      env: { BENCH_FLOOR_COUNT: "1", BENCH_FLOOR_BODY: JSON.stringify({ success: true, message: "success", code: 0, data: {} }) },
+      env: {
+        BENCH_FLOOR_COUNT: "1",
+        BENCH_FLOOR_BODY: JSON.stringify({ success: true, message: "success", code: 0, data: {} }),
+      },
     });
     const target = fakeTarget(fake.info.base_url);
     const runs = ctx.quick ? 3 : 5;
-    ctx.log(`certify scaling: 1 warm-up + ${runs} runs per size (groups ${PER_OPERATION_GROUPS.join(",")}, fake instant target)`);
+    ctx.log(
+      `certify scaling: 1 warm-up + ${runs} runs per size (groups ${PER_OPERATION_GROUPS.join(",")}, fake instant target)`,
+    );
     for (let round = 0; round < runs + 1; round++) {
       for (const times of MULTIPLIERS) {
         const before = await servedCount(target.baseUrl);
         const started = performance.now();
-        const result = await runSuite({ target, options: { level: "full", only: PER_OPERATION_GROUPS, timeoutMs: 10_000, concurrency: 8 }, operations: tables.get(times)! });
+        const result = await runSuite({
+          target,
+          options: { level: "full", only: PER_OPERATION_GROUPS, timeoutMs: 10_000, concurrency: 8 },
+          operations: tables.get(times)!,
+        });
         const seconds = (performance.now() - started) / 1000;
-        if (result.kind !== "completed") throw new Error(`the preflight stopped the run: ${result.failure.lines.join(" ")}`);
+        if (result.kind !== "completed")
+          throw new Error(`the preflight stopped the run: ${result.failure.lines.join(" ")}`);
         requests[times] = (await servedCount(target.baseUrl)) - before;
         if (round > 0) wall[times].push(seconds);
       }
@@ -260,7 +331,10 @@ async function scaling(ctx: BenchContext): Promise<{ entries: ResultEntry[]; not
   }
   const notes = [
     `certify scaling: runner wall time for groups ${PER_OPERATION_GROUPS.join(", ")} against an instant fake target: ` +
-      MULTIPLIERS.map((m) => `${m}x ${t(m).toFixed(2)} s (${requests[m]} requests, ${((t(m) * 1000) / Math.max(1, requests[m])).toFixed(2)} ms/request)`).join(", ") +
+      MULTIPLIERS.map(
+        (m) =>
+          `${m}x ${t(m).toFixed(2)} s (${requests[m]} requests, ${((t(m) * 1000) / Math.max(1, requests[m])).toFixed(2)} ms/request)`,
+      ).join(", ") +
       `; generating those specs took ${MULTIPLIERS.map((m) => `${generateTimes.get(m)!.toFixed(2)} s`).join(", ")}.`,
   ];
   return { entries, notes };

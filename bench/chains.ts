@@ -6,8 +6,8 @@
 // (3) Withdrawal request → completed, no approval needed, same defaults.
 import { join } from "node:path";
 import { base58 } from "@scure/base";
-import { parseEther, type Hex } from "viem";
-import { privateKeyToAccount, generatePrivateKey } from "viem/accounts";
+import { type Hex, parseEther } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { CustodialWalletServiceClient } from "../generated/client.ts";
 import { keypairFromSeed } from "../lib/solana/keys.ts";
 import { SANDBOX_ETH_ASSET_ID, SANDBOX_SOL_ASSET_ID } from "../reference/domain/catalog.ts";
@@ -23,12 +23,21 @@ export async function benchChains(ctx: BenchContext): Promise<SectionResult> {
   const entries = [];
 
   // (1) start-up, each engine in its own child
-  const startSamples = { solana: { ms: [] as number[], rss: [] as number[] }, anvil: { ms: [] as number[], rss: [] as number[] } };
+  const startSamples = {
+    solana: { ms: [] as number[], rss: [] as number[] },
+    anvil: { ms: [] as number[], rss: [] as number[] },
+  };
   await alternate(
     (["solana", "anvil"] as const).map((name) => ({
       name,
       run: async () => {
-        const m = await measureNode({ script: join(ctx.root, "bench/servers/chain-start.ts"), args: [name], nodeFlags: ["--import", "tsx"], cwd: ctx.root, timeoutMs: 60_000 });
+        const m = await measureNode({
+          script: join(ctx.root, "bench/servers/chain-start.ts"),
+          args: [name],
+          nodeFlags: ["--import", "tsx"],
+          cwd: ctx.root,
+          timeoutMs: 60_000,
+        });
         if (!m.ok) throw new Error(`${name} did not start: ${m.failure}`);
         startSamples[name].ms.push(Number(m.stdout.trim().split("\n").pop()));
         if (m.peakRssMB !== null) startSamples[name].rss.push(m.peakRssMB);
@@ -38,34 +47,84 @@ export async function benchChains(ctx: BenchContext): Promise<SectionResult> {
     { runs, warmups: 1 },
   );
   const drop = (xs: number[]) => xs.slice(xs.length - runs); // the warm-up's sample is the first
-  entries.push(entry("chain engine start → ready (in-process time)", median(drop(startSamples.solana.ms)), "anvil (embedded EVM chain)", median(drop(startSamples.anvil.ms)), "ms"));
-  entries.push(entry("chain engine peak memory (child process tree)", median(drop(startSamples.solana.rss)), "anvil (embedded EVM chain)", median(drop(startSamples.anvil.rss)), "MB"));
+  entries.push(
+    entry(
+      "chain engine start → ready (in-process time)",
+      median(drop(startSamples.solana.ms)),
+      "anvil (embedded EVM chain)",
+      median(drop(startSamples.anvil.ms)),
+      "ms",
+    ),
+  );
+  entries.push(
+    entry(
+      "chain engine peak memory (child process tree)",
+      median(drop(startSamples.solana.rss)),
+      "anvil (embedded EVM chain)",
+      median(drop(startSamples.anvil.rss)),
+      "MB",
+    ),
+  );
 
   // (2) and (3) in one sandbox at its defaults
   const sandbox = await startSandbox({ env: {}, requiredApprovals: 0, walletCreationDelayMs: 10 });
   try {
     if (!sandbox.app.ctx.solana) throw new Error("the sandbox runs without its Solana runtime");
-    const client = new CustodialWalletServiceClient({ baseUrl: sandbox.base_url, apiKey: sandbox.api_key, apiSecret: sandbox.api_secret });
+    const client = new CustodialWalletServiceClient({
+      baseUrl: sandbox.base_url,
+      apiKey: sandbox.api_key,
+      apiSecret: sandbox.api_secret,
+    });
     const faucet = privateKeyToAccount(sandbox.faucet_private_key as Hex);
     const deposit = async (asset: string): Promise<number> => {
       const id = (await client.createWallet({ body: { name: `bench-${asset}` } })).wallet_id as string;
-      await until(async () => (await client.getWalletCreationStatus({ params: { wallet_id: id } })).status === "success");
+      await until(
+        async () => (await client.getWalletCreationStatus({ params: { wallet_id: id } })).status === "success",
+      );
       const family = asset === SANDBOX_SOL_ASSET_ID ? "sol" : "evm";
-      const address = (await client.getDepositAddress({ params: { wallet_id: id }, query: { address_type: family } })).address;
+      const address = (await client.getDepositAddress({ params: { wallet_id: id }, query: { address_type: family } }))
+        .address;
       const t0 = performance.now();
       if (family === "sol") sandbox.app.ctx.solana!.airdrop(base58.decode(address), 1_000_000_000n);
       else {
         const fees = await sandbox.app.chain.fees();
         const nonce = await sandbox.app.chain.pendingNonce(faucet.address);
-        await sandbox.app.chain.sendRaw(await faucet.signTransaction({ type: "eip1559", chainId: sandbox.app.chain.chainId, nonce, to: address as Hex, value: parseEther("1"), gas: 21_000n, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }));
+        await sandbox.app.chain.sendRaw(
+          await faucet.signTransaction({
+            type: "eip1559",
+            chainId: sandbox.app.chain.chainId,
+            nonce,
+            to: address as Hex,
+            value: parseEther("1"),
+            gas: 21_000n,
+            maxFeePerGas: fees.maxFeePerGas,
+            maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+          }),
+        );
       }
-      await until(async () => (await client.getWalletAssetBalance({ params: { wallet_id: id, asset_id: asset } })).balance !== "0", 60_000, 50);
+      await until(
+        async () =>
+          (await client.getWalletAssetBalance({ params: { wallet_id: id, asset_id: asset } })).balance !== "0",
+        60_000,
+        50,
+      );
       const seconds = (performance.now() - t0) / 1000;
       // (3) from the funded wallet: request → completed
-      const to = family === "sol" ? keypairFromSeed(crypto.getRandomValues(new Uint8Array(32))).address : privateKeyToAccount(generatePrivateKey()).address;
+      const to =
+        family === "sol"
+          ? keypairFromSeed(crypto.getRandomValues(new Uint8Array(32))).address
+          : privateKeyToAccount(generatePrivateKey()).address;
       const t1 = performance.now();
-      const w = await client.createWithdrawal({ params: { wallet_id: id }, body: { asset_id: asset, amount: "0.1", recipient_address: to } });
-      await until(async () => (await client.getWithdrawal({ params: { withdrawal_id: w.withdrawal.id as string } })).status === "completed", 60_000, 50);
+      const w = await client.createWithdrawal({
+        params: { wallet_id: id },
+        body: { asset_id: asset, amount: "0.1", recipient_address: to },
+      });
+      await until(
+        async () =>
+          (await client.getWithdrawal({ params: { withdrawal_id: w.withdrawal.id as string } })).status === "completed",
+        60_000,
+        50,
+      );
       withdrawalSeconds[family].push((performance.now() - t1) / 1000);
       return seconds;
     };
@@ -77,8 +136,24 @@ export async function benchChains(ctx: BenchContext): Promise<SectionResult> {
       ],
       { runs, warmups: 0 },
     );
-    entries.push(entry("SOL deposit → confirmed balance (400 ms slots, 32 confirmations)", median(depositSamples.sol), "ETH deposit (1 s blocks, 3 confirmations)", median(depositSamples.evm), "s"));
-    entries.push(entry("SOL withdrawal request → completed", median(withdrawalSeconds.sol), "ETH withdrawal request → completed", median(withdrawalSeconds.evm), "s"));
+    entries.push(
+      entry(
+        "SOL deposit → confirmed balance (400 ms slots, 32 confirmations)",
+        median(depositSamples.sol),
+        "ETH deposit (1 s blocks, 3 confirmations)",
+        median(depositSamples.evm),
+        "s",
+      ),
+    );
+    entries.push(
+      entry(
+        "SOL withdrawal request → completed",
+        median(withdrawalSeconds.sol),
+        "ETH withdrawal request → completed",
+        median(withdrawalSeconds.evm),
+        "s",
+      ),
+    );
   } finally {
     await sandbox.close();
   }

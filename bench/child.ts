@@ -58,17 +58,25 @@ function readRss(file: string): number | null {
   return numbers ? Number(numbers[numbers.length - 1]) / 1024 : null;
 }
 
-const OOM_PATTERN = /heap out of memory|Allocation failed|JavaScript heap|RangeError: Invalid string length|Array buffer allocation failed/i;
+const OOM_PATTERN =
+  /heap out of memory|Allocation failed|JavaScript heap|RangeError: Invalid string length|Array buffer allocation failed/i;
 
 /** A short human reason for a failed run: the error line of stderr when there is one. */
-export function describeFailure(code: number | null, signal: NodeJS.Signals | null, stderr: string, timedOutAfterMs?: number): string {
+export function describeFailure(
+  code: number | null,
+  signal: NodeJS.Signals | null,
+  stderr: string,
+  timedOutAfterMs?: number,
+): string {
   if (timedOutAfterMs !== undefined) return `timed out after ${Math.round(timedOutAfterMs / 1000)} s`;
   if (OOM_PATTERN.test(stderr) || signal === "SIGABRT" || code === 134) return "out of memory";
   const lines = stderr
     .replace(/\x1b\[[0-9;]*m/g, "")
     .split("\n")
     .map((l) => l.trim())
-    .filter((l) => l !== "" && !l.startsWith("at ") && !/^Node\.js v/.test(l) && !/^file:\/\//.test(l) && !/^\^+$/.test(l));
+    .filter(
+      (l) => l !== "" && !l.startsWith("at ") && !/^Node\.js v/.test(l) && !/^file:\/\//.test(l) && !/^\^+$/.test(l),
+    );
   const errorLine = [...lines].reverse().find((l) => /error/i.test(l)) ?? lines[lines.length - 1] ?? "";
   return `crashed (${signal ? `signal ${signal}` : `exit ${code}`})${errorLine ? `: ${errorLine.slice(0, 160)}` : ""}`;
 }
@@ -123,7 +131,13 @@ export async function measureNode(input: MeasureInput): Promise<Measurement> {
   const ok = !timedOut && code === 0;
   const exitCode = childSignal ? null : code;
   const result: Measurement = { ok, exitCode, wallSeconds, peakRssMB, stdout: stdout.text(), stderr: stderr.text() };
-  if (!ok) result.failure = describeFailure(code, childSignal, result.stderr.trim() ? result.stderr : result.stdout, timedOut ? input.timeoutMs : undefined);
+  if (!ok)
+    result.failure = describeFailure(
+      code,
+      childSignal,
+      result.stderr.trim() ? result.stderr : result.stdout,
+      timedOut ? input.timeoutMs : undefined,
+    );
   return result;
 }
 

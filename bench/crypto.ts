@@ -6,8 +6,14 @@ import { join } from "node:path";
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
-import { computeSignature, stringToSign, type SignatureParts } from "../runtime/http/hmac.ts";
-import { signWebhook, standardWebhookContent, verifyWebhook, webhookCrypto, type Ed25519Backend } from "../runtime/webhooks/signature.ts";
+import { computeSignature, type SignatureParts, stringToSign } from "../runtime/http/hmac.ts";
+import {
+  type Ed25519Backend,
+  signWebhook,
+  standardWebhookContent,
+  verifyWebhook,
+  webhookCrypto,
+} from "../runtime/webhooks/signature.ts";
 import type { BenchContext, SectionResult } from "./context.ts";
 import { alternate, entry, median, type ResultEntry } from "./stats.ts";
 
@@ -36,9 +42,16 @@ function nobleAccessSign(secret: string, parts: SignatureParts): string {
 export function implementationsInUse(root: string): { hmac: string; ed25519: string } {
   const hmacSource = readFileSync(join(root, "runtime/http/hmac.ts"), "utf8");
   const webhookSource = readFileSync(join(root, "runtime/webhooks/signature.ts"), "utf8");
-  const hmacImpl = /createHmac[^;]*from "node:crypto"/.test(hmacSource) ? "node:crypto" : /@noble\/hashes/.test(hmacSource) ? "@noble/hashes" : "unknown";
+  const hmacImpl = /createHmac[^;]*from "node:crypto"/.test(hmacSource)
+    ? "node:crypto"
+    : /@noble\/hashes/.test(hmacSource)
+      ? "@noble/hashes"
+      : "unknown";
   const backend = webhookSource.match(/input\.backend \?\? (\w+)Backend/)?.[1];
-  return { hmac: hmacImpl, ed25519: backend === "node" ? "node:crypto" : backend === "noble" ? "@noble/ed25519" : "unknown" };
+  return {
+    hmac: hmacImpl,
+    ed25519: backend === "node" ? "node:crypto" : backend === "noble" ? "@noble/ed25519" : "unknown",
+  };
 }
 
 const NAMES: Record<string, string> = { node: "node:crypto", noble: "@noble/ed25519" };
@@ -51,10 +64,28 @@ export async function benchCrypto(ctx: BenchContext): Promise<SectionResult> {
   ctx.log(`crypto: ${plan.warmups} warm-up + ${plan.runs} slices of ${sliceMs} ms per implementation`);
 
   const secret = "s3cr3t-api-secret-0123456789abcdef";
-  const getParts: SignatureParts = { method: "GET", path: "/api/v1/wallets/wal_0123456789/overview", timestamp: 1_700_000_000 };
-  const postParts: SignatureParts = { method: "POST", path: "/api/v1/wallets/wal_0123456789/withdrawals", timestamp: 1_700_000_000, body: JSON.stringify({ asset_id: "eth", amount: "0.5", recipient_address: `0x${"ab".repeat(20)}`, note: "x".repeat(400) }) };
-  for (const [label, parts] of [["GET, no body", getParts], ["POST, 0.5 KB body", postParts]] as const) {
-    if (computeSignature(secret, parts) !== nobleAccessSign(secret, parts)) throw new Error("noble and node:crypto ACCESS-SIGN differ; the comparison would be meaningless");
+  const getParts: SignatureParts = {
+    method: "GET",
+    path: "/api/v1/wallets/wal_0123456789/overview",
+    timestamp: 1_700_000_000,
+  };
+  const postParts: SignatureParts = {
+    method: "POST",
+    path: "/api/v1/wallets/wal_0123456789/withdrawals",
+    timestamp: 1_700_000_000,
+    body: JSON.stringify({
+      asset_id: "eth",
+      amount: "0.5",
+      recipient_address: `0x${"ab".repeat(20)}`,
+      note: "x".repeat(400),
+    }),
+  };
+  for (const [label, parts] of [
+    ["GET, no body", getParts],
+    ["POST, 0.5 KB body", postParts],
+  ] as const) {
+    if (computeSignature(secret, parts) !== nobleAccessSign(secret, parts))
+      throw new Error("noble and node:crypto ACCESS-SIGN differ; the comparison would be meaningless");
     const samples = await alternate(
       [
         { name: "node", run: async () => opsPerSecond(sliceMs, () => computeSignature(secret, parts)) },
@@ -62,16 +93,33 @@ export async function benchCrypto(ctx: BenchContext): Promise<SectionResult> {
       ],
       plan,
     );
-    const [ours, other] = inUse.hmac === "@noble/hashes" ? ["noble", "node"] as const : ["node", "noble"] as const;
-    entries.push(entry(`HMAC-SHA256 ACCESS-SIGN (${label}), in use: ${inUse.hmac}`, median(samples[ours]), ours === "node" ? "@noble/hashes" : "node:crypto", median(samples[other]), "ops/s"));
+    const [ours, other] = inUse.hmac === "@noble/hashes" ? (["noble", "node"] as const) : (["node", "noble"] as const);
+    entries.push(
+      entry(
+        `HMAC-SHA256 ACCESS-SIGN (${label}), in use: ${inUse.hmac}`,
+        median(samples[ours]),
+        ours === "node" ? "@noble/hashes" : "node:crypto",
+        median(samples[other]),
+        "ops/s",
+      ),
+    );
   }
 
   const seed = new Uint8Array(32).map((_, i) => i + 1);
-  const body = JSON.stringify({ id: "evt_0123456789", type: "deposit.confirmed", created_at: "2025-01-01T00:00:00Z", workspace_id: "ws_1", data: { wallet_id: "wal_1", amount: "1.25", tx_hash: `0x${"cd".repeat(32)}` } });
+  const body = JSON.stringify({
+    id: "evt_0123456789",
+    type: "deposit.confirmed",
+    created_at: "2025-01-01T00:00:00Z",
+    workspace_id: "ws_1",
+    data: { wallet_id: "wal_1", amount: "1.25", tx_hash: `0x${"cd".repeat(32)}` },
+  });
   const message = standardWebhookContent("evt_0123456789", 1_700_000_000, body);
   const publicKey = webhookCrypto.node.publicKey(seed);
   const signature = webhookCrypto.node.sign(message, seed);
-  if (!webhookCrypto.noble.verify(signature, message, publicKey) || Buffer.compare(Buffer.from(webhookCrypto.noble.sign(message, seed)), Buffer.from(signature)) !== 0) {
+  if (
+    !webhookCrypto.noble.verify(signature, message, publicKey) ||
+    Buffer.compare(Buffer.from(webhookCrypto.noble.sign(message, seed)), Buffer.from(signature)) !== 0
+  ) {
     throw new Error("noble and node:crypto Ed25519 disagree; the comparison would be meaningless");
   }
   const oursName = inUse.ed25519 === "@noble/ed25519" ? "noble" : "node";
@@ -88,17 +136,36 @@ export async function benchCrypto(ctx: BenchContext): Promise<SectionResult> {
       ],
       plan,
     );
-    entries.push(entry(`Ed25519 webhook ${label}, in use: ${inUse.ed25519}`, median(samples[oursName]), NAMES[otherName], median(samples[otherName]), "ops/s"));
+    entries.push(
+      entry(
+        `Ed25519 webhook ${label}, in use: ${inUse.ed25519}`,
+        median(samples[oursName]),
+        NAMES[otherName],
+        median(samples[otherName]),
+        "ops/s",
+      ),
+    );
   }
   // The whole receiver path (header parsing, canonical JSON, hex and base64 decoding, verify), per backend.
   const deliveries = [
     ["canonical-json", signWebhook({ profile: "canonical-json", privateKey: seed, body })],
-    ["standard-webhooks", signWebhook({ profile: "standard-webhooks", privateKey: seed, body, id: "evt_0123456789", timestamp: 1_700_000_000 })],
+    [
+      "standard-webhooks",
+      signWebhook({
+        profile: "standard-webhooks",
+        privateKey: seed,
+        body,
+        id: "evt_0123456789",
+        timestamp: 1_700_000_000,
+      }),
+    ],
   ] as const;
   const publicKeyBase64 = Buffer.from(publicKey).toString("base64");
   for (const [profile, headers] of deliveries) {
-    const verify = (backend: Ed25519Backend) => verifyWebhook({ publicKeyBase64, headers, body, now: 1_700_000_000, backend });
-    if (!verify(webhookCrypto.node).ok || !verify(webhookCrypto.noble).ok) throw new Error(`verifyWebhook refuses its own ${profile} delivery`);
+    const verify = (backend: Ed25519Backend) =>
+      verifyWebhook({ publicKeyBase64, headers, body, now: 1_700_000_000, backend });
+    if (!verify(webhookCrypto.node).ok || !verify(webhookCrypto.noble).ok)
+      throw new Error(`verifyWebhook refuses its own ${profile} delivery`);
     const samples = await alternate(
       [
         { name: "node", run: async () => opsPerSecond(sliceMs, () => verify(webhookCrypto.node)) },
@@ -106,8 +173,18 @@ export async function benchCrypto(ctx: BenchContext): Promise<SectionResult> {
       ],
       plan,
     );
-    entries.push(entry(`verifyWebhook (${profile}), in use: ${inUse.ed25519}`, median(samples[oursName]), NAMES[otherName], median(samples[otherName]), "ops/s"));
+    entries.push(
+      entry(
+        `verifyWebhook (${profile}), in use: ${inUse.ed25519}`,
+        median(samples[oursName]),
+        NAMES[otherName],
+        median(samples[otherName]),
+        "ops/s",
+      ),
+    );
   }
-  const notes = [`crypto: the code uses ${inUse.hmac} for HMAC-SHA256 (runtime/http/hmac.ts) and ${inUse.ed25519} by default for Ed25519 (runtime/webhooks/signature.ts); ratio > 1 means that choice is the faster one.`];
+  const notes = [
+    `crypto: the code uses ${inUse.hmac} for HMAC-SHA256 (runtime/http/hmac.ts) and ${inUse.ed25519} by default for Ed25519 (runtime/webhooks/signature.ts); ratio > 1 means that choice is the faster one.`,
+  ];
   return { entries, notes };
 }

@@ -19,7 +19,14 @@ function olderDescription(log: (m: string) => void): string {
   if (existsSync(file)) return file;
   mkdirSync(dir, { recursive: true });
   log(`npm pack @octokit/openapi@${OLD_VERSION}`);
-  const tarball = execFileSync("npm", ["pack", `@octokit/openapi@${OLD_VERSION}`, "--pack-destination", dir, "--silent"], { encoding: "utf8" }).trim().split("\n").pop() as string;
+  const tarball = execFileSync(
+    "npm",
+    ["pack", `@octokit/openapi@${OLD_VERSION}`, "--pack-destination", dir, "--silent"],
+    { encoding: "utf8" },
+  )
+    .trim()
+    .split("\n")
+    .pop() as string;
   execFileSync("tar", ["xzf", join(dir, tarball), "-C", dir, `package/${SPEC}`]);
   return file;
 }
@@ -41,11 +48,17 @@ function timed(args: string[], ok: number[]): Promise<number> {
 export const benchDiff: Section = async (ctx) => {
   const oldFile = olderDescription(ctx.log);
   const newFile = join(PROJECT_ROOT, "node_modules/@octokit/openapi", SPEC);
-  const newVersion = (JSON.parse(readFileSync(join(PROJECT_ROOT, "node_modules/@octokit/openapi/package.json"), "utf8")) as { version: string }).version;
+  const newVersion = (
+    JSON.parse(readFileSync(join(PROJECT_ROOT, "node_modules/@octokit/openapi/package.json"), "utf8")) as {
+      version: string;
+    }
+  ).version;
   const cli = join(PROJECT_ROOT, "bin/custody.js");
   const floor = `const fs=require("fs");JSON.parse(fs.readFileSync(${JSON.stringify(oldFile)},"utf8"));JSON.parse(fs.readFileSync(${JSON.stringify(newFile)},"utf8"))`;
   const runs = ctx.quick ? 3 : 5;
-  ctx.log(`custody diff @octokit/openapi ${OLD_VERSION} → ${newVersion}: 1 warm-up + ${runs} runs, interleaved with the floor`);
+  ctx.log(
+    `custody diff @octokit/openapi ${OLD_VERSION} → ${newVersion}: 1 warm-up + ${runs} runs, interleaved with the floor`,
+  );
   const samples = await alternate(
     [
       { name: "ours", run: () => timed([cli, "diff", oldFile, newFile, "--format", "json"], [0, 1]) },
@@ -54,14 +67,21 @@ export const benchDiff: Section = async (ctx) => {
     { runs, warmups: 1 },
   );
   // Exit 1 (breaking changes found) is the expected answer here.
-  const out = spawnSync(process.execPath, [cli, "diff", oldFile, newFile, "--format", "json"], { cwd: PROJECT_ROOT, encoding: "utf8", maxBuffer: 1 << 28 });
+  const out = spawnSync(process.execPath, [cli, "diff", oldFile, newFile, "--format", "json"], {
+    cwd: PROJECT_ROOT,
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  });
   const report = JSON.parse(out.stdout) as { summary: Record<string, unknown>; changes: unknown[] };
   const s = report.summary;
   const name = `diff GitHub REST ${OLD_VERSION} → ${newVersion}: time`;
   const note = `${report.changes.length} changes (${s.breaking} breaking, ${s.warning} warning, ${s.info} info); whole CLI process, median of ${runs}`;
   const ours = median(samples.ours);
   return {
-    entries: [entry(name, ours, `goal (${GOAL_S} s)`, GOAL_S, "s", note), entry(name, ours, "floor (node reads + parses both files)", median(samples.floor), "s")],
+    entries: [
+      entry(name, ours, `goal (${GOAL_S} s)`, GOAL_S, "s", note),
+      entry(name, ours, "floor (node reads + parses both files)", median(samples.floor), "s"),
+    ],
     notes: [`diff: ${note}`],
   };
 };
@@ -72,9 +92,12 @@ async function main(): Promise<void> {
   const file = join(PROJECT_ROOT, "bench/results.json");
   const previous = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as ResultEntry[]) : [];
   const mine = new Set(result.entries.map((e) => `${e.name.replace(/ → .*$/, "")}\0${e.baseline_name}`));
-  const kept = previous.filter((e) => !(e.name.startsWith("diff GitHub REST") && mine.has(`${e.name.replace(/ → .*$/, "")}\0${e.baseline_name}`)));
+  const kept = previous.filter(
+    (e) => !(e.name.startsWith("diff GitHub REST") && mine.has(`${e.name.replace(/ → .*$/, "")}\0${e.baseline_name}`)),
+  );
   writeFileSync(file, `${JSON.stringify([...kept, ...result.entries], null, 2)}\n`);
-  for (const e of result.entries) console.log(`${e.name} · ours ${e.ours} s · ${e.baseline_name} ${e.baseline} s · ratio ${e.ratio}`);
+  for (const e of result.entries)
+    console.log(`${e.name} · ours ${e.ours} s · ${e.baseline_name} ${e.baseline} s · ratio ${e.ratio}`);
   console.log(result.notes.join("\n"));
 }
 

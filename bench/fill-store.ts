@@ -47,12 +47,26 @@ export interface Filled {
 
 const BATCH = 2_000;
 /** Final statuses only: the executor acts on none of them. Failed ones are rare, so a status filter has something to skip. */
-const WITHDRAWAL_CYCLE: readonly WithdrawalStatus[] = ["completed", "completed", "completed", "rejected", "completed", "completed", "completed", "failed"];
+const WITHDRAWAL_CYCLE: readonly WithdrawalStatus[] = [
+  "completed",
+  "completed",
+  "completed",
+  "rejected",
+  "completed",
+  "completed",
+  "completed",
+  "failed",
+];
 /** Delivery outcomes, cycled: mostly delivered, some failed. */
 const DELIVERY_CYCLE = ["delivered", "delivered", "delivered", "failed"] as const;
 
 /** Fills the store; yields to the event loop between batches, so a running sandbox keeps serving and following its chain. */
-export async function fillStore(store: StateStore, workspaceId: string, createdBy: string, counts: FillCounts): Promise<Filled> {
+export async function fillStore(
+  store: StateStore,
+  workspaceId: string,
+  createdBy: string,
+  counts: FillCounts,
+): Promise<Filled> {
   const start = Date.UTC(2025, 0, 1);
   let tick = 0;
   const at = () => new Date(start + tick++ * 1_000).toISOString();
@@ -66,7 +80,16 @@ export async function fillStore(store: StateStore, workspaceId: string, createdB
     }
   };
 
-  const webhook: WebhookRecord = { id: newId(), workspace_id: workspaceId, url: "http://127.0.0.1:9/bench", event_types: ["wallet.created"], status: "active", created_by: createdBy, created_at: at(), updated_at: at() };
+  const webhook: WebhookRecord = {
+    id: newId(),
+    workspace_id: workspaceId,
+    url: "http://127.0.0.1:9/bench",
+    event_types: ["wallet.created"],
+    status: "active",
+    created_by: createdBy,
+    created_at: at(),
+    updated_at: at(),
+  };
   store.transact((tx) => tx.put(C.webhooks, webhook));
   records++;
 
@@ -76,7 +99,15 @@ export async function fillStore(store: StateStore, workspaceId: string, createdB
     const wallet = bulkWallet(workspaceId, createdBy, i, created);
     wallets.push(wallet);
     tx.put(C.wallets, wallet);
-    tx.put<WalletAssetRecord>(C.walletAssets, { id: `${wallet.id}:${SANDBOX_ETH_ASSET_ID}`, workspace_id: workspaceId, wallet_id: wallet.id, asset_id: SANDBOX_ETH_ASSET_ID, network_id: SANDBOX_NETWORK_ID, address: wallet.address as string, created_at: created });
+    tx.put<WalletAssetRecord>(C.walletAssets, {
+      id: `${wallet.id}:${SANDBOX_ETH_ASSET_ID}`,
+      workspace_id: workspaceId,
+      wallet_id: wallet.id,
+      asset_id: SANDBOX_ETH_ASSET_ID,
+      network_id: SANDBOX_NETWORK_ID,
+      address: wallet.address as string,
+      created_at: created,
+    });
     return 2;
   });
   const busy = wallets[0];
@@ -151,10 +182,30 @@ function bulkWithdrawal(
     ...(status === "rejected" ? { status_reason: "not today" } : {}),
     request_hash: randomBytes(32).toString("hex"),
     created_by: createdBy,
-    approvals: [{ id: newId(), key_id: createdBy, role: "owner", decision: status === "rejected" ? "rejected" : "approved", at: created }],
+    approvals: [
+      {
+        id: newId(),
+        key_id: createdBy,
+        role: "owner",
+        decision: status === "rejected" ? "rejected" : "approved",
+        at: created,
+      },
+    ],
     required_approvals: 1,
     ...(sent
-      ? { nonce: i, raw_tx: `0x02${randomBytes(115).toString("hex")}`, tx_hash: `0x${randomBytes(32).toString("hex")}`, sent_at: created, last_sent_at: created, send_count: 1, block_number: 1, block_hash: `0x${randomBytes(32).toString("hex")}`, gas_used: "21000", effective_gas_price_wei: "1000000000", confirmed_at: created }
+      ? {
+          nonce: i,
+          raw_tx: `0x02${randomBytes(115).toString("hex")}`,
+          tx_hash: `0x${randomBytes(32).toString("hex")}`,
+          sent_at: created,
+          last_sent_at: created,
+          send_count: 1,
+          block_number: 1,
+          block_hash: `0x${randomBytes(32).toString("hex")}`,
+          gas_used: "21000",
+          effective_gas_price_wei: "1000000000",
+          confirmed_at: created,
+        }
       : {}),
     created_at: created,
     updated_at: created,
@@ -199,7 +250,14 @@ function bulkDelivery(
   i: number,
   when: Date,
 ): { event: EventRecord; delivery: DeliveryRecord } {
-  const event: EventRecord = { id: newId(), type: "wallet.created", created_at: when.toISOString(), workspace_id: workspaceId, resource_id: wallet.id, payload: creationStatusView(wallet) };
+  const event: EventRecord = {
+    id: newId(),
+    type: "wallet.created",
+    created_at: when.toISOString(),
+    workspace_id: workspaceId,
+    resource_id: wallet.id,
+    payload: creationStatusView(wallet),
+  };
   const status = DELIVERY_CYCLE[i % DELIVERY_CYCLE.length];
   const { next_attempt_at: _due, ...pending } = newDelivery(webhook, event, event.created_at);
   const delivery: DeliveryRecord = {
@@ -208,8 +266,12 @@ function bulkDelivery(
     attempt_count: 1,
     series_attempts: 1,
     last_attempt_at: when.toISOString(),
-    ...(status === "delivered" ? { delivered_at: when.toISOString(), response_status: 200 } : { response_status: 500, error: "receiver answered 500" }),
-    attempts: [{ number: 1, at: when.toISOString(), duration_ms: 3, response_status: status === "delivered" ? 200 : 500 }],
+    ...(status === "delivered"
+      ? { delivered_at: when.toISOString(), response_status: 200 }
+      : { response_status: 500, error: "receiver answered 500" }),
+    attempts: [
+      { number: 1, at: when.toISOString(), duration_ms: 3, response_status: status === "delivered" ? 200 : 500 },
+    ],
   };
   return { event, delivery };
 }

@@ -3,9 +3,9 @@
 // and against a minimal Node proxy (node:http + undici, no JSON work), over HTTP and WebSocket.
 import { join } from "node:path";
 import type { BenchContext, SectionResult } from "./context.ts";
-import { httpLoad, wsLoad, type LoadResult } from "./load.ts";
+import { httpLoad, type LoadResult, wsLoad } from "./load.ts";
 import { loadPlan, summarize } from "./serving.ts";
-import { spawnServer, type ServerChild } from "./spawn-server.ts";
+import { type ServerChild, spawnServer } from "./spawn-server.ts";
 import { alternate, entry, type ResultEntry } from "./stats.ts";
 
 const IN_FLIGHT = 10;
@@ -19,7 +19,11 @@ interface RpcEndpoints {
 const BODY = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] });
 
 function child(ctx: BenchContext, script: string, ...args: string[]): Promise<ServerChild<RpcEndpoints>> {
-  return spawnServer<RpcEndpoints>({ args: ["--import", "tsx", join(ctx.root, "bench/servers", script), ...args], cwd: ctx.root, timeoutMs: 60_000 });
+  return spawnServer<RpcEndpoints>({
+    args: ["--import", "tsx", join(ctx.root, "bench/servers", script), ...args],
+    cwd: ctx.root,
+    timeoutMs: 60_000,
+  });
 }
 
 function withKey(url: string, key: string | undefined): string {
@@ -33,12 +37,28 @@ function httpRun(endpoint: RpcEndpoints, durationMs: number): () => Promise<Load
   const url = new URL(endpoint.http_url);
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (endpoint.api_key) headers.authorization = `APIKEY ${endpoint.api_key}`;
-  return () => httpLoad({ origin: url.origin, method: "POST", path: url.pathname + url.search, headers, body: BODY, expectStatus: 200, connections: IN_FLIGHT, durationMs });
+  return () =>
+    httpLoad({
+      origin: url.origin,
+      method: "POST",
+      path: url.pathname + url.search,
+      headers,
+      body: BODY,
+      expectStatus: 200,
+      connections: IN_FLIGHT,
+      durationMs,
+    });
 }
 
 function wsRun(endpoint: RpcEndpoints, durationMs: number): () => Promise<LoadResult> {
   const url = withKey(endpoint.ws_url, endpoint.api_key);
-  return () => wsLoad({ url, inFlight: IN_FLIGHT, durationMs, message: (id) => `{"jsonrpc":"2.0","id":${id},"method":"eth_blockNumber","params":[]}` });
+  return () =>
+    wsLoad({
+      url,
+      inFlight: IN_FLIGHT,
+      durationMs,
+      message: (id) => `{"jsonrpc":"2.0","id":${id},"method":"eth_blockNumber","params":[]}`,
+    });
 }
 
 export async function benchGateway(ctx: BenchContext): Promise<SectionResult> {
@@ -53,7 +73,9 @@ export async function benchGateway(ctx: BenchContext): Promise<SectionResult> {
     const proxy = await child(ctx, "proxy-floor.ts", upstream.info.http_url);
     children.push(proxy);
     const plan = loadPlan(ctx.quick);
-    ctx.log(`gateway: ${plan.warmups} warm-up + ${plan.runs} runs of ${plan.durationMs} ms per target, ${IN_FLIGHT} in flight`);
+    ctx.log(
+      `gateway: ${plan.warmups} warm-up + ${plan.runs} runs of ${plan.durationMs} ms per target, ${IN_FLIGHT} in flight`,
+    );
     for (const [transport, makeRun, unit] of [
       ["HTTP", httpRun, "req/s"],
       ["WebSocket", wsRun, "msg/s"],
@@ -80,9 +102,20 @@ export async function benchGateway(ctx: BenchContext): Promise<SectionResult> {
       const ours = figure("gateway");
       const direct = figure("direct");
       const proxyFigure = figure("proxy");
-      ctx.log(`  ${transport}: gateway ${ours.value?.toFixed(0)}, direct ${direct.value?.toFixed(0)}, proxy floor ${proxyFigure.value?.toFixed(0)} ${unit}`);
+      ctx.log(
+        `  ${transport}: gateway ${ours.value?.toFixed(0)}, direct ${direct.value?.toFixed(0)}, proxy floor ${proxyFigure.value?.toFixed(0)} ${unit}`,
+      );
       const note = (n?: string, extra?: string) => [ours.note, n, extra].filter(Boolean).join("; ") || undefined;
-      entries.push(entry(`gateway eth_blockNumber over ${transport}`, ours.value, "anvil called directly", direct.value, unit, note(direct.note, "goal: ratio ≥ 0.70")));
+      entries.push(
+        entry(
+          `gateway eth_blockNumber over ${transport}`,
+          ours.value,
+          "anvil called directly",
+          direct.value,
+          unit,
+          note(direct.note, "goal: ratio ≥ 0.70"),
+        ),
+      );
       entries.push(
         entry(
           `gateway eth_blockNumber over ${transport}`,
@@ -102,7 +135,8 @@ export async function benchGateway(ctx: BenchContext): Promise<SectionResult> {
     notes.push(`gateway: ${(error as Error).message}`);
   } finally {
     const rss = await Promise.all(children.map((c) => c.stop()));
-    if (rss.length >= 3 && rss[1] !== null) entries.push(entry("gateway peak RSS", rss[1], "minimal Node proxy", rss[2], "MB"));
+    if (rss.length >= 3 && rss[1] !== null)
+      entries.push(entry("gateway peak RSS", rss[1], "minimal Node proxy", rss[2], "MB"));
   }
   return { entries, notes };
 }

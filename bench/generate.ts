@@ -73,7 +73,10 @@ function median(values: number[]): number {
 
 const round = (n: number) => Math.round(n * 10) / 10;
 
-export async function benchGenerate(cases: GenerateBenchCase[] = DEFAULT_CASES, runs = 3): Promise<GenerateBenchResult[]> {
+export async function benchGenerate(
+  cases: GenerateBenchCase[] = DEFAULT_CASES,
+  runs = 3,
+): Promise<GenerateBenchResult[]> {
   const results: GenerateBenchResult[] = [];
   const work = await mkdtemp(join(ROOT, ".tmp-bench-generate-"));
   try {
@@ -86,7 +89,11 @@ export async function benchGenerate(cases: GenerateBenchCase[] = DEFAULT_CASES, 
         await rm(outDir, { recursive: true, force: true });
         operations = report.operations;
         if (i === 0) continue; // warm-up (disk cache, compile cache)
-        samples.push({ generateMs: round(report.generateMs), processMs: round(report.processMs), rssMb: round(report.rssMb) });
+        samples.push({
+          generateMs: round(report.generateMs),
+          processMs: round(report.processMs),
+          rssMb: round(report.rssMb),
+        });
       }
       results.push({
         name: testCase.name,

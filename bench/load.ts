@@ -15,7 +15,11 @@ export interface LoadResult {
 }
 
 /** N workers each awaiting `call()` in a loop until the time is up. */
-export async function closedLoop(concurrency: number, durationMs: number, call: () => Promise<void>): Promise<LoadResult> {
+export async function closedLoop(
+  concurrency: number,
+  durationMs: number,
+  call: () => Promise<void>,
+): Promise<LoadResult> {
   let ok = 0;
   let errors = 0;
   let firstError: string | undefined;
@@ -61,7 +65,8 @@ export async function httpLoad(input: HttpLoadInput): Promise<LoadResult> {
       const res = await pool.request({ method: input.method as "GET", path: input.path, headers, body: input.body });
       // Read the whole body: a client always does, and it keeps the comparison honest.
       await res.body.text();
-      if (res.statusCode !== input.expectStatus) throw new Error(`HTTP ${res.statusCode} (expected ${input.expectStatus})`);
+      if (res.statusCode !== input.expectStatus)
+        throw new Error(`HTTP ${res.statusCode} (expected ${input.expectStatus})`);
     });
   } finally {
     await pool.close();
@@ -82,7 +87,9 @@ export async function wsLoad(input: WsLoadInput): Promise<LoadResult> {
   await new Promise<void>((resolve, reject) => {
     socket.once("open", () => resolve());
     socket.once("error", reject);
-    socket.once("unexpected-response", (_req, res) => reject(new Error(`WebSocket upgrade refused: HTTP ${res.statusCode}`)));
+    socket.once("unexpected-response", (_req, res) =>
+      reject(new Error(`WebSocket upgrade refused: HTTP ${res.statusCode}`)),
+    );
   });
   let ok = 0;
   let errors = 0;

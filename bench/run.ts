@@ -7,18 +7,18 @@ import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { benchCertify } from "./certify.ts";
 import { benchCertifyFuzz } from "./certify-fuzz.ts";
+import { benchChains } from "./chains.ts";
 import { createContext, type Section } from "./context.ts";
 import { benchCrypto } from "./crypto.ts";
 import { benchGateway } from "./gateway.ts";
 import { benchGeneration } from "./generation.ts";
-import { benchClient, benchServing } from "./serving.ts";
 import { benchSdk } from "./sdk.ts";
+import { benchClient, benchServing } from "./serving.ts";
 import { benchShip } from "./ship.ts";
-import { benchWithdrawals } from "./withdrawals.ts";
-import { benchWebhookIsolation } from "./webhook-isolation.ts";
-import { benchChains } from "./chains.ts";
 import type { ResultEntry } from "./stats.ts";
 import { consoleTable, markdownTable } from "./table.ts";
+import { benchWebhookIsolation } from "./webhook-isolation.ts";
+import { benchWithdrawals } from "./withdrawals.ts";
 
 const SECTIONS: Record<string, Section> = {
   generation: benchGeneration,
@@ -51,9 +51,13 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     if (arg === "--quick") args.quick = true;
     else if (arg === "--only" || arg.startsWith("--only=")) {
       const value = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : argv[++i];
-      const names = (value ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+      const names = (value ?? "")
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
       const unknown = names.filter((n) => !(n in SECTIONS));
-      if (names.length === 0 || unknown.length > 0) throw new Error(`--only: unknown section ${unknown.join(", ") || "(none given)"}\n${USAGE}`);
+      if (names.length === 0 || unknown.length > 0)
+        throw new Error(`--only: unknown section ${unknown.join(", ") || "(none given)"}\n${USAGE}`);
       args.sections = Object.keys(SECTIONS).filter((n) => names.includes(n));
     } else throw new Error(`unknown option '${arg}'\n${USAGE}`);
   }
@@ -110,7 +114,10 @@ async function main(argv: string[]): Promise<number> {
 
   const dir = join(ctx.root, "bench");
   // A run of some sections keeps the other sections' figures (matched by entry name).
-  const previous = args.sections.length === Object.keys(SECTIONS).length || !existsSync(join(dir, "results.json")) ? [] : (JSON.parse(readFileSync(join(dir, "results.json"), "utf8")) as ResultEntry[]);
+  const previous =
+    args.sections.length === Object.keys(SECTIONS).length || !existsSync(join(dir, "results.json"))
+      ? []
+      : (JSON.parse(readFileSync(join(dir, "results.json"), "utf8")) as ResultEntry[]);
   const kept = previous.filter((p) => !entries.some((e) => e.name === p.name));
   writeFileSync(join(dir, "results.json"), `${JSON.stringify([...kept, ...entries], null, 2)}\n`);
   const everySection = args.sections.length === Object.keys(SECTIONS).length;
@@ -121,7 +128,8 @@ async function main(argv: string[]): Promise<number> {
   }
   const block = [`_${header}_`, "", markdownTable(entries), "", ...notes.map((n) => `- ${n}`)].join("\n");
   writeFileSync(join(dir, "results.md"), `${block}\n`);
-  for (const page of ["bench/README.md", "docs/measurements/benchmarks.md"]) if (updateReadme(join(ctx.root, page), block)) console.log(`\n${page}: results table updated`);
+  for (const page of ["bench/README.md", "docs/measurements/benchmarks.md"])
+    if (updateReadme(join(ctx.root, page), block)) console.log(`\n${page}: results table updated`);
   console.log("wrote bench/results.json and bench/results.md");
   return 0;
 }

@@ -14,9 +14,9 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
-import { generate, type ZodFlavour } from "../generator/index.ts";
 import { parse } from "yaml";
-import { createContext, PROJECT_ROOT, type BenchContext, type SectionResult } from "./context.ts";
+import { generate, type ZodFlavour } from "../generator/index.ts";
+import { type BenchContext, createContext, PROJECT_ROOT, type SectionResult } from "./context.ts";
 import { entry } from "./stats.ts";
 
 export const BUNDLE_GOAL_KB = 150;
@@ -26,7 +26,11 @@ export const THROUGHPUT_GOAL = 0.9;
 const SECRET = "bench-secret";
 const WALLET_ID = "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17";
 /** The spec's own example answer of getWallet, so the client's validation passes as against a real service. */
-const WALLET = (parse(readFileSync(join(PROJECT_ROOT, "spec", "openapi.yaml"), "utf8")) as { components: { examples: Record<string, { value: { success: boolean; data: unknown } }> } }).components.examples.WalletResponse.value;
+const WALLET = (
+  parse(readFileSync(join(PROJECT_ROOT, "spec", "openapi.yaml"), "utf8")) as {
+    components: { examples: Record<string, { value: { success: boolean; data: unknown } }> };
+  }
+).components.examples.WalletResponse.value;
 
 interface BundleSize {
   bytes: number;
@@ -122,13 +126,24 @@ async function throughput(ctx: BenchContext): Promise<{ client: number; raw: num
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const dir = ctx.scratch("sdk-throughput");
   await generate({ specPath: join(ctx.root, "spec", "openapi.yaml"), outDir: join(dir, "sdk"), runtime: "vendor" });
-  const { CustodialWalletServiceClient } = (await import(pathToFileURL(join(dir, "sdk", "client.ts")).href)) as typeof import("../generated/client.ts");
+  const { CustodialWalletServiceClient } = (await import(
+    pathToFileURL(join(dir, "sdk", "client.ts")).href
+  )) as typeof import("../generated/client.ts");
   const client = new CustodialWalletServiceClient({ baseUrl, apiKey: "key", apiSecret: SECRET, logLevel: "off" });
   const path = `/api/v1/wallets/${WALLET_ID}`;
   const raw = async () => {
     const timestamp = String(Math.floor(Date.now() / 1000));
-    const sign = Buffer.from(createHmac("sha256", SECRET).update(`method=GET&path=${path}&timestamp=${timestamp}&body=`).digest("hex")).toString("base64");
-    const res = await fetch(baseUrl + path, { headers: { accept: "application/json", "ACCESS-API-KEY": "key", "ACCESS-TIMESTAMP": timestamp, "ACCESS-SIGN": sign } });
+    const sign = Buffer.from(
+      createHmac("sha256", SECRET).update(`method=GET&path=${path}&timestamp=${timestamp}&body=`).digest("hex"),
+    ).toString("base64");
+    const res = await fetch(baseUrl + path, {
+      headers: {
+        accept: "application/json",
+        "ACCESS-API-KEY": "key",
+        "ACCESS-TIMESTAMP": timestamp,
+        "ACCESS-SIGN": sign,
+      },
+    });
     const json = (await res.json()) as typeof WALLET;
     if (!json.success) throw new Error("unexpected answer");
     return json.data;
@@ -142,9 +157,11 @@ async function throughput(ctx: BenchContext): Promise<{ client: number; raw: num
   async function rate(call: () => Promise<unknown>): Promise<number> {
     let left = calls;
     const t0 = performance.now();
-    await Promise.all(Array.from({ length: concurrency }, async () => {
-      while (left-- > 0) await call();
-    }));
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (left-- > 0) await call();
+      }),
+    );
     return calls / ((performance.now() - t0) / 1000);
   }
   await rate(raw);
@@ -181,11 +198,22 @@ async function sizeEntries(ctx: BenchContext): Promise<SectionResult> {
   const [c, m] = [classic.client, mini.client];
   return {
     entries: [
-      entry("sdk: one call bundled (browser, minified, zod included)", kb(c.bytes), `goal ${BUNDLE_GOAL_KB} KB`,
-        BUNDLE_GOAL_KB, "KB", `gzip ${kb(c.gzipBytes)} KB, zod ${kb(c.zodBytes)} KB`),
-      entry("sdk --zod mini: one call bundled (browser, minified, zod included)", kb(m.bytes),
-        "the default (classic zod)", kb(c.bytes), "KB",
-        `goal ${MINI_BUNDLE_GOAL_KB} KB; gzip ${kb(m.gzipBytes)} KB, zod ${kb(m.zodBytes)} KB`),
+      entry(
+        "sdk: one call bundled (browser, minified, zod included)",
+        kb(c.bytes),
+        `goal ${BUNDLE_GOAL_KB} KB`,
+        BUNDLE_GOAL_KB,
+        "KB",
+        `gzip ${kb(c.gzipBytes)} KB, zod ${kb(c.zodBytes)} KB`,
+      ),
+      entry(
+        "sdk --zod mini: one call bundled (browser, minified, zod included)",
+        kb(m.bytes),
+        "the default (classic zod)",
+        kb(c.bytes),
+        "KB",
+        `goal ${MINI_BUNDLE_GOAL_KB} KB; gzip ${kb(m.gzipBytes)} KB, zod ${kb(m.zodBytes)} KB`,
+      ),
     ],
     notes: [`sdk bundles by input (KB = 1,000 bytes): ${lines.join("; ")}`],
   };
@@ -199,9 +227,14 @@ export async function benchSdk(ctx: BenchContext, options: { sizeOnly?: boolean 
   return {
     entries: [
       ...size.entries,
-      entry("sdk: getWallet throughput, generated client vs raw fetch", Math.round(rates.client),
-        "raw fetch + node:crypto HMAC", Math.round(rates.raw), "calls/s",
-        `goal ratio >= ${THROUGHPUT_GOAL}; median of paired rounds ${rates.pairRatio.toFixed(3)}`),
+      entry(
+        "sdk: getWallet throughput, generated client vs raw fetch",
+        Math.round(rates.client),
+        "raw fetch + node:crypto HMAC",
+        Math.round(rates.raw),
+        "calls/s",
+        `goal ratio >= ${THROUGHPUT_GOAL}; median of paired rounds ${rates.pairRatio.toFixed(3)}`,
+      ),
     ],
     notes: size.notes,
   };

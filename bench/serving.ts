@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { Pool } from "undici";
 import { signRequest } from "../runtime/http/hmac.ts";
 import type { BenchContext, SectionResult } from "./context.ts";
-import { httpLoad, closedLoop, type LoadResult } from "./load.ts";
-import { spawnServer, type ServerChild } from "./spawn-server.ts";
+import { closedLoop, httpLoad, type LoadResult } from "./load.ts";
+import { type ServerChild, spawnServer } from "./spawn-server.ts";
 import { alternate, entry, median, type ResultEntry } from "./stats.ts";
 
 const CONNECTIONS = 10;
@@ -38,7 +38,11 @@ export function startSandboxChild(ctx: BenchContext): Promise<ServerChild<Sandbo
 }
 
 export function startFloorChild(ctx: BenchContext, body: string): Promise<ServerChild<{ base_url: string }>> {
-  return spawnServer<{ base_url: string }>({ args: tsxArgs(ctx.root, "floor-http.ts"), cwd: ctx.root, env: { BENCH_FLOOR_BODY: body } });
+  return spawnServer<{ base_url: string }>({
+    args: tsxArgs(ctx.root, "floor-http.ts"),
+    cwd: ctx.root,
+    env: { BENCH_FLOOR_BODY: body },
+  });
 }
 
 async function freePort(): Promise<number> {
@@ -70,10 +74,22 @@ export function overviewPath(walletId: string): string {
 
 /** Signed headers for the overview call. The timestamp stays valid for 300 s: sign per run. */
 export function overviewHeaders(info: SandboxInfo): Record<string, string> {
-  return { accept: "application/json", ...signRequest({ apiKey: info.api_key, apiSecret: info.api_secret, method: "GET", path: overviewPath(info.wallet_id) }) };
+  return {
+    accept: "application/json",
+    ...signRequest({
+      apiKey: info.api_key,
+      apiSecret: info.api_secret,
+      method: "GET",
+      path: overviewPath(info.wallet_id),
+    }),
+  };
 }
 
-async function fetchOnce(origin: string, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+async function fetchOnce(
+  origin: string,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string }> {
   const pool = new Pool(origin, { connections: 1 });
   try {
     const res = await pool.request({ method: "GET", path, headers });
@@ -116,7 +132,13 @@ export async function benchServing(ctx: BenchContext): Promise<SectionResult> {
     const info = sandbox.info;
     const path = overviewPath(info.wallet_id);
     const sample = await fetchOnce(info.base_url, path, overviewHeaders(info));
-    if (sample.status !== 200) return { entries, notes: [`serving: skipped, the sandbox answered the overview with HTTP ${sample.status}: ${sample.body.slice(0, 200)}`] };
+    if (sample.status !== 200)
+      return {
+        entries,
+        notes: [
+          `serving: skipped, the sandbox answered the overview with HTTP ${sample.status}: ${sample.body.slice(0, 200)}`,
+        ],
+      };
     floor = await startFloorChild(ctx, sample.body);
     try {
       prism = await startPrismChild(ctx);
@@ -124,9 +146,19 @@ export async function benchServing(ctx: BenchContext): Promise<SectionResult> {
       notes.push(`serving: Prism did not start: ${(error as Error).message}`);
     }
     const plan = loadPlan(ctx.quick);
-    ctx.log(`serving: ${plan.warmups} warm-up + ${plan.runs} runs of ${plan.durationMs} ms per target, ${CONNECTIONS} connections`);
+    ctx.log(
+      `serving: ${plan.warmups} warm-up + ${plan.runs} runs of ${plan.durationMs} ms per target, ${CONNECTIONS} connections`,
+    );
     const load = (origin: string) => () =>
-      httpLoad({ origin, method: "GET", path, headers: overviewHeaders(info), expectStatus: 200, connections: CONNECTIONS, durationMs: plan.durationMs });
+      httpLoad({
+        origin,
+        method: "GET",
+        path,
+        headers: overviewHeaders(info),
+        expectStatus: 200,
+        connections: CONNECTIONS,
+        durationMs: plan.durationMs,
+      });
     const results: Record<string, LoadResult[]> = { ours: [], floor: [], prism: [] };
     const record = (name: string, run: () => Promise<LoadResult>) => async () => {
       const r = await run();
@@ -144,16 +176,35 @@ export async function benchServing(ctx: BenchContext): Promise<SectionResult> {
     const measured = (name: string) => results[name].slice(-plan.runs);
     const ours = summarize("ours", measured("ours"));
     const floorFigure = summarize("floor", measured("floor"));
-    entries.push(entry("serving GET overview (10 conns)", ours.value, "node:http floor, constant envelope", floorFigure.value, "req/s", joinNotes(ours.note, floorFigure.note, "goal: ratio ≥ 0.60")));
+    entries.push(
+      entry(
+        "serving GET overview (10 conns)",
+        ours.value,
+        "node:http floor, constant envelope",
+        floorFigure.value,
+        "req/s",
+        joinNotes(ours.note, floorFigure.note, "goal: ratio ≥ 0.60"),
+      ),
+    );
     if (prism) {
       const prismFigure = summarize("prism", measured("prism"));
-      entries.push(entry("serving GET overview (10 conns)", ours.value, "prism mock (checks header presence only)", prismFigure.value, "req/s", joinNotes(ours.note, prismFigure.note)));
+      entries.push(
+        entry(
+          "serving GET overview (10 conns)",
+          ours.value,
+          "prism mock (checks header presence only)",
+          prismFigure.value,
+          "req/s",
+          joinNotes(ours.note, prismFigure.note),
+        ),
+      );
     }
   } finally {
     const [oursRss, floorRss, prismRss] = await stopAll([sandbox, floor, prism]);
     if (sandbox && oursRss !== null) {
       entries.push(entry("serving peak RSS (whole sandbox incl. chain)", oursRss, "node:http floor", floorRss, "MB"));
-      if (prism) entries.push(entry("serving peak RSS (whole sandbox incl. chain)", oursRss, "prism mock", prismRss, "MB"));
+      if (prism)
+        entries.push(entry("serving peak RSS (whole sandbox incl. chain)", oursRss, "prism mock", prismRss, "MB"));
     }
   }
   return { entries, notes };
@@ -162,13 +213,22 @@ export async function benchServing(ctx: BenchContext): Promise<SectionResult> {
 interface ClientLike {
   getWalletOverview(input: { params: { wallet_id: string } }): Promise<unknown>;
 }
-type ClientConstructor = new (options: { baseUrl: string; apiKey: string; apiSecret: string; dispatcher?: Pool; retry?: false }) => ClientLike;
+type ClientConstructor = new (options: {
+  baseUrl: string;
+  apiKey: string;
+  apiSecret: string;
+  dispatcher?: Pool;
+  retry?: false;
+}) => ClientLike;
 
 /** The generated client class, whatever the generator named it (it is the one class with getWalletOverview). */
 async function loadGeneratedClient(): Promise<ClientConstructor> {
   const mod = (await import("../generated/client.ts")) as Record<string, unknown>;
   for (const value of Object.values(mod)) {
-    if (typeof value === "function" && typeof (value as { prototype?: { getWalletOverview?: unknown } }).prototype?.getWalletOverview === "function") {
+    if (
+      typeof value === "function" &&
+      typeof (value as { prototype?: { getWalletOverview?: unknown } }).prototype?.getWalletOverview === "function"
+    ) {
       return value as ClientConstructor;
     }
   }
@@ -193,12 +253,23 @@ export async function benchClient(ctx: BenchContext): Promise<SectionResult> {
     if (sample.status !== 200) return { entries, notes: [`client: skipped, overview answered HTTP ${sample.status}`] };
     floor = await startFloorChild(ctx, sample.body);
     const plan = loadPlan(ctx.quick);
-    ctx.log(`client: ${plan.warmups} warm-up + ${plan.runs} runs of ${plan.durationMs} ms per contender, ${CONNECTIONS} callers`);
-    for (const [target, origin] of [["the sandbox", info.base_url], ["the floor server", floor.info.base_url]] as const) {
+    ctx.log(
+      `client: ${plan.warmups} warm-up + ${plan.runs} runs of ${plan.durationMs} ms per contender, ${CONNECTIONS} callers`,
+    );
+    for (const [target, origin] of [
+      ["the sandbox", info.base_url],
+      ["the floor server", floor.info.base_url],
+    ] as const) {
       const results: Record<"client" | "raw", LoadResult[]> = { client: [], raw: [] };
       const clientRun = async () => {
         const pool = new Pool(origin, { connections: CONNECTIONS });
-        const client = new Client({ baseUrl: origin, apiKey: info.api_key, apiSecret: info.api_secret, dispatcher: pool, retry: false });
+        const client = new Client({
+          baseUrl: origin,
+          apiKey: info.api_key,
+          apiSecret: info.api_secret,
+          dispatcher: pool,
+          retry: false,
+        });
         try {
           const r = await closedLoop(CONNECTIONS, plan.durationMs, async () => {
             await client.getWalletOverview({ params: { wallet_id: info.wallet_id } });
@@ -211,16 +282,37 @@ export async function benchClient(ctx: BenchContext): Promise<SectionResult> {
       };
       // The same request with headers signed once beforehand: what no client can beat.
       const rawRun = async () => {
-        const r = await httpLoad({ origin, method: "GET", path, headers: overviewHeaders(info), expectStatus: 200, connections: CONNECTIONS, durationMs: plan.durationMs });
+        const r = await httpLoad({
+          origin,
+          method: "GET",
+          path,
+          headers: overviewHeaders(info),
+          expectStatus: 200,
+          connections: CONNECTIONS,
+          durationMs: plan.durationMs,
+        });
         results.raw.push(r);
         return r.perSecond;
       };
-      await alternate([{ name: "client", run: clientRun }, { name: "raw", run: rawRun }], plan);
+      await alternate(
+        [
+          { name: "client", run: clientRun },
+          { name: "raw", run: rawRun },
+        ],
+        plan,
+      );
       const c = summarize("client", results.client.slice(-plan.runs));
       const raw = summarize("raw", results.raw.slice(-plan.runs));
       ctx.log(`  against ${target}: client ${c.value?.toFixed(0)} calls/s, raw ${raw.value?.toFixed(0)} calls/s`);
       entries.push(
-        entry(`generated client getWalletOverview vs ${target}`, c.value, "raw undici, pre-signed headers", raw.value, "calls/s", joinNotes(c.note, raw.note, "client signs, parses, validates with zod; goal: ratio ≥ 0.80")),
+        entry(
+          `generated client getWalletOverview vs ${target}`,
+          c.value,
+          "raw undici, pre-signed headers",
+          raw.value,
+          "calls/s",
+          joinNotes(c.note, raw.note, "client signs, parses, validates with zod; goal: ratio ≥ 0.80"),
+        ),
       );
     }
   } catch (error) {

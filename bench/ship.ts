@@ -14,7 +14,9 @@ function timeCommand(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promi
     const t0 = performance.now();
     const child = spawn(process.execPath, args, { cwd, env, stdio: "ignore" });
     child.once("error", reject);
-    child.once("exit", (code) => (code === 0 ? resolve((performance.now() - t0) / 1000) : reject(new Error(`${args.join(" ")} exited ${code}`))));
+    child.once("exit", (code) =>
+      code === 0 ? resolve((performance.now() - t0) / 1000) : reject(new Error(`${args.join(" ")} exited ${code}`)),
+    );
   });
 }
 
@@ -45,8 +47,22 @@ export async function benchShip(ctx: BenchContext): Promise<SectionResult> {
     { runs, warmups: 2 },
   );
   const entries = [
-    entry("custody --help: start time", median(help.compiled), "tsx on the sources", median(help.tsx), "s", `median of ${runs}; goal under 0.15 s`),
-    entry("custody --help: start time", median(help.compiled), "floor: node -e 0", median(help.floor), "s", "what node itself needs to start on this machine"),
+    entry(
+      "custody --help: start time",
+      median(help.compiled),
+      "tsx on the sources",
+      median(help.tsx),
+      "s",
+      `median of ${runs}; goal under 0.15 s`,
+    ),
+    entry(
+      "custody --help: start time",
+      median(help.compiled),
+      "floor: node -e 0",
+      median(help.floor),
+      "s",
+      "what node itself needs to start on this machine",
+    ),
   ];
 
   ctx.log("certify --sandbox: compiled vs tsx");
@@ -57,20 +73,40 @@ export async function benchShip(ctx: BenchContext): Promise<SectionResult> {
     ],
     { runs: ctx.quick ? 1 : 3, warmups: 0 },
   );
-  entries.push(entry("certify --sandbox: wall time", median(certify.compiled), "tsx on the sources", median(certify.tsx), "s"));
+  entries.push(
+    entry("certify --sandbox: wall time", median(certify.compiled), "tsx on the sources", median(certify.tsx), "s"),
+  );
 
   ctx.log("npm pack + install into an empty project");
   const dir = ctx.scratch("ship");
-  const name = execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", dir], { cwd: ctx.root, encoding: "utf8" }).trim().split("\n").pop() as string;
+  const name = execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", dir], {
+    cwd: ctx.root,
+    encoding: "utf8",
+  })
+    .trim()
+    .split("\n")
+    .pop() as string;
   const tarball = join(dir, name);
   const files = execFileSync("tar", ["tzf", tarball], { encoding: "utf8" }).trim().split("\n").length;
   const app = join(dir, "app");
   execFileSync("mkdir", ["-p", app]);
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", private: true }));
-  execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", tarball], { cwd: app, stdio: "ignore" });
+  execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", tarball], {
+    cwd: app,
+    stdio: "ignore",
+  });
   const installedMb = sizeOf(join(app, "node_modules")) / 1e6;
   const chainMb = ["@foundry-rs"].reduce((sum, pkg) => sum + sizeOf(join(app, "node_modules", pkg)) / 1e6, 0);
-  entries.push(entry("npm install custody tarball: node_modules", installedMb, "budget", INSTALLED_BUDGET_MB, "MB", `tarball: ${files} files, ${(statSync(tarball).size / 1e3).toFixed(0)} kB; of which the chain engine (anvil, @foundry-rs) ${chainMb.toFixed(0)} MB`));
+  entries.push(
+    entry(
+      "npm install custody tarball: node_modules",
+      installedMb,
+      "budget",
+      INSTALLED_BUDGET_MB,
+      "MB",
+      `tarball: ${files} files, ${(statSync(tarball).size / 1e3).toFixed(0)} kB; of which the chain engine (anvil, @foundry-rs) ${chainMb.toFixed(0)} MB`,
+    ),
+  );
   return {
     entries,
     notes: [

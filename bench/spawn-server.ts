@@ -1,6 +1,6 @@
 // Starts a server under test in its own process (so it does not share the load generator's thread),
 // waits for it to say it is ready, and stops it by its pid. Its peak RSS comes back on stop.
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -44,7 +44,10 @@ export async function spawnServer<T>(input: SpawnServerInput<T>): Promise<Server
   const info = await new Promise<T>((resolve, reject) => {
     let buffered = "";
     let done = false;
-    const timer = setTimeout(() => reject(new Error(`did not start within ${(input.timeoutMs ?? 60_000) / 1000} s`)), input.timeoutMs ?? 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`did not start within ${(input.timeoutMs ?? 60_000) / 1000} s`)),
+      input.timeoutMs ?? 60_000,
+    );
     child.stdout!.on("data", (c: Buffer) => {
       // After the ready line the output is only drained: parsing a per-request log here would
       // steal CPU from the load generator.
@@ -64,7 +67,11 @@ export async function spawnServer<T>(input: SpawnServerInput<T>): Promise<Server
     });
     child.once("exit", (code, signal) => {
       clearTimeout(timer);
-      reject(new Error(`exited (${signal ?? `code ${code}`}) before it was ready: ${stderr.trim().split("\n").slice(-3).join(" | ")}`));
+      reject(
+        new Error(
+          `exited (${signal ?? `code ${code}`}) before it was ready: ${stderr.trim().split("\n").slice(-3).join(" | ")}`,
+        ),
+      );
     });
   }).catch(async (error: Error) => {
     child.kill("SIGKILL");

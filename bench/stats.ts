@@ -60,11 +60,25 @@ function cleanFigure(value: number | null | undefined): number | null {
 }
 
 /** Builds an entry; the ratio follows from the unit. */
-export function entry(name: string, ours: number | null, baselineName: string, baseline: number | null, unit: string, note?: string): ResultEntry {
+export function entry(
+  name: string,
+  ours: number | null,
+  baselineName: string,
+  baseline: number | null,
+  unit: string,
+  note?: string,
+): ResultEntry {
   const o = cleanFigure(ours);
   const b = cleanFigure(baseline);
   const r = ratioOf(o, b, directionOf(unit));
-  const result: ResultEntry = { name, ours: o, baseline_name: baselineName, baseline: b, unit, ratio: r === null ? null : roundSignificant(r, 3) };
+  const result: ResultEntry = {
+    name,
+    ours: o,
+    baseline_name: baselineName,
+    baseline: b,
+    unit,
+    ratio: r === null ? null : roundSignificant(r, 3),
+  };
   if (note) result.note = note;
   return result;
 }

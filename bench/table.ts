@@ -16,8 +16,16 @@ export function formatRatio(ratio: number | null): string {
 }
 
 function rows(entries: readonly ResultEntry[]): string[][] {
-  const withUnit = (value: number | null, unit: string) => (value === null ? formatFigure(value) : `${formatFigure(value)} ${unit}`);
-  return entries.map((e) => [e.name, withUnit(e.ours, e.unit), e.baseline_name, withUnit(e.baseline, e.unit), formatRatio(e.ratio), e.note ?? ""]);
+  const withUnit = (value: number | null, unit: string) =>
+    value === null ? formatFigure(value) : `${formatFigure(value)} ${unit}`;
+  return entries.map((e) => [
+    e.name,
+    withUnit(e.ours, e.unit),
+    e.baseline_name,
+    withUnit(e.baseline, e.unit),
+    formatRatio(e.ratio),
+    e.note ?? "",
+  ]);
 }
 
 const HEADER = ["benchmark", "ours", "baseline", "baseline figure", "ratio", "note"];
@@ -25,7 +33,11 @@ const HEADER = ["benchmark", "ours", "baseline", "baseline figure", "ratio", "no
 export function consoleTable(entries: readonly ResultEntry[]): string {
   const all = [HEADER, ...rows(entries)];
   const widths = HEADER.map((_, i) => Math.max(...all.map((r) => r[i].length)));
-  const line = (r: string[]) => r.map((cell, i) => (i === 1 || i === 3 || i === 4 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join("  ").trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((cell, i) => (i === 1 || i === 3 || i === 4 ? cell.padStart(widths[i]) : cell.padEnd(widths[i])))
+      .join("  ")
+      .trimEnd();
   return [line(HEADER), widths.map((w) => "-".repeat(w)).join("  "), ...all.slice(1).map(line)].join("\n");
 }
 

@@ -17,7 +17,7 @@ import { loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CustodialWalletServiceClient } from "../generated/client.ts";
-import { createContext, type BenchContext, type SectionResult } from "./context.ts";
+import { type BenchContext, createContext, type SectionResult } from "./context.ts";
 import { spawnServer } from "./spawn-server.ts";
 import { entry, median, percentile } from "./stats.ts";
 
@@ -71,8 +71,21 @@ export async function benchWebhookIsolation(ctx: BenchContext): Promise<SectionR
   const list = (rs: RunFigures[], k: keyof RunFigures) => rs.map((r) => r[k] ?? "n/a").join("/");
   return {
     entries: [
-      entry(`webhook delivery to a healthy endpoint, p50, ${bad}`, med(loaded, "p50"), "the same, healthy endpoints alone", med(clean, "p50"), "ms"),
-      entry(`webhook delivery to a healthy endpoint, p99, ${bad}`, p99, "the same, healthy endpoints alone", med(clean, "p99"), "ms", `goal: within 1.5x of alone and under 1 s: ${goal ? "met" : "NOT met"}`),
+      entry(
+        `webhook delivery to a healthy endpoint, p50, ${bad}`,
+        med(loaded, "p50"),
+        "the same, healthy endpoints alone",
+        med(clean, "p50"),
+        "ms",
+      ),
+      entry(
+        `webhook delivery to a healthy endpoint, p99, ${bad}`,
+        p99,
+        "the same, healthy endpoints alone",
+        med(clean, "p99"),
+        "ms",
+        `goal: within 1.5x of alone and under 1 s: ${goal ? "met" : "NOT met"}`,
+      ),
     ],
     notes: [
       `webhook-isolation: ${HEALTHY} healthy endpoints (registered last), ${EVENTS} wallet.created events one every ${EVERY_MS} ms; latency = arrival at the receiver − the delivery's created_at; median of ${runs} runs each after a warm-up pair, clean and loaded interleaved. ` +
@@ -84,7 +97,11 @@ export async function benchWebhookIsolation(ctx: BenchContext): Promise<SectionR
 }
 
 async function oneRun(ctx: BenchContext, withBad: boolean): Promise<RunFigures> {
-  const child = await spawnServer<SandboxInfo>({ args: ["--import", "tsx", join(ctx.root, "bench/servers/sandbox-webhooks.ts")], cwd: ctx.root, timeoutMs: 90_000 });
+  const child = await spawnServer<SandboxInfo>({
+    args: ["--import", "tsx", join(ctx.root, "bench/servers/sandbox-webhooks.ts")],
+    cwd: ctx.root,
+    timeoutMs: 90_000,
+  });
   const sandbox = child.info;
   const healthy = await Promise.all(Array.from({ length: HEALTHY }, () => listen((_req, res) => res.end("ok"))));
   let open = 0;
@@ -97,9 +114,14 @@ async function oneRun(ctx: BenchContext, withBad: boolean): Promise<RunFigures> 
     req.socket.once("close", () => open--);
   });
   try {
-    const client = new CustodialWalletServiceClient({ baseUrl: sandbox.base_url, apiKey: sandbox.api_key, apiSecret: sandbox.api_secret });
+    const client = new CustodialWalletServiceClient({
+      baseUrl: sandbox.base_url,
+      apiKey: sandbox.api_key,
+      apiSecret: sandbox.api_secret,
+    });
     const ws = sandbox.workspace_id;
-    const register = async (url: string) => (await client.createWebhook({ params: { workspace_id: ws }, body: { url, event_types: ["wallet.created"] } })).id;
+    const register = async (url: string) =>
+      (await client.createWebhook({ params: { workspace_id: ws }, body: { url, event_types: ["wallet.created"] } })).id;
     const refusing: string[] = [];
     if (withBad) {
       for (let i = 0; i < REFUSING; i++) refusing.push(await register(`${REFUSED_URL}/r${i}`));
@@ -112,7 +134,9 @@ async function oneRun(ctx: BenchContext, withBad: boolean): Promise<RunFigures> 
     const started = Date.now();
     for (let i = 0; i < EVENTS; i++) {
       await sleep(started + i * EVERY_MS - Date.now());
-      void client.createWallet({ body: { name: `bench-isolation-${i}` } }).catch((e: unknown) => ctx.log(`webhook-isolation: createWallet failed: ${String(e)}`));
+      void client
+        .createWallet({ body: { name: `bench-isolation-${i}` } })
+        .catch((e: unknown) => ctx.log(`webhook-isolation: createWallet failed: ${String(e)}`));
     }
     const deadline = Date.now() + 60_000;
     while (healthy.some((h) => h.arrivals.size < EVENTS) && Date.now() < deadline) await sleep(50);
@@ -121,7 +145,10 @@ async function oneRun(ctx: BenchContext, withBad: boolean): Promise<RunFigures> 
     // The event time of each delivery: its created_at in the delivery log (written with the event).
     const latencies: number[] = [];
     for (let i = 0; i < HEALTHY; i++) {
-      for await (const d of client.listWebhookDeliveries.all({ params: { workspace_id: ws }, query: { webhook_id: healthyIds[i] } })) {
+      for await (const d of client.listWebhookDeliveries.all({
+        params: { workspace_id: ws },
+        query: { webhook_id: healthyIds[i] },
+      })) {
         const at = healthy[i].arrivals.get(d.event_id as string);
         if (at !== undefined) latencies.push(at - Date.parse(d.created_at as string));
       }
@@ -141,8 +168,11 @@ async function oneRun(ctx: BenchContext, withBad: boolean): Promise<RunFigures> 
       sandboxCpuMs: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0,
       load: Math.round(loadavg()[0] * 10) / 10,
     };
-    if (figures.arrivals < HEALTHY * EVENTS) ctx.log(`webhook-isolation: only ${figures.arrivals} of ${HEALTHY * EVENTS} healthy arrivals within 60 s`);
-    ctx.log(`webhook-isolation ${withBad ? "loaded" : "clean"}: p50 ${figures.p50} ms, p99 ${figures.p99} ms, max ${figures.max} ms over ${figures.arrivals} arrivals; sandbox CPU ${figures.sandboxCpuMs ?? "n/a"} ms, load average ${figures.load}`);
+    if (figures.arrivals < HEALTHY * EVENTS)
+      ctx.log(`webhook-isolation: only ${figures.arrivals} of ${HEALTHY * EVENTS} healthy arrivals within 60 s`);
+    ctx.log(
+      `webhook-isolation ${withBad ? "loaded" : "clean"}: p50 ${figures.p50} ms, p99 ${figures.p99} ms, max ${figures.max} ms over ${figures.arrivals} arrivals; sandbox CPU ${figures.sandboxCpuMs ?? "n/a"} ms, load average ${figures.load}`,
+    );
     return figures;
   } finally {
     await child.stop();

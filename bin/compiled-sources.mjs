@@ -4,7 +4,7 @@
 // as much CPU again as the work itself (docs/measurements/certify.md). A file is recompiled when its
 // source is newer than its output, a file whose source is gone is removed, so the tree never runs
 // stale code. The folders are tsconfig.build.json's, the ones dist/ is built from.
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 

@@ -15,7 +15,7 @@ const useSource = existsSync(source) && !(process.env.CUSTODY_COMPILED === "1" &
 
 let main;
 if (useSource) {
-  ({ main } = await (process.env.CUSTODY_TSX === "1" ? null : fromCompiledSources()) ?? (await fromTsx()));
+  ({ main } = (await (process.env.CUSTODY_TSX === "1" ? null : fromCompiledSources())) ?? (await fromTsx()));
 } else if (existsSync(compiled)) {
   ({ main } = await import(compiled.href));
 } else {

@@ -2,7 +2,7 @@
 // stops it at once), judges the report with them, and records the run's MUST failures on request.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { applyBaseline, baselineText, readBaseline, type Baseline } from "../conformance/report/baseline.ts";
+import { applyBaseline, type Baseline, baselineText, readBaseline } from "../conformance/report/baseline.ts";
 import type { Report } from "../conformance/report/model.ts";
 import type { RunEvent } from "../conformance/run/runner.ts";
 import { UsageError } from "./usage-error.ts";

@@ -5,7 +5,6 @@ import { HarRecorder } from "../conformance/report/har.ts";
 import type { Redactor } from "../conformance/transport/redact.ts";
 import { custodyVersion } from "../lib/version.ts";
 
-
 export function harRecorder(file: string | undefined): HarRecorder | undefined {
   return file ? new HarRecorder() : undefined;
 }

@@ -1,12 +1,13 @@
 // certify --plan: prints what a run would execute against the target and what enables the rest,
 // after the preflight (the only requests it sends). Exit 0 every MUST check of the level would run,
 // 3 some would not, 2 the preflight stopped.
+
+import { EXIT } from "../conformance/report/model.ts";
+import { renderPlan } from "../conformance/report/plan-text.ts";
 import type { RunOptions, Target } from "../conformance/run/config.ts";
 import { planRun } from "../conformance/run/plan.ts";
 import { preflight } from "../conformance/run/preflight.ts";
 import { HttpProbe } from "../conformance/transport/probe.ts";
-import { renderPlan } from "../conformance/report/plan-text.ts";
-import { EXIT } from "../conformance/report/model.ts";
 import { redactorFor } from "../conformance/transport/redact.ts";
 import { CERTIFY_OPTIONS } from "./commands/certify.ts";
 

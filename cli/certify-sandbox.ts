@@ -52,7 +52,8 @@ export function startSandboxWorker(options: Record<string, unknown> = CERTIFY_SA
     worker.once("error", (error) => fail(`the sandbox stopped: ${error.message}`));
     worker.once("exit", (code) => fail(`the sandbox stopped (exit ${code}) before it was ready`));
     worker.once("message", (message: { type?: string; handle?: Omit<SandboxHandle, "close">; message?: string }) => {
-      if (message?.type !== "ready" || !message.handle) return fail(`cannot start the reference deployment: ${message?.message ?? "no answer"}`);
+      if (message?.type !== "ready" || !message.handle)
+        return fail(`cannot start the reference deployment: ${message?.message ?? "no answer"}`);
       clearTimeout(timer);
       worker.removeAllListeners("exit");
       worker.removeAllListeners("error");

@@ -3,27 +3,28 @@
 // level ran and passed), 1 a MUST check failed, 2 bad usage or the preflight stopped the run,
 // 3 no MUST check failed but some did not run. Secrets are never printed. SIGINT/SIGTERM stop the
 // checks, remove what the run created, write the reports and exit 130/143 (a second signal: at once).
-import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, type RunOptions, type Target } from "../conformance/run/config.ts";
-import { resolveTarget } from "./target.ts";
-import type { OperationInfo } from "../conformance/run/operations.ts";
-import { DEFAULT_MAX_BODY_BYTES } from "../conformance/transport/probe.ts";
-import { consoleReporter } from "../conformance/report/console.ts";
-import { redactConsole, writeReports } from "../conformance/report/write.ts";
-import { EXIT, exitCodeOf } from "../conformance/report/model.ts";
-import { supplyMode } from "../conformance/run/supply.ts";
-import { startSandboxWorker, type SandboxHandle } from "./certify-sandbox.ts";
-import { Interruption } from "./interruption.ts";
+
 import { GROUPS, type Group, type Level } from "../conformance/checks/types.ts";
-import { parseFlags, type FlagValues } from "./flags.ts";
-import { UsageError } from "./usage-error.ts";
+import { consoleReporter } from "../conformance/report/console.ts";
+import { EXIT, exitCodeOf } from "../conformance/report/model.ts";
+import { redactConsole, writeReports } from "../conformance/report/write.ts";
+import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, type RunOptions, type Target } from "../conformance/run/config.ts";
+import type { OperationInfo } from "../conformance/run/operations.ts";
+import { supplyMode } from "../conformance/run/supply.ts";
+import { DEFAULT_MAX_BODY_BYTES } from "../conformance/transport/probe.ts";
+import { type BaselineJudge, baselineJudge } from "./certify-baseline.ts";
 import { fuzzBanner, fuzzCatalog, fuzzOptionsOf } from "./certify-fuzz.ts";
 import { harRecorder, writeHar } from "./certify-har.ts";
+import { printPlan } from "./certify-plan.ts";
+import { type SandboxHandle, startSandboxWorker } from "./certify-sandbox.ts";
 import { CERTIFY_COMMAND, CERTIFY_OPTIONS } from "./commands/certify.ts";
 import { ConfigError } from "./config-file.ts";
 import { configOf, namedHint, withConfig } from "./config-values.ts";
+import { type FlagValues, parseFlags } from "./flags.ts";
 import { helpText } from "./help.ts";
-import { baselineJudge, type BaselineJudge } from "./certify-baseline.ts";
-import { printPlan } from "./certify-plan.ts";
+import { Interruption } from "./interruption.ts";
+import { resolveTarget } from "./target.ts";
+import { UsageError } from "./usage-error.ts";
 
 export interface CertifyIo {
   stdout?: (text: string) => void;
@@ -66,8 +67,15 @@ export async function run(argv: string[], io: CertifyIo = {}): Promise<number> {
   const interruption = io.signals === false ? undefined : new Interruption(stderr);
   try {
     const config = configOf(values.config, { cwd: io.cwd, env });
-    values = withConfig(values, config, "certify", values.target === undefined ? undefined : { kind: "targets", name: values.target }, env);
-    if (values.target !== undefined && config === undefined) throw new ConfigError("--target needs a config file with targets (custody init writes one)");
+    values = withConfig(
+      values,
+      config,
+      "certify",
+      values.target === undefined ? undefined : { kind: "targets", name: values.target },
+      env,
+    );
+    if (values.target !== undefined && config === undefined)
+      throw new ConfigError("--target needs a config file with targets (custody init writes one)");
     const options = runOptions(values, env);
     fuzzOptionsOf(values); // a wrong --fuzz value is named before a sandbox starts
     const baseline = baselineJudge(values.baseline, values["write-baseline"]); // a bad file too
@@ -75,12 +83,28 @@ export async function run(argv: string[], io: CertifyIo = {}): Promise<number> {
     if (values.sandbox) sandbox = startSandboxWorker();
     const [operations, handle] = await Promise.all([io.operations ?? loadOperations(), sandbox]);
     const target = resolveTarget(
-      { values, declared: CERTIFY_OPTIONS, env, sandbox: () => handle, sandboxSource: "--sandbox", missingHint: `; or use --sandbox${namedHint(config, "targets")}` },
+      {
+        values,
+        declared: CERTIFY_OPTIONS,
+        env,
+        sandbox: () => handle,
+        sandboxSource: "--sandbox",
+        missingHint: `; or use --sandbox${namedHint(config, "targets")}`,
+      },
       options.level,
     );
     if (interruption?.signal.aborted) return interruption.exitCode;
     if (values.plan) return await printPlan(target, options, stdout, stderr); // certify-plan.ts
-    const code = await certify({ target, options, operations, values, stdout, stderr, baseline, signal: interruption?.signal });
+    const code = await certify({
+      target,
+      options,
+      operations,
+      values,
+      stdout,
+      stderr,
+      baseline,
+      signal: interruption?.signal,
+    });
     return interruption?.signal.aborted ? interruption.exitCode : code;
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
@@ -108,18 +132,45 @@ interface CertifyRun {
   signal?: AbortSignal;
 }
 
-async function certify({ target, options, operations, values, stdout, stderr, baseline, signal }: CertifyRun): Promise<number> {
+async function certify({
+  target,
+  options,
+  operations,
+  values,
+  stdout,
+  stderr,
+  baseline,
+  signal,
+}: CertifyRun): Promise<number> {
   // The suite (every check, and what they import) loads here, while a sandbox worker starts.
-  const [{ runSuite }, { redactorFor }, { CATALOG }] = await Promise.all([import("../conformance/run/runner.ts"), import("../conformance/transport/redact.ts"), import("../conformance/checks/catalog.ts")]);
+  const [{ runSuite }, { redactorFor }, { CATALOG }] = await Promise.all([
+    import("../conformance/run/runner.ts"),
+    import("../conformance/transport/redact.ts"),
+    import("../conformance/checks/catalog.ts"),
+  ]);
   const redactor = redactorFor(target);
-  const reporter = baseline.reporter(consoleReporter({ write: (t) => stdout(redactor.text(t)), color: !values["no-color"] && process.stdout.isTTY === true, verbose: !values.quiet }));
+  const reporter = baseline.reporter(
+    consoleReporter({
+      write: (t) => stdout(redactor.text(t)),
+      color: !values["no-color"] && process.stdout.isTTY === true,
+      verbose: !values.quiet,
+    }),
+  );
   const restoreConsole = redactConsole(redactor);
   const fuzz = fuzzOptionsOf(values);
   if (fuzz) stdout(fuzzBanner(fuzz));
   const har = harRecorder(values.har);
   let result;
   try {
-    result = await runSuite({ target, options, operations, onEvent: reporter, catalog: [...CATALOG, ...(await fuzzCatalog(fuzz, operations, options.level, CATALOG))], ...(har ? { onExchange: har.record } : {}), ...(signal ? { signal } : {}) });
+    result = await runSuite({
+      target,
+      options,
+      operations,
+      onEvent: reporter,
+      catalog: [...CATALOG, ...(await fuzzCatalog(fuzz, operations, options.level, CATALOG))],
+      ...(har ? { onExchange: har.record } : {}),
+      ...(signal ? { signal } : {}),
+    });
   } finally {
     restoreConsole();
   }
@@ -142,7 +193,10 @@ function runOptions(v: Values, env: NodeJS.ProcessEnv): RunOptions {
   if (level !== "seed" && level !== "full") problems.push(`--level must be seed or full, not "${v.level}"`);
   let only: Group[] | undefined;
   if (v.only) {
-    only = v.only.split(",").map((g) => g.trim()).filter(Boolean) as Group[];
+    only = v.only
+      .split(",")
+      .map((g) => g.trim())
+      .filter(Boolean) as Group[];
     const unknown = only.filter((g) => !(GROUPS as readonly string[]).includes(g));
     if (unknown.length > 0) problems.push(`--only: unknown group ${unknown.join(", ")} (groups: ${GROUPS.join(", ")})`);
   }
@@ -151,7 +205,14 @@ function runOptions(v: Values, env: NodeJS.ProcessEnv): RunOptions {
     only,
     timeoutMs: positiveInt(v["timeout-ms"], "--timeout-ms", DEFAULT_TIMEOUT_MS, problems),
     concurrency: positiveInt(v.concurrency, "--concurrency", DEFAULT_CONCURRENCY, problems),
-    maxBodyBytes: MIB * positiveInt(v["max-body-mib"] ?? (env.CUSTODY_MAX_BODY_MIB || undefined), "--max-body-mib (CUSTODY_MAX_BODY_MIB)", DEFAULT_MAX_BODY_BYTES / MIB, problems),
+    maxBodyBytes:
+      MIB *
+      positiveInt(
+        v["max-body-mib"] ?? (env.CUSTODY_MAX_BODY_MIB || undefined),
+        "--max-body-mib (CUSTODY_MAX_BODY_MIB)",
+        DEFAULT_MAX_BODY_BYTES / MIB,
+        problems,
+      ),
     // Decided once: fixtures come from flags, or are created at --level full and against the sandbox.
     supply: supplyMode(level, v.sandbox === true || v["create-fixtures"] === true),
   };

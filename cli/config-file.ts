@@ -11,7 +11,7 @@ import { GENERATE_COMMAND } from "./commands/generate.ts";
 import { MCP_COMMAND } from "./commands/mcp.ts";
 import { MOCK_COMMAND } from "./commands/mock.ts";
 import { SANDBOX_COMMAND } from "./commands/sandbox.ts";
-import { configKeys, type CommandSpec, type ConfigSection, type OptionSpec } from "./options.ts";
+import { type CommandSpec, type ConfigSection, configKeys, type OptionSpec } from "./options.ts";
 
 export const CONFIG_FILE_NAMES = ["custody.config.yaml", "custody.config.yml", "custody.config.json"] as const;
 
@@ -57,7 +57,8 @@ export function findConfigFile(explicit: string | undefined, cwd: string): strin
     return file;
   }
   const found = CONFIG_FILE_NAMES.map((name) => resolve(cwd, name)).filter((file) => existsSync(file));
-  if (found.length > 1) throw new ConfigError(`${found.map((f) => relative(cwd, f)).join(" and ")} both exist: keep one`);
+  if (found.length > 1)
+    throw new ConfigError(`${found.map((f) => relative(cwd, f)).join(" and ")} both exist: keep one`);
   return found[0];
 }
 
@@ -77,7 +78,9 @@ export function loadConfig(path: string, cwd: string): LoadedConfig {
     } else if (Object.hasOwn(SECTION_COMMANDS, key)) {
       config.sections[key as ConfigSection] = sectionValues(file, key, SECTION_COMMANDS[key as ConfigSection], value);
     } else {
-      throw new ConfigError(`${file}: ${key}: unknown key${suggestion(key, TOP_KEYS)} (sections: ${TOP_KEYS.join(", ")})`);
+      throw new ConfigError(
+        `${file}: ${key}: unknown key${suggestion(key, TOP_KEYS)} (sections: ${TOP_KEYS.join(", ")})`,
+      );
     }
   }
   return config;
@@ -88,7 +91,9 @@ function parseFile(path: string, file: string): unknown {
   try {
     text = readFileSync(path, "utf8").replace(/^\uFEFF/, "");
   } catch (error) {
-    throw new ConfigError(`${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new ConfigError(
+      `${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
   if (path.endsWith(".json")) {
     try {
@@ -112,7 +117,8 @@ function namedEntries(file: string, key: NamedSection, value: unknown): Record<s
   const command = SECTION_COMMANDS[NAMED_SECTIONS[key]];
   const out: Record<string, SectionValues> = {};
   for (const [name, settings] of Object.entries(value)) {
-    if (!/^[A-Za-z0-9][\w.-]*$/.test(name)) throw new ConfigError(`${file}: ${key}.${name}: a name is letters, digits, '.', '_' or '-'`);
+    if (!/^[A-Za-z0-9][\w.-]*$/.test(name))
+      throw new ConfigError(`${file}: ${key}.${name}: a name is letters, digits, '.', '_' or '-'`);
     out[name] = sectionValues(file, `${key}.${name}`, command, settings);
   }
   return out;
@@ -120,12 +126,15 @@ function namedEntries(file: string, key: NamedSection, value: unknown): Record<s
 
 function sectionValues(file: string, where: string, command: CommandSpec, value: unknown): SectionValues {
   if (value === null || value === undefined) return {};
-  if (!isPlainObject(value)) throw new ConfigError(`${file}: ${where}: expected a mapping of ${command.name}'s settings`);
+  if (!isPlainObject(value))
+    throw new ConfigError(`${file}: ${where}: expected a mapping of ${command.name}'s settings`);
   const keys = configKeys(command.options);
   const out: SectionValues = {};
   for (const [key, raw] of Object.entries(value)) {
     if (!keys.includes(key)) {
-      const why = Object.hasOwn(command.options, key) ? "is not a config key (give it on the command line)" : `unknown key${suggestion(key, keys)}`;
+      const why = Object.hasOwn(command.options, key)
+        ? "is not a config key (give it on the command line)"
+        : `unknown key${suggestion(key, keys)}`;
       throw new ConfigError(`${file}: ${where}.${key}: ${why}; ${command.name} takes ${keys.join(", ")}`);
     }
     out[key] = checkedValue(`${file}: ${where}.${key}`, key, command.options[key], raw);
@@ -140,30 +149,43 @@ function checkedValue(at: string, key: string, option: OptionSpec, raw: unknown)
     return raw;
   }
   if (isPlainObject(raw) && Object.keys(raw).length === 1 && "env" in raw) {
-    if (typeof raw.env !== "string" || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(raw.env)) throw new ConfigError(`${at}: env must name an environment variable (letters, digits, _)`);
+    if (typeof raw.env !== "string" || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(raw.env))
+      throw new ConfigError(`${at}: env must name an environment variable (letters, digits, _)`);
     return { env: raw.env };
   }
   if (option.secret) {
-    throw new ConfigError(`${at}: a secret is never written in the config file; name its environment variable instead: ${key}: { env: ${suggestedEnv(option, key)} }`);
+    throw new ConfigError(
+      `${at}: a secret is never written in the config file; name its environment variable instead: ${key}: { env: ${suggestedEnv(option, key)} }`,
+    );
   }
   if (option.multiple && Array.isArray(raw)) {
     if (raw.length === 0 || !raw.every(isScalarText)) throw new ConfigError(`${at}: expected a list of strings`);
     return raw.map(String);
   }
-  if (!isScalarText(raw)) throw new ConfigError(`${at}: expected ${option.multiple ? "a string or a list of strings" : "a string"}${option.value ? ` (${option.value})` : ""}`);
+  if (!isScalarText(raw))
+    throw new ConfigError(
+      `${at}: expected ${option.multiple ? "a string or a list of strings" : "a string"}${option.value ? ` (${option.value})` : ""}`,
+    );
   const text = String(raw);
   if (text === "") throw new ConfigError(`${at}: empty; leave the key out instead`);
   return option.multiple ? [text] : text;
 }
 
 /** The section's values with environment variables read and paths made absolute: what the flags would have given. */
-export function resolveSection(config: LoadedConfig, where: string, command: CommandSpec, values: SectionValues, env: NodeJS.ProcessEnv): Record<string, string | boolean | string[]> {
+export function resolveSection(
+  config: LoadedConfig,
+  where: string,
+  command: CommandSpec,
+  values: SectionValues,
+  env: NodeJS.ProcessEnv,
+): Record<string, string | boolean | string[]> {
   const out: Record<string, string | boolean | string[]> = {};
   for (const [key, value] of Object.entries(values)) {
     let resolved: string | boolean | string[];
     if (typeof value === "object" && !Array.isArray(value)) {
       const fromEnv = env[value.env];
-      if (fromEnv === undefined || fromEnv === "") throw new ConfigError(`${config.file}: ${where}.${key}: environment variable ${value.env} is not set`);
+      if (fromEnv === undefined || fromEnv === "")
+        throw new ConfigError(`${config.file}: ${where}.${key}: environment variable ${value.env} is not set`);
       resolved = command.options[key].multiple ? [fromEnv] : fromEnv;
     } else resolved = value;
     out[key] = command.options[key].path && typeof resolved === "string" ? resolve(config.dir, resolved) : resolved;
@@ -193,7 +215,8 @@ function editDistance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
     row = next;
   }
   return row[b.length];

@@ -2,7 +2,15 @@
 // under the flags, as if those values had been typed. So the order is decided here, once: a flag wins
 // over the config file, and the config file over the environment variables the commands read when a
 // value is still missing.
-import { ConfigError, findConfigFile, loadConfig, resolveSection, SECTION_COMMANDS, type LoadedConfig, type NamedSection } from "./config-file.ts";
+import {
+  ConfigError,
+  findConfigFile,
+  type LoadedConfig,
+  loadConfig,
+  type NamedSection,
+  resolveSection,
+  SECTION_COMMANDS,
+} from "./config-file.ts";
 import type { ConfigSection } from "./options.ts";
 
 export interface ConfigContext {
@@ -21,11 +29,19 @@ export function configOf(explicit: string | undefined, ctx: ConfigContext = {}):
  * The flags with the config file's values beneath them: the command's section, then the named entry
  * (`sdks.NAME`, `targets.NAME`) over it, then the flags over both.
  */
-export function withConfig<V extends object>(flags: V, config: LoadedConfig | undefined, section: ConfigSection, named?: { kind: NamedSection; name: string }, env: NodeJS.ProcessEnv = process.env): V {
+export function withConfig<V extends object>(
+  flags: V,
+  config: LoadedConfig | undefined,
+  section: ConfigSection,
+  named?: { kind: NamedSection; name: string },
+  env: NodeJS.ProcessEnv = process.env,
+): V {
   if (config === undefined) return flags;
   const command = SECTION_COMMANDS[section];
   const base = resolveSection(config, section, command, config.sections[section] ?? {}, env);
-  const entry = named ? resolveSection(config, `${named.kind}.${named.name}`, command, entryOf(config, named.kind, named.name), env) : {};
+  const entry = named
+    ? resolveSection(config, `${named.kind}.${named.name}`, command, entryOf(config, named.kind, named.name), env)
+    : {};
   const given = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined));
   return { ...base, ...entry, ...given } as V;
 }
@@ -35,7 +51,9 @@ export function entryOf(config: LoadedConfig, kind: NamedSection, name: string) 
   const entries = config[kind];
   if (!Object.hasOwn(entries, name)) {
     const names = Object.keys(entries);
-    throw new ConfigError(`${config.file} defines no ${singular(kind)} '${name}'${names.length ? ` (${kind}: ${names.join(", ")})` : ` (it has no ${kind})`}`);
+    throw new ConfigError(
+      `${config.file} defines no ${singular(kind)} '${name}'${names.length ? ` (${kind}: ${names.join(", ")})` : ` (it has no ${kind})`}`,
+    );
   }
   return entries[name];
 }

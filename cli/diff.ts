@@ -1,15 +1,16 @@
 // `custody diff <old> <new> [--rpc-old F --rpc-new F] [--format text|markdown|json|junit] [--fail-on breaking|warning|none] [--validate]`
 // Exit 0: nothing at or above --fail-on (none: never). Exit 1: something is. Exit 2: bad usage or an unreadable document.
-import { SpecError } from "../generator/load/spec-error.ts";
-import { diffDocuments, type DiffInput } from "../diff/index.ts";
+
+import { type DiffInput, diffDocuments } from "../diff/index.ts";
 import { renderJson } from "../diff/report/json.ts";
-import { failsAt, renderJunit, type FailOn } from "../diff/report/junit.ts";
+import { type FailOn, failsAt, renderJunit } from "../diff/report/junit.ts";
 import { renderMarkdown } from "../diff/report/markdown.ts";
 import { renderText } from "../diff/report/text.ts";
 import { loadSide } from "../diff/source.ts";
+import { SpecError } from "../generator/load/spec-error.ts";
+import { DIFF_COMMAND, DIFF_OPTIONS } from "./commands/diff.ts";
 import { parseFlags } from "./flags.ts";
 import { helpText } from "./help.ts";
-import { DIFF_COMMAND, DIFF_OPTIONS } from "./commands/diff.ts";
 import { UsageError } from "./usage-error.ts";
 
 export const DIFF_USAGE = helpText(DIFF_COMMAND);
@@ -31,16 +32,26 @@ export interface DiffArgs {
 export function parseDiffArgs(argv: readonly string[]): DiffArgs {
   const { values, positionals } = parseFlags(argv, DIFF_OPTIONS, { positionals: true, usage: DIFF_USAGE });
   const format = values.format ?? "text";
-  if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(", ")}, not '${format}'`);
+  if (!(FORMATS as readonly string[]).includes(format))
+    throw new UsageError(`--format must be one of ${FORMATS.join(", ")}, not '${format}'`);
   const failOn = values["fail-on"] ?? "breaking";
   if (failOn !== "breaking" && failOn !== "warning" && failOn !== "none") {
     throw new UsageError(`--fail-on must be breaking, warning or none, not '${failOn}'`);
   }
-  const args: DiffArgs = { format: format as Format, failOn, validate: values.validate ?? false, help: values.help ?? false, rpcOld: values["rpc-old"], rpcNew: values["rpc-new"] };
+  const args: DiffArgs = {
+    format: format as Format,
+    failOn,
+    validate: values.validate ?? false,
+    help: values.help ?? false,
+    rpcOld: values["rpc-old"],
+    rpcNew: values["rpc-new"],
+  };
   if (args.help) return args;
-  if ((args.rpcOld === undefined) !== (args.rpcNew === undefined)) throw new UsageError(`--rpc-old and --rpc-new go together\n\n${DIFF_USAGE}`);
+  if ((args.rpcOld === undefined) !== (args.rpcNew === undefined))
+    throw new UsageError(`--rpc-old and --rpc-new go together\n\n${DIFF_USAGE}`);
   if (positionals.length === 0 && args.rpcOld !== undefined) return args; // JSON-RPC only
-  if (positionals.length !== 2) throw new UsageError(`expected two documents, old and new (got ${positionals.length})\n\n${DIFF_USAGE}`);
+  if (positionals.length !== 2)
+    throw new UsageError(`expected two documents, old and new (got ${positionals.length})\n\n${DIFF_USAGE}`);
   [args.old, args.new] = positionals;
   return args;
 }
@@ -69,7 +80,14 @@ export async function run(argv: string[]): Promise<number> {
     throw error;
   }
   const report = diffDocuments(input);
-  const out = args.format === "json" ? renderJson(report) : args.format === "markdown" ? renderMarkdown(report) : args.format === "junit" ? renderJunit(report, args.failOn) : renderText(report);
+  const out =
+    args.format === "json"
+      ? renderJson(report)
+      : args.format === "markdown"
+        ? renderMarkdown(report)
+        : args.format === "junit"
+          ? renderJunit(report, args.failOn)
+          : renderText(report);
   process.stdout.write(out);
   return report.changes.some((c) => failsAt(c.level, args.failOn)) ? 1 : 0;
 }

@@ -11,7 +11,11 @@ export interface FlagSpec {
   multiple?: boolean;
 }
 
-type FlagValue<S extends FlagSpec> = S["type"] extends "boolean" ? boolean : S["multiple"] extends true ? string[] : string;
+type FlagValue<S extends FlagSpec> = S["type"] extends "boolean"
+  ? boolean
+  : S["multiple"] extends true
+    ? string[]
+    : string;
 export type FlagValues<O extends Record<string, FlagSpec>> = { [K in keyof O]?: FlagValue<O[K]> };
 
 /** The usual `--help`/`-h` flag. */
@@ -21,10 +25,19 @@ export const HELP_FLAG = { help: { type: "boolean", short: "h" } } as const sati
  * Parses argv against `options`. `usage` is appended to an unknown-option error (the user asked for
  * something that is not there); the other errors are one line.
  */
-export function parseFlags<const O extends Record<string, FlagSpec>>(argv: readonly string[], options: O, opts: { positionals?: boolean; usage?: string } = {}): { values: FlagValues<O>; positionals: string[] } {
+export function parseFlags<const O extends Record<string, FlagSpec>>(
+  argv: readonly string[],
+  options: O,
+  opts: { positionals?: boolean; usage?: string } = {},
+): { values: FlagValues<O>; positionals: string[] } {
   let parsed: { values: Record<string, unknown>; positionals: string[] };
   try {
-    parsed = parseArgs({ args: dashValues(argv, options), options: parseArgsOptions(options), allowPositionals: opts.positionals ?? false, strict: true });
+    parsed = parseArgs({
+      args: dashValues(argv, options),
+      options: parseArgsOptions(options),
+      allowPositionals: opts.positionals ?? false,
+      strict: true,
+    });
   } catch (error) {
     throw usageErrorOf(error as Error & { code?: string }, opts.usage);
   }
@@ -37,7 +50,10 @@ export function parseFlags<const O extends Record<string, FlagSpec>>(argv: reado
 /** Only what parseArgs reads: declarations carry more (description, env, default), which it must not apply. */
 function parseArgsOptions(options: Record<string, FlagSpec>): Record<string, FlagSpec> {
   return Object.fromEntries(
-    Object.entries(options).map(([name, o]) => [name, { type: o.type, ...(o.short !== undefined ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) }]),
+    Object.entries(options).map(([name, o]) => [
+      name,
+      { type: o.type, ...(o.short !== undefined ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) },
+    ]),
   );
 }
 
@@ -69,7 +85,9 @@ function usageErrorOf(error: Error & { code?: string }, usage: string | undefine
     case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
       return new UsageError(`unknown option '${flag}'${usage ? `\n\n${usage}` : ""}`);
     case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
-      return new UsageError(/does not take an argument/.test(error.message) ? `${flag} takes no value` : `${flag} needs a value`);
+      return new UsageError(
+        /does not take an argument/.test(error.message) ? `${flag} takes no value` : `${flag} needs a value`,
+      );
     case "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL":
       return new UsageError(`unexpected argument '${positional}'`);
     default:

@@ -3,15 +3,23 @@
 // Exit 0: done (or, with --check, nothing would change). Exit 1: a broken spec, or --check found drift.
 import { existsSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
+import {
+  displayPath,
+  type GenerateResult,
+  generate,
+  type PackageSpec,
+  parsePackageSpec,
+  type RuntimeSource,
+  ZOD_FLAVOURS,
+  type ZodFlavour,
+} from "../generator/index.ts";
 import { SpecError } from "../generator/load/spec-error.ts";
-import { displayPath, generate, parsePackageSpec, type GenerateResult, type PackageSpec, type RuntimeSource } from "../generator/index.ts";
-import { ZOD_FLAVOURS, type ZodFlavour } from "../generator/index.ts";
 import { installLines } from "../generator/output-needs.ts";
 import { packagePath } from "../lib/package-root.ts";
 import { GENERATE_COMMAND, GENERATE_OPTIONS } from "./commands/generate.ts";
 import { ConfigError, type LoadedConfig } from "./config-file.ts";
-import { configOf, withConfig, type ConfigContext } from "./config-values.ts";
-import { parseFlags, type FlagValues } from "./flags.ts";
+import { type ConfigContext, configOf, withConfig } from "./config-values.ts";
+import { type FlagValues, parseFlags } from "./flags.ts";
 import { helpText, usageBlock } from "./help.ts";
 import { UsageError } from "./usage-error.ts";
 
@@ -44,11 +52,17 @@ export function parseGenerateArgs(argv: readonly string[]): GenerateArgs {
 
 /** One run's values (flags over config) as generate() options; a wrong value is named in one line. */
 export function generateArgsOf(values: Values): GenerateArgs {
-  const args: GenerateArgs = { spec: values.spec ?? DEFAULT_SPEC, out: values.out ?? "generated", check: values.check ?? false, help: values.help ?? false };
+  const args: GenerateArgs = {
+    spec: values.spec ?? DEFAULT_SPEC,
+    out: values.out ?? "generated",
+    check: values.check ?? false,
+    help: values.help ?? false,
+  };
   if (values.lenient) args.lenient = true;
   if (values.mcp) args.mcp = true;
   if (values.runtime !== undefined) {
-    if (values.runtime !== "vendor" && values.runtime !== "package") throw new UsageError(`--runtime must be vendor or package, got '${values.runtime}'`);
+    if (values.runtime !== "vendor" && values.runtime !== "package")
+      throw new UsageError(`--runtime must be vendor or package, got '${values.runtime}'`);
     args.runtime = values.runtime;
   }
   if (values.zod !== undefined) {
@@ -64,21 +78,40 @@ export function generateArgsOf(values: Values): GenerateArgs {
     }
   }
   const rpcSpec = values["rpc-spec"];
-  if (values["no-rpc"] && rpcSpec !== undefined) throw new UsageError(`--rpc-spec and --no-rpc exclude each other\n\n${usageBlock(GENERATE_COMMAND)}`);
-  if (!values["no-rpc"]) args.rpcSpec = rpcSpec ?? (args.spec === DEFAULT_SPEC && existsSync(DEFAULT_RPC_SPEC) ? DEFAULT_RPC_SPEC : undefined);
+  if (values["no-rpc"] && rpcSpec !== undefined)
+    throw new UsageError(`--rpc-spec and --no-rpc exclude each other\n\n${usageBlock(GENERATE_COMMAND)}`);
+  if (!values["no-rpc"])
+    args.rpcSpec =
+      rpcSpec ?? (args.spec === DEFAULT_SPEC && existsSync(DEFAULT_RPC_SPEC) ? DEFAULT_RPC_SPEC : undefined);
   return args;
 }
 
 /** The runs this invocation makes: one per selected SDK of the config file, else one from the flags. */
-export function generateRuns(flags: Values, config: LoadedConfig | undefined, env: NodeJS.ProcessEnv = process.env): Array<{ name?: string; args: GenerateArgs }> {
+export function generateRuns(
+  flags: Values,
+  config: LoadedConfig | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Array<{ name?: string; args: GenerateArgs }> {
   const names = config ? Object.keys(config.sdks) : [];
   if (flags.sdk !== undefined && names.length === 0) {
-    throw new ConfigError(config ? `--sdk: ${config.file} has no sdks` : "--sdk needs a config file with sdks (custody init writes one)");
+    throw new ConfigError(
+      config ? `--sdk: ${config.file} has no sdks` : "--sdk needs a config file with sdks (custody init writes one)",
+    );
   }
   if (names.length === 0) return [{ args: generateArgsOf(withConfig(flags, config, "generate", undefined, env)) }];
-  const chosen = flags.sdk?.flatMap((s) => s.split(",").map((n) => n.trim()).filter(Boolean)) ?? names;
-  if (chosen.length > 1 && flags.out !== undefined) throw new UsageError(`--out with ${chosen.length} SDKs of ${config!.file}: pick one with --sdk NAME`);
-  return chosen.map((name) => ({ name, args: generateArgsOf(withConfig(flags, config, "generate", { kind: "sdks", name }, env)) }));
+  const chosen =
+    flags.sdk?.flatMap((s) =>
+      s
+        .split(",")
+        .map((n) => n.trim())
+        .filter(Boolean),
+    ) ?? names;
+  if (chosen.length > 1 && flags.out !== undefined)
+    throw new UsageError(`--out with ${chosen.length} SDKs of ${config!.file}: pick one with --sdk NAME`);
+  return chosen.map((name) => ({
+    name,
+    args: generateArgsOf(withConfig(flags, config, "generate", { kind: "sdks", name }, env)),
+  }));
 }
 
 export async function run(argv: string[], ctx: ConfigContext = {}): Promise<number> {
@@ -89,7 +122,11 @@ export async function run(argv: string[], ctx: ConfigContext = {}): Promise<numb
   }
   const runs = generateRuns(values, configOf(values.config, ctx), ctx.env);
   let code = 0;
-  for (const { name, args } of runs) code = Math.max(code, await generateOne(args, name === undefined ? "custody generate" : `custody generate [${name}]`));
+  for (const { name, args } of runs)
+    code = Math.max(
+      code,
+      await generateOne(args, name === undefined ? "custody generate" : `custody generate [${name}]`),
+    );
   return code;
 }
 
@@ -103,7 +140,17 @@ async function generateOne(args: GenerateArgs, label: string): Promise<number> {
   const out = shown(args.out);
   let result: GenerateResult;
   try {
-    result = await generate({ specPath: args.spec, rpcSpecPath: args.rpcSpec, outDir: args.out, check: args.check, lenient: args.lenient, runtime: args.runtime, package: args.package, zod: args.zod, mcp: args.mcp });
+    result = await generate({
+      specPath: args.spec,
+      rpcSpecPath: args.rpcSpec,
+      outDir: args.out,
+      check: args.check,
+      lenient: args.lenient,
+      runtime: args.runtime,
+      package: args.package,
+      zod: args.zod,
+      mcp: args.mcp,
+    });
   } catch (error) {
     if (error instanceof SpecError) {
       console.error(`${label}: the spec is invalid, nothing was written:\n${error.message}`);
@@ -122,7 +169,11 @@ async function generateOne(args: GenerateArgs, label: string): Promise<number> {
     console.error(`${label} --check: ${out} is out of date; run \`custody generate\`:`);
     for (const f of changed) console.error(`  ${f.status.padEnd(7)} ${out}/${f.path}`);
     const { sdkSurfaceSummary } = await import("../diff/surface.ts");
-    for (const line of await sdkSurfaceSummary({ openapi: args.spec, rpc: args.rpcSpec, display: displayPath }, args.out).catch((e: Error) => [`SDK surface: not compared (${e.message.split("\n")[0]})`])) console.error(line);
+    for (const line of await sdkSurfaceSummary(
+      { openapi: args.spec, rpc: args.rpcSpec, display: displayPath },
+      args.out,
+    ).catch((e: Error) => [`SDK surface: not compared (${e.message.split("\n")[0]})`]))
+      console.error(line);
     return 1;
   }
   const total = result.files.filter((f) => f.status !== "removed").length;
@@ -139,9 +190,16 @@ async function generateOne(args: GenerateArgs, label: string): Promise<number> {
 /** What the output needs in the user's project: nothing for custody's own generated/, else the install lines. */
 function needsLines(out: string, args: GenerateArgs, result: GenerateResult): string[] {
   if (result.needs === undefined) return [];
-  if (args.package) return [`${out} is a package (its package.json lists what it needs): cd ${out} && npm install && npm run build`];
-  const custody = Object.hasOwn(result.needs.dependencies, "custody") ? " (and custody, which this project has: the code imports custody/runtime)" : "";
-  return [`${out} needs, in the project that compiles it${custody}:`, ...installLines(result.needs).map((line) => `  ${line}`), `and tsc with "module": "NodeNext" (every import in it ends in .js).`];
+  if (args.package)
+    return [`${out} is a package (its package.json lists what it needs): cd ${out} && npm install && npm run build`];
+  const custody = Object.hasOwn(result.needs.dependencies, "custody")
+    ? " (and custody, which this project has: the code imports custody/runtime)"
+    : "";
+  return [
+    `${out} needs, in the project that compiles it${custody}:`,
+    ...installLines(result.needs).map((line) => `  ${line}`),
+    `and tsc with "module": "NodeNext" (every import in it ends in .js).`,
+  ];
 }
 
 const MAX_WARNINGS = 20;
@@ -149,5 +207,6 @@ const MAX_WARNINGS = 20;
 /** One line per warning on stderr (the first 20, then a count). */
 function printWarnings(label: string, warnings: readonly string[]): void {
   for (const w of warnings.slice(0, MAX_WARNINGS)) console.error(`${label}: warning: ${w}`);
-  if (warnings.length > MAX_WARNINGS) console.error(`${label}: ... and ${warnings.length - MAX_WARNINGS} more warnings`);
+  if (warnings.length > MAX_WARNINGS)
+    console.error(`${label}: ... and ${warnings.length - MAX_WARNINGS} more warnings`);
 }

@@ -1,7 +1,7 @@
 // `custody <command> --help`, rendered from the command's declaration (options.ts): the synopsis, the
 // options under their sections with environment variable and default, then notes, examples and exit
 // status. docs/reference/cli.md is rendered from the same declarations (docs/reference-pages/cli.ts).
-import { flagLabel, type CommandSpec, type OptionSpec } from "./options.ts";
+import { type CommandSpec, flagLabel, type OptionSpec } from "./options.ts";
 
 const INDENT = "  ";
 const GAP = 2;
@@ -10,11 +10,26 @@ const GAP = 2;
 export function helpText(command: CommandSpec): string {
   const blocks: string[] = [usageBlock(command)];
   if (command.about) blocks.push(command.about);
-  if (command.arguments?.length) blocks.push(table("arguments", command.arguments.map((a) => [a.name, "", a.description])));
+  if (command.arguments?.length)
+    blocks.push(
+      table(
+        "arguments",
+        command.arguments.map((a) => [a.name, "", a.description]),
+      ),
+    );
   for (const [section, entries] of sections(command)) {
     // An environment column where most flags of the section have one; else "(env X)" after the few that do.
     const column = entries.filter(([, o]) => o.env).length * 2 >= entries.length;
-    blocks.push(table(section, entries.map(([name, o]) => [flagLabel(name, o), column ? (o.env ?? "") : "", column || !o.env ? describeOption(o) : `${describeOption(o)} (env ${o.env})`])));
+    blocks.push(
+      table(
+        section,
+        entries.map(([name, o]) => [
+          flagLabel(name, o),
+          column ? (o.env ?? "") : "",
+          column || !o.env ? describeOption(o) : `${describeOption(o)} (env ${o.env})`,
+        ]),
+      ),
+    );
   }
   if (command.notes?.length) blocks.push(...command.notes);
   if (command.examples?.length) blocks.push(["examples:", ...command.examples.map((e) => `${INDENT}${e}`)].join("\n"));
@@ -49,7 +64,10 @@ function table(heading: string, rows: Array<[string, string, string]>): string {
   const lines = rows.flatMap(([flag, env, description]) => {
     const [first, ...rest] = description.split("\n");
     const pad = " ".repeat(INDENT.length + flagWidth + envWidth);
-    return [`${INDENT}${flag.padEnd(flagWidth)}${env.padEnd(envWidth)}${first}`.trimEnd(), ...rest.map((line) => `${pad}${line.trim()}`)];
+    return [
+      `${INDENT}${flag.padEnd(flagWidth)}${env.padEnd(envWidth)}${first}`.trimEnd(),
+      ...rest.map((line) => `${pad}${line.trim()}`),
+    ];
   });
   return [`${heading}:`, ...lines].join("\n");
 }

@@ -8,7 +8,7 @@ import { parse, parseDocument } from "yaml";
 import { renderTemplate } from "../generator/emit/templates.ts";
 import { packagePath } from "../lib/package-root.ts";
 import { INIT_COMMAND, INIT_OPTIONS, INIT_TARGET_SETTINGS } from "./commands/init.ts";
-import { loadConfig, type LoadedConfig } from "./config-file.ts";
+import { type LoadedConfig, loadConfig } from "./config-file.ts";
 import { parseFlags } from "./flags.ts";
 import { helpText } from "./help.ts";
 import { UsageError } from "./usage-error.ts";
@@ -39,15 +39,20 @@ export async function run(argv: string[], io: InitIo = {}): Promise<number> {
   }
   const format = values.format ?? "yaml";
   if (format !== "yaml" && format !== "json") throw new UsageError(`--format must be yaml or json, not '${format}'`);
-  if (values.ci !== undefined && values.ci !== "github") throw new UsageError(`--ci: only github is supported, not '${values.ci}'`);
+  if (values.ci !== undefined && values.ci !== "github")
+    throw new UsageError(`--ci: only github is supported, not '${values.ci}'`);
   const configName = `custody.config.${format}`;
   const paths = [configName, ...(values.ci === "github" ? [WORKFLOW_PATH] : [])];
   const existing = paths.filter((path) => existsSync(join(cwd, path)));
-  if (existing.length > 0 && !values.force) throw new UsageError(`${existing.join(" and ")} already exist${existing.length === 1 ? "s" : ""}; --force overwrites`);
+  if (existing.length > 0 && !values.force)
+    throw new UsageError(
+      `${existing.join(" and ")} already exist${existing.length === 1 ? "s" : ""}; --force overwrites`,
+    );
   const settings = await askMissing(settingsOf(values), io.ask ?? terminalQuestion(), out);
   const extras = { restrictedKeys: values["restricted-keys"] === true, otherWorkspaceId: values["other-workspace-id"] };
   write(cwd, configName, configText(format, settings, extras), out);
-  if (values.ci === "github") write(cwd, WORKFLOW_PATH, githubWorkflow(configName, loadConfig(join(cwd, configName), cwd)), out);
+  if (values.ci === "github")
+    write(cwd, WORKFLOW_PATH, githubWorkflow(configName, loadConfig(join(cwd, configName), cwd)), out);
   out(nextSteps(configName, values.ci === "github", settings));
   return 0;
 }
@@ -67,9 +72,15 @@ function settingsOf(values: Record<string, unknown>): Settings {
 }
 
 /** On a terminal, the settings not given as flags, one question each (Enter skips). */
-async function askMissing(settings: Settings, ask: ((q: string) => Promise<string>) | undefined, out: (t: string) => void): Promise<Settings> {
+async function askMissing(
+  settings: Settings,
+  ask: ((q: string) => Promise<string>) | undefined,
+  out: (t: string) => void,
+): Promise<Settings> {
   if (!ask) return settings;
-  out(`The target ${CI_TARGET}: each answer goes into the config file (Enter skips; a skipped fixture leaves its checks skipped).\n`);
+  out(
+    `The target ${CI_TARGET}: each answer goes into the config file (Enter skips; a skipped fixture leaves its checks skipped).\n`,
+  );
   const answered: Settings = { ...settings };
   for (const [key, spec] of Object.entries(INIT_TARGET_SETTINGS) as Array<[keyof Settings, { description: string }]>) {
     if (answered[key] !== undefined) continue;
@@ -93,7 +104,11 @@ function terminalQuestion(): ((q: string) => Promise<string>) | undefined {
 }
 
 /** The starter with the staging target's settings written in (comments kept). */
-function configText(format: "yaml" | "json", settings: Settings, extras: { restrictedKeys: boolean; otherWorkspaceId?: string }): string {
+function configText(
+  format: "yaml" | "json",
+  settings: Settings,
+  extras: { restrictedKeys: boolean; otherWorkspaceId?: string },
+): string {
   const doc = parseDocument(readFileSync(STARTER, "utf8"));
   const set = (key: string, value: unknown) => doc.setIn(["targets", CI_TARGET, key], value);
   const envRef = (name: string) => {
@@ -141,6 +156,8 @@ function nextSteps(configName: string, ci: boolean, settings: Settings): string 
     "  custody certify --target sandbox           # a passing run, against the embedded deployment",
   ];
   if (ci) lines.push(`  in ${relative(".", WORKFLOW_PATH)}: replace OWNER/custody@main, add the secrets it names`);
-  lines.push(`  custody certify --target ${CI_TARGET} --plan    # what will run, and the flag that enables each check that will not`);
+  lines.push(
+    `  custody certify --target ${CI_TARGET} --plan    # what will run, and the flag that enables each check that will not`,
+  );
   return `${lines.join("\n")}\n`;
 }

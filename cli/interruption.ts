@@ -27,11 +27,15 @@ export class Interruption {
 
   private readonly onSignal = (name: (typeof SIGNALS)[number]): void => {
     if (this.received) {
-      this.stderr(`custody certify: ${name} again: stopping at once (what the run created may be left; the next run removes it once its lease ends)\n`);
+      this.stderr(
+        `custody certify: ${name} again: stopping at once (what the run created may be left; the next run removes it once its lease ends)\n`,
+      );
       process.exit(128 + NUMBER[name]);
     }
     this.received = name;
-    this.stderr(`custody certify: ${name} received: stopping the checks, removing what the run created, writing the reports (${name} again to stop at once)\n`);
+    this.stderr(
+      `custody certify: ${name} received: stopping the checks, removing what the run created, writing the reports (${name} again to stop at once)\n`,
+    );
     this.controller.abort(name);
   };
 }

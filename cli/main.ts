@@ -23,7 +23,14 @@ export const LOADERS: Readonly<Record<string, () => Promise<Command>>> = {
 export async function usage(): Promise<string> {
   const { COMMAND_SPECS } = await import("./commands/index.ts");
   const rows = COMMAND_SPECS.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`);
-  return ["usage: custody <command> [options]", "", "commands:", ...rows, "", "custody <command> --help for its options; custody --version"].join("\n");
+  return [
+    "usage: custody <command> [options]",
+    "",
+    "commands:",
+    ...rows,
+    "",
+    "custody <command> --help for its options; custody --version",
+  ].join("\n");
 }
 
 export function version(): string {

@@ -2,19 +2,20 @@
 // contract custody ships (or --spec FILE) through mcp/; the calls go through the generated client
 // (custody's own contract) or the same runtime call (another document); serving, safety and audit
 // are runtime/mcp's, shared with the servers `custody generate --mcp` emits.
-import { packagePath } from "../lib/package-root.ts";
-import { createTransport } from "../runtime/http/transport.ts";
-import { clientInvoke, startMcp, transportInvoke, type Invoke, type McpRunOptions } from "../runtime/mcp/index.ts";
+
 import { loadToolTable } from "../generator/mcp/load.ts";
+import { packagePath } from "../lib/package-root.ts";
+import type { ApiTarget } from "../lib/target.ts";
+import { custodyVersion } from "../lib/version.ts";
+import { createTransport } from "../runtime/http/transport.ts";
+import { clientInvoke, type Invoke, type McpRunOptions, startMcp, transportInvoke } from "../runtime/mcp/index.ts";
 import { startSandboxWorker } from "./certify-sandbox.ts";
 import { MCP_COMMAND, MCP_OPTIONS } from "./commands/mcp.ts";
 import { ConfigError } from "./config-file.ts";
-import { configOf, withConfig, type ConfigContext } from "./config-values.ts";
-import { parseFlags, type FlagValues } from "./flags.ts";
+import { type ConfigContext, configOf, withConfig } from "./config-values.ts";
+import { type FlagValues, parseFlags } from "./flags.ts";
 import { helpText } from "./help.ts";
-import { custodyVersion } from "../lib/version.ts";
 import { callTarget, resolveApiTarget } from "./target.ts";
-import type { ApiTarget } from "../lib/target.ts";
 import { UsageError } from "./usage-error.ts";
 
 type Values = FlagValues<typeof MCP_OPTIONS>;
@@ -35,12 +36,19 @@ export async function resolveMcpTarget(values: Values, ctx: ConfigContext): Prom
   let merged = values;
   if (values.target !== undefined) {
     const config = configOf(values.config, ctx);
-    if (config === undefined) throw new ConfigError("--target needs a config file with targets (custody init writes one)");
+    if (config === undefined)
+      throw new ConfigError("--target needs a config file with targets (custody init writes one)");
     merged = withConfig(values, config, "certify", { kind: "targets", name: values.target }, env);
   }
   if (!values.sandbox) return { target: callTarget(merged, MCP_OPTIONS, env), close: async () => undefined };
   const sandbox = await startSandboxWorker();
-  const target = resolveApiTarget({ values: merged, declared: MCP_OPTIONS, env, sandbox: () => sandbox, sandboxSource: "--sandbox" });
+  const target = resolveApiTarget({
+    values: merged,
+    declared: MCP_OPTIONS,
+    env,
+    sandbox: () => sandbox,
+    sandboxSource: "--sandbox",
+  });
   return { target, close: sandbox.close };
 }
 

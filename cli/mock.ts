@@ -2,20 +2,27 @@
 // first example and refuses requests that lack the ACCESS headers with the spec's 401 example. Prism
 // listens on a private loopback port; the port given here is served by a small proxy that adds CORS,
 // the /docs page and error messages that say why (web/mock-proxy.ts).
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import path from "node:path";
-import { createRequire } from "node:module";
-import { parseFlags } from "./flags.ts";
-import { helpText } from "./help.ts";
-import { MOCK_COMMAND, MOCK_DEFAULT_HOST, MOCK_DEFAULT_PORT, MOCK_OPTIONS, PRISM_INSTALL, PRISM_PACKAGE } from "./commands/mock.ts";
-import { configOf, withConfig, type ConfigContext } from "./config-values.ts";
-import { UsageError } from "./usage-error.ts";
-import { listen, type RunningServer } from "../runtime/server/listen.ts";
 import { parseCorsOrigins } from "../runtime/server/cors.ts";
+import { listen, type RunningServer } from "../runtime/server/listen.ts";
 import { packageFile } from "../web/locate.ts";
 import { createMockProxy } from "../web/mock-proxy.ts";
+import {
+  MOCK_COMMAND,
+  MOCK_DEFAULT_HOST,
+  MOCK_DEFAULT_PORT,
+  MOCK_OPTIONS,
+  PRISM_INSTALL,
+  PRISM_PACKAGE,
+} from "./commands/mock.ts";
+import { type ConfigContext, configOf, withConfig } from "./config-values.ts";
+import { parseFlags } from "./flags.ts";
+import { helpText } from "./help.ts";
+import { UsageError } from "./usage-error.ts";
 
 export const DEFAULT_SPEC = packageFile("spec", "openapi.yaml");
 const STARTUP_TIMEOUT_MS = 60_000;
@@ -101,7 +108,11 @@ export function prismScript(): string {
 /** Prism on a private loopback port, with its own CORS off (the proxy in front answers CORS). */
 function spawnPrism(spec: string, port: number): ChildProcess {
   if (!existsSync(spec)) throw new UsageError(`spec not found: ${spec}`);
-  return spawn(process.execPath, [prismScript(), "mock", "-h", MOCK_DEFAULT_HOST, "-p", String(port), "--cors=false", spec], { stdio: ["ignore", "pipe", "pipe"] });
+  return spawn(
+    process.execPath,
+    [prismScript(), "mock", "-h", MOCK_DEFAULT_HOST, "-p", String(port), "--cors=false", spec],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
 }
 
 function urlFor(host: string, port: number): string {
@@ -130,10 +141,17 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
     })());
   try {
     await waitUntilListening(child);
-    const proxy = createMockProxy({ upstream: urlFor(MOCK_DEFAULT_HOST, prismPort), specFile: spec, corsOrigins: options.corsOrigins });
+    const proxy = createMockProxy({
+      upstream: urlFor(MOCK_DEFAULT_HOST, prismPort),
+      specFile: spec,
+      corsOrigins: options.corsOrigins,
+    });
     front = await listen(proxy, { host, port: options.port ?? 0 }).catch((err: NodeJS.ErrnoException) => {
       // One clear line instead of a stack when the port is taken.
-      if (err.code === "EADDRINUSE") throw new UsageError(`port ${options.port} on ${host} is already in use; choose another with --port (0 picks a free one)`);
+      if (err.code === "EADDRINUSE")
+        throw new UsageError(
+          `port ${options.port} on ${host} is already in use; choose another with --port (0 picks a free one)`,
+        );
       throw err;
     });
   } catch (error) {
@@ -156,7 +174,10 @@ function waitUntilListening(child: ChildProcess): Promise<void> {
         reject(err);
       } else resolve();
     };
-    const timer = setTimeout(() => settle(new Error(`Prism did not start within ${STARTUP_TIMEOUT_MS / 1000} s:\n${tail(output)}`)), STARTUP_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => settle(new Error(`Prism did not start within ${STARTUP_TIMEOUT_MS / 1000} s:\n${tail(output)}`)),
+      STARTUP_TIMEOUT_MS,
+    );
     // Keep draining both pipes for the whole life of the process, so that Prism never blocks on a full pipe.
     const onData = (chunk: Buffer) => {
       if (settled) return;
@@ -184,7 +205,9 @@ export async function run(argv: string[]): Promise<number> {
   if (!existsSync(opts.spec)) throw new UsageError(`spec not found: ${opts.spec}`);
   const mock = await startMock(opts);
   const shown = path.relative(process.cwd(), opts.spec) || opts.spec;
-  console.error(`custody mock: serving ${shown} at ${mock.url} (API reference at ${mock.url}/docs; CORS: ${opts.corsOrigins.join(", ")})`);
+  console.error(
+    `custody mock: serving ${shown} at ${mock.url} (API reference at ${mock.url}/docs; CORS: ${opts.corsOrigins.join(", ")})`,
+  );
   let onSignal: (sig: NodeJS.Signals) => void = () => {};
   const signal = new Promise<NodeJS.Signals>((resolve) => {
     onSignal = resolve;

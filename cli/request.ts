@@ -4,10 +4,10 @@
 import { readFileSync } from "node:fs";
 import { operationList } from "../generated/operations.ts";
 import { createMatcher } from "../runtime/server/match.ts";
+import { REQUEST_COMMAND, REQUEST_OPTIONS } from "./commands/request.ts";
 import { parseFlags } from "./flags.ts";
 import { helpText } from "./help.ts";
-import { REQUEST_COMMAND, REQUEST_OPTIONS } from "./commands/request.ts";
-import { curlLine, fillPath, findOperation, prepareRequest, send, type Operation } from "./signed-call.ts";
+import { curlLine, fillPath, findOperation, type Operation, prepareRequest, send } from "./signed-call.ts";
 import { callTarget } from "./target.ts";
 import { UsageError } from "./usage-error.ts";
 
@@ -40,7 +40,9 @@ function readBodyArg(value: string): string {
     try {
       text = readFileSync(file === "-" ? 0 : file, "utf8");
     } catch (error) {
-      throw new UsageError(`--body ${value}: cannot read ${file === "-" ? "standard input" : file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      throw new UsageError(
+        `--body ${value}: cannot read ${file === "-" ? "standard input" : file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      );
     }
   }
   try {
@@ -53,7 +55,8 @@ function readBodyArg(value: string): string {
 
 export function parseRequestArgs(argv: string[]): RequestArgs {
   const { values, positionals } = parseFlags(argv, REQUEST_OPTIONS, { positionals: true, usage: REQUEST_USAGE });
-  const pairs = (flag: string, list: string[] | undefined) => Object.fromEntries((list ?? []).map((v) => keyValue(flag, v)));
+  const pairs = (flag: string, list: string[] | undefined) =>
+    Object.fromEntries((list ?? []).map((v) => keyValue(flag, v)));
   const out: RequestArgs = {
     positional: positionals,
     params: pairs("--param", values.param),
@@ -70,11 +73,15 @@ export function parseRequestArgs(argv: string[]): RequestArgs {
 const matcher = createMatcher(operationList.map((op) => ({ method: op.method, path: op.path, value: op })));
 
 /** The method, path and (when known) operation the positional arguments name. */
-function target(args: RequestArgs, workspaceId: string | undefined): { method: string; path: string; query: Record<string, string>; op?: Operation } {
+function target(
+  args: RequestArgs,
+  workspaceId: string | undefined,
+): { method: string; path: string; query: Record<string, string>; op?: Operation } {
   const [first, second, ...rest] = args.positional;
   if (first === undefined) throw new UsageError(`name an operation or METHOD PATH\n\n${REQUEST_USAGE}`);
   if (METHODS.has(first.toUpperCase())) {
-    if (second === undefined || !second.startsWith("/")) throw new UsageError(`${first} needs a PATH starting with /, e.g. ${first.toUpperCase()} /api/v1/wallets`);
+    if (second === undefined || !second.startsWith("/"))
+      throw new UsageError(`${first} needs a PATH starting with /, e.g. ${first.toUpperCase()} /api/v1/wallets`);
     if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);
     const url = new URL(second, "http://x");
     const query = { ...Object.fromEntries(url.searchParams), ...args.query };
@@ -105,7 +112,9 @@ export async function run(argv: string[]): Promise<number> {
   }
   const result = await send(prepared);
   const label = op ? `${op.operationId}: ` : "";
-  console.log(`${label}HTTP ${result.status} ${result.statusText}${result.requestId ? `  (x-request-id ${result.requestId})` : ""}`);
+  console.log(
+    `${label}HTTP ${result.status} ${result.statusText}${result.requestId ? `  (x-request-id ${result.requestId})` : ""}`,
+  );
   if (result.text !== "") console.log(pretty(result.text, result.json));
   return result.status >= 200 && result.status < 300 ? 0 : 1;
 }

@@ -49,7 +49,8 @@ export function removeSandboxFile(file: string): void {
 export function readSandboxFile(file: string): SandboxFile | undefined {
   if (!existsSync(file)) return undefined;
   const parsed = JSON.parse(readFileSync(file, "utf8")) as SandboxFile;
-  if (typeof parsed?.base_url !== "string" || typeof parsed.api_key !== "string") throw new Error(`${file} is not a sandbox file (no base_url/api_key)`);
+  if (typeof parsed?.base_url !== "string" || typeof parsed.api_key !== "string")
+    throw new Error(`${file} is not a sandbox file (no base_url/api_key)`);
   return parsed;
 }
 
@@ -67,7 +68,9 @@ export function runningSandbox(env: NodeJS.ProcessEnv = process.env): SandboxFil
   const file = sandboxFilePath(env);
   const found = readSandboxFile(file);
   if (found !== undefined && !pidAlive(found.pid)) {
-    throw new UsageError(`${file} was written by a sandbox that is no longer running (pid ${found.pid}); start \`custody sandbox\` again`);
+    throw new UsageError(
+      `${file} was written by a sandbox that is no longer running (pid ${found.pid}); start \`custody sandbox\` again`,
+    );
   }
   return found;
 }

@@ -1,15 +1,16 @@
 // `custody sandbox`: serves the reference deployment until SIGINT/SIGTERM.
 // With --json it prints exactly one JSON line once both servers listen (the sandbox's own seeded
 // credentials: printing them is the point, they exist only in this sandbox).
-import { sandboxCredentials, startSandbox, type Sandbox, type SandboxOptions } from "../reference/sandbox.ts";
+
+import { createServer } from "node:net";
+import { type Sandbox, type SandboxOptions, sandboxCredentials, startSandbox } from "../reference/sandbox.ts";
+import { parseCorsOrigins } from "../runtime/server/cors.ts";
+import { SANDBOX_COMMAND, SANDBOX_OPTIONS, SDK_LOCAL_PORT } from "./commands/sandbox.ts";
+import { type ConfigContext, configOf, withConfig } from "./config-values.ts";
 import { parseFlags } from "./flags.ts";
 import { helpText } from "./help.ts";
-import { SANDBOX_COMMAND, SANDBOX_OPTIONS, SDK_LOCAL_PORT } from "./commands/sandbox.ts";
-import { configOf, withConfig, type ConfigContext } from "./config-values.ts";
+import { removeSandboxFile, type SandboxFile, sandboxFilePath, writeSandboxFile } from "./sandbox-file.ts";
 import { UsageError } from "./usage-error.ts";
-import { parseCorsOrigins } from "../runtime/server/cors.ts";
-import { removeSandboxFile, sandboxFilePath, writeSandboxFile, type SandboxFile } from "./sandbox-file.ts";
-import { createServer } from "node:net";
 
 export const SANDBOX_USAGE = helpText(SANDBOX_COMMAND);
 
@@ -26,7 +27,8 @@ export function parseSandboxArgs(argv: string[], ctx: ConfigContext = {}): Parse
   const options: SandboxOptions = {};
   if (values.port !== undefined) options.port = parsePort("--port", values.port);
   if (values["rpc-port"] !== undefined) options.rpcPort = parsePort("--rpc-port", values["rpc-port"]);
-  if (values["solana-rpc-port"] !== undefined) options.solanaRpcPort = parsePort("--solana-rpc-port", values["solana-rpc-port"]);
+  if (values["solana-rpc-port"] !== undefined)
+    options.solanaRpcPort = parsePort("--solana-rpc-port", values["solana-rpc-port"]);
   if (values["no-solana"]) options.solana = false;
   if (values.host !== undefined) options.host = values.host;
   if (values.upstream !== undefined) options.upstreamUrl = parseUrl(values.upstream);
@@ -34,7 +36,8 @@ export function parseSandboxArgs(argv: string[], ctx: ConfigContext = {}): Parse
   const blockTime = values["block-time"];
   if (blockTime !== undefined) {
     const s = Number(blockTime);
-    if (!/^[0-9]+(\.[0-9]+)?$/.test(blockTime) || !Number.isFinite(s) || s > 3600) throw new UsageError("--block-time must be a number of seconds between 0 and 3600");
+    if (!/^[0-9]+(\.[0-9]+)?$/.test(blockTime) || !Number.isFinite(s) || s > 3600)
+      throw new UsageError("--block-time must be a number of seconds between 0 and 3600");
     options.blockTimeSeconds = s;
   }
   if (values.seed !== undefined) options.seed = values.seed;
@@ -47,15 +50,18 @@ export function parseSandboxArgs(argv: string[], ctx: ConfigContext = {}): Parse
   }
   const profile = values["webhook-profile"];
   if (profile !== undefined) {
-    if (profile !== "standard-webhooks" && profile !== "canonical-json") throw new UsageError("--webhook-profile must be standard-webhooks or canonical-json");
+    if (profile !== "standard-webhooks" && profile !== "canonical-json")
+      throw new UsageError("--webhook-profile must be standard-webhooks or canonical-json");
     options.webhookProfile = profile;
   }
   const schedule = values["webhook-schedule"];
   if (schedule !== undefined) {
-    if (schedule !== "sandbox" && schedule !== "production") throw new UsageError("--webhook-schedule must be sandbox or production");
+    if (schedule !== "sandbox" && schedule !== "production")
+      throw new UsageError("--webhook-schedule must be sandbox or production");
     options.webhookSchedule = schedule;
   }
-  if (options.port !== undefined && options.port !== 0 && options.port === options.rpcPort) throw new UsageError("--port and --rpc-port must differ");
+  if (options.port !== undefined && options.port !== 0 && options.port === options.rpcPort)
+    throw new UsageError("--port and --rpc-port must differ");
   return { options, json: values.json ?? false, help: values.help ?? false };
 }
 
@@ -92,7 +98,12 @@ export function sandboxJson(s: Sandbox): string {
   return JSON.stringify(sandboxCredentials(s));
 }
 
-function summary(s: Sandbox, dataDir: string | undefined, file: string | undefined, corsOrigins: readonly string[] | undefined): string {
+function summary(
+  s: Sandbox,
+  dataDir: string | undefined,
+  file: string | undefined,
+  corsOrigins: readonly string[] | undefined,
+): string {
   return [
     "custody sandbox is running (the credentials below exist only in this sandbox)",
     "",
@@ -122,7 +133,12 @@ function summary(s: Sandbox, dataDir: string | undefined, file: string | undefin
 
 /** What the sandbox file holds (see sandbox-file.ts). */
 export function sandboxFileContent(s: Sandbox): SandboxFile {
-  return { pid: process.pid, ...sandboxCredentials(s), docs_url: `${s.base_url}/docs/`, console_url: `${s.base_url}/console/` };
+  return {
+    pid: process.pid,
+    ...sandboxCredentials(s),
+    docs_url: `${s.base_url}/docs/`,
+    console_url: `${s.base_url}/console/`,
+  };
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -131,7 +147,8 @@ export async function run(argv: string[]): Promise<number> {
     console.log(SANDBOX_USAGE);
     return 0;
   }
-  if (options.port === undefined) options.port = (await portIsFree(SDK_LOCAL_PORT, options.host ?? "127.0.0.1")) ? SDK_LOCAL_PORT : 0;
+  if (options.port === undefined)
+    options.port = (await portIsFree(SDK_LOCAL_PORT, options.host ?? "127.0.0.1")) ? SDK_LOCAL_PORT : 0;
   const sandbox = await startSandbox(options);
   const file = sandboxFilePath();
   let written: string | undefined;
@@ -139,9 +156,13 @@ export async function run(argv: string[]): Promise<number> {
     writeSandboxFile(file, sandboxFileContent(sandbox));
     written = file;
   } catch (error) {
-    process.stderr.write(`custody sandbox: could not write ${file} (${(error as Error).message}); custody request needs --base-url/--api-key/--api-secret then\n`);
+    process.stderr.write(
+      `custody sandbox: could not write ${file} (${(error as Error).message}); custody request needs --base-url/--api-key/--api-secret then\n`,
+    );
   }
-  process.stdout.write(`${json ? sandboxJson(sandbox) : summary(sandbox, options.dataDir, written, options.corsOrigins)}\n`);
+  process.stdout.write(
+    `${json ? sandboxJson(sandbox) : summary(sandbox, options.dataDir, written, options.corsOrigins)}\n`,
+  );
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     const onSignal = (sig: NodeJS.Signals) => {
       process.off("SIGINT", onSignal);

@@ -3,9 +3,9 @@
 // how it is shown as curl.
 import { randomUUID } from "node:crypto";
 import { operationList } from "../generated/operations.ts";
+import type { ApiTarget } from "../lib/target.ts";
 import { computeSignature, HMAC_HEADERS, unixSeconds } from "../runtime/http/hmac.ts";
 import { readKeys } from "../runtime/server/validate.ts";
-import type { ApiTarget } from "../lib/target.ts";
 import { UsageError } from "./usage-error.ts";
 
 export interface CallInput {
@@ -32,8 +32,13 @@ export function findOperation(id: string): Operation {
   const op = operationList.find((o) => o.operationId === id);
   if (op) return op;
   const lower = id.toLowerCase();
-  const near = operationList.filter((o) => o.operationId.toLowerCase().includes(lower) || lower.includes(o.operationId.toLowerCase())).map((o) => o.operationId);
-  const hint = near.length > 0 ? `did you mean ${near.join(", ")}?` : `operations: ${operationList.map((o) => o.operationId).join(", ")}`;
+  const near = operationList
+    .filter((o) => o.operationId.toLowerCase().includes(lower) || lower.includes(o.operationId.toLowerCase()))
+    .map((o) => o.operationId);
+  const hint =
+    near.length > 0
+      ? `did you mean ${near.join(", ")}?`
+      : `operations: ${operationList.map((o) => o.operationId).join(", ")}`;
   throw new UsageError(`unknown operation '${id}'; ${hint}`);
 }
 
@@ -48,7 +53,10 @@ export function fillPath(op: Operation, params: Record<string, string>, workspac
     }
     return encodeURIComponent(value);
   });
-  if (missing.length > 0) throw new UsageError(`${op.operationId} (${op.method} ${op.path}) needs ${missing.map((m) => `--param ${m}=…`).join(" ")}`);
+  if (missing.length > 0)
+    throw new UsageError(
+      `${op.operationId} (${op.method} ${op.path}) needs ${missing.map((m) => `--param ${m}=…`).join(" ")}`,
+    );
   return path;
 }
 
@@ -61,7 +69,14 @@ function idempotencyHeader(op: Operation | undefined, given: Record<string, stri
   return { [wanted === "idempotencyKey" ? "idempotencyKey" : "Idempotency-Key"]: randomUUID() };
 }
 
-export function prepareRequest(target: ApiTarget, method: string, path: string, input: CallInput, op?: Operation, nowSeconds = unixSeconds()): PreparedRequest {
+export function prepareRequest(
+  target: ApiTarget,
+  method: string,
+  path: string,
+  input: CallInput,
+  op?: Operation,
+  nowSeconds = unixSeconds(),
+): PreparedRequest {
   const search = new URLSearchParams(input.query ?? {}).toString();
   const pathAndQuery = search ? `${path}?${search}` : path;
   const timestamp = String(nowSeconds);
@@ -74,7 +89,13 @@ export function prepareRequest(target: ApiTarget, method: string, path: string, 
     ...idempotencyHeader(op, input.headers ?? {}),
     ...input.headers,
   };
-  return { method, target: pathAndQuery, url: target.baseUrl + pathAndQuery, headers, ...(input.body !== undefined ? { body: input.body } : {}) };
+  return {
+    method,
+    target: pathAndQuery,
+    url: target.baseUrl + pathAndQuery,
+    headers,
+    ...(input.body !== undefined ? { body: input.body } : {}),
+  };
 }
 
 function shellQuote(value: string): string {
@@ -100,7 +121,13 @@ export interface CallResult {
 export async function send(req: PreparedRequest, timeoutMs = 30_000): Promise<CallResult> {
   let res: Response;
   try {
-    res = await fetch(req.url, { method: req.method, headers: req.headers, body: req.body, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+    res = await fetch(req.url, {
+      method: req.method,
+      headers: req.headers,
+      body: req.body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(timeoutMs),
+    });
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     throw new Error(`${req.method} ${req.url} failed: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
@@ -112,7 +139,13 @@ export async function send(req: PreparedRequest, timeoutMs = 30_000): Promise<Ca
   } catch {
     json = undefined;
   }
-  return { status: res.status, statusText: res.statusText, requestId: res.headers.get("x-request-id"), text, ...(json !== undefined ? { json } : {}) };
+  return {
+    status: res.status,
+    statusText: res.statusText,
+    requestId: res.headers.get("x-request-id"),
+    text,
+    ...(json !== undefined ? { json } : {}),
+  };
 }
 
 export class CallFailed extends Error {
@@ -126,14 +159,27 @@ export class CallFailed extends Error {
 
 /** The adapter's call(): one operation by id, the envelope's data back, a CallFailed otherwise. */
 export function operationCaller(target: ApiTarget) {
-  return async (operationId: string, input: { params?: Record<string, string>; query?: Record<string, string>; headers?: Record<string, string>; body?: unknown }) => {
+  return async (
+    operationId: string,
+    input: {
+      params?: Record<string, string>;
+      query?: Record<string, string>;
+      headers?: Record<string, string>;
+      body?: unknown;
+    },
+  ) => {
     const op = findOperation(operationId);
     const path = fillPath(op, input.params ?? {}, target.workspaceId);
     const body = input.body === undefined ? undefined : JSON.stringify(input.body);
-    const result = await send(prepareRequest(target, op.method, path, { query: input.query, headers: input.headers, body }, op));
+    const result = await send(
+      prepareRequest(target, op.method, path, { query: input.query, headers: input.headers, body }, op),
+    );
     const envelope = result.json as { success?: boolean; message?: string; data?: unknown } | undefined;
     if (result.status >= 200 && result.status < 300 && envelope?.success !== false) return envelope?.data;
-    throw new CallFailed(result.status, `${operationId}: HTTP ${result.status}: ${envelope?.message ?? result.text.slice(0, 200)}`);
+    throw new CallFailed(
+      result.status,
+      `${operationId}: HTTP ${result.status}: ${envelope?.message ?? result.text.slice(0, 200)}`,
+    );
   };
 }
 
@@ -143,5 +189,8 @@ export async function sandboxAction(target: ApiTarget, name: string, body: Recor
   const result = await send(prepareRequest(target, "POST", `/_sandbox/${name}`, { body: text }));
   const envelope = result.json as { success?: boolean; message?: string; data?: unknown } | undefined;
   if (result.status === 200 && envelope?.success) return envelope.data;
-  throw new CallFailed(result.status, `sandbox ${name}: HTTP ${result.status}: ${envelope?.message ?? result.text.slice(0, 200)}`);
+  throw new CallFailed(
+    result.status,
+    `sandbox ${name}: HTTP ${result.status}: ${envelope?.message ?? result.text.slice(0, 200)}`,
+  );
 }

@@ -4,7 +4,16 @@
 // environment variable, and last a sandbox: the one `--sandbox` started, or the running sandbox's
 // file. The sandbox is asked only when the wallet API's base URL, key or secret is still missing, so
 // a deployment's own credentials are never mixed with a sandbox's. Every error names the flag.
-import { httpUrl, TargetError, wsUrl, defaultWsUrl, type ApiTarget, type Credentials, type OtherTenant, type Target } from "../lib/target.ts";
+import {
+  type ApiTarget,
+  type Credentials,
+  defaultWsUrl,
+  httpUrl,
+  type OtherTenant,
+  type Target,
+  TargetError,
+  wsUrl,
+} from "../lib/target.ts";
 import type { SandboxCredentials } from "../reference/sandbox.ts";
 import { walletApiBaseUrl } from "../runtime/http/base-url.ts";
 import type { Options } from "./options.ts";
@@ -161,7 +170,12 @@ function reader(sources: TargetSources): Reader {
       if (missing.length === 0) httpUrl(baseUrl, "--base-url");
       const workspaceId = self.pick("workspace-id", sandbox?.workspace_id);
       const source = sandbox ? (sources.sandboxSource ?? "the sandbox") : "flags/environment";
-      return { baseUrl: baseUrl && walletApiBaseUrl(baseUrl.replace(/\/+$/, "")), admin: { apiKey, apiSecret }, workspaceId, source };
+      return {
+        baseUrl: baseUrl && walletApiBaseUrl(baseUrl.replace(/\/+$/, "")),
+        admin: { apiKey, apiSecret },
+        workspaceId,
+        source,
+      };
     },
     throwIfMissing() {
       if (missing.length === 0) return;
@@ -187,7 +201,11 @@ function asUsageError<T>(resolve: () => T): T {
  * The target of a command that calls the wallet API (`request`, `trigger`, `mcp`): its flags and
  * environment, else the running sandbox's file.
  */
-export function callTarget(values: TargetSources["values"], declared: TargetSources["declared"], env: NodeJS.ProcessEnv): ApiTarget {
+export function callTarget(
+  values: TargetSources["values"],
+  declared: TargetSources["declared"],
+  env: NodeJS.ProcessEnv,
+): ApiTarget {
   const file = sandboxFilePath(env);
   return resolveApiTarget({
     values,

@@ -2,13 +2,14 @@
 // Stripe's test mode: a deposit (from the faucet), a confirmed deposit, a failed withdrawal, a new
 // block, a new wallet. The wallet API is driven through web/console/adapter.js (the one file that
 // knows operation ids and shapes); chain events go through the sandbox-only /_sandbox/ actions.
+
+import type { ApiTarget } from "../lib/target.ts";
 import * as api from "../web/console/adapter.js";
+import { TRIGGER_COMMAND, TRIGGER_OPTIONS } from "./commands/trigger.ts";
 import { parseFlags } from "./flags.ts";
 import { helpText } from "./help.ts";
-import { TRIGGER_COMMAND, TRIGGER_OPTIONS } from "./commands/trigger.ts";
 import { CallFailed, operationCaller, sandboxAction } from "./signed-call.ts";
 import { callTarget } from "./target.ts";
-import type { ApiTarget } from "../lib/target.ts";
 import { UsageError } from "./usage-error.ts";
 
 export const TRIGGER_USAGE = helpText(TRIGGER_COMMAND);
@@ -38,12 +39,14 @@ export function parseTriggerArgs(argv: string[]): TriggerArgs {
   if (positionals[0] !== undefined) out.event = positionals[0];
   if (values.wallet !== undefined) out.wallet = values.wallet;
   if (values.amount !== undefined) {
-    if (!/^[0-9]+(\.[0-9]+)?$/.test(values.amount) || Number(values.amount) <= 0) throw new UsageError(`--amount must be a positive decimal number such as 1.5, got '${values.amount}'`);
+    if (!/^[0-9]+(\.[0-9]+)?$/.test(values.amount) || Number(values.amount) <= 0)
+      throw new UsageError(`--amount must be a positive decimal number such as 1.5, got '${values.amount}'`);
     out.amount = values.amount;
   }
   if (values.blocks !== undefined) {
     const n = Number(values.blocks);
-    if (!/^[0-9]+$/.test(values.blocks) || n < 1 || n > 100) throw new UsageError("--blocks must be an integer from 1 to 100");
+    if (!/^[0-9]+$/.test(values.blocks) || n < 1 || n > 100)
+      throw new UsageError("--blocks must be an integer from 1 to 100");
     out.blocks = n;
   }
   return out;
@@ -74,16 +77,22 @@ class Trigger {
   }
 
   async mine(blocks: number): Promise<number> {
-    const { block_number } = (await sandboxAction(this.creds, "mine", { blocks, chain: this.chain })) as { block_number: number };
+    const { block_number } = (await sandboxAction(this.creds, "mine", { blocks, chain: this.chain })) as {
+      block_number: number;
+    };
     const unit = this.chain === "sol" ? "slot" : "block";
-    this.log(`${this.chain === "sol" ? "produced" : "mined"} ${blocks} ${unit}${blocks === 1 ? "" : "s"}; head is ${unit} ${block_number}`);
+    this.log(
+      `${this.chain === "sol" ? "produced" : "mined"} ${blocks} ${unit}${blocks === 1 ? "" : "s"}; head is ${unit} ${block_number}`,
+    );
     return block_number;
   }
 
   async createWallet(): Promise<string> {
     const { id } = await api.createWallet(this.call, this.ctx, `trigger ${new Date().toISOString()}`);
     this.log(`wallet ${id} requested`);
-    await poll(`wallet ${id} to be ready`, async () => ((await api.creationStatus(this.call, this.ctx, id)) === "success" ? true : undefined));
+    await poll(`wallet ${id} to be ready`, async () =>
+      (await api.creationStatus(this.call, this.ctx, id)) === "success" ? true : undefined,
+    );
     this.log(`wallet ${id} is ready (wallet.created)`);
     if (!this.ctx.workspace_id) await this.learnWorkspace(id);
     return id;
@@ -91,8 +100,11 @@ class Trigger {
 
   /** The credentials' workspace, from a wallet's creation status (seed 2.6 gives its workspace_id). */
   private async learnWorkspace(walletId: string): Promise<void> {
-    const status = (await this.call("getWalletCreationStatus", { params: { wallet_id: walletId } })) as { workspace_id?: unknown };
-    if (typeof status?.workspace_id === "string" && status.workspace_id !== "") this.ctx.workspace_id = status.workspace_id;
+    const status = (await this.call("getWalletCreationStatus", { params: { wallet_id: walletId } })) as {
+      workspace_id?: unknown;
+    };
+    if (typeof status?.workspace_id === "string" && status.workspace_id !== "")
+      this.ctx.workspace_id = status.workspace_id;
   }
 
   async wallet(given: string | undefined): Promise<string> {
@@ -111,7 +123,9 @@ class Trigger {
   async deposit(walletId: string, amount: string): Promise<{ assetId: string; symbol: string }> {
     const asset = await api.nativeAsset(this.call, this.chain);
     const address = await api.depositAddress(this.call, this.ctx, walletId, asset.id);
-    const sent = (await sandboxAction(this.creds, "faucet", { address, amount, chain: this.chain })) as { tx_hash: string };
+    const sent = (await sandboxAction(this.creds, "faucet", { address, amount, chain: this.chain })) as {
+      tx_hash: string;
+    };
     this.log(`sent ${amount} ${asset.symbol} from the faucet to ${address} (wallet ${walletId}), tx ${sent.tx_hash}`);
     await this.mine(1);
     return { assetId: asset.id, symbol: asset.symbol };
@@ -135,8 +149,15 @@ class Trigger {
     const fund = (Number(amount) + 0.1).toFixed(6).replace(/\.?0+$/, "");
     const { assetId, symbol } = await this.confirmedDeposit(walletId, fund);
     const { address } = (await sandboxAction(this.creds, "reverting-address", {})) as { address: string };
-    const w = await api.requestWithdrawal(this.call, this.ctx, walletId, { assetId, amount, to: address, note: "custody trigger withdrawal.failed" });
-    this.log(`withdrawal ${w.id} of ${amount} ${symbol} to ${address} (a contract that reverts every transfer), status ${w.status}`);
+    const w = await api.requestWithdrawal(this.call, this.ctx, walletId, {
+      assetId,
+      amount,
+      to: address,
+      note: "custody trigger withdrawal.failed",
+    });
+    this.log(
+      `withdrawal ${w.id} of ${amount} ${symbol} to ${address} (a contract that reverts every transfer), status ${w.status}`,
+    );
     if (w.status === "pending" || w.status === "pending_approval") {
       const approved = await api.approveWithdrawal(this.call, this.ctx, w.id);
       this.log(`withdrawal ${w.id} approved, status ${approved.status}`);
@@ -154,12 +175,19 @@ class Trigger {
     const hooks = await api.listWebhooks(this.call, this.ctx).catch(() => undefined);
     if (hooks !== undefined && hooks.length === 0) {
       this.log("no webhook endpoint is registered, so no event is delivered; register one with");
-      this.log(`  custody request createWebhook --body '{"url":"http://127.0.0.1:4000/hooks","event_types":["deposit.pending","deposit.confirmed","withdrawal.failed","wallet.created"]}'`);
+      this.log(
+        `  custody request createWebhook --body '{"url":"http://127.0.0.1:4000/hooks","event_types":["deposit.pending","deposit.confirmed","withdrawal.failed","wallet.created"]}'`,
+      );
     }
   }
 }
 
-export async function trigger(event: string, args: Omit<TriggerArgs, "event" | "help" | "values" | "chain"> & { chain?: Chain }, creds: ApiTarget, log: (line: string) => void): Promise<void> {
+export async function trigger(
+  event: string,
+  args: Omit<TriggerArgs, "event" | "help" | "values" | "chain"> & { chain?: Chain },
+  creds: ApiTarget,
+  log: (line: string) => void,
+): Promise<void> {
   const t = new Trigger(creds, log, args.chain);
   switch (event) {
     case "block":
@@ -190,13 +218,16 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (args.event === undefined) throw new UsageError(`name an event\n\n${TRIGGER_USAGE}`);
   if (!EVENTS.includes(args.event)) throw new UsageError(`unknown event '${args.event}'; events: ${EVENTS.join(", ")}`);
-  if (args.chain === "sol" && args.event === "withdrawal.failed") throw new UsageError("withdrawal.failed is evm only: a SOL transfer to a valid address does not fail on chain");
+  if (args.chain === "sol" && args.event === "withdrawal.failed")
+    throw new UsageError("withdrawal.failed is evm only: a SOL transfer to a valid address does not fail on chain");
   const creds = callTarget(args.values as Record<string, string | undefined>, TRIGGER_OPTIONS, process.env);
   try {
     await trigger(args.event, args, creds, (line) => console.log(line));
   } catch (error) {
     if (error instanceof CallFailed && error.status === 404 && /sandbox/.test(error.message)) {
-      throw new Error(`${creds.baseUrl} has no sandbox actions: custody trigger works against \`custody sandbox\` only`);
+      throw new Error(
+        `${creds.baseUrl} has no sandbox actions: custody trigger works against \`custody sandbox\` only`,
+      );
     }
     throw error;
   }

@@ -18,7 +18,12 @@ export interface Subject {
 
 export const SUBJECTS = {
   requestBody: { root: "request-body", prop: "request-property", dir: "request", label: "request body" },
-  parameter: { root: "request-parameter", prop: "request-parameter-property", dir: "request", label: "request parameter" },
+  parameter: {
+    root: "request-parameter",
+    prop: "request-parameter-property",
+    dir: "request",
+    label: "request parameter",
+  },
   responseBody: { root: "response-body", prop: "response-property", dir: "response", label: "response body" },
   webhookPayload: { root: "webhook-payload", prop: "webhook-property", dir: "response", label: "webhook payload" },
   rpcParam: { root: "rpc-param", prop: "rpc-param-property", dir: "request", label: "JSON-RPC param" },
@@ -111,23 +116,44 @@ export function schemaCheckLevel(subject: Subject, suffix: string): Level {
 
 /** Checks on operations, parameters, bodies, statuses, security, webhooks and JSON-RPC methods. */
 export const CHECKS: Record<string, { level: Level; about: string }> = {
-  "api-path-removed-without-deprecation": { level: B, about: "a path was removed (with its operations) without being deprecated first" },
+  "api-path-removed-without-deprecation": {
+    level: B,
+    about: "a path was removed (with its operations) without being deprecated first",
+  },
   "api-path-removed-with-deprecation": { level: I, about: "a deprecated path was removed" },
   "api-removed-without-deprecation": { level: B, about: "an operation was removed without being deprecated first" },
   "api-removed-with-deprecation": { level: I, about: "a deprecated operation was removed" },
   "endpoint-added": { level: I, about: "an operation was added" },
   "endpoint-deprecated": { level: I, about: "an operation was marked deprecated" },
-  "api-summary-changed": { level: I, about: "an operation's summary changed (the SDK method's doc comment and README change)" },
-  "api-description-changed": { level: I, about: "an operation's description changed (the SDK method's doc comment changes)" },
-  "request-parameter-description-changed": { level: I, about: "a parameter's description changed (the SDK method's doc comment changes)" },
+  "api-summary-changed": {
+    level: I,
+    about: "an operation's summary changed (the SDK method's doc comment and README change)",
+  },
+  "api-description-changed": {
+    level: I,
+    about: "an operation's description changed (the SDK method's doc comment changes)",
+  },
+  "request-parameter-description-changed": {
+    level: I,
+    about: "a parameter's description changed (the SDK method's doc comment changes)",
+  },
   "new-required-request-parameter": { level: B, about: "a required parameter was added" },
   "new-optional-request-parameter": { level: I, about: "an optional parameter was added" },
   "request-parameter-removed": { level: B, about: "a parameter was removed: the SDK no longer accepts it" },
   "request-parameter-became-required": { level: B, about: "an optional parameter became required" },
   "request-parameter-became-optional": { level: I, about: "a required parameter became optional" },
-  "request-parameter-default-value-changed": { level: B, about: "an optional parameter's default changed: a client that omits it gets another behaviour" },
-  "request-parameter-default-value-added": { level: B, about: "an optional parameter got a default: a client that omits it may get another behaviour" },
-  "request-parameter-default-value-removed": { level: B, about: "an optional parameter lost its default: a client that omits it may get another behaviour" },
+  "request-parameter-default-value-changed": {
+    level: B,
+    about: "an optional parameter's default changed: a client that omits it gets another behaviour",
+  },
+  "request-parameter-default-value-added": {
+    level: B,
+    about: "an optional parameter got a default: a client that omits it may get another behaviour",
+  },
+  "request-parameter-default-value-removed": {
+    level: B,
+    about: "an optional parameter lost its default: a client that omits it may get another behaviour",
+  },
   "request-parameter-location-changed": { level: B, about: "a parameter moved (e.g. from query to header)" },
   "added-required-request-body": { level: B, about: "a required request body was added" },
   "added-optional-request-body": { level: I, about: "an optional request body was added" },
@@ -147,15 +173,27 @@ export const CHECKS: Record<string, { level: Level; about: string }> = {
   "api-security-removed": { level: I, about: "a security scheme is no longer needed" },
   "api-security-scope-added": { level: B, about: "a security scheme needs a scope it did not need" },
   "api-security-scope-removed": { level: I, about: "a security scheme needs one scope fewer" },
-  "security-scheme-changed": { level: B, about: "a security scheme the operation uses changed its type, location or name" },
+  "security-scheme-changed": {
+    level: B,
+    about: "a security scheme the operation uses changed its type, location or name",
+  },
   "api-custody-scope-added": { level: B, about: "x-custody-scopes: the API key needs a scope it did not need" },
   "api-custody-scope-removed": { level: I, about: "x-custody-scopes: the API key needs one scope fewer" },
   "api-custody-min-role-raised": { level: B, about: "x-custody-min-role: a higher role is needed" },
   "api-custody-min-role-lowered": { level: I, about: "x-custody-min-role: a lower role suffices" },
-  "api-custody-min-role-changed": { level: W, about: "x-custody-min-role: changed to a role outside x-custody-roles' order" },
-  "api-agent-effect-changed": { level: B, about: "x-custody-effect: the effect for agents changed (read, write, funds), so MCP tools need other flags" },
+  "api-custody-min-role-changed": {
+    level: W,
+    about: "x-custody-min-role: changed to a role outside x-custody-roles' order",
+  },
+  "api-agent-effect-changed": {
+    level: B,
+    about: "x-custody-effect: the effect for agents changed (read, write, funds), so MCP tools need other flags",
+  },
   "api-agent-hidden": { level: B, about: "x-custody-agent: never was added: agents may no longer call the operation" },
-  "api-agent-exposed": { level: W, about: "x-custody-agent: never was removed: agents may now call the operation (review it)" },
+  "api-agent-exposed": {
+    level: W,
+    about: "x-custody-agent: never was removed: agents may now call the operation (review it)",
+  },
   "webhook-removed": { level: B, about: "a webhook event is no longer sent" },
   "webhook-added": { level: I, about: "a webhook event was added" },
   "webhook-payload-media-type-removed": { level: B, about: "a webhook payload content type was removed" },
@@ -168,13 +206,35 @@ export const CHECKS: Record<string, { level: Level; about: string }> = {
   "rpc-param-became-required": { level: B, about: "a JSON-RPC param became required" },
   "rpc-param-became-optional": { level: I, about: "a JSON-RPC param became optional" },
   "rpc-result-removed": { level: B, about: "a JSON-RPC method no longer declares a result" },
-  "pagination-added": { level: B, about: "x-custody-pagination: a list became paged; a caller that sends no limit gets one page instead of every record" },
-  "pagination-removed": { level: B, about: "x-custody-pagination: a list is no longer paged; offset and limit no longer select a page" },
-  "pagination-parameters-changed": { level: B, about: "x-custody-pagination: the paging style or the offset/limit parameter changed" },
-  "pagination-items-changed": { level: B, about: "x-custody-pagination: the page's items moved to another place in the response" },
-  "pagination-default-page-size-changed": { level: B, about: "x-custody-pagination: the default page size changed; a caller without limit gets another number of records" },
-  "pagination-max-page-size-decreased": { level: B, about: "x-custody-pagination: the maximum page size decreased; a caller asking for the old maximum gets 400" },
-  "pagination-max-page-size-set": { level: B, about: "x-custody-pagination: a maximum page size was set; larger limits are refused" },
+  "pagination-added": {
+    level: B,
+    about:
+      "x-custody-pagination: a list became paged; a caller that sends no limit gets one page instead of every record",
+  },
+  "pagination-removed": {
+    level: B,
+    about: "x-custody-pagination: a list is no longer paged; offset and limit no longer select a page",
+  },
+  "pagination-parameters-changed": {
+    level: B,
+    about: "x-custody-pagination: the paging style or the offset/limit parameter changed",
+  },
+  "pagination-items-changed": {
+    level: B,
+    about: "x-custody-pagination: the page's items moved to another place in the response",
+  },
+  "pagination-default-page-size-changed": {
+    level: B,
+    about: "x-custody-pagination: the default page size changed; a caller without limit gets another number of records",
+  },
+  "pagination-max-page-size-decreased": {
+    level: B,
+    about: "x-custody-pagination: the maximum page size decreased; a caller asking for the old maximum gets 400",
+  },
+  "pagination-max-page-size-set": {
+    level: B,
+    about: "x-custody-pagination: a maximum page size was set; larger limits are refused",
+  },
   "pagination-max-page-size-increased": { level: I, about: "x-custody-pagination: the maximum page size increased" },
   "pagination-max-page-size-removed": { level: I, about: "x-custody-pagination: the maximum page size was removed" },
 };
@@ -190,7 +250,11 @@ export function allChecks(): { id: string; level: string; about: string }[] {
         const id = schemaCheckId(subject, nested, suffix);
         if (seen.has(id)) continue;
         seen.add(id);
-        rows.push({ id, level: subject.dir === "request" ? req : res, about: `${subject.label}${nested ? " property" : ""}: ${about}` });
+        rows.push({
+          id,
+          level: subject.dir === "request" ? req : res,
+          about: `${subject.label}${nested ? " property" : ""}: ${about}`,
+        });
       }
     }
   }

@@ -16,7 +16,7 @@ export function child(at: At, ...tokens: (string | number)[]): At {
   for (const t of tokens) {
     node = node !== null && typeof node === "object" ? (node as Obj)[t as string] : undefined;
     const token = String(t);
-    ptr += "/" + (token.includes("~") || token.includes("/") ? escapeToken(token) : token);
+    ptr += `/${token.includes("~") || token.includes("/") ? escapeToken(token) : token}`;
   }
   return { node, ptr };
 }
@@ -63,7 +63,7 @@ export class SpecDoc {
   ) {}
 
   at(ptr: string): At {
-    const tokens = refTokens("#" + ptr) ?? [];
+    const tokens = refTokens(`#${ptr}`) ?? [];
     return child({ node: this.root, ptr: "" }, ...tokens);
   }
 
@@ -90,7 +90,8 @@ export class SpecDoc {
     const hit = this.flats.get(resolved.ptr);
     if (hit) return hit;
     const flat = emptyFlat(resolved.ptr);
-    if (isObj(resolved.node) && typeof resolved.node.description === "string") flat.description = resolved.node.description;
+    if (isObj(resolved.node) && typeof resolved.node.description === "string")
+      flat.description = resolved.node.description;
     this.flats.set(resolved.ptr, flat); // set first: a recursive allOf sees the partial result, not a loop
     this.merge(flat, resolved, new Set());
     return flat;
@@ -121,8 +122,10 @@ export class SpecDoc {
       const cur = flat.bounds[b];
       flat.bounds[b] = cur === undefined ? v : b.startsWith("max") ? Math.min(cur, v) : Math.max(cur, v);
     }
-    if (typeof s.exclusiveMaximum === "number") flat.bounds.maximum = Math.min(flat.bounds.maximum ?? Infinity, s.exclusiveMaximum);
-    if (typeof s.exclusiveMinimum === "number") flat.bounds.minimum = Math.max(flat.bounds.minimum ?? -Infinity, s.exclusiveMinimum);
+    if (typeof s.exclusiveMaximum === "number")
+      flat.bounds.maximum = Math.min(flat.bounds.maximum ?? Infinity, s.exclusiveMaximum);
+    if (typeof s.exclusiveMinimum === "number")
+      flat.bounds.minimum = Math.max(flat.bounds.minimum ?? -Infinity, s.exclusiveMinimum);
     if (s.readOnly === true) flat.readOnly = true;
     if (s.writeOnly === true) flat.writeOnly = true;
     if (isObj(s.properties)) {
@@ -140,13 +143,27 @@ export class SpecDoc {
 }
 
 function emptyFlat(ptr: string): Flat {
-  return { ptr, nullable: false, hasConst: false, bounds: {}, properties: new Map(), required: new Set(), readOnly: false, writeOnly: false };
+  return {
+    ptr,
+    nullable: false,
+    hasConst: false,
+    bounds: {},
+    properties: new Map(),
+    required: new Set(),
+    readOnly: false,
+    writeOnly: false,
+  };
 }
 
 /** OpenAPI 3.0 `nullable: true` and 3.1 `type: [.., "null"]` both become `nullable`. */
 function typesOf(s: Obj): { types?: Set<string>; nullable: boolean } {
   const raw = s.type;
-  const list = typeof raw === "string" ? [raw] : Array.isArray(raw) ? raw.filter((t): t is string => typeof t === "string") : undefined;
+  const list =
+    typeof raw === "string"
+      ? [raw]
+      : Array.isArray(raw)
+        ? raw.filter((t): t is string => typeof t === "string")
+        : undefined;
   const nullable = s.nullable === true || (list?.includes("null") ?? false);
   if (!list) return { nullable };
   const types = new Set(list.filter((t) => t !== "null"));

@@ -7,7 +7,7 @@ import { summarize } from "./classify.ts";
 import type { SpecDoc } from "./document.ts";
 import { SchemaDiff } from "./schema-diff.ts";
 import { Sink } from "./sink.ts";
-import { LEVEL_RANK, type Change, type DiffReport } from "./types.ts";
+import { type Change, type DiffReport, LEVEL_RANK } from "./types.ts";
 
 export interface DiffInput {
   openapi?: { old: SpecDoc; next: SpecDoc };
@@ -36,5 +36,10 @@ export function diffDocuments(input: DiffInput): DiffReport {
 }
 
 function order(a: Change, b: Change): number {
-  return LEVEL_RANK[b.level] - LEVEL_RANK[a.level] || a.where.localeCompare(b.where) || a.id.localeCompare(b.id) || (a.oldPointer ?? "").localeCompare(b.oldPointer ?? "");
+  return (
+    LEVEL_RANK[b.level] - LEVEL_RANK[a.level] ||
+    a.where.localeCompare(b.where) ||
+    a.id.localeCompare(b.id) ||
+    (a.oldPointer ?? "").localeCompare(b.oldPointer ?? "")
+  );
 }

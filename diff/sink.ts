@@ -1,6 +1,6 @@
 // Collects changes, once per (where, check, pointers): a shared schema reached twice by the same
 // operation is one change there, and one change at every other operation it reaches.
-import { CHECKS, schemaCheckId, schemaCheckLevel, type Subject } from "./catalog.ts";
+import { CHECKS, type Subject, schemaCheckId, schemaCheckLevel } from "./catalog.ts";
 import type { Finding } from "./schema-diff.ts";
 import type { Change, Level } from "./types.ts";
 
@@ -17,7 +17,13 @@ export class Sink {
   }
 
   /** A fixed check from the catalog. */
-  check(id: string, where: string, oldPointer: string | undefined, newPointer: string | undefined, message: string): void {
+  check(
+    id: string,
+    where: string,
+    oldPointer: string | undefined,
+    newPointer: string | undefined,
+    message: string,
+  ): void {
     const entry = CHECKS[id];
     if (!entry) throw new Error(`unknown check id '${id}'`);
     this.add({ id, level: entry.level, where, oldPointer, newPointer, message });
@@ -29,7 +35,17 @@ export class Sink {
       const nested = f.path.length > 0;
       const level: Level = schemaCheckLevel(subject, f.suffix);
       const what = nested ? `${context} property \`${f.path.join("/")}\`` : context;
-      this.add({ id: schemaCheckId(subject, nested, f.suffix), level, where, oldPointer: f.oldPtr, newPointer: f.newPtr, message: `${what}: ${f.detail}` }, f.detail);
+      this.add(
+        {
+          id: schemaCheckId(subject, nested, f.suffix),
+          level,
+          where,
+          oldPointer: f.oldPtr,
+          newPointer: f.newPtr,
+          message: `${what}: ${f.detail}`,
+        },
+        f.detail,
+      );
     }
   }
 }

@@ -9,9 +9,9 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { scanRefs } from "../generator/load/check-refs.ts";
 import { fromSwagger2, loadSpec } from "../generator/load/load-spec.ts";
-import { isSwagger2 } from "../generator/load/swagger2.ts";
 import { readDocument } from "../generator/load/read-document.ts";
 import { SpecError } from "../generator/load/spec-error.ts";
+import { isSwagger2 } from "../generator/load/swagger2.ts";
 import { problemsOf } from "../generator/load/validate.ts";
 import { SpecDoc } from "./document.ts";
 
@@ -27,18 +27,24 @@ export function parseGitSource(arg: string): GitSource | undefined {
   if (!arg.startsWith("git:")) return undefined;
   const rest = arg.slice(4);
   const colon = rest.indexOf(":");
-  if (colon <= 0 || colon === rest.length - 1) throw new SpecError(arg, [{ pointer: "", problem: "expected git:REF:path, e.g. git:HEAD~1:spec/openapi.yaml" }]);
+  if (colon <= 0 || colon === rest.length - 1)
+    throw new SpecError(arg, [{ pointer: "", problem: "expected git:REF:path, e.g. git:HEAD~1:spec/openapi.yaml" }]);
   return { ref: rest.slice(0, colon), path: rest.slice(colon + 1) };
 }
 
 /** The bytes of `path` at `ref`, from the repository around the working directory (or `cwd`). */
 export function gitShow(source: GitSource, display: string, cwd?: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    execFile("git", ["show", `${source.ref}:${source.path}`], { encoding: "buffer", maxBuffer: 1 << 30, cwd }, (error, stdout, stderr) => {
-      if (!error) return resolve(stdout);
-      const why = stderr.toString("utf8").trim().split("\n")[0] || error.message;
-      reject(new SpecError(display, [{ pointer: "", problem: `cannot read it with git: ${why}` }]));
-    });
+    execFile(
+      "git",
+      ["show", `${source.ref}:${source.path}`],
+      { encoding: "buffer", maxBuffer: 1 << 30, cwd },
+      (error, stdout, stderr) => {
+        if (!error) return resolve(stdout);
+        const why = stderr.toString("utf8").trim().split("\n")[0] || error.message;
+        reject(new SpecError(display, [{ pointer: "", problem: `cannot read it with git: ${why}` }]));
+      },
+    );
   });
 }
 
@@ -65,8 +71,10 @@ async function loadFile(path: string, display: string, kind: Kind, options: Load
   if (kind === "openrpc") {
     const source = await readDocument(path, display);
     const doc = source.document;
-    if (typeof doc.openrpc !== "string" || !/^1\./.test(doc.openrpc)) throw new SpecError(display, [{ pointer: "/openrpc", problem: "not an OpenRPC 1.x document" }]);
-    if (!Array.isArray(doc.methods)) throw new SpecError(display, [{ pointer: "/methods", problem: "must be an array of methods" }]);
+    if (typeof doc.openrpc !== "string" || !/^1\./.test(doc.openrpc))
+      throw new SpecError(display, [{ pointer: "/openrpc", problem: "not an OpenRPC 1.x document" }]);
+    if (!Array.isArray(doc.methods))
+      throw new SpecError(display, [{ pointer: "/methods", problem: "must be an array of methods" }]);
     const problems = scanRefs(doc).problems;
     if (problems.length > 0) throw new SpecError(display, problems);
     return new SpecDoc(doc, display);
@@ -94,6 +102,11 @@ async function loadFile(path: string, display: string, kind: Kind, options: Load
 
 function checkOpenapiVersion(document: Record<string, unknown>, display: string): void {
   if (typeof document.openapi === "string" && /^3\.[01]\.\d+/.test(document.openapi)) return;
-  const what = typeof document.swagger === "string" ? `Swagger ${document.swagger}` : `openapi ${JSON.stringify(document.openapi)}`;
-  throw new SpecError(display, [{ pointer: "/openapi", problem: `${what} is not supported: use Swagger 2.0, OpenAPI 3.0 or 3.1` }]);
+  const what =
+    typeof document.swagger === "string"
+      ? `Swagger ${document.swagger}`
+      : `openapi ${JSON.stringify(document.openapi)}`;
+  throw new SpecError(display, [
+    { pointer: "/openapi", problem: `${what} is not supported: use Swagger 2.0, OpenAPI 3.0 or 3.1` },
+  ]);
 }

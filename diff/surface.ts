@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { readDocument } from "../generator/load/read-document.ts";
 import { SpecDoc } from "./document.ts";
-import { diffDocuments, type DiffInput } from "./index.ts";
+import { type DiffInput, diffDocuments } from "./index.ts";
 import { summaryLine } from "./report/location.ts";
 import { gitShow } from "./source.ts";
 
@@ -32,21 +32,36 @@ async function findInGit(path: string, sha: string): Promise<{ ref: string; byte
   const rel = `./${basename(path)}`;
   let commits: string[];
   try {
-    commits = execFileSync("git", ["log", `-n${HISTORY}`, "--format=%h", "--", rel], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).split("\n").filter(Boolean);
+    commits = execFileSync("git", ["log", `-n${HISTORY}`, "--format=%h", "--", rel], {
+      cwd,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    })
+      .split("\n")
+      .filter(Boolean);
   } catch {
     return undefined; // not a git checkout
   }
   for (const ref of [...commits, ""]) {
     const bytes = await gitShow({ ref, path: rel }, path, cwd).catch(() => undefined);
-    if (bytes && createHash("sha256").update(bytes).digest("hex") === sha) return { ref: ref === "" ? "the index" : ref, bytes };
+    if (bytes && createHash("sha256").update(bytes).digest("hex") === sha)
+      return { ref: ref === "" ? "the index" : ref, bytes };
   }
   return undefined;
 }
 
-async function oldSide(spec: string, display: string, sha: string, notes: string[], folder: string): Promise<SpecDoc | undefined> {
+async function oldSide(
+  spec: string,
+  display: string,
+  sha: string,
+  notes: string[],
+  folder: string,
+): Promise<SpecDoc | undefined> {
   const found = await findInGit(spec, sha);
   if (!found) {
-    notes.push(`${display}: the version ${folder} was made from (sha256 ${sha.slice(0, 12)}…) is not in git's last ${HISTORY} commits; no surface diff`);
+    notes.push(
+      `${display}: the version ${folder} was made from (sha256 ${sha.slice(0, 12)}…) is not in git's last ${HISTORY} commits; no surface diff`,
+    );
     return undefined;
   }
   const text = found.bytes.toString("utf8");
@@ -56,13 +71,19 @@ async function oldSide(spec: string, display: string, sha: string, notes: string
 }
 
 /** Lines to print under the drift report; never throws for a missing history, says why instead. */
-export async function sdkSurfaceSummary(specs: { openapi: string; rpc?: string; display: (p: string) => string }, outDir: string): Promise<string[]> {
+export async function sdkSurfaceSummary(
+  specs: { openapi: string; rpc?: string; display: (p: string) => string },
+  outDir: string,
+): Promise<string[]> {
   const recorded = recordedHashes(outDir);
   // The output folder as the user named it (--out), not custody's own generated/.
   const folder = `${outDir.replace(/\/+$/, "")}/`;
   const notes: string[] = [];
   const input: DiffInput = {};
-  for (const [kind, path] of [["openapi", specs.openapi], ["rpc", specs.rpc]] as const) {
+  for (const [kind, path] of [
+    ["openapi", specs.openapi],
+    ["rpc", specs.rpc],
+  ] as const) {
     if (!path) continue;
     const display = specs.display(path);
     const sha = recorded.get(display);
@@ -72,7 +93,10 @@ export async function sdkSurfaceSummary(specs: { openapi: string; rpc?: string; 
     const old = await oldSide(path, display, sha, notes, folder);
     if (old) input[kind] = { old, next: new SpecDoc(current.document, display) };
   }
-  if (!input.openapi && !input.rpc) return notes.length ? ["SDK surface:", ...notes] : [`SDK surface: the specs are those ${folder} was made from; the drift comes from the generator`];
+  if (!input.openapi && !input.rpc)
+    return notes.length
+      ? ["SDK surface:", ...notes]
+      : [`SDK surface: the specs are those ${folder} was made from; the drift comes from the generator`];
   const report = diffDocuments(input);
   const shown = report.changes.filter((c) => c.level !== "info").slice(0, SHOWN);
   const rest = report.changes.length - shown.length;

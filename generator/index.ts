@@ -2,13 +2,10 @@
 // directory until every file has rendered, so a failure anywhere leaves it as it was.
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { packageRoot } from "../lib/package-root.ts";
-import { loadSpec, type LoadedSpec } from "./load/load-spec.ts";
-import { buildModel } from "./model/build-model.ts";
-import { loadRpcModel } from "./model/rpc.ts";
-import type { SpecModel } from "./model/types.ts";
 import { emitClient } from "./emit/client-file.ts";
 import type { EmitContext, EmittedFile } from "./emit/context.ts";
 import { emitIndex } from "./emit/index-file.ts";
+import { emitMcp } from "./emit/mcp-file.ts";
 import { emitOperations } from "./emit/operations-file.ts";
 import { emitReadme } from "./emit/readme-file.ts";
 import { emitRpc } from "./emit/rpc-file.ts";
@@ -17,20 +14,23 @@ import { emitServer } from "./emit/server-file.ts";
 import { headerLines } from "./emit/templates.ts";
 import { emitTypes } from "./emit/types-file.ts";
 import { emitWebhooks } from "./emit/webhooks-file.ts";
-import { emitMcp } from "./emit/mcp-file.ts";
-import { diffOutput, writeOutput, type FileChange } from "./write/output.ts";
-import { diffFiles, writeFilesIfChanged } from "./write/loose-files.ts";
-import { isInside, runtimeSpecifier, vendoredRuntime, type RuntimeSource } from "./runtime-source.ts";
-import { custodyManifest, custodyVersion, packageFiles, type PackageSpec } from "./package-files.ts";
-import { installLines, outputNeeds, type OutputNeeds } from "./output-needs.ts";
+import { type ZodFlavour, zodDialect } from "./emit/zod-dialect.ts";
+import { type LoadedSpec, loadSpec } from "./load/load-spec.ts";
 import { formatLocation } from "./load/spec-error.ts";
-import { zodDialect, type ZodFlavour } from "./emit/zod-dialect.ts";
+import { buildModel } from "./model/build-model.ts";
+import { loadRpcModel } from "./model/rpc.ts";
+import type { SpecModel } from "./model/types.ts";
+import { installLines, type OutputNeeds, outputNeeds } from "./output-needs.ts";
+import { custodyManifest, custodyVersion, type PackageSpec, packageFiles } from "./package-files.ts";
+import { isInside, type RuntimeSource, runtimeSpecifier, vendoredRuntime } from "./runtime-source.ts";
+import { diffFiles, writeFilesIfChanged } from "./write/loose-files.ts";
+import { diffOutput, type FileChange, writeOutput } from "./write/output.ts";
 
-export { SpecError } from "./load/spec-error.ts";
-export type { FileChange } from "./write/output.ts";
-export type { RuntimeSource } from "./runtime-source.ts";
 export { ZOD_FLAVOURS, type ZodFlavour } from "./emit/zod-dialect.ts";
-export { parsePackageSpec, type PackageSpec } from "./package-files.ts";
+export { SpecError } from "./load/spec-error.ts";
+export { type PackageSpec, parsePackageSpec } from "./package-files.ts";
+export type { RuntimeSource } from "./runtime-source.ts";
+export type { FileChange } from "./write/output.ts";
 
 export interface GenerateOptions {
   specPath: string;
@@ -88,7 +88,8 @@ export function sourceDir(options: GenerateOptions): string {
 function runtimeSourceOf(options: GenerateOptions): RuntimeSource {
   const source = options.runtime ?? defaultRuntimeSource(sourceDir(options));
   // A local runtime is a path into this custody; output living elsewhere must never point into it.
-  if (source === "local" && !isInside(sourceDir(options), PROJECT_ROOT)) throw new Error(`--runtime local is only for output inside custody's own folder (${PROJECT_ROOT})`);
+  if (source === "local" && !isInside(sourceDir(options), PROJECT_ROOT))
+    throw new Error(`--runtime local is only for output inside custody's own folder (${PROJECT_ROOT})`);
   return source;
 }
 
@@ -96,7 +97,10 @@ export async function renderFiles(options: GenerateOptions): Promise<{ model: Sp
   return render(options, runtimeSourceOf(options));
 }
 
-async function render(options: GenerateOptions, runtime: RuntimeSource): Promise<{ model: SpecModel; files: EmittedFile[] }> {
+async function render(
+  options: GenerateOptions,
+  runtime: RuntimeSource,
+): Promise<{ model: SpecModel; files: EmittedFile[] }> {
   const loaded = await loadSpec(options.specPath, displayPath(options.specPath), { lenient: options.lenient });
   let rendered: { model: SpecModel; files: EmittedFile[] };
   try {
@@ -111,8 +115,15 @@ async function render(options: GenerateOptions, runtime: RuntimeSource): Promise
   return rendered;
 }
 
-async function renderModel(loaded: LoadedSpec, options: GenerateOptions, runtime: RuntimeSource): Promise<{ model: SpecModel; files: EmittedFile[] }> {
-  const rpcSource = options.rpcSpecPath === undefined ? undefined : await loadRpcModel(options.rpcSpecPath, displayPath(options.rpcSpecPath));
+async function renderModel(
+  loaded: LoadedSpec,
+  options: GenerateOptions,
+  runtime: RuntimeSource,
+): Promise<{ model: SpecModel; files: EmittedFile[] }> {
+  const rpcSource =
+    options.rpcSpecPath === undefined
+      ? undefined
+      : await loadRpcModel(options.rpcSpecPath, displayPath(options.rpcSpecPath));
   const model = buildModel(loaded, { rpc: rpcSource });
   const ctx: EmitContext = {
     model,
@@ -121,15 +132,33 @@ async function renderModel(loaded: LoadedSpec, options: GenerateOptions, runtime
     runtime: runtimeSpecifier(runtime, sourceDir(options), RUNTIME_DIR),
     zod: zodDialect(options.zod),
   };
-  const files: EmittedFile[] = [emitTypes(ctx), emitSchemas(ctx), emitOperations(ctx), emitClient(ctx), emitServer(ctx)];
+  const files: EmittedFile[] = [
+    emitTypes(ctx),
+    emitSchemas(ctx),
+    emitOperations(ctx),
+    emitClient(ctx),
+    emitServer(ctx),
+  ];
   const webhooks = emitWebhooks(ctx);
   if (webhooks) files.push(webhooks);
   const rpc = emitRpc(ctx);
   if (rpc) files.push(rpc);
-  files.push(emitIndex(ctx, files.map((f) => f.path)));
+  files.push(
+    emitIndex(
+      ctx,
+      files.map((f) => f.path),
+    ),
+  );
   if (options.mcp) files.push(...emitMcp(ctx, options.package?.name));
   // runtime/mcp needs @modelcontextprotocol/sdk: vendored only for output that has an MCP server.
-  if (runtime === "vendor") files.push(...(await vendoredRuntime(RUNTIME_DIR, custodyVersion(), (path) => options.mcp === true || !path.startsWith("mcp/"))));
+  if (runtime === "vendor")
+    files.push(
+      ...(await vendoredRuntime(
+        RUNTIME_DIR,
+        custodyVersion(),
+        (path) => options.mcp === true || !path.startsWith("mcp/"),
+      )),
+    );
   // The README says what to install, so it is written once every file that imports something is.
   const install = runtime === "local" ? undefined : installLines(outputNeeds(files, custodyManifest()));
   files.push(emitReadme({ ...ctx, install }));
@@ -160,7 +189,9 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     written,
     operations: model.operations.length,
     schemas: model.schemas.length,
-    warnings: [...model.repairs, ...model.warnings].map((w) => `${formatLocation(model.displayPath, w.pointer)}: ${w.problem}`),
+    warnings: [...model.repairs, ...model.warnings].map(
+      (w) => `${formatLocation(model.displayPath, w.pointer)}: ${w.problem}`,
+    ),
     ...(runtime === "local" ? {} : { needs: outputNeeds(files, custodyManifest()) }),
   };
 }

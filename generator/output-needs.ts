@@ -24,22 +24,38 @@ export interface OutputNeeds {
 }
 
 export function outputNeeds(files: readonly EmittedFile[], custody: Manifest): OutputNeeds {
-  const dependencies = sorted(Object.fromEntries(importedPackages(files).map((name) => [name, rangeOf(name, custody)])));
-  const devDependencies = sorted({ typescript: rangeOf("typescript", custody), "@types/node": rangeOf("@types/node", custody) });
+  const dependencies = sorted(
+    Object.fromEntries(importedPackages(files).map((name) => [name, rangeOf(name, custody)])),
+  );
+  const devDependencies = sorted({
+    typescript: rangeOf("typescript", custody),
+    "@types/node": rangeOf("@types/node", custody),
+  });
   return { dependencies, devDependencies };
 }
 
 /** The npm commands that install them (custody is left out: output that imports it lives in a project that has it). */
 export function installLines(needs: OutputNeeds): string[] {
-  const specs = (deps: Record<string, string>) => Object.entries(deps).filter(([name]) => name !== "custody").map(([name, range]) => `${name}@${range}`);
+  const specs = (deps: Record<string, string>) =>
+    Object.entries(deps)
+      .filter(([name]) => name !== "custody")
+      .map(([name, range]) => `${name}@${range}`);
   const runtime = specs(needs.dependencies);
-  return [...(runtime.length ? [`npm install ${runtime.join(" ")}`] : []), `npm install --save-dev ${specs(needs.devDependencies).join(" ")}`];
+  return [
+    ...(runtime.length ? [`npm install ${runtime.join(" ")}`] : []),
+    `npm install --save-dev ${specs(needs.devDependencies).join(" ")}`,
+  ];
 }
 
 function rangeOf(name: string, custody: Manifest): string {
   if (name === "custody") return `^${custody.version}`;
-  const range = custody.dependencies?.[name] ?? custody.optionalDependencies?.[name] ?? custody.peerDependencies?.[name] ?? custody.devDependencies?.[name];
-  if (range === undefined) throw new Error(`generated code imports '${name}', which custody's package.json does not list`);
+  const range =
+    custody.dependencies?.[name] ??
+    custody.optionalDependencies?.[name] ??
+    custody.peerDependencies?.[name] ??
+    custody.devDependencies?.[name];
+  if (range === undefined)
+    throw new Error(`generated code imports '${name}', which custody's package.json does not list`);
   return range;
 }
 

@@ -2,13 +2,13 @@
 // package: package.json (exports, types, dependency ranges, engines), tsconfig.json (tsc builds
 // src/ → dist/ with declarations) and README.md (install, build, usage, dependencies).
 import type { EmittedFile } from "./emit/context.ts";
+import { type GuideOptions, sdkGuide, sdkStart } from "./emit/readme-file.ts";
 import { renderTemplate } from "./emit/templates.ts";
 import { wireTestsSource } from "./emit/wire-tests-file.ts";
-import { markdownCode, markdownText } from "./spec-text.ts";
-import { sdkGuide, sdkStart, type GuideOptions } from "./emit/readme-file.ts";
 import type { SpecModel } from "./model/types.ts";
-import { outputNeeds, type Manifest } from "./output-needs.ts";
+import { type Manifest, outputNeeds } from "./output-needs.ts";
 import type { RuntimeSource } from "./runtime-source.ts";
+import { markdownCode, markdownText } from "./spec-text.ts";
 
 export interface PackageSpec {
   name: string;
@@ -22,7 +22,8 @@ const VERSION = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/;
 export function parsePackageSpec(text: string): PackageSpec {
   const at = text.lastIndexOf("@");
   const [name, version] = at > 0 ? [text.slice(0, at), text.slice(at + 1)] : [text, "0.1.0"];
-  if (!NAME.test(name) || name.length > 214) throw new Error(`--package: '${name}' is not a valid npm package name (lower case, optionally @scope/name)`);
+  if (!NAME.test(name) || name.length > 214)
+    throw new Error(`--package: '${name}' is not a valid npm package name (lower case, optionally @scope/name)`);
   if (!VERSION.test(version)) throw new Error(`--package: '${version}' is not a version like 1.2.3`);
   return { name, version };
 }
@@ -32,7 +33,13 @@ export { custodyManifest, custodyVersion } from "../lib/version.ts";
 /** Modules of the output that get a subpath export of their own. */
 const ENTRY_POINTS = ["client", "server", "webhooks", "rpc", "schemas", "types", "operations"];
 
-export function packageFiles(spec: PackageSpec, model: SpecModel, sources: readonly EmittedFile[], runtime: RuntimeSource, custody: Manifest): EmittedFile[] {
+export function packageFiles(
+  spec: PackageSpec,
+  model: SpecModel,
+  sources: readonly EmittedFile[],
+  runtime: RuntimeSource,
+  custody: Manifest,
+): EmittedFile[] {
   const { dependencies, devDependencies } = outputNeeds(sources, custody);
   const pkg = {
     name: spec.name,
@@ -45,14 +52,19 @@ export function packageFiles(spec: PackageSpec, model: SpecModel, sources: reado
       ".": { types: "./dist/index.d.ts", default: "./dist/index.js" },
       // Entry points of their own, so that a client import pulls no server, webhook or JSON-RPC code.
       ...Object.fromEntries(
-        ENTRY_POINTS.filter((name) => sources.some((f) => f.path === `${name}.ts`)).map((name) => [`./${name}`, { types: `./dist/${name}.d.ts`, default: `./dist/${name}.js` }]),
+        ENTRY_POINTS.filter((name) => sources.some((f) => f.path === `${name}.ts`)).map((name) => [
+          `./${name}`,
+          { types: `./dist/${name}.d.ts`, default: `./dist/${name}.js` },
+        ]),
       ),
       "./package.json": "./package.json",
     },
     files: ["dist", "src", "test", "README.md"],
     sideEffects: false,
     // The MCP server's bin, when the output has one: `npx NAME-mcp` beside the SDK.
-    ...(sources.some((f) => f.path === "mcp.ts") ? { bin: { [`${spec.name.split("/").pop()}-mcp`]: "./dist/mcp.js" } } : {}),
+    ...(sources.some((f) => f.path === "mcp.ts")
+      ? { bin: { [`${spec.name.split("/").pop()}-mcp`]: "./dist/mcp.js" } }
+      : {}),
     scripts: { build: "tsc -p tsconfig.json", test: "node --test test/wire.test.js", prepack: "npm run build" },
     engines: { node: custody.engines?.node ?? ">=20.19" },
     dependencies,
@@ -73,7 +85,11 @@ export function packageFiles(spec: PackageSpec, model: SpecModel, sources: reado
     },
     include: ["src"],
   };
-  const guideOptions: GuideOptions = { importFrom: spec.name, hasWebhooks: model.webhooks.length > 0, hasRpc: model.rpc !== undefined };
+  const guideOptions: GuideOptions = {
+    importFrom: spec.name,
+    hasWebhooks: model.webhooks.length > 0,
+    hasRpc: model.rpc !== undefined,
+  };
   const readme = renderTemplate("package-readme", {
     start: sdkStart(model, guideOptions),
     guide: sdkGuide(model, guideOptions),
@@ -84,7 +100,8 @@ export function packageFiles(spec: PackageSpec, model: SpecModel, sources: reado
     specPath: markdownCode(model.displayPath),
     custodyVersion: custody.version,
     clientName: model.clientName,
-    runtime: runtime === "package" ? "imported from `custody/runtime` (the `custody` package)" : "copied into `src/runtime/`",
+    runtime:
+      runtime === "package" ? "imported from `custody/runtime` (the `custody` package)" : "copied into `src/runtime/`",
     dependencies: Object.entries(dependencies).map(([dep, range]) => ({ name: dep, range })),
     devDependencies: Object.entries(devDependencies).map(([dep, range]) => ({ name: dep, range })),
     engine: pkg.engines.node,

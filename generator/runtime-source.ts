@@ -9,9 +9,9 @@
 //   local   custody's own generated/: a relative path to this package's runtime/, compiled with it.
 import { readdir, readFile } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import { GENERATED_MARKER } from "./write/output.ts";
 import type { EmittedFile } from "./emit/context.ts";
 import { importedModules } from "./imported-modules.ts";
+import { GENERATED_MARKER } from "./write/output.ts";
 
 export type RuntimeSource = "vendor" | "package" | "local";
 export const RUNTIME_SOURCES: readonly RuntimeSource[] = ["vendor", "package", "local"];
@@ -46,8 +46,13 @@ export function isInside(dir: string, root: string): boolean {
 }
 
 /** Maps a runtime module name ("client-call", "server/index") to the specifier the output imports. */
-export function runtimeSpecifier(source: RuntimeSource, outDir: string, runtimeDir: string): (module: string) => string {
-  if (source === "package") return (module) => (Object.hasOwn(PACKAGE_ENTRY, module) ? PACKAGE_ENTRY[module] : RUNTIME_PACKAGE_SPECIFIER);
+export function runtimeSpecifier(
+  source: RuntimeSource,
+  outDir: string,
+  runtimeDir: string,
+): (module: string) => string {
+  if (source === "package")
+    return (module) => (Object.hasOwn(PACKAGE_ENTRY, module) ? PACKAGE_ENTRY[module] : RUNTIME_PACKAGE_SPECIFIER);
   if (source === "vendor") return (module) => `./runtime/${module}.js`;
   const rel = relative(resolve(outDir), runtimeDir).split(sep).join("/");
   const base = rel.startsWith(".") ? rel : `./${rel}`;
@@ -64,13 +69,18 @@ async function runtimeSources(dir: string, base = dir): Promise<string[]> {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const full = join(dir, entry.name);
     if (entry.isDirectory()) out.push(...(await runtimeSources(full, base)));
-    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts") && !entry.name.endsWith(".test.ts")) out.push(relative(base, full).split(sep).join("/"));
+    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts") && !entry.name.endsWith(".test.ts"))
+      out.push(relative(base, full).split(sep).join("/"));
   }
   return out.sort();
 }
 
 /** runtime/ as files under "runtime/" of the output, each with the generated-file marker. */
-export async function vendoredRuntime(runtimeDir: string, custodyVersion: string, keep: (path: string) => boolean = () => true): Promise<EmittedFile[]> {
+export async function vendoredRuntime(
+  runtimeDir: string,
+  custodyVersion: string,
+  keep: (path: string) => boolean = () => true,
+): Promise<EmittedFile[]> {
   const files: EmittedFile[] = [];
   for (const path of (await runtimeSources(runtimeDir)).filter(keep)) {
     const text = await readFile(join(runtimeDir, path), "utf8");

@@ -15,7 +15,10 @@ export interface TypecheckResult {
 }
 
 /** Runs tsc over every .ts file under `dirs` (each inside the project). */
-export async function typecheck(dirs: readonly string[], options: { maxOldSpaceMb?: number } = {}): Promise<TypecheckResult> {
+export async function typecheck(
+  dirs: readonly string[],
+  options: { maxOldSpaceMb?: number } = {},
+): Promise<TypecheckResult> {
   const configPath = join(PROJECT_ROOT, `.tmp-typecheck-${process.pid}-${Date.now()}.json`);
   const include = dirs.map((d) => `${relative(PROJECT_ROOT, resolve(d)).split(sep).join("/")}/**/*.ts`);
   await writeFile(configPath, JSON.stringify({ extends: "./tsconfig.json", include }));
@@ -23,9 +26,14 @@ export async function typecheck(dirs: readonly string[], options: { maxOldSpaceM
   const nodeArgs = options.maxOldSpaceMb ? [`--max-old-space-size=${options.maxOldSpaceMb}`] : [];
   try {
     return await new Promise((done) => {
-      execFile(process.execPath, [...nodeArgs, tsc, "--noEmit", "-p", configPath], { cwd: PROJECT_ROOT, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-        done({ ok: error === null, output: `${stdout}${stderr}`.trim() });
-      });
+      execFile(
+        process.execPath,
+        [...nodeArgs, tsc, "--noEmit", "-p", configPath],
+        { cwd: PROJECT_ROOT, maxBuffer: 64 * 1024 * 1024 },
+        (error, stdout, stderr) => {
+          done({ ok: error === null, output: `${stdout}${stderr}`.trim() });
+        },
+      );
     });
   } finally {
     await rm(configPath, { force: true });

@@ -1,32 +1,33 @@
 // The reference deployment's core, without HTTP: the domain services, the chain watcher, the withdrawal
 // executor and the webhook dispatcher over one store and one chain. sandbox.ts puts the wallet API and
 // the node access in front of it.
-import { ChainClient } from "./chain/chain-client.ts";
-import { ChainWatcher } from "./domain/chain-watcher.ts";
+
+import type { WebhookProfile } from "../runtime/webhooks/signature.ts";
 import type { ChainBackend } from "./chain/backend.ts";
+import { ChainClient } from "./chain/chain-client.ts";
+import type { SolanaRuntime } from "./chain/solana/runtime.ts";
 import { ApiKeyService } from "./domain/api-keys.ts";
 import { AuditLogService } from "./domain/audit-log.ts";
 import { BalanceService } from "./domain/balances.ts";
 import { Catalog } from "./domain/catalog.ts";
+import { ChainWatcher } from "./domain/chain-watcher.ts";
 import { DEFAULT_DOMAIN_SETTINGS, type DomainContext, type DomainSettings } from "./domain/context.ts";
 import { DepositService } from "./domain/deposits.ts";
 import { defineIndexes } from "./domain/indexes.ts";
+import { NonceAllocator } from "./domain/nonce-allocator.ts";
 import { SigningService } from "./domain/signing.ts";
-import { Web3SigningService } from "./domain/web3-signing.ts";
+import { SolanaWatcher } from "./domain/solana-watcher.ts";
+import { SolanaWithdrawalExecutor } from "./domain/solana-withdrawal-executor.ts";
 import { TransactionService } from "./domain/transactions.ts";
 import { WalletService } from "./domain/wallets.ts";
+import { Web3SigningService } from "./domain/web3-signing.ts";
 import { WithdrawalExecutor } from "./domain/withdrawal-executor.ts";
 import { WithdrawalService } from "./domain/withdrawals.ts";
 import type { StateStore } from "./store/state-store.ts";
 import type { RetrySchedule } from "./webhooks/backoff.ts";
 import { WebhookDispatcher } from "./webhooks/dispatcher.ts";
-import { deliveryPolicy, type DeliverySchedule, type PolicyChoice } from "./webhooks/policy.ts";
+import { type DeliverySchedule, deliveryPolicy, type PolicyChoice } from "./webhooks/policy.ts";
 import { WebhookRegistry } from "./webhooks/registry.ts";
-import { NonceAllocator } from "./domain/nonce-allocator.ts";
-import { SolanaWatcher } from "./domain/solana-watcher.ts";
-import { SolanaWithdrawalExecutor } from "./domain/solana-withdrawal-executor.ts";
-import type { WebhookProfile } from "../runtime/webhooks/signature.ts";
-import type { SolanaRuntime } from "./chain/solana/runtime.ts";
 
 export interface AppOptions {
   store: StateStore;
@@ -81,7 +82,12 @@ export class ReferenceApp {
     this.ctx = {
       store: opts.store,
       now,
-      catalog: new Catalog({ chainId: opts.backend.chainId, confirmationBlocks: opts.confirmationBlocks, solana: opts.solana !== undefined, solanaConfirmationSlots: opts.solanaConfirmationSlots }),
+      catalog: new Catalog({
+        chainId: opts.backend.chainId,
+        confirmationBlocks: opts.confirmationBlocks,
+        solana: opts.solana !== undefined,
+        solanaConfirmationSlots: opts.solanaConfirmationSlots,
+      }),
       chain: this.chain,
       ...(opts.solana ? { solana: opts.solana } : {}),
       masterSeed: opts.walletMasterSeed,
@@ -106,7 +112,12 @@ export class ReferenceApp {
     this.webhooks = new WebhookRegistry(this.ctx, { allowPrivateTargets: opts.allowPrivateWebhookTargets ?? true });
     this.dispatcher = new WebhookDispatcher(opts.store, now, {
       profile: opts.webhookProfile,
-      policy: deliveryPolicy({ schedule: opts.webhookSchedule, retry: opts.webhookRetry, timeoutMs: opts.webhookTimeoutMs, overrides: opts.webhookDelivery }),
+      policy: deliveryPolicy({
+        schedule: opts.webhookSchedule,
+        retry: opts.webhookRetry,
+        timeoutMs: opts.webhookTimeoutMs,
+        overrides: opts.webhookDelivery,
+      }),
       maxResponseBodyBytes: 1_024,
     });
     this.watcher = new ChainWatcher(opts.store, this.chain, this.deposits, this.executor, {

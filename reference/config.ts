@@ -7,10 +7,10 @@
 // win). Without either, everything is random. With a data directory the values of the first run are
 // stored and reused on every restart.
 import { createHmac, randomBytes } from "node:crypto";
-import { uuidFromBytes } from "./domain/ids.ts";
 import type { WebhookProfile } from "../runtime/webhooks/signature.ts";
+import { CREDENTIAL_ENV, PROFILE_ENV, type SandboxCredentials, SEED_ENV } from "./credential-env.ts";
+import { uuidFromBytes } from "./domain/ids.ts";
 import type { RetrySchedule } from "./webhooks/backoff.ts";
-import { CREDENTIAL_ENV, PROFILE_ENV, SEED_ENV, type SandboxCredentials } from "./credential-env.ts";
 import type { DeliverySchedule, PolicyChoice } from "./webhooks/policy.ts";
 
 export type { SandboxCredentials };
@@ -97,7 +97,9 @@ export function fixedCredentials(options: SandboxOptions): SandboxCredentials {
     const v = env[name];
     if (v !== undefined && v !== "") fromEnv[k] = v;
   }
-  const fromOptions = Object.fromEntries(Object.entries(options.credentials ?? {}).filter(([, v]) => v !== undefined && v !== ""));
+  const fromOptions = Object.fromEntries(
+    Object.entries(options.credentials ?? {}).filter(([, v]) => v !== undefined && v !== ""),
+  );
   return { ...fromEnv, ...fromOptions };
 }
 
@@ -109,13 +111,15 @@ export function seedOf(options: SandboxOptions): string | undefined {
 export function webhookProfileOf(options: SandboxOptions): WebhookProfile {
   const env = options.env ?? process.env;
   const p = options.webhookProfile ?? env[PROFILE_ENV] ?? "canonical-json";
-  if (p !== "standard-webhooks" && p !== "canonical-json") throw new Error(`unknown webhook profile '${p}' (standard-webhooks or canonical-json)`);
+  if (p !== "standard-webhooks" && p !== "canonical-json")
+    throw new Error(`unknown webhook profile '${p}' (standard-webhooks or canonical-json)`);
   return p;
 }
 
 /** Every seeded value: fixed ones as given, the rest derived from the seed, or random. */
 export function seedValues(fixed: SandboxCredentials, seed: string | undefined): SeededValues {
-  const bytes = (label: string): Buffer => (seed === undefined ? randomBytes(32) : createHmac("sha256", seed).update(`custody-sandbox/${label}`).digest());
+  const bytes = (label: string): Buffer =>
+    seed === undefined ? randomBytes(32) : createHmac("sha256", seed).update(`custody-sandbox/${label}`).digest();
   const hex = (label: string, n: number) => bytes(label).toString("hex").slice(0, n);
   // The sk_ prefix keeps a secret from starting with "-", which command lines would read as a flag.
   const secret = (label: string) => `sk_${bytes(label).toString("base64url")}`;
@@ -149,16 +153,33 @@ function faucetKey(bytes: (label: string) => Buffer): string {
 }
 
 function validateSeeded(v: SeededValues): void {
-  for (const [name, id] of [["workspace id", v.workspaceId], ["api key", v.apiKey], ["viewer api key", v.viewerApiKey], ["scoped api key", v.scopedApiKey], ["other workspace id", v.otherWorkspaceId], ["other api key", v.otherApiKey]] as const) {
+  for (const [name, id] of [
+    ["workspace id", v.workspaceId],
+    ["api key", v.apiKey],
+    ["viewer api key", v.viewerApiKey],
+    ["scoped api key", v.scopedApiKey],
+    ["other workspace id", v.otherWorkspaceId],
+    ["other api key", v.otherApiKey],
+  ] as const) {
     if (!ID_SYNTAX.test(id)) throw new Error(`${name} must match ${ID_SYNTAX.source}`);
   }
-  if (new Set([v.apiKey, v.viewerApiKey, v.scopedApiKey, v.otherApiKey]).size !== 4) throw new Error("the four seeded API keys must differ");
+  if (new Set([v.apiKey, v.viewerApiKey, v.scopedApiKey, v.otherApiKey]).size !== 4)
+    throw new Error("the four seeded API keys must differ");
   if (v.otherWorkspaceId === v.workspaceId) throw new Error("the other workspace id must differ from the workspace id");
-  for (const [name, s] of [["api secret", v.apiSecret], ["viewer api secret", v.viewerApiSecret], ["scoped api secret", v.scopedApiSecret], ["other api secret", v.otherApiSecret], ["rpc api key", v.rpcApiKey]] as const) {
-    if (s.length < 8 || s.length > 256 || /\s/.test(s)) throw new Error(`${name} must be 8..256 characters without spaces`);
+  for (const [name, s] of [
+    ["api secret", v.apiSecret],
+    ["viewer api secret", v.viewerApiSecret],
+    ["scoped api secret", v.scopedApiSecret],
+    ["other api secret", v.otherApiSecret],
+    ["rpc api key", v.rpcApiKey],
+  ] as const) {
+    if (s.length < 8 || s.length > 256 || /\s/.test(s))
+      throw new Error(`${name} must be 8..256 characters without spaces`);
   }
-  if (!/^0x[0-9a-fA-F]{64}$/.test(v.faucetPrivateKey)) throw new Error("faucet private key must be 0x followed by 64 hex digits");
+  if (!/^0x[0-9a-fA-F]{64}$/.test(v.faucetPrivateKey))
+    throw new Error("faucet private key must be 0x followed by 64 hex digits");
   if (!/^[0-9a-fA-F]{64}$/.test(v.walletMasterSeed)) throw new Error("wallet master seed must be 64 hex digits");
   if (!/^[0-9a-fA-F]{64}$/.test(v.webhookPrivateKey)) throw new Error("webhook private key must be 64 hex digits");
-  if (!/^[0-9a-fA-F]{64}$/.test(v.otherWebhookPrivateKey)) throw new Error("other webhook private key must be 64 hex digits");
+  if (!/^[0-9a-fA-F]{64}$/.test(v.otherWebhookPrivateKey))
+    throw new Error("other webhook private key must be 64 hex digits");
 }

@@ -1,18 +1,18 @@
 import { join } from "node:path";
+import { startWalletApi, type WalletApi } from "./api/server.ts";
+import { ReferenceApp } from "./app.ts";
+import type { ChainBackend } from "./chain/backend.ts";
 // The reference deployment ("sandbox"): the wallet API (generated server + reference handlers) on one
 // port and the node access (JSON-RPC gateway over the embedded chain, or --upstream) on another, both
 // on loopback by default, over one state store.
 import { startEmbeddedChain } from "./chain/embedded-chain.ts";
-import { connectUpstreamChain } from "./chain/upstream-chain.ts";
-import { startNodeAccess, type NodeAccess } from "./node/server.ts";
-import type { ChainBackend } from "./chain/backend.ts";
-import { ReferenceApp } from "./app.ts";
-import { fixedCredentials, seedOf, seedValues, webhookProfileOf, type SandboxOptions } from "./config.ts";
-import { ensureSeeded } from "./seed-store.ts";
-import { StateStore } from "./store/state-store.ts";
-import { startWalletApi, type WalletApi } from "./api/server.ts";
-import { startSolanaSide } from "./solana-side.ts";
 import type { SolanaRuntime } from "./chain/solana/runtime.ts";
+import { connectUpstreamChain } from "./chain/upstream-chain.ts";
+import { fixedCredentials, type SandboxOptions, seedOf, seedValues, webhookProfileOf } from "./config.ts";
+import { type NodeAccess, startNodeAccess } from "./node/server.ts";
+import { ensureSeeded } from "./seed-store.ts";
+import { startSolanaSide } from "./solana-side.ts";
+import { StateStore } from "./store/state-store.ts";
 
 export type { SandboxOptions } from "./config.ts";
 
@@ -63,7 +63,8 @@ export function sandboxCredentials(s: Sandbox): SandboxCredentials {
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const host = options.host ?? "127.0.0.1";
-  const logError = options.logger?.error.bind(options.logger) ?? ((m: string) => process.stderr.write(`custody sandbox: ${m}\n`));
+  const logError =
+    options.logger?.error.bind(options.logger) ?? ((m: string) => process.stderr.write(`custody sandbox: ${m}\n`));
   const fresh = seedValues(fixedCredentials(options), seedOf(options));
   let mark = performance.now();
   const lap = () => Math.round(-mark + (mark = performance.now()));
@@ -86,9 +87,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     startup.chain_ms = lap();
 
     const rpcApiKeys = new Set([values.rpcApiKey]);
-    const solana = options.solana === false
-      ? undefined
-      : await startSolanaSide({ faucetPrivateKey: values.faucetPrivateKey, apiKeys: rpcApiKeys, host, port: options.solanaRpcPort, slotMs: options.solanaSlotMs, dataDir: options.dataDir, log: logError });
+    const solana =
+      options.solana === false
+        ? undefined
+        : await startSolanaSide({
+            faucetPrivateKey: values.faucetPrivateKey,
+            apiKeys: rpcApiKeys,
+            host,
+            port: options.solanaRpcPort,
+            slotMs: options.solanaSlotMs,
+            dataDir: options.dataDir,
+            log: logError,
+          });
     if (solana) cleanups.push(() => solana.close());
 
     const app = referenceApp(options, store, backend, solana?.runtime, values, logError);
@@ -98,8 +108,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
     const node: NodeAccess = await startNodeAccess({ backend, apiKeys: rpcApiKeys, host, port: options.rpcPort ?? 0 });
     cleanups.push(() => node.close());
-    const owner = { workspace_id: values.workspaceId, api_key: values.apiKey, api_secret: values.apiSecret, key_role: "owner" };
-    const frontDoor = { corsOrigins: options.corsOrigins, console: owner, faucetPrivateKey: values.faucetPrivateKey, embeddedChain: backend.kind === "embedded", host };
+    const owner = {
+      workspace_id: values.workspaceId,
+      api_key: values.apiKey,
+      api_secret: values.apiSecret,
+      key_role: "owner",
+    };
+    const frontDoor = {
+      corsOrigins: options.corsOrigins,
+      console: owner,
+      faucetPrivateKey: values.faucetPrivateKey,
+      embeddedChain: backend.kind === "embedded",
+      host,
+    };
     const api: WalletApi = await startWalletApi(app, { host, port: options.port ?? 0, logError, frontDoor });
     cleanups.push(() => api.close());
     startup.servers_ms = lap();

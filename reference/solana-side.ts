@@ -3,9 +3,9 @@
 // one line; Solana addresses are still derived, only transfers are missing.
 import { createHmac } from "node:crypto";
 import { join } from "node:path";
+import type { SolanaRuntime } from "./chain/solana/runtime.ts";
 import type { ApiKeys } from "./node/auth.ts";
 import type { SolanaRpc } from "./node/solana/server.ts";
-import type { SolanaRuntime } from "./chain/solana/runtime.ts";
 
 export interface SolanaSide {
   runtime: SolanaRuntime;
@@ -31,7 +31,11 @@ export async function startSolanaSide(opts: SolanaSideOptions): Promise<SolanaSi
   let runtime: SolanaRuntime;
   try {
     runtime = SolanaRuntime.start({
-      faucetSeed: new Uint8Array(createHmac("sha256", Buffer.from(opts.faucetPrivateKey.replace(/^0x/, ""), "hex")).update("custody-sandbox/solana-faucet/v1").digest()),
+      faucetSeed: new Uint8Array(
+        createHmac("sha256", Buffer.from(opts.faucetPrivateKey.replace(/^0x/, ""), "hex"))
+          .update("custody-sandbox/solana-faucet/v1")
+          .digest(),
+      ),
       ...(opts.slotMs !== undefined ? { slotMs: opts.slotMs } : {}),
       ...(opts.dataDir ? { dataDir: join(opts.dataDir, "solana") } : {}),
     });

@@ -45,7 +45,7 @@ const SUCCESS_PREFIX = '{"success":true,"message":"success","code":0,"data":';
  */
 export function serializeSuccess(data: unknown): string {
   const json = JSON.stringify(data);
-  return json === undefined ? JSON.stringify(successEnvelope(data)) : SUCCESS_PREFIX + json + "}";
+  return json === undefined ? JSON.stringify(successEnvelope(data)) : `${SUCCESS_PREFIX + json}}`;
 }
 
 export function errorEnvelope(message: string, code: number | string): ErrorEnvelope {
@@ -60,7 +60,8 @@ export const UNAUTHORIZED_ENVELOPE: Readonly<ErrorEnvelope> = Object.freeze(
 );
 
 /** The exact bytes of the 401 body; every auth failure sends these, so none says which check failed. */
-export const UNAUTHORIZED_BODY = '{"success":false,"message":"invalid api signature","code":"unauthorized","data":null}';
+export const UNAUTHORIZED_BODY =
+  '{"success":false,"message":"invalid api signature","code":"unauthorized","data":null}';
 
 function isRecord(x: unknown): x is Record<string, unknown> {
   return typeof x === "object" && x !== null && !Array.isArray(x);

@@ -74,7 +74,12 @@ export class AbortError extends TransportError {
 }
 
 /** The TransportError subclass for `kind` (too_large has none of its own). */
-export function transportError(kind: TransportErrorKind, message: string, request: { method: string; url: string }, cause?: unknown): TransportError {
+export function transportError(
+  kind: TransportErrorKind,
+  message: string,
+  request: { method: string; url: string },
+  cause?: unknown,
+): TransportError {
   if (kind === "network") return new ConnectionError(message, request, cause);
   if (kind === "timeout") return new TimeoutError(message, request, cause);
   if (kind === "aborted") return new AbortError(message, request, cause);
@@ -103,8 +108,16 @@ export class RpcTransportError extends CustodyError {
   /** Raw response text when there was one, for evidence. */
   readonly body?: string;
 
-  constructor(kind: RpcTransportErrorKind, message: string, details: { status?: number; body?: string; cause?: unknown } = {}) {
-    super(message, { cause: details.cause, details: details.status === undefined ? kind : `${kind}, HTTP ${details.status}`, docsPath: "README.md#errors" });
+  constructor(
+    kind: RpcTransportErrorKind,
+    message: string,
+    details: { status?: number; body?: string; cause?: unknown } = {},
+  ) {
+    super(message, {
+      cause: details.cause,
+      details: details.status === undefined ? kind : `${kind}, HTTP ${details.status}`,
+      docsPath: "README.md#errors",
+    });
     this.name = "RpcTransportError";
     this.kind = kind;
     if (details.status !== undefined) this.status = details.status;
@@ -143,7 +156,11 @@ export interface ErrorBody {
 function isErrorBody(x: unknown): x is ErrorBody {
   if (typeof x !== "object" || x === null) return false;
   const body = x as Record<string, unknown>;
-  return body.success === false && typeof body.message === "string" && (typeof body.code === "number" || typeof body.code === "string");
+  return (
+    body.success === false &&
+    typeof body.message === "string" &&
+    (typeof body.code === "number" || typeof body.code === "string")
+  );
 }
 
 /**
@@ -163,7 +180,14 @@ export class ApiError extends CustodyError {
   readonly error?: ErrorBody;
 
   constructor(status: number, code: number | string, message: string, options: ApiErrorOptions = {}) {
-    super(message, { cause: options.cause, details: options.requestId === undefined ? `HTTP ${status} ${code}` : `HTTP ${status} ${code}, request ${options.requestId}`, docsPath: "README.md#errors" });
+    super(message, {
+      cause: options.cause,
+      details:
+        options.requestId === undefined
+          ? `HTTP ${status} ${code}`
+          : `HTTP ${status} ${code}, request ${options.requestId}`,
+      docsPath: "README.md#errors",
+    });
     this.name = "ApiError";
     this.status = status;
     this.code = code;
@@ -182,21 +206,37 @@ abstract class RetryableApiError extends ApiError {
 }
 
 /** 400: the request broke the spec (body, query or path). */
-export class BadRequestError extends ApiError { override readonly name: string = "BadRequestError"; }
+export class BadRequestError extends ApiError {
+  override readonly name: string = "BadRequestError";
+}
 /** 401: missing or wrong credentials, or a signature the service did not accept. */
-export class AuthenticationError extends ApiError { override readonly name: string = "AuthenticationError"; }
+export class AuthenticationError extends ApiError {
+  override readonly name: string = "AuthenticationError";
+}
 /** 403: the key lacks a scope or role the operation needs. */
-export class PermissionDeniedError extends ApiError { override readonly name: string = "PermissionDeniedError"; }
+export class PermissionDeniedError extends ApiError {
+  override readonly name: string = "PermissionDeniedError";
+}
 /** 404: no such resource (or one of another workspace). */
-export class NotFoundError extends ApiError { override readonly name: string = "NotFoundError"; }
+export class NotFoundError extends ApiError {
+  override readonly name: string = "NotFoundError";
+}
 /** 409: the state does not allow it now, or an idempotency key was reused with another body. */
-export class ConflictError extends ApiError { override readonly name: string = "ConflictError"; }
+export class ConflictError extends ApiError {
+  override readonly name: string = "ConflictError";
+}
 /** 422: well-formed but not processable. */
-export class UnprocessableEntityError extends ApiError { override readonly name: string = "UnprocessableEntityError"; }
+export class UnprocessableEntityError extends ApiError {
+  override readonly name: string = "UnprocessableEntityError";
+}
 /** 429: too many requests; `retryAfterMs` is the wait the service asked for, when it said. */
-export class RateLimitError extends RetryableApiError { override readonly name: string = "RateLimitError"; }
+export class RateLimitError extends RetryableApiError {
+  override readonly name: string = "RateLimitError";
+}
 /** 500 and above: the service failed; `retryAfterMs` as for RateLimitError (503 may carry one). */
-export class InternalServerError extends RetryableApiError { override readonly name: string = "InternalServerError"; }
+export class InternalServerError extends RetryableApiError {
+  override readonly name: string = "InternalServerError";
+}
 
 const STATUS_ERRORS: Record<number, typeof ApiError> = {
   400: BadRequestError,
@@ -209,7 +249,12 @@ const STATUS_ERRORS: Record<number, typeof ApiError> = {
 };
 
 /** The ApiError subclass of `status` (ApiError itself for a status without one). */
-export function apiErrorFor(status: number, code: number | string, message: string, options: ApiErrorOptions = {}): ApiError {
+export function apiErrorFor(
+  status: number,
+  code: number | string,
+  message: string,
+  options: ApiErrorOptions = {},
+): ApiError {
   const ErrorClass = status >= 500 ? InternalServerError : (STATUS_ERRORS[status] ?? ApiError);
   return new ErrorClass(status, code, message, options);
 }
@@ -236,8 +281,22 @@ export class ResponseValidationError extends ApiError {
   /** The body exactly as received. */
   readonly rawBody: string;
 
-  constructor(status: number, message: string, details: { issues: ResponseValidationError["issues"]; rawBody: string; requestId?: string; headers?: Record<string, string>; body?: unknown }) {
-    super(status, "invalid_response", message, { requestId: details.requestId, headers: details.headers, body: details.body });
+  constructor(
+    status: number,
+    message: string,
+    details: {
+      issues: ResponseValidationError["issues"];
+      rawBody: string;
+      requestId?: string;
+      headers?: Record<string, string>;
+      body?: unknown;
+    },
+  ) {
+    super(status, "invalid_response", message, {
+      requestId: details.requestId,
+      headers: details.headers,
+      body: details.body,
+    });
     this.issues = details.issues;
     this.rawBody = details.rawBody;
   }

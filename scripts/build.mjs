@@ -26,5 +26,6 @@ for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true }))
 copyFileSync(join(root, "generator/load/validate-worker.mjs"), join(dist, "generator/load/validate-worker.mjs"));
 copyFileSync(join(root, "cli/sandbox-worker.mjs"), join(dist, "cli/sandbox-worker.mjs"));
 mkdirSync(join(dist, "web/console"), { recursive: true });
-for (const file of ["adapter.js", "adapter.d.ts"]) copyFileSync(join(root, "web/console", file), join(dist, "web/console", file));
+for (const file of ["adapter.js", "adapter.d.ts"])
+  copyFileSync(join(root, "web/console", file), join(dist, "web/console", file));
 console.log("custody build: dist/ written");

@@ -6,7 +6,7 @@
 //   node --import tsx scripts/certify-flake.ts [--runs 20] [--loaded-runs 5] [--burners N] [--json FILE] [-- extra certify flags]
 //
 // --burners defaults to the number of cores; each burner is a busy loop in its own process.
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -52,7 +52,11 @@ function count(raw: string | undefined, flag: string): number {
 const dir = mkdtempSync(join(tmpdir(), "certify-flake-"));
 const results: Run[] = [];
 try {
-  console.log(`certify-flake: ${runs} runs, then ${loadedRuns} with ${burners} busy process(es); ${availableParallelism()} cores; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `certify-flake: ${runs} runs, then ${loadedRuns} with ${burners} busy process(es); ${availableParallelism()} cores; load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
   for (let i = 1; i <= runs; i++) results.push(report(await certifyOnce("in a row", i)));
   if (loadedRuns > 0) {
     const busy = Array.from({ length: burners }, burn);
@@ -64,7 +68,8 @@ try {
   }
   const summary = summarize(results);
   console.log(summary.lines.join("\n"));
-  if (values.json) writeFileSync(values.json, `${JSON.stringify({ runs: results, summary: summary.totals }, null, 2)}\n`);
+  if (values.json)
+    writeFileSync(values.json, `${JSON.stringify({ runs: results, summary: summary.totals }, null, 2)}\n`);
   process.exitCode = summary.totals.certified === results.length ? 0 : 1;
 } finally {
   rmSync(dir, { recursive: true, force: true });
@@ -73,16 +78,25 @@ try {
 async function certifyOnce(phase: Run["phase"], index: number): Promise<Run> {
   const file = join(dir, `${phase.replaceAll(" ", "-")}-${index}.json`);
   const started = performance.now();
-  const child = spawn(process.execPath, [BIN, "certify", "--sandbox", "--quiet", "--no-color", "--json", file, ...positionals], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(
+    process.execPath,
+    [BIN, "certify", "--sandbox", "--quiet", "--no-color", "--json", file, ...positionals],
+    { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] },
+  );
   let stderr = "";
   child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
   const exitCode = await new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const seconds = (performance.now() - started) / 1000;
   const run: Run = { phase, index, exitCode, seconds, certified: false, problems: [], load: loadavg()[0] };
   try {
-    const r = JSON.parse(readFileSync(file, "utf8")) as { summary: { certified: boolean }; checks: Array<{ id: string; severity: string; status: string; message: string | null }> };
+    const r = JSON.parse(readFileSync(file, "utf8")) as {
+      summary: { certified: boolean };
+      checks: Array<{ id: string; severity: string; status: string; message: string | null }>;
+    };
     run.certified = r.summary.certified && exitCode === 0;
-    run.problems = r.checks.filter((c) => c.status !== "passed" && (c.severity === "MUST" || c.status === "failed")).map((c) => `${c.id} ${c.status}: ${c.message ?? ""}`);
+    run.problems = r.checks
+      .filter((c) => c.status !== "passed" && (c.severity === "MUST" || c.status === "failed"))
+      .map((c) => `${c.id} ${c.status}: ${c.message ?? ""}`);
   } catch {
     run.problems = [`no report (exit ${exitCode}): ${stderr.trim().split("\n").slice(-2).join(" | ")}`];
   }
@@ -91,7 +105,9 @@ async function certifyOnce(phase: Run["phase"], index: number): Promise<Run> {
 
 function report(run: Run): Run {
   const mark = run.certified ? "certified" : `NOT certified (exit ${run.exitCode})`;
-  console.log(`${run.phase} ${String(run.index).padStart(2)}: ${mark} in ${run.seconds.toFixed(1)} s (load ${run.load.toFixed(1)})`);
+  console.log(
+    `${run.phase} ${String(run.index).padStart(2)}: ${mark} in ${run.seconds.toFixed(1)} s (load ${run.load.toFixed(1)})`,
+  );
   for (const p of run.problems) console.log(`    ${p}`);
   return run;
 }
@@ -110,5 +126,12 @@ function summarize(all: Run[]) {
     return `${phase}: ${list.filter((r) => r.certified).length} / ${list.length} certified; wall median ${median.toFixed(1)} s, max ${times[times.length - 1].toFixed(1)} s`;
   };
   const totals = { certified: all.filter((r) => r.certified).length, total: all.length };
-  return { totals, lines: ["", ...[line("in a row"), line("beside busy loops")].filter((l): l is string => l !== undefined), `total: ${totals.certified} / ${totals.total} certified`] };
+  return {
+    totals,
+    lines: [
+      "",
+      ...[line("in a row"), line("beside busy loops")].filter((l): l is string => l !== undefined),
+      `total: ${totals.certified} / ${totals.total} certified`,
+    ],
+  };
 }

@@ -15,8 +15,8 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { compileBatches, type CompileVerdict } from "./corpus/compile.ts";
-import { defaultCacheDir, drawDocuments, ensureCorpus, listDocuments, CORPUS_PACKAGE } from "./corpus/draw.ts";
+import { type CompileVerdict, compileBatches } from "./corpus/compile.ts";
+import { CORPUS_PACKAGE, defaultCacheDir, drawDocuments, ensureCorpus, listDocuments } from "./corpus/draw.ts";
 import type { DocumentReport } from "./corpus/generate-one.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -32,9 +32,17 @@ interface Row {
   otsCompile?: CompileVerdict;
 }
 
-function runChild(doc: string, dir: string, flags: string[], timeoutMs: number): Promise<{ report?: DocumentReport; failure?: string }> {
+function runChild(
+  doc: string,
+  dir: string,
+  flags: string[],
+  timeoutMs: number,
+): Promise<{ report?: DocumentReport; failure?: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, ["--max-old-space-size=4096", "--import", "tsx", CHILD, doc, dir, ...flags], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--max-old-space-size=4096", "--import", "tsx", CHILD, doc, dir, ...flags], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d));
@@ -44,7 +52,8 @@ function runChild(doc: string, dir: string, flags: string[], timeoutMs: number):
       clearTimeout(timer);
       const line = stdout.split("\n").find((l) => l.startsWith("@@report "));
       if (line) return done({ report: JSON.parse(line.slice("@@report ".length)) as DocumentReport });
-      const why = signal === "SIGKILL" ? `killed after ${timeoutMs / 1000} s` : `exit ${code}${signal ? ` (${signal})` : ""}`;
+      const why =
+        signal === "SIGKILL" ? `killed after ${timeoutMs / 1000} s` : `exit ${code}${signal ? ` (${signal})` : ""}`;
       done({ failure: `${why}: ${stderr.trim().split("\n").filter(Boolean).pop()?.slice(0, 200) ?? ""}` });
     });
   });
@@ -83,23 +92,38 @@ function table(rows: Row[], seed: number, compiled: boolean, drawn: number): str
   // With the local runtime the output imports zod alone: any other package is a document's text read as code.
   const foreign = rows.filter((r) => (c(r)?.imports ?? []).some((name) => name !== "zod"));
   lines.push(`| output importing a package besides zod | | ${foreign.length} |`);
-  lines.push(`| generate time, sum over the ${both.length} both generate | ${(sumO / 1000).toFixed(1)} s | ${(sumC / 1000).toFixed(1)} s |`);
-  lines.push(`| time ratio custody / openapi-typescript | | ${(sumC / sumO).toFixed(2)}x of the sum, ${median(ratios).toFixed(2)}x per-document median |`);
+  lines.push(
+    `| generate time, sum over the ${both.length} both generate | ${(sumO / 1000).toFixed(1)} s | ${(sumC / 1000).toFixed(1)} s |`,
+  );
+  lines.push(
+    `| time ratio custody / openapi-typescript | | ${(sumC / sumO).toFixed(2)}x of the sum, ${median(ratios).toFixed(2)}x per-document median |`,
+  );
   const notes: string[] = [];
   for (const r of rows) {
     const cu = c(r);
     if (r.failure) notes.push(`- ${r.id}: custody child ${r.failure}`);
-    if ((cu?.imports ?? []).some((name) => name !== "zod")) notes.push(`- ${r.id}: custody output imports ${cu!.imports!.join(", ")}`);
-    else if (cu?.status === "refused") notes.push(`- ${r.id}: custody refused: ${cu.lenientReason}${r.report!.ots.status === "generated" ? " (openapi-typescript generates)" : ""}`);
+    if ((cu?.imports ?? []).some((name) => name !== "zod"))
+      notes.push(`- ${r.id}: custody output imports ${cu!.imports!.join(", ")}`);
+    else if (cu?.status === "refused")
+      notes.push(
+        `- ${r.id}: custody refused: ${cu.lenientReason}${r.report!.ots.status === "generated" ? " (openapi-typescript generates)" : ""}`,
+      );
     else if (cu?.status === "crashed") notes.push(`- ${r.id}: custody crashed: ${cu.reason}`);
     if (r.report?.ots.status === "failed") notes.push(`- ${r.id}: openapi-typescript failed: ${r.report.ots.reason}`);
-    if (r.custodyCompile && !r.custodyCompile.ok) notes.push(`- ${r.id}: custody output: ${r.custodyCompile.errorCount} tsc errors, first: ${r.custodyCompile.errors[0]}`);
-    if (r.otsCompile && !r.otsCompile.ok) notes.push(`- ${r.id}: openapi-typescript output: ${r.otsCompile.errorCount} tsc errors, first: ${r.otsCompile.errors[0]}`);
+    if (r.custodyCompile && !r.custodyCompile.ok)
+      notes.push(
+        `- ${r.id}: custody output: ${r.custodyCompile.errorCount} tsc errors, first: ${r.custodyCompile.errors[0]}`,
+      );
+    if (r.otsCompile && !r.otsCompile.ok)
+      notes.push(
+        `- ${r.id}: openapi-typescript output: ${r.otsCompile.errorCount} tsc errors, first: ${r.otsCompile.errors[0]}`,
+      );
   }
   const repaired = rows.filter((r) => c(r)?.status === "lenient");
   if (repaired.length > 0) {
     lines.push("", `--lenient repairs (${repaired.length} documents):`);
-    for (const r of repaired) lines.push(`- ${r.id}: ${c(r)!.repairs!.length} repairs, e.g. ${c(r)!.repairs![0]} (strict: ${c(r)!.reason})`);
+    for (const r of repaired)
+      lines.push(`- ${r.id}: ${c(r)!.repairs!.length} repairs, e.g. ${c(r)!.repairs![0]} (strict: ${c(r)!.reason})`);
   }
   if (notes.length > 0) lines.push("", "refused, failed, not compiled:", ...notes);
   const diffs = rows.filter((r) => r.report?.differential);
@@ -107,8 +131,14 @@ function table(rows: Row[], seed: number, compiled: boolean, drawn: number): str
     const inst = diffs.reduce((s, r) => s + r.report!.differential!.instances, 0);
     const dis = diffs.reduce((s, r) => s + r.report!.differential!.disagreements, 0);
     const comps = diffs.reduce((s, r) => s + r.report!.differential!.components, 0);
-    lines.push("", `ajv differential: ${diffs.length} documents, ${comps} components, ${inst} instances, ${dis} disagreements`);
-    for (const r of diffs.filter((x) => x.report!.differential!.disagreements > 0)) lines.push(`- ${r.id}: ${r.report!.differential!.disagreements}, e.g. ${JSON.stringify(r.report!.differential!.examples[0]).slice(0, 300)}`);
+    lines.push(
+      "",
+      `ajv differential: ${diffs.length} documents, ${comps} components, ${inst} instances, ${dis} disagreements`,
+    );
+    for (const r of diffs.filter((x) => x.report!.differential!.disagreements > 0))
+      lines.push(
+        `- ${r.id}: ${r.report!.differential!.disagreements}, e.g. ${JSON.stringify(r.report!.differential!.examples[0]).slice(0, 300)}`,
+      );
   }
   return lines.join("\n");
 }
@@ -136,7 +166,8 @@ async function main(): Promise<void> {
   // --files: documents given by path (no corpus needed), named by their path.
   const files = values.files?.split(",").map((f) => resolve(f));
   const api = files ? "" : ensureCorpus(values.cache ?? defaultCacheDir());
-  const ids = files ?? (values.only ? values.only.split(",") : drawDocuments(listDocuments(api), Number(values.n), seed));
+  const ids =
+    files ?? (values.only ? values.only.split(",") : drawDocuments(listDocuments(api), Number(values.n), seed));
   const work = join(ROOT, `.tmp-corpus-${seed}`);
   if (!values.resume) await rm(work, { recursive: true, force: true });
   await mkdir(work, { recursive: true });
@@ -144,30 +175,53 @@ async function main(): Promise<void> {
   const started = performance.now();
   const budgetMs = values["budget-minutes"] === undefined ? Infinity : Number(values["budget-minutes"]) * 60_000;
   for (const [i, id] of ids.entries()) {
-    const dir = join(work, `${String(i).padStart(3, "0")}-${(files ? basename(id) : id).replace(/[^A-Za-z0-9.-]+/g, "_")}`);
+    const dir = join(
+      work,
+      `${String(i).padStart(3, "0")}-${(files ? basename(id) : id).replace(/[^A-Za-z0-9.-]+/g, "_")}`,
+    );
     const saved = join(dir, "report.json");
     if (existsSync(saved)) {
-      rows.push({ id, dir, ...(JSON.parse(await readFile(saved, "utf8")) as { report?: DocumentReport; failure?: string }) });
+      rows.push({
+        id,
+        dir,
+        ...(JSON.parse(await readFile(saved, "utf8")) as { report?: DocumentReport; failure?: string }),
+      });
       continue;
     }
     if (performance.now() - started > budgetMs) break;
     const compared = rows.filter((r) => r.report?.differential).length;
-    const flags = [...(i % 2 === 1 ? ["--ots-first"] : []), ...(values.differential && compared < Number(values["differential-max"]) ? ["--differential"] : [])];
-    const { report, failure } = await runChild(files ? id : join(api, `${id}.json`), dir, flags, Number(values.timeout) * 1000);
+    const flags = [
+      ...(i % 2 === 1 ? ["--ots-first"] : []),
+      ...(values.differential && compared < Number(values["differential-max"]) ? ["--differential"] : []),
+    ];
+    const { report, failure } = await runChild(
+      files ? id : join(api, `${id}.json`),
+      dir,
+      flags,
+      Number(values.timeout) * 1000,
+    );
     rows.push({ id, dir, report, failure });
     await mkdir(dir, { recursive: true });
     await writeFile(saved, JSON.stringify({ report, failure }));
     const cu = report?.custody;
-    console.error(`[${i + 1}/${ids.length}] ${id}: custody ${cu?.status ?? failure} ${cu?.ms?.toFixed(0) ?? ""} ms, openapi-typescript ${report?.ots.status ?? "-"} ${report?.ots.ms?.toFixed(0) ?? ""} ms${report?.differential ? `, differential ${report.differential.disagreements}/${report.differential.instances}` : ""}`);
+    console.error(
+      `[${i + 1}/${ids.length}] ${id}: custody ${cu?.status ?? failure} ${cu?.ms?.toFixed(0) ?? ""} ms, openapi-typescript ${report?.ots.status ?? "-"} ${report?.ots.ms?.toFixed(0) ?? ""} ms${report?.differential ? `, differential ${report.differential.disagreements}/${report.differential.instances}` : ""}`,
+    );
   }
   console.error(`generation done in ${((performance.now() - started) / 60000).toFixed(1)} min`);
   const compile = !values["no-compile"];
   if (compile) {
     const batch = Number(values.batch);
-    const custodyDirs = rows.filter((r) => r.report && ["generated", "lenient"].includes(r.report.custody.status)).map((r) => join(r.dir, "custody"));
-    const custody = await compileBatches(custodyDirs, batch, (d) => console.error(`tsc custody outputs: ${d}/${custodyDirs.length}`));
+    const custodyDirs = rows
+      .filter((r) => r.report && ["generated", "lenient"].includes(r.report.custody.status))
+      .map((r) => join(r.dir, "custody"));
+    const custody = await compileBatches(custodyDirs, batch, (d) =>
+      console.error(`tsc custody outputs: ${d}/${custodyDirs.length}`),
+    );
     const otsDirs = rows.filter((r) => r.report?.ots.status === "generated").map((r) => join(r.dir, "ots"));
-    const ots = await compileBatches(otsDirs, batch * 2, (d) => console.error(`tsc openapi-typescript outputs: ${d}/${otsDirs.length}`));
+    const ots = await compileBatches(otsDirs, batch * 2, (d) =>
+      console.error(`tsc openapi-typescript outputs: ${d}/${otsDirs.length}`),
+    );
     for (const r of rows) {
       r.custodyCompile = custody.get(join(r.dir, "custody"));
       r.otsCompile = ots.get(join(r.dir, "ots"));

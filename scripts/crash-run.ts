@@ -2,18 +2,26 @@
 // SIGKILL at chosen moments and restarted on the same data, then left to settle. Counts what a custodian
 // must never do: leave a withdrawal in flight, move funds twice, lose or duplicate an event.
 // Used by test/reference-crash.test.ts (two kills) and scripts/crash.ts (`npm run crash`, random kills).
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { createPublicClient, createWalletClient, defineChain, formatEther, http as viemHttp, parseEther, type Hex } from "viem";
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  formatEther,
+  type Hex,
+  parseEther,
+  http as viemHttp,
+} from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { CustodialWalletServiceClient } from "../generated/client.ts";
-import { SANDBOX_ETH_ASSET_ID, SANDBOX_SOL_ASSET_ID } from "../reference/domain/catalog.ts";
 import { keypairFromSeed } from "../lib/solana/keys.ts";
+import { SANDBOX_ETH_ASSET_ID, SANDBOX_SOL_ASSET_ID } from "../reference/domain/catalog.ts";
 
 export interface CrashOptions {
   /** Milliseconds after the load starts at which to SIGKILL the sandbox (each followed by a restart). */
@@ -85,7 +93,11 @@ interface Requested {
 
 /** One call to the sandbox's Solana JSON-RPC (same key as the node access). */
 async function solanaRpc(i: SandboxInfo, method: string, params: unknown[]): Promise<unknown> {
-  const res = await fetch(`${i.solana_rpc_url}/?api_key=${encodeURIComponent(i.rpc_api_key)}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const res = await fetch(`${i.solana_rpc_url}/?api_key=${encodeURIComponent(i.rpc_api_key)}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
   const body = (await res.json()) as { result?: unknown; error?: { message?: string } };
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
   return body.result;
@@ -187,8 +199,16 @@ function clientOf(i: SandboxInfo): CustodialWalletServiceClient {
 
 function chainOf(i: SandboxInfo) {
   const transport = viemHttp(`${i.rpc_url}/rpc?api_key=${encodeURIComponent(i.rpc_api_key)}`, { retryCount: 0 });
-  const chain = defineChain({ id: 1337, name: "sandbox", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [] } } });
-  return { public: createPublicClient({ chain, transport }), wallet: createWalletClient({ chain, transport, account: privateKeyToAccount(i.faucet_private_key as Hex) }) };
+  const chain = defineChain({
+    id: 1337,
+    name: "sandbox",
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [] } },
+  });
+  return {
+    public: createPublicClient({ chain, transport }),
+    wallet: createWalletClient({ chain, transport, account: privateKeyToAccount(i.faucet_private_key as Hex) }),
+  };
 }
 
 /** One wallet per client, created and with ETH attached; the first solClients of them also send SOL. */
@@ -197,18 +217,24 @@ async function createWallets(run: CrashRun): Promise<void> {
   for (let i = 0; i < run.opts.clients; i++) {
     const created = await setup.createWallet({ body: { name: `crash-${i}` } });
     const id = created.wallet_id as string;
-    await until(async () => (await setup.getWalletCreationStatus({ params: { wallet_id: id } })).status === "success", 20_000);
+    await until(
+      async () => (await setup.getWalletCreationStatus({ params: { wallet_id: id } })).status === "success",
+      20_000,
+    );
     const attached = await setup.attachAsset({ params: { wallet_id: id }, body: { asset_id: ETH } });
     run.wallets.push({ id, address: attached.address as Hex });
   }
-  run.solWallets = run.wallets.slice(0, Math.min(run.opts.solClients ?? 0, run.wallets.length)).map((w) => ({ ...w, sol: "" }));
+  run.solWallets = run.wallets
+    .slice(0, Math.min(run.opts.solClients ?? 0, run.wallets.length))
+    .map((w) => ({ ...w, sol: "" }));
 }
 
 /** The first deposits (ETH, and SOL for the SOL loops), confirmed before the load starts. */
 async function fundWallets(run: CrashRun): Promise<void> {
   const info = run.current;
   const setup = clientOf(info);
-  for (const w of run.wallets) run.deposits.add(await chainOf(info).wallet.sendTransaction({ to: w.address, value: parseEther("100") }));
+  for (const w of run.wallets)
+    run.deposits.add(await chainOf(info).wallet.sendTransaction({ to: w.address, value: parseEther("100") }));
   await until(async () => {
     for (const w of run.wallets) {
       const b = await clientOf(info).getWalletAssetBalance({ params: { wallet_id: w.id, asset_id: ETH } });
@@ -222,10 +248,19 @@ async function fundWallets(run: CrashRun): Promise<void> {
     await solanaRpc(info, "requestAirdrop", [w.sol, 20_000_000_000]);
   }
   await until(async () => {
-    for (const w of run.solWallets) if (Number((await clientOf(info).getWalletAssetBalance({ params: { wallet_id: w.id, asset_id: SANDBOX_SOL_ASSET_ID } })).available_balance) < 10) return false;
+    for (const w of run.solWallets)
+      if (
+        Number(
+          (await clientOf(info).getWalletAssetBalance({ params: { wallet_id: w.id, asset_id: SANDBOX_SOL_ASSET_ID } }))
+            .available_balance,
+        ) < 10
+      )
+        return false;
     return true;
   }, 60_000);
-  run.log(`setup done: ${run.wallets.length} wallets funded (${run.solWallets.length} with SOL too), data in ${run.dataDir}`);
+  run.log(
+    `setup done: ${run.wallets.length} wallets funded (${run.solWallets.length} with SOL too), data in ${run.dataDir}`,
+  );
 }
 
 /** Withdrawals from every client, deposits from the faucet, kills at the given moments; then the loads stop. */
@@ -233,7 +268,11 @@ async function runLoad(run: CrashRun): Promise<void> {
   // A loop that throws stops the others and is rethrown below, once the sandbox can be stopped in
   // the finally block (unhandled, it would end the process and leave the sandbox and its chain running).
   let loopFailure: unknown;
-  const loops = [...run.wallets.map((_, n) => clientLoop(run, n)), ...run.solWallets.map((_, n) => clientLoop(run, n, true)), depositLoop(run)].map((loop) =>
+  const loops = [
+    ...run.wallets.map((_, n) => clientLoop(run, n)),
+    ...run.solWallets.map((_, n) => clientLoop(run, n, true)),
+    depositLoop(run),
+  ].map((loop) =>
     loop.catch((error: unknown) => {
       loopFailure ??= error;
       run.stop = true;
@@ -252,7 +291,9 @@ async function runLoad(run: CrashRun): Promise<void> {
 }
 
 async function killAndRestart(run: CrashRun, start: number): Promise<void> {
-  const head = await chainOf(run.current).public.getBlockNumber().catch(() => "down");
+  const head = await chainOf(run.current)
+    .public.getBlockNumber()
+    .catch(() => "down");
   run.sandbox.child.kill("SIGKILL");
   await run.sandbox.exited;
   run.log(`SIGKILL at ${Date.now() - start} ms (${run.requested.length} requested so far, head ${head}); restarting`);
@@ -264,8 +305,23 @@ async function killAndRestart(run: CrashRun, start: number): Promise<void> {
 /** A new withdrawal request of client n's wallet: ETH, or SOL for a SOL loop. */
 function newRequest(wallet: Wallet, sol: boolean): Requested {
   return sol
-    ? { key: randomUUID(), ids: new Set(), walletId: wallet.id, recipient: keypairFromSeed(crypto.getRandomValues(new Uint8Array(32))).address, amountWei: 10_000_000n * BigInt(1 + Math.floor(Math.random() * 9)), approved: false, sol: true }
-    : { key: randomUUID(), ids: new Set(), walletId: wallet.id, recipient: privateKeyToAccount(generatePrivateKey()).address, amountWei: parseEther("0.001") * BigInt(1 + Math.floor(Math.random() * 9)), approved: false };
+    ? {
+        key: randomUUID(),
+        ids: new Set(),
+        walletId: wallet.id,
+        recipient: keypairFromSeed(crypto.getRandomValues(new Uint8Array(32))).address,
+        amountWei: 10_000_000n * BigInt(1 + Math.floor(Math.random() * 9)),
+        approved: false,
+        sol: true,
+      }
+    : {
+        key: randomUUID(),
+        ids: new Set(),
+        walletId: wallet.id,
+        recipient: privateKeyToAccount(generatePrivateKey()).address,
+        amountWei: parseEther("0.001") * BigInt(1 + Math.floor(Math.random() * 9)),
+        approved: false,
+      };
 }
 
 /** Requests, approves and polls withdrawals of wallet n until the load stops or its funds are spent. */
@@ -281,7 +337,11 @@ async function clientLoop(run: CrashRun, n: number, sol = false): Promise<void> 
     let spent = false;
     await retry(going, async () => {
       try {
-        const w = await clientOf(run.current).createWithdrawal({ params: { wallet_id: wallet.id }, headers: { "idempotency-key": r.key }, body: { asset_id: asset, amount, recipient_address: r.recipient } });
+        const w = await clientOf(run.current).createWithdrawal({
+          params: { wallet_id: wallet.id },
+          headers: { "idempotency-key": r.key },
+          body: { asset_id: asset, amount, recipient_address: r.recipient },
+        });
         r.ids.add(w.withdrawal.id as string);
       } catch (error) {
         // The wallet's funds are spent (409, insufficient available balance): this client is done.
@@ -327,10 +387,18 @@ async function settle(run: CrashRun, approved: Requested[], webhookId: string): 
     finalStates.clear();
     for (const w of run.wallets) {
       // Lists are paged (20 by default): the iterators read every page.
-      for await (const x of client.listWalletWithdrawals.all({ params: { wallet_id: w.id } })) finalStates.set(x.id as string, { status: x.status as string, error: x.error });
+      for await (const x of client.listWalletWithdrawals.all({ params: { wallet_id: w.id } }))
+        finalStates.set(x.id as string, { status: x.status as string, error: x.error });
     }
-    const open = approved.filter((r) => !["completed", "failed"].includes(finalStates.get([...r.ids][0]!)?.status ?? ""));
-    const deliveries = await everyItem(client.listWebhookDeliveries.all({ params: { workspace_id: info.workspace_id }, query: { webhook_id: webhookId } }));
+    const open = approved.filter(
+      (r) => !["completed", "failed"].includes(finalStates.get([...r.ids][0]!)?.status ?? ""),
+    );
+    const deliveries = await everyItem(
+      client.listWebhookDeliveries.all({
+        params: { workspace_id: info.workspace_id },
+        query: { webhook_id: webhookId },
+      }),
+    );
     const undelivered = deliveries.filter((d) => d.status !== "delivered");
     if ((open.length === 0 && undelivered.length === 0) || Date.now() > settleDeadline) break;
     await new Promise((r) => setTimeout(r, 1000));
@@ -343,14 +411,18 @@ async function withdrawalFigures(run: CrashRun, approved: Requested[], finalStat
   const info = run.current;
   const pub = chainOf(info).public;
   const { details } = run;
-  const stuck = approved.filter((r) => !["completed", "failed"].includes(finalStates.get([...r.ids][0]!)?.status ?? ""));
-  for (const r of stuck.slice(0, 5)) details.push(`stuck: ${[...r.ids][0]} is ${finalStates.get([...r.ids][0]!)?.status}`);
+  const stuck = approved.filter(
+    (r) => !["completed", "failed"].includes(finalStates.get([...r.ids][0]!)?.status ?? ""),
+  );
+  for (const r of stuck.slice(0, 5))
+    details.push(`stuck: ${[...r.ids][0]} is ${finalStates.get([...r.ids][0]!)?.status}`);
   let doubleSpent = run.requested.filter((r) => r.ids.size > 1).length;
   let chainMismatch = 0;
   let completed = 0;
   let failed = 0;
   // What a recipient holds, on its chain (SOL at the confirmed commitment: completed means confirmed there).
-  const heldBy = (r: Requested) => (r.sol ? solBalance(info, r.recipient, "confirmed") : pub.getBalance({ address: r.recipient as Hex }));
+  const heldBy = (r: Requested) =>
+    r.sol ? solBalance(info, r.recipient, "confirmed") : pub.getBalance({ address: r.recipient as Hex });
   await inParallel(approved, 8, async (r) => {
     const state = finalStates.get([...r.ids][0]!);
     const held = await heldBy(r);
@@ -362,13 +434,19 @@ async function withdrawalFigures(run: CrashRun, approved: Requested[], finalStat
       details.push(`double: ${[...r.ids][0]} recipient holds ${held}, amount ${r.amountWei}`);
     } else if (held !== expected && (state?.status === "completed" || state?.status === "failed")) {
       chainMismatch++;
-      details.push(`mismatch: ${[...r.ids][0]} is ${state.status}${state.error ? ` (${state.error})` : ""}, recipient holds ${held}`);
+      details.push(
+        `mismatch: ${[...r.ids][0]} is ${state.status}${state.error ? ` (${state.error})` : ""}, recipient holds ${held}`,
+      );
     }
   });
   // Requests never approved must not have moved anything either.
-  await inParallel(run.requested.filter((r) => !r.approved), 8, async (r) => {
-    if ((await heldBy(r)) !== 0n && finalStates.get([...r.ids][0] ?? "")?.status !== "completed") doubleSpent++;
-  });
+  await inParallel(
+    run.requested.filter((r) => !r.approved),
+    8,
+    async (r) => {
+      if ((await heldBy(r)) !== 0n && finalStates.get([...r.ids][0] ?? "")?.status !== "completed") doubleSpent++;
+    },
+  );
   return { completed, failed, stuck: stuck.length, doubleSpent, chainMismatch };
 }
 
@@ -383,7 +461,10 @@ async function evmBalanceMismatches(run: CrashRun): Promise<number> {
       const onChain = await pub.getBalance({ address: w.address, blockNumber: head - 2n });
       const api = await client.getWalletAssetBalance({ params: { wallet_id: w.id, asset_id: ETH } });
       return parseEther(api.total_balance as string) === onChain;
-    }, 10_000).then(() => true, () => false);
+    }, 10_000).then(
+      () => true,
+      () => false,
+    );
     if (!equal) {
       balanceMismatch++;
       run.details.push(`balance: wallet ${w.id} differs from the chain`);
@@ -401,8 +482,14 @@ async function solBalanceMismatches(run: CrashRun): Promise<number> {
     const equal = await until(async () => {
       const api = await client.getWalletAssetBalance({ params: { wallet_id: w.id, asset_id: SANDBOX_SOL_ASSET_ID } });
       const [whole, fraction = ""] = String(api.total_balance).split(".");
-      return BigInt(whole!) * 1_000_000_000n + BigInt(fraction.padEnd(9, "0")) === (await solBalance(info, w.sol, "finalized"));
-    }, 30_000).then(() => true, () => false);
+      return (
+        BigInt(whole!) * 1_000_000_000n + BigInt(fraction.padEnd(9, "0")) ===
+        (await solBalance(info, w.sol, "finalized"))
+      );
+    }, 30_000).then(
+      () => true,
+      () => false,
+    );
     if (!equal) {
       balanceMismatch++;
       run.details.push(`balance: wallet ${w.id}'s SOL differs from the chain`);
@@ -415,12 +502,19 @@ async function solBalanceMismatches(run: CrashRun): Promise<number> {
 async function depositFigures(run: CrashRun): Promise<{ deposits: number; depositsMissedOrDouble: number }> {
   const info = run.current;
   const pub = chainOf(info).public;
-  const txs = await everyItem(clientOf(info).listTransactions.all({ params: { workspace_id: info.workspace_id }, query: { direction: "deposit" } }));
+  const txs = await everyItem(
+    clientOf(info).listTransactions.all({
+      params: { workspace_id: info.workspace_id },
+      query: { direction: "deposit" },
+    }),
+  );
   let depositsMissedOrDouble = 0;
   let depositCount = 0;
   await inParallel([...run.deposits], 8, async (hash) => {
     const receipt = await pub.getTransactionReceipt({ hash }).catch(() => undefined);
-    const recorded = txs.filter((t) => t.direction === "deposit" && (t.tx_hash as string)?.toLowerCase() === hash.toLowerCase());
+    const recorded = txs.filter(
+      (t) => t.direction === "deposit" && (t.tx_hash as string)?.toLowerCase() === hash.toLowerCase(),
+    );
     if (receipt?.status === "success") {
       depositCount++;
       if (recorded.length !== 1) {
@@ -443,7 +537,12 @@ async function eventFigures(
   approved: Requested[],
   finalStates: FinalStates,
 ) {
-  const deliveries = await everyItem(client.listWebhookDeliveries.all({ params: { workspace_id: run.current.workspace_id }, query: { webhook_id: webhookId } }));
+  const deliveries = await everyItem(
+    client.listWebhookDeliveries.all({
+      params: { workspace_id: run.current.workspace_id },
+      query: { webhook_id: webhookId },
+    }),
+  );
   const logged = new Set(deliveries.map((d) => d.event_id as string));
   const received = new Map<string, number>();
   for (const e of run.receiver.received) received.set(e.id, (received.get(e.id) ?? 0) + 1);
@@ -468,9 +567,15 @@ function trailErrors(run: CrashRun, approved: Requested[], finalStates: FinalSta
   for (const r of approved) {
     const id = [...r.ids][0]!;
     const status = finalStates.get(id)?.status;
-    const terminal = status === "completed" ? "withdrawal.confirmed" : status === "failed" ? "withdrawal.failed" : undefined;
+    const terminal =
+      status === "completed" ? "withdrawal.confirmed" : status === "failed" ? "withdrawal.failed" : undefined;
     if (!terminal) continue;
-    const ok = byWithdrawal.get(`${id}:${terminal}`)?.size === 1 && byWithdrawal.get(`${id}:withdrawal.pending`)?.size === 1 && (byWithdrawal.get(`${id}:withdrawal.confirmed`)?.size ?? 0) + (byWithdrawal.get(`${id}:withdrawal.failed`)?.size ?? 0) === 1;
+    const ok =
+      byWithdrawal.get(`${id}:${terminal}`)?.size === 1 &&
+      byWithdrawal.get(`${id}:withdrawal.pending`)?.size === 1 &&
+      (byWithdrawal.get(`${id}:withdrawal.confirmed`)?.size ?? 0) +
+        (byWithdrawal.get(`${id}:withdrawal.failed`)?.size ?? 0) ===
+        1;
     if (!ok) {
       eventTrailErrors++;
       run.details.push(`events: ${id} (${status}) has an incomplete or doubled event trail`);
@@ -479,12 +584,33 @@ function trailErrors(run: CrashRun, approved: Requested[], finalStates: FinalSta
   return eventTrailErrors;
 }
 
-async function startSandboxProcess(dataDir: string, blockTimeSeconds: number): Promise<{ child: ChildProcess; info: SandboxInfo; exited: Promise<void> }> {
-  const child = spawn(process.execPath, [path.join(ROOT, "bin/custody.js"), "sandbox", "--json", "--port", "0", "--rpc-port", "0", "--data", dataDir, "--block-time", String(blockTimeSeconds), "--seed", "crash-run"], {
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, CUSTODY_SANDBOX_SEED: "" },
-  });
+async function startSandboxProcess(
+  dataDir: string,
+  blockTimeSeconds: number,
+): Promise<{ child: ChildProcess; info: SandboxInfo; exited: Promise<void> }> {
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(ROOT, "bin/custody.js"),
+      "sandbox",
+      "--json",
+      "--port",
+      "0",
+      "--rpc-port",
+      "0",
+      "--data",
+      dataDir,
+      "--block-time",
+      String(blockTimeSeconds),
+      "--seed",
+      "crash-run",
+    ],
+    {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, CUSTODY_SANDBOX_SEED: "" },
+    },
+  );
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   let stderr = "";
   child.stderr!.on("data", (c: Buffer) => {
@@ -524,7 +650,11 @@ async function startCountingReceiver(): Promise<{ url: string; received: Counted
         const e = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
         const header = req.headers["x-webhook-event-id"] ?? req.headers["webhook-id"];
         const id = typeof header === "string" ? header : (e.id as string);
-        received.push({ id, type: (e.event ?? e.type) as string, data: (e.payload ?? e.data) as Record<string, unknown> });
+        received.push({
+          id,
+          type: (e.event ?? e.type) as string,
+          data: (e.payload ?? e.data) as Record<string, unknown>,
+        });
       } catch {
         // Not an event: ignored, counted nowhere.
       }
@@ -573,9 +703,11 @@ async function until(probe: () => Promise<boolean>, timeoutMs: number): Promise<
 
 async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   const queue = [...items];
-  await Promise.all(Array.from({ length: limit }, async () => {
-    for (let next = queue.shift(); next !== undefined; next = queue.shift()) await work(next);
-  }));
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      for (let next = queue.shift(); next !== undefined; next = queue.shift()) await work(next);
+    }),
+  );
 }
 
 /** Every item an iterator yields. */

@@ -5,10 +5,10 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import fc from "fast-check";
-import type { SchemaResolver } from "../generator/model/resolve-schema.ts";
-import type { Schema, SchemaObject, SpecModel } from "../generator/model/types.ts";
 import { mulberry32 } from "../conformance/fuzz/prng.ts";
 import { resolvePointer } from "../generator/load/json-pointer.ts";
+import type { SchemaResolver } from "../generator/model/resolve-schema.ts";
+import type { Schema, SchemaObject, SpecModel } from "../generator/model/types.ts";
 
 export interface Disagreement {
   component: string;
@@ -35,10 +35,16 @@ interface Checker {
 const FORMATS = ["date-time", "date", "time", "uuid", "email", "uri", "hostname", "ipv4", "ipv6"];
 
 /** ajv over the document, with 3.0's nullable and boolean exclusive bounds in their 2020-12 form. */
-export function ajvFor(document: Record<string, unknown>, version: "3.0" | "3.1"): (ref: string) => (value: unknown) => boolean {
+export function ajvFor(
+  document: Record<string, unknown>,
+  version: "3.0" | "3.1",
+): (ref: string) => (value: unknown) => boolean {
   const ajv = new Ajv2020({ strict: false, validateFormats: true, allErrors: false, unicodeRegExp: true });
   // ajv-formats is CommonJS: its function is the default export's default under Node's ESM interop.
-  const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: unknown, f: string[]) => void;
+  const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+    a: unknown,
+    f: string[],
+  ) => void;
   addFormats(ajv, FORMATS);
   // Unknown formats are annotations (JSON Schema 2020-12 section 7.2.1).
   const known = new Set(FORMATS);
@@ -64,10 +70,14 @@ function convert(node: unknown, version: "3.0" | "3.1", known: Set<string>): unk
   if (Array.isArray(node)) return node.map((n) => convert(n, version, known));
   const record = node as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(record)) out[key] = DATA_KEYS.has(key) ? value : convert(value, version, known);
+  for (const [key, value] of Object.entries(record))
+    out[key] = DATA_KEYS.has(key) ? value : convert(value, version, known);
   if (typeof out.format === "string" && !known.has(out.format)) delete out.format;
   if (version === "3.0") {
-    for (const [flag, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+    for (const [flag, bound] of [
+      ["exclusiveMinimum", "minimum"],
+      ["exclusiveMaximum", "maximum"],
+    ] as const) {
       if (typeof out[flag] !== "boolean") continue;
       if (out[flag] === true && typeof out[bound] === "number") {
         out[flag] = out[bound];
@@ -85,7 +95,6 @@ function convert(node: unknown, version: "3.0" | "3.1", known: Set<string>): unk
   return nullable ? { anyOf: [own, { type: "null" }] } : own;
 }
 
-
 type Node = Record<string, unknown>;
 const isNode = (v: unknown): v is Node => v !== null && typeof v === "object" && !Array.isArray(v);
 /** Keywords through which an object schema admits keys other than its `properties`. */
@@ -100,12 +109,20 @@ const OTHER_KEYS = ["patternProperties", "anyOf", "oneOf", "if", "dependentSchem
 function closeComposites(doc: Node): void {
   const deref = (node: unknown): unknown => {
     let cur = node;
-    for (let hops = 0; hops < 16 && isNode(cur) && typeof cur.$ref === "string" && cur.$ref.startsWith("#"); hops++) cur = resolvePointer(doc, cur.$ref);
+    for (let hops = 0; hops < 16 && isNode(cur) && typeof cur.$ref === "string" && cur.$ref.startsWith("#"); hops++)
+      cur = resolvePointer(doc, cur.$ref);
     return cur;
   };
-  const plain = (s: unknown): s is Node => isNode(s) && OTHER_KEYS.every((k) => s[k] === undefined) && (s.additionalProperties === undefined || s.additionalProperties === false);
+  const plain = (s: unknown): s is Node =>
+    isNode(s) &&
+    OTHER_KEYS.every((k) => s[k] === undefined) &&
+    (s.additionalProperties === undefined || s.additionalProperties === false);
   const closed = (s: Node, depth = 0): boolean =>
-    s.additionalProperties === false || (depth < 8 && Array.isArray(s.allOf) && s.allOf.length > 0 && s.allOf.every((m) => plain(deref(m)) && closed(deref(m) as Node, depth + 1)));
+    s.additionalProperties === false ||
+    (depth < 8 &&
+      Array.isArray(s.allOf) &&
+      s.allOf.length > 0 &&
+      s.allOf.every((m) => plain(deref(m)) && closed(deref(m) as Node, depth + 1)));
   const open = (s: unknown, depth = 0): unknown => {
     const target = deref(s);
     if (!plain(target) || depth > 8) return s;
@@ -117,7 +134,8 @@ function closeComposites(doc: Node): void {
   const walk = (node: unknown): void => {
     if (Array.isArray(node)) return node.forEach(walk);
     if (!isNode(node)) return;
-    if (Array.isArray(node.allOf) && plain(node) && node.allOf.every((m) => plain(deref(m))) && closed(node)) composites.push(node);
+    if (Array.isArray(node.allOf) && plain(node) && node.allOf.every((m) => plain(deref(m))) && closed(node))
+      composites.push(node);
     for (const [key, value] of Object.entries(node)) if (!DATA_KEYS.has(key)) walk(value);
   };
   walk(doc);
@@ -130,13 +148,37 @@ function closeComposites(doc: Node): void {
 
 /** Strings per format: valid ones, then edge cases either side of the RFC. */
 export const FORMAT_SAMPLES: Record<string, string[]> = {
-  "date-time": ["2025-01-02T03:04:05Z", "2025-01-02t03:04:05.123+02:00", "2016-12-31T23:59:60Z", "2025-01-02 03:04:05z", "2025-02-30T00:00:00Z", "2025-01-02T03:04:05", "2025-01-02T12:59:60Z", "2024-02-29T00:00:00-00:00"],
+  "date-time": [
+    "2025-01-02T03:04:05Z",
+    "2025-01-02t03:04:05.123+02:00",
+    "2016-12-31T23:59:60Z",
+    "2025-01-02 03:04:05z",
+    "2025-02-30T00:00:00Z",
+    "2025-01-02T03:04:05",
+    "2025-01-02T12:59:60Z",
+    "2024-02-29T00:00:00-00:00",
+  ],
   date: ["2025-01-02", "2024-02-29", "2025-02-29", "2025-13-01", "25-01-02"],
   time: ["07:08:09Z", "07:08:09.5+05:30", "23:59:60Z", "07:08:09", "24:00:00Z", "15:59:60-08:00"],
-  uuid: ["3f1c1e6e-6a4b-4b8e-9c0a-2f1d3c4b5a69", "00000000-0000-0000-0000-000000000000", "3F1C1E6E-6A4B-1B8E-C90A-2F1D3C4B5A69", "3f1c1e6e6a4b4b8e9c0a2f1d3c4b5a69", "urn:uuid:3f1c1e6e-6a4b-4b8e-9c0a-2f1d3c4b5a69"],
+  uuid: [
+    "3f1c1e6e-6a4b-4b8e-9c0a-2f1d3c4b5a69",
+    "00000000-0000-0000-0000-000000000000",
+    "3F1C1E6E-6A4B-1B8E-C90A-2F1D3C4B5A69",
+    "3f1c1e6e6a4b4b8e9c0a2f1d3c4b5a69",
+    "urn:uuid:3f1c1e6e-6a4b-4b8e-9c0a-2f1d3c4b5a69",
+  ],
   email: ["a@b.co", "first.last+tag@example.org", "not-an-email", "a@b", "a..b@c.de"],
-  uri: ["https://example.com/a?b=c#d", "urn:isbn:0451450523", "mailto:a@b.co", "https://[::1]:8080/", "https://Ï/", "https://x.test/\n", "relative/path", "http://a b/"],
-  hostname: ["example.com", "a-b.c", "-bad.com", "x".repeat(64) + ".com"],
+  uri: [
+    "https://example.com/a?b=c#d",
+    "urn:isbn:0451450523",
+    "mailto:a@b.co",
+    "https://[::1]:8080/",
+    "https://Ï/",
+    "https://x.test/\n",
+    "relative/path",
+    "http://a b/",
+  ],
+  hostname: ["example.com", "a-b.c", "-bad.com", `${"x".repeat(64)}.com`],
   ipv4: ["192.168.0.1", "256.1.1.1", "01.2.3.4"],
   ipv6: ["::1", "2001:db8::8a2e:370:7334", "::ffff:192.0.2.1", "1::2::3", "12345::"],
 };
@@ -172,11 +214,14 @@ class Sampler {
     const parts: unknown[] = [];
     const typed = this.typed(schema, depth);
     if (typed !== undefined) parts.push(typed.value);
-    for (const key of ["oneOf", "anyOf"]) if (Array.isArray(schema[key]) && (schema[key] as Schema[]).length > 0) parts.push(this.sample(this.pick(schema[key] as Schema[]), depth + 1));
+    for (const key of ["oneOf", "anyOf"])
+      if (Array.isArray(schema[key]) && (schema[key] as Schema[]).length > 0)
+        parts.push(this.sample(this.pick(schema[key] as Schema[]), depth + 1));
     for (const member of (schema.allOf as Schema[] | undefined) ?? []) parts.push(this.sample(member, depth + 1));
     if (parts.length === 0) return this.anyJson();
     // Parts that are objects are merged (allOf/oneOf of object shapes); otherwise the first wins.
-    if (parts.every((p) => p !== null && typeof p === "object" && !Array.isArray(p))) return Object.assign({}, ...(parts as object[]));
+    if (parts.every((p) => p !== null && typeof p === "object" && !Array.isArray(p)))
+      return Object.assign({}, ...(parts as object[]));
     return parts[0];
   }
 
@@ -214,7 +259,12 @@ class Sampler {
   }
 
   private number(schema: SchemaObject, integer: boolean): number {
-    const low = typeof schema.minimum === "number" ? schema.minimum : typeof schema.exclusiveMinimum === "number" ? schema.exclusiveMinimum + 1 : 0;
+    const low =
+      typeof schema.minimum === "number"
+        ? schema.minimum
+        : typeof schema.exclusiveMinimum === "number"
+          ? schema.exclusiveMinimum + 1
+          : 0;
     let n = low + Math.floor(this.random() * 5);
     if (typeof schema.multipleOf === "number") n = Math.ceil(low / schema.multipleOf) * schema.multipleOf;
     return integer ? Math.round(n) : n;
@@ -225,15 +275,18 @@ class Sampler {
     const prefix = (schema.prefixItems as Schema[] | undefined) ?? [];
     const length = Math.max(min, Math.min(prefix.length, 2));
     const out: unknown[] = [];
-    for (let i = 0; i < Math.max(length, min + 1) && i < 4; i++) out.push(this.sample(i < prefix.length ? prefix[i] : (schema.items as Schema | undefined), depth + 1));
+    for (let i = 0; i < Math.max(length, min + 1) && i < 4; i++)
+      out.push(this.sample(i < prefix.length ? prefix[i] : (schema.items as Schema | undefined), depth + 1));
     return schema.uniqueItems ? out.slice(0, 1) : out;
   }
 
   private object(schema: SchemaObject, depth: number): Record<string, unknown> {
     const props = (schema.properties as Record<string, Schema> | undefined) ?? {};
     const out: Record<string, unknown> = {};
-    for (const name of (schema.required as string[] | undefined) ?? []) out[name] = Object.hasOwn(props, name) ? this.sample(props[name], depth + 1) : this.anyJson();
-    for (const [name, prop] of Object.entries(props)) if (!Object.hasOwn(out, name) && this.random() < 0.5) out[name] = this.sample(prop, depth + 1);
+    for (const name of (schema.required as string[] | undefined) ?? [])
+      out[name] = Object.hasOwn(props, name) ? this.sample(props[name], depth + 1) : this.anyJson();
+    for (const [name, prop] of Object.entries(props))
+      if (!Object.hasOwn(out, name) && this.random() < 0.5) out[name] = this.sample(prop, depth + 1);
     return out;
   }
 
@@ -244,11 +297,14 @@ class Sampler {
     const walk = (node: unknown, path: (string | number)[]) => {
       paths.push(path);
       if (Array.isArray(node)) node.forEach((v, i) => walk(v, [...path, i]));
-      else if (node !== null && typeof node === "object") for (const [k, v] of Object.entries(node)) walk(v, [...path, k]);
+      else if (node !== null && typeof node === "object")
+        for (const [k, v] of Object.entries(node)) walk(v, [...path, k]);
     };
     walk(copy, []);
     const path = this.pick(paths);
-    const parent = path.slice(0, -1).reduce<unknown>((n, k) => (n as Record<string | number, unknown>)[k], copy) as Record<string | number, unknown>;
+    const parent = path
+      .slice(0, -1)
+      .reduce<unknown>((n, k) => (n as Record<string | number, unknown>)[k], copy) as Record<string | number, unknown>;
     const key = path[path.length - 1];
     const target = path.length === 0 ? copy : parent[key];
     const choice = this.random();
@@ -260,7 +316,8 @@ class Sampler {
       if (keys.length > 0 && this.random() < 0.5) delete obj[this.pick(keys)];
       else obj[this.pick(["zz", "extra", "x-1"])] = this.anyJson();
       next = obj;
-    } else if (typeof target === "number" && choice < 0.5) next = this.pick([target + 0.5, -target - 1, target * 1000, 2 ** 53 + 2]);
+    } else if (typeof target === "number" && choice < 0.5)
+      next = this.pick([target + 0.5, -target - 1, target * 1000, 2 ** 53 + 2]);
     else next = this.anyJson();
     if (path.length === 0) return next;
     parent[key] = next;
@@ -271,7 +328,7 @@ class Sampler {
     const edits = [
       () => value.toUpperCase(),
       () => value.slice(0, -1),
-      () => value + "\n",
+      () => `${value}\n`,
       () => value.replace(/T/, "t"),
       () => value.replace(/Z$/, ""),
       () => "",
@@ -286,13 +343,18 @@ class Sampler {
 
 /** ajv-formats accepts time offsets without a colon and any whitespace separator; RFC 3339 does not. */
 export function rfcStricter(value: unknown): boolean {
-  if (typeof value === "string") return /\d\d:\d\d:\d\d(\.\d+)?[+-]\d\d(\d\d)?$/.test(value) || /^\d{4}-\d\d-\d\d\s/.test(value);
+  if (typeof value === "string")
+    return /\d\d:\d\d:\d\d(\.\d+)?[+-]\d\d(\d\d)?$/.test(value) || /^\d{4}-\d\d-\d\d\s/.test(value);
   if (value !== null && typeof value === "object") return Object.values(value).some(rfcStricter);
   return false;
 }
 
 /** Runs the comparison for every component of `model`, `perComponent` instances each. */
-export function differential(model: SpecModel, schemas: Record<string, Checker>, options: { seed?: number; perComponent?: number } = {}): DifferentialResult {
+export function differential(
+  model: SpecModel,
+  schemas: Record<string, Checker>,
+  options: { seed?: number; perComponent?: number } = {},
+): DifferentialResult {
   const ajvRef = ajvFor(model.document, model.version);
   const sampler = new Sampler(model.resolver, options.seed ?? 1);
   const per = options.perComponent ?? 40;
@@ -312,7 +374,16 @@ export function differential(model: SpecModel, schemas: Record<string, Checker>,
     }
     result.components++;
     const valid = Array.from({ length: Math.ceil(per / 2) }, () => sampler.sample(named.schema));
-    const instances = [...valid, ...valid.map((v) => sampler.mutate(v)), ...Object.values(FORMAT_SAMPLES).flat(), null, 0, "x", [], {}];
+    const instances = [
+      ...valid,
+      ...valid.map((v) => sampler.mutate(v)),
+      ...Object.values(FORMAT_SAMPLES).flat(),
+      null,
+      0,
+      "x",
+      [],
+      {},
+    ];
     for (const instance of instances) {
       result.instances++;
       const z = zod.safeParse(instance).success;

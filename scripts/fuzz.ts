@@ -9,12 +9,26 @@
 // fast-check seed otherwise.
 import { parseArgs } from "node:util";
 import fc from "fast-check";
-import { FuzzTally, fuzzOnce, operationList, requestArb, startFuzzSandbox, strayRequestArb } from "../test/hardening-fuzz-kit.ts";
+import {
+  FuzzTally,
+  fuzzOnce,
+  operationList,
+  requestArb,
+  startFuzzSandbox,
+  strayRequestArb,
+} from "../test/hardening-fuzz-kit.ts";
 
 const USAGE = "usage: node --import tsx scripts/fuzz.ts [--runs N] [--seed N] [--concurrency N]";
 
 function options() {
-  const { values } = parseArgs({ options: { runs: { type: "string" }, seed: { type: "string" }, concurrency: { type: "string" }, help: { type: "boolean" } } });
+  const { values } = parseArgs({
+    options: {
+      runs: { type: "string" },
+      seed: { type: "string" },
+      concurrency: { type: "string" },
+      help: { type: "boolean" },
+    },
+  });
   if (values.help) {
     console.log(USAGE);
     process.exit(0);
@@ -27,7 +41,11 @@ function options() {
     }
     return n;
   };
-  return { runs: int(values.runs, 100_000, "runs"), seed: values.seed === undefined ? Date.now() % 2 ** 31 : int(values.seed, 0, "seed"), concurrency: int(values.concurrency, 4, "concurrency") };
+  return {
+    runs: int(values.runs, 100_000, "runs"),
+    seed: values.seed === undefined ? Date.now() % 2 ** 31 : int(values.seed, 0, "seed"),
+    concurrency: int(values.concurrency, 4, "concurrency"),
+  };
 }
 
 async function main(): Promise<number> {
@@ -37,11 +55,30 @@ async function main(): Promise<number> {
   const started = Date.now();
   const share = Math.ceil(runs / (operationList.length + 2));
   const jobs: { name: string; run: () => Promise<void> }[] = [
-    ...operationList.map((op, i) => ({ name: op.operationId, run: () => fc.assert(fc.asyncProperty(requestArb(op, fuzz.target), (p) => fuzzOnce(p, fuzz.target, tally)), { numRuns: share, seed: seed + i }) })),
-    { name: "(stray)", run: () => fc.assert(fc.asyncProperty(strayRequestArb(fuzz.target), (p) => fuzzOnce(p, fuzz.target, tally)), { numRuns: share * 2, seed: seed + operationList.length }) },
+    ...operationList.map((op, i) => ({
+      name: op.operationId,
+      run: () =>
+        fc.assert(
+          fc.asyncProperty(requestArb(op, fuzz.target), (p) => fuzzOnce(p, fuzz.target, tally)),
+          { numRuns: share, seed: seed + i },
+        ),
+    })),
+    {
+      name: "(stray)",
+      run: () =>
+        fc.assert(
+          fc.asyncProperty(strayRequestArb(fuzz.target), (p) => fuzzOnce(p, fuzz.target, tally)),
+          { numRuns: share * 2, seed: seed + operationList.length },
+        ),
+    },
   ];
-  console.log(`fuzzing ${jobs.length} targets, ${share} runs each (${share * 2} stray), seed ${seed}, ${concurrency} at a time`);
-  const progress = setInterval(() => console.log(`  ${tally.requests} requests, ${Math.round((Date.now() - started) / 1000)} s`), 10_000);
+  console.log(
+    `fuzzing ${jobs.length} targets, ${share} runs each (${share * 2} stray), seed ${seed}, ${concurrency} at a time`,
+  );
+  const progress = setInterval(
+    () => console.log(`  ${tally.requests} requests, ${Math.round((Date.now() - started) / 1000)} s`),
+    10_000,
+  );
   const failures: string[] = [];
   const timings: string[] = [];
   const queue = [...jobs];
@@ -67,7 +104,8 @@ async function main(): Promise<number> {
   const requestErrors = fuzz.internalErrors.filter((m) => m.includes("(request "));
   const background = fuzz.internalErrors.filter((m) => !m.includes("(request "));
   if (background.length > 0) console.warn(`background errors logged by the sandbox:\n  ${background.join("\n  ")}`);
-  if (requestErrors.length > 0) failures.push(`the sandbox logged internal errors while answering:\n  ${requestErrors.join("\n  ")}`);
+  if (requestErrors.length > 0)
+    failures.push(`the sandbox logged internal errors while answering:\n  ${requestErrors.join("\n  ")}`);
   const seconds = (Date.now() - started) / 1000;
   console.log(`${tally.summary()}\n${seconds.toFixed(1)} s, ${Math.round(tally.requests / seconds)} requests/s`);
   console.log(`per target (wall clock, ${concurrency} at a time): ${timings.join(", ")}`);

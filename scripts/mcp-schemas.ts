@@ -7,8 +7,8 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { loadToolTable } from "../generator/mcp/load.ts";
 import { lintTools } from "../generator/mcp/lint.ts";
+import { loadToolTable } from "../generator/mcp/load.ts";
 import { defaultCacheDir, drawDocuments, ensureCorpus, listDocuments } from "./corpus/draw.ts";
 
 const { values } = parseArgs({

@@ -10,7 +10,8 @@ import { diffDocuments } from "../diff/index.ts";
 import { loadSide } from "../diff/source.ts";
 
 /** oasdiff checks on JSON Schema keywords or features custody diff does not compare. */
-const UNCOVERED = /contains|dependent|-if-|-then-|-else-|pattern-propert|property-names|prefix-items|unevaluated|content-schema|content-media|content-encoding|discriminator|(body|property)-default-value|extensible-enum|all-of|media-type-schema|component|stability|sunset|deprecat|operation-id|tag-|loosely|comment|header-property/;
+const UNCOVERED =
+  /contains|dependent|-if-|-then-|-else-|pattern-propert|property-names|prefix-items|unevaluated|content-schema|content-media|content-encoding|discriminator|(body|property)-default-value|extensible-enum|all-of|media-type-schema|component|stability|sunset|deprecat|operation-id|tag-|loosely|comment|header-property/;
 /** Tests about keywords we do not descend into (if/then/else, not, contains, …). */
 const UNCOVERED_TESTS = /SubSchemaTraversal/;
 
@@ -30,7 +31,8 @@ function readRules(root: string): { levels: Map<string, string>; ids: Map<string
   const rules = readFileSync(join(root, "checker/rules.go"), "utf8");
   for (const m of rules.matchAll(/newBackwardCompatibilityRule\((\w+Id),\s*(ERR|WARN|INFO)/g)) levels.set(m[1], m[2]);
   for (const f of readdirSync(join(root, "checker")).filter((f) => f.endsWith(".go"))) {
-    for (const m of readFileSync(join(root, "checker", f), "utf8").matchAll(/(\w+Id)\s*=\s*"([a-z0-9-]+)"/g)) ids.set(m[1], m[2]);
+    for (const m of readFileSync(join(root, "checker", f), "utf8").matchAll(/(\w+Id)\s*=\s*"([a-z0-9-]+)"/g))
+      ids.set(m[1], m[2]);
   }
   return { levels, ids };
 }
@@ -39,7 +41,9 @@ export async function agreement(root: string): Promise<{ covered: PairResult[]; 
   const { levels, ids } = readRules(root);
   const covered: PairResult[] = [];
   let uncovered = 0;
-  for (const f of readdirSync(join(root, "checker")).filter((f) => f.endsWith("_test.go")).sort()) {
+  for (const f of readdirSync(join(root, "checker"))
+    .filter((f) => f.endsWith("_test.go"))
+    .sort()) {
     const src = readFileSync(join(root, "checker", f), "utf8");
     for (const m of src.matchAll(/\nfunc (Test\w+)\(t \*testing\.T\) \{\n([\s\S]*?)\n\}\n/g)) {
       const [, test, body] = m;
@@ -57,9 +61,22 @@ export async function agreement(root: string): Promise<{ covered: PairResult[]; 
       }
       const explicit = [...body.matchAll(/Level:\s*checker\.(ERR|WARN|INFO)/g)].map((x) => x[1]);
       const oasdiffBreaking = expected.some((e) => levels.get(e) === "ERR") || explicit.includes("ERR");
-      const report = diffDocuments({ openapi: { old: await loadSide(join(root, files[0]), "openapi"), next: await loadSide(join(root, files[1]), "openapi") } });
+      const report = diffDocuments({
+        openapi: {
+          old: await loadSide(join(root, files[0]), "openapi"),
+          next: await loadSide(join(root, files[1]), "openapi"),
+        },
+      });
       const ours = report.changes.map((c) => `${c.level} ${c.id}`);
-      covered.push({ test, base: files[0], revision: files[1], oasdiffIds: expectedIds, oasdiffBreaking, oursBreaking: report.summary.breaking > 0, ours });
+      covered.push({
+        test,
+        base: files[0],
+        revision: files[1],
+        oasdiffIds: expectedIds,
+        oasdiffBreaking,
+        oursBreaking: report.summary.breaking > 0,
+        ours,
+      });
     }
   }
   return { covered, uncovered };
@@ -72,9 +89,13 @@ async function main(root: string | undefined): Promise<number> {
   }
   const { covered, uncovered } = await agreement(root);
   const agree = covered.filter((p) => p.oasdiffBreaking === p.oursBreaking);
-  console.log(`${agree.length}/${covered.length} test cases agree on the breaking verdict (${((100 * agree.length) / covered.length).toFixed(1)}%); ${uncovered} more test checks custody diff does not implement`);
+  console.log(
+    `${agree.length}/${covered.length} test cases agree on the breaking verdict (${((100 * agree.length) / covered.length).toFixed(1)}%); ${uncovered} more test checks custody diff does not implement`,
+  );
   for (const p of covered.filter((x) => x.oasdiffBreaking !== x.oursBreaking)) {
-    console.log(`- ${p.test}: oasdiff ${p.oasdiffBreaking ? "breaking" : "not breaking"} (${p.oasdiffIds.join(", ") || "no change"}), ours ${p.oursBreaking ? "breaking" : "not breaking"} (${[...new Set(p.ours)].join(", ") || "no change"})`);
+    console.log(
+      `- ${p.test}: oasdiff ${p.oasdiffBreaking ? "breaking" : "not breaking"} (${p.oasdiffIds.join(", ") || "no change"}), ours ${p.oursBreaking ? "breaking" : "not breaking"} (${[...new Set(p.ours)].join(", ") || "no change"})`,
+    );
   }
   return 0;
 }

@@ -8,9 +8,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
-import { CustodialWalletServiceClient } from "../generated/client.ts";
 import { PROJECT_ROOT } from "../bench/context.ts";
 import { spawnServer } from "../bench/spawn-server.ts";
+import { CustodialWalletServiceClient } from "../generated/client.ts";
 
 const REFUSING = 20;
 const HANGING = 10;
@@ -29,7 +29,11 @@ const rootFlag = process.argv.indexOf("--root");
 const root = rootFlag > 0 ? resolve(process.argv[rootFlag + 1] ?? ".") : PROJECT_ROOT;
 
 async function story(withBad: boolean): Promise<string[]> {
-  const child = await spawnServer<SandboxInfo>({ args: ["--import", "tsx", join(root, "bench/servers/sandbox-webhooks.ts")], cwd: root, timeoutMs: 90_000 });
+  const child = await spawnServer<SandboxInfo>({
+    args: ["--import", "tsx", join(root, "bench/servers/sandbox-webhooks.ts")],
+    cwd: root,
+    timeoutMs: 90_000,
+  });
   const arrivals = new Map<string, number>();
   const healthy = await listen((req, res) => {
     let body = "";
@@ -44,7 +48,8 @@ async function story(withBad: boolean): Promise<string[]> {
   try {
     const { base_url, api_key, api_secret, workspace_id } = child.info;
     const client = new CustodialWalletServiceClient({ baseUrl: base_url, apiKey: api_key, apiSecret: api_secret });
-    const register = (url: string) => client.createWebhook({ params: { workspace_id }, body: { url, event_types: ["wallet.created"] } });
+    const register = (url: string) =>
+      client.createWebhook({ params: { workspace_id }, body: { url, event_types: ["wallet.created"] } });
     if (withBad) {
       for (let i = 0; i < REFUSING; i++) await register(`http://127.0.0.1:1/r${i}`);
       for (let i = 0; i < HANGING; i++) await register(`${hanging.url}/h${i}`);

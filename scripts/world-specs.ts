@@ -52,7 +52,10 @@ async function main(dir: string): Promise<void> {
         await mkdir(dirname(join(out, f.path)), { recursive: true });
         await writeFile(join(out, f.path), f.content);
       }
-      await writeTypeMatch(out, model.schemas.map((s) => s.typeName));
+      await writeTypeMatch(
+        out,
+        model.schemas.map((s) => s.typeName),
+      );
       const checked = await typecheck([out], { maxOldSpaceMb: 4096 });
       const errors = checked.output.split("\n").filter((l) => /error TS/.test(l));
       const mismatches = errors.filter((l) => l.includes("type-match.ts")).length;
@@ -74,7 +77,9 @@ async function main(dir: string): Promise<void> {
 
 const dir = process.argv[2];
 if (dir === undefined) {
-  console.error("usage: node --import tsx scripts/world-specs.ts DIR (npm pack tarballs of the documents, unpacked there)");
+  console.error(
+    "usage: node --import tsx scripts/world-specs.ts DIR (npm pack tarballs of the documents, unpacked there)",
+  );
   process.exit(2);
 }
 await main(resolve(dir));

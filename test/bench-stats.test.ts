@@ -21,7 +21,12 @@ describe("median", () => {
 describe("percentile", () => {
   it("takes the nearest rank, ignoring what is not a number", () => {
     const hundred = Array.from({ length: 100 }, (_, i) => 100 - i);
-    expect([percentile(hundred, 0.5), percentile(hundred, 0.99), percentile(hundred, 1), percentile(hundred, 0)]).toEqual([50, 99, 100, 1]);
+    expect([
+      percentile(hundred, 0.5),
+      percentile(hundred, 0.99),
+      percentile(hundred, 1),
+      percentile(hundred, 0),
+    ]).toEqual([50, 99, 100, 1]);
     expect(percentile([3, Number.NaN, 1], 0.5)).toBe(1);
     expect(percentile([], 0.5)).toBeNaN();
   });
@@ -46,7 +51,14 @@ describe("ratios: > 1 means ours is better", () => {
   });
 
   it("builds entries with the ratio its unit implies and rounded figures", () => {
-    expect(entry("gen", 1.23456, "peer", 4.9382, "s")).toEqual({ name: "gen", ours: 1.235, baseline_name: "peer", baseline: 4.938, unit: "s", ratio: 4 });
+    expect(entry("gen", 1.23456, "peer", 4.9382, "s")).toEqual({
+      name: "gen",
+      ours: 1.235,
+      baseline_name: "peer",
+      baseline: 4.938,
+      unit: "s",
+      ratio: 4,
+    });
     const crashed = entry("gen", 2, "peer", null, "s", "peer out of memory");
     expect(crashed.ratio).toBeNull();
     expect(crashed.note).toBe("peer out of memory");
@@ -83,7 +95,9 @@ describe("operation counting", () => {
     const x4 = multiplySpec(spec, 4) as { paths: Record<string, Record<string, { operationId: string }>> };
     expect(countSpecOperations(x4)).toBe(12);
     expect(x4.paths["/api/v1/c3/b/{id}"].delete.operationId).toBe("deleteBC3");
-    const ids = Object.values(x4.paths).flatMap((item) => ["get", "post", "delete"].filter((m) => item[m]).map((m) => item[m].operationId));
+    const ids = Object.values(x4.paths).flatMap((item) =>
+      ["get", "post", "delete"].filter((m) => item[m]).map((m) => item[m].operationId),
+    );
     expect(new Set(ids).size).toBe(12);
   });
 });

@@ -7,10 +7,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../cli/certify.ts";
 import { freePort } from "../cli/mock.ts";
-import { loadGeneratedOperations, type OperationInfo } from "../conformance/run/operations.ts";
 import { failureKey, parseBaseline } from "../conformance/report/baseline.ts";
 import type { Report } from "../conformance/report/model.ts";
-import { startSeedOnlyTarget, type SeedOnlyFault } from "./support/seed-only-target.ts";
+import { loadGeneratedOperations, type OperationInfo } from "../conformance/run/operations.ts";
+import { type SeedOnlyFault, startSeedOnlyTarget } from "./support/seed-only-target.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "custody-baseline-"));
 const file = join(dir, "known.yaml");

@@ -10,12 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run as certify } from "../cli/certify.ts";
 import { run as init, WORKFLOW_PATH } from "../cli/init.ts";
 import { freePort } from "../cli/mock.ts";
-import { loadGeneratedOperations } from "../conformance/run/operations.ts";
-import type { OperationInfo } from "../conformance/run/operations.ts";
 import type { Report } from "../conformance/report/model.ts";
+import type { OperationInfo } from "../conformance/run/operations.ts";
+import { loadGeneratedOperations } from "../conformance/run/operations.ts";
 import { RECEIVER_UNREACHED } from "../conformance/run/supply.ts";
 import { main as actionStep } from "../scripts/certify-action.ts";
-import { startSeedOnlyTarget, type SeedOnlyTarget } from "./support/seed-only-target.ts";
+import { type SeedOnlyTarget, startSeedOnlyTarget } from "./support/seed-only-target.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "custody-first-run-"));
 let t: SeedOnlyTarget;

@@ -13,8 +13,8 @@ import { parseAllDocuments } from "yaml";
 import { run as init } from "../cli/init.ts";
 import { freePort } from "../cli/mock.ts";
 import type { Report } from "../conformance/report/model.ts";
-import { startSeedOnlyTarget } from "./support/seed-only-target.ts";
 import { packedInstall } from "./support/packed-install.ts";
+import { startSeedOnlyTarget } from "./support/seed-only-target.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const IMAGE = join(ROOT, "examples", "certify-image");

@@ -10,7 +10,7 @@ import { findConfigFile, loadConfig } from "../cli/config-file.ts";
 import { run as generate } from "../cli/generate.ts";
 import { parseMockArgs } from "../cli/mock.ts";
 import { parseSandboxArgs } from "../cli/sandbox.ts";
-import { startFakeTarget, type FakeTarget } from "./support/fake-target.ts";
+import { type FakeTarget, startFakeTarget } from "./support/fake-target.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "custody-config-"));
 let good: FakeTarget;
@@ -48,7 +48,13 @@ function targetYaml(name: string, t: FakeTarget, secretVar: string, extra = ""):
 async function runCertify(argv: string[], env: NodeJS.ProcessEnv, cwd?: string) {
   let out = "";
   let err = "";
-  const code = await certify(argv, { env, cwd, operations: good.operations, stdout: (s) => (out += s), stderr: (s) => (err += s) });
+  const code = await certify(argv, {
+    env,
+    cwd,
+    operations: good.operations,
+    stdout: (s) => (out += s),
+    stderr: (s) => (err += s),
+  });
   return { code, out, err };
 }
 
@@ -56,8 +62,24 @@ describe("certify --target", () => {
   let folder: string;
   let env: NodeJS.ProcessEnv;
   beforeAll(() => {
-    folder = project("targets", "custody.config.yaml", ["targets:", targetYaml("good", good, "GOOD_SECRET", "    level: gold"), targetYaml("broken", broken, "BROKEN_SECRET"), "certify:", "  timeout-ms: 5000", ""].join("\n"));
-    env = { GOOD_SECRET: good.owner.apiSecret, GOOD_SECRET_RPC: good.rpcApiKey, BROKEN_SECRET: broken.owner.apiSecret, BROKEN_SECRET_RPC: broken.rpcApiKey };
+    folder = project(
+      "targets",
+      "custody.config.yaml",
+      [
+        "targets:",
+        targetYaml("good", good, "GOOD_SECRET", "    level: gold"),
+        targetYaml("broken", broken, "BROKEN_SECRET"),
+        "certify:",
+        "  timeout-ms: 5000",
+        "",
+      ].join("\n"),
+    );
+    env = {
+      GOOD_SECRET: good.owner.apiSecret,
+      GOOD_SECRET_RPC: good.rpcApiKey,
+      BROKEN_SECRET: broken.owner.apiSecret,
+      BROKEN_SECRET_RPC: broken.rpcApiKey,
+    };
   });
 
   it("certifies the target it names, with its secrets from the variables the file names", async () => {
@@ -85,9 +107,13 @@ describe("certify --target", () => {
   it("names an unknown target, a missing variable, and the targets when none is chosen", async () => {
     const unknown = await runCertify(["--target", "prod"], env, folder);
     expect(unknown.code).toBe(2);
-    expect(unknown.err.trim()).toBe("custody certify: custody.config.yaml defines no target 'prod' (targets: good, broken)");
+    expect(unknown.err.trim()).toBe(
+      "custody certify: custody.config.yaml defines no target 'prod' (targets: good, broken)",
+    );
     const unset = await runCertify(["--target", "good"], { GOOD_SECRET_RPC: "x" }, folder);
-    expect(unset.err.trim()).toBe("custody certify: custody.config.yaml: targets.good.api-secret: environment variable GOOD_SECRET is not set");
+    expect(unset.err.trim()).toBe(
+      "custody certify: custody.config.yaml: targets.good.api-secret: environment variable GOOD_SECRET is not set",
+    );
     const none = await runCertify([], {}, folder);
     expect(none.err).toContain("; or use --sandbox; or --target NAME (custody.config.yaml defines good, broken)");
   });
@@ -95,15 +121,43 @@ describe("certify --target", () => {
 
 describe("one-line errors naming the file and the key path", () => {
   const cases: Array<[string, string, string]> = [
-    ["unknown key", "sandbox:\n  prot: 8150\n", "custody.config.yaml: sandbox.prot: unknown key (did you mean 'port'?); sandbox takes port, rpc-port, solana-rpc-port, no-solana, host, json, upstream, data, block-time, seed, webhook-profile, webhook-schedule, cors-origin"],
-    ["unknown key in a target", "targets:\n  staging:\n    bse-url: https://x.test\n", "custody.config.yaml: targets.staging.bse-url: unknown key (did you mean 'base-url'?)"],
-    ["unknown section", "target:\n  a: {}\n", "custody.config.yaml: target: unknown key (did you mean 'targets'?) (sections: sdks, targets, generate, certify, mock, sandbox, mcp)"],
-    ["inline secret", "targets:\n  staging:\n    api-secret: s3cr3t\n", "custody.config.yaml: targets.staging.api-secret: a secret is never written in the config file; name its environment variable instead: api-secret: { env: CUSTODY_API_SECRET }"],
-    ["flag that is no key", "certify:\n  target: staging\n", "custody.config.yaml: certify.target: is not a config key (give it on the command line)"],
-    ["wrong type", "mock:\n  cors-origin: { a: 1 }\n", "custody.config.yaml: mock.cors-origin: expected a string or a list of strings (O)"],
+    [
+      "unknown key",
+      "sandbox:\n  prot: 8150\n",
+      "custody.config.yaml: sandbox.prot: unknown key (did you mean 'port'?); sandbox takes port, rpc-port, solana-rpc-port, no-solana, host, json, upstream, data, block-time, seed, webhook-profile, webhook-schedule, cors-origin",
+    ],
+    [
+      "unknown key in a target",
+      "targets:\n  staging:\n    bse-url: https://x.test\n",
+      "custody.config.yaml: targets.staging.bse-url: unknown key (did you mean 'base-url'?)",
+    ],
+    [
+      "unknown section",
+      "target:\n  a: {}\n",
+      "custody.config.yaml: target: unknown key (did you mean 'targets'?) (sections: sdks, targets, generate, certify, mock, sandbox, mcp)",
+    ],
+    [
+      "inline secret",
+      "targets:\n  staging:\n    api-secret: s3cr3t\n",
+      "custody.config.yaml: targets.staging.api-secret: a secret is never written in the config file; name its environment variable instead: api-secret: { env: CUSTODY_API_SECRET }",
+    ],
+    [
+      "flag that is no key",
+      "certify:\n  target: staging\n",
+      "custody.config.yaml: certify.target: is not a config key (give it on the command line)",
+    ],
+    [
+      "wrong type",
+      "mock:\n  cors-origin: { a: 1 }\n",
+      "custody.config.yaml: mock.cors-origin: expected a string or a list of strings (O)",
+    ],
     ["boolean", "certify:\n  sandbox: yes please\n", "custody.config.yaml: certify.sandbox: expected true or false"],
     ["bad YAML", "mock:\n  port: [4010\n", "custody.config.yaml:3:1: not YAML:"],
-    ["bad name", "sdks:\n  'my sdk': {}\n", "custody.config.yaml: sdks.my sdk: a name is letters, digits, '.', '_' or '-'"],
+    [
+      "bad name",
+      "sdks:\n  'my sdk': {}\n",
+      "custody.config.yaml: sdks.my sdk: a name is letters, digits, '.', '_' or '-'",
+    ],
   ];
   it.each(cases)("%s", (name, text, message) => {
     const folder = project(`bad-${name.replace(/\W+/g, "-")}`, "custody.config.yaml", text);
@@ -120,27 +174,42 @@ describe("one-line errors naming the file and the key path", () => {
   it("refuses two config files side by side, and a --config that does not exist", () => {
     const folder = project("two", "custody.config.yaml", "mock: {}\n");
     writeFileSync(join(folder, "custody.config.json"), "{}");
-    expect(() => findConfigFile(undefined, folder)).toThrow("custody.config.yaml and custody.config.json both exist: keep one");
+    expect(() => findConfigFile(undefined, folder)).toThrow(
+      "custody.config.yaml and custody.config.json both exist: keep one",
+    );
     expect(() => findConfigFile("nope.yaml", folder)).toThrow("--config: nope.yaml does not exist");
   });
 
   it("refuses an inline secret in a JSON file too, through the command", async () => {
-    const folder = project("json-secret", "custody.config.json", JSON.stringify({ targets: { a: { "faucet-private-key": "0xabc" } } }));
+    const folder = project(
+      "json-secret",
+      "custody.config.json",
+      JSON.stringify({ targets: { a: { "faucet-private-key": "0xabc" } } }),
+    );
     const run = await runCertify(["--target", "a"], {}, folder);
     expect(run.code).toBe(2);
-    expect(run.err.trim()).toBe("custody certify: custody.config.json: targets.a.faucet-private-key: a secret is never written in the config file; name its environment variable instead: faucet-private-key: { env: CUSTODY_FAUCET_PRIVATE_KEY }");
+    expect(run.err.trim()).toBe(
+      "custody certify: custody.config.json: targets.a.faucet-private-key: a secret is never written in the config file; name its environment variable instead: faucet-private-key: { env: CUSTODY_FAUCET_PRIVATE_KEY }",
+    );
   });
 });
 
 describe("generate, mock and sandbox read their sections", () => {
   it("generates each SDK of the file, or the one --sdk names; paths start at the file's folder", async () => {
-    const folder = project("sdks", "custody.config.yaml", "generate:\n  no-rpc: true\nsdks:\n  app:\n    out: src/wallet\n  public:\n    package: '@acme/wallet@1.2.3'\n    out: packages/wallet\n");
+    const folder = project(
+      "sdks",
+      "custody.config.yaml",
+      "generate:\n  no-rpc: true\nsdks:\n  app:\n    out: src/wallet\n  public:\n    package: '@acme/wallet@1.2.3'\n    out: packages/wallet\n",
+    );
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
     try {
       expect(await generate(["--sdk", "public"], { cwd: folder })).toBe(0);
       expect(existsSync(join(folder, "packages/wallet/package.json"))).toBe(true);
       expect(existsSync(join(folder, "src/wallet"))).toBe(false);
-      expect(JSON.parse(readFileSync(join(folder, "packages/wallet/package.json"), "utf8"))).toMatchObject({ name: "@acme/wallet", version: "1.2.3" });
+      expect(JSON.parse(readFileSync(join(folder, "packages/wallet/package.json"), "utf8"))).toMatchObject({
+        name: "@acme/wallet",
+        version: "1.2.3",
+      });
       expect(await generate([], { cwd: folder })).toBe(0);
       expect(existsSync(join(folder, "src/wallet/client.ts"))).toBe(true);
       expect(existsSync(join(folder, "src/wallet/rpc.ts"))).toBe(false); // generate.no-rpc applies to every SDK
@@ -151,16 +220,28 @@ describe("generate, mock and sandbox read their sections", () => {
     } finally {
       log.mockRestore();
     }
-    await expect(generate(["--sdk", "nope"], { cwd: folder })).rejects.toThrow("custody.config.yaml defines no SDK 'nope' (sdks: app, public)");
-    await expect(generate(["--out", "x"], { cwd: folder })).rejects.toThrow("--out with 2 SDKs of custody.config.yaml: pick one with --sdk NAME");
+    await expect(generate(["--sdk", "nope"], { cwd: folder })).rejects.toThrow(
+      "custody.config.yaml defines no SDK 'nope' (sdks: app, public)",
+    );
+    await expect(generate(["--out", "x"], { cwd: folder })).rejects.toThrow(
+      "--out with 2 SDKs of custody.config.yaml: pick one with --sdk NAME",
+    );
   });
 
   it("mock and sandbox take their settings from the file; flags win", () => {
-    const folder = project("serve", "custody.config.yaml", "mock:\n  port: 4555\n  cors-origin: [http://localhost:5173]\nsandbox:\n  port: 8155\n  data: state\n  cors-origin: http://localhost:3000\n");
+    const folder = project(
+      "serve",
+      "custody.config.yaml",
+      "mock:\n  port: 4555\n  cors-origin: [http://localhost:5173]\nsandbox:\n  port: 8155\n  data: state\n  cors-origin: http://localhost:3000\n",
+    );
     expect(parseMockArgs([], { cwd: folder })).toMatchObject({ port: 4555, corsOrigins: ["http://localhost:5173"] });
     expect(parseMockArgs(["--port", "0"], { cwd: folder }).port).toBe(0);
     const sandbox = parseSandboxArgs([], { cwd: folder }).options;
-    expect(sandbox).toMatchObject({ port: 8155, dataDir: join(folder, "state"), corsOrigins: ["http://localhost:3000"] });
+    expect(sandbox).toMatchObject({
+      port: 8155,
+      dataDir: join(folder, "state"),
+      corsOrigins: ["http://localhost:3000"],
+    });
     expect(parseSandboxArgs(["--data", "elsewhere"], { cwd: folder }).options.dataDir).toBe("elsewhere");
   });
 });

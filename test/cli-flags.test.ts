@@ -1,18 +1,23 @@
 // The one flag reader of every subcommand: both value forms, repeatable flags, and a one-line
 // UsageError naming the flag for each way of getting it wrong.
 import { describe, expect, it } from "vitest";
-import { HELP_FLAG, parseFlags } from "../cli/flags.ts";
+import { COMMAND_SPECS } from "../cli/commands/index.ts";
 import { parseDiffArgs } from "../cli/diff.ts";
+import { HELP_FLAG, parseFlags } from "../cli/flags.ts";
 import { parseGenerateArgs } from "../cli/generate.ts";
+import { LOADERS } from "../cli/main.ts";
 import { parseMockArgs } from "../cli/mock.ts";
 import { parseRequestArgs } from "../cli/request.ts";
 import { parseSandboxArgs } from "../cli/sandbox.ts";
 import { parseTriggerArgs } from "../cli/trigger.ts";
 import { UsageError } from "../cli/usage-error.ts";
-import { COMMAND_SPECS } from "../cli/commands/index.ts";
-import { LOADERS } from "../cli/main.ts";
 
-const FLAGS = { port: { type: "string" }, tag: { type: "string", multiple: true }, json: { type: "boolean" }, ...HELP_FLAG } as const;
+const FLAGS = {
+  port: { type: "string" },
+  tag: { type: "string", multiple: true },
+  json: { type: "boolean" },
+  ...HELP_FLAG,
+} as const;
 
 function usageError(run: () => unknown): string {
   try {
@@ -26,7 +31,11 @@ function usageError(run: () => unknown): string {
 
 describe("parseFlags", () => {
   it("reads --flag value, --flag=value, repeated flags, booleans, -h and positionals", () => {
-    const { values, positionals } = parseFlags(["a", "--port", "1", "--tag=x", "--tag", "y", "--json", "-h", "b"], FLAGS, { positionals: true });
+    const { values, positionals } = parseFlags(
+      ["a", "--port", "1", "--tag=x", "--tag", "y", "--json", "-h", "b"],
+      FLAGS,
+      { positionals: true },
+    );
     expect(values).toEqual({ port: "1", tag: ["x", "y"], json: true, help: true });
     expect(positionals).toEqual(["a", "b"]);
   });
@@ -66,13 +75,28 @@ describe("every subcommand reads its flags through it", () => {
   });
 
   it("keeps each command's value rules", () => {
-    expect(parseMockArgs(["--cors-origin", "http://a.test", "--cors-origin=http://b.test"]).corsOrigins).toEqual(["http://a.test", "http://b.test"]);
-    expect(parseRequestArgs(["getWallet", "--param", "wallet_id=w", "--query", "a=1", "--api-key", "k"])).toMatchObject({ positional: ["getWallet"], params: { wallet_id: "w" }, query: { a: "1" }, values: { "api-key": "k" } });
-    expect(usageError(() => parseRequestArgs(["x", "--param", "novalue"]))).toBe("--param takes key=value, got 'novalue'");
-    expect(parseTriggerArgs(["deposit", "--amount", "2.5", "--blocks=3"])).toMatchObject({ event: "deposit", amount: "2.5", blocks: 3 });
+    expect(parseMockArgs(["--cors-origin", "http://a.test", "--cors-origin=http://b.test"]).corsOrigins).toEqual([
+      "http://a.test",
+      "http://b.test",
+    ]);
+    expect(parseRequestArgs(["getWallet", "--param", "wallet_id=w", "--query", "a=1", "--api-key", "k"])).toMatchObject(
+      { positional: ["getWallet"], params: { wallet_id: "w" }, query: { a: "1" }, values: { "api-key": "k" } },
+    );
+    expect(usageError(() => parseRequestArgs(["x", "--param", "novalue"]))).toBe(
+      "--param takes key=value, got 'novalue'",
+    );
+    expect(parseTriggerArgs(["deposit", "--amount", "2.5", "--blocks=3"])).toMatchObject({
+      event: "deposit",
+      amount: "2.5",
+      blocks: 3,
+    });
     expect(usageError(() => parseTriggerArgs(["deposit", "block"]))).toBe("unexpected argument 'block'");
-    expect(usageError(() => parseSandboxArgs(["--port", "8000", "--rpc-port", "8000"]))).toBe("--port and --rpc-port must differ");
-    expect(usageError(() => parseGenerateArgs(["--runtime", "both"]))).toBe("--runtime must be vendor or package, got 'both'");
+    expect(usageError(() => parseSandboxArgs(["--port", "8000", "--rpc-port", "8000"]))).toBe(
+      "--port and --rpc-port must differ",
+    );
+    expect(usageError(() => parseGenerateArgs(["--runtime", "both"]))).toBe(
+      "--runtime must be vendor or package, got 'both'",
+    );
     expect(parseDiffArgs(["a.yaml", "-", "--format=json"])).toMatchObject({ old: "a.yaml", new: "-", format: "json" });
   });
 });

@@ -32,9 +32,18 @@ describe("custody init", () => {
     expect(Object.keys(config.targets)).toEqual(["staging", "sandbox"]);
     // The staging target resolves once its variables are set; the sandbox target needs none.
     const env = { STAGING_API_KEY: "k", STAGING_API_SECRET: "s", STAGING_RPC_API_KEY: "r" };
-    expect(withConfig({}, config, "certify", { kind: "targets", name: "staging" }, env)).toMatchObject({ "api-secret": "s", level: "seed", "timeout-ms": "15000", json: join(folder, "reports/staging.json") });
-    expect(withConfig({}, config, "certify", { kind: "targets", name: "sandbox" }, {})).toMatchObject({ sandbox: true });
-    const workflow = parse(readFileSync(join(folder, WORKFLOW_PATH), "utf8")) as { jobs: { certify: { steps: Array<{ with?: Record<string, string>; env?: Record<string, string> }> } } };
+    expect(withConfig({}, config, "certify", { kind: "targets", name: "staging" }, env)).toMatchObject({
+      "api-secret": "s",
+      level: "seed",
+      "timeout-ms": "15000",
+      json: join(folder, "reports/staging.json"),
+    });
+    expect(withConfig({}, config, "certify", { kind: "targets", name: "sandbox" }, {})).toMatchObject({
+      sandbox: true,
+    });
+    const workflow = parse(readFileSync(join(folder, WORKFLOW_PATH), "utf8")) as {
+      jobs: { certify: { steps: Array<{ with?: Record<string, string>; env?: Record<string, string> }> } };
+    };
     const step = workflow.jobs.certify.steps.find((s) => s.with?.target);
     expect(step?.with).toEqual({ target: "staging" });
     expect(step?.env).toEqual({
@@ -46,7 +55,9 @@ describe("custody init", () => {
 
   it("refuses to overwrite without --force, naming the files", async () => {
     const folder = join(dir, "yaml");
-    await expect(init(folder, ["--ci", "github"])).rejects.toThrow(new UsageError("custody.config.yaml and .github/workflows/custody.yml already exist; --force overwrites"));
+    await expect(init(folder, ["--ci", "github"])).rejects.toThrow(
+      new UsageError("custody.config.yaml and .github/workflows/custody.yml already exist; --force overwrites"),
+    );
     expect(await init(folder, ["--force"])).toContain("wrote custody.config.yaml");
   });
 
@@ -64,11 +75,19 @@ describe("custody init", () => {
     const folder = join(dir, "asked");
     const questions: string[] = [];
     const answers: Record<string, string> = { "base-url": "https://wallet.test", "wallet-id": "1001" };
-    await run(["--rpc-url", "https://node.test"], { cwd: folder, stdout: () => undefined, ask: async (q) => (questions.push(q), answers[q.trim().split(" ")[0]] ?? "") });
+    await run(["--rpc-url", "https://node.test"], {
+      cwd: folder,
+      stdout: () => undefined,
+      ask: async (q) => (questions.push(q), answers[q.trim().split(" ")[0]] ?? ""),
+    });
     expect(questions.map((q) => q.trim().split(" ")[0])).not.toContain("rpc-url");
     expect(questions.map((q) => q.trim().split(" ")[0])).toContain("delivery-id");
     const config = loadConfig(join(folder, "custody.config.yaml"), folder);
-    expect(config.targets.staging).toMatchObject({ "base-url": "https://wallet.test", "rpc-url": "https://node.test", "wallet-id": "1001" });
+    expect(config.targets.staging).toMatchObject({
+      "base-url": "https://wallet.test",
+      "rpc-url": "https://node.test",
+      "wallet-id": "1001",
+    });
     expect(config.targets.staging).not.toHaveProperty("delivery-id");
   });
 });

@@ -48,21 +48,45 @@ describe("check catalog", () => {
 
   it("orders checks only after checks that exist", () => {
     const ids = new Set(CATALOG.map((c) => c.id));
-    for (const check of CATALOG) for (const after of [...(check.after ?? []), ...(check.afterAtSeed ?? [])]) expect(ids, `${check.id} after ${after}`).toContain(after);
+    for (const check of CATALOG)
+      for (const after of [...(check.after ?? []), ...(check.afterAtSeed ?? [])])
+        expect(ids, `${check.id} after ${after}`).toContain(after);
   });
 
   it("covers every group and includes the checks the issue names", () => {
     // The fuzz group's checks are made per run from the operation table (certify --fuzz N).
-    for (const group of GROUPS.filter((g) => g !== "fuzz")) expect(CATALOG.some((c) => c.group === group), group).toBe(true);
+    for (const group of GROUPS.filter((g) => g !== "fuzz"))
+      expect(
+        CATALOG.some((c) => c.group === group),
+        group,
+      ).toBe(true);
     const ids = new Set(CATALOG.map((c) => c.id));
     for (const id of [
-      "envelope.success-shape", "auth.missing-access-sign", "auth.stale-timestamp", "auth.future-timestamp",
-      "auth.timestamp-milliseconds", "auth.uppercase-hex", "auth.body-tampered", "auth.identical-401",
-      "auth.query-not-signed", "auth.window-edge", "scope.balances-read-only", "role.viewer-cannot-withdraw",
-      "webhooks.verification-key", "webhooks.delivery-signature", "webhooks.tampered-body-rejected",
-      "webhooks.resend-same-event", "webhooks.delete-stops-delivery", "lifecycle.wallet-creation",
-      "lifecycle.deposit-confirmation", "lifecycle.withdrawal-receipt", "rpc.http-block-number",
-      "rpc.ws-immediate-request", "rpc.substrate-client", "rpc.unauthorized", "rpc.errors.parse",
+      "envelope.success-shape",
+      "auth.missing-access-sign",
+      "auth.stale-timestamp",
+      "auth.future-timestamp",
+      "auth.timestamp-milliseconds",
+      "auth.uppercase-hex",
+      "auth.body-tampered",
+      "auth.identical-401",
+      "auth.query-not-signed",
+      "auth.window-edge",
+      "scope.balances-read-only",
+      "role.viewer-cannot-withdraw",
+      "webhooks.verification-key",
+      "webhooks.delivery-signature",
+      "webhooks.tampered-body-rejected",
+      "webhooks.resend-same-event",
+      "webhooks.delete-stops-delivery",
+      "lifecycle.wallet-creation",
+      "lifecycle.deposit-confirmation",
+      "lifecycle.withdrawal-receipt",
+      "rpc.http-block-number",
+      "rpc.ws-immediate-request",
+      "rpc.substrate-client",
+      "rpc.unauthorized",
+      "rpc.errors.parse",
     ]) {
       expect(ids, id).toContain(id);
     }
@@ -75,8 +99,13 @@ describe("layering", () => {
     const edges = new Map<string, string[]>();
     for (const file of files) {
       const text = readFileSync(file, "utf8");
-      const targets = [...text.matchAll(/(?:from|import\()\s*["'](\.[^"']+\.ts)["']/g)].map((m) => join(file, "..", m[1]).replace(/\\/g, "/"));
-      edges.set(file, targets.filter((t) => files.includes(t)));
+      const targets = [...text.matchAll(/(?:from|import\()\s*["'](\.[^"']+\.ts)["']/g)].map((m) =>
+        join(file, "..", m[1]).replace(/\\/g, "/"),
+      );
+      edges.set(
+        file,
+        targets.filter((t) => files.includes(t)),
+      );
     }
     const cycles: string[] = [];
     const state = new Map<string, "open" | "done">();
@@ -104,7 +133,9 @@ describe("layering", () => {
 });
 
 describe("traceability", () => {
-  const trace = parse(readFileSync("spec/trace.yaml", "utf8")) as { statements: Array<{ id: string; testable: boolean; checks?: string[] }> };
+  const trace = parse(readFileSync("spec/trace.yaml", "utf8")) as {
+    statements: Array<{ id: string; testable: boolean; checks?: string[] }>;
+  };
   const catalogIds = new Set(CATALOG.map((c) => c.id));
 
   it("maps every testable seed statement to at least one check", () => {

@@ -4,36 +4,53 @@
 // or one whose lease still runs. Against the reference deployment, whose lists show what is left.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Check } from "../conformance/checks/check.ts";
-import type { Target } from "../conformance/run/config.ts";
+import { leakAfterDelete } from "../conformance/checks/webhooks/index.ts";
 import { registerWebhook } from "../conformance/provision/webhook.ts";
+import type { Target } from "../conformance/run/config.ts";
 import { markerIn, RunMarker } from "../conformance/run/marker.ts";
 import { loadGeneratedOperations } from "../conformance/run/operations.ts";
 import { runSuite } from "../conformance/run/runner.ts";
-import { leakAfterDelete } from "../conformance/checks/webhooks/index.ts";
 import type { ReceivedDelivery } from "../conformance/transport/receiver.ts";
+import { type Sandbox, startSandbox } from "../reference/sandbox.ts";
 import { signRequest } from "../runtime/http/hmac.ts";
-import { startSandbox, type Sandbox } from "../reference/sandbox.ts";
 
 describe("the run marker", () => {
   it("names the run and the end of its lease, and is found in names, descriptions and URLs only in its own form", () => {
     const marker = new RunMarker(60_000, Date.parse("2030-01-01T00:00:00Z"), "0a1b2c3d");
     expect(marker.token).toBe(`custody-certify-${Date.parse("2030-01-01T00:01:00Z") / 1000}-0a1b2c3d`);
     expect(marker.name("wallet")).toBe(`${marker.token}-wallet`);
-    expect(markerIn(`http://127.0.0.1:9/${marker.token}/primary`)).toEqual({ runId: "0a1b2c3d", expiresAt: Date.parse("2030-01-01T00:01:00Z") });
+    expect(markerIn(`http://127.0.0.1:9/${marker.token}/primary`)).toEqual({
+      runId: "0a1b2c3d",
+      expiresAt: Date.parse("2030-01-01T00:01:00Z"),
+    });
     expect(marker.owns(markerIn(marker.description("retry webhook")))).toBe(true);
     // A user's own name that merely starts like ours is not ours.
-    for (const text of ["custody-certify-ci", "custody-certify-wallet-lzq1x", "custody-certify-123-0a1b2c3d", undefined, 7]) expect(markerIn(text)).toBeUndefined();
+    for (const text of [
+      "custody-certify-ci",
+      "custody-certify-wallet-lzq1x",
+      "custody-certify-123-0a1b2c3d",
+      undefined,
+      7,
+    ])
+      expect(markerIn(text)).toBeUndefined();
   });
 });
 
 describe("deliveries after a webhook was deleted", () => {
-  const at = (receivedAt: number, id: string, body = "{}"): ReceivedDelivery => ({ channel: "doomed", headers: { "x-webhook-event-id": id }, body, receivedAt });
+  const at = (receivedAt: number, id: string, body = "{}"): ReceivedDelivery => ({
+    channel: "doomed",
+    headers: { "x-webhook-event-id": id },
+    body,
+    receivedAt,
+  });
   it("tolerates one arrival of an event already on its way; a repeat or an event made after the delete is a leak", () => {
     const isNew = (d: ReceivedDelivery) => d.body.includes("fresh");
     expect(leakAfterDelete([at(90, "e1"), at(110, "e2")], "doomed", 100, isNew)).toBeUndefined();
     expect(leakAfterDelete([at(90, "e1"), at(110, "e1")], "doomed", 100, isNew)?.why).toBe("event e1 delivered again");
     expect(leakAfterDelete([at(110, "e2"), at(120, "e2")], "doomed", 100, isNew)?.why).toBe("event e2 delivered again");
-    expect(leakAfterDelete([at(130, "e3", '{"fresh":1}')], "doomed", 100, isNew)?.why).toBe("an event made after the delete");
+    expect(leakAfterDelete([at(130, "e3", '{"fresh":1}')], "doomed", 100, isNew)?.why).toBe(
+      "an event made after the delete",
+    );
   });
 });
 
@@ -43,7 +60,11 @@ describe("clean-up against the reference deployment", () => {
   const call = async (method: string, path: string, body?: unknown) => {
     const raw = body === undefined ? undefined : JSON.stringify(body);
     const headers = signRequest({ apiKey: sandbox.api_key, apiSecret: sandbox.api_secret, method, path, body: raw });
-    const res = await fetch(`${sandbox.base_url}${path}`, { method, headers: { ...headers, "content-type": "application/json" }, body: raw });
+    const res = await fetch(`${sandbox.base_url}${path}`, {
+      method,
+      headers: { ...headers, "content-type": "application/json" },
+      body: raw,
+    });
     return ((await res.json()) as { data: unknown }).data as Record<string, unknown> & Array<Record<string, unknown>>;
   };
   const hooks = () => call("GET", `/api/v1/workspaces/${sandbox.workspace_id}/webhooks`);
@@ -66,12 +87,25 @@ describe("clean-up against the reference deployment", () => {
   it("removes earlier cut-short runs' expired records and its own, also when interrupted, and nothing else", async () => {
     const expired = new RunMarker(-60_000, Date.now(), "dead0001").token;
     const running = new RunMarker(3_600_000, Date.now(), "a11ce002").token;
-    const hook = (url: string, description?: string) => call("POST", `/api/v1/workspaces/${sandbox.workspace_id}/webhooks`, { url, event_types: ["wallet.created"], ...(description ? { description } : {}) });
+    const hook = (url: string, description?: string) =>
+      call("POST", `/api/v1/workspaces/${sandbox.workspace_id}/webhooks`, {
+        url,
+        event_types: ["wallet.created"],
+        ...(description ? { description } : {}),
+      });
     const staleHook = await hook(`http://127.0.0.1:9/${expired}/primary`);
     const liveHook = await hook(`http://127.0.0.1:9/${running}/primary`);
     const userHook = await hook("http://127.0.0.1:9/custody-certify/hooks", "custody certify, by hand");
-    const staleKey = await call("POST", `/api/v1/workspaces/${sandbox.workspace_id}/api-keys`, { name: `${expired}-viewer-key`, role: "viewer", scopes: ["balances:read"] });
-    const userKey = await call("POST", `/api/v1/workspaces/${sandbox.workspace_id}/api-keys`, { name: "custody-certify-ci", role: "viewer", scopes: ["balances:read"] });
+    const staleKey = await call("POST", `/api/v1/workspaces/${sandbox.workspace_id}/api-keys`, {
+      name: `${expired}-viewer-key`,
+      role: "viewer",
+      scopes: ["balances:read"],
+    });
+    const userKey = await call("POST", `/api/v1/workspaces/${sandbox.workspace_id}/api-keys`, {
+      name: "custody-certify-ci",
+      role: "viewer",
+      scopes: ["balances:read"],
+    });
 
     // A check that registers a webhook (its removal registered), creates one whose answer it never
     // reads (as when a run stops mid-request), then waits until the run is interrupted.
@@ -88,12 +122,22 @@ describe("clean-up against the reference deployment", () => {
       requires: ["receiver", "workspace"],
       async run(ctx) {
         await registerWebhook(ctx.suite, "kept", ctx.signal);
-        await ctx.call("createWebhook", { params: { workspace_id: sandbox.workspace_id }, body: { url: ctx.suite.fixtures.peek("receiver")!.url("lost"), event_types: ["wallet.created"] } });
+        await ctx.call("createWebhook", {
+          params: { workspace_id: sandbox.workspace_id },
+          body: { url: ctx.suite.fixtures.peek("receiver")!.url("lost"), event_types: ["wallet.created"] },
+        });
         created = 2;
         await ctx.sleep(60_000);
       },
     };
-    const run = runSuite({ target, options: { level: "full", timeoutMs: 10_000, concurrency: 4, supply: "create" }, operations: await loadGeneratedOperations(), catalog: [check], signal: stop.signal, preflight: false });
+    const run = runSuite({
+      target,
+      options: { level: "full", timeoutMs: 10_000, concurrency: 4, supply: "create" },
+      operations: await loadGeneratedOperations(),
+      catalog: [check],
+      signal: stop.signal,
+      preflight: false,
+    });
     while (created < 2) await new Promise((r) => setTimeout(r, 20));
     stop.abort("SIGINT");
     const result = await run;
@@ -102,7 +146,9 @@ describe("clean-up against the reference deployment", () => {
 
     expect(summary.interrupted).toBe("SIGINT");
     expect(checks[0]).toMatchObject({ status: "skipped", skip_kind: "interrupted" });
-    expect(summary.cleanup.earlier_runs_removed.sort()).toEqual([`API key ${String(staleKey.id)}`, `webhook ${String(staleHook.id)}`].sort());
+    expect(summary.cleanup.earlier_runs_removed.sort()).toEqual(
+      [`API key ${String(staleKey.id)}`, `webhook ${String(staleHook.id)}`].sort(),
+    );
     expect(summary.cleanup.left).toEqual([]);
     const left = (await hooks()).map((h) => h.id);
     expect(left.sort()).toEqual([liveHook.id, userHook.id].sort());

@@ -5,8 +5,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { run, type CertifyIo } from "../cli/certify.ts";
-import { startFakeTarget, type FakeTarget } from "./support/fake-target.ts";
+import { type CertifyIo, run } from "../cli/certify.ts";
+import { type FakeTarget, startFakeTarget } from "./support/fake-target.ts";
 
 let t: FakeTarget;
 const dir = mkdtempSync(join(tmpdir(), "custody-cli-"));
@@ -18,7 +18,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function certify(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string }> {
+async function certify(
+  argv: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; out: string; err: string }> {
   let out = "";
   let err = "";
   const io: CertifyIo = { env, operations: t.operations, stdout: (s) => (out += s), stderr: (s) => (err += s) };
@@ -26,7 +29,17 @@ async function certify(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<{ c
   return { code, out, err };
 }
 
-const targetFlags = () => ["--base-url", t.baseUrl, "--rpc-url", t.rpcUrl, "--api-key", t.owner.apiKey, `--api-secret=${t.owner.apiSecret}`, "--rpc-api-key", t.rpcApiKey];
+const targetFlags = () => [
+  "--base-url",
+  t.baseUrl,
+  "--rpc-url",
+  t.rpcUrl,
+  "--api-key",
+  t.owner.apiKey,
+  `--api-secret=${t.owner.apiSecret}`,
+  "--rpc-api-key",
+  t.rpcApiKey,
+];
 
 describe("custody certify", () => {
   it("prints its usage with --help and exits 0", async () => {
@@ -39,7 +52,9 @@ describe("custody certify", () => {
   it("exits 2 naming every missing flag at once, with two lines of help", async () => {
     const { code, err } = await certify(["--base-url", t.baseUrl]);
     expect(code).toBe(2);
-    expect(err).toContain("missing --rpc-url (or CUSTODY_RPC_URL), --api-key (or CUSTODY_API_KEY), --api-secret (or CUSTODY_API_SECRET), --rpc-api-key (or CUSTODY_RPC_API_KEY)");
+    expect(err).toContain(
+      "missing --rpc-url (or CUSTODY_RPC_URL), --api-key (or CUSTODY_API_KEY), --api-secret (or CUSTODY_API_SECRET), --rpc-api-key (or CUSTODY_RPC_API_KEY)",
+    );
     expect(err.trim().split("\n")).toHaveLength(3);
   });
 
@@ -65,14 +80,17 @@ describe("custody certify", () => {
 
   it("reads the environment, writes the reports asked for and says where; --only is never a certification (exit 3)", async () => {
     const files = { json: join(dir, "env.json"), junit: join(dir, "out/env.xml"), html: join(dir, "env.html") };
-    const { code, out } = await certify(["--only", "rpc,auth", "--json", files.json, "--junit", files.junit, "--html", files.html, "--no-color"], {
-      CUSTODY_BASE_URL: t.baseUrl,
-      CUSTODY_RPC_URL: t.rpcUrl,
-      CUSTODY_API_KEY: t.owner.apiKey,
-      CUSTODY_API_SECRET: t.owner.apiSecret,
-      CUSTODY_RPC_API_KEY: t.rpcApiKey,
-      CUSTODY_WORKSPACE_ID: t.workspaceId,
-    });
+    const { code, out } = await certify(
+      ["--only", "rpc,auth", "--json", files.json, "--junit", files.junit, "--html", files.html, "--no-color"],
+      {
+        CUSTODY_BASE_URL: t.baseUrl,
+        CUSTODY_RPC_URL: t.rpcUrl,
+        CUSTODY_API_KEY: t.owner.apiKey,
+        CUSTODY_API_SECRET: t.owner.apiSecret,
+        CUSTODY_RPC_API_KEY: t.rpcApiKey,
+        CUSTODY_WORKSPACE_ID: t.workspaceId,
+      },
+    );
     expect(code).toBe(3);
     expect(out).toMatch(/NOT CERTIFIED \(incomplete\): rpc,auth: \d+ MUST checks passed; \d+ not run/);
     expect(out).toContain("were not selected (--only rpc,auth)");
@@ -82,7 +100,11 @@ describe("custody certify", () => {
     expect(out).toContain(`HTML report written to ${files.html}`);
     const json = JSON.parse(readFileSync(files.json, "utf8")) as { summary: { groups: Array<{ group: string }> } };
     expect(json.summary.groups.map((g) => g.group)).toEqual(["auth", "rpc"]);
-    const everything = out + Object.values(files).map((f) => readFileSync(f, "utf8")).join("");
+    const everything =
+      out +
+      Object.values(files)
+        .map((f) => readFileSync(f, "utf8"))
+        .join("");
     for (const secret of [t.owner.apiSecret, t.rpcApiKey, t.owner.apiKey]) expect(everything).not.toContain(secret);
   });
 
@@ -91,7 +113,19 @@ describe("custody certify", () => {
     try {
       let out = "";
       const code = await run(
-        ["--base-url", broken.baseUrl, "--rpc-url", broken.rpcUrl, "--api-key", broken.owner.apiKey, `--api-secret=${broken.owner.apiSecret}`, "--rpc-api-key", broken.rpcApiKey, "--only", "rpc"],
+        [
+          "--base-url",
+          broken.baseUrl,
+          "--rpc-url",
+          broken.rpcUrl,
+          "--api-key",
+          broken.owner.apiKey,
+          `--api-secret=${broken.owner.apiSecret}`,
+          "--rpc-api-key",
+          broken.rpcApiKey,
+          "--only",
+          "rpc",
+        ],
         { env: {}, operations: broken.operations, stdout: (s) => (out += s), stderr: (s) => (out += s) },
       );
       expect(code).toBe(1);
@@ -106,7 +140,29 @@ describe("custody certify", () => {
     try {
       let out = "";
       const code = await run(
-        ["--base-url", should.baseUrl, "--rpc-url", should.rpcUrl, "--api-key", should.owner.apiKey, `--api-secret=${should.owner.apiSecret}`, "--rpc-api-key", should.rpcApiKey, "--workspace-id", should.workspaceId, "--other-api-key", should.other.apiKey, "--other-api-secret", should.other.apiSecret, "--other-workspace-id", should.otherWorkspaceId, "--level", "seed", "--create-fixtures", "--no-color"],
+        [
+          "--base-url",
+          should.baseUrl,
+          "--rpc-url",
+          should.rpcUrl,
+          "--api-key",
+          should.owner.apiKey,
+          `--api-secret=${should.owner.apiSecret}`,
+          "--rpc-api-key",
+          should.rpcApiKey,
+          "--workspace-id",
+          should.workspaceId,
+          "--other-api-key",
+          should.other.apiKey,
+          "--other-api-secret",
+          should.other.apiSecret,
+          "--other-workspace-id",
+          should.otherWorkspaceId,
+          "--level",
+          "seed",
+          "--create-fixtures",
+          "--no-color",
+        ],
         { env: {}, operations: should.operations, stdout: (s) => (out += s), stderr: (s) => (out += s) },
       );
       expect(out).toMatch(/CERTIFIED at level seed: all \d+ MUST checks ran and passed \(1 SHOULD failed\)/);
@@ -118,7 +174,11 @@ describe("custody certify", () => {
 
   it("stops on SIGINT: the run cleans up, writes its reports and exits 130", async () => {
     const file = join(dir, "interrupted.json");
-    const child = spawn(process.execPath, [new URL("../bin/custody.js", import.meta.url).pathname, "certify", "--sandbox", "--json", file, "--no-color"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(
+      process.execPath,
+      [new URL("../bin/custody.js", import.meta.url).pathname, "certify", "--sandbox", "--json", file, "--no-color"],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
     let out = "";
     let err = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
@@ -129,7 +189,10 @@ describe("custody certify", () => {
     const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
     expect(err).toMatch(/SIGINT received: stopping the checks, removing what the run created, writing the reports/);
     expect(code).toBe(130);
-    const report = JSON.parse(readFileSync(file, "utf8")) as { summary: { interrupted: string; certified: boolean; cleanup: { left: unknown[] } }; checks: Array<{ status: string; skip_kind?: string }> };
+    const report = JSON.parse(readFileSync(file, "utf8")) as {
+      summary: { interrupted: string; certified: boolean; cleanup: { left: unknown[] } };
+      checks: Array<{ status: string; skip_kind?: string }>;
+    };
     expect(report.summary.interrupted).toBe("SIGINT");
     expect(report.summary.certified).toBe(false);
     expect(report.summary.cleanup.left).toEqual([]);

@@ -8,56 +8,84 @@ import { WebSocketServer } from "ws";
 import { fuzzOptionsOf } from "../cli/certify-fuzz.ts";
 import { authzChecks } from "../conformance/checks/authz/index.ts";
 import { fuzzChecks, isGuarded } from "../conformance/checks/fuzz/index.ts";
-import { moneyChecks } from "../conformance/checks/money/index.ts";
-import { deliveryChecks } from "../conformance/checks/webhooks/delivery.ts";
-import { rpcResultChecks } from "../conformance/checks/rpc/results.ts";
 import { resourceGraphSequence } from "../conformance/checks/lifecycle/sequence.ts";
+import { moneyChecks } from "../conformance/checks/money/index.ts";
+import { rpcResultChecks } from "../conformance/checks/rpc/results.ts";
+import { deliveryChecks } from "../conformance/checks/webhooks/delivery.ts";
 import { drawCase, judgeInput } from "../conformance/fuzz/cases.ts";
 import { Prng } from "../conformance/fuzz/prng.ts";
-import { loadGeneratedOperations, type OperationInfo } from "../conformance/run/operations.ts";
 import type { Report } from "../conformance/report/model.ts";
+import { loadGeneratedOperations, type OperationInfo } from "../conformance/run/operations.ts";
 import { signRequest } from "../runtime/http/hmac.ts";
-import { asAdmin, envelope, keyOf, runBehindProxy, type Admin } from "./support/deep-target.ts";
-import { rewriteData, type ProxiedRequest, type ProxiedResponse } from "./support/fake-proxy.ts";
+import { type Admin, asAdmin, envelope, keyOf, runBehindProxy } from "./support/deep-target.ts";
+import { type ProxiedRequest, type ProxiedResponse, rewriteData } from "./support/fake-proxy.ts";
 
 const failed = (report: Report) => report.checks.filter((c) => c.status === "failed").map((c) => c.id);
-const notPassed = (report: Report) => report.checks.filter((c) => c.status !== "passed").map((c) => `${c.id} ${c.status}: ${c.message}`);
+const notPassed = (report: Report) =>
+  report.checks.filter((c) => c.status !== "passed").map((c) => `${c.id} ${c.status}: ${c.message}`);
 const only = (ops: OperationInfo[], ids: string[]) => ops.filter((op) => ids.includes(op.operationId));
 
 describe("the authorization matrix", () => {
   it("passes against the sandbox: every operation × viewer, balances:read, single-scope, admin keys and another workspace", async () => {
     const { report } = await runBehindProxy({ catalog: () => authzChecks });
     expect(notPassed(report)).toEqual([]);
-    expect(report.checks.map((c) => c.id).sort()).toEqual(["authz.admin-matrix", "authz.other-workspace", "authz.scope-matrix", "authz.scoped-matrix", "authz.viewer-matrix"]);
+    expect(report.checks.map((c) => c.id).sort()).toEqual([
+      "authz.admin-matrix",
+      "authz.other-workspace",
+      "authz.scope-matrix",
+      "authz.scoped-matrix",
+      "authz.viewer-matrix",
+    ]);
   });
 
   const notAdmin = (admin: Admin, r: ProxiedRequest) => keyOf(r) !== undefined && keyOf(r) !== admin.apiKey;
-  const FAULTS: Array<{ name: string; expectFailed: string[]; hooks: (admin: Admin) => { request?: (r: ProxiedRequest) => ProxiedRequest | null; response?: (q: ProxiedRequest, s: ProxiedResponse) => ProxiedResponse } }> = [
+  const FAULTS: Array<{
+    name: string;
+    expectFailed: string[];
+    hooks: (admin: Admin) => {
+      request?: (r: ProxiedRequest) => ProxiedRequest | null;
+      response?: (q: ProxiedRequest, s: ProxiedResponse) => ProxiedResponse;
+    };
+  }> = [
     {
       name: "a viewer key may sign messages and reject withdrawals",
       expectFailed: ["authz.viewer-matrix", "authz.scope-matrix", "authz.scoped-matrix"],
-      hooks: (admin) => ({ request: (r) => (notAdmin(admin, r) && /\/(sign-message|reject)$/.test(r.path) ? asAdmin(admin, r) : r) }),
+      hooks: (admin) => ({
+        request: (r) => (notAdmin(admin, r) && /\/(sign-message|reject)$/.test(r.path) ? asAdmin(admin, r) : r),
+      }),
     },
     {
       name: "a scoped key may list webhooks outside its scopes",
       expectFailed: ["authz.scope-matrix", "authz.scoped-matrix"],
       // The path may carry a query (listWebhooks is paged: offset and limit).
-      hooks: (admin) => ({ request: (r) => (notAdmin(admin, r) && r.method === "GET" && /\/webhooks(\?|$)/.test(r.path) ? asAdmin(admin, r) : r) }),
+      hooks: (admin) => ({
+        request: (r) =>
+          notAdmin(admin, r) && r.method === "GET" && /\/webhooks(\?|$)/.test(r.path) ? asAdmin(admin, r) : r,
+      }),
     },
     {
       name: "an admin key may revoke API keys (an owner's operation)",
       expectFailed: ["authz.admin-matrix"],
-      hooks: (admin) => ({ request: (r) => (notAdmin(admin, r) && r.method === "DELETE" && /\/api-keys\//.test(r.path) ? asAdmin(admin, r) : r) }),
+      hooks: (admin) => ({
+        request: (r) =>
+          notAdmin(admin, r) && r.method === "DELETE" && /\/api-keys\//.test(r.path) ? asAdmin(admin, r) : r,
+      }),
     },
     {
       name: "a refusal is a bare 403 without the envelope",
       expectFailed: ["authz.viewer-matrix"],
-      hooks: () => ({ response: (_q, s) => (s.status === 403 ? { status: 403, headers: { "content-type": "text/plain" }, body: "Forbidden" } : s) }),
+      hooks: () => ({
+        response: (_q, s) =>
+          s.status === 403 ? { status: 403, headers: { "content-type": "text/plain" }, body: "Forbidden" } : s,
+      }),
     },
     {
       name: "another workspace's webhooks are listed",
       expectFailed: ["authz.other-workspace"],
-      hooks: () => ({ response: (q, s) => (q.method === "GET" && /\/webhooks(\?|$)/.test(q.path) && s.status === 404 ? envelope(200, []) : s) }),
+      hooks: () => ({
+        response: (q, s) =>
+          q.method === "GET" && /\/webhooks(\?|$)/.test(q.path) && s.status === 404 ? envelope(200, []) : s,
+      }),
     },
   ];
 
@@ -74,7 +102,10 @@ describe("certify --fuzz", () => {
     const draw = (seed: string) =>
       ops.flatMap((op) => {
         const prng = new Prng(seed, op.operationId);
-        return Array.from({ length: 20 }, (_, i) => ({ op, c: drawCase({ op, prng, ids: { wallet_id: "w1" }, placeholderIds: false, validAllowed: true }, i) }));
+        return Array.from({ length: 20 }, (_, i) => ({
+          op,
+          c: drawCase({ op, prng, ids: { wallet_id: "w1" }, placeholderIds: false, validAllowed: true }, i),
+        }));
       });
     const text = (seed: string) => JSON.stringify(draw(seed).map((d) => d.c));
     expect(text("42")).toBe(text("42"));
@@ -82,7 +113,8 @@ describe("certify --fuzz", () => {
     const cases = draw("42").filter((d) => d.c !== undefined);
     // Both kinds, and each case's label is the oracle's verdict.
     expect(cases.some((d) => d.c!.valid) && cases.some((d) => !d.c!.valid)).toBe(true);
-    for (const { op, c } of cases) expect(judgeInput(op, c!) === undefined, `${op.operationId} case ${c!.index}`).toBe(c!.valid);
+    for (const { op, c } of cases)
+      expect(judgeInput(op, c!) === undefined, `${op.operationId} case ${c!.index}`).toBe(c!.valid);
   });
 
   it("guarded operations are sent invalid cases only, with ids nobody has", async () => {
@@ -90,29 +122,57 @@ describe("certify --fuzz", () => {
     for (const op of ops.filter(isGuarded)) {
       const prng = new Prng("7", op.operationId);
       for (let i = 0; i < 30; i++) {
-        const c = drawCase({ op, prng, ids: { wallet_id: "real-wallet", workspace_id: "ws" }, placeholderIds: true, validAllowed: false }, i);
+        const c = drawCase(
+          {
+            op,
+            prng,
+            ids: { wallet_id: "real-wallet", workspace_id: "ws" },
+            placeholderIds: true,
+            validAllowed: false,
+          },
+          i,
+        );
         if (!c) continue;
         expect(c.valid, `${op.operationId} case ${i}`).toBe(false);
         expect(judgeInput(op, c), `${op.operationId} case ${i}`).toBeDefined();
         expect(Object.values(c.params)).not.toContain("real-wallet");
       }
     }
-    expect(ops.filter(isGuarded).map((o) => o.operationId).sort()).toEqual(
-      ["approveWithdrawal", "createApiKey", "createWithdrawal", "deleteWebhook", "rejectWithdrawal", "requestSign", "revokeApiKey", "signMessage", "signRawTransaction"],
-    );
+    expect(
+      ops
+        .filter(isGuarded)
+        .map((o) => o.operationId)
+        .sort(),
+    ).toEqual([
+      "approveWithdrawal",
+      "createApiKey",
+      "createWithdrawal",
+      "deleteWebhook",
+      "rejectWithdrawal",
+      "requestSign",
+      "revokeApiKey",
+      "signMessage",
+      "signRawTransaction",
+    ]);
   });
 
   it("the sandbox passes a CI-sized run over every operation", async () => {
-    const { report } = await runBehindProxy({ catalog: (ops) => fuzzChecks(ops, { cases: 25, seed: "ci", allowWrites: true }) });
+    const { report } = await runBehindProxy({
+      catalog: (ops) => fuzzChecks(ops, { cases: 25, seed: "ci", allowWrites: true }),
+    });
     expect(notPassed(report)).toEqual([]);
     expect(report.checks.length).toBeGreaterThanOrEqual(38);
   });
 
   it("a 500 to a long string is caught, shrunk to the smallest body, and names its seed", async () => {
     const hooks = () => ({
-      response: (q: ProxiedRequest, s: ProxiedResponse) => (q.method === "POST" && /"name":"[^"]{60,}"/.test(q.body) ? envelope(500, null) : s),
+      response: (q: ProxiedRequest, s: ProxiedResponse) =>
+        q.method === "POST" && /"name":"[^"]{60,}"/.test(q.body) ? envelope(500, null) : s,
     });
-    const { report } = await runBehindProxy({ hooks, catalog: (ops) => fuzzChecks(only(ops, ["createWallet"]), { cases: 60, seed: "5", allowWrites: true }) });
+    const { report } = await runBehindProxy({
+      hooks,
+      catalog: (ops) => fuzzChecks(only(ops, ["createWallet"]), { cases: 60, seed: "5", allowWrites: true }),
+    });
     const check = report.checks.find((c) => c.id === "fuzz.createWallet")!;
     expect(check.status).toBe("failed");
     expect(check.message).toMatch(/HTTP 500/);
@@ -122,14 +182,27 @@ describe("certify --fuzz", () => {
   });
 
   it("a 500 to a non-ASCII query value is caught", async () => {
-    const hooks = () => ({ response: (q: ProxiedRequest, s: ProxiedResponse) => (/\?.*%[89A-F][0-9A-F]/i.test(q.path) ? envelope(500, null) : s) });
-    const { report } = await runBehindProxy({ hooks, catalog: (ops) => fuzzChecks(only(ops, ["listAssets"]), { cases: 60, seed: "5", allowWrites: false }) });
+    const hooks = () => ({
+      response: (q: ProxiedRequest, s: ProxiedResponse) =>
+        /\?.*%[89A-F][0-9A-F]/i.test(q.path) ? envelope(500, null) : s,
+    });
+    const { report } = await runBehindProxy({
+      hooks,
+      catalog: (ops) => fuzzChecks(only(ops, ["listAssets"]), { cases: 60, seed: "5", allowWrites: false }),
+    });
     expect(failed(report)).toEqual(["fuzz.listAssets"]);
   });
 
   it("an invalid body answered as a success is caught", async () => {
-    const hooks = () => ({ response: (q: ProxiedRequest, s: ProxiedResponse) => (q.method === "POST" && s.status === 400 ? envelope(201, null) : s) });
-    const { report } = await runBehindProxy({ hooks, catalog: (ops) => fuzzChecks(only(ops, ["createWebhook", "createWithdrawal"]), { cases: 40, seed: "9", allowWrites: false }) });
+    const hooks = () => ({
+      response: (q: ProxiedRequest, s: ProxiedResponse) =>
+        q.method === "POST" && s.status === 400 ? envelope(201, null) : s,
+    });
+    const { report } = await runBehindProxy({
+      hooks,
+      catalog: (ops) =>
+        fuzzChecks(only(ops, ["createWebhook", "createWithdrawal"]), { cases: 40, seed: "9", allowWrites: false }),
+    });
     expect(failed(report).sort()).toEqual(["fuzz.createWebhook", "fuzz.createWithdrawal"]);
     expect(report.checks.find((c) => c.id === "fuzz.createWithdrawal")!.message).toMatch(/invalid request/);
   });
@@ -146,7 +219,17 @@ describe("money-path semantics", () => {
 
   const firstAnswers = new Map<string, ProxiedResponse>();
   let rejects = 0;
-  const FAULTS: Array<{ name: string; expectFailed: string[]; hooks: (admin: Admin, sandboxUrl: string) => { request?: (r: ProxiedRequest) => ProxiedRequest | null; response?: (q: ProxiedRequest, s: ProxiedResponse) => ProxiedResponse } }> = [
+  const FAULTS: Array<{
+    name: string;
+    expectFailed: string[];
+    hooks: (
+      admin: Admin,
+      sandboxUrl: string,
+    ) => {
+      request?: (r: ProxiedRequest) => ProxiedRequest | null;
+      response?: (q: ProxiedRequest, s: ProxiedResponse) => ProxiedResponse;
+    };
+  }> = [
     {
       name: "an Idempotency-Key reused with another body answers the first withdrawal",
       expectFailed: ["money.idempotency-conflict"],
@@ -163,12 +246,25 @@ describe("money-path semantics", () => {
     {
       name: "the Idempotency-Key is dropped, so concurrent submits make several withdrawals",
       expectFailed: ["money.concurrent-submits", "money.idempotent-replay"],
-      hooks: () => ({ request: (r) => (isCreate(r) ? { ...r, headers: Object.fromEntries(Object.entries(r.headers).filter(([k]) => k !== "idempotency-key")) } : r) }),
+      hooks: () => ({
+        request: (r) =>
+          isCreate(r)
+            ? { ...r, headers: Object.fromEntries(Object.entries(r.headers).filter(([k]) => k !== "idempotency-key")) }
+            : r,
+      }),
     },
     {
       name: "an overdraft is accepted",
       expectFailed: ["money.overdraft-refused"],
-      hooks: () => ({ response: (q, s) => (isCreate(q) && s.status === 409 ? envelope(201, { auto_approved: false, withdrawal: { id: "00000000-0000-4000-8000-000000000000", status: "pending_approval" } }) : s) }),
+      hooks: () => ({
+        response: (q, s) =>
+          isCreate(q) && s.status === 409
+            ? envelope(201, {
+                auto_approved: false,
+                withdrawal: { id: "00000000-0000-4000-8000-000000000000", status: "pending_approval" },
+              })
+            : s,
+      }),
     },
     {
       name: "reject keeps the hold",
@@ -196,16 +292,27 @@ describe("money-path semantics", () => {
       hooks: (admin, sandboxUrl) => {
         let lastCreate: ProxiedRequest | undefined;
         const hidden = new Set<string>();
-        const signed = (method: string, path: string, body: string) => fetch(sandboxUrl + path, { method, body, headers: { "content-type": "application/json", ...signRequest({ ...admin, method, path, body }) } }).then((r) => r.json() as Promise<{ data: { withdrawal: { id: string } } }>);
+        const signed = (method: string, path: string, body: string) =>
+          fetch(sandboxUrl + path, {
+            method,
+            body,
+            headers: { "content-type": "application/json", ...signRequest({ ...admin, method, path, body }) },
+          }).then((r) => r.json() as Promise<{ data: { withdrawal: { id: string } } }>);
         return {
           request: (r) => {
             if (isCreate(r)) lastCreate = r;
-            const approve = /^\/api\/v1\/withdrawals\/[^/]+\/approve$/.test(r.path) && lastCreate !== undefined && lastCreate.body.includes('"notes":"custody certify money path"');
+            const approve =
+              /^\/api\/v1\/withdrawals\/[^/]+\/approve$/.test(r.path) &&
+              lastCreate?.body.includes('"notes":"custody certify money path"');
             if (approve && lastCreate) {
               const twin = lastCreate;
               void signed("POST", twin.path, twin.body).then(async (made) => {
                 hidden.add(made.data.withdrawal.id);
-                await signed("POST", `/api/v1/withdrawals/${made.data.withdrawal.id}/approve`, JSON.stringify({ comment: "twin" }));
+                await signed(
+                  "POST",
+                  `/api/v1/withdrawals/${made.data.withdrawal.id}/approve`,
+                  JSON.stringify({ comment: "twin" }),
+                );
               });
             }
             return r;
@@ -264,7 +371,11 @@ describe("delivery semantics", () => {
     expect(notPassed(report)).toEqual([]);
   });
 
-  const FAULTS: Array<{ name: string; expectFailed: string[]; deliveries: { request?: (r: ProxiedRequest) => ProxiedRequest | null } }> = [
+  const FAULTS: Array<{
+    name: string;
+    expectFailed: string[];
+    deliveries: { request?: (r: ProxiedRequest) => ProxiedRequest | null };
+  }> = [
     {
       name: "a failed delivery is never retried",
       expectFailed: ["webhooks.retry-same-event"],
@@ -300,7 +411,11 @@ describe("delivery semantics", () => {
 
   it.each(FAULTS)("$name → caught", async (fault) => {
     // Only the check under test: the others would wait out their fixtures behind a broken receiver path.
-    const { report } = await runBehindProxy({ catalog: () => deliveryChecks.filter((c) => fault.expectFailed.includes(c.id)), deliveries: fault.deliveries, sandbox });
+    const { report } = await runBehindProxy({
+      catalog: () => deliveryChecks.filter((c) => fault.expectFailed.includes(c.id)),
+      deliveries: fault.deliveries,
+      sandbox,
+    });
     if (process.env.SHOW_FAULTS) console.log(fault.name, notPassed(report));
     for (const id of fault.expectFailed) expect(failed(report), `${id} should fail`).toContain(id);
   });
@@ -311,7 +426,8 @@ describe("JSON-RPC results and subscriptions", () => {
     response: (q: ProxiedRequest, s: ProxiedResponse) => {
       if (!q.body.includes(`"method":"${method}"`)) return s;
       const body = JSON.parse(s.body) as { result?: unknown };
-      if (typeof body.result === "string" && body.result.startsWith("0x")) body.result = BigInt(body.result).toString(10);
+      if (typeof body.result === "string" && body.result.startsWith("0x"))
+        body.result = BigInt(body.result).toString(10);
       return { ...s, body: JSON.stringify(body) };
     },
   });
@@ -321,12 +437,15 @@ describe("JSON-RPC results and subscriptions", () => {
     expect(notPassed(report)).toEqual([]);
   });
 
-  it.each(["eth_getTransactionCount", "eth_gasPrice", "eth_estimateGas"])("%s answering a decimal number → caught", async (method) => {
-    const { report } = await runBehindProxy({ catalog: () => [rpcResultChecks[0]], rpc: decimalResult(method) });
-    const check = report.checks.find((c) => c.id === "rpc.results-match-schemas")!;
-    expect(check.status).toBe("failed");
-    expect(check.message).toContain(method);
-  });
+  it.each(["eth_getTransactionCount", "eth_gasPrice", "eth_estimateGas"])(
+    "%s answering a decimal number → caught",
+    async (method) => {
+      const { report } = await runBehindProxy({ catalog: () => [rpcResultChecks[0]], rpc: decimalResult(method) });
+      const check = report.checks.find((c) => c.id === "rpc.results-match-schemas")!;
+      expect(check.status).toBe("failed");
+      expect(check.message).toContain(method);
+    },
+  );
 
   it("eth_subscribe answering an id and never notifying → caught", async () => {
     const server = new WebSocketServer({ host: "127.0.0.1", port: 0 });
@@ -339,7 +458,11 @@ describe("JSON-RPC results and subscriptions", () => {
     );
     try {
       const { port } = server.address() as { port: number };
-      const { report } = await runBehindProxy({ catalog: () => [rpcResultChecks[1]], wsUrl: `ws://127.0.0.1:${port}/ws`, timeoutMs: 2_000 });
+      const { report } = await runBehindProxy({
+        catalog: () => [rpcResultChecks[1]],
+        wsUrl: `ws://127.0.0.1:${port}/ws`,
+        timeoutMs: 2_000,
+      });
       const check = report.checks.find((c) => c.id === "rpc.ws-new-heads")!;
       expect(check.status).toBe("failed");
       expect(check.message).toMatch(/no newHeads notification/);
@@ -356,7 +479,10 @@ describe("the resource-graph sequence", () => {
     expect(notPassed(report)).toEqual([]);
   });
 
-  const FAULTS: Array<{ name: string; hooks: () => { response: (q: ProxiedRequest, s: ProxiedResponse) => ProxiedResponse } }> = [
+  const FAULTS: Array<{
+    name: string;
+    hooks: () => { response: (q: ProxiedRequest, s: ProxiedResponse) => ProxiedResponse };
+  }> = [
     {
       name: "a created wallet's status goes back from success to pending",
       hooks: () => ({
@@ -372,11 +498,21 @@ describe("the resource-graph sequence", () => {
     },
     {
       name: "a withdrawal read answers another id",
-      hooks: () => ({ response: rewriteData((q) => q.method === "GET" && /^\/api\/v1\/withdrawals\//.test(q.path), (d) => (d.id = randomUUID()))! }),
+      hooks: () => ({
+        response: rewriteData(
+          (q) => q.method === "GET" && /^\/api\/v1\/withdrawals\//.test(q.path),
+          (d) => (d.id = randomUUID()),
+        )!,
+      }),
     },
     {
       name: "a rejected withdrawal can still be approved",
-      hooks: () => ({ response: (q, s) => (q.method === "POST" && /\/approve$/.test(q.path) && s.status === 409 ? envelope(200, { id: q.path.split("/")[4], status: "approved" }) : s) }),
+      hooks: () => ({
+        response: (q, s) =>
+          q.method === "POST" && /\/approve$/.test(q.path) && s.status === 409
+            ? envelope(200, { id: q.path.split("/")[4], status: "approved" })
+            : s,
+      }),
     },
   ];
 

@@ -14,7 +14,12 @@ describe("webhooks.endpoint-isolation", () => {
       catalog: () => [endpointIsolation],
       then: async (run) => {
         const path = `/api/v1/workspaces/${run.workspaceId}/webhooks`;
-        const headers = signRequest({ apiKey: run.target.admin.apiKey, apiSecret: run.target.admin.apiSecret, method: "GET", path });
+        const headers = signRequest({
+          apiKey: run.target.admin.apiKey,
+          apiSecret: run.target.admin.apiSecret,
+          method: "GET",
+          path,
+        });
         left = ((await (await fetch(`${run.sandboxUrl}${path}`, { headers })).json()) as { data: unknown[] }).data;
       },
     });

@@ -2,18 +2,18 @@
 // switch (one broken rule) makes the check for that rule fail. The fault-injection suite against
 // the reference deployment builds on the same idea.
 import { afterEach, describe, expect, it } from "vitest";
-import { signRequest } from "../runtime/http/hmac.ts";
-import type { RunOptions } from "../conformance/run/config.ts";
-import type { Report } from "../conformance/report/model.ts";
-import { runSuite } from "../conformance/run/runner.ts";
-import { chainsChecks } from "../conformance/checks/chains/index.ts";
+import { freePort } from "../cli/mock.ts";
 import { CATALOG } from "../conformance/checks/catalog.ts";
+import { chainsChecks } from "../conformance/checks/chains/index.ts";
 import type { Group } from "../conformance/checks/types.ts";
-import { fakeTargetConfig, startFakeTarget, type FakeFault, type FakeTarget } from "./support/fake-target.ts";
+import type { Report } from "../conformance/report/model.ts";
+import type { RunOptions } from "../conformance/run/config.ts";
+import { runSuite } from "../conformance/run/runner.ts";
+import { signRequest } from "../runtime/http/hmac.ts";
+import { DEEP_CHECK_IDS } from "./support/deep-checks.ts";
+import { type FakeFault, type FakeTarget, fakeTargetConfig, startFakeTarget } from "./support/fake-target.ts";
 import { SEED_ONLY_FAULT_CHECKS, SEED_ONLY_SHOULD_FAULT_CHECKS } from "./support/seed-only-target.ts";
 import { SEED_ONLY_B_FAULT_CHECKS } from "./support/seed-only-target-b.ts";
-import { DEEP_CHECK_IDS } from "./support/deep-checks.ts";
-import { freePort } from "../cli/mock.ts";
 
 const started: FakeTarget[] = [];
 afterEach(async () => {
@@ -31,12 +31,19 @@ async function fake(faults: FakeFault[] = []): Promise<FakeTarget> {
 // for its own row.
 const SLOW_UNRELATED = new Set(["webhooks.endpoint-isolation"]);
 
-async function certify(t: FakeTarget, options: Partial<RunOptions> = {}, over: Parameters<typeof fakeTargetConfig>[1] = {}, keep?: string): Promise<Report> {
+async function certify(
+  t: FakeTarget,
+  options: Partial<RunOptions> = {},
+  over: Parameters<typeof fakeTargetConfig>[1] = {},
+  keep?: string,
+): Promise<Report> {
   const result = await runSuite({
     target: fakeTargetConfig(t, over),
     options: { level: "full", timeoutMs: 6_000, concurrency: 8, ...options },
     operations: t.operations,
-    catalog: CATALOG.filter((c) => !DEEP_CHECK_IDS.has(c.id) && (keep === undefined || c.id === keep || !SLOW_UNRELATED.has(c.id))),
+    catalog: CATALOG.filter(
+      (c) => !DEEP_CHECK_IDS.has(c.id) && (keep === undefined || c.id === keep || !SLOW_UNRELATED.has(c.id)),
+    ),
   });
   if (result.kind !== "completed") throw new Error(`run did not complete: ${result.failure.lines.join(" ")}`);
   return result.report;
@@ -61,11 +68,15 @@ describe("a clean fake deployment", () => {
 
   it("certifies at level seed with fixture ids, skipping what needs the assumed operations", async () => {
     const t = await fake();
-    const report = await certify(t, { level: "seed" }, {
-      fixtureIds: { walletId: t.walletId, assetId: t.assetId, withdrawalId: t.withdrawalId },
-      viewer: t.viewer,
-      scoped: t.scoped,
-    });
+    const report = await certify(
+      t,
+      { level: "seed" },
+      {
+        fixtureIds: { walletId: t.walletId, assetId: t.assetId, withdrawalId: t.withdrawalId },
+        viewer: t.viewer,
+        scoped: t.scoped,
+      },
+    );
     expect(failedIds(report)).toEqual([]);
     // Full-level checks are out of scope at seed level: not run, not counted.
     expect(report.checks.filter((c) => CATALOG.find((k) => k.id === c.id)?.level === "full")).toEqual([]);
@@ -78,14 +89,26 @@ describe("a clean fake deployment", () => {
   it("passes the tenant isolation checks whether another workspace is refused with 404 or with 403", async () => {
     for (const faults of [[], ["other-workspace-403"]] as FakeFault[][]) {
       const report = await certify(await fake(faults), { only: ["isolation"] });
-      expect(report.checks.map((c) => `${c.id} ${c.status} ${c.message ?? ""}`.trim())).toEqual(["isolation.reads-refused passed", "isolation.writes-refused passed", "isolation.lists-exclude-other passed"]);
+      expect(report.checks.map((c) => `${c.id} ${c.status} ${c.message ?? ""}`.trim())).toEqual([
+        "isolation.reads-refused passed",
+        "isolation.writes-refused passed",
+        "isolation.lists-exclude-other passed",
+      ]);
     }
   });
 
   it("without a second workspace's key, skips the isolation checks and says which flags run them", async () => {
     const report = await certify(await fake(), { only: ["isolation"] }, { other: undefined });
-    expect(report.checks.every((c) => c.status === "skipped" && c.needs === "--other-api-key/--other-api-secret")).toBe(true);
-    expect(report.summary.skip_needs).toEqual([{ needs: "--other-api-key/--other-api-secret", must: ["isolation.reads-refused", "isolation.writes-refused", "isolation.lists-exclude-other"], should: [] }]);
+    expect(report.checks.every((c) => c.status === "skipped" && c.needs === "--other-api-key/--other-api-secret")).toBe(
+      true,
+    );
+    expect(report.summary.skip_needs).toEqual([
+      {
+        needs: "--other-api-key/--other-api-secret",
+        must: ["isolation.reads-refused", "isolation.writes-refused", "isolation.lists-exclude-other"],
+        should: [],
+      },
+    ]);
   });
 
   it("skips (never passes) a check whose prerequisite is missing, naming the reason", async () => {
@@ -106,17 +129,29 @@ describe("a clean fake deployment", () => {
     await signedFetch(t, "POST", "/api/v1/wallets", { name: "seed-delivery" });
     let deliveryId: string | undefined;
     for (let i = 0; i < 50 && !deliveryId; i++) {
-      const list = (await signedFetch(t, "GET", `/api/v1/workspaces/${t.workspaceId}/webhook-logs`)) as Array<{ id: string }>;
+      const list = (await signedFetch(t, "GET", `/api/v1/workspaces/${t.workspaceId}/webhook-logs`)) as Array<{
+        id: string;
+      }>;
       deliveryId = list[0]?.id;
       if (!deliveryId) await new Promise((r) => setTimeout(r, 50));
     }
-    const report = await certify(t, { level: "seed", only: ["webhooks"] }, {
-      webhookReceiverUrl: `http://127.0.0.1:${port}`,
-      fixtureIds: { webhookId: (hook as { id: string }).id, deliveryId },
-    });
+    const report = await certify(
+      t,
+      { level: "seed", only: ["webhooks"] },
+      {
+        webhookReceiverUrl: `http://127.0.0.1:${port}`,
+        fixtureIds: { webhookId: (hook as { id: string }).id, deliveryId },
+      },
+    );
     const status = Object.fromEntries(report.checks.map((c) => [c.id, c.status]));
     expect(failedIds(report)).toEqual([]);
-    for (const id of ["webhooks.verification-key", "webhooks.delivery-signature", "webhooks.tampered-body-rejected", "webhooks.resend-same-event", "webhooks.delete-stops-delivery"]) {
+    for (const id of [
+      "webhooks.verification-key",
+      "webhooks.delivery-signature",
+      "webhooks.tampered-body-rejected",
+      "webhooks.resend-same-event",
+      "webhooks.delete-stops-delivery",
+    ]) {
       expect(status[id], id).toBe("passed");
     }
   });
@@ -255,7 +290,7 @@ describe.concurrent("each fault is detected by the check for its rule", () => {
       const check = report.checks.find((c) => c.id === checkId)!;
       expect(check.status, `${checkId} with ${fault}: ${check.message}`).toBe("failed");
       expect(check.message).toBeTruthy();
-        // --only never certifies; a MUST failure fails the run (a fault may break a MUST rule besides a SHOULD one).
+      // --only never certifies; a MUST failure fails the run (a fault may break a MUST rule besides a SHOULD one).
       expect(report.summary.certified).toBe(false);
       if (check.severity === "MUST") expect(report.summary.verdict).toBe("failed");
     } finally {
@@ -267,9 +302,20 @@ describe.concurrent("each fault is detected by the check for its rule", () => {
 describe("fault coverage", () => {
   it("every check that the fake can exercise has at least one fault", () => {
     // Faults of the independent seed-only deployments (test/conformance-seed-only*.test.ts) count too.
-    const covered = new Set([...FAULTS, ...SEED_ONLY_FAULT_CHECKS, ...SEED_ONLY_SHOULD_FAULT_CHECKS, ...SEED_ONLY_B_FAULT_CHECKS].map(([, id]) => id));
+    const covered = new Set(
+      [...FAULTS, ...SEED_ONLY_FAULT_CHECKS, ...SEED_ONLY_SHOULD_FAULT_CHECKS, ...SEED_ONLY_B_FAULT_CHECKS].map(
+        ([, id]) => id,
+      ),
+    );
     // The chain-driven lifecycle checks need a funded chain; their faults run against the reference.
-    const needsChain = new Set(["lifecycle.deposit-detected", "lifecycle.deposit-confirmation", "lifecycle.balance-matches-chain", "lifecycle.withdrawal-idempotency", "lifecycle.withdrawal-receipt", "lifecycle.wallet-to-wallet"]);
+    const needsChain = new Set([
+      "lifecycle.deposit-detected",
+      "lifecycle.deposit-confirmation",
+      "lifecycle.balance-matches-chain",
+      "lifecycle.withdrawal-idempotency",
+      "lifecycle.withdrawal-receipt",
+      "lifecycle.wallet-to-wallet",
+    ]);
     // The verifier-side check: no deployment can make a tampered body verify under either profile.
     const verifierSide = new Set(["webhooks.tampered-body-rejected"]);
     // A target that refuses our valid signature is stopped by the preflight (test/conformance-preflight.test.ts).
@@ -277,7 +323,15 @@ describe("fault coverage", () => {
     // The deep checks' faults are injected in front of the reference (test/conformance-deep.test.ts),
     // and so are the chains checks' (test/conformance-chains.test.ts).
     const chains = new Set(chainsChecks.map((c) => c.id));
-    const uncovered = CATALOG.map((c) => c.id).filter((id) => !covered.has(id) && !needsChain.has(id) && !verifierSide.has(id) && !preflight.has(id) && !DEEP_CHECK_IDS.has(id) && !chains.has(id));
+    const uncovered = CATALOG.map((c) => c.id).filter(
+      (id) =>
+        !covered.has(id) &&
+        !needsChain.has(id) &&
+        !verifierSide.has(id) &&
+        !preflight.has(id) &&
+        !DEEP_CHECK_IDS.has(id) &&
+        !chains.has(id),
+    );
     expect(uncovered).toEqual([]);
   });
 });
@@ -285,7 +339,10 @@ describe("fault coverage", () => {
 async function signedFetch(t: FakeTarget, method: string, path: string, body?: unknown): Promise<unknown> {
   const raw = body === undefined ? undefined : JSON.stringify(body);
   const headers = signRequest({ apiKey: t.owner.apiKey, apiSecret: t.owner.apiSecret, method, path, body: raw });
-  const res = await fetch(`${t.baseUrl}${path}`, { method, headers: { ...headers, "content-type": "application/json" }, body: raw });
+  const res = await fetch(`${t.baseUrl}${path}`, {
+    method,
+    headers: { ...headers, "content-type": "application/json" },
+    body: raw,
+  });
   return ((await res.json()) as { data: unknown }).data;
 }
-

@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { run } from "../cli/certify.ts";
 import type { Report } from "../conformance/report/model.ts";
+import { HTTP_MODES, type HttpMode, startHostile, WS_MODES, type WsMode } from "./support/fake-hostile.ts";
 import { fakeOperations } from "./support/fake-operations.ts";
-import { HTTP_MODES, startHostile, WS_MODES, type HttpMode, type WsMode } from "./support/fake-hostile.ts";
 import { startFakeTarget } from "./support/fake-target.ts";
 
 const API_KEY = "ak_hostile_key_id_0123456789";
@@ -49,26 +49,45 @@ function expectBounded(report: Report): void {
 }
 
 describe.concurrent("hostile HTTP targets", () => {
-  it.each(HTTP_MODES)("%s: the preflight stops the run with the reason in two lines at most, nothing leaks", async (mode) => {
-    const hostile = await startHostile(mode);
-    try {
-      let out = "";
-      let err = "";
-      const code = await run(
-        ["--base-url", hostile.url, "--rpc-url", hostile.url, "--ws-url", hostile.wsUrl, "--api-key", API_KEY, "--api-secret", API_SECRET,
-          "--rpc-api-key", RPC_KEY, "--timeout-ms", String(TIMEOUT_MS), "--json", join(dir, `${mode}.json`)],
-        { operations: fakeOperations, stdout: (t) => (out += t), stderr: (t) => (err += t) },
-      );
-      expect(code).toBe(2);
-      expect(out).toBe("");
-      expect(err.trim().split("\n").length).toBeLessThanOrEqual(2);
-      expect(err).toMatch(EXPECTED_REASON[mode]);
-      for (const secret of SECRETS) expect(err.includes(secret), `${mode} leaked ${secret.slice(0, 6)}…`).toBe(false);
-      expect(hostile.redirectHits()).toBe(0);
-    } finally {
-      await hostile.close();
-    }
-  });
+  it.each(HTTP_MODES)(
+    "%s: the preflight stops the run with the reason in two lines at most, nothing leaks",
+    async (mode) => {
+      const hostile = await startHostile(mode);
+      try {
+        let out = "";
+        let err = "";
+        const code = await run(
+          [
+            "--base-url",
+            hostile.url,
+            "--rpc-url",
+            hostile.url,
+            "--ws-url",
+            hostile.wsUrl,
+            "--api-key",
+            API_KEY,
+            "--api-secret",
+            API_SECRET,
+            "--rpc-api-key",
+            RPC_KEY,
+            "--timeout-ms",
+            String(TIMEOUT_MS),
+            "--json",
+            join(dir, `${mode}.json`),
+          ],
+          { operations: fakeOperations, stdout: (t) => (out += t), stderr: (t) => (err += t) },
+        );
+        expect(code).toBe(2);
+        expect(out).toBe("");
+        expect(err.trim().split("\n").length).toBeLessThanOrEqual(2);
+        expect(err).toMatch(EXPECTED_REASON[mode]);
+        for (const secret of SECRETS) expect(err.includes(secret), `${mode} leaked ${secret.slice(0, 6)}…`).toBe(false);
+        expect(hostile.redirectHits()).toBe(0);
+      } finally {
+        await hostile.close();
+      }
+    },
+  );
 });
 
 const WS_REASON: Record<Exclude<WsMode, "ws-hang-upgrade">, RegExp> = {
@@ -83,8 +102,22 @@ describe("a WebSocket that never opens", () => {
     try {
       let err = "";
       const code = await run(
-        ["--base-url", t.baseUrl, "--rpc-url", t.rpcUrl, "--ws-url", hostile.wsUrl, "--api-key", t.owner.apiKey, "--api-secret", t.owner.apiSecret,
-          "--rpc-api-key", t.rpcApiKey, "--timeout-ms", String(TIMEOUT_MS)],
+        [
+          "--base-url",
+          t.baseUrl,
+          "--rpc-url",
+          t.rpcUrl,
+          "--ws-url",
+          hostile.wsUrl,
+          "--api-key",
+          t.owner.apiKey,
+          "--api-secret",
+          t.owner.apiSecret,
+          "--rpc-api-key",
+          t.rpcApiKey,
+          "--timeout-ms",
+          String(TIMEOUT_MS),
+        ],
         { operations: t.operations, stdout: () => undefined, stderr: (s) => (err += s) },
       );
       expect(code).toBe(2);
@@ -97,38 +130,71 @@ describe("a WebSocket that never opens", () => {
 });
 
 describe.concurrent("hostile WebSocket endpoints", () => {
-  it.each(WS_MODES.filter((m): m is Exclude<WsMode, "ws-hang-upgrade"> => m !== "ws-hang-upgrade"))("%s: the WebSocket checks fail with the reason, HTTP checks are unaffected", async (mode) => {
-    const hostile = await startHostile(mode);
-    const t = await startFakeTarget();
-    try {
-      let out = "";
-      const json = join(dir, `${mode}.json`);
-      const code = await run(
-        ["--base-url", t.baseUrl, "--rpc-url", t.rpcUrl, "--ws-url", hostile.wsUrl, "--api-key", t.owner.apiKey, "--api-secret", t.owner.apiSecret,
-          "--rpc-api-key", t.rpcApiKey, "--only", "rpc", "--timeout-ms", String(TIMEOUT_MS), "--json", json],
-        { operations: t.operations, stdout: (s) => (out += s), stderr: (s) => (out += s) },
-      );
-      const report = JSON.parse(readFileSync(json, "utf8")) as Report;
-      expect(code).toBe(1);
-      expectBounded(report);
-      const byId = Object.fromEntries(report.checks.map((c) => [c.id, c]));
-      for (const id of ["rpc.ws-query-key", "rpc.ws-immediate-request"]) {
-        expect(byId[id].status, id).toBe("failed");
-        expect(byId[id].message, id).toMatch(WS_REASON[mode]);
+  it.each(WS_MODES.filter((m): m is Exclude<WsMode, "ws-hang-upgrade"> => m !== "ws-hang-upgrade"))(
+    "%s: the WebSocket checks fail with the reason, HTTP checks are unaffected",
+    async (mode) => {
+      const hostile = await startHostile(mode);
+      const t = await startFakeTarget();
+      try {
+        let out = "";
+        const json = join(dir, `${mode}.json`);
+        const code = await run(
+          [
+            "--base-url",
+            t.baseUrl,
+            "--rpc-url",
+            t.rpcUrl,
+            "--ws-url",
+            hostile.wsUrl,
+            "--api-key",
+            t.owner.apiKey,
+            "--api-secret",
+            t.owner.apiSecret,
+            "--rpc-api-key",
+            t.rpcApiKey,
+            "--only",
+            "rpc",
+            "--timeout-ms",
+            String(TIMEOUT_MS),
+            "--json",
+            json,
+          ],
+          { operations: t.operations, stdout: (s) => (out += s), stderr: (s) => (out += s) },
+        );
+        const report = JSON.parse(readFileSync(json, "utf8")) as Report;
+        expect(code).toBe(1);
+        expectBounded(report);
+        const byId = Object.fromEntries(report.checks.map((c) => [c.id, c]));
+        for (const id of ["rpc.ws-query-key", "rpc.ws-immediate-request"]) {
+          expect(byId[id].status, id).toBe("failed");
+          expect(byId[id].message, id).toMatch(WS_REASON[mode]);
+        }
+        for (const id of ["rpc.http-block-number", "rpc.unauthorized", "rpc.batch"])
+          expect(byId[id].status, id).toBe("passed");
+        expect(out.includes(t.rpcApiKey) || readFileSync(json, "utf8").includes(t.rpcApiKey)).toBe(false);
+      } finally {
+        await Promise.all([hostile.close(), t.close()]);
       }
-      for (const id of ["rpc.http-block-number", "rpc.unauthorized", "rpc.batch"]) expect(byId[id].status, id).toBe("passed");
-      expect(out.includes(t.rpcApiKey) || readFileSync(json, "utf8").includes(t.rpcApiKey)).toBe(false);
-    } finally {
-      await Promise.all([hostile.close(), t.close()]);
-    }
-  });
+    },
+  );
 });
 
 describe("unreachable target", () => {
   it("exits 2 with the reason when nothing listens at the base URL", async () => {
     let err = "";
     const code = await run(
-      ["--base-url", "http://127.0.0.1:9", "--rpc-url", "http://127.0.0.1:9", "--api-key", API_KEY, "--api-secret", API_SECRET, "--rpc-api-key", RPC_KEY],
+      [
+        "--base-url",
+        "http://127.0.0.1:9",
+        "--rpc-url",
+        "http://127.0.0.1:9",
+        "--api-key",
+        API_KEY,
+        "--api-secret",
+        API_SECRET,
+        "--rpc-api-key",
+        RPC_KEY,
+      ],
       { operations: fakeOperations, stdout: () => undefined, stderr: (t) => (err += t) },
     );
     expect(code).toBe(2);

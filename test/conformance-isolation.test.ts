@@ -4,12 +4,12 @@
 // writes or lists) fails the check for that rule. The fake target covers the same at --level full and
 // the seed-only target at --level seed (their tests).
 import { describe, expect, it } from "vitest";
-import { loadGeneratedOperations } from "../conformance/run/operations.ts";
 import type { Report } from "../conformance/report/model.ts";
+import { loadGeneratedOperations } from "../conformance/run/operations.ts";
 import { runSuite } from "../conformance/run/runner.ts";
+import { type Sandbox, startSandbox } from "../reference/sandbox.ts";
 import { signRequest } from "../runtime/http/hmac.ts";
-import { startSandbox, type Sandbox } from "../reference/sandbox.ts";
-import { startFaultProxy, type ProxiedRequest, type ProxyHooks } from "./support/fake-proxy.ts";
+import { type ProxiedRequest, type ProxyHooks, startFaultProxy } from "./support/fake-proxy.ts";
 import { sandboxTarget } from "./support/sandbox-target.ts";
 
 type Hooks = (s: Sandbox) => ProxyHooks;
@@ -18,7 +18,11 @@ type Hooks = (s: Sandbox) => ProxyHooks;
 function asFirstWorkspace(s: Sandbox, r: ProxiedRequest): ProxiedRequest {
   const path = r.path.replaceAll(s.other_workspace_id, s.workspace_id);
   const signed = signRequest({ apiKey: s.api_key, apiSecret: s.api_secret, method: r.method, path, body: r.body });
-  return { ...r, path, headers: { ...r.headers, ...Object.fromEntries(Object.entries(signed).map(([k, v]) => [k.toLowerCase(), v])) } };
+  return {
+    ...r,
+    path,
+    headers: { ...r.headers, ...Object.fromEntries(Object.entries(signed).map(([k, v]) => [k.toLowerCase(), v])) },
+  };
 }
 
 const byOther = (s: Sandbox, r: ProxiedRequest) => r.headers["access-api-key"] === s.other_api_key;
@@ -30,14 +34,39 @@ const SCENARIOS: Array<{ name: string; hooks?: Hooks; failed: string[] }> = [
     name: "refusals are 403 (a proxy rewrites them)",
     hooks: (s) => ({
       response: (req, res) =>
-        byOther(s, req) && res.status === 404 ? { ...res, status: 403, body: JSON.stringify({ success: false, message: "forbidden", code: 403, data: null }) } : res,
+        byOther(s, req) && res.status === 404
+          ? {
+              ...res,
+              status: 403,
+              body: JSON.stringify({ success: false, message: "forbidden", code: 403, data: null }),
+            }
+          : res,
     }),
     failed: [],
   },
   // The read the other key makes of its API key's own wallet (no workspace in its path) is served as the first's too.
-  { name: "reads of the first workspace are served to the other key", hooks: (s) => ({ request: (r) => (byOther(s, r) && r.method === "GET" && !ownPath(s, r) ? asFirstWorkspace(s, r) : r) }), failed: ["isolation.reads-refused", "isolation.lists-exclude-other"] },
-  { name: "writes to the first workspace are served to the other key", hooks: (s) => ({ request: (r) => (byOther(s, r) && r.method !== "GET" ? asFirstWorkspace(s, r) : r) }), failed: ["isolation.writes-refused"] },
-  { name: "the other workspace's lists show the first one's records", hooks: (s) => ({ request: (r) => (byOther(s, r) && r.method === "GET" && ownPath(s, r) && !r.path.includes("verification-key") ? asFirstWorkspace(s, r) : r) }), failed: ["isolation.lists-exclude-other"] },
+  {
+    name: "reads of the first workspace are served to the other key",
+    hooks: (s) => ({
+      request: (r) => (byOther(s, r) && r.method === "GET" && !ownPath(s, r) ? asFirstWorkspace(s, r) : r),
+    }),
+    failed: ["isolation.reads-refused", "isolation.lists-exclude-other"],
+  },
+  {
+    name: "writes to the first workspace are served to the other key",
+    hooks: (s) => ({ request: (r) => (byOther(s, r) && r.method !== "GET" ? asFirstWorkspace(s, r) : r) }),
+    failed: ["isolation.writes-refused"],
+  },
+  {
+    name: "the other workspace's lists show the first one's records",
+    hooks: (s) => ({
+      request: (r) =>
+        byOther(s, r) && r.method === "GET" && ownPath(s, r) && !r.path.includes("verification-key")
+          ? asFirstWorkspace(s, r)
+          : r,
+    }),
+    failed: ["isolation.lists-exclude-other"],
+  },
 ];
 
 describe.concurrent("tenant isolation against the reference deployment", () => {
@@ -54,7 +83,11 @@ async function certifyIsolation(hooks?: Hooks): Promise<Report> {
   const proxy = hooks ? await startFaultProxy(sandbox.base_url, hooks(sandbox)) : undefined;
   try {
     const target = sandboxTarget(sandbox, proxy?.url);
-    const result = await runSuite({ target, options: { level: "full", timeoutMs: 10_000, concurrency: 8, only: ["isolation"] }, operations: await loadGeneratedOperations() });
+    const result = await runSuite({
+      target,
+      options: { level: "full", timeoutMs: 10_000, concurrency: 8, only: ["isolation"] },
+      operations: await loadGeneratedOperations(),
+    });
     if (result.kind !== "completed") throw new Error(result.failure.lines.join(" "));
     return result.report;
   } finally {

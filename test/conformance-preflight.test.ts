@@ -4,7 +4,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../cli/certify.ts";
-import { startFakeTarget, type FakeTarget } from "./support/fake-target.ts";
+import { type FakeTarget, startFakeTarget } from "./support/fake-target.ts";
 
 let t: FakeTarget;
 const servers: Server[] = [];
@@ -29,12 +29,28 @@ async function serve(handler: Parameters<typeof createServer>[1] | "silent"): Pr
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-async function certify(over: Record<string, string>, extra: string[] = []): Promise<{ code: number; out: string; err: string }> {
-  const flags = { "base-url": t.baseUrl, "rpc-url": t.rpcUrl, "ws-url": t.wsUrl, "api-key": t.owner.apiKey, "api-secret": t.owner.apiSecret, "rpc-api-key": t.rpcApiKey, ...over };
+async function certify(
+  over: Record<string, string>,
+  extra: string[] = [],
+): Promise<{ code: number; out: string; err: string }> {
+  const flags = {
+    "base-url": t.baseUrl,
+    "rpc-url": t.rpcUrl,
+    "ws-url": t.wsUrl,
+    "api-key": t.owner.apiKey,
+    "api-secret": t.owner.apiSecret,
+    "rpc-api-key": t.rpcApiKey,
+    ...over,
+  };
   const argv = [...Object.entries(flags).flatMap(([k, v]) => [`--${k}`, v]), "--no-color", ...extra];
   let out = "";
   let err = "";
-  const code = await run(argv, { env: {}, operations: t.operations, stdout: (s) => (out += s), stderr: (s) => (err += s) });
+  const code = await run(argv, {
+    env: {},
+    operations: t.operations,
+    stdout: (s) => (out += s),
+    stderr: (s) => (err += s),
+  });
   return { code, out, err };
 }
 
@@ -51,21 +67,40 @@ describe("preflight", () => {
     const url = await serve(() => undefined);
     const closed = servers.pop()!;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    expectStopped(await certify({ "base-url": url }), /target unreachable: http:\/\/127\.0\.0\.1:\d+/, /check --base-url/);
+    expectStopped(
+      await certify({ "base-url": url }),
+      /target unreachable: http:\/\/127\.0\.0\.1:\d+/,
+      /check --base-url/,
+    );
   });
 
   it("unreachable: a target that accepts and never answers, within --timeout-ms, not check by check", async () => {
     const url = await serve("silent");
-    expectStopped(await certify({ "base-url": url, "timeout-ms": "400" }), /target unreachable/, /400 ms/, /--timeout-ms/);
+    expectStopped(
+      await certify({ "base-url": url, "timeout-ms": "400" }),
+      /target unreachable/,
+      /400 ms/,
+      /--timeout-ms/,
+    );
   });
 
   it("not the service: a web server answering HTML", async () => {
-    const url = await serve((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<html><body>hello</body></html>"));
-    expectStopped(await certify({ "base-url": url }), /answers \(HTTP 200, text\/html\) but not with the service's JSON envelope/, /check --base-url/);
+    const url = await serve((_req, res) =>
+      res.writeHead(200, { "content-type": "text/html" }).end("<html><body>hello</body></html>"),
+    );
+    expectStopped(
+      await certify({ "base-url": url }),
+      /answers \(HTTP 200, text\/html\) but not with the service's JSON envelope/,
+      /check --base-url/,
+    );
   });
 
   it("credentials refused: a wrong --api-secret", async () => {
-    expectStopped(await certify({ "api-secret": "not-the-secret" }), /refused the credentials \(HTTP 401/, /check --api-key and --api-secret/);
+    expectStopped(
+      await certify({ "api-secret": "not-the-secret" }),
+      /refused the credentials \(HTTP 401/,
+      /check --api-key and --api-secret/,
+    );
   });
 
   it("credentials refused with the clock off: shows the server's Date against ours", async () => {
@@ -75,7 +110,11 @@ describe("preflight", () => {
         .end('{"success":false,"message":"invalid api signature","code":"unauthorized","data":null}'),
     );
     const r = await certify({ "base-url": url });
-    expectStopped(r, /check --api-key and --api-secret/, /the clock: the server's Date is 2000-01-01T00:00:00\.000Z, ours is/);
+    expectStopped(
+      r,
+      /check --api-key and --api-secret/,
+      /the clock: the server's Date is 2000-01-01T00:00:00\.000Z, ours is/,
+    );
   });
 
   it("workspace refused: a --workspace-id that is not the key's", async () => {
@@ -88,11 +127,19 @@ describe("preflight", () => {
   });
 
   it("RPC key refused: a wrong --rpc-api-key", async () => {
-    expectStopped(await certify({ "rpc-api-key": "wrong-rpc-key" }), /node access refused the key \(HTTP 401/, /check --rpc-api-key/);
+    expectStopped(
+      await certify({ "rpc-api-key": "wrong-rpc-key" }),
+      /node access refused the key \(HTTP 401/,
+      /check --rpc-api-key/,
+    );
   });
 
   it("WebSocket refused: a --ws-url where nothing upgrades", async () => {
-    expectStopped(await certify({ "ws-url": t.wsUrl.replace(/\/ws$/, "/nowhere") }), /WebSocket refused/, /check --ws-url/);
+    expectStopped(
+      await certify({ "ws-url": t.wsUrl.replace(/\/ws$/, "/nowhere") }),
+      /WebSocket refused/,
+      /check --ws-url/,
+    );
   });
 
   it("a target that signs differently (only uppercase hex) is told its credentials are refused, not 100 failures", async () => {
@@ -100,7 +147,18 @@ describe("preflight", () => {
     try {
       let err = "";
       const code = await run(
-        ["--base-url", strict.baseUrl, "--rpc-url", strict.rpcUrl, "--api-key", strict.owner.apiKey, "--api-secret", strict.owner.apiSecret, "--rpc-api-key", strict.rpcApiKey],
+        [
+          "--base-url",
+          strict.baseUrl,
+          "--rpc-url",
+          strict.rpcUrl,
+          "--api-key",
+          strict.owner.apiKey,
+          "--api-secret",
+          strict.owner.apiSecret,
+          "--rpc-api-key",
+          strict.rpcApiKey,
+        ],
         { env: {}, operations: strict.operations, stdout: () => undefined, stderr: (s) => (err += s) },
       );
       expect(code).toBe(2);

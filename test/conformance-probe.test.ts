@@ -35,7 +35,9 @@ function probe(timeoutMs = 500, redactor = new Redactor()): HttpProbe {
 
 describe("HttpProbe", () => {
   it("returns status, lower-case headers and the body", async () => {
-    const url = await serve((_req, res) => res.writeHead(201, { "X-Thing": "1", "content-type": "application/json" }).end('{"a":1}'));
+    const url = await serve((_req, res) =>
+      res.writeHead(201, { "X-Thing": "1", "content-type": "application/json" }).end('{"a":1}'),
+    );
     const ex = await probe().send({ method: "GET", url });
     expect(ex.response.status).toBe(201);
     expect(ex.response.headers["x-thing"]).toBe("1");
@@ -63,7 +65,9 @@ describe("HttpProbe", () => {
   });
 
   it("aborts a body over the cap, declared or streamed", async () => {
-    const declared = await serve((_req, res) => res.writeHead(200, { "content-length": String(1 << 20) }).end(Buffer.alloc(1 << 20)));
+    const declared = await serve((_req, res) =>
+      res.writeHead(200, { "content-length": String(1 << 20) }).end(Buffer.alloc(1 << 20)),
+    );
     const streamed = await serve((_req, res) => {
       res.writeHead(200);
       res.end(Buffer.alloc(200 * 1024));
@@ -76,11 +80,15 @@ describe("HttpProbe", () => {
 
   it("throws a body over the cap from send as certify's limit (a skip naming --max-body-mib), never a failure", async () => {
     const url = await serve((_req, res) => res.writeHead(200).end(Buffer.alloc(100 * 1024, 0x20)));
-    const err = await probe().send({ method: "GET", url }).catch((e: unknown) => e);
+    const err = await probe()
+      .send({ method: "GET", url })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BodyLimitReached);
     expect((err as BodyLimitReached).kind).toBe("limit");
     expect((err as BodyLimitReached).needs).toBe("--max-body-mib");
-    expect((err as Error).message).toMatch(/larger than certify's response body limit \(response body exceeds 64 KiB\); raise it with --max-body-mib/);
+    expect((err as Error).message).toMatch(
+      /larger than certify's response body limit \(response body exceeds 64 KiB\); raise it with --max-body-mib/,
+    );
   });
 
   it("redacts only the kept prefix of a large body, a secret crossing the cut or cut short included", () => {
@@ -102,9 +110,13 @@ describe("HttpProbe", () => {
       followed++;
       res.end("{}");
     });
-    const url = await serve((_req, res) => res.writeHead(307, { location: `${target}/elsewhere?api_key=leak-me-123456` }).end());
+    const url = await serve((_req, res) =>
+      res.writeHead(307, { location: `${target}/elsewhere?api_key=leak-me-123456` }).end(),
+    );
     const attempt = await probe().attempt({ method: "GET", url });
-    expect(!attempt.ok && attempt.reason).toBe(`redirected to ${target}/elsewhere?api_key=${REDACTED} (redirects are never followed)`);
+    expect(!attempt.ok && attempt.reason).toBe(
+      `redirected to ${target}/elsewhere?api_key=${REDACTED} (redirects are never followed)`,
+    );
     expect(followed).toBe(0);
   });
 
@@ -122,12 +134,18 @@ describe("HttpProbe", () => {
     redactor.addSecret("super-secret-value");
     redactor.addKeyId("ak_0123456789abcdef");
     const url = await serve((req, res) =>
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ echoed: req.headers, secret: "anything", note: "super-secret-value" })),
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ echoed: req.headers, secret: "anything", note: "super-secret-value" })),
     );
     const ex = await probe(500, redactor).send({
       method: "POST",
       url: `${url}/rpc?api_key=rpc-key-abcdef`,
-      headers: { "ACCESS-API-KEY": "ak_0123456789abcdef", "ACCESS-SIGN": "c2lnbmF0dXJl", authorization: "APIKEY rpc-key-abcdef" },
+      headers: {
+        "ACCESS-API-KEY": "ak_0123456789abcdef",
+        "ACCESS-SIGN": "c2lnbmF0dXJl",
+        authorization: "APIKEY rpc-key-abcdef",
+      },
       body: '{"api_secret":"super-secret-value"}',
     });
     const text = JSON.stringify(ex.evidence);
@@ -144,7 +162,9 @@ describe("HttpProbe", () => {
 describe("WebSocket probe", () => {
   it("reports a refused upgrade with its status and body", async () => {
     const url = await serve((_req, res) => res.end());
-    servers[servers.length - 1].on("upgrade", (_req, socket) => socket.end('HTTP/1.1 401 Unauthorized\r\ncontent-length: 2\r\n\r\n{}'));
+    servers[servers.length - 1].on("upgrade", (_req, socket) =>
+      socket.end("HTTP/1.1 401 Unauthorized\r\ncontent-length: 2\r\n\r\n{}"),
+    );
     const attempt = await tryOpenWs({ url: url.replace("http", "ws"), timeoutMs: 500, redactor: new Redactor() });
     expect(attempt.ok).toBe(false);
     if (!attempt.ok) {

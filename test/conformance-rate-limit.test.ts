@@ -5,9 +5,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadGeneratedOperations } from "../conformance/run/operations.ts";
+import { runSuite } from "../conformance/run/runner.ts";
 import { HttpProbe, retryAfterMs } from "../conformance/transport/probe.ts";
 import { Redactor } from "../conformance/transport/redact.ts";
-import { runSuite } from "../conformance/run/runner.ts";
 import { startSandbox } from "../reference/sandbox.ts";
 import { sandboxTarget } from "./support/sandbox-target.ts";
 
@@ -20,7 +20,11 @@ afterAll(async () => {
 });
 
 /** Forwards to `upstream`, but answers `refuse(n)` requests (n counts from 1) 429 without forwarding them. */
-async function rateLimitingGateway(upstream: string, refuse: (n: number) => boolean, retryAfter = "0"): Promise<{ url: string; refused: () => number }> {
+async function rateLimitingGateway(
+  upstream: string,
+  refuse: (n: number) => boolean,
+  retryAfter = "0",
+): Promise<{ url: string; refused: () => number }> {
   const target = new URL(upstream);
   let n = 0;
   let refused = 0;
@@ -28,13 +32,18 @@ async function rateLimitingGateway(upstream: string, refuse: (n: number) => bool
     if (refuse(++n)) {
       refused++;
       req.resume();
-      res.writeHead(429, { "content-type": "application/json", "retry-after": retryAfter }).end('{"success":false,"message":"slow down","code":"rate_limited","data":null}');
+      res
+        .writeHead(429, { "content-type": "application/json", "retry-after": retryAfter })
+        .end('{"success":false,"message":"slow down","code":"rate_limited","data":null}');
       return;
     }
-    const up = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const up = http.request(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     up.on("error", () => res.writeHead(502).end());
     req.pipe(up);
   });
@@ -59,11 +68,17 @@ describe("the probe", () => {
     const upstream = http.createServer((_req, res) => res.writeHead(200).end("ok"));
     servers.push(upstream);
     await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", r));
-    const twice = await rateLimitingGateway(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, (n) => n <= 2);
+    const twice = await rateLimitingGateway(
+      `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+      (n) => n <= 2,
+    );
     const probe = new HttpProbe({ timeoutMs: 5_000, redactor: new Redactor() });
     const ex = await probe.send({ method: "GET", url: `${twice.url}/x` });
     expect([ex.response.status, ex.response.text, probe.rateLimited.requests]).toEqual([200, "ok", 2]);
-    const always = await rateLimitingGateway(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, () => true);
+    const always = await rateLimitingGateway(
+      `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+      () => true,
+    );
     const stuck = await probe.send({ method: "GET", url: `${always.url}/x` });
     expect([stuck.response.status, always.refused()]).toEqual([429, 7]);
     await probe.close();
@@ -76,10 +91,21 @@ describe("a rate-limited deployment", () => {
     try {
       const gateway = await rateLimitingGateway(sandbox.base_url, (n) => n % 4 === 0);
       const target = sandboxTarget(sandbox, gateway.url);
-      const result = await runSuite({ target, options: { level: "full", timeoutMs: 10_000, concurrency: 8, only: ["envelope", "auth", "authz", "isolation", "webhooks", "paging"] }, operations: await loadGeneratedOperations() });
+      const result = await runSuite({
+        target,
+        options: {
+          level: "full",
+          timeoutMs: 10_000,
+          concurrency: 8,
+          only: ["envelope", "auth", "authz", "isolation", "webhooks", "paging"],
+        },
+        operations: await loadGeneratedOperations(),
+      });
       if (result.kind !== "completed") throw new Error(result.failure.lines.join(" "));
       const report = result.report;
-      expect(report.checks.filter((c) => c.status !== "passed").map((c) => `${c.id} ${c.status}: ${c.message}`)).toEqual([]);
+      expect(
+        report.checks.filter((c) => c.status !== "passed").map((c) => `${c.id} ${c.status}: ${c.message}`),
+      ).toEqual([]);
       expect(report.summary.rate_limited.requests).toBeGreaterThan(100);
       expect(report.summary.rate_limited.requests).toBe(gateway.refused());
     } finally {

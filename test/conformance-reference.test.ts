@@ -7,15 +7,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { run } from "../cli/certify.ts";
-import { signRequest } from "../runtime/http/hmac.ts";
-import { loadGeneratedOperations } from "../conformance/run/operations.ts";
-import type { Report } from "../conformance/report/model.ts";
-import { runSuite } from "../conformance/run/runner.ts";
-import type { Group } from "../conformance/checks/types.ts";
-import { startSandbox } from "../reference/sandbox.ts";
-import { rewriteData, startFaultProxy, type ProxyHooks } from "./support/fake-proxy.ts";
-import { sandboxTarget } from "./support/sandbox-target.ts";
 import { freePort } from "../cli/mock.ts";
+import type { Group } from "../conformance/checks/types.ts";
+import type { Report } from "../conformance/report/model.ts";
+import { loadGeneratedOperations } from "../conformance/run/operations.ts";
+import { runSuite } from "../conformance/run/runner.ts";
+import { startSandbox } from "../reference/sandbox.ts";
+import { signRequest } from "../runtime/http/hmac.ts";
+import { type ProxyHooks, rewriteData, startFaultProxy } from "./support/fake-proxy.ts";
+import { sandboxTarget } from "./support/sandbox-target.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "custody-reference-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -24,9 +24,14 @@ describe("the reference deployment", () => {
   it("certifies with `custody certify --sandbox`: every check passes, none skipped", async () => {
     const file = join(dir, "sandbox.json");
     let out = "";
-    const code = await run(["--sandbox", "--json", file, "--no-color"], { stdout: (s) => (out += s), stderr: (s) => (out += s) });
+    const code = await run(["--sandbox", "--json", file, "--no-color"], {
+      stdout: (s) => (out += s),
+      stderr: (s) => (out += s),
+    });
     const report = JSON.parse(readFileSync(file, "utf8")) as Report;
-    const notPassed = report.checks.filter((c) => c.status !== "passed").map((c) => `${c.id} ${c.status}: ${c.message}`);
+    const notPassed = report.checks
+      .filter((c) => c.status !== "passed")
+      .map((c) => `${c.id} ${c.status}: ${c.message}`);
     expect(notPassed).toEqual([]);
     expect(code).toBe(0);
     expect(report.summary.webhook_profile).toBe("canonical-json");
@@ -62,19 +67,29 @@ const FAULTS: ProxyFault[] = [
     name: "balances drift from the chain",
     check: "lifecycle.balance-matches-chain",
     group: "lifecycle",
-    api: { response: rewriteData(isBalanceRead, (d) => (d.balance = d.balance === "0" ? "0" : `${String(d.balance)}1`)) },
+    api: {
+      response: rewriteData(isBalanceRead, (d) => (d.balance = d.balance === "0" ? "0" : `${String(d.balance)}1`)),
+    },
   },
   {
     name: "the Idempotency-Key is lost on the way",
     check: "lifecycle.withdrawal-idempotency",
     group: "lifecycle",
-    api: { request: (r) => (r.headers["idempotency-key"] ? { ...r, headers: { ...r.headers, "idempotency-key": randomUUID() } } : r) },
+    api: {
+      request: (r) =>
+        r.headers["idempotency-key"] ? { ...r, headers: { ...r.headers, "idempotency-key": randomUUID() } } : r,
+    },
   },
   {
     name: "a withdrawal reports the wrong block hash",
     check: "lifecycle.withdrawal-receipt",
     group: "lifecycle",
-    api: { response: rewriteData((r) => r.method === "GET" && /^\/api\/v1\/withdrawals\//.test(r.path), (d) => d.block_hash && (d.block_hash = `0x${"00".repeat(32)}`)) },
+    api: {
+      response: rewriteData(
+        (r) => r.method === "GET" && /^\/api\/v1\/withdrawals\//.test(r.path),
+        (d) => d.block_hash && (d.block_hash = `0x${"00".repeat(32)}`),
+      ),
+    },
   },
   {
     name: "a withdrawal is sent somewhere else",
@@ -84,8 +99,15 @@ const FAULTS: ProxyFault[] = [
     api: (admin) => ({
       request: (r) => {
         if (r.method !== "POST" || !/\/request-withdrawal$/.test(r.path)) return r;
-        const body = r.body.replace(/"recipient_address":"0x[0-9a-fA-F]{40}"/, '"recipient_address":"0x000000000000000000000000000000000000dEaD"');
-        return { ...r, body, headers: { ...r.headers, ...lowerCase(signRequest({ ...admin, method: r.method, path: r.path, body })) } };
+        const body = r.body.replace(
+          /"recipient_address":"0x[0-9a-fA-F]{40}"/,
+          '"recipient_address":"0x000000000000000000000000000000000000dEaD"',
+        );
+        return {
+          ...r,
+          body,
+          headers: { ...r.headers, ...lowerCase(signRequest({ ...admin, method: r.method, path: r.path, body })) },
+        };
       },
     }),
   },
@@ -117,7 +139,11 @@ describe.concurrent("faults injected in front of the reference deployment", () =
         target.webhookReceiverUrl = proxy.url;
         target.webhookListenPort = receiverPort;
       }
-      const result = await runSuite({ target, options: { level: "full", timeoutMs: 10_000, concurrency: 8, only: [fault.group] }, operations: await loadGeneratedOperations() });
+      const result = await runSuite({
+        target,
+        options: { level: "full", timeoutMs: 10_000, concurrency: 8, only: [fault.group] },
+        operations: await loadGeneratedOperations(),
+      });
       if (result.kind !== "completed") throw new Error(result.failure.lines.join(" "));
       const check = result.report.checks.find((c) => c.id === fault.check)!;
       expect(check.status, `${fault.check}: ${check.message}`).toBe("failed");
@@ -132,4 +158,3 @@ describe.concurrent("faults injected in front of the reference deployment", () =
 function lowerCase(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
 }
-

@@ -7,10 +7,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { run as certify } from "../cli/certify.ts";
 import { run as replay } from "../cli/replay.ts";
 import { fuzzChecks } from "../conformance/checks/fuzz/index.ts";
-import { REDACTED } from "../conformance/transport/redact.ts";
 import { HarRecorder } from "../conformance/report/har.ts";
 import { renderJson } from "../conformance/report/json.ts";
-import { redactorFor } from "../conformance/transport/redact.ts";
+import { REDACTED, redactorFor } from "../conformance/transport/redact.ts";
 import { envelope, runBehindProxy } from "./support/deep-target.ts";
 import type { ProxiedRequest, ProxiedResponse } from "./support/fake-proxy.ts";
 
@@ -19,20 +18,33 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("custody replay", () => {
   it("re-sends a failed check's request signed now, beside the recorded answer; --base-url retargets", async () => {
-    const accepts = { response: (q: ProxiedRequest, s: ProxiedResponse) => (q.method === "POST" && s.status === 400 ? envelope(201, null) : s) };
+    const accepts = {
+      response: (q: ProxiedRequest, s: ProxiedResponse) =>
+        q.method === "POST" && s.status === 400 ? envelope(201, null) : s,
+    };
     let viaProxy = "";
     let direct = "";
     await runBehindProxy({
       hooks: () => accepts,
-      catalog: (ops) => fuzzChecks(ops.filter((o) => o.operationId === "createWebhook"), { cases: 40, seed: "9", allowWrites: false }),
+      catalog: (ops) =>
+        fuzzChecks(
+          ops.filter((o) => o.operationId === "createWebhook"),
+          { cases: 40, seed: "9", allowWrites: false },
+        ),
       then: async ({ report, target, sandboxUrl }) => {
         expect(report.checks[0].status).toBe("failed");
         const file = join(dir, "report.json");
         writeFileSync(file, renderJson(report));
         const creds = ["--api-key", target.admin.apiKey, "--api-secret", target.admin.apiSecret];
-        const code = await replay([file, "--check", "fuzz.createWebhook", ...creds], { stdout: (t) => (viaProxy += t), stderr: (t) => (viaProxy += t) });
+        const code = await replay([file, "--check", "fuzz.createWebhook", ...creds], {
+          stdout: (t) => (viaProxy += t),
+          stderr: (t) => (viaProxy += t),
+        });
         expect(code).toBe(0);
-        await replay([file, ...creds, "--base-url", sandboxUrl], { stdout: (t) => (direct += t), stderr: (t) => (direct += t) });
+        await replay([file, ...creds, "--base-url", sandboxUrl], {
+          stdout: (t) => (direct += t),
+          stderr: (t) => (direct += t),
+        });
         expect(viaProxy + direct).not.toContain(target.admin.apiSecret);
       },
     });
@@ -59,7 +71,10 @@ describe("certify --har", () => {
   it("is written by the command, with the count of exchanges", async () => {
     const file = join(dir, "run.har");
     let out = "";
-    await certify(["--sandbox", "--only", "envelope", "--har", file, "--no-color", "--quiet"], { stdout: (t) => (out += t), stderr: (t) => (out += t) });
+    await certify(["--sandbox", "--only", "envelope", "--har", file, "--no-color", "--quiet"], {
+      stdout: (t) => (out += t),
+      stderr: (t) => (out += t),
+    });
     expect(out).toMatch(/HAR \(\d+ exchanges\) written to /);
     const log = (JSON.parse(readFileSync(file, "utf8")) as { log: { entries: unknown[] } }).log;
     expect(log.entries.length).toBeGreaterThan(10);
@@ -67,9 +82,26 @@ describe("certify --har", () => {
 
   it("records every exchange as HAR 1.2 with credentials and secrets masked", async () => {
     const har = new HarRecorder();
-    const { target } = await runBehindProxy({ onExchange: har.record, catalog: (ops) => fuzzChecks(ops.filter((o) => ["createApiKey", "listWallets"].includes(o.operationId)), { cases: 15, seed: "3", allowWrites: true }) });
+    const { target } = await runBehindProxy({
+      onExchange: har.record,
+      catalog: (ops) =>
+        fuzzChecks(
+          ops.filter((o) => ["createApiKey", "listWallets"].includes(o.operationId)),
+          { cases: 15, seed: "3", allowWrites: true },
+        ),
+    });
     const text = har.render(redactorFor(target), "test");
-    const log = (JSON.parse(text) as { log: { version: string; entries: Array<{ request: { headers: Array<{ name: string; value: string }> }; response: { status: number; content: { text: string } } }> } }).log;
+    const log = (
+      JSON.parse(text) as {
+        log: {
+          version: string;
+          entries: Array<{
+            request: { headers: Array<{ name: string; value: string }> };
+            response: { status: number; content: { text: string } };
+          }>;
+        };
+      }
+    ).log;
     expect(log.version).toBe("1.2");
     expect(log.entries.length).toBeGreaterThanOrEqual(30);
     expect(text).not.toContain(target.admin.apiSecret);
@@ -78,7 +110,9 @@ describe("certify --har", () => {
       if (sign) expect(sign.value).toBe(REDACTED);
     }
     // createApiKey answers carry a new key's secret: masked too.
-    const created = log.entries.filter((e) => e.response.status === 201 && e.response.content.text.includes('"secret"'));
+    const created = log.entries.filter(
+      (e) => e.response.status === 201 && e.response.content.text.includes('"secret"'),
+    );
     expect(created.length).toBeGreaterThan(0);
     for (const e of created) expect(e.response.content.text).toMatch(/"secret":"\*\*\*redacted\*\*\*"/);
   });

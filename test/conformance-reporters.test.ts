@@ -2,18 +2,32 @@
 // per group, the HTML page holds every check and escapes everything, the console prints a summary.
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { summaryLines, consoleReporter } from "../conformance/report/console.ts";
+import { consoleReporter, summaryLines } from "../conformance/report/console.ts";
 import { renderHtml } from "../conformance/report/html.ts";
 import { renderJson } from "../conformance/report/json.ts";
 import { renderJunit, xmlEscape } from "../conformance/report/junit.ts";
 import type { Report } from "../conformance/report/model.ts";
-import { runSuite, type RunEvent } from "../conformance/run/runner.ts";
+import { type RunEvent, runSuite } from "../conformance/run/runner.ts";
 import { fakeTargetConfig, startFakeTarget } from "./support/fake-target.ts";
 
 const evidenceSchema = z
   .object({
-    request: z.object({ method: z.string(), url: z.string(), headers: z.record(z.string(), z.string()), body: z.string().optional() }).optional(),
-    response: z.object({ status: z.number().optional(), headers: z.record(z.string(), z.string()).optional(), body: z.string().optional(), error: z.string().optional() }).optional(),
+    request: z
+      .object({
+        method: z.string(),
+        url: z.string(),
+        headers: z.record(z.string(), z.string()),
+        body: z.string().optional(),
+      })
+      .optional(),
+    response: z
+      .object({
+        status: z.number().optional(),
+        headers: z.record(z.string(), z.string()).optional(),
+        body: z.string().optional(),
+        error: z.string().optional(),
+      })
+      .optional(),
     details: z.unknown().optional(),
   })
   .strict();
@@ -59,7 +73,9 @@ let consoleText = "";
 
 beforeAll(async () => {
   // A real run with faults on, so there are passes, failures with evidence, and skips.
-  const t = await startFakeTarget({ faults: ["accept-stale-timestamp", "accept-milliseconds", "no-request-id", "rpc-no-batch"] });
+  const t = await startFakeTarget({
+    faults: ["accept-stale-timestamp", "accept-milliseconds", "no-request-id", "rpc-no-batch"],
+  });
   try {
     const print = consoleReporter({ write: (s) => (consoleText += s) });
     const result = await runSuite({
@@ -94,7 +110,8 @@ function expectWellFormedXml(xml: string): void {
     }
     const open = /^<([\w:-]+)((?:\s+[\w:-]+="[^"<]*")*)\s*(\/?)>$/.exec(token);
     expect(open, `tag ${token.slice(0, 80)}`).not.toBeNull();
-    for (const [, value] of open![2].matchAll(/="([^"]*)"/g)) expect(value).not.toMatch(/&(?!(amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);)/);
+    for (const [, value] of open![2].matchAll(/="([^"]*)"/g))
+      expect(value).not.toMatch(/&(?!(amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);)/);
     if (open![3] !== "/") stack.push(open![1]);
   }
   expect(stack).toEqual([]);
@@ -176,7 +193,9 @@ describe("console reporter", () => {
     expect(consoleText).toContain("reproduce: curl");
     expect(consoleText).toContain("NOT CERTIFIED");
     const lines = summaryLines(report);
-    expect(lines.find((l) => l.trim().startsWith("total"))).toMatch(new RegExp(`${report.summary.passed}\\s+${report.summary.failed}\\s+${report.summary.skipped}`));
+    expect(lines.find((l) => l.trim().startsWith("total"))).toMatch(
+      new RegExp(`${report.summary.passed}\\s+${report.summary.failed}\\s+${report.summary.skipped}`),
+    );
   });
 });
 
@@ -184,6 +203,9 @@ function withHostileMessage(r: Report): Report {
   const copy = structuredClone(r);
   const failed = copy.checks.find((c) => c.status === "failed")!;
   failed.message = `<script>alert(1)</script> & "quotes" \u0000\u0007 ]]>`;
-  failed.evidence = { ...failed.evidence, response: { status: 200, headers: { "x-evil": "<b>" }, body: "<script>alert(1)</script>" } };
+  failed.evidence = {
+    ...failed.evidence,
+    response: { status: 200, headers: { "x-evil": "<b>" }, body: "<script>alert(1)</script>" },
+  };
   return copy;
 }

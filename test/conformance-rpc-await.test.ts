@@ -3,10 +3,10 @@
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocketServer } from "ws";
+import type { HttpProbe } from "../conformance/transport/probe.ts";
 import { Redactor } from "../conformance/transport/redact.ts";
 import { RpcClient } from "../conformance/transport/rpc.ts";
 import { openWs } from "../conformance/transport/ws-probe.ts";
-import type { HttpProbe } from "../conformance/transport/probe.ts";
 
 let server: WebSocketServer;
 let url: string;
@@ -19,8 +19,11 @@ beforeAll(async () => {
     socket.on("message", (data) => {
       held.push(JSON.parse(String(data)) as { id: unknown });
       if (held.length < 2) return;
-      socket.send(JSON.stringify({ jsonrpc: "2.0", method: "eth_subscription", params: { subscription: "0x1", result: {} } }));
-      for (const r of held.reverse()) socket.send(JSON.stringify({ jsonrpc: "2.0", id: r.id, result: `0x${String(r.id)}` }));
+      socket.send(
+        JSON.stringify({ jsonrpc: "2.0", method: "eth_subscription", params: { subscription: "0x1", result: {} } }),
+      );
+      for (const r of held.reverse())
+        socket.send(JSON.stringify({ jsonrpc: "2.0", id: r.id, result: `0x${String(r.id)}` }));
       held.length = 0;
     });
   });
@@ -31,7 +34,12 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 function client(timeoutMs: number): RpcClient {
-  return new RpcClient({ rpcUrl: url, wsUrl: url, apiKey: "k" }, undefined as unknown as HttpProbe, new Redactor(), timeoutMs);
+  return new RpcClient(
+    { rpcUrl: url, wsUrl: url, apiKey: "k" },
+    undefined as unknown as HttpProbe,
+    new Redactor(),
+    timeoutMs,
+  );
 }
 
 describe("awaitIds", () => {

@@ -10,11 +10,16 @@ import { afterAll, describe, expect, it } from "vitest";
 import { run } from "../cli/certify.ts";
 import { freePort } from "../cli/mock.ts";
 import { CATALOG } from "../conformance/checks/catalog.ts";
+import type { Report } from "../conformance/report/model.ts";
 import type { Target } from "../conformance/run/config.ts";
 import { loadGeneratedOperations } from "../conformance/run/operations.ts";
-import type { Report } from "../conformance/report/model.ts";
 import { runSuite } from "../conformance/run/runner.ts";
-import { SEED_ONLY_B_FAULT_CHECKS, startSeedOnlyTargetB, type SeedOnlyBFault, type SeedOnlyTargetB } from "./support/seed-only-target-b.ts";
+import {
+  SEED_ONLY_B_FAULT_CHECKS,
+  type SeedOnlyBFault,
+  type SeedOnlyTargetB,
+  startSeedOnlyTargetB,
+} from "./support/seed-only-target-b.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "custody-seed-only-b-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,21 +33,69 @@ async function startB(faults: SeedOnlyBFault[] = []): Promise<{ t: SeedOnlyTarge
 
 function seedFlags(t: SeedOnlyTargetB, port: number): string[] {
   return [
-    "--base-url", t.baseUrl, "--rpc-url", t.rpcUrl, "--api-key", t.owner.apiKey, "--api-secret", t.owner.apiSecret, "--rpc-api-key", t.rpcApiKey,
-    "--level", "seed", "--workspace-id", t.workspaceId, "--wallet-id", t.walletId, "--asset-id", t.assetId, "--withdrawal-id", t.withdrawalId,
-    "--webhook-id", t.webhookId, "--delivery-id", t.deliveryId,
-    "--viewer-api-key", t.viewer.apiKey, "--viewer-api-secret", t.viewer.apiSecret, "--scoped-api-key", t.scoped.apiKey, "--scoped-api-secret", t.scoped.apiSecret,
-    "--other-api-key", t.other.apiKey, "--other-api-secret", t.other.apiSecret, "--other-workspace-id", t.otherWorkspaceId,
-    "--webhook-receiver-url", `http://127.0.0.1:${port}`, "--webhook-listen", `127.0.0.1:${port}`, "--timeout-ms", "8000", "--no-color", "--quiet",
+    "--base-url",
+    t.baseUrl,
+    "--rpc-url",
+    t.rpcUrl,
+    "--api-key",
+    t.owner.apiKey,
+    "--api-secret",
+    t.owner.apiSecret,
+    "--rpc-api-key",
+    t.rpcApiKey,
+    "--level",
+    "seed",
+    "--workspace-id",
+    t.workspaceId,
+    "--wallet-id",
+    t.walletId,
+    "--asset-id",
+    t.assetId,
+    "--withdrawal-id",
+    t.withdrawalId,
+    "--webhook-id",
+    t.webhookId,
+    "--delivery-id",
+    t.deliveryId,
+    "--viewer-api-key",
+    t.viewer.apiKey,
+    "--viewer-api-secret",
+    t.viewer.apiSecret,
+    "--scoped-api-key",
+    t.scoped.apiKey,
+    "--scoped-api-secret",
+    t.scoped.apiSecret,
+    "--other-api-key",
+    t.other.apiKey,
+    "--other-api-secret",
+    t.other.apiSecret,
+    "--other-workspace-id",
+    t.otherWorkspaceId,
+    "--webhook-receiver-url",
+    `http://127.0.0.1:${port}`,
+    "--webhook-listen",
+    `127.0.0.1:${port}`,
+    "--timeout-ms",
+    "8000",
+    "--no-color",
+    "--quiet",
   ];
 }
 
-async function certifyB(extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; report: Report; t: SeedOnlyTargetB }> {
+async function certifyB(
+  extra: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; out: string; report: Report; t: SeedOnlyTargetB }> {
   const { t, port } = await startB();
   const json = join(dir, `b-${port}.json`);
   let out = "";
   try {
-    const code = await run([...seedFlags(t, port), "--json", json, ...extra], { env, operations, stdout: (s) => (out += s), stderr: (s) => (out += s) });
+    const code = await run([...seedFlags(t, port), "--json", json, ...extra], {
+      env,
+      operations,
+      stdout: (s) => (out += s),
+      stderr: (s) => (out += s),
+    });
     if (code === 2) throw new Error(`the run stopped: ${out}`);
     return { code, out, report: JSON.parse(readFileSync(json, "utf8")) as Report, t };
   } finally {
@@ -54,14 +107,35 @@ async function certifyB(extra: string[] = [], env: NodeJS.ProcessEnv = {}): Prom
 async function certifyOneCheck(fault: SeedOnlyBFault, checkId: string): Promise<Report> {
   const { t, port } = await startB([fault]);
   const target: Target = {
-    baseUrl: t.baseUrl, rpcUrl: t.rpcUrl, wsUrl: t.wsUrl, admin: t.owner, rpcApiKey: t.rpcApiKey, workspaceId: t.workspaceId,
-    viewer: t.viewer, scoped: t.scoped, other: { credentials: t.other, workspaceId: t.otherWorkspaceId },
-    fixtureIds: { walletId: t.walletId, assetId: t.assetId, withdrawalId: t.withdrawalId, webhookId: t.webhookId, deliveryId: t.deliveryId },
-    webhookReceiverUrl: `http://127.0.0.1:${port}`, webhookListenHost: "127.0.0.1", webhookListenPort: port,
+    baseUrl: t.baseUrl,
+    rpcUrl: t.rpcUrl,
+    wsUrl: t.wsUrl,
+    admin: t.owner,
+    rpcApiKey: t.rpcApiKey,
+    workspaceId: t.workspaceId,
+    viewer: t.viewer,
+    scoped: t.scoped,
+    other: { credentials: t.other, workspaceId: t.otherWorkspaceId },
+    fixtureIds: {
+      walletId: t.walletId,
+      assetId: t.assetId,
+      withdrawalId: t.withdrawalId,
+      webhookId: t.webhookId,
+      deliveryId: t.deliveryId,
+    },
+    webhookReceiverUrl: `http://127.0.0.1:${port}`,
+    webhookListenHost: "127.0.0.1",
+    webhookListenPort: port,
   };
   try {
-    const result = await runSuite({ target, options: { level: "seed", timeoutMs: 4_000, concurrency: 4 }, operations, catalog: CATALOG.filter((c) => c.id === checkId) });
-    if (result.kind !== "completed") throw new Error(`the preflight stopped the run: ${result.failure.lines.join(" ")}`);
+    const result = await runSuite({
+      target,
+      options: { level: "seed", timeoutMs: 4_000, concurrency: 4 },
+      operations,
+      catalog: CATALOG.filter((c) => c.id === checkId),
+    });
+    if (result.kind !== "completed")
+      throw new Error(`the preflight stopped the run: ${result.failure.lines.join(" ")}`);
     return result.report;
   } finally {
     await t.close();
@@ -71,7 +145,9 @@ async function certifyOneCheck(fault: SeedOnlyBFault, checkId: string): Promise<
 describe("deployment B, written from the seed alone with other choices", () => {
   it("certifies at --level seed with zero failed checks, SHOULDs included, and nothing skipped", async () => {
     const { code, out, report, t } = await certifyB();
-    expect(report.checks.filter((c) => c.status !== "passed").map((c) => `${c.id} ${c.status}: ${c.message}`)).toEqual([]);
+    expect(report.checks.filter((c) => c.status !== "passed").map((c) => `${c.id} ${c.status}: ${c.message}`)).toEqual(
+      [],
+    );
     expect(report.summary.verdict).toBe("certified");
     expect(code).toBe(0);
     expect(out).toMatch(/CERTIFIED at level seed/);
@@ -83,7 +159,9 @@ describe("deployment B, written from the seed alone with other choices", () => {
     // B signs the query string too: the owner's key is refused getDepositAddress?asset_id=… (the
     // positive control), so the other workspace's key is judged on the seed's form, the path alone.
     const isolation = report.checks.find((c) => c.id === "isolation.reads-refused");
-    expect(isolation?.facts?.["seed form: getDepositAddress"]).toMatch(/owner's key was refused with the query string \?asset_id=.* \(HTTP 401\)/);
+    expect(isolation?.facts?.["seed form: getDepositAddress"]).toMatch(
+      /owner's key was refused with the query string \?asset_id=.* \(HTTP 401\)/,
+    );
     expect(isolation?.facts?.isolation).toContain("getDepositAddress");
   });
 
@@ -92,7 +170,8 @@ describe("deployment B, written from the seed alone with other choices", () => {
     expect(report.summary.must.failed).toBe(0);
     const limited = report.checks.filter((c) => c.skip_kind === "limit");
     expect(limited.map((c) => c.id)).toContain("envelope.seed-withdrawal-list");
-    for (const c of limited) expect(c.message, c.id).toMatch(/larger than certify's response body limit .*--max-body-mib/);
+    for (const c of limited)
+      expect(c.message, c.id).toMatch(/larger than certify's response body limit .*--max-body-mib/);
     expect(report.summary.verdict).toBe("incomplete");
     expect(code).toBe(3);
     expect(out).toMatch(/pass --max-body-mib to run/);

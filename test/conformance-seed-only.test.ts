@@ -6,15 +6,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { run } from "../cli/certify.ts";
-import { CATALOG } from "../conformance/checks/catalog.ts";
-import { loadGeneratedOperations } from "../conformance/run/operations.ts";
-import type { Report } from "../conformance/report/model.ts";
-import { SEED_ONLY_FAULT_CHECKS, SEED_ONLY_SHOULD_FAULT_CHECKS, startSeedOnlyTarget, type SeedOnlyFault, type SeedOnlyOptions, type SeedOnlyProfile } from "./support/seed-only-target.ts";
 import { freePort } from "../cli/mock.ts";
+import { CATALOG } from "../conformance/checks/catalog.ts";
+import type { Report } from "../conformance/report/model.ts";
+import { loadGeneratedOperations } from "../conformance/run/operations.ts";
+import {
+  SEED_ONLY_FAULT_CHECKS,
+  SEED_ONLY_SHOULD_FAULT_CHECKS,
+  type SeedOnlyFault,
+  type SeedOnlyOptions,
+  type SeedOnlyProfile,
+  startSeedOnlyTarget,
+} from "./support/seed-only-target.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "custody-seed-only-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
 
 async function certifySeedOnly(
   faults: SeedOnlyFault[] = [],
@@ -31,12 +37,55 @@ async function certifySeedOnly(
   try {
     const code = await run(
       [
-        "--base-url", t.baseUrl, "--rpc-url", t.rpcUrl, "--api-key", t.owner.apiKey, "--api-secret", t.owner.apiSecret, "--rpc-api-key", t.rpcApiKey,
-        "--level", "seed", "--workspace-id", t.workspaceId, "--wallet-id", t.walletId, "--asset-id", t.assetId, "--withdrawal-id", t.withdrawalId,
-        "--webhook-id", t.webhookId, "--delivery-id", t.deliveryId,
-        "--viewer-api-key", t.viewer.apiKey, "--viewer-api-secret", t.viewer.apiSecret, "--scoped-api-key", t.scoped.apiKey, "--scoped-api-secret", t.scoped.apiSecret,
-        "--other-api-key", t.other.apiKey, "--other-api-secret", t.other.apiSecret, "--other-workspace-id", t.otherWorkspaceId,
-        "--webhook-receiver-url", receiverUrl, "--webhook-listen", `127.0.0.1:${port}`, "--timeout-ms", "8000", "--json", json, "--no-color", "--quiet", ...extra,
+        "--base-url",
+        t.baseUrl,
+        "--rpc-url",
+        t.rpcUrl,
+        "--api-key",
+        t.owner.apiKey,
+        "--api-secret",
+        t.owner.apiSecret,
+        "--rpc-api-key",
+        t.rpcApiKey,
+        "--level",
+        "seed",
+        "--workspace-id",
+        t.workspaceId,
+        "--wallet-id",
+        t.walletId,
+        "--asset-id",
+        t.assetId,
+        "--withdrawal-id",
+        t.withdrawalId,
+        "--webhook-id",
+        t.webhookId,
+        "--delivery-id",
+        t.deliveryId,
+        "--viewer-api-key",
+        t.viewer.apiKey,
+        "--viewer-api-secret",
+        t.viewer.apiSecret,
+        "--scoped-api-key",
+        t.scoped.apiKey,
+        "--scoped-api-secret",
+        t.scoped.apiSecret,
+        "--other-api-key",
+        t.other.apiKey,
+        "--other-api-secret",
+        t.other.apiSecret,
+        "--other-workspace-id",
+        t.otherWorkspaceId,
+        "--webhook-receiver-url",
+        receiverUrl,
+        "--webhook-listen",
+        `127.0.0.1:${port}`,
+        "--timeout-ms",
+        "8000",
+        "--json",
+        json,
+        "--no-color",
+        "--quiet",
+        ...extra,
       ],
       { env: {}, operations: await loadGeneratedOperations(), stdout: (s) => (out += s), stderr: (s) => (out += s) },
     );
@@ -50,7 +99,9 @@ async function certifySeedOnly(
 describe("an independent seed-only deployment", () => {
   it("certifies at --level seed: every MUST check runs and passes, its own choices are no failure", async () => {
     const { code, out, report } = await certifySeedOnly();
-    const mustFailures = report.checks.filter((c) => c.status === "failed" && c.severity === "MUST").map((c) => `${c.id}: ${c.message}`);
+    const mustFailures = report.checks
+      .filter((c) => c.status === "failed" && c.severity === "MUST")
+      .map((c) => `${c.id}: ${c.message}`);
     expect(mustFailures).toEqual([]);
     expect(report.checks.filter((c) => c.status === "skipped").map((c) => `${c.id}: ${c.message}`)).toEqual([]);
     expect(report.summary.verdict).toBe("certified");
@@ -63,7 +114,9 @@ describe("an independent seed-only deployment", () => {
     expect(cells.map((c) => c.cell)).toContain("getDepositAddress");
     for (const c of cells) expect(c.reason).toMatch(/owner's key gets HTTP 404 on the same request|on the seed's form/);
     expect(report.summary.skipped_cells).toBeGreaterThan(0);
-    expect(report.checks.find((c) => c.id === "webhooks.delete-stops-delivery")?.facts?.watched).toMatch(/^\d+ ms after the delete/);
+    expect(report.checks.find((c) => c.id === "webhooks.delete-stops-delivery")?.facts?.watched).toMatch(
+      /^\d+ ms after the delete/,
+    );
     // Its choices beyond the seed (no batches, a 403 for the node without a key, no x-request-id ...)
     // are judged at full level only: at seed level no check fails, SHOULDs included.
     expect(report.checks.filter((c) => c.status === "failed").map((c) => `${c.id}: ${c.message}`)).toEqual([]);
@@ -79,15 +132,21 @@ describe("an independent seed-only deployment", () => {
   it("passes every webhooks check with a signature scheme of its own and its key in SPKI DER form (the seed fixes neither)", async () => {
     const { report } = await certifySeedOnly([], ["--only", "webhooks"], "own-scheme", { keyFormat: "spki" });
     expect(report.checks.filter((c) => c.status !== "passed").map((c) => `${c.id}: ${c.message}`)).toEqual([]);
-    expect(report.checks.find((c) => c.id === "webhooks.delivery-signature")?.profile).toBe('Ed25519 over "{t}.{body}", t from x-deployment-signature "t", signature in x-deployment-signature "ed25519"');
+    expect(report.checks.find((c) => c.id === "webhooks.delivery-signature")?.profile).toBe(
+      'Ed25519 over "{t}.{body}", t from x-deployment-signature "t", signature in x-deployment-signature "ed25519"',
+    );
   });
 
   it("is not failed when the delivery it was given belongs to another webhook than the one deleted: that half is skipped, naming the ids", async () => {
-    const { code, report } = await certifySeedOnly([], ["--only", "webhooks"], "standard-webhooks", { deliveryOfSecondWebhook: true });
+    const { code, report } = await certifySeedOnly([], ["--only", "webhooks"], "standard-webhooks", {
+      deliveryOfSecondWebhook: true,
+    });
     expect(report.checks.filter((c) => c.status === "failed").map((c) => `${c.id}: ${c.message}`)).toEqual([]);
     const deleted = report.checks.find((c) => c.id === "webhooks.delete-stops-delivery");
     expect(deleted?.status).toBe("skipped");
-    expect(deleted?.message).toMatch(/^--delivery-id \d+ is a delivery of webhook \d+ \(operation 6's answer\), not of the deleted --webhook-id \d+/);
+    expect(deleted?.message).toMatch(
+      /^--delivery-id \d+ is a delivery of webhook \d+ \(operation 6's answer\), not of the deleted --webhook-id \d+/,
+    );
     expect(code).toBe(3);
   });
 
@@ -95,7 +154,9 @@ describe("an independent seed-only deployment", () => {
     const { code, report } = await certifySeedOnly(["signed-other-key"], ["--only", "webhooks"], "own-scheme");
     const signature = report.checks.find((c) => c.id === "webhooks.delivery-signature");
     expect(signature?.status).toBe("skipped");
-    expect(signature?.message).toContain("the 64-byte signature in x-deployment-signature verifies with the published key over none of");
+    expect(signature?.message).toContain(
+      "the 64-byte signature in x-deployment-signature verifies with the published key over none of",
+    );
     expect(report.summary.certified).toBe(false);
     expect(code).toBe(3);
   });
@@ -109,12 +170,16 @@ describe("an independent seed-only deployment", () => {
     expect(code).toBe(1);
   });
 
-  it.each(SEED_ONLY_SHOULD_FAULT_CHECKS)("%s is caught by %s (a SHOULD at seed level: the run certifies, the check fails)", { timeout: 90_000 }, async (fault, checkId) => {
-    const { code, report } = await certifySeedOnly([fault], ["--only", checkId.split(".")[0]]);
-    const check = report.checks.find((c) => c.id === checkId);
-    expect(check?.status, `${checkId}: ${check?.message}`).toBe("failed");
-    expect(CATALOG.find((c) => c.id === checkId)?.severity).toBe("SHOULD");
-    expect(report.summary.must.failed).toBe(0);
-    expect(code).toBe(3); // --only
-  });
+  it.each(SEED_ONLY_SHOULD_FAULT_CHECKS)(
+    "%s is caught by %s (a SHOULD at seed level: the run certifies, the check fails)",
+    { timeout: 90_000 },
+    async (fault, checkId) => {
+      const { code, report } = await certifySeedOnly([fault], ["--only", checkId.split(".")[0]]);
+      const check = report.checks.find((c) => c.id === checkId);
+      expect(check?.status, `${checkId}: ${check?.message}`).toBe("failed");
+      expect(CATALOG.find((c) => c.id === checkId)?.severity).toBe("SHOULD");
+      expect(report.summary.must.failed).toBe(0);
+      expect(code).toBe(3); // --only
+    },
+  );
 });

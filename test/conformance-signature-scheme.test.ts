@@ -9,17 +9,39 @@ import { canonicalJson } from "../runtime/webhooks/signature.ts";
 const { privateKey, publicKey } = generateKeyPairSync("ed25519");
 const spki = publicKey.export({ type: "spki", format: "der" });
 const raw = new Uint8Array(spki.subarray(12));
-const other = new Uint8Array(generateKeyPairSync("ed25519").publicKey.export({ type: "spki", format: "der" }).subarray(12));
+const other = new Uint8Array(
+  generateKeyPairSync("ed25519").publicKey.export({ type: "spki", format: "der" }).subarray(12),
+);
 const body = JSON.stringify({ z: 1, id: "evt_1", type: "wallet.created", data: { wallet_id: "w1" } });
 const t = "1795714709";
 const sig = (content: string) => sign(null, Buffer.from(content), privateKey);
 
 const ROWS: Array<{ name: string; headers: Record<string, string>; found: string }> = [
-  { name: "raw body, hex", headers: { "x-signature": sig(body).toString("hex") }, found: "Ed25519 over the raw body, signature in x-signature" },
-  { name: "canonical JSON, base64", headers: { "x-sig": sig(canonicalJson(JSON.parse(body))).toString("base64") }, found: "Ed25519 over the body's canonical JSON, signature in x-sig" },
-  { name: "t.body in a k=v list", headers: { "x-cw-signature": `t=${t},ed25519=${sig(`${t}.${body}`).toString("base64")}` }, found: `Ed25519 over "{t}.{body}", t from x-cw-signature "t", signature in x-cw-signature "ed25519"` },
-  { name: "id.t.body, base64url, own headers", headers: { "x-event-id": "evt_1", "x-ts": t, "x-sig": sig(`evt_1.${t}.${body}`).toString("base64url") }, found: `Ed25519 over "{id}.{t}.{body}", id from x-event-id, t from x-ts, signature in x-sig` },
-  { name: "detached JWS", headers: { "x-jws-signature": jws() }, found: "Ed25519 detached JWS over the body, in x-jws-signature" },
+  {
+    name: "raw body, hex",
+    headers: { "x-signature": sig(body).toString("hex") },
+    found: "Ed25519 over the raw body, signature in x-signature",
+  },
+  {
+    name: "canonical JSON, base64",
+    headers: { "x-sig": sig(canonicalJson(JSON.parse(body))).toString("base64") },
+    found: "Ed25519 over the body's canonical JSON, signature in x-sig",
+  },
+  {
+    name: "t.body in a k=v list",
+    headers: { "x-cw-signature": `t=${t},ed25519=${sig(`${t}.${body}`).toString("base64")}` },
+    found: `Ed25519 over "{t}.{body}", t from x-cw-signature "t", signature in x-cw-signature "ed25519"`,
+  },
+  {
+    name: "id.t.body, base64url, own headers",
+    headers: { "x-event-id": "evt_1", "x-ts": t, "x-sig": sig(`evt_1.${t}.${body}`).toString("base64url") },
+    found: `Ed25519 over "{id}.{t}.{body}", id from x-event-id, t from x-ts, signature in x-sig`,
+  },
+  {
+    name: "detached JWS",
+    headers: { "x-jws-signature": jws() },
+    found: "Ed25519 detached JWS over the body, in x-jws-signature",
+  },
 ];
 
 function jws(): string {
@@ -49,7 +71,11 @@ describe("findSignatureScheme at seed level", () => {
   });
 
   it("says when no header holds a 64-byte signature", () => {
-    const result = findSignatureScheme(raw, { headers: { "x-event-id": "evt_1", "content-type": "application/json" }, body }, { search: true });
+    const result = findSignatureScheme(
+      raw,
+      { headers: { "x-event-id": "evt_1", "content-type": "application/json" }, body },
+      { search: true },
+    );
     expect(result).toMatchObject({ ok: false, signatureSeen: false });
     if (!result.ok) expect(result.reason).toMatch(/^no header carries a 64-byte signature/);
   });

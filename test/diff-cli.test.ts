@@ -56,7 +56,14 @@ describe("custody diff (CLI)", () => {
   it("json, markdown and junit", () => {
     const json = JSON.parse(custody(old, breaking, "--format", "json").out);
     expect(json.summary).toEqual({ breaking: 1, warning: 0, info: 0, semver: "major" });
-    expect(json.changes[0]).toEqual({ id: "api-removed-without-deprecation", level: "breaking", where: "GET /wallets", old: "/paths/~1wallets/get", new: "/paths/~1wallets", message: "the operation GET /wallets was removed" });
+    expect(json.changes[0]).toEqual({
+      id: "api-removed-without-deprecation",
+      level: "breaking",
+      where: "GET /wallets",
+      old: "/paths/~1wallets/get",
+      new: "/paths/~1wallets",
+      message: "the operation GET /wallets was removed",
+    });
     const md = custody(old, breaking, "--format=markdown").out;
     expect(md).toContain("## API changes: 1 breaking, 0 warning, 0 info (semver major)");
     expect(md).toContain("| breaking | `api-removed-without-deprecation` | GET /wallets |");
@@ -87,16 +94,22 @@ describe("custody diff (CLI)", () => {
 
   it("exit 2 for bad usage and unreadable documents, with one clear line", () => {
     expect(custody(old).code).toBe(2);
-    expect(custody(old, same, "--format", "xml").err).toContain("--format must be one of text, markdown, json, junit, not 'xml'");
+    expect(custody(old, same, "--format", "xml").err).toContain(
+      "--format must be one of text, markdown, json, junit, not 'xml'",
+    );
     expect(custody(old, same, "--rpc-old", old).err).toContain("--rpc-old and --rpc-new go together");
     const nothing = custody(old, join(dir, "missing.yaml"));
     expect(nothing.code).toBe(2);
     expect(nothing.err).toContain("missing.yaml: file not found");
     const dangling = baseSpec();
-    dangling.paths["/wallets"].get.responses["200"].content["application/json"].schema = { $ref: "#/components/schemas/Nope" };
+    dangling.paths["/wallets"].get.responses["200"].content["application/json"].schema = {
+      $ref: "#/components/schemas/Nope",
+    };
     const bad = custody(old, write("dangling.yaml", dangling));
     expect(bad.code).toBe(2);
-    expect(bad.err).toContain('dangling.yaml#/paths/~1wallets/get/responses/200/content/application~1json/schema/$ref: $ref "#/components/schemas/Nope" points to nothing');
+    expect(bad.err).toContain(
+      'dangling.yaml#/paths/~1wallets/get/responses/200/content/application~1json/schema/$ref: $ref "#/components/schemas/Nope" points to nothing',
+    );
     expect(bad.err).not.toMatch(/\n\s+at /);
   });
 
@@ -110,7 +123,12 @@ describe("custody diff (CLI)", () => {
   });
 
   it("parses flags", () => {
-    expect(parseDiffArgs(["a", "b", "--fail-on", "warning", "--format", "junit"])).toMatchObject({ old: "a", new: "b", failOn: "warning", format: "junit" });
+    expect(parseDiffArgs(["a", "b", "--fail-on", "warning", "--format", "junit"])).toMatchObject({
+      old: "a",
+      new: "b",
+      failOn: "warning",
+      format: "junit",
+    });
     expect(() => parseDiffArgs(["a", "b", "--fail-on", "info"])).toThrow(/--fail-on must be breaking, warning or none/);
     expect(parseDiffArgs(["a", "b", "--fail-on", "none"]).failOn).toBe("none");
   });

@@ -8,7 +8,11 @@ import { describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 
 const CLI = resolve("bin/custody.js");
-const generate = (cwd: string, ...args: string[]) => spawnSync(process.execPath, [CLI, "generate", "--spec", "spec.yaml", "--out", "gen", "--no-rpc", ...args], { cwd, encoding: "utf8" });
+const generate = (cwd: string, ...args: string[]) =>
+  spawnSync(process.execPath, [CLI, "generate", "--spec", "spec.yaml", "--out", "gen", "--no-rpc", ...args], {
+    cwd,
+    encoding: "utf8",
+  });
 
 function project(withGit: boolean): string {
   const dir = mkdtempSync(join(tmpdir(), "custody-surface-"));

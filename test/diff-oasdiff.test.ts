@@ -20,7 +20,12 @@ const DIFFERS = new Set(["TestAPISecurityAdded"]);
 
 describe("custody diff on oasdiff's test pairs", () => {
   it.each(cases.map((c) => [c.test, c] as const))("%s", async (_, c) => {
-    const report = diffDocuments({ openapi: { old: await loadSide(join(DIR, c.base), "openapi"), next: await loadSide(join(DIR, c.revision), "openapi") } });
+    const report = diffDocuments({
+      openapi: {
+        old: await loadSide(join(DIR, c.base), "openapi"),
+        next: await loadSide(join(DIR, c.revision), "openapi"),
+      },
+    });
     const theirs = c.oasdiff.some((x) => x.level === "ERR");
     const ours = report.summary.breaking > 0;
     expect(ours).toBe(DIFFERS.has(c.test) ? !theirs : theirs);

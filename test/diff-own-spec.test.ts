@@ -20,7 +20,9 @@ beforeAll(async () => {
 function diff(mutate: (d: Doc) => void) {
   const next = structuredClone(spec);
   mutate(next);
-  return diffDocuments({ openapi: { old: new SpecDoc(spec, "spec/openapi.yaml"), next: new SpecDoc(next, "copy.yaml") } });
+  return diffDocuments({
+    openapi: { old: new SpecDoc(spec, "spec/openapi.yaml"), next: new SpecDoc(next, "copy.yaml") },
+  });
 }
 
 function rpcDiff(mutate: (d: Doc) => void) {
@@ -31,7 +33,12 @@ function rpcDiff(mutate: (d: Doc) => void) {
 
 function operations(d: Doc): { path: string; method: string; op: Doc; where: string }[] {
   return Object.entries(d.paths as Doc).flatMap(([path, item]) =>
-    METHODS.filter((m) => item[m]).map((method) => ({ path, method, op: item[method], where: `${method.toUpperCase()} ${path}` })),
+    METHODS.filter((m) => item[m]).map((method) => ({
+      path,
+      method,
+      op: item[method],
+      where: `${method.toUpperCase()} ${path}`,
+    })),
   );
 }
 
@@ -61,7 +68,9 @@ function reachedBy(schema: string) {
   return {
     responses: ops.filter((o) => reaches(o.op.responses, schema)).map((o) => o.where),
     requests: ops.filter((o) => reaches(o.op.requestBody, schema)).map((o) => o.where),
-    webhooks: Object.entries(spec.webhooks as Doc).filter(([, item]) => reaches(item.post?.requestBody, schema)).map(([name]) => `webhook ${name}`),
+    webhooks: Object.entries(spec.webhooks as Doc)
+      .filter(([, item]) => reaches(item.post?.requestBody, schema))
+      .map(([name]) => `webhook ${name}`),
   };
 }
 
@@ -74,7 +83,9 @@ describe("custody diff on spec/openapi.yaml", () => {
     const target = operations(spec).find((o) => o.op.operationId === "getHealth")!;
     const alone = METHODS.filter((m) => spec.paths[target.path][m]).length === 1;
     const r = diff((d) => delete d.paths[target.path][target.method]);
-    expect(lines(r)).toEqual([`breaking ${alone ? "api-path-removed-without-deprecation" : "api-removed-without-deprecation"} ${target.where}`]);
+    expect(lines(r)).toEqual([
+      `breaking ${alone ? "api-path-removed-without-deprecation" : "api-removed-without-deprecation"} ${target.where}`,
+    ]);
     expect(r.summary.semver).toBe("major");
   });
 
@@ -85,12 +96,22 @@ describe("custody diff on spec/openapi.yaml", () => {
   });
 
   it("a required query parameter added", () => {
-    const r = diff((d) => (op(d, "listWallets").parameters = [...(op(d, "listWallets").parameters ?? []), { name: "added", in: "query", required: true, schema: { type: "string" } }]));
+    const r = diff(
+      (d) =>
+        (op(d, "listWallets").parameters = [
+          ...(op(d, "listWallets").parameters ?? []),
+          { name: "added", in: "query", required: true, schema: { type: "string" } },
+        ]),
+    );
     expect(lines(r)).toEqual([`breaking new-required-request-parameter ${whereOf("listWallets")}`]);
   });
 
   it("a required request property added (createWallet's body)", () => {
-    const name = (spec.paths && op(spec, "createWallet").requestBody.content["application/json"].schema.$ref as string).split("/").pop()!;
+    const name = (
+      spec.paths && (op(spec, "createWallet").requestBody.content["application/json"].schema.$ref as string)
+    )
+      .split("/")
+      .pop()!;
     const r = diff((d) => {
       d.components.schemas[name].properties.added = { type: "string" };
       d.components.schemas[name].required.push("added");
@@ -106,7 +127,12 @@ describe("custody diff on spec/openapi.yaml", () => {
     });
     const { responses, webhooks } = reachedBy("Wallet");
     expect(responses.length).toBeGreaterThan(1);
-    expect(lines(r)).toEqual([...responses.map((w) => `breaking response-required-property-removed ${w}`), ...webhooks.map((w) => `breaking webhook-property-removed-required ${w}`)].sort());
+    expect(lines(r)).toEqual(
+      [
+        ...responses.map((w) => `breaking response-required-property-removed ${w}`),
+        ...webhooks.map((w) => `breaking webhook-property-removed-required ${w}`),
+      ].sort(),
+    );
   });
 
   it("an enum value added to WalletType: breaking where it is received, info where it is sent", () => {
@@ -139,7 +165,10 @@ describe("custody diff on spec/openapi.yaml", () => {
       delete op(d, "getWallet").responses["200"];
       delete op(d, "getWallet").responses["404"];
     });
-    expect(lines(r)).toEqual([`breaking response-success-status-removed ${whereOf("getWallet")}`, `info response-non-success-status-removed ${whereOf("getWallet")}`]);
+    expect(lines(r)).toEqual([
+      `breaking response-success-status-removed ${whereOf("getWallet")}`,
+      `info response-non-success-status-removed ${whereOf("getWallet")}`,
+    ]);
   });
 
   it("a response content type removed", () => {
@@ -148,12 +177,19 @@ describe("custody diff on spec/openapi.yaml", () => {
       const resolved = ok.$ref ? d.components.responses[ok.$ref.split("/").pop()] : ok;
       op(d, "getWallet").responses["200"] = { ...resolved, content: { "text/plain": { schema: { type: "string" } } } };
     });
-    expect(lines(r)).toEqual([`breaking response-media-type-removed ${whereOf("getWallet")}`, `info response-media-type-added ${whereOf("getWallet")}`]);
+    expect(lines(r)).toEqual([
+      `breaking response-media-type-removed ${whereOf("getWallet")}`,
+      `info response-media-type-added ${whereOf("getWallet")}`,
+    ]);
   });
 
   it("x-custody-min-role raised, x-custody-scopes widened", () => {
-    expect(lines(diff((d) => (op(d, "listWallets")["x-custody-min-role"] = "owner")))).toEqual([`breaking api-custody-min-role-raised ${whereOf("listWallets")}`]);
-    expect(lines(diff((d) => op(d, "getWallet")["x-custody-scopes"].push("balances:read")))).toEqual([`breaking api-custody-scope-added ${whereOf("getWallet")}`]);
+    expect(lines(diff((d) => (op(d, "listWallets")["x-custody-min-role"] = "owner")))).toEqual([
+      `breaking api-custody-min-role-raised ${whereOf("listWallets")}`,
+    ]);
+    expect(lines(diff((d) => op(d, "getWallet")["x-custody-scopes"].push("balances:read")))).toEqual([
+      `breaking api-custody-scope-added ${whereOf("getWallet")}`,
+    ]);
   });
 
   it("a new security scheme required", () => {
@@ -174,6 +210,8 @@ describe("custody diff on spec/openrpc.json", () => {
   it("a method removed; a required param added", () => {
     const first = rpc.methods[0].name as string;
     expect(lines(rpcDiff((d) => d.methods.shift()))).toEqual([`breaking rpc-method-removed rpc ${first}`]);
-    expect(lines(rpcDiff((d) => d.methods[0].params.push({ name: "added", required: true, schema: { type: "string" } })))).toEqual([`breaking rpc-new-required-param rpc ${first}`]);
+    expect(
+      lines(rpcDiff((d) => d.methods[0].params.push({ name: "added", required: true, schema: { type: "string" } }))),
+    ).toEqual([`breaking rpc-new-required-param rpc ${first}`]);
   });
 });

@@ -11,7 +11,7 @@ import { packageRoot } from "../lib/package-root.ts";
 import { markdownFiles } from "../scripts/reference-docs/links.ts";
 import { blocksOf, CHECKED_LANGS, parseMarker, takesPart, unmarked } from "./support/doc-blocks.ts";
 import { followPage, stopAll } from "./support/doc-follow.ts";
-import { packedInstall, type PackedInstall } from "./support/packed-install.ts";
+import { type PackedInstall, packedInstall } from "./support/packed-install.ts";
 
 const ROOT = packageRoot(import.meta.url);
 /** Pages written elsewhere that may not carry markers yet; they take part by adding them, nothing else. */

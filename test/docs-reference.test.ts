@@ -16,7 +16,12 @@ import { brokenLinks, markdownFiles } from "../scripts/reference-docs/links.ts";
 describe("the generated reference", () => {
   it("is up to date: `npm run docs -- --check` exits 0 (else run `npm run docs`)", async () => {
     const result = await new Promise<{ code: number; out: string }>((resolve) =>
-      execFile(process.execPath, ["--import", "tsx", "scripts/reference-docs/index.ts", "--check"], { cwd: ROOT }, (error, stdout, stderr) => resolve({ code: error ? 1 : 0, out: stdout + stderr })),
+      execFile(
+        process.execPath,
+        ["--import", "tsx", "scripts/reference-docs/index.ts", "--check"],
+        { cwd: ROOT },
+        (error, stdout, stderr) => resolve({ code: error ? 1 : 0, out: stdout + stderr }),
+      ),
     );
     expect(result.out).toContain("up to date");
     expect(result.code).toBe(0);
@@ -35,7 +40,11 @@ describe("the generated reference", () => {
 
   it("goes stale when a flag is added: the CLI page and the config page", async () => {
     const options = CERTIFY_OPTIONS as Record<string, unknown>;
-    options["body-limit"] = { type: "string", value: "BYTES", description: "stop reading an answer after this many bytes" };
+    options["body-limit"] = {
+      type: "string",
+      value: "BYTES",
+      description: "stop reading an answer after this many bytes",
+    };
     try {
       expect(await stale()).toEqual(["docs/reference/cli.md", "docs/reference/config.md"]);
     } finally {
@@ -62,12 +71,15 @@ describe("the generated reference", () => {
 
   it("keeps the numbers prose gives for the contract true, and refuses a count it does not know", async () => {
     const values = await counts();
-    const page = "<!-- generated:count:operations -->29<!-- /generated --> operations, <!-- generated:count:checks -->1<!-- /generated --> checks";
+    const page =
+      "<!-- generated:count:operations -->29<!-- /generated --> operations, <!-- generated:count:checks -->1<!-- /generated --> checks";
     expect(renderCounts("p.md", page, values)).toBe(
       `<!-- generated:count:operations -->${values.operations}<!-- /generated --> operations, <!-- generated:count:checks -->${CATALOG.length}<!-- /generated --> checks`,
     );
     expect(values.operations).toBeGreaterThan(values["seed-operations"]);
-    expect(() => renderCounts("p.md", "<!-- generated:count:endpoints -->3<!-- /generated -->", values)).toThrow(/p\.md: unknown count 'endpoints'/);
+    expect(() => renderCounts("p.md", "<!-- generated:count:endpoints -->3<!-- /generated -->", values)).toThrow(
+      /p\.md: unknown count 'endpoints'/,
+    );
   });
 });
 
@@ -84,7 +96,10 @@ describe("relative links in Markdown", () => {
   it("a missing file, a missing heading and a heading that exists are told apart", () => {
     const file = join(scratch, "page.md");
     writeFileSync(join(scratch, "other.md"), "# Other\n\n## The `custody certify` verdict\n");
-    writeFileSync(file, "# Page\n\n[ok](other.md#the-custody-certify-verdict) [gone](missing.md) [anchor](other.md#nope) [web](https://x.test/a.md)\n```\n[code](not-checked.md)\n```\n");
+    writeFileSync(
+      file,
+      "# Page\n\n[ok](other.md#the-custody-certify-verdict) [gone](missing.md) [anchor](other.md#nope) [web](https://x.test/a.md)\n```\n[code](not-checked.md)\n```\n",
+    );
     expect(brokenLinks(scratch, [file])).toEqual([
       { file: "page.md", line: 3, target: "missing.md", problem: "missing.md does not exist" },
       { file: "page.md", line: 3, target: "other.md#nope", problem: "other.md has no heading #nope" },

@@ -4,17 +4,20 @@
 // test-output/. Without /usr/bin/chromium (or $CUSTODY_CHROMIUM) the tests are skipped with the reason.
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CustodialWalletServiceClient } from "../generated/client.ts";
 import { operationList } from "../generated/operations.ts";
-import { startSandbox, type Sandbox } from "../reference/sandbox.ts";
-import { startReceiver, waitFor, type Receiver } from "./reference-helpers.ts";
+import { type Sandbox, startSandbox } from "../reference/sandbox.ts";
+import { type Receiver, startReceiver, waitFor } from "./reference-helpers.ts";
 
 const CHROMIUM = process.env.CUSTODY_CHROMIUM ?? "/usr/bin/chromium";
 const OUTPUT = path.resolve(import.meta.dirname, "../test-output");
 const available = existsSync(CHROMIUM);
-if (!available) console.warn(`frontend-browser: skipped, no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CUSTODY_CHROMIUM)`);
+if (!available)
+  console.warn(
+    `frontend-browser: skipped, no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CUSTODY_CHROMIUM)`,
+  );
 
 describe.skipIf(!available)("console and docs in Chromium", () => {
   let sandbox: Sandbox;
@@ -37,7 +40,16 @@ describe.skipIf(!available)("console and docs in Chromium", () => {
     receiver = await startReceiver();
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
     });
     page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
@@ -111,7 +123,10 @@ describe.skipIf(!available)("console and docs in Chromium", () => {
     expect(await created.locator("pre").textContent()).toContain('"event": "wallet.created"');
     const before = receiver.received.filter((r) => r.event.event === "wallet.created").length;
     await created.locator("button", { hasText: "Resend" }).click();
-    await waitFor("the resent wallet.created", () => receiver.received.filter((r) => r.event.event === "wallet.created").length > before);
+    await waitFor(
+      "the resent wallet.created",
+      () => receiver.received.filter((r) => r.event.event === "wallet.created").length > before,
+    );
     await page.screenshot({ path: path.join(OUTPUT, "console-full.png"), fullPage: true });
     expect(problems).toEqual([]);
   });
@@ -119,8 +134,15 @@ describe.skipIf(!available)("console and docs in Chromium", () => {
   it("shows an endpoint's state, re-enables a disabled one and requeues what it missed", async () => {
     const down = await startReceiver(503);
     try {
-      const client = new CustodialWalletServiceClient({ baseUrl: sandbox.base_url, apiKey: sandbox.api_key, apiSecret: sandbox.api_secret });
-      await client.createWebhook({ params: { workspace_id: sandbox.workspace_id }, body: { url: down.url, event_types: ["wallet.created"] } });
+      const client = new CustodialWalletServiceClient({
+        baseUrl: sandbox.base_url,
+        apiKey: sandbox.api_key,
+        apiSecret: sandbox.api_secret,
+      });
+      await client.createWebhook({
+        params: { workspace_id: sandbox.workspace_id },
+        body: { url: down.url, event_types: ["wallet.created"] },
+      });
       const row = page.locator("#endpoints tbody tr", { hasText: down.url });
       // Events keep coming while the receiver is down, until the endpoint is disabled.
       await waitFor(
@@ -162,7 +184,9 @@ describe.skipIf(!available)("console and docs in Chromium", () => {
     await docs.locator(".opblock").first().waitFor();
     // Every operation (and the spec's webhooks) gets its block.
     expect(await docs.locator(".opblock").count()).toBeGreaterThanOrEqual(operationList.length);
-    expect(await docs.locator(".opblock-summary-path", { hasText: "/api/v1/wallets/{wallet_id}/overview" }).count()).toBe(1);
+    expect(
+      await docs.locator(".opblock-summary-path", { hasText: "/api/v1/wallets/{wallet_id}/overview" }).count(),
+    ).toBe(1);
     await docs.screenshot({ path: path.join(OUTPUT, "docs.png") });
     expect(external).toEqual([]);
     await docs.close();

@@ -1,16 +1,16 @@
 // `custody sandbox` banner and credentials file, then `custody request` and `custody trigger` round
 // trips against that running sandbox: signed calls by operationId and by METHOD PATH, the curl line
 // (run with curl when it is installed), and every trigger event seen in the API and at a webhook receiver.
-import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { run as request } from "../cli/request.ts";
-import { run as trigger } from "../cli/trigger.ts";
 import { main } from "../cli/main.ts";
+import { run as request } from "../cli/request.ts";
 import type { SandboxFile } from "../cli/sandbox-file.ts";
-import { startReceiver, waitFor, type Receiver } from "./reference-helpers.ts";
+import { run as trigger } from "../cli/trigger.ts";
+import { type Receiver, startReceiver, waitFor } from "./reference-helpers.ts";
 
 const BIN = path.resolve(import.meta.dirname, "../bin/custody.js");
 const dir = mkdtempSync(path.join(os.tmpdir(), "custody-frontend-cli-"));
@@ -37,8 +37,12 @@ async function capture(fn: () => Promise<number>): Promise<{ code: number; out: 
 
 beforeAll(async () => {
   process.env.CUSTODY_SANDBOX_FILE = FILE;
-  for (const name of ["CUSTODY_BASE_URL", "CUSTODY_API_KEY", "CUSTODY_API_SECRET", "CUSTODY_WORKSPACE_ID"]) delete process.env[name];
-  child = spawn(process.execPath, [BIN, "sandbox", "--block-time", "0"], { env: { ...process.env, CUSTODY_SANDBOX_FILE: FILE }, stdio: ["pipe", "pipe", "pipe"] });
+  for (const name of ["CUSTODY_BASE_URL", "CUSTODY_API_KEY", "CUSTODY_API_SECRET", "CUSTODY_WORKSPACE_ID"])
+    delete process.env[name];
+  child = spawn(process.execPath, [BIN, "sandbox", "--block-time", "0"], {
+    env: { ...process.env, CUSTODY_SANDBOX_FILE: FILE },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   child.stdout.on("data", (c: Buffer) => (banner += c.toString()));
   await waitFor("the sandbox banner", () => banner.includes("Press Ctrl+C"), 60_000);
   sandbox = JSON.parse(readFileSync(FILE, "utf8")) as SandboxFile;
@@ -110,12 +114,20 @@ describe("custody request", () => {
     expect((await capture(() => main(["request", "nope"]))).err).toMatch(/unknown operation 'nope'/);
     expect((await capture(() => main(["request", "getWallet"]))).err).toMatch(/needs --param wallet_id=…/);
     expect((await capture(() => main(["request", "listWallets", "--body", "{"]))).err).toMatch(/--body is not JSON/);
-    expect((await capture(() => main(["request", "listWallets", "--api-key", "k", "--api-secret", "s", "--base-url", "ftp://x"]))).err).toMatch(/must be http/);
+    expect(
+      (
+        await capture(() =>
+          main(["request", "listWallets", "--api-key", "k", "--api-secret", "s", "--base-url", "ftp://x"]),
+        )
+      ).err,
+    ).toMatch(/must be http/);
   });
 
   it("--curl prints a signed curl line that the API accepts", async () => {
     const r = await capture(() => request(["listNetworks", "--curl"]));
-    expect(r.out).toMatch(/^curl -sS -X GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/networks -H 'ACCESS-API-KEY: key_\w+' -H 'ACCESS-TIMESTAMP: \d+' -H 'ACCESS-SIGN: [A-Za-z0-9+/=]+'$/);
+    expect(r.out).toMatch(
+      /^curl -sS -X GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/networks -H 'ACCESS-API-KEY: key_\w+' -H 'ACCESS-TIMESTAMP: \d+' -H 'ACCESS-SIGN: [A-Za-z0-9+/=]+'$/,
+    );
     if (!existsSync("/usr/bin/curl")) return; // the line's shape is checked above; sending it needs curl
     const answer = execFileSync("sh", ["-c", r.out], { encoding: "utf8" });
     expect(JSON.parse(answer).success).toBe(true);
@@ -126,8 +138,16 @@ describe("custody trigger", () => {
   let walletId: string;
 
   beforeAll(async () => {
-    const events = ["wallet.created", "deposit.pending", "deposit.confirmed", "withdrawal.executed", "withdrawal.failed"];
-    const r = await capture(() => request(["createWebhook", "--body", JSON.stringify({ url: receiver.url, event_types: events })]));
+    const events = [
+      "wallet.created",
+      "deposit.pending",
+      "deposit.confirmed",
+      "withdrawal.executed",
+      "withdrawal.failed",
+    ];
+    const r = await capture(() =>
+      request(["createWebhook", "--body", JSON.stringify({ url: receiver.url, event_types: events })]),
+    );
     expect(r.code).toBe(0);
   });
 
@@ -137,36 +157,48 @@ describe("custody trigger", () => {
     const r = await capture(() => trigger(["wallet.created"]));
     expect(r.code).toBe(0);
     walletId = /wallet ([0-9a-f-]{36}) is ready/.exec(r.out)![1];
-    await waitFor("wallet.created at the receiver", () => seen("wallet.created").some((w) => w.event.payload.wallet_id === walletId || w.event.payload.id === walletId));
+    await waitFor("wallet.created at the receiver", () =>
+      seen("wallet.created").some((w) => w.event.payload.wallet_id === walletId || w.event.payload.id === walletId),
+    );
   });
 
   it("deposit sends from the faucet and deposit.pending is delivered", async () => {
     const r = await capture(() => trigger(["deposit", "--wallet", walletId, "--amount", "0.75"]));
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/sent 0\.75 \w+ from the faucet/);
-    await waitFor("deposit.pending at the receiver", () => seen("deposit.pending").some((w) => w.event.payload.amount === "0.75"));
+    await waitFor("deposit.pending at the receiver", () =>
+      seen("deposit.pending").some((w) => w.event.payload.amount === "0.75"),
+    );
   });
 
   it("deposit.confirmed raises the available balance", async () => {
     const r = await capture(() => trigger(["deposit.confirmed", "--wallet", walletId, "--amount", "2"]));
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/deposit confirmed: available balance [0-9.]+ → [0-9.]+/);
-    await waitFor("deposit.confirmed at the receiver", () => seen("deposit.confirmed").some((w) => w.event.payload.amount === "2"));
+    await waitFor("deposit.confirmed at the receiver", () =>
+      seen("deposit.confirmed").some((w) => w.event.payload.amount === "2"),
+    );
   });
 
   it("deposit.confirmed --chain sol sends SOL from the Solana faucet and raises the SOL balance", async () => {
-    const r = await capture(() => trigger(["deposit.confirmed", "--chain", "sol", "--wallet", walletId, "--amount", "1.5"]));
+    const r = await capture(() =>
+      trigger(["deposit.confirmed", "--chain", "sol", "--wallet", walletId, "--amount", "1.5"]),
+    );
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/sent 1\.5 SOL from the faucet to [1-9A-HJ-NP-Za-km-z]{32,44} /);
     expect(r.out).toMatch(/deposit confirmed: available balance 0 → 1\.5 SOL/);
-    await waitFor("the SOL deposit.confirmed at the receiver", () => seen("deposit.confirmed").some((w) => w.event.payload.amount === "1.5"));
+    await waitFor("the SOL deposit.confirmed at the receiver", () =>
+      seen("deposit.confirmed").some((w) => w.event.payload.amount === "1.5"),
+    );
   });
 
   it("withdrawal.failed makes a withdrawal fail on chain", async () => {
     const r = await capture(() => trigger(["withdrawal.failed", "--wallet", walletId]));
     expect(r.code).toBe(0);
     const id = /withdrawal ([0-9a-f-]{36}) failed/.exec(r.out)![1];
-    await waitFor("withdrawal.failed at the receiver", () => seen("withdrawal.failed").some((w) => JSON.stringify(w.event.payload).includes(id)));
+    await waitFor("withdrawal.failed at the receiver", () =>
+      seen("withdrawal.failed").some((w) => JSON.stringify(w.event.payload).includes(id)),
+    );
     const got = await capture(() => request(["getWithdrawal", "--param", `withdrawal_id=${id}`]));
     expect(got.out).toContain('"status": "failed"');
   });
@@ -191,10 +223,18 @@ describe("custody trigger", () => {
   });
 
   it("refuses unknown events and bad amounts in one line", async () => {
-    expect((await capture(() => main(["trigger", "deposit.nope"]))).err).toMatch(/unknown event 'deposit.nope'; events: deposit/);
-    expect((await capture(() => main(["trigger", "deposit", "--amount", "-1"]))).err).toMatch(/--amount must be a positive decimal/);
-    expect((await capture(() => main(["trigger", "deposit", "--chain", "btc"]))).err).toMatch(/--chain must be evm or sol, got 'btc'/);
-    expect((await capture(() => main(["trigger", "withdrawal.failed", "--chain", "sol"]))).err).toMatch(/withdrawal.failed is evm only/);
+    expect((await capture(() => main(["trigger", "deposit.nope"]))).err).toMatch(
+      /unknown event 'deposit.nope'; events: deposit/,
+    );
+    expect((await capture(() => main(["trigger", "deposit", "--amount", "-1"]))).err).toMatch(
+      /--amount must be a positive decimal/,
+    );
+    expect((await capture(() => main(["trigger", "deposit", "--chain", "btc"]))).err).toMatch(
+      /--chain must be evm or sol, got 'btc'/,
+    );
+    expect((await capture(() => main(["trigger", "withdrawal.failed", "--chain", "sol"]))).err).toMatch(
+      /withdrawal.failed is evm only/,
+    );
   });
 });
 
@@ -205,7 +245,9 @@ describe("without a running sandbox", () => {
     try {
       const r = await capture(() => main(["request", "listWallets"]));
       expect(r.code).toBe(2);
-      expect(r.err).toMatch(/missing --base-url \(or CUSTODY_BASE_URL\), .*; or start `custody sandbox` \(it writes .*none\.json\)/);
+      expect(r.err).toMatch(
+        /missing --base-url \(or CUSTODY_BASE_URL\), .*; or start `custody sandbox` \(it writes .*none\.json\)/,
+      );
     } finally {
       process.env.CUSTODY_SANDBOX_FILE = saved;
     }

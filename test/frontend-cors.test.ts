@@ -3,11 +3,11 @@
 // Access-Control-Allow-Origin and exposes x-request-id; a configured origin list is enforced.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operationList } from "../generated/operations.ts";
+import { SANDBOX_ADMIN_ROUTES } from "../reference/api/sandbox-admin.ts";
+import { type Sandbox, startSandbox } from "../reference/sandbox.ts";
 import { walletApiBaseUrl } from "../runtime/http/base-url.ts";
 import { createTransport } from "../runtime/http/client.ts";
 import { CORS_ALLOWED_HEADERS, parseCorsOrigins } from "../runtime/server/cors.ts";
-import { SANDBOX_ADMIN_ROUTES } from "../reference/api/sandbox-admin.ts";
-import { startSandbox, type Sandbox } from "../reference/sandbox.ts";
 
 const ORIGIN = "http://localhost:5173";
 const concrete = (template: string) => template.replace(/\{[^}]+\}/g, "abc123");
@@ -29,7 +29,10 @@ describe("CORS on the sandbox wallet API (any origin, the default)", () => {
     await sandbox?.close();
   });
 
-  const routes = [...operationList.map((op) => ({ id: op.operationId, method: op.method, path: op.path })), ...SANDBOX_ADMIN_ROUTES.map((r) => ({ id: r.path, ...r }))];
+  const routes = [
+    ...operationList.map((op) => ({ id: op.operationId, method: op.method, path: op.path })),
+    ...SANDBOX_ADMIN_ROUTES.map((r) => ({ id: r.path, ...r })),
+  ];
 
   it.each(routes)("preflight for $id ($method $path)", async ({ method, path }) => {
     const res = await preflight(sandbox.base_url, method, concrete(path));
@@ -37,7 +40,15 @@ describe("CORS on the sandbox wallet API (any origin, the default)", () => {
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
     expect(res.headers.get("access-control-allow-methods")?.split(", ")).toContain(method);
     const allowed = (res.headers.get("access-control-allow-headers") ?? "").toLowerCase().split(", ");
-    for (const h of ["access-api-key", "access-timestamp", "access-sign", "idempotency-key", "idempotencykey", "content-type"]) expect(allowed).toContain(h);
+    for (const h of [
+      "access-api-key",
+      "access-timestamp",
+      "access-sign",
+      "idempotency-key",
+      "idempotencykey",
+      "content-type",
+    ])
+      expect(allowed).toContain(h);
     expect(Number(res.headers.get("access-control-max-age"))).toBeGreaterThan(0);
   });
 
@@ -63,7 +74,11 @@ describe("CORS on the sandbox wallet API (any origin, the default)", () => {
 describe("CORS with --cors-origin", () => {
   let sandbox: Sandbox;
   beforeAll(async () => {
-    sandbox = await startSandbox({ env: {}, seed: "cors-list", corsOrigins: parseCorsOrigins(["http://localhost:5173,http://localhost:3000"]) });
+    sandbox = await startSandbox({
+      env: {},
+      seed: "cors-list",
+      corsOrigins: parseCorsOrigins(["http://localhost:5173,http://localhost:3000"]),
+    });
   });
   afterAll(async () => {
     await sandbox?.close();

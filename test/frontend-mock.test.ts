@@ -2,11 +2,15 @@
 // message is the reason Prism found, and the /docs page with the spec it renders.
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMock, type MockHandle } from "../cli/mock.ts";
+import { type MockHandle, startMock } from "../cli/mock.ts";
 import { operationList } from "../generated/operations.ts";
 import { violationsMessage } from "../web/mock-proxy.ts";
 
-const ACCESS_HEADERS = { "ACCESS-API-KEY": "key_01J9ZP0A1B2C3D4E5F6G7H8J9K", "ACCESS-TIMESTAMP": "1736935500", "ACCESS-SIGN": "bm90IGNoZWNrZWQgYnkgcHJpc20=" };
+const ACCESS_HEADERS = {
+  "ACCESS-API-KEY": "key_01J9ZP0A1B2C3D4E5F6G7H8J9K",
+  "ACCESS-TIMESTAMP": "1736935500",
+  "ACCESS-SIGN": "bm90IGNoZWNrZWQgYnkgcHJpc20=",
+};
 const ORIGIN = "http://localhost:5173";
 
 describe("custody mock in front of Prism", () => {
@@ -18,16 +22,26 @@ describe("custody mock in front of Prism", () => {
     await mock?.stop();
   });
 
-  it.each(operationList.map((op) => ({ id: op.operationId, method: op.method, path: op.path })))("preflight for $id", async ({ method, path }) => {
-    const res = await fetch(mock.url + path.replace(/\{[^}]+\}/g, "x1"), {
-      method: "OPTIONS",
-      headers: { origin: ORIGIN, "access-control-request-method": method, "access-control-request-headers": "access-api-key, access-sign, access-timestamp, idempotency-key, content-type" },
-    });
-    expect(res.status).toBe(204);
-    expect(res.headers.get("access-control-allow-origin")).toBe("*");
-    expect(res.headers.get("access-control-allow-methods")?.split(", ")).toContain(method);
-    expect(res.headers.get("access-control-allow-headers")).toMatch(/ACCESS-API-KEY, ACCESS-TIMESTAMP, ACCESS-SIGN, Idempotency-Key, idempotencyKey, content-type/);
-  });
+  it.each(operationList.map((op) => ({ id: op.operationId, method: op.method, path: op.path })))(
+    "preflight for $id",
+    async ({ method, path }) => {
+      const res = await fetch(mock.url + path.replace(/\{[^}]+\}/g, "x1"), {
+        method: "OPTIONS",
+        headers: {
+          origin: ORIGIN,
+          "access-control-request-method": method,
+          "access-control-request-headers":
+            "access-api-key, access-sign, access-timestamp, idempotency-key, content-type",
+        },
+      });
+      expect(res.status).toBe(204);
+      expect(res.headers.get("access-control-allow-origin")).toBe("*");
+      expect(res.headers.get("access-control-allow-methods")?.split(", ")).toContain(method);
+      expect(res.headers.get("access-control-allow-headers")).toMatch(
+        /ACCESS-API-KEY, ACCESS-TIMESTAMP, ACCESS-SIGN, Idempotency-Key, idempotencyKey, content-type/,
+      );
+    },
+  );
 
   it("answers with CORS headers and exposes x-request-id", async () => {
     const res = await fetch(`${mock.url}/api/v1/networks`, { headers: { ...ACCESS_HEADERS, origin: ORIGIN } });
@@ -37,7 +51,11 @@ describe("custody mock in front of Prism", () => {
   });
 
   it("puts the reason of a 400 into the envelope's message", async () => {
-    const res = await fetch(`${mock.url}/api/v1/wallets`, { method: "POST", headers: { ...ACCESS_HEADERS, "content-type": "application/json" }, body: JSON.stringify({ nam: 1 }) });
+    const res = await fetch(`${mock.url}/api/v1/wallets`, {
+      method: "POST",
+      headers: { ...ACCESS_HEADERS, "content-type": "application/json" },
+      body: JSON.stringify({ nam: 1 }),
+    });
     expect(res.status).toBe(400);
     const body = await res.json();
     expect(body).toMatchObject({ success: false, code: 400, data: null });

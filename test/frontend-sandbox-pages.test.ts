@@ -1,10 +1,11 @@
 // What the sandbox serves beside the API: /docs, the console's files and its key (only to the
 // sandbox's own host names, never with CORS), and the /_sandbox/ actions (signed, admin or owner only).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { request as httpRequest } from "node:http";
-import { computeSignature, unixSeconds } from "../runtime/http/hmac.ts";
-import { startSandbox, type Sandbox } from "../reference/sandbox.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webhookEventTypes } from "../generated/webhooks.ts";
+import { type Sandbox, startSandbox } from "../reference/sandbox.ts";
+import { computeSignature, unixSeconds } from "../runtime/http/hmac.ts";
 import { EVENT_TYPES } from "../web/console/adapter.js";
 
 let sandbox: Sandbox;
@@ -17,14 +18,20 @@ afterAll(async () => {
 });
 
 /** A GET with a chosen Host header (fetch does not let one set it). */
-function getWithHost(path: string, host: string): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+function getWithHost(
+  path: string,
+  host: string,
+): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
   const url = new URL(sandbox.base_url);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, path, headers: { host, origin: "http://evil.example" } }, (res) => {
-      let body = "";
-      res.on("data", (c: Buffer) => (body += c.toString()));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
-    });
+    const req = httpRequest(
+      { host: url.hostname, port: url.port, path, headers: { host, origin: "http://evil.example" } },
+      (res) => {
+        let body = "";
+        res.on("data", (c: Buffer) => (body += c.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+      },
+    );
     req.on("error", reject);
     req.end();
   });
@@ -35,7 +42,12 @@ function signed(path: string, body: unknown, key = sandbox.api_key, secret = san
   const timestamp = String(unixSeconds());
   return fetch(sandbox.base_url + path, {
     method: "POST",
-    headers: { "ACCESS-API-KEY": key, "ACCESS-TIMESTAMP": timestamp, "ACCESS-SIGN": computeSignature(secret, { method: "POST", path, timestamp, body: text }), "content-type": "application/json" },
+    headers: {
+      "ACCESS-API-KEY": key,
+      "ACCESS-TIMESTAMP": timestamp,
+      "ACCESS-SIGN": computeSignature(secret, { method: "POST", path, timestamp, body: text }),
+      "content-type": "application/json",
+    },
     body: text,
   });
 }
@@ -49,8 +61,12 @@ describe("pages", () => {
     expect(page.headers.get("content-type")).toMatch(/text\/html/);
     expect(page.headers.get("content-security-policy")).toMatch(/script-src 'self'/);
     expect(await page.text()).toContain("<title>custody sandbox console</title>");
-    for (const f of ["console.js", "adapter.js", "signing.js", "console.css"]) expect((await fetch(`${sandbox.base_url}/console/${f}`)).status).toBe(200);
-    const ops = (await (await fetch(`${sandbox.base_url}/console/operations.json`)).json()) as Record<string, { method: string; path: string }>;
+    for (const f of ["console.js", "adapter.js", "signing.js", "console.css"])
+      expect((await fetch(`${sandbox.base_url}/console/${f}`)).status).toBe(200);
+    const ops = (await (await fetch(`${sandbox.base_url}/console/operations.json`)).json()) as Record<
+      string,
+      { method: string; path: string }
+    >;
     expect(ops.listWallets).toEqual({ method: "GET", path: "/api/v1/workspaces/{workspace_id}/wallets" });
   });
 
@@ -58,7 +74,11 @@ describe("pages", () => {
     const port = new URL(sandbox.base_url).port;
     const own = await getWithHost("/console/config.json", `127.0.0.1:${port}`);
     expect(own.status).toBe(200);
-    expect(JSON.parse(own.body)).toMatchObject({ api_key: sandbox.api_key, workspace_id: sandbox.workspace_id, key_role: "owner" });
+    expect(JSON.parse(own.body)).toMatchObject({
+      api_key: sandbox.api_key,
+      workspace_id: sandbox.workspace_id,
+      key_role: "owner",
+    });
     expect(own.headers["access-control-allow-origin"]).toBeUndefined();
     expect(own.headers["cache-control"]).toBe("no-store");
     const local = await getWithHost("/console/config.json", `localhost:${port}`);
@@ -87,7 +107,10 @@ describe("sandbox actions", () => {
     const bad = await signed("/_sandbox/faucet", { address: "0x12", amount: "1" });
     expect(bad.status).toBe(400);
     expect((await bad.json()).message).toMatch(/^address: /);
-    const amount = await signed("/_sandbox/faucet", { address: "0x000000000000000000000000000000000000dEaD", amount: "-1" });
+    const amount = await signed("/_sandbox/faucet", {
+      address: "0x000000000000000000000000000000000000dEaD",
+      amount: "-1",
+    });
     expect((await amount.json()).message).toMatch(/^amount: /);
     const blocks = await signed("/_sandbox/mine", { blocks: 1000 });
     expect((await blocks.json()).message).toMatch(/^blocks: /);
@@ -97,7 +120,10 @@ describe("sandbox actions", () => {
 
   it("send from the faucet and mine", async () => {
     const before = (await (await signed("/_sandbox/mine", { blocks: 1 })).json()).data.block_number as number;
-    const sent = await signed("/_sandbox/faucet", { address: "0x000000000000000000000000000000000000dEaD", amount: "0.5" });
+    const sent = await signed("/_sandbox/faucet", {
+      address: "0x000000000000000000000000000000000000dEaD",
+      amount: "0.5",
+    });
     expect(sent.status).toBe(200);
     expect((await sent.json()).data.tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
     const after = (await (await signed("/_sandbox/mine", { blocks: 2 })).json()).data.block_number as number;

@@ -4,7 +4,12 @@ import { generate } from "../generator/index.ts";
 
 describe("committed generated/", () => {
   it("is up to date with spec/openapi.yaml and spec/openrpc.json", async () => {
-    const result = await generate({ specPath: "spec/openapi.yaml", rpcSpecPath: "spec/openrpc.json", outDir: "generated", check: true });
+    const result = await generate({
+      specPath: "spec/openapi.yaml",
+      rpcSpecPath: "spec/openrpc.json",
+      outDir: "generated",
+      check: true,
+    });
     expect(result.files.filter((f) => f.changed).map((f) => f.path)).toEqual([]);
   });
 });

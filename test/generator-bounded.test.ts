@@ -30,26 +30,57 @@ function deepDocument(family: Family, depth: number): Record<string, unknown> {
   for (let i = 0; i < depth; i++) {
     const last = i === depth - 1;
     if (family === "properties") {
-      schemas[`C${i}`] = { type: "object", properties: last ? { n: { type: "integer" } } : { a: ref(`C${i + 1}`), b: ref(`C${i + 1}`), n: { type: "integer" } } };
+      schemas[`C${i}`] = {
+        type: "object",
+        properties: last
+          ? { n: { type: "integer" } }
+          : { a: ref(`C${i + 1}`), b: ref(`C${i + 1}`), n: { type: "integer" } },
+      };
     } else if (family === "subschemas") {
       // Refs into another component's property (APIs.guru's bundling of shared external schemas).
       const next = { $ref: `#/components/schemas/C${i + 1}/properties/inner` };
-      schemas[`C${i}`] = { type: "object", properties: { inner: last ? { type: "integer" } : { type: "object", properties: { a: next, b: next, n: { type: "integer" } } } } };
+      schemas[`C${i}`] = {
+        type: "object",
+        properties: {
+          inner: last
+            ? { type: "integer" }
+            : { type: "object", properties: { a: next, b: next, n: { type: "integer" } } },
+        },
+      };
     } else if (family === "unions") {
-      schemas[`C${i}`] = last ? { type: "integer" } : { anyOf: [ref(`C${i + 1}`), { type: "array", items: ref(`C${i + 1}`) }, { type: "boolean" }] };
+      schemas[`C${i}`] = last
+        ? { type: "integer" }
+        : { anyOf: [ref(`C${i + 1}`), { type: "array", items: ref(`C${i + 1}`) }, { type: "boolean" }] };
     } else {
-      schemas[`C${i}`] = last ? { type: "object", properties: { leaf: { type: "string" } } } : { allOf: [ref(`C${i + 1}`), ref(`D${i + 1}`), { type: "object", properties: { [`c${i}`]: { type: "integer" } } }] };
-      schemas[`D${i}`] = last ? { type: "object", properties: { leafD: { type: "string" } } } : { allOf: [ref(`C${i + 1}`), { type: "object", properties: { [`d${i}`]: { type: "integer" } } }] };
+      schemas[`C${i}`] = last
+        ? { type: "object", properties: { leaf: { type: "string" } } }
+        : {
+            allOf: [
+              ref(`C${i + 1}`),
+              ref(`D${i + 1}`),
+              { type: "object", properties: { [`c${i}`]: { type: "integer" } } },
+            ],
+          };
+      schemas[`D${i}`] = last
+        ? { type: "object", properties: { leafD: { type: "string" } } }
+        : { allOf: [ref(`C${i + 1}`), { type: "object", properties: { [`d${i}`]: { type: "integer" } } }] };
     }
   }
   const parameters = [
     { name: "q", in: "query", schema: { type: "array", items: ref("C0") } },
-    ...(family === "subschemas" ? [{ name: "inner", in: "query", schema: { $ref: "#/components/schemas/C0/properties/inner" } }] : []),
+    ...(family === "subschemas"
+      ? [{ name: "inner", in: "query", schema: { $ref: "#/components/schemas/C0/properties/inner" } }]
+      : []),
     { name: "h", in: "header", schema: ref("C0") },
   ];
   const body = { content: { "application/json": { schema: ref("C0") } } };
   const responses = { "200": { description: "ok", content: { "application/json": { schema: ref("C0") } } } };
-  return { openapi: "3.0.3", info: { title: "Deep", version: "1" }, paths: { "/x": { post: { operationId: "x", parameters, requestBody: body, responses } } }, components: { schemas } };
+  return {
+    openapi: "3.0.3",
+    info: { title: "Deep", version: "1" },
+    paths: { "/x": { post: { operationId: "x", parameters, requestBody: body, responses } } },
+    components: { schemas },
+  };
 }
 
 async function outputSize(family: Family, depth: number): Promise<number> {
@@ -62,7 +93,11 @@ async function outputSize(family: Family, depth: number): Promise<number> {
 describe("output grows linearly with the document", () => {
   for (const family of ["properties", "unions", "subschemas"] as const) {
     it(`${family}: the step from depth 20 to 30 adds what the step from 10 to 20 did`, async () => {
-      const [s10, s20, s30] = [await outputSize(family, 10), await outputSize(family, 20), await outputSize(family, 30)];
+      const [s10, s20, s30] = [
+        await outputSize(family, 10),
+        await outputSize(family, 20),
+        await outputSize(family, 30),
+      ];
       const first = s20 - s10;
       const second = s30 - s20;
       expect(first).toBeGreaterThan(0);
@@ -72,7 +107,11 @@ describe("output grows linearly with the document", () => {
   }
 
   it("allOf chains: merged into each member, at most quadratic in the depth", async () => {
-    const [s10, s20, s30] = [await outputSize("allOf", 10), await outputSize("allOf", 20), await outputSize("allOf", 30)];
+    const [s10, s20, s30] = [
+      await outputSize("allOf", 10),
+      await outputSize("allOf", 20),
+      await outputSize("allOf", 30),
+    ];
     // Quadratic steps grow by (30²-20²)/(20²-10²) = 5/3; anything exponential far more.
     expect((s30 - s20) / (s20 - s10)).toBeLessThan(1.8);
   });

@@ -70,13 +70,23 @@ it("a new operation and field appear in client, schemas, types, server; --check 
   const newOut = join(work, "new");
   await generate({ specPath: spec, outDir: newOut });
   const read = (file: string) => readFile(join(newOut, file), "utf8");
-  expect(await read("client.ts")).toContain("listWalletLabels(input: T.ListWalletLabelsInput, options?: CallOptions): ApiPromise<T.ListWalletLabelsData> {");
-  expect(await read("server.ts")).toContain("listWalletLabels(input: T.ListWalletLabelsHandlerInput, ctx: RequestContext): Promise<T.ListWalletLabelsData>;");
+  expect(await read("client.ts")).toContain(
+    "listWalletLabels(input: T.ListWalletLabelsInput, options?: CallOptions): ApiPromise<T.ListWalletLabelsData> {",
+  );
+  expect(await read("server.ts")).toContain(
+    "listWalletLabels(input: T.ListWalletLabelsHandlerInput, ctx: RequestContext): Promise<T.ListWalletLabelsData>;",
+  );
   expect(await read("types.ts")).toContain("export type ListWalletLabelsData = string[];");
-  expect(await read("schemas.ts")).toMatch(/export const WalletSchema = z\.object\(\{[^;]*label: z\.string\(\)\.refine\(\(s\) => lengthWithin\(s, 0, 40\), "length"\)\.optional\(\),/);
-  expect(await read("types.ts")).toMatch(/export interface Wallet \{[\s\S]*?\/\*\* A colour tag\. \*\/\n {2}label\?: string;/);
+  expect(await read("schemas.ts")).toMatch(
+    /export const WalletSchema = z\.object\(\{[^;]*label: z\.string\(\)\.refine\(\(s\) => lengthWithin\(s, 0, 40\), "length"\)\.optional\(\),/,
+  );
+  expect(await read("types.ts")).toMatch(
+    /export interface Wallet \{[\s\S]*?\/\*\* A colour tag\. \*\/\n {2}label\?: string;/,
+  );
   expect(await read("operations.ts")).toContain('path: "/api/v1/wallets/{wallet_id}/labels",');
-  expect(await read("README.md")).toContain("| `listWalletLabels` | GET | `/api/v1/wallets/{wallet_id}/labels` | `wallets:read` | viewer | assumed |");
+  expect(await read("README.md")).toContain(
+    "| `listWalletLabels` | GET | `/api/v1/wallets/{wallet_id}/labels` | `wallets:read` | viewer | assumed |",
+  );
   // The old output did not have them.
   expect(await readFile(join(oldOut, "client.ts"), "utf8")).not.toContain("listWalletLabels");
 });

@@ -43,11 +43,22 @@ describe("determinism", () => {
     await generate({ specPath: OUR_SPEC, rpcSpecPath: OUR_RPC, outDir: a });
     await generate({ specPath: OUR_SPEC, rpcSpecPath: OUR_RPC, outDir: b });
     const first = await snapshot(a);
-    expect(Object.keys(first)).toEqual(["README.md", "client.ts", "index.ts", "operations.ts", "rpc.ts", "schemas.ts", "server.ts", "types.ts", "webhooks.ts"]);
+    expect(Object.keys(first)).toEqual([
+      "README.md",
+      "client.ts",
+      "index.ts",
+      "operations.ts",
+      "rpc.ts",
+      "schemas.ts",
+      "server.ts",
+      "types.ts",
+      "webhooks.ts",
+    ]);
     expect(await snapshot(b)).toEqual(first);
     // No timestamps but the spec's own (examples quoted in docs carry theirs).
     const specText = await readFile(OUR_SPEC, "utf8");
-    for (const text of Object.values(first)) for (const [stamp] of text.matchAll(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/g)) expect(specText).toContain(stamp);
+    for (const text of Object.values(first))
+      for (const [stamp] of text.matchAll(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/g)) expect(specText).toContain(stamp);
   });
 
   it("a second run into the same directory writes nothing", async () => {
@@ -96,7 +107,15 @@ describe("--check", () => {
     const io = captureConsole();
     expect(await run(["--spec", join(FIXTURES, "allof.yaml"), "--out", out])).toBe(0);
     expect(io.out.join("\n")).toContain("7 files: 1 changed, 1 added, 1 removed");
-    expect((await readdir(out)).sort()).toEqual(["README.md", "client.ts", "index.ts", "operations.ts", "schemas.ts", "server.ts", "types.ts"]);
+    expect((await readdir(out)).sort()).toEqual([
+      "README.md",
+      "client.ts",
+      "index.ts",
+      "operations.ts",
+      "schemas.ts",
+      "server.ts",
+      "types.ts",
+    ]);
     expect(await run(["--spec", join(FIXTURES, "allof.yaml"), "--out", out, "--check"])).toBe(0);
   });
 

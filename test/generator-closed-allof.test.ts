@@ -7,8 +7,8 @@ import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { generate, renderFiles } from "../generator/index.ts";
-import { typecheck } from "../generator/typecheck.ts";
 import { closedOver } from "../generator/model/resolve-schema.ts";
+import { typecheck } from "../generator/typecheck.ts";
 import { ajvFor, differential } from "../scripts/differential.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));

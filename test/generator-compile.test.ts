@@ -6,13 +6,26 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { parse } from "yaml";
 import { generate, renderFiles } from "../generator/index.ts";
-import { writeTypeMatch } from "../scripts/type-match.ts";
 import { typecheck } from "../generator/typecheck.ts";
+import { writeTypeMatch } from "../scripts/type-match.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const FIXTURES = join(ROOT, "test/fixtures/specs");
 const REBILLY = join(ROOT, "node_modules/@redocly/openapi-core/src/benchmark/benches/rebilly.yaml");
-const GOOD_FIXTURES = ["keywords", "keywords-30", "discriminator", "recursive", "allof", "closed-allof", "nullable-30", "nullable-31", "additional-properties", "default-only", "names", "mini-custody"];
+const GOOD_FIXTURES = [
+  "keywords",
+  "keywords-30",
+  "discriminator",
+  "recursive",
+  "allof",
+  "closed-allof",
+  "nullable-30",
+  "nullable-31",
+  "additional-properties",
+  "default-only",
+  "names",
+  "mini-custody",
+];
 let work: string;
 
 beforeAll(async () => {
@@ -26,7 +39,12 @@ afterAll(async () => {
 async function generateWithTypeMatch(specPath: string, outDir: string, rpcSpecPath?: string): Promise<void> {
   const { model } = await renderFiles({ specPath, outDir, rpcSpecPath });
   await generate({ specPath, outDir, rpcSpecPath });
-  expect(await writeTypeMatch(outDir, model.schemas.map((s) => s.typeName))).toBe(model.schemas.length);
+  expect(
+    await writeTypeMatch(
+      outDir,
+      model.schemas.map((s) => s.typeName),
+    ),
+  ).toBe(model.schemas.length);
 }
 
 const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
@@ -36,7 +54,8 @@ function countOperations(doc: { paths?: Record<string, Record<string, unknown>> 
 }
 
 it("fixture specs and our spec compile, and every component's type is z.infer of its schema", async () => {
-  for (const name of GOOD_FIXTURES) await generateWithTypeMatch(join(FIXTURES, `${name}.yaml`), join(work, "fixtures", name));
+  for (const name of GOOD_FIXTURES)
+    await generateWithTypeMatch(join(FIXTURES, `${name}.yaml`), join(work, "fixtures", name));
   await generateWithTypeMatch(join(ROOT, "spec/openapi.yaml"), join(work, "ours"), join(ROOT, "spec/openrpc.json"));
   const result = await typecheck([join(work, "fixtures"), join(work, "ours")]);
   expect(result.output).toBe("");

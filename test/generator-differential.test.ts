@@ -11,7 +11,20 @@ import { differential } from "../scripts/differential.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const FIXTURES = join(ROOT, "test/fixtures/specs");
-const SPECS = ["keywords", "keywords-30", "allof", "discriminator", "recursive", "nullable-30", "nullable-31", "additional-properties", "mini-custody", "names", "public-apis-30", "public-apis-31"].map((n) => join(FIXTURES, `${n}.yaml`));
+const SPECS = [
+  "keywords",
+  "keywords-30",
+  "allof",
+  "discriminator",
+  "recursive",
+  "nullable-30",
+  "nullable-31",
+  "additional-properties",
+  "mini-custody",
+  "names",
+  "public-apis-30",
+  "public-apis-31",
+].map((n) => join(FIXTURES, `${n}.yaml`));
 SPECS.push(join(ROOT, "spec/openapi.yaml"));
 let work: string;
 
@@ -45,7 +58,10 @@ describe("generated zod agrees with ajv; response examples pass", () => {
         const named = model.resolver.component(example.ref);
         if (named === undefined) continue;
         examples++;
-        expect(schemas[named.schemaName].safeParse(example.value).success, `${example.where} fits ${named.originalName}`).toBe(true);
+        expect(
+          schemas[named.schemaName].safeParse(example.value).success,
+          `${example.where} fits ${named.originalName}`,
+        ).toBe(true);
       }
       if (spec.includes("keywords")) expect(examples).toBeGreaterThan(0);
     });
@@ -61,7 +77,10 @@ describe("generated zod agrees with ajv; response examples pass", () => {
 /** Media-type `example` and `examples.*.value` of every response whose schema is a component ref. */
 function responseExamples(model: SpecModel): { ref: string; value: unknown; where: string }[] {
   const out: { ref: string; value: unknown; where: string }[] = [];
-  const paths = (model.document.paths ?? {}) as Record<string, Record<string, { responses?: Record<string, { content?: Record<string, Record<string, unknown>> }> }>>;
+  const paths = (model.document.paths ?? {}) as Record<
+    string,
+    Record<string, { responses?: Record<string, { content?: Record<string, Record<string, unknown>> }> }>
+  >;
   for (const [path, item] of Object.entries(paths)) {
     for (const [method, op] of Object.entries(item)) {
       for (const [status, response] of Object.entries(op?.responses ?? {})) {
@@ -90,15 +109,23 @@ describe("loading", () => {
   };
 
   it("a byte-order mark before JSON or YAML is accepted", async () => {
-    const json = await write("bom.json", `\uFEFF${JSON.stringify({ openapi: "3.1.0", info: { title: "T", version: "1" }, paths: {} })}`);
+    const json = await write(
+      "bom.json",
+      `\uFEFF${JSON.stringify({ openapi: "3.1.0", info: { title: "T", version: "1" }, paths: {} })}`,
+    );
     const yaml = await write("bom.yaml", `\uFEFF${doc("{ type: string }")}`);
-    await expect(generate({ specPath: json, outDir: join(work, "bom-json") })).resolves.toMatchObject({ operations: 0 });
+    await expect(generate({ specPath: json, outDir: join(work, "bom-json") })).resolves.toMatchObject({
+      operations: 0,
+    });
     await expect(generate({ specPath: yaml, outDir: join(work, "bom-yaml") })).resolves.toMatchObject({ schemas: 1 });
   });
 
   it("an unknown or malformed type is an error with its pointer", async () => {
     for (const type of ["integr", "42", "[string, 7]"]) {
-      const spec = await write(`type-${type.length}.yaml`, doc(`{ type: object, properties: { n: { type: ${type} } } }`));
+      const spec = await write(
+        `type-${type.length}.yaml`,
+        doc(`{ type: object, properties: { n: { type: ${type} } } }`),
+      );
       const error = await generate({ specPath: spec, outDir: join(work, "never") }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(SpecError);
       expect((error as SpecError).message).toContain("#/components/schemas/A/properties/n/type");
@@ -111,13 +138,19 @@ describe("loading", () => {
     await expect(generate({ specPath: spec, outDir: join(work, "never") })).rejects.toBeInstanceOf(SpecError);
     const result = await generate({ specPath: spec, outDir: join(work, "lenient"), lenient: true });
     expect(result.warnings).toHaveLength(2);
-    expect(result.warnings[0]).toMatch(/lenient\.yaml#\/paths\/~1a\/get\/responses\/200\/content\/application~1json\/schema: schema: null/);
+    expect(result.warnings[0]).toMatch(
+      /lenient\.yaml#\/paths\/~1a\/get\/responses\/200\/content\/application~1json\/schema: schema: null/,
+    );
     expect(result.warnings[1]).toMatch(/#\/components\/schemas\/A\/anyOf\/1\/type: type 'null' is not OpenAPI 3\.0/);
   });
 
   it("keywords the validators cannot express are warnings naming their pointer", async () => {
     const spec = await write("unsupported.yaml", doc("{ type: object, unevaluatedProperties: false }"));
     const result = await generate({ specPath: spec, outDir: join(work, "unsupported") });
-    expect(result.warnings).toEqual([expect.stringMatching(/unsupported\.yaml#\/components\/schemas\/A\/unevaluatedProperties: unevaluatedProperties is not expressed/)]);
+    expect(result.warnings).toEqual([
+      expect.stringMatching(
+        /unsupported\.yaml#\/components\/schemas\/A\/unevaluatedProperties: unevaluatedProperties is not expressed/,
+      ),
+    ]);
   });
 });

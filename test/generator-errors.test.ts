@@ -51,30 +51,49 @@ describe("broken specs", () => {
   it("duplicate operationId, undeclared path parameter, unsupported version, missing file", async () => {
     const spec = (paths: string) => `openapi: 3.1.0\ninfo: { title: t, version: "1" }\npaths:\n${paths}`;
     const dup = join(work, "dup.yaml");
-    await writeFile(dup, spec('  /a: { get: { operationId: x, responses: { "200": { description: ok } } } }\n  /b: { get: { operationId: x, responses: { "200": { description: ok } } } }\n'));
-    expect((await specError(dup)).message).toContain('#/paths/~1b/get/operationId: operationId "x" is also used at /paths/~1a/get');
+    await writeFile(
+      dup,
+      spec(
+        '  /a: { get: { operationId: x, responses: { "200": { description: ok } } } }\n  /b: { get: { operationId: x, responses: { "200": { description: ok } } } }\n',
+      ),
+    );
+    expect((await specError(dup)).message).toContain(
+      '#/paths/~1b/get/operationId: operationId "x" is also used at /paths/~1a/get',
+    );
 
     const undeclared = join(work, "undeclared.yaml");
-    await writeFile(undeclared, spec('  /a/{id}: { get: { operationId: x, responses: { "200": { description: ok } } } }\n'));
-    expect((await specError(undeclared)).message).toContain("#/paths/~1a~1{id}/get: path parameter {id} of /a/{id} is not declared");
+    await writeFile(
+      undeclared,
+      spec('  /a/{id}: { get: { operationId: x, responses: { "200": { description: ok } } } }\n'),
+    );
+    expect((await specError(undeclared)).message).toContain(
+      "#/paths/~1a~1{id}/get: path parameter {id} of /a/{id} is not declared",
+    );
 
     const swagger = join(work, "swagger.json");
     await writeFile(swagger, JSON.stringify({ swagger: "1.2", info: { title: "t", version: "1" }, paths: {} }));
-    expect((await specError(swagger)).message).toContain("#/openapi: Swagger 1.2 is not supported: use Swagger 2.0, OpenAPI 3.0 or 3.1");
+    expect((await specError(swagger)).message).toContain(
+      "#/openapi: Swagger 1.2 is not supported: use Swagger 2.0, OpenAPI 3.0 or 3.1",
+    );
 
     const json = join(work, "broken.json");
     await writeFile(json, '{"openapi": "3.1.0",\n "info": }');
     expect((await specError(json)).message).toMatch(/broken\.json:2:\d+: JSON syntax error/);
 
-    expect((await specError(join(work, "absent.yaml"))).message).toMatch(/^\.tmp-gen-errors-\w+\/absent\.yaml: file not found$/);
+    expect((await specError(join(work, "absent.yaml"))).message).toMatch(
+      /^\.tmp-gen-errors-\w+\/absent\.yaml: file not found$/,
+    );
   });
 
   it("an x-custody-hmac the runtime cannot sign with is refused", async () => {
-    const text = (await readFile(join(FIXTURES, "mini-custody.yaml"), "utf8")).replace("algorithm: HMAC-SHA256", "algorithm: HMAC-SHA512");
+    const text = (await readFile(join(FIXTURES, "mini-custody.yaml"), "utf8")).replace(
+      "algorithm: HMAC-SHA256",
+      "algorithm: HMAC-SHA512",
+    );
     const spec = join(work, "hmac512.yaml");
     await writeFile(spec, text);
     expect((await specError(spec)).message).toContain(
-      "#/components/securitySchemes/AccessSign/x-custody-hmac/algorithm: unsupported algorithm \"HMAC-SHA512\"",
+      '#/components/securitySchemes/AccessSign/x-custody-hmac/algorithm: unsupported algorithm "HMAC-SHA512"',
     );
   });
 
@@ -83,10 +102,20 @@ describe("broken specs", () => {
     await generate({ specPath: join(FIXTURES, "allof.yaml"), outDir: out });
     const before = await readFile(join(out, "types.ts"), "utf8");
     await specError(join(FIXTURES, "dangling-ref.yaml"), join(work, "still-never"));
-    const error = await generate({ specPath: join(FIXTURES, "dangling-ref.yaml"), outDir: out }).catch((e: unknown) => e);
+    const error = await generate({ specPath: join(FIXTURES, "dangling-ref.yaml"), outDir: out }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(SpecError);
     expect(await readFile(join(out, "types.ts"), "utf8")).toBe(before);
-    expect((await readdir(out)).sort()).toEqual(["README.md", "client.ts", "index.ts", "operations.ts", "schemas.ts", "server.ts", "types.ts"]);
+    expect((await readdir(out)).sort()).toEqual([
+      "README.md",
+      "client.ts",
+      "index.ts",
+      "operations.ts",
+      "schemas.ts",
+      "server.ts",
+      "types.ts",
+    ]);
   });
 });
 
@@ -94,11 +123,19 @@ describe("custody generate (CLI)", () => {
   it("exits 1 with the located message and no stack trace", async () => {
     const errors: string[] = [];
     vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void errors.push(args.join(" ")));
-    const code = await run(["--spec", join(FIXTURES, "dangling-ref.yaml"), "--out", join(work, "cli-never"), "--no-rpc"]);
+    const code = await run([
+      "--spec",
+      join(FIXTURES, "dangling-ref.yaml"),
+      "--out",
+      join(work, "cli-never"),
+      "--no-rpc",
+    ]);
     expect(code).toBe(1);
     const text = errors.join("\n");
     expect(text).toContain("the spec is invalid, nothing was written");
-    expect(text).toContain(`${rel("dangling-ref.yaml")}#/paths/~1a/get/responses/200/content/application~1json/schema/$ref`);
+    expect(text).toContain(
+      `${rel("dangling-ref.yaml")}#/paths/~1a/get/responses/200/content/application~1json/schema/$ref`,
+    );
     expect(text).not.toMatch(/\n\s+at /);
   });
 
@@ -111,7 +148,9 @@ describe("custody generate (CLI)", () => {
   it("will not replace an output directory holding files it did not write", async () => {
     const out = join(work, "foreign");
     await cp(join(FIXTURES), out, { recursive: true });
-    await expect(generate({ specPath: join(FIXTURES, "allof.yaml"), outDir: out })).rejects.toThrow(/refusing to replace .*custody did not generate/);
+    await expect(generate({ specPath: join(FIXTURES, "allof.yaml"), outDir: out })).rejects.toThrow(
+      /refusing to replace .*custody did not generate/,
+    );
     expect((await readdir(out)).length).toBeGreaterThan(5);
   });
 });

@@ -7,8 +7,8 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../generator/index.ts";
-import { OPERATION_SUFFIXES } from "../generator/model/operations.ts";
 import { toPascalCase } from "../generator/model/names.ts";
+import { OPERATION_SUFFIXES } from "../generator/model/operations.ts";
 import { typecheck } from "../generator/typecheck.ts";
 import { runtimeExports } from "./support/runtime-exports.ts";
 
@@ -22,7 +22,12 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-const ok = { "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { id: { type: "string" } } } } } } };
+const ok = {
+  "200": {
+    description: "ok",
+    content: { "application/json": { schema: { type: "object", properties: { id: { type: "string" } } } } },
+  },
+};
 
 /**
  * A schema named as each runtime export (with a readOnly and a writeOnly property, so its request and
@@ -32,7 +37,14 @@ const ok = { "200": { description: "ok", content: { "application/json": { schema
 function collidingDocument(names: readonly string[]): Record<string, unknown> {
   const schemas: Record<string, unknown> = {};
   for (const name of names) {
-    schemas[name] = { type: "object", properties: { id: { type: "string", readOnly: true }, secret: { type: "string", writeOnly: true }, note: { type: "string" } } };
+    schemas[name] = {
+      type: "object",
+      properties: {
+        id: { type: "string", readOnly: true },
+        secret: { type: "string", writeOnly: true },
+        note: { type: "string" },
+      },
+    };
   }
   const paths: Record<string, unknown> = {};
   const suffixes = Object.values(OPERATION_SUFFIXES);
@@ -49,7 +61,10 @@ function collidingDocument(names: readonly string[]): Record<string, unknown> {
             { name: "X-H", in: "header", schema: { type: "string" } },
           ],
           requestBody: { content: { "application/json": { schema: { $ref: `#/components/schemas/${names[0]}` } } } },
-          responses: { ...ok, "404": { description: "no", content: { "application/json": { schema: { type: "object" } } } } },
+          responses: {
+            ...ok,
+            "404": { description: "no", content: { "application/json": { schema: { type: "object" } } } },
+          },
         },
       };
     }
@@ -86,7 +101,8 @@ describe("names and header case", () => {
 
   it("reads the runtime's exports from its sources", () => {
     // The error classes, a type, a helper: the list is the runtime's, whatever it holds today.
-    for (const name of ["ApiError", "InternalServerError", "NotFoundError", "LogLevel", "callOperation", "isInteger"]) expect(names).toContain(name);
+    for (const name of ["ApiError", "InternalServerError", "NotFoundError", "LogLevel", "callOperation", "isInteger"])
+      expect(names).toContain(name);
     expect(names.length).toBeGreaterThan(200);
   });
 
@@ -111,7 +127,7 @@ describe("names and header case", () => {
     expect(barrel.InternalServerError).toBe(errors.InternalServerError);
     expect(typeof barrel.ApiErrorModelSchema?.safeParse).toBe("function");
     const types = await readFile(join(outCollide, "types.ts"), "utf8");
-    expect(types).toContain('The document\'s schema "ApiError": custody\'s own code exports the name ApiError.');
+    expect(types).toContain("The document's schema \"ApiError\": custody's own code exports the name ApiError.");
     expect(types).toMatch(/export interface ApiErrorModel \{/);
     expect(types).toMatch(/export interface LogLevelModel \{/);
     // A name custody does not export keeps its name.
@@ -120,7 +136,8 @@ describe("names and header case", () => {
     expect(types).toMatch(/export type NotFoundOperationError = /);
 
     const headerSchemas = await readFile(join(outHeaders, "schemas.ts"), "utf8");
-    const block = /export const PublishPackageHeadersSchema = z\.object\(\{([\s\S]*?)\}\);/.exec(headerSchemas)?.[1] ?? "";
+    const block =
+      /export const PublishPackageHeadersSchema = z\.object\(\{([\s\S]*?)\}\);/.exec(headerSchemas)?.[1] ?? "";
     expect(block.match(/"x-amz-content-sha256"/g)).toHaveLength(1);
     // The operation's declaration wins over the path item's: required.
     expect(block).toMatch(/"x-amz-content-sha256": z\.string\(\),/);
@@ -131,7 +148,14 @@ describe("names and header case", () => {
   it("names yield by a fixed suffix, not by the document's other names", async () => {
     expect(toPascalCase("ApiError")).toBe("ApiError");
     const spec = join(work, "two.json");
-    const doc = { openapi: "3.1.0", info: { title: "T", version: "1" }, paths: {}, components: { schemas: { ApiError: { type: "string" }, ApiError2: { type: "number" }, ApiErrorModel: { type: "boolean" } } } };
+    const doc = {
+      openapi: "3.1.0",
+      info: { title: "T", version: "1" },
+      paths: {},
+      components: {
+        schemas: { ApiError: { type: "string" }, ApiError2: { type: "number" }, ApiErrorModel: { type: "boolean" } },
+      },
+    };
     await writeFile(spec, JSON.stringify(doc));
     const out = join(work, "out-two");
     await generate({ specPath: spec, outDir: out, runtime: "local" });

@@ -1,8 +1,9 @@
 // x-custody-pagination for any document: a broken declaration is a problem at its pointer, and a valid
 // one gives the client .all() and .pages() over the declared parameters and items, here on a spec that
 // is not ours (no envelope, items under /results, other parameter names, another maximum).
-import { createServer, type Server } from "node:http";
+
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -13,7 +14,11 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 let work: string;
 
 const PET = { type: "object", required: ["id"], properties: { id: { type: "integer" }, kind: { type: "string" } } };
-const LIST_RESPONSE = { type: "object", required: ["results"], properties: { results: { type: "array", items: { $ref: "#/components/schemas/Pet" } }, next: { type: "string" } } };
+const LIST_RESPONSE = {
+  type: "object",
+  required: ["results"],
+  properties: { results: { type: "array", items: { $ref: "#/components/schemas/Pet" } }, next: { type: "string" } },
+};
 
 function petSpec(pagination: unknown, extraParams: unknown[] = []): string {
   return JSON.stringify({
@@ -30,18 +35,30 @@ function petSpec(pagination: unknown, extraParams: unknown[] = []): string {
             { name: "kind", in: "query", schema: { type: "string" } },
             ...extraParams,
           ],
-          responses: { "200": { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/PetPage" } } } } },
+          responses: {
+            "200": {
+              description: "ok",
+              content: { "application/json": { schema: { $ref: "#/components/schemas/PetPage" } } },
+            },
+          },
         },
       },
       "/pets/{id}": {
         get: {
           operationId: "getPet",
           parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
-          responses: { "200": { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/Pet" } } } } },
+          responses: {
+            "200": {
+              description: "ok",
+              content: { "application/json": { schema: { $ref: "#/components/schemas/Pet" } } },
+            },
+          },
         },
       },
     },
-    components: { schemas: { Pet: PET, PetPage: LIST_RESPONSE, Page: { type: "object", properties: { n: { type: "integer" } } } } },
+    components: {
+      schemas: { Pet: PET, PetPage: LIST_RESPONSE, Page: { type: "object", properties: { n: { type: "integer" } } } },
+    },
   });
 }
 
@@ -64,16 +81,28 @@ describe("a broken x-custody-pagination is refused at its pointer", () => {
   const at = "#/paths/~1pets/get/x-custody-pagination";
   it("names a parameter the operation does not have", async () => {
     const message = await problems({ style: "offset-limit", offset: "start", limit: "take", items: "/results" });
-    expect(message).toContain(`${at}/offset: offset names "start", which is not a query parameter of this operation (it has skip, take, kind)`);
+    expect(message).toContain(
+      `${at}/offset: offset names "start", which is not a query parameter of this operation (it has skip, take, kind)`,
+    );
   });
   it("an items pointer that does not resolve, or reaches no array", async () => {
-    expect(await problems({ style: "offset-limit", offset: "skip", limit: "take", items: "/rows" })).toContain(`${at}/items: items /rows does not resolve against the 200 response schema: the body has no property "rows"`);
-    expect(await problems({ style: "offset-limit", offset: "skip", limit: "take", items: "/next" })).toContain(`${at}/items: items /next points at a schema that is not an array`);
-    expect(await problems({ style: "offset-limit", offset: "skip", limit: "take", items: "results" })).toContain(`${at}/items: items must be a JSON pointer`);
+    expect(await problems({ style: "offset-limit", offset: "skip", limit: "take", items: "/rows" })).toContain(
+      `${at}/items: items /rows does not resolve against the 200 response schema: the body has no property "rows"`,
+    );
+    expect(await problems({ style: "offset-limit", offset: "skip", limit: "take", items: "/next" })).toContain(
+      `${at}/items: items /next points at a schema that is not an array`,
+    );
+    expect(await problems({ style: "offset-limit", offset: "skip", limit: "take", items: "results" })).toContain(
+      `${at}/items: items must be a JSON pointer`,
+    );
   });
   it("an unknown style, a non-integer limit, a non-object", async () => {
-    expect(await problems({ style: "cursor", offset: "skip", limit: "take", items: "/results" })).toContain(`${at}/style: style "cursor" is not supported (only offset-limit)`);
-    expect(await problems({ style: "offset-limit", offset: "skip", limit: "kind", items: "/results" })).toContain(`${at}/limit: limit names "kind", whose schema is not an integer`);
+    expect(await problems({ style: "cursor", offset: "skip", limit: "take", items: "/results" })).toContain(
+      `${at}/style: style "cursor" is not supported (only offset-limit)`,
+    );
+    expect(await problems({ style: "offset-limit", offset: "skip", limit: "kind", items: "/results" })).toContain(
+      `${at}/limit: limit names "kind", whose schema is not an integer`,
+    );
     expect(await problems("offset-limit")).toContain(`${at}: must be an object {style, offset, limit, items}`);
   });
 });
@@ -118,7 +147,11 @@ describe("a valid declaration on another API's spec", () => {
     for await (const pet of client().listPets.all()) ids.push(pet.id);
     expect(ids).toEqual(PETS.map((p) => p.id));
     // Pages of the maximum (10): 10, 10, 3.
-    expect(requests.map((q) => [q.get("skip"), q.get("take")])).toEqual([["0", "10"], ["10", "10"], ["20", "10"]]);
+    expect(requests.map((q) => [q.get("skip"), q.get("take")])).toEqual([
+      ["0", "10"],
+      ["10", "10"],
+      ["20", "10"],
+    ]);
     const cats: number[] = [];
     for await (const pet of client().listPets.all({ query: { kind: "cat" } }, { pageSize: 4 })) cats.push(pet.id);
     expect(cats).toEqual(PETS.filter((p) => p.kind === "cat").map((p) => p.id));
@@ -143,7 +176,9 @@ describe("a valid declaration on another API's spec", () => {
   it("leaves an operation without the extension a plain method, and types the items", async () => {
     expect("getPet" in gen.PetsClient.prototype).toBe(true);
     expect(client().getPet.all).toBeUndefined();
-    expect(source).toContain('readonly listPets: PagedOperation<T.ListPetsInput, T.ListPetsData, NonNullable<NonNullable<T.ListPetsData>["results"]>[number], "skip" | "take", true>');
+    expect(source).toContain(
+      'readonly listPets: PagedOperation<T.ListPetsInput, T.ListPetsData, NonNullable<NonNullable<T.ListPetsData>["results"]>[number], "skip" | "take", true>',
+    );
     expect(source).toContain('{ offset: "skip", limit: "take", items: ["results"], defaultLimit: 5, maxLimit: 10 }');
     await expect(async () => {
       for await (const _ of client().listPets.all({}, { pageSize: 11 })) break;

@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { generate, renderFiles } from "../generator/index.ts";
-import { typecheck } from "../generator/typecheck.ts";
 import type { SpecModel } from "../generator/model/types.ts";
+import { typecheck } from "../generator/typecheck.ts";
 import { writeTypeMatch } from "../scripts/type-match.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -72,7 +72,12 @@ afterAll(async () => {
 });
 
 it("gives a variant only to components whose closure hides a property, under names that never move the others", () => {
-  const variants = Object.fromEntries(model.schemas.map((s) => [s.typeName, s.variants && { request: s.variants.request?.typeName, response: s.variants.response?.typeName }]));
+  const variants = Object.fromEntries(
+    model.schemas.map((s) => [
+      s.typeName,
+      s.variants && { request: s.variants.request?.typeName, response: s.variants.response?.typeName },
+    ]),
+  );
   expect(variants).toEqual({
     Pet: { request: "PetWritable", response: "PetReadable" },
     Owner: { request: "OwnerWritable", response: "OwnerReadable" },
@@ -92,19 +97,38 @@ it("the output compiles with tsc strict, hidden properties are type errors, and 
 
 it("the request schema accepts a body without id; the response schema requires id and drops password", async () => {
   type Parser = { safeParse(v: unknown): { success: boolean; data?: unknown } };
-  const S = (await import(pathToFileURL(join(out, "schemas.ts")).href)) as Record<string, Parser & Record<number, Parser>>;
-  expect(S.CreatePetBodySchema.safeParse({ name: "Rex", password: "s3cret" })).toMatchObject({ success: true, data: { name: "Rex", password: "s3cret" } });
+  const S = (await import(pathToFileURL(join(out, "schemas.ts")).href)) as Record<
+    string,
+    Parser & Record<number, Parser>
+  >;
+  expect(S.CreatePetBodySchema.safeParse({ name: "Rex", password: "s3cret" })).toMatchObject({
+    success: true,
+    data: { name: "Rex", password: "s3cret" },
+  });
   // id is not asked for in a request, and one sent anyway is not passed on.
   expect(S.CreatePetBodySchema.safeParse({ id: "p1", name: "Rex" })).toEqual({ success: true, data: { name: "Rex" } });
   const answer = S.CreatePetResponseSchemas[201];
   expect(answer.safeParse({ id: "p1", name: "Rex" }).success).toBe(true);
   expect(answer.safeParse({ name: "Rex" }).success).toBe(false);
-  expect(answer.safeParse({ id: "p1", name: "Rex", password: "leaked" })).toEqual({ success: true, data: { id: "p1", name: "Rex" } });
+  expect(answer.safeParse({ id: "p1", name: "Rex", password: "leaked" })).toEqual({
+    success: true,
+    data: { id: "p1", name: "Rex" },
+  });
   // Nested through the cycle and inside an inline body.
-  expect(S.CreateCategoryBodySchema.safeParse({ name: "dogs", parent: { name: "animals", pets: [{ name: "Rex" }] } }).success).toBe(true);
-  expect(S.CreateCategoryResponseSchemas[201].safeParse({ name: "dogs", parent: { name: "animals", pets: [{ name: "Rex" }] } }).success).toBe(false);
+  expect(
+    S.CreateCategoryBodySchema.safeParse({ name: "dogs", parent: { name: "animals", pets: [{ name: "Rex" }] } })
+      .success,
+  ).toBe(true);
+  expect(
+    S.CreateCategoryResponseSchemas[201].safeParse({
+      name: "dogs",
+      parent: { name: "animals", pets: [{ name: "Rex" }] },
+    }).success,
+  ).toBe(false);
   expect(S.PutOwnerBodySchema.safeParse({ owner: { name: "Ann", favourite: { name: "Rex" } } }).success).toBe(true);
-  expect(S.PutOwnerResponseSchemas[200].safeParse({ owner: { name: "Ann", favourite: { id: "p1", name: "Rex" } } }).success).toBe(false);
+  expect(
+    S.PutOwnerResponseSchemas[200].safeParse({ owner: { name: "Ann", favourite: { id: "p1", name: "Rex" } } }).success,
+  ).toBe(false);
   // The base schema is unchanged: id required.
   expect(S.PetSchema.safeParse({ name: "Rex" }).success).toBe(false);
 });
@@ -119,8 +143,20 @@ it("a mutual cycle reaching a hidden property gives every member a variant, what
     // Takes the name C's variant would have had: the variant gets the next one.
     CReadable: { type: "object", properties: { note: { type: "string" } } },
   };
-  const paths = { "/a": { get: { operationId: "getA", responses: { "200": { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/A" } } } } } } } };
-  await writeFile(spec, JSON.stringify({ openapi: "3.1.0", info: { title: "Cycle", version: "1" }, paths, components: { schemas } }));
+  const paths = {
+    "/a": {
+      get: {
+        operationId: "getA",
+        responses: {
+          "200": { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/A" } } } },
+        },
+      },
+    },
+  };
+  await writeFile(
+    spec,
+    JSON.stringify({ openapi: "3.1.0", info: { title: "Cycle", version: "1" }, paths, components: { schemas } }),
+  );
   const { model: cyclic } = await renderFiles({ specPath: spec, outDir: join(work, "cycle") });
   const variants = Object.fromEntries(cyclic.schemas.map((s) => [s.typeName, Object.keys(s.variants ?? {})]));
   expect(variants).toEqual({ A: ["response"], B: ["response"], C: ["response"], CReadable: [], D: [] });
@@ -135,12 +171,27 @@ it("OpenAPI 3.0: readOnly beside allOf [$ref], nullable or not, hides the proper
     Account: {
       type: "object",
       required: ["owner"],
-      properties: { owner: { allOf: [person], readOnly: true }, manager: { allOf: [person], nullable: true, readOnly: true }, note: { type: "string" } },
+      properties: {
+        owner: { allOf: [person], readOnly: true },
+        manager: { allOf: [person], nullable: true, readOnly: true },
+        note: { type: "string" },
+      },
     },
   };
   const content = { "application/json": { schema: { $ref: "#/components/schemas/Account" } } };
-  const paths = { "/accounts": { post: { operationId: "createAccount", requestBody: { content }, responses: { "201": { description: "ok", content } } } } };
-  await writeFile(spec, JSON.stringify({ openapi: "3.0.3", info: { title: "Thirty", version: "1" }, paths, components: { schemas } }));
+  const paths = {
+    "/accounts": {
+      post: {
+        operationId: "createAccount",
+        requestBody: { content },
+        responses: { "201": { description: "ok", content } },
+      },
+    },
+  };
+  await writeFile(
+    spec,
+    JSON.stringify({ openapi: "3.0.3", info: { title: "Thirty", version: "1" }, paths, components: { schemas } }),
+  );
   const { files } = await renderFiles({ specPath: spec, outDir: join(work, "thirty") });
   const types = files.find((f) => f.path === "types.ts")?.content ?? "";
   expect(types).toContain("export interface AccountWritable {\n  note?: string;\n}");

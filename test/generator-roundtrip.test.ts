@@ -1,7 +1,8 @@
 // Round trip in one process: the client generated from spec/ against the server generated from spec/
 // (trivial handlers). Signed requests pass; tampered ones get the one 401 envelope.
-import { createServer as createHttpServer, type Server } from "node:http";
+
 import { mkdtemp, rm } from "node:fs/promises";
+import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -24,7 +25,11 @@ const seen: { op: string; input: unknown }[] = [];
 beforeAll(async () => {
   work = await mkdtemp(join(ROOT, ".tmp-gen-roundtrip-"));
   const out = join(work, "out");
-  await generate({ specPath: join(ROOT, "spec/openapi.yaml"), rpcSpecPath: join(ROOT, "spec/openrpc.json"), outDir: out });
+  await generate({
+    specPath: join(ROOT, "spec/openapi.yaml"),
+    rpcSpecPath: join(ROOT, "spec/openrpc.json"),
+    outDir: out,
+  });
   gen = await import(pathToFileURL(join(out, "index.ts")).href);
   // Trivial handlers for three operations; the router answers 500 for the rest.
   const handlers = {
@@ -36,12 +41,25 @@ beforeAll(async () => {
       seen.push({ op: "listAssets", input });
       return [{ id: "ast_eth_sepolia", network_id: input.query.network_id, symbol: "ETH" }];
     },
-    async createWallet(input: { body: { name: string; wallet_type?: string } }, ctx: { auth: { workspaceId: string } }) {
+    async createWallet(
+      input: { body: { name: string; wallet_type?: string } },
+      ctx: { auth: { workspaceId: string } },
+    ) {
       seen.push({ op: "createWallet", input });
-      return { id: "wcs_1", wallet_id: "wal_1", status: "pending", workspace_id: ctx.auth.workspaceId, name: input.body.name, wallet_type: input.body.wallet_type };
+      return {
+        id: "wcs_1",
+        wallet_id: "wal_1",
+        status: "pending",
+        workspace_id: ctx.auth.workspaceId,
+        name: input.body.name,
+        wallet_type: input.body.wallet_type,
+      };
     },
   };
-  const listener = gen.createServer(handlers, { resolveKey: async (id: string) => (id === KEY.keyId ? KEY : undefined), logger: { error() {} } });
+  const listener = gen.createServer(handlers, {
+    resolveKey: async (id: string) => (id === KEY.keyId ? KEY : undefined),
+    logger: { error() {} },
+  });
   server = createHttpServer(listener);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -54,12 +72,23 @@ afterAll(async () => {
 
 function client(options: Record<string, unknown> = {}) {
   // The generated client class (a paged list such as listNetworks is an instance property, not a prototype method).
-  const Client = Object.values(gen).find((v) => typeof v === "function" && /Client$/.test(v.name) && "prototype" in v && "getWalletOverview" in v.prototype);
-  return new (Client as new (o: unknown) => Record<string, any>)({ baseUrl, apiKey: KEY.keyId, apiSecret: KEY.secret, retry: false, ...options });
+  const Client = Object.values(gen).find(
+    (v) => typeof v === "function" && /Client$/.test(v.name) && "prototype" in v && "getWalletOverview" in v.prototype,
+  );
+  return new (Client as new (o: unknown) => Record<string, any>)({
+    baseUrl,
+    apiKey: KEY.keyId,
+    apiSecret: KEY.secret,
+    retry: false,
+    ...options,
+  });
 }
 
 async function apiError(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ApiError);
   return error as ApiError;
 }
@@ -70,14 +99,18 @@ describe("signed requests pass", () => {
   });
 
   it("GET with a query parameter", async () => {
-    expect(await client().listAssets({ query: { network_id: "net_eth_sepolia" } })).toEqual([{ id: "ast_eth_sepolia", network_id: "net_eth_sepolia", symbol: "ETH" }]);
+    expect(await client().listAssets({ query: { network_id: "net_eth_sepolia" } })).toEqual([
+      { id: "ast_eth_sepolia", network_id: "net_eth_sepolia", symbol: "ETH" },
+    ]);
     expect(seen.find((s) => s.op === "listAssets")?.input).toMatchObject({ query: { network_id: "net_eth_sepolia" } });
   });
 
   it("POST with a signed body; the body arrives as sent (a default is an annotation)", async () => {
     const status = await client().createWallet({ body: { name: "Treasury" } });
     expect(status).toMatchObject({ wallet_id: "wal_1", status: "pending", workspace_id: "ws_1", name: "Treasury" });
-    expect(seen.find((s) => s.op === "createWallet")?.input).toEqual(expect.objectContaining({ body: { name: "Treasury" } }));
+    expect(seen.find((s) => s.op === "createWallet")?.input).toEqual(
+      expect.objectContaining({ body: { name: "Treasury" } }),
+    );
   });
 });
 
@@ -103,10 +136,17 @@ describe("tampered requests get the 401 envelope", () => {
 
   it("a replaced signature header and an unknown key: the same 401", async () => {
     const signed = client();
-    const badSign = await signed.transport.request({ method: "GET", path: "/api/v1/networks", headers: { "ACCESS-SIGN": "AAAA" } });
+    const badSign = await signed.transport.request({
+      method: "GET",
+      path: "/api/v1/networks",
+      headers: { "ACCESS-SIGN": "AAAA" },
+    });
     expect(badSign.status).toBe(401);
     expect(badSign.text).toBe(UNAUTHORIZED_BODY);
-    const unknownKey = await client({ apiKey: "key_nobody" }).transport.request({ method: "GET", path: "/api/v1/networks" });
+    const unknownKey = await client({ apiKey: "key_nobody" }).transport.request({
+      method: "GET",
+      path: "/api/v1/networks",
+    });
     expect(unknownKey.status).toBe(401);
     expect(unknownKey.text).toBe(UNAUTHORIZED_BODY);
   });

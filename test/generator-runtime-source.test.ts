@@ -47,7 +47,10 @@ describe("generate outside custody", () => {
     const result = await generate({ ...SPEC, outDir: out, runtime: "package" });
     expect(result.files.some((f) => f.path.startsWith("runtime/"))).toBe(false);
     // Client, schemas, webhooks and JSON-RPC import only their side of the runtime; the server stubs the whole runtime.
-    const entries = async (file: string) => [...new Set([...(await readFile(join(out, file), "utf8")).matchAll(/from "(custody[^"]*)"/g)].map((m) => m[1]))].sort();
+    const entries = async (file: string) =>
+      [
+        ...new Set([...(await readFile(join(out, file), "utf8")).matchAll(/from "(custody[^"]*)"/g)].map((m) => m[1])),
+      ].sort();
     expect(await entries("client.ts")).toEqual(["custody/runtime/client"]);
     expect(await entries("schemas.ts")).toEqual(["custody/runtime/client"]);
     expect(await entries("index.ts")).toEqual(["custody/runtime/client"]);
@@ -56,20 +59,31 @@ describe("generate outside custody", () => {
     expect(await entries("server.ts")).toEqual(["custody/runtime"]);
     // Each of those entry points exists in custody's exports.
     const exported = Object.keys(JSON.parse(await readFile("package.json", "utf8")).exports as Record<string, unknown>);
-    expect(exported).toEqual(expect.arrayContaining(["./runtime", "./runtime/client", "./runtime/webhooks", "./runtime/rpc"]));
+    expect(exported).toEqual(
+      expect.arrayContaining(["./runtime", "./runtime/client", "./runtime/webhooks", "./runtime/rpc"]),
+    );
   });
 
   it("refuses a local runtime for output outside custody", async () => {
-    await expect(generate({ ...SPEC, outDir: join(work, "local"), runtime: "local" })).rejects.toThrow(/only for output inside custody/);
+    await expect(generate({ ...SPEC, outDir: join(work, "local"), runtime: "local" })).rejects.toThrow(
+      /only for output inside custody/,
+    );
   });
 
   it("--package writes package.json with the imported packages' ranges, tsconfig.json and README.md", async () => {
     const out = join(work, "sdk");
     const result = await generate({ ...SPEC, outDir: out, package: parsePackageSpec("@acme/wallet-sdk@2.0.1") });
-    expect(result.files.map((f) => f.path)).toEqual(expect.arrayContaining(["package.json", "tsconfig.json", "README.md", "src/client.ts", "src/runtime/errors.ts"]));
+    expect(result.files.map((f) => f.path)).toEqual(
+      expect.arrayContaining(["package.json", "tsconfig.json", "README.md", "src/client.ts", "src/runtime/errors.ts"]),
+    );
     const pkg = JSON.parse(await readFile(join(out, "package.json"), "utf8"));
     const own = JSON.parse(await readFile("package.json", "utf8"));
-    expect(pkg).toMatchObject({ name: "@acme/wallet-sdk", version: "2.0.1", type: "module", exports: { ".": { types: "./dist/index.d.ts", default: "./dist/index.js" } } });
+    expect(pkg).toMatchObject({
+      name: "@acme/wallet-sdk",
+      version: "2.0.1",
+      type: "module",
+      exports: { ".": { types: "./dist/index.d.ts", default: "./dist/index.js" } },
+    });
     expect(Object.keys(pkg.dependencies).sort()).toEqual(["@noble/ed25519", "@noble/hashes", "undici", "ws", "zod"]);
     expect(pkg.dependencies.zod).toBe(own.dependencies.zod);
     // The runtime types what it uses of ws itself (rpc-socket.ts): TypeScript needs no @types/ws.
@@ -79,7 +93,12 @@ describe("generate outside custody", () => {
     expect(readme).toMatch(/## Webhook verification/);
     expect(readme).toMatch(/## JSON-RPC/);
     // Regenerating changes nothing, and --check says so.
-    const again = await generate({ ...SPEC, outDir: out, package: parsePackageSpec("@acme/wallet-sdk@2.0.1"), check: true });
+    const again = await generate({
+      ...SPEC,
+      outDir: out,
+      package: parsePackageSpec("@acme/wallet-sdk@2.0.1"),
+      check: true,
+    });
     expect(again.files.filter((f) => f.changed)).toEqual([]);
   });
 
@@ -92,12 +111,20 @@ describe("generate outside custody", () => {
 
 describe("specifier helpers", () => {
   it("rewrites relative .ts specifiers only", () => {
-    expect(toJsSpecifiers('import { a } from "./a.ts";\nexport * from "../b/c.ts";\nimport x from "zod";\nconst s = "./d.ts";')).toBe(
-      'import { a } from "./a.js";\nexport * from "../b/c.js";\nimport x from "zod";\nconst s = "./d.ts";',
-    );
+    expect(
+      toJsSpecifiers(
+        'import { a } from "./a.ts";\nexport * from "../b/c.ts";\nimport x from "zod";\nconst s = "./d.ts";',
+      ),
+    ).toBe('import { a } from "./a.js";\nexport * from "../b/c.js";\nimport x from "zod";\nconst s = "./d.ts";');
   });
   it("lists bare imports as package names, not strings that look like them", () => {
-    const files = [{ path: "x.ts", content: 'import { sha512 } from "@noble/hashes/sha2.js";\nimport type { z } from "zod";\nimport { x } from "node:fs";\nconst der = Buffer.from("302a3005", "hex");\n' }];
+    const files = [
+      {
+        path: "x.ts",
+        content:
+          'import { sha512 } from "@noble/hashes/sha2.js";\nimport type { z } from "zod";\nimport { x } from "node:fs";\nconst der = Buffer.from("302a3005", "hex");\n',
+      },
+    ];
     expect(importedPackages(files)).toEqual(["@noble/hashes", "zod"]);
     // A lazy import tsc is not asked to resolve (rpc-socket.ts) is still a dependency.
     expect(importedPackages([{ path: "y.ts", content: 'const m = await import("ws" as string);\n' }])).toEqual(["ws"]);
@@ -105,7 +132,7 @@ describe("specifier helpers", () => {
     const prose = [
       '/** Short-lived token returned from "getPluginPaymentTokenAsync" in the plugin payments API */',
       'export const a = "import(\\"evil\\") from \\"x\\"";',
-      "export const b = `from \"y\" ${'import(\"z\")'}`;",
+      'export const b = `from "y" ${\'import("z")\'}`;',
       '// export * from "w";',
       'import { z } from "zod";',
     ].join("\n");

@@ -71,9 +71,17 @@ describe("discriminator", () => {
     const item = declaration(schemasText, "ItemSchema");
     expect(item).toContain("z.xor([");
     expect(item).not.toContain("discriminatedUnion");
-    const tree = { type: "folder", items: [{ type: "file", size: 1 }, { type: "folder", items: [] }] };
+    const tree = {
+      type: "folder",
+      items: [
+        { type: "file", size: 1 },
+        { type: "folder", items: [] },
+      ],
+    };
     expect(schemas.ItemSchema.parse(tree)).toEqual(tree);
-    expect(schemas.ItemSchema.safeParse({ type: "folder", items: [{ type: "file", size: "big" }] }).success).toBe(false);
+    expect(schemas.ItemSchema.safeParse({ type: "folder", items: [{ type: "file", size: "big" }] }).success).toBe(
+      false,
+    );
   });
 });
 
@@ -85,7 +93,9 @@ describe("recursive refs", () => {
     expect(schemasText).toContain("export const CompanySchema: z.ZodType<T.Company> = z.lazy(");
     expect(schemasText).toContain('import type * as T from "./types.js";');
     // Tag is not recursive and Company uses it outside a lazy wrapper's reach at load: declared first.
-    expect(schemasText.indexOf("export const TagSchema")).toBeLessThan(schemasText.indexOf("export const CompanySchema"));
+    expect(schemasText.indexOf("export const TagSchema")).toBeLessThan(
+      schemasText.indexOf("export const CompanySchema"),
+    );
     expect(declaration(schemasText, "TagSchema")).not.toContain("z.lazy");
   });
 
@@ -107,14 +117,22 @@ describe("allOf, oneOf, anyOf and formats", () => {
     expect(thing).toMatch(/^export const ThingSchema = z\.object\(\{/);
     expect(thing).toContain('id: z.string().refine(isUuid, "format uuid"),');
     expect(thing).toContain('label: z.string().refine((s) => lengthWithin(s, 1, Infinity), "length"),');
-    expect(declaration(schemasText, "MixedSchema")).toMatch(/^export const MixedSchema = z\.intersection\(z\.object\(\{[\s\S]*\}\), z\.xor\(\[/);
+    expect(declaration(schemasText, "MixedSchema")).toMatch(
+      /^export const MixedSchema = z\.intersection\(z\.object\(\{[\s\S]*\}\), z\.xor\(\[/,
+    );
     expect(declaration(schemasText, "EitherSchema")).toContain("z.union([");
     expect(typesText).toContain("export interface Thing {");
   });
 
   it("checks formats: uuid, date-time with offset, email, uri", async () => {
     const { schemas } = await fixture("allof");
-    const ok = { id: "3f1c1e6e-6a4b-4b8e-9c0a-2f1d3c4b5a69", label: "x", created_at: "2025-01-02T03:04:05+02:00", email: "a@b.co", homepage: "https://x.test/" };
+    const ok = {
+      id: "3f1c1e6e-6a4b-4b8e-9c0a-2f1d3c4b5a69",
+      label: "x",
+      created_at: "2025-01-02T03:04:05+02:00",
+      email: "a@b.co",
+      homepage: "https://x.test/",
+    };
     expect(schemas.ThingSchema.parse(ok)).toEqual(ok);
     expect(schemas.ThingSchema.safeParse({ ...ok, id: "nope" }).success).toBe(false);
     expect(schemas.ThingSchema.safeParse({ ...ok, created_at: "yesterday" }).success).toBe(false);
@@ -167,7 +185,9 @@ describe("additionalProperties", () => {
     const { schemasText, typesText, schemas } = await fixture("additional-properties");
     expect(declaration(schemasText, "ClosedSchema")).toContain("z.strictObject({");
     expect(declaration(schemasText, "OpenSchema")).toContain("z.looseObject({");
-    expect(declaration(schemasText, "CountsSchema")).toBe('export const CountsSchema = z.record(z.string(), z.number().refine(isInteger, "integer"));');
+    expect(declaration(schemasText, "CountsSchema")).toBe(
+      'export const CountsSchema = z.record(z.string(), z.number().refine(isInteger, "integer"));',
+    );
     expect(declaration(schemasText, "MixedSchema")).toContain("}).catchall(z.number());");
     expect(typesText).toContain("export type Counts = { [key: string]: number };");
     expect(schemas.ClosedSchema.safeParse({ a: "x", b: 1 }).success).toBe(false);
@@ -181,10 +201,16 @@ describe("additionalProperties", () => {
 describe("parameters", () => {
   it("coerce query strings: numbers, booleans, arrays, defaults", async () => {
     const { schemasText, schemas } = await fixture("mini-custody");
-    expect(declaration(schemasText, "ListWalletsQuerySchema")).toContain('limit: z.coerce.number().refine(isInteger, "integer").min(1).max(100).default(10),');
+    expect(declaration(schemasText, "ListWalletsQuerySchema")).toContain(
+      'limit: z.coerce.number().refine(isInteger, "integer").min(1).max(100).default(10),',
+    );
     const query = schemas.ListWalletsQuerySchema;
     expect(query.parse({})).toEqual({ limit: 10 });
-    expect(query.parse({ limit: "5", include_archived: "false", ids: "a" })).toEqual({ limit: 5, include_archived: false, ids: ["a"] });
+    expect(query.parse({ limit: "5", include_archived: "false", ids: "a" })).toEqual({
+      limit: 5,
+      include_archived: false,
+      ids: ["a"],
+    });
     expect(query.parse({ ids: ["a", "b"] })).toEqual({ limit: 10, ids: ["a", "b"] });
     expect(query.safeParse({ limit: "500" }).success).toBe(false);
     expect(query.safeParse({ limit: "many" }).success).toBe(false);
@@ -195,7 +221,9 @@ describe("parameters", () => {
     expect(defaults.schemas.GetUsersByIdReposQuerySchema.parse({ tags: "a,b" })).toEqual({ tags: ["a", "b"] });
     expect(defaults.schemas.GetUsersByIdReposParamsSchema.parse({ id: "42" })).toEqual({ id: 42 });
     const mini = await fixture("mini-custody");
-    expect(declaration(mini.schemasText, "CreateWalletHeadersSchema")).toContain('"idempotency-key": z.string().refine((s) => lengthWithin(s, 1, 255), "length"),');
+    expect(declaration(mini.schemasText, "CreateWalletHeadersSchema")).toContain(
+      '"idempotency-key": z.string().refine((s) => lengthWithin(s, 1, 255), "length"),',
+    );
     expect(mini.schemas.CreateWalletHeadersSchema.safeParse({ "idempotency-key": "" }).success).toBe(false);
   });
 
@@ -212,7 +240,9 @@ describe("single nodes (zodSchema)", () => {
   const ctx = { document: {}, components: new Map(), resolver, version: "3.1" as const };
   it("patterns: u flag for unicode escapes; patterns JavaScript cannot compile are left out", async () => {
     const { zodSchema } = await import("../generator/emit/zod-schema.ts");
-    expect(zodSchema({ type: "string", pattern: "^\\p{L}+$" }, ctx)).toBe('z.string().regex(new RegExp("^\\\\p{L}+$", "u"))');
+    expect(zodSchema({ type: "string", pattern: "^\\p{L}+$" }, ctx)).toBe(
+      'z.string().regex(new RegExp("^\\\\p{L}+$", "u"))',
+    );
     expect(zodSchema({ type: "string", pattern: "(?<!x" }, ctx)).toBe("z.string()");
   });
 
@@ -222,6 +252,8 @@ describe("single nodes (zodSchema)", () => {
     expect(zodSchema({ type: "string", enum: ["a", "b"], default: "c" }, ctx)).toBe('z.enum(["a", "b"])');
     expect(zodSchema({ enum: [1, 2, null] }, ctx)).toBe("z.literal([1, 2, null])");
     expect(zodSchema({ const: "x" }, ctx)).toBe('z.literal("x")');
-    expect(zodSchema({ type: "array", items: { type: "string" }, minItems: 1, maxItems: 3 }, ctx)).toBe("z.array(z.string()).min(1).max(3)");
+    expect(zodSchema({ type: "array", items: { type: "string" }, minItems: 1, maxItems: 3 }, ctx)).toBe(
+      "z.array(z.string()).min(1).max(3)",
+    );
   });
 });

@@ -36,11 +36,15 @@ describe("Swagger 2.0", () => {
     expect(types).toMatch(/export type AddPetBody = NewPet;/);
     expect(types).toMatch(/tag\?: string \| null;/);
     const schemas = await readFile(join(out, "schemas.ts"), "utf8");
-    expect(schemas).toMatch(/export const UploadPhotoBodySchema = z\.object\(\{\s*caption: z\.string\(\)\.optional\(\),\s*file: /);
+    expect(schemas).toMatch(
+      /export const UploadPhotoBodySchema = z\.object\(\{\s*caption: z\.string\(\)\.optional\(\),\s*file: /,
+    );
     // collectionFormat csv → comma-separated, multi → repeated keys; the global `limit` parameter's bounds and default.
     expect(schemas).toMatch(/tags: z\.preprocess\(splitCommas, z\.array\(z\.string\(\)\)\)\.optional\(\)/);
     expect(schemas).toMatch(/status: z\.preprocess\(toArray, /);
-    expect(schemas).toMatch(/limit: z\.coerce\.number\(\)\.refine\(isInteger, "integer"\)\.min\(1\)\.max\(100\)\.default\(20\)/);
+    expect(schemas).toMatch(
+      /limit: z\.coerce\.number\(\)\.refine\(isInteger, "integer"\)\.min\(1\)\.max\(100\)\.default\(20\)/,
+    );
     const operations = await readFile(join(out, "operations.ts"), "utf8");
     expect(operations).toContain('path: "/pets/{petId}/photo"');
     const checked = await typecheck([out]);
@@ -52,9 +56,13 @@ describe("Swagger 2.0", () => {
     doc.paths["/pets"].get.responses["200"].schema.items = { type: "intger" };
     const bad = join(work, "bad.yaml");
     await writeFile(bad, stringify(doc));
-    const error = await generate({ specPath: bad, outDir: join(work, "bad"), runtime: "local" }).catch((e: unknown) => e);
+    const error = await generate({ specPath: bad, outDir: join(work, "bad"), runtime: "local" }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(SpecError);
-    expect((error as Error).message).toMatch(/bad\.yaml#\/paths\/~1pets\/get\/responses\/200\/content\/application~1json\/schema\/items\/type: must be equal to one of the allowed values/);
+    expect((error as Error).message).toMatch(
+      /bad\.yaml#\/paths\/~1pets\/get\/responses\/200\/content\/application~1json\/schema\/items\/type: must be equal to one of the allowed values/,
+    );
     const v1 = join(work, "v1.json");
     await writeFile(v1, JSON.stringify({ swaggerVersion: "1.2" }));
     const old = await generate({ specPath: v1, outDir: join(work, "v1"), runtime: "local" }).catch((e: unknown) => e);
@@ -77,7 +85,10 @@ describe("Swagger 2.0", () => {
     expect(r.stderr).toBe("");
     expect(r.status).toBe(1);
     expect(r.stdout).toContain("breaking api-removed-without-deprecation  DELETE /pets/{petId}");
-    const same = spawnSync(process.execPath, ["bin/custody.js", "diff", PETSTORE, PETSTORE], { cwd: ROOT, encoding: "utf8" });
+    const same = spawnSync(process.execPath, ["bin/custody.js", "diff", PETSTORE, PETSTORE], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
     expect(same.status).toBe(0);
   });
 });

@@ -84,27 +84,48 @@ const CASES_31: Case[] = [
   ["ListPlanetsResponseSchemas.200", { data: [1] }, false, true],
 ];
 
-async function judge(fixture: string, cases: Case[]): Promise<{ component: string; instance: unknown; expected: boolean; zod: boolean; ajv: boolean | "not compared" }[]> {
+async function judge(
+  fixture: string,
+  cases: Case[],
+): Promise<{ component: string; instance: unknown; expected: boolean; zod: boolean; ajv: boolean | "not compared" }[]> {
   const out = join(work, fixture);
-  const { model, files } = await renderFiles({ specPath: join(FIXTURES, `${fixture}.yaml`), outDir: out, runtime: "local" });
+  const { model, files } = await renderFiles({
+    specPath: join(FIXTURES, `${fixture}.yaml`),
+    outDir: out,
+    runtime: "local",
+  });
   await mkdir(out, { recursive: true });
   for (const f of files) await writeFile(join(out, f.path), f.content);
-  const schemas = (await import(pathToFileURL(resolve(out, "schemas.ts")).href)) as Record<string, { safeParse(v: unknown): { success: boolean } }>;
+  const schemas = (await import(pathToFileURL(resolve(out, "schemas.ts")).href)) as Record<
+    string,
+    { safeParse(v: unknown): { success: boolean } }
+  >;
   const ajv = ajvFor(model.document, model.version);
   return cases.map(([component, instance, expected, zodOnly]) => {
     if (component.includes(".")) {
       // An operation's response schema (zod only): "<Op>ResponseSchemas.<status>".
       const [table, status] = component.split(".");
-      const zod = (schemas[table] as unknown as Record<string, { safeParse(v: unknown): { success: boolean } }>)[status];
+      const zod = (schemas[table] as unknown as Record<string, { safeParse(v: unknown): { success: boolean } }>)[
+        status
+      ];
       return { component, instance, expected, zod: zod.safeParse(instance).success, ajv: "not compared" as const };
     }
     const named = model.schemas.find((s) => s.originalName === component)!;
-    return { component, instance, expected, zod: schemas[named.schemaName].safeParse(instance).success, ajv: zodOnly ? ("not compared" as const) : ajv(named.ref)(instance) };
+    return {
+      component,
+      instance,
+      expected,
+      zod: schemas[named.schemaName].safeParse(instance).success,
+      ajv: zodOnly ? ("not compared" as const) : ajv(named.ref)(instance),
+    };
   });
 }
 
 describe("validators on the shapes public documents use", () => {
-  for (const [fixture, cases] of [["public-apis-30", CASES_30], ["public-apis-31", CASES_31]] as const) {
+  for (const [fixture, cases] of [
+    ["public-apis-30", CASES_30],
+    ["public-apis-31", CASES_31],
+  ] as const) {
     it(`${fixture}: zod and ajv give the expected verdict on every instance`, async () => {
       const verdicts = await judge(fixture, cases);
       const wrong = verdicts.filter((v) => v.zod !== v.expected || (v.ajv !== "not compared" && v.ajv !== v.expected));

@@ -273,7 +273,10 @@ describe("the flag and the config key", () => {
     const file = join(dir, "custody.config.yaml");
     await writeFile(file, "sdks:\n  web:\n    out: web\n    zod: mini\n  node:\n    out: node\n");
     const config = loadConfig(file, dir);
-    expect(generateRuns({}, config).map((r) => [r.name, r.args.zod])).toEqual([["web", "mini"], ["node", undefined]]);
+    expect(generateRuns({}, config).map((r) => [r.name, r.args.zod])).toEqual([
+      ["web", "mini"],
+      ["node", undefined],
+    ]);
     expect(generateRuns({ sdk: ["web"], zod: "classic" }, config)[0].args.zod).toBe("classic");
     await writeFile(file, "sdks:\n  web:\n    zod: tiny\n");
     expect(() => generateRuns({}, loadConfig(file, dir))).toThrow(/--zod must be classic or mini, got 'tiny'/);

@@ -37,12 +37,15 @@ let handled = 0;
 
 beforeAll(async () => {
   // Every handler answers an empty list; only authentication matters here.
-  const handlers = new Proxy({}, {
-    get: () => async () => {
-      handled++;
-      return [];
+  const handlers = new Proxy(
+    {},
+    {
+      get: () => async () => {
+        handled++;
+        return [];
+      },
     },
-  }) as unknown as Handlers;
+  ) as unknown as Handlers;
   const listener = createServer(handlers, { resolveKey: (id) => (id === KEY.keyId ? KEY : undefined), now: () => NOW });
   server = await listen(listener);
 });
@@ -68,7 +71,8 @@ function send(headers: Record<string, string | string[]>): Promise<Sent> {
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => {
         const pairs: [string, string][] = [];
-        for (let i = 0; i < res.rawHeaders.length; i += 2) pairs.push([res.rawHeaders[i].toLowerCase(), res.rawHeaders[i + 1]]);
+        for (let i = 0; i < res.rawHeaders.length; i += 2)
+          pairs.push([res.rawHeaders[i].toLowerCase(), res.rawHeaders[i + 1]]);
         resolve({ status: res.statusCode ?? 0, headers: pairs, body: Buffer.concat(chunks).toString("utf8") });
       });
     });
@@ -95,11 +99,29 @@ function failures(): Record<string, Record<string, string | string[]>> {
     "unknown key id": { ...g, "ACCESS-API-KEY": "key_unknown" },
     "wrong first character": { ...g, "ACCESS-SIGN": flip(sign, 0) },
     "wrong last character": { ...g, "ACCESS-SIGN": flip(sign, -1) },
-    "signed with another secret": { ...g, "ACCESS-SIGN": computeSignature("another secret", { method: "GET", path: PATH, timestamp: NOW }) },
+    "signed with another secret": {
+      ...g,
+      "ACCESS-SIGN": computeSignature("another secret", { method: "GET", path: PATH, timestamp: NOW }),
+    },
     "signature of another length": { ...g, "ACCESS-SIGN": sign.slice(0, 20) },
-    "signed for another path": { ...g, "ACCESS-SIGN": computeSignature(SECRET, { method: "GET", path: "/api/v1/networks", timestamp: NOW }) },
-    "timestamp 301 s old": signRequest({ apiKey: KEY.keyId, apiSecret: SECRET, method: "GET", path: PATH, timestamp: NOW - 301 }),
-    "timestamp 301 s ahead": signRequest({ apiKey: KEY.keyId, apiSecret: SECRET, method: "GET", path: PATH, timestamp: NOW + 301 }),
+    "signed for another path": {
+      ...g,
+      "ACCESS-SIGN": computeSignature(SECRET, { method: "GET", path: "/api/v1/networks", timestamp: NOW }),
+    },
+    "timestamp 301 s old": signRequest({
+      apiKey: KEY.keyId,
+      apiSecret: SECRET,
+      method: "GET",
+      path: PATH,
+      timestamp: NOW - 301,
+    }),
+    "timestamp 301 s ahead": signRequest({
+      apiKey: KEY.keyId,
+      apiSecret: SECRET,
+      method: "GET",
+      path: PATH,
+      timestamp: NOW + 301,
+    }),
     "timestamp not decimal": { ...g, "ACCESS-TIMESTAMP": `${NOW}.0` },
   };
 }
@@ -160,13 +182,23 @@ describe("no refusal says which check failed", () => {
       "huge signature": { ...good(), "ACCESS-SIGN": "A".repeat(5_000) },
     };
     // Date is the clock, x-request-id is per request; everything else must be equal.
-    const shape = (r: Sent) => ({ status: r.status, body: r.body, headers: r.headers.filter(([n]) => n !== "x-request-id" && n !== "date").sort() });
-    const answers = await Promise.all(Object.entries(variants).map(async ([name, h]) => [name, shape(await send(h))] as const));
+    const shape = (r: Sent) => ({
+      status: r.status,
+      body: r.body,
+      headers: r.headers.filter(([n]) => n !== "x-request-id" && n !== "date").sort(),
+    });
+    const answers = await Promise.all(
+      Object.entries(variants).map(async ([name, h]) => [name, shape(await send(h))] as const),
+    );
     const [, reference] = answers[0];
     expect(reference.status).toBe(401);
     expect(reference.body).toBe(UNAUTHORIZED_BODY);
     for (const [name, answer] of answers) expect(answer, name).toEqual(reference);
-    expect(reference.headers.map(([n]) => n)).toEqual(["cache-control", "connection", "content-length", "content-type", "keep-alive", "x-content-type-options"].filter((n) => reference.headers.some(([h]) => h === n)));
+    expect(reference.headers.map(([n]) => n)).toEqual(
+      ["cache-control", "connection", "content-length", "content-type", "keep-alive", "x-content-type-options"].filter(
+        (n) => reference.headers.some(([h]) => h === n),
+      ),
+    );
   });
 
   it("authentication comes before everything else: no handler ran for any refusal", async () => {

@@ -5,14 +5,14 @@
 // targets, invalid percent-encodings, duplicate headers and invalid UTF-8 reach the server unchanged.
 import net from "node:net";
 import fc from "fast-check";
-import { operationList, type OperationEntry } from "../generated/operations.ts";
-import { UNAUTHORIZED_BODY, isEnvelope } from "../runtime/envelope.ts";
+import { type OperationEntry, operationList } from "../generated/operations.ts";
+import { isFrontDoorPath } from "../reference/api/front-door.ts";
+import { SANDBOX_ETH_ASSET_ID } from "../reference/domain/catalog.ts";
+import { isEnvelope, UNAUTHORIZED_BODY } from "../runtime/envelope.ts";
 import { computeSignature, unixSeconds } from "../runtime/http/hmac.ts";
 import { createMatcher } from "../runtime/server/match.ts";
 import { JSON_CONTENT_TYPE } from "../runtime/server/respond.ts";
 import { splitTarget } from "../runtime/server/router.ts";
-import { isFrontDoorPath } from "../reference/api/front-door.ts";
-import { SANDBOX_ETH_ASSET_ID } from "../reference/domain/catalog.ts";
 
 export interface Credential {
   key: string;
@@ -35,7 +35,16 @@ export interface FuzzTarget {
   webhookUrl: string;
 }
 
-export type AuthMode = "none" | "owner" | "viewer" | "scoped" | "bad-signature" | "unknown-key" | "stale" | "duplicate-sign" | "garbage";
+export type AuthMode =
+  | "none"
+  | "owner"
+  | "viewer"
+  | "scoped"
+  | "bad-signature"
+  | "unknown-key"
+  | "stale"
+  | "duplicate-sign"
+  | "garbage";
 const SIGNED_MODES: readonly AuthMode[] = ["owner", "viewer", "scoped"];
 
 /** One request before it is signed and serialized. */
@@ -58,13 +67,23 @@ export interface Answer {
   body: Buffer;
 }
 
-export type Outcome = { kind: "answer"; answer: Answer } | { kind: "timeout"; partial: number } | { kind: "closed"; partial: number; error?: string };
+export type Outcome =
+  | { kind: "answer"; answer: Answer }
+  | { kind: "timeout"; partial: number }
+  | { kind: "closed"; partial: number; error?: string };
 
 // ---------------------------------------------------------------- strings that must never be echoed
 
 // Markers of a leaked stack trace or exception text. Generated strings have them removed, so that an
 // input echoed in a validation message ("Unrecognized key: ...") can never look like a leak.
-const LEAK_PATTERNS: readonly RegExp[] = [/\bat [\w.<>$]+ \(/, /\n\s+at /, /\.ts:\d/, /\.js:\d/, /Error:/, /node:internal/];
+const LEAK_PATTERNS: readonly RegExp[] = [
+  /\bat [\w.<>$]+ \(/,
+  /\n\s+at /,
+  /\.ts:\d/,
+  /\.js:\d/,
+  /Error:/,
+  /node:internal/,
+];
 const LEAK_MARKERS = /Error:|\.ts:|\.js:|\bat |node:internal/gi;
 
 function clean(s: string): string {
@@ -78,7 +97,26 @@ const anyText = (maxLength: number) => fc.string({ unit: "binary", maxLength }).
 const asciiText = (maxLength: number) => fc.string({ unit: "binary-ascii", maxLength }).map(clean);
 
 /** Percent-encodings that are invalid, overlong, or decode to something surprising. */
-const ODD_ENCODINGS = ["%", "%z", "%zz", "%E0%A4", "%C0%AF", "%FF", "%FE%FF", "%00", "%0A", "%0D%0A", "%2e%2e", "%2E", "%2F", "%5C", "%25", "%u0041", "%ED%A0%80", "%F4%90%80%80"];
+const ODD_ENCODINGS = [
+  "%",
+  "%z",
+  "%zz",
+  "%E0%A4",
+  "%C0%AF",
+  "%FF",
+  "%FE%FF",
+  "%00",
+  "%0A",
+  "%0D%0A",
+  "%2e%2e",
+  "%2E",
+  "%2F",
+  "%5C",
+  "%25",
+  "%u0041",
+  "%ED%A0%80",
+  "%F4%90%80%80",
+];
 const DOT_SEGMENTS = ["..", ".", "...", "%2e%2e", ".%2e", "%2e."];
 const PROTOTYPE_WORDS = ["__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "valueOf"];
 
@@ -88,8 +126,26 @@ function segmentArb(known: readonly string[]): fc.Arbitrary<string> {
     { weight: 4, arbitrary: fc.constantFrom(...known) },
     { weight: 3, arbitrary: fc.stringMatching(RESOURCE_ID) },
     { weight: 2, arbitrary: anyText(24).map(encodeURIComponent) },
-    { weight: 2, arbitrary: fc.constantFrom(...ODD_ENCODINGS, ...DOT_SEGMENTS, ...PROTOTYPE_WORDS, "", "a/b", "a%2Fb", "a;b", "a?b", "ü", "日本", "🚀") },
-    { weight: 1, arbitrary: fc.tuple(fc.stringMatching(RESOURCE_ID), fc.constantFrom(...ODD_ENCODINGS)).map(([a, b]) => a + b) },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(
+        ...ODD_ENCODINGS,
+        ...DOT_SEGMENTS,
+        ...PROTOTYPE_WORDS,
+        "",
+        "a/b",
+        "a%2Fb",
+        "a;b",
+        "a?b",
+        "ü",
+        "日本",
+        "🚀",
+      ),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(fc.stringMatching(RESOURCE_ID), fc.constantFrom(...ODD_ENCODINGS)).map(([a, b]) => a + b),
+    },
     { weight: 1, arbitrary: fc.integer({ min: 129, max: 20_000 }).map((n) => "w".repeat(n)) },
     { weight: 1, arbitrary: asciiText(16) },
   );
@@ -106,7 +162,21 @@ function pathArb(op: OperationEntry, known: readonly string[]): fc.Arbitrary<str
     { weight: 12, arbitrary: filled },
     {
       weight: 3,
-      arbitrary: fc.tuple(filled, fc.constantFrom("trailing-slash", "double-slash", "extra-segment", "drop-last", "upper", "dots", "encoded-literal", "no-prefix")).map(([p, bend]) => bendPath(p, bend)),
+      arbitrary: fc
+        .tuple(
+          filled,
+          fc.constantFrom(
+            "trailing-slash",
+            "double-slash",
+            "extra-segment",
+            "drop-last",
+            "upper",
+            "dots",
+            "encoded-literal",
+            "no-prefix",
+          ),
+        )
+        .map(([p, bend]) => bendPath(p, bend)),
     },
     { weight: 1, arbitrary: fc.webPath() },
     { weight: 1, arbitrary: fc.array(segmentArb(known), { maxLength: 8 }).map((parts) => `/${parts.join("/")}`) },
@@ -134,26 +204,98 @@ function bendPath(path: string, bend: string): string {
   }
 }
 
-const QUERY_NAMES = ["network_id", "asset_id", "format", "from", "to", "webhook_id", "status", "__proto__", "constructor", "limit", "a[b]", ""];
-const QUERY_VALUES = ["json", "csv", "xml", "pending", "delivered", "failed", "2026-01-01T00:00:00Z", "2026-13-45T99:99:99Z", "not-a-date", SANDBOX_ETH_ASSET_ID, "net_sandbox", "", "%", "%zz", "%E0%A4", "+", "a+b", "&", "="];
+const QUERY_NAMES = [
+  "network_id",
+  "asset_id",
+  "format",
+  "from",
+  "to",
+  "webhook_id",
+  "status",
+  "__proto__",
+  "constructor",
+  "limit",
+  "a[b]",
+  "",
+];
+const QUERY_VALUES = [
+  "json",
+  "csv",
+  "xml",
+  "pending",
+  "delivered",
+  "failed",
+  "2026-01-01T00:00:00Z",
+  "2026-13-45T99:99:99Z",
+  "not-a-date",
+  SANDBOX_ETH_ASSET_ID,
+  "net_sandbox",
+  "",
+  "%",
+  "%zz",
+  "%E0%A4",
+  "+",
+  "a+b",
+  "&",
+  "=",
+];
 
 function queryArb(known: readonly string[]): fc.Arbitrary<string> {
   const pair = fc.tuple(
     fc.oneof(fc.constantFrom(...QUERY_NAMES), asciiText(12).map(encodeURIComponent)),
-    fc.oneof(fc.constantFrom(...QUERY_VALUES, ...known), anyText(30).map(encodeURIComponent), fc.integer({ min: 300, max: 9_000 }).map((n) => "q".repeat(n))),
+    fc.oneof(
+      fc.constantFrom(...QUERY_VALUES, ...known),
+      anyText(30).map(encodeURIComponent),
+      fc.integer({ min: 300, max: 9_000 }).map((n) => "q".repeat(n)),
+    ),
     fc.boolean(),
   );
   return fc.oneof(
     { weight: 3, arbitrary: fc.constant("") },
-    { weight: 6, arbitrary: fc.array(pair, { maxLength: 5 }).map((pairs) => `?${pairs.map(([k, v, bare]) => (bare && v === "" ? k : `${k}=${v}`)).join("&")}`) },
-    { weight: 1, arbitrary: fc.constantFrom("?", "??", "?&&&", "?=", "?a=1&a=2&a=3", "?asset_id=a&asset_id=b", "?format=json&format=csv", "?%", "?#frag") },
+    {
+      weight: 6,
+      arbitrary: fc
+        .array(pair, { maxLength: 5 })
+        .map((pairs) => `?${pairs.map(([k, v, bare]) => (bare && v === "" ? k : `${k}=${v}`)).join("&")}`),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        "?",
+        "??",
+        "?&&&",
+        "?=",
+        "?a=1&a=2&a=3",
+        "?asset_id=a&asset_id=b",
+        "?format=json&format=csv",
+        "?%",
+        "?#frag",
+      ),
+    },
   );
 }
 
 // ---------------------------------------------------------------- bodies
 
 const ETH = SANDBOX_ETH_ASSET_ID;
-const SCOPES = ["*", "catalog:read", "wallets:read", "wallets:write", "balances:read", "withdrawals:read", "withdrawals:write", "withdrawals:approve", "transactions:read", "signing:write", "webhooks:read", "webhooks:write", "api-keys:read", "api-keys:write", "audit:read", "observability:read"];
+const SCOPES = [
+  "*",
+  "catalog:read",
+  "wallets:read",
+  "wallets:write",
+  "balances:read",
+  "withdrawals:read",
+  "withdrawals:write",
+  "withdrawals:approve",
+  "transactions:read",
+  "signing:write",
+  "webhooks:read",
+  "webhooks:write",
+  "api-keys:read",
+  "api-keys:write",
+  "audit:read",
+  "observability:read",
+];
 
 /** A body the operation's schema accepts (so that the handler runs), per operation with a body. */
 function validBodyArb(operationId: string, target: FuzzTarget): fc.Arbitrary<Record<string, unknown>> | undefined {
@@ -167,8 +309,14 @@ function validBodyArb(operationId: string, target: FuzzTarget): fc.Arbitrary<Rec
       return fc.record(
         {
           asset_id: fc.oneof(fc.constant(ETH), fc.stringMatching(RESOURCE_ID)),
-          amount: fc.oneof(fc.constantFrom("0.0001", "0.001", "0", "1", "1000000", "0.0000000000000000001"), fc.stringMatching(/^[0-9]{1,30}(\.[0-9]{1,25})?$/)),
-          recipient_address: fc.oneof(fc.constant("0x000000000000000000000000000000000000dEaD"), fc.stringMatching(/^0x[0-9a-fA-F]{40}$/)),
+          amount: fc.oneof(
+            fc.constantFrom("0.0001", "0.001", "0", "1", "1000000", "0.0000000000000000001"),
+            fc.stringMatching(/^[0-9]{1,30}(\.[0-9]{1,25})?$/),
+          ),
+          recipient_address: fc.oneof(
+            fc.constant("0x000000000000000000000000000000000000dEaD"),
+            fc.stringMatching(/^0x[0-9a-fA-F]{40}$/),
+          ),
           notes: anyText(500),
         },
         { requiredKeys: ["asset_id", "amount", "recipient_address"] },
@@ -179,36 +327,97 @@ function validBodyArb(operationId: string, target: FuzzTarget): fc.Arbitrary<Rec
       return fc.record({ reason: anyText(500) }, { requiredKeys: [] });
     case "signMessage":
       return fc.oneof(
-        fc.record({ message: anyText(4096).filter((s) => s.length >= 1), encoding: fc.constant("utf8") }, { requiredKeys: ["message"] }),
-        fc.record({ message: fc.oneof(fc.stringMatching(/^(0x)?([0-9a-f]{2}){0,40}$/), fc.stringMatching(/^[0-9a-fA-F]{1,9}$/)).filter((s) => s.length >= 1), encoding: fc.constant("hex") }),
+        fc.record(
+          { message: anyText(4096).filter((s) => s.length >= 1), encoding: fc.constant("utf8") },
+          { requiredKeys: ["message"] },
+        ),
+        fc.record({
+          message: fc
+            .oneof(fc.stringMatching(/^(0x)?([0-9a-f]{2}){0,40}$/), fc.stringMatching(/^[0-9a-fA-F]{1,9}$/))
+            .filter((s) => s.length >= 1),
+          encoding: fc.constant("hex"),
+        }),
       );
     case "rescanTransaction":
-      return fc.record({ tx_hash: fc.oneof(fc.constant(target.ids.tx_hash?.[0] ?? `0x${"00".repeat(32)}`), fc.stringMatching(/^0x[0-9a-f]{64}$/)), network_id: fc.constantFrom(...(target.ids.network_id ?? [])) });
+      return fc.record({
+        tx_hash: fc.oneof(
+          fc.constant(target.ids.tx_hash?.[0] ?? `0x${"00".repeat(32)}`),
+          fc.stringMatching(/^0x[0-9a-f]{64}$/),
+        ),
+        network_id: fc.constantFrom(...(target.ids.network_id ?? [])),
+      });
     case "requestSign":
       return fc.oneof(
-        fc.record({ method: fc.constantFrom("eth_sign", "personal_sign"), message: anyText(1000), chain_id: fc.integer() }),
-        fc.record({ method: fc.constant("eth_signTypedData_v4"), message: fc.constant(""), chain_id: fc.integer(), typed_data: fc.oneof(anyText(200), fc.constant('{"types":{"M":[{"name":"a","type":"uint256"}]},"message":{"a":"1"}}')) }),
+        fc.record({
+          method: fc.constantFrom("eth_sign", "personal_sign"),
+          message: anyText(1000),
+          chain_id: fc.integer(),
+        }),
+        fc.record({
+          method: fc.constant("eth_signTypedData_v4"),
+          message: fc.constant(""),
+          chain_id: fc.integer(),
+          typed_data: fc.oneof(
+            anyText(200),
+            fc.constant('{"types":{"M":[{"name":"a","type":"uint256"}]},"message":{"a":"1"}}'),
+          ),
+        }),
       );
     case "signRawTransaction":
       return fc.record(
-        { to: fc.oneof(fc.constant(null), fc.stringMatching(/^0x[0-9a-fA-F]{40}$/)), value: fc.oneof(fc.constant("1"), fc.nat().map(String), fc.constant(null)), data: fc.constantFrom("0x", null, "0xdeadbeef"), gasLimit: fc.constantFrom("21000", null, 1, "1") },
+        {
+          to: fc.oneof(fc.constant(null), fc.stringMatching(/^0x[0-9a-fA-F]{40}$/)),
+          value: fc.oneof(fc.constant("1"), fc.nat().map(String), fc.constant(null)),
+          data: fc.constantFrom("0x", null, "0xdeadbeef"),
+          gasLimit: fc.constantFrom("21000", null, 1, "1"),
+        },
         { requiredKeys: [] },
       );
     case "createWebhook":
       return fc.record(
-        { url: fc.constantFrom(target.webhookUrl, `${target.webhookUrl}?q=1`), event_types: fc.subarray(["wallet.created", "deposit.pending", "deposit.confirmed", "withdrawal.pending", "withdrawal.executed", "withdrawal.confirmed", "withdrawal.failed"], { minLength: 1 }), description: anyText(500) },
+        {
+          url: fc.constantFrom(target.webhookUrl, `${target.webhookUrl}?q=1`),
+          event_types: fc.subarray(
+            [
+              "wallet.created",
+              "deposit.pending",
+              "deposit.confirmed",
+              "withdrawal.pending",
+              "withdrawal.executed",
+              "withdrawal.confirmed",
+              "withdrawal.failed",
+            ],
+            { minLength: 1 },
+          ),
+          description: anyText(500),
+        },
         { requiredKeys: ["url", "event_types"] },
       );
     case "requeueFailedWebhookDeliveries":
       return fc.record(
         {
-          since: fc.oneof(fc.constant("2020-01-01T00:00:00Z"), fc.date({ min: new Date("2000-01-01"), max: new Date("2100-01-01"), noInvalidDate: true }).map((d) => d.toISOString()), anyText(40)),
-          until: fc.oneof(fc.date({ min: new Date("2000-01-01"), max: new Date("2100-01-01"), noInvalidDate: true }).map((d) => d.toISOString()), anyText(40)),
+          since: fc.oneof(
+            fc.constant("2020-01-01T00:00:00Z"),
+            fc
+              .date({ min: new Date("2000-01-01"), max: new Date("2100-01-01"), noInvalidDate: true })
+              .map((d) => d.toISOString()),
+            anyText(40),
+          ),
+          until: fc.oneof(
+            fc
+              .date({ min: new Date("2000-01-01"), max: new Date("2100-01-01"), noInvalidDate: true })
+              .map((d) => d.toISOString()),
+            anyText(40),
+          ),
         },
         { requiredKeys: ["since"] },
       );
     case "createApiKey":
-      return fc.record({ name, role: fc.constantFrom("viewer", "admin", "owner", "root"), scopes: fc.subarray(SCOPES, { minLength: 1 }) });
+      return fc.record({
+        name,
+        role: fc.constantFrom("viewer", "admin", "owner", "root"),
+        scopes: fc.subarray(SCOPES, { minLength: 1 }),
+      });
     default:
       return undefined;
   }
@@ -229,23 +438,62 @@ function invalidUtf8(text: string, where: number, bytes: number[]): Buffer {
   const at = Math.min(where, raw.length);
   return Buffer.concat([raw.subarray(0, at), Buffer.from(bytes), raw.subarray(at)]);
 }
-const BAD_UTF8 = [[0xff], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xe2, 0x82], [0xf8, 0x88, 0x80, 0x80, 0x80], [0x80], [0xf4, 0x90, 0x80, 0x80]];
+const BAD_UTF8 = [
+  [0xff],
+  [0xc0, 0xaf],
+  [0xed, 0xa0, 0x80],
+  [0xe2, 0x82],
+  [0xf8, 0x88, 0x80, 0x80, 0x80],
+  [0x80],
+  [0xf4, 0x90, 0x80, 0x80],
+];
 
 function bodyArb(op: OperationEntry | undefined, target: FuzzTarget): fc.Arbitrary<Buffer> {
   const valid = op ? validBodyArb(op.operationId, target) : undefined;
-  const validText = valid ? valid.map((b) => JSON.stringify(b)) : fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v));
+  const validText = valid
+    ? valid.map((b) => JSON.stringify(b))
+    : fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v));
   const validObject = valid ?? fc.dictionary(asciiText(8), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 });
   const utf8 = (a: fc.Arbitrary<string>) => a.map((s) => Buffer.from(s, "utf8"));
   const arbs: fc.WeightedArbitrary<Buffer>[] = [
     { weight: 4, arbitrary: fc.constant(Buffer.alloc(0)) },
     { weight: 10, arbitrary: utf8(validText) },
     // An unknown field, a field of the wrong type, a field with a huge string.
-    { weight: 3, arbitrary: utf8(fc.tuple(validObject, asciiText(12), WRONG_TYPES).map(([b, k, v]) => JSON.stringify({ ...b, [k || "extra"]: v }))) },
-    { weight: 3, arbitrary: utf8(fc.tuple(validObject, WRONG_TYPES).map(([b, v]) => JSON.stringify(replaceOneField(b, v)))) },
-    { weight: 1, arbitrary: utf8(fc.tuple(validObject, fc.integer({ min: 1_000, max: 200_000 })).map(([b, n]) => JSON.stringify(replaceOneField(b, "x".repeat(n))))) },
+    {
+      weight: 3,
+      arbitrary: utf8(
+        fc
+          .tuple(validObject, asciiText(12), WRONG_TYPES)
+          .map(([b, k, v]) => JSON.stringify({ ...b, [k || "extra"]: v })),
+      ),
+    },
+    {
+      weight: 3,
+      arbitrary: utf8(fc.tuple(validObject, WRONG_TYPES).map(([b, v]) => JSON.stringify(replaceOneField(b, v)))),
+    },
+    {
+      weight: 1,
+      arbitrary: utf8(
+        fc
+          .tuple(validObject, fc.integer({ min: 1_000, max: 200_000 }))
+          .map(([b, n]) => JSON.stringify(replaceOneField(b, "x".repeat(n)))),
+      ),
+    },
     { weight: 2, arbitrary: utf8(fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v))) },
-    { weight: 2, arbitrary: utf8(fc.tuple(fc.integer({ min: 30, max: 100_000 }), fc.constantFrom(["[", "]"], ["{\"a\":", "}"]), fc.boolean()).map(([d, [o, c], closed]) => deepNesting(d, o, c, closed))) },
-    { weight: 2, arbitrary: fc.tuple(validText, fc.nat(200), fc.constantFrom(...BAD_UTF8)).map(([t, at, bytes]) => invalidUtf8(t, at, bytes)) },
+    {
+      weight: 2,
+      arbitrary: utf8(
+        fc
+          .tuple(fc.integer({ min: 30, max: 100_000 }), fc.constantFrom(["[", "]"], ['{"a":', "}"]), fc.boolean())
+          .map(([d, [o, c], closed]) => deepNesting(d, o, c, closed)),
+      ),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(validText, fc.nat(200), fc.constantFrom(...BAD_UTF8))
+        .map(([t, at, bytes]) => invalidUtf8(t, at, bytes)),
+    },
     { weight: 2, arbitrary: utf8(anyText(200)) },
     {
       weight: 2,
@@ -257,21 +505,21 @@ function bodyArb(op: OperationEntry | undefined, target: FuzzTarget): fc.Arbitra
           "null",
           "true",
           "0",
-          "\"str\"",
+          '"str"',
           "   ",
           "\t\n",
-          "{\"__proto__\":{\"role\":\"owner\"},\"name\":\"x\"}",
-          "{\"constructor\":{\"prototype\":{\"x\":1}}}",
-          "{\"name\":\"a\",\"name\":\"b\"}",
-          "{\"name\":\"\\ud800\"}",
-          "{\"name\":\"\\u0000\"}",
-          "\ufeff{\"name\":\"bom\"}",
+          '{"__proto__":{"role":"owner"},"name":"x"}',
+          '{"constructor":{"prototype":{"x":1}}}',
+          '{"name":"a","name":"b"}',
+          '{"name":"\\ud800"}',
+          '{"name":"\\u0000"}',
+          '\ufeff{"name":"bom"}',
           "{'name':'single'}",
-          "{\"name\":NaN}",
-          "{\"name\":1e999999}",
+          '{"name":NaN}',
+          '{"name":1e999999}',
           "<xml/>",
           "name=x&wallet_type=mpc",
-          "--boundary\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nx\r\n--boundary--",
+          '--boundary\r\nContent-Disposition: form-data; name="name"\r\n\r\nx\r\n--boundary--',
         ),
       ),
     },
@@ -289,13 +537,27 @@ function replaceOneField(body: Record<string, unknown>, value: unknown): Record<
 
 // ---------------------------------------------------------------- headers and authentication
 
-const CONTENT_TYPES = ["application/json", "application/json; charset=utf-8", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=boundary", "application/json; charset=latin1", "*/*", ""];
+const CONTENT_TYPES = [
+  "application/json",
+  "application/json; charset=utf-8",
+  "text/plain",
+  "application/x-www-form-urlencoded",
+  "multipart/form-data; boundary=boundary",
+  "application/json; charset=latin1",
+  "*/*",
+  "",
+];
 
 function headerValueArb(): fc.Arbitrary<Buffer> {
   return fc.oneof(
     { weight: 6, arbitrary: asciiText(40).map((s) => Buffer.from(s.replace(/[\r\n]/g, " "), "latin1")) },
     // obs-text: bytes 0x80-0xff are allowed in values, and are not UTF-8 here.
-    { weight: 1, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 20 }).map((a) => Buffer.from(a.map((b) => (b < 0x20 ? 0x41 : b === 0x7f ? 0x42 : b)))) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .uint8Array({ minLength: 1, maxLength: 20 })
+        .map((a) => Buffer.from(a.map((b) => (b < 0x20 ? 0x41 : b === 0x7f ? 0x42 : b)))),
+    },
     // Huge values: some within node's 16 KiB header limit, some beyond it.
     { weight: 1, arbitrary: fc.integer({ min: 1_000, max: 24_000 }).map((n) => Buffer.from("h".repeat(n))) },
     // Control characters are not allowed at all.
@@ -304,19 +566,48 @@ function headerValueArb(): fc.Arbitrary<Buffer> {
 }
 
 function extraHeadersArb(op: OperationEntry | undefined, known: readonly string[]): fc.Arbitrary<[string, Buffer][]> {
-  const name = fc.oneof(fc.constantFrom("content-type", "x-request-id", "idempotency-key", "Idempotency-Key", "accept", "x-forwarded-for", "host", "cookie", "authorization", "x-custom"), fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/));
-  const idempotency = fc.oneof(fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/), fc.constantFrom(...known), fc.integer({ min: 256, max: 400 }).map((n) => "k".repeat(n)));
+  const name = fc.oneof(
+    fc.constantFrom(
+      "content-type",
+      "x-request-id",
+      "idempotency-key",
+      "Idempotency-Key",
+      "accept",
+      "x-forwarded-for",
+      "host",
+      "cookie",
+      "authorization",
+      "x-custom",
+    ),
+    fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/),
+  );
+  const idempotency = fc.oneof(
+    fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/),
+    fc.constantFrom(...known),
+    fc.integer({ min: 256, max: 400 }).map((n) => "k".repeat(n)),
+  );
   const required: fc.Arbitrary<[string, Buffer][]> =
     op?.operationId === "createWithdrawal"
       ? fc.oneof(
           { weight: 6, arbitrary: idempotency.map((k): [string, Buffer][] => [["Idempotency-Key", Buffer.from(k)]]) },
           { weight: 1, arbitrary: fc.constant<[string, Buffer][]>([]) },
-          { weight: 1, arbitrary: fc.tuple(idempotency, idempotency).map(([a, b]): [string, Buffer][] => [["Idempotency-Key", Buffer.from(a)], ["idempotency-key", Buffer.from(b)]]) },
+          {
+            weight: 1,
+            arbitrary: fc.tuple(idempotency, idempotency).map(([a, b]): [string, Buffer][] => [
+              ["Idempotency-Key", Buffer.from(a)],
+              ["idempotency-key", Buffer.from(b)],
+            ]),
+          },
         )
       : fc.constant([]);
   const contentType = fc.oneof(
     { weight: 5, arbitrary: fc.constant<[string, Buffer][]>([["content-type", Buffer.from("application/json")]]) },
-    { weight: 2, arbitrary: fc.constantFrom(...CONTENT_TYPES).map((t): [string, Buffer][] => (t === "" ? [] : [["content-type", Buffer.from(t)]])) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .constantFrom(...CONTENT_TYPES)
+        .map((t): [string, Buffer][] => (t === "" ? [] : [["content-type", Buffer.from(t)]])),
+    },
   );
   const extras = fc.array(fc.tuple(name, headerValueArb()), { maxLength: 4 });
   return fc.tuple(required, contentType, extras).map(([a, b, c]) => [...a, ...b, ...c]);
@@ -327,16 +618,35 @@ function authArb(): fc.Arbitrary<AuthMode> {
     { weight: 10, arbitrary: fc.constant<AuthMode>("owner") },
     { weight: 2, arbitrary: fc.constantFrom<AuthMode>("viewer", "scoped") },
     { weight: 3, arbitrary: fc.constant<AuthMode>("none") },
-    { weight: 3, arbitrary: fc.constantFrom<AuthMode>("bad-signature", "unknown-key", "stale", "duplicate-sign", "garbage") },
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom<AuthMode>("bad-signature", "unknown-key", "stale", "duplicate-sign", "garbage"),
+    },
   );
 }
 
-const OTHER_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "PROPFIND", "get", "G E T", "BREW", ""];
+const OTHER_METHODS = [
+  "GET",
+  "POST",
+  "PUT",
+  "PATCH",
+  "DELETE",
+  "HEAD",
+  "OPTIONS",
+  "TRACE",
+  "PROPFIND",
+  "get",
+  "G E T",
+  "BREW",
+  "",
+];
 
 /** Path parameter values that name existing resources, by parameter name. */
 function validPathArb(op: OperationEntry, target: FuzzTarget): fc.Arbitrary<string> {
   const names = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-  const values = names.map((name) => fc.constantFrom(...(target.idsOf?.[op.operationId]?.[name] ?? target.ids[name] ?? target.knownIds)));
+  const values = names.map((name) =>
+    fc.constantFrom(...(target.idsOf?.[op.operationId]?.[name] ?? target.ids[name] ?? target.knownIds)),
+  );
   return fc.tuple(...values).map((picked) => {
     let i = 0;
     return op.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(picked[i++] as string));
@@ -352,9 +662,15 @@ const QUERY_VALUES_BY_NAME: Readonly<Record<string, readonly string[]>> = {
 
 /** A query string the operation's query schema accepts (required keys always, optional ones sometimes). */
 function validQueryArb(op: OperationEntry, target: FuzzTarget): fc.Arbitrary<string> {
-  const shape = (op.querySchema as unknown as { shape?: Record<string, { safeParse(v: unknown): { success: boolean } }> } | undefined)?.shape ?? {};
+  const shape =
+    (
+      op.querySchema as unknown as
+        | { shape?: Record<string, { safeParse(v: unknown): { success: boolean } }> }
+        | undefined
+    )?.shape ?? {};
   const entries = Object.entries(shape).map(([name, schema]) => {
-    const values = QUERY_VALUES_BY_NAME[name] ?? target.ids[name === "network_id" ? "network_id" : name] ?? target.knownIds;
+    const values =
+      QUERY_VALUES_BY_NAME[name] ?? target.ids[name === "network_id" ? "network_id" : name] ?? target.knownIds;
     const optional = schema.safeParse(undefined).success;
     const pair = fc.constantFrom(...values).map((v) => `${name}=${encodeURIComponent(v)}`);
     return optional ? fc.option(pair, { nil: undefined }) : pair;
@@ -368,7 +684,9 @@ function validQueryArb(op: OperationEntry, target: FuzzTarget): fc.Arbitrary<str
 function validHeadersArb(op: OperationEntry): fc.Arbitrary<[string, Buffer][]> {
   const json: [string, Buffer] = ["content-type", Buffer.from("application/json")];
   if (op.operationId !== "createWithdrawal") return fc.constant([json]);
-  return fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/).map((k): [string, Buffer][] => [json, ["Idempotency-Key", Buffer.from(k)]]);
+  return fc
+    .stringMatching(/^[A-Za-z0-9_-]{1,40}$/)
+    .map((k): [string, Buffer][] => [json, ["Idempotency-Key", Buffer.from(k)]]);
 }
 
 const DIMENSIONS = ["method", "path", "query", "headers", "body", "framing", "auth", "rawUnicode"] as const;
@@ -426,14 +744,33 @@ export function strayRequestArb(target: FuzzTarget): fc.Arbitrary<RequestPlan> {
       target: fc.oneof(
         fc.webPath().map((p) => p || "/"),
         fc.webUrl({ withQueryParameters: true }),
-        fc.constantFrom("*", "/", "//", "/api", "/api/v1", "/api/v1/", "/api/v2/networks", "http://evil.example/api/v1/networks", "/%", "/%zz/..", "/api/v1/%2e%2e/%2e%2e/etc/passwd"),
+        fc.constantFrom(
+          "*",
+          "/",
+          "//",
+          "/api",
+          "/api/v1",
+          "/api/v1/",
+          "/api/v2/networks",
+          "http://evil.example/api/v1/networks",
+          "/%",
+          "/%zz/..",
+          "/api/v1/%2e%2e/%2e%2e/etc/passwd",
+        ),
         fc.uint8Array({ minLength: 1, maxLength: 60 }).map((a) => `/${Buffer.from(a).toString("latin1")}`),
       ),
       headers: extraHeadersArb(undefined, target.knownIds),
       body: bodyArb(undefined, target),
       auth: authArb(),
     })
-    .map((r) => ({ method: r.method, target: Buffer.from(r.target, "latin1"), headers: r.headers, body: r.body, framing: "length" as const, auth: r.auth }));
+    .map((r) => ({
+      method: r.method,
+      target: Buffer.from(r.target, "latin1"),
+      headers: r.headers,
+      body: r.body,
+      framing: "length" as const,
+      auth: r.auth,
+    }));
 }
 
 // ---------------------------------------------------------------- serializing and sending
@@ -445,13 +782,28 @@ function signedPath(target: Buffer): string {
 
 function authHeaders(plan: RequestPlan, target: FuzzTarget): [string, string][] {
   if (plan.auth === "none") return [];
-  if (plan.auth === "garbage") return [["ACCESS-API-KEY", "\u00ff".repeat(3)], ["ACCESS-TIMESTAMP", "-1e3"], ["ACCESS-SIGN", "=".repeat(600)]];
-  const cred = plan.auth === "viewer" ? target.keys.viewer : plan.auth === "scoped" ? target.keys.scoped : target.keys.owner;
+  if (plan.auth === "garbage")
+    return [
+      ["ACCESS-API-KEY", "\u00ff".repeat(3)],
+      ["ACCESS-TIMESTAMP", "-1e3"],
+      ["ACCESS-SIGN", "=".repeat(600)],
+    ];
+  const cred =
+    plan.auth === "viewer" ? target.keys.viewer : plan.auth === "scoped" ? target.keys.scoped : target.keys.owner;
   const timestamp = String(unixSeconds() - (plan.auth === "stale" ? 301 : 0));
-  let sign = computeSignature(cred.secret, { method: plan.method, path: signedPath(plan.target), timestamp, body: plan.body });
+  let sign = computeSignature(cred.secret, {
+    method: plan.method,
+    path: signedPath(plan.target),
+    timestamp,
+    body: plan.body,
+  });
   if (plan.auth === "bad-signature") sign = (sign[0] === "A" ? "B" : "A") + sign.slice(1);
   const key = plan.auth === "unknown-key" ? "key_does_not_exist" : cred.key;
-  const headers: [string, string][] = [["ACCESS-API-KEY", key], ["ACCESS-TIMESTAMP", timestamp], ["ACCESS-SIGN", sign]];
+  const headers: [string, string][] = [
+    ["ACCESS-API-KEY", key],
+    ["ACCESS-TIMESTAMP", timestamp],
+    ["ACCESS-SIGN", sign],
+  ];
   if (plan.auth === "duplicate-sign") headers.push(["access-sign", sign]);
   return headers;
 }
@@ -462,12 +814,18 @@ export function isSigned(plan: RequestPlan): boolean {
 
 /** The exact bytes of the request. */
 export function serialize(plan: RequestPlan, target: FuzzTarget): Buffer {
-  const head: Buffer[] = [Buffer.from(`${plan.method} `, "latin1"), plan.target, Buffer.from(` HTTP/1.1\r\nHost: ${target.host}:${target.port}\r\nConnection: close\r\n`, "latin1")];
+  const head: Buffer[] = [
+    Buffer.from(`${plan.method} `, "latin1"),
+    plan.target,
+    Buffer.from(` HTTP/1.1\r\nHost: ${target.host}:${target.port}\r\nConnection: close\r\n`, "latin1"),
+  ];
   for (const [name, value] of authHeaders(plan, target)) head.push(Buffer.from(`${name}: ${value}\r\n`, "latin1"));
   for (const [name, value] of plan.headers) head.push(Buffer.from(`${name}: `, "latin1"), value, Buffer.from("\r\n"));
   const chunked = chunk(plan.body);
-  if (plan.framing === "length" || plan.framing === "length-and-chunked") head.push(Buffer.from(`Content-Length: ${plan.body.length}\r\n`));
-  if (plan.framing === "chunked" || plan.framing === "length-and-chunked") head.push(Buffer.from("Transfer-Encoding: chunked\r\n"));
+  if (plan.framing === "length" || plan.framing === "length-and-chunked")
+    head.push(Buffer.from(`Content-Length: ${plan.body.length}\r\n`));
+  if (plan.framing === "chunked" || plan.framing === "length-and-chunked")
+    head.push(Buffer.from("Transfer-Encoding: chunked\r\n"));
   head.push(Buffer.from("\r\n"));
   if (plan.framing === "length") head.push(plan.body);
   if (plan.framing === "chunked" || plan.framing === "length-and-chunked") head.push(chunked);
@@ -520,7 +878,11 @@ export function sendRaw(host: string, port: number, bytes: Buffer, timeoutMs: nu
     const received = () => Buffer.concat(chunks);
     const settle = (error?: string) => {
       const answer = parseAnswer(received(), head);
-      finish(answer ? { kind: "answer", answer } : { kind: "closed", partial: received().length, ...(error ? { error } : {}) });
+      finish(
+        answer
+          ? { kind: "answer", answer }
+          : { kind: "closed", partial: received().length, ...(error ? { error } : {}) },
+      );
     };
     const timer = setTimeout(() => finish({ kind: "timeout", partial: received().length }), timeoutMs);
     socket.on("data", (c: Buffer) => {
@@ -552,17 +914,22 @@ export const HTTP_LEVEL_PREFIX = "bad HTTP request";
 /** Every property violation of one answer; empty when it is fine. */
 export function violations(plan: RequestPlan, outcome: Outcome): string[] {
   if (outcome.kind === "timeout") return [`no complete answer in time (${outcome.partial} bytes received)`];
-  if (outcome.kind === "closed") return [`connection closed without a complete answer (${outcome.partial} bytes received${outcome.error ? `, ${outcome.error}` : ""})`];
+  if (outcome.kind === "closed")
+    return [
+      `connection closed without a complete answer (${outcome.partial} bytes received${outcome.error ? `, ${outcome.error}` : ""})`,
+    ];
   const { status, headers, body } = outcome.answer;
   // The sandbox's pages and actions beside the API (reference/api/front-door.ts) are not operations.
-  if (isFrontDoorPath(splitTarget(plan.target.toString("latin1")).path)) return status >= 500 ? [`server error ${status}`] : [];
+  if (isFrontDoorPath(splitTarget(plan.target.toString("latin1")).path))
+    return status >= 500 ? [`server error ${status}`] : [];
   const out: string[] = [];
   const text = body.toString("utf8");
   const header = (name: string) => headers.filter(([n]) => n === name).map(([, v]) => v);
   if (status >= 500) out.push(`server error ${status}`);
   // No operation takes HEAD; the answer has headers only (404, or 400 from the HTTP layer).
   if (plan.method === "HEAD") return out.concat(status === 404 || status === 400 ? [] : [`HEAD answered ${status}`]);
-  if (header("content-type").join() !== JSON_CONTENT_TYPE) out.push(`content-type ${JSON.stringify(header("content-type"))}`);
+  if (header("content-type").join() !== JSON_CONTENT_TYPE)
+    out.push(`content-type ${JSON.stringify(header("content-type"))}`);
   if (header("x-request-id").length !== 1 || header("x-request-id")[0] === "") out.push("no single x-request-id");
   let envelope: unknown;
   try {
@@ -577,17 +944,24 @@ export function violations(plan: RequestPlan, outcome: Outcome): string[] {
       if (envelope.success !== ok) out.push(`success=${envelope.success} with status ${status}`);
       if (!envelope.success && envelope.data !== null) out.push("error without data null");
       // x-custody-error-codes: the HTTP status as an integer, except the 401's "unauthorized".
-      if (!envelope.success && status !== 401 && envelope.code !== status) out.push(`error code ${JSON.stringify(envelope.code)} is not the HTTP status ${status}`);
+      if (!envelope.success && status !== 401 && envelope.code !== status)
+        out.push(`error code ${JSON.stringify(envelope.code)} is not the HTTP status ${status}`);
     }
   }
-  for (const pattern of LEAK_PATTERNS) if (pattern.test(text)) out.push(`body looks like a stack trace or exception (${pattern})`);
+  for (const pattern of LEAK_PATTERNS)
+    if (pattern.test(text)) out.push(`body looks like a stack trace or exception (${pattern})`);
   if (status === 401 && text !== UNAUTHORIZED_BODY) out.push("401 body differs from the one unauthorized body");
 
-  const httpLevel = status === 400 && typeof envelope === "object" && envelope !== null && String((envelope as { message?: unknown }).message).startsWith(HTTP_LEVEL_PREFIX);
+  const httpLevel =
+    status === 400 &&
+    typeof envelope === "object" &&
+    envelope !== null &&
+    String((envelope as { message?: unknown }).message).startsWith(HTTP_LEVEL_PREFIX);
   const op = routeOf(plan);
   if (!httpLevel) {
     if (op === undefined && status !== 404) out.push(`no operation matches, yet status ${status}`);
-    if (op !== undefined && !(op.declaredStatuses as readonly number[]).includes(status)) out.push(`status ${status} is not declared for ${op.operationId}`);
+    if (op !== undefined && !(op.declaredStatuses as readonly number[]).includes(status))
+      out.push(`status ${status} is not declared for ${op.operationId}`);
     if (isSigned(plan) && status === 401) out.push("a correctly signed request was refused as unauthorized");
   }
   return out;
@@ -612,27 +986,49 @@ export class FuzzTally {
   }
 
   summary(): string {
-    const statuses = [...this.byStatus.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}:${n}`).join(" ");
+    const statuses = [...this.byStatus.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([s, n]) => `${s}:${n}`)
+      .join(" ");
     const reached = [...this.handlerReached.values()].reduce((a, b) => a + b, 0);
     return `${this.requests} requests over ${this.byOperation.size} targets; statuses ${statuses}; ${reached} answered 2xx/409 (reached a handler)`;
   }
 }
 
 /** One request: serialize, send, check. Throws with the reproducing request when a check fails. */
-export async function fuzzOnce(plan: RequestPlan, target: FuzzTarget, tally: FuzzTally, timeoutMs = 10_000): Promise<void> {
+export async function fuzzOnce(
+  plan: RequestPlan,
+  target: FuzzTarget,
+  tally: FuzzTally,
+  timeoutMs = 10_000,
+): Promise<void> {
   const outcome = await sendRaw(target.host, target.port, serialize(plan, target), timeoutMs, plan.method === "HEAD");
   tally.add(plan, outcome);
   const found = violations(plan, outcome);
   if (found.length > 0) {
-    const shown = outcome.kind === "answer" ? `${outcome.answer.status} ${outcome.answer.body.toString("utf8").slice(0, 300)}` : outcome.kind;
+    const shown =
+      outcome.kind === "answer"
+        ? `${outcome.answer.status} ${outcome.answer.body.toString("utf8").slice(0, 300)}`
+        : outcome.kind;
     throw new Error(`${found.join("; ")}\n  request: ${describePlan(plan)}\n  answer: ${shown}`);
   }
 }
 
 export function describePlan(plan: RequestPlan): string {
-  const target = plan.target.length > 200 ? `${plan.target.subarray(0, 200).toString("latin1")}…(${plan.target.length} bytes)` : plan.target.toString("latin1");
-  const headers = plan.headers.map(([n, v]) => `${n}: ${v.length > 60 ? `${v.subarray(0, 60).toString("latin1")}…(${v.length})` : v.toString("latin1")}`).join(" | ");
-  const body = plan.body.length > 200 ? `${plan.body.subarray(0, 200).toString("latin1")}…(${plan.body.length} bytes)` : plan.body.toString("latin1");
+  const target =
+    plan.target.length > 200
+      ? `${plan.target.subarray(0, 200).toString("latin1")}…(${plan.target.length} bytes)`
+      : plan.target.toString("latin1");
+  const headers = plan.headers
+    .map(
+      ([n, v]) =>
+        `${n}: ${v.length > 60 ? `${v.subarray(0, 60).toString("latin1")}…(${v.length})` : v.toString("latin1")}`,
+    )
+    .join(" | ");
+  const body =
+    plan.body.length > 200
+      ? `${plan.body.subarray(0, 200).toString("latin1")}…(${plan.body.length} bytes)`
+      : plan.body.toString("latin1");
   return `${plan.method} ${JSON.stringify(target)} auth=${plan.auth} framing=${plan.framing} headers=[${headers}] body=${JSON.stringify(body)}`;
 }
 
@@ -668,30 +1064,65 @@ export async function startFuzzSandbox(): Promise<FuzzSandbox> {
     logger: { error: (m) => void internalErrors.push(m) },
   });
   try {
-    const owner = new CustodialWalletServiceClient({ baseUrl: sandbox.base_url, apiKey: sandbox.api_key, apiSecret: sandbox.api_secret });
+    const owner = new CustodialWalletServiceClient({
+      baseUrl: sandbox.base_url,
+      apiKey: sandbox.api_key,
+      apiSecret: sandbox.api_secret,
+    });
     const ws = sandbox.workspace_id;
     const closedPort = await unusedPort();
     const webhookUrl = `http://127.0.0.1:${closedPort}/hook`;
-    const webhook = await owner.createWebhook({ params: { workspace_id: ws }, body: { url: webhookUrl, event_types: ["wallet.created"] } });
+    const webhook = await owner.createWebhook({
+      params: { workspace_id: ws },
+      body: { url: webhookUrl, event_types: ["wallet.created"] },
+    });
     const wallet = await owner.createWallet({ body: { name: "fuzz target" } });
     const walletId = wallet.wallet_id as string;
-    await waitFor("wallet", async () => (await owner.getWalletCreationStatus({ params: { wallet_id: walletId } })).status === "success");
+    await waitFor(
+      "wallet",
+      async () => (await owner.getWalletCreationStatus({ params: { wallet_id: walletId } })).status === "success",
+    );
     const asset = await owner.attachAsset({ params: { wallet_id: walletId }, body: { asset_id: ETH } });
     const [network] = await owner.listNetworks();
-    const { wallet: faucet } = chainClients(sandbox.rpc_url, sandbox.rpc_api_key, network.chain_id as number, sandbox.faucet_private_key);
+    const { wallet: faucet } = chainClients(
+      sandbox.rpc_url,
+      sandbox.rpc_api_key,
+      network.chain_id as number,
+      sandbox.faucet_private_key,
+    );
     await faucet.sendTransaction({ to: asset.address as `0x${string}`, value: parseEther("5") });
-    await waitFor("funds", async () => (await owner.getWalletAssetBalance({ params: { wallet_id: walletId, asset_id: ETH } })).balance === "5");
-    const signing = await owner.requestSign({ params: { wallet_id: walletId }, body: { method: "eth_sign", message: "fuzz", chain_id: network.chain_id as number } });
-    const sent = await owner.signRawTransaction({ params: { wallet_id: walletId }, body: { to: "0x000000000000000000000000000000000000dEaD", value: "1" } });
+    await waitFor(
+      "funds",
+      async () =>
+        (await owner.getWalletAssetBalance({ params: { wallet_id: walletId, asset_id: ETH } })).balance === "5",
+    );
+    const signing = await owner.requestSign({
+      params: { wallet_id: walletId },
+      body: { method: "eth_sign", message: "fuzz", chain_id: network.chain_id as number },
+    });
+    const sent = await owner.signRawTransaction({
+      params: { wallet_id: walletId },
+      body: { to: "0x000000000000000000000000000000000000dEaD", value: "1" },
+    });
     const deposits = await owner.listTransactions({ params: { workspace_id: ws } });
-    const { withdrawal } = await owner.createWithdrawal({ params: { wallet_id: walletId }, headers: { "idempotency-key": "fuzz-setup" }, body: { asset_id: ETH, amount: "0.001", recipient_address: "0x000000000000000000000000000000000000dEaD" } });
+    const { withdrawal } = await owner.createWithdrawal({
+      params: { wallet_id: walletId },
+      headers: { "idempotency-key": "fuzz-setup" },
+      body: { asset_id: ETH, amount: "0.001", recipient_address: "0x000000000000000000000000000000000000dEaD" },
+    });
     const [delivery] = await waitFor("a delivery", async () => {
       const list = await owner.listWebhookDeliveries({ params: { workspace_id: ws } });
       return list.length > 0 && list;
     });
     // deleteWebhook is fuzzed on a webhook of its own, so the delivery above keeps its webhook.
-    const doomed = await owner.createWebhook({ params: { workspace_id: ws }, body: { url: webhookUrl, event_types: ["deposit.pending"] } });
-    const spare = await owner.createApiKey({ params: { workspace_id: ws }, body: { name: "spare", role: "viewer", scopes: ["*"] } });
+    const doomed = await owner.createWebhook({
+      params: { workspace_id: ws },
+      body: { url: webhookUrl, event_types: ["deposit.pending"] },
+    });
+    const spare = await owner.createApiKey({
+      params: { workspace_id: ws },
+      body: { name: "spare", role: "viewer", scopes: ["*"] },
+    });
     const { port, hostname } = new URL(sandbox.base_url);
     return {
       target: {
@@ -705,7 +1136,16 @@ export async function startFuzzSandbox(): Promise<FuzzSandbox> {
         },
         // Not webhook.id: any path segment may draw a known id, and a deleteWebhook that drew it would
         // delete the delivery's webhook, after which resendWebhookDelivery can only answer 404.
-        knownIds: [ws, walletId, ETH, network.id as string, doomed.id, delivery.id as string, withdrawal.id as string, spare.id],
+        knownIds: [
+          ws,
+          walletId,
+          ETH,
+          network.id as string,
+          doomed.id,
+          delivery.id as string,
+          withdrawal.id as string,
+          spare.id,
+        ],
         ids: {
           workspace_id: [ws],
           wallet_id: [walletId],

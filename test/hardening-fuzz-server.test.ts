@@ -8,7 +8,16 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UNAUTHORIZED_BODY } from "../runtime/envelope.ts";
-import { FuzzTally, fuzzOnce, operationList, requestArb, sendRaw, startFuzzSandbox, strayRequestArb, type FuzzSandbox } from "./hardening-fuzz-kit.ts";
+import {
+  type FuzzSandbox,
+  FuzzTally,
+  fuzzOnce,
+  operationList,
+  requestArb,
+  sendRaw,
+  startFuzzSandbox,
+  strayRequestArb,
+} from "./hardening-fuzz-kit.ts";
 
 const RUNS = Number(process.env.CUSTODY_FUZZ_RUNS ?? 300);
 const SEED = process.env.CUSTODY_FUZZ_SEED === undefined ? undefined : Number(process.env.CUSTODY_FUZZ_SEED);
@@ -43,18 +52,26 @@ function params() {
 describe("every operation answers hostile requests with a declared status and the envelope", () => {
   it.each(operationList.map((op) => [op.operationId, op] as const))("%s", async (_id, op) => {
     const before = fuzz.internalErrors.length;
-    await fc.assert(fc.asyncProperty(requestArb(op, fuzz.target), (plan) => fuzzOnce(plan, fuzz.target, tally)), params());
+    await fc.assert(
+      fc.asyncProperty(requestArb(op, fuzz.target), (plan) => fuzzOnce(plan, fuzz.target, tally)),
+      params(),
+    );
     expect(requestErrorsSince(before)).toEqual([]);
   });
 
   it("requests that match no operation get the 404 envelope (or the HTTP layer's 400)", async () => {
     const before = fuzz.internalErrors.length;
-    await fc.assert(fc.asyncProperty(strayRequestArb(fuzz.target), (plan) => fuzzOnce(plan, fuzz.target, tally)), { ...params(), numRuns: RUNS * 2 });
+    await fc.assert(
+      fc.asyncProperty(strayRequestArb(fuzz.target), (plan) => fuzzOnce(plan, fuzz.target, tally)),
+      { ...params(), numRuns: RUNS * 2 },
+    );
     expect(requestErrorsSince(before)).toEqual([]);
   });
 
   it("reached the handlers: correctly signed requests were answered 2xx for every operation", () => {
-    const missing = operationList.filter((op) => (tally.handlerReached.get(op.operationId) ?? 0) === 0).map((op) => op.operationId);
+    const missing = operationList
+      .filter((op) => (tally.handlerReached.get(op.operationId) ?? 0) === 0)
+      .map((op) => op.operationId);
     expect(missing).toEqual([]);
   });
 });
@@ -65,8 +82,10 @@ describe("requests node's HTTP parser refuses get the error envelope too (runtim
     "a lower-case method": "get /api/v1/networks HTTP/1.1\r\nHost: x\r\n\r\n",
     "a control character in a header value": "GET /api/v1/networks HTTP/1.1\r\nHost: x\r\nX-A: a\u0001b\r\n\r\n",
     "headers over 16 KiB": `GET /api/v1/networks HTTP/1.1\r\nHost: x\r\nX-A: ${"a".repeat(20_000)}\r\n\r\n`,
-    "two different content-lengths": "POST /api/v1/wallets HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}",
-    "content-length with transfer-encoding": "POST /api/v1/wallets HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+    "two different content-lengths":
+      "POST /api/v1/wallets HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}",
+    "content-length with transfer-encoding":
+      "POST /api/v1/wallets HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
     "a broken chunk size": "POST /api/v1/wallets HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n\r\n",
     "HTTP/1.1 without Host": "GET /api/v1/networks HTTP/1.1\r\n\r\n",
   };
@@ -87,7 +106,12 @@ describe("requests node's HTTP parser refuses get the error envelope too (runtim
   }
 
   it("HTTP/1.0 without Host is still served (Host is required of HTTP/1.1 only)", async () => {
-    const outcome = await sendRaw(fuzz.target.host, fuzz.target.port, Buffer.from("GET /api/v1/networks HTTP/1.0\r\n\r\n"), 5_000);
+    const outcome = await sendRaw(
+      fuzz.target.host,
+      fuzz.target.port,
+      Buffer.from("GET /api/v1/networks HTTP/1.0\r\n\r\n"),
+      5_000,
+    );
     expect(outcome.kind === "answer" && outcome.answer.status).toBe(401);
     expect(outcome.kind === "answer" && outcome.answer.body.toString()).toBe(UNAUTHORIZED_BODY);
   });

@@ -23,7 +23,8 @@ afterAll(async () => {
   if (!process.env.KEEP_HARD_GEN) await rm(work, { recursive: true, force: true });
 });
 
-const ok = (schema = '{ type: object, properties: { id: { type: string } } }') => `{ "200": { description: ok, content: { application/json: { schema: ${schema} } } } }`;
+const ok = (schema = "{ type: object, properties: { id: { type: string } } }") =>
+  `{ "200": { description: ok, content: { application/json: { schema: ${schema} } } } }`;
 
 /** A minimal OpenAPI 3.1 document around the given paths and components (YAML flow style). */
 function spec(paths: string, components = "{}", version = "3.1.0"): string {
@@ -89,12 +90,18 @@ function expectDistinct(names: string[]): void {
 
 describe("syntax errors and dangling refs: located errors", () => {
   it("a YAML syntax error names file:line:col", async () => {
-    const message = await refused("syntax.yaml", "openapi: 3.1.0\ninfo: { title: t, version: '1' }\npaths:\n  /a: { get: { responses: { '200': { description: ok } }\n");
+    const message = await refused(
+      "syntax.yaml",
+      "openapi: 3.1.0\ninfo: { title: t, version: '1' }\npaths:\n  /a: { get: { responses: { '200': { description: ok } }\n",
+    );
     expect(message).toMatch(/syntax\.yaml:\d+:\d+: YAML syntax error/);
   });
 
   it("a JSON syntax error names file:line:col", async () => {
-    const message = await refused("syntax.json", '{"openapi": "3.1.0", "info": {"title": "t", "version": "1"},\n "paths": {"/a": {"get": }}}');
+    const message = await refused(
+      "syntax.json",
+      '{"openapi": "3.1.0", "info": {"title": "t", "version": "1"},\n "paths": {"/a": {"get": }}}',
+    );
     expect(message).toMatch(/syntax\.json:2:\d+: JSON syntax error/);
   });
 
@@ -111,14 +118,25 @@ describe("syntax errors and dangling refs: located errors", () => {
         '{ schemas: { Thing: { type: object, properties: { other: { $ref: "#/components/schemas/Gone" } } } } }',
       ),
     );
-    expect(message).toContain("#/paths/~1a~1{id}/post/parameters/0/$ref: $ref \"#/components/parameters/Missing\" points to nothing");
-    expect(message).toContain("#/paths/~1a~1{id}/post/requestBody/content/application~1json/schema/$ref: $ref \"#/components/schemas/NoBody\" points to nothing");
-    expect(message).toContain("#/components/schemas/Thing/properties/other/$ref: $ref \"#/components/schemas/Gone\" points to nothing");
+    expect(message).toContain(
+      '#/paths/~1a~1{id}/post/parameters/0/$ref: $ref "#/components/parameters/Missing" points to nothing',
+    );
+    expect(message).toContain(
+      '#/paths/~1a~1{id}/post/requestBody/content/application~1json/schema/$ref: $ref "#/components/schemas/NoBody" points to nothing',
+    );
+    expect(message).toContain(
+      '#/components/schemas/Thing/properties/other/$ref: $ref "#/components/schemas/Gone" points to nothing',
+    );
   });
 
   it("a $ref to a file that does not exist names the file and the place", async () => {
-    const message = await refused("external.yaml", spec(`  /a:\n    get:\n      operationId: a\n      responses: ${ok('{ $ref: "./nowhere.yaml#/Thing" }')}`));
-    expect(message).toContain('#/paths/~1a/get/responses/200/content/application~1json/schema/$ref: $ref "./nowhere.yaml#/Thing" names a file that does not exist');
+    const message = await refused(
+      "external.yaml",
+      spec(`  /a:\n    get:\n      operationId: a\n      responses: ${ok('{ $ref: "./nowhere.yaml#/Thing" }')}`),
+    );
+    expect(message).toContain(
+      '#/paths/~1a/get/responses/200/content/application~1json/schema/$ref: $ref "./nowhere.yaml#/Thing" names a file that does not exist',
+    );
   });
 
   it("a ref that only points at itself (or at a ref back) is a clear error, not a hang", async () => {
@@ -135,8 +153,12 @@ describe("syntax errors and dangling refs: located errors", () => {
         } }`,
       ),
     );
-    expect(message).toContain("#/components/schemas/A: A, B refer to each other only through $ref, allOf, oneOf or anyOf");
-    expect(message).toContain("#/components/schemas/Either: Either refers to itself only through $ref, allOf, oneOf or anyOf");
+    expect(message).toContain(
+      "#/components/schemas/A: A, B refer to each other only through $ref, allOf, oneOf or anyOf",
+    );
+    expect(message).toContain(
+      "#/components/schemas/Either: Either refers to itself only through $ref, allOf, oneOf or anyOf",
+    );
     expect(message).toContain("#/components/schemas/Left: Left, Right refer to each other");
     // Recursion through a property or an array item is fine.
     expect(message).not.toContain("Fine");
@@ -161,14 +183,20 @@ describe("circular refs: z.lazy output that compiles and validates", () => {
       ),
     );
     const schemas = files["schemas.ts"];
-    for (const name of ["Tree", "Node", "Edge", "Expr"]) expect(schemas).toMatch(new RegExp(`export const ${name}Schema[^=]*= z\\.lazy\\(`));
+    for (const name of ["Tree", "Node", "Edge", "Expr"])
+      expect(schemas).toMatch(new RegExp(`export const ${name}Schema[^=]*= z\\.lazy\\(`));
     // The output runs: deep and mutually recursive values validate, wrong ones do not.
     const dir = generated.at(-1) as string;
-    const S = (await import(join(dir, "schemas.ts"))) as Record<string, { safeParse(v: unknown): { success: boolean } }>;
+    const S = (await import(join(dir, "schemas.ts"))) as Record<
+      string,
+      { safeParse(v: unknown): { success: boolean } }
+    >;
     const deep = { name: "r", children: [{ name: "a", children: [{ name: "b", children: [] }] }] };
     expect(S.TreeSchema.safeParse(deep).success).toBe(true);
     expect(S.TreeSchema.safeParse({ name: "r", children: [{ children: [] }] }).success).toBe(false);
-    expect(S.NodeSchema.safeParse({ next: { to: { next: { to: {} } } }, byName: { x: { byName: {} } } }).success).toBe(true);
+    expect(S.NodeSchema.safeParse({ next: { to: { next: { to: {} } } }, byName: { x: { byName: {} } } }).success).toBe(
+      true,
+    );
     expect(S.ExprSchema.safeParse({ terms: [{ value: 1 }, { terms: [{ value: 2 }] }] }).success).toBe(true);
     expect(S.ExprSchema.safeParse({ terms: [{ value: "one" }] }).success).toBe(false);
   });
@@ -192,7 +220,9 @@ describe("constructs the generator does not support are refused with their place
         } }`,
       ),
     );
-    expect(exportedNames(files["schemas.ts"])).toEqual(expect.arrayContaining(["NotStringSchema", "ConditionalSchema", "PairSchema", "PatternedSchema"]));
+    expect(exportedNames(files["schemas.ts"])).toEqual(
+      expect.arrayContaining(["NotStringSchema", "ConditionalSchema", "PairSchema", "PatternedSchema"]),
+    );
   });
 
   it("multipart, form and binary bodies, cookie parameters, parameters with content, XML-only responses", async () => {
@@ -227,7 +257,10 @@ describe("constructs the generator does not support are refused with their place
   it("a discriminator mapping to a schema that does not exist is refused with its place", async () => {
     const message = await refused(
       "mapping.yaml",
-      spec(op(""), '{ schemas: { Pet: { oneOf: [ { $ref: "#/components/schemas/Cat" } ], discriminator: { propertyName: kind, mapping: { dog: "#/components/schemas/Dog" } } }, Cat: { type: object, properties: { kind: { type: string } } } } }'),
+      spec(
+        op(""),
+        '{ schemas: { Pet: { oneOf: [ { $ref: "#/components/schemas/Cat" } ], discriminator: { propertyName: kind, mapping: { dog: "#/components/schemas/Dog" } } }, Cat: { type: object, properties: { kind: { type: string } } } } }',
+      ),
     );
     expect(message).toContain("#/components/schemas/Pet/discriminator/mapping/dog");
   });
@@ -255,7 +288,8 @@ describe("names that collide after sanitization stay distinct", () => {
         } }`,
       ),
     );
-    for (const file of ["types.ts", "schemas.ts", "operations.ts", "client.ts", "server.ts", "index.ts"]) expectDistinct(exportedNames(files[file] ?? ""));
+    for (const file of ["types.ts", "schemas.ts", "operations.ts", "client.ts", "server.ts", "index.ts"])
+      expectDistinct(exportedNames(files[file] ?? ""));
     // Six operations, six distinct client methods.
     const methods = [...files["client.ts"].matchAll(/^ {2}(\w+)\(input/gm)].map((m) => m[1]);
     expect(methods).toHaveLength(6);
@@ -268,8 +302,25 @@ describe("names that collide after sanitization stay distinct", () => {
 
 describe("reserved words as names", () => {
   it("class, default, delete, constructor, __proto__ (and friends) as schema, property, parameter and operation names", async () => {
-    const words = ["class", "default", "delete", "constructor", "__proto__", "then", "toString", "prototype", "hasOwnProperty", "transport", "Object", "Promise", "z", "T", "S"];
-    const paths = words.map((w, i) => `  /r${i}/{${w === "__proto__" ? "proto" : w}}:
+    const words = [
+      "class",
+      "default",
+      "delete",
+      "constructor",
+      "__proto__",
+      "then",
+      "toString",
+      "prototype",
+      "hasOwnProperty",
+      "transport",
+      "Object",
+      "Promise",
+      "z",
+      "T",
+      "S",
+    ];
+    const paths = words.map(
+      (w, i) => `  /r${i}/{${w === "__proto__" ? "proto" : w}}:
     post:
       operationId: "${w}"
       parameters:
@@ -277,10 +328,14 @@ describe("reserved words as names", () => {
         - { name: "${w}", in: query, schema: { type: string } }
         - { name: "${w}", in: header, schema: { type: string } }
       requestBody: { content: { application/json: { schema: { $ref: "#/components/schemas/${w}" } } } }
-      responses: ${ok(`{ $ref: "#/components/schemas/${w}" }`)}`);
-    const schemas = words.map((w) => `"${w}": { type: object, properties: { ${words.map((p) => `"${p}": { type: string }`).join(", ")} } }`);
+      responses: ${ok(`{ $ref: "#/components/schemas/${w}" }`)}`,
+    );
+    const schemas = words.map(
+      (w) => `"${w}": { type: object, properties: { ${words.map((p) => `"${p}": { type: string }`).join(", ")} } }`,
+    );
     const files = await accepted("reserved.yaml", spec(paths.join("\n"), `{ schemas: { ${schemas.join(", ")} } }`));
-    for (const file of ["types.ts", "schemas.ts", "operations.ts", "client.ts", "server.ts"]) expectDistinct(exportedNames(files[file] ?? ""));
+    for (const file of ["types.ts", "schemas.ts", "operations.ts", "client.ts", "server.ts"])
+      expectDistinct(exportedNames(files[file] ?? ""));
     const methods = [...files["client.ts"].matchAll(/^ {2}(\w+)\(input/gm)].map((m) => m[1]);
     expect(methods).toHaveLength(words.length);
     expectDistinct(methods);
@@ -288,13 +343,19 @@ describe("reserved words as names", () => {
     for (const forbidden of ["then", "constructor", "transport", "__proto__"]) expect(methods).not.toContain(forbidden);
     // The output behaves: a __proto__ property is a plain key, and validation keeps it.
     const dir = generated.at(-1) as string;
-    const S = (await import(join(dir, "schemas.ts"))) as Record<string, { safeParse(v: unknown): { success: boolean; data?: unknown } }>;
+    const S = (await import(join(dir, "schemas.ts"))) as Record<
+      string,
+      { safeParse(v: unknown): { success: boolean; data?: unknown } }
+    >;
     const parsed = S.ClassSchema.safeParse(JSON.parse('{"__proto__": "x", "constructor": "y"}'));
     expect(parsed.success).toBe(true);
     expect(Object.getPrototypeOf(parsed.data)).toBe(Object.prototype);
     // Optional keys named like Object.prototype members are absent unless sent (not the inherited function).
     expect(S.ClassSchema.safeParse({}).success).toBe(true);
-    expect(S.ClassSchema.safeParse({ toString: "x", hasOwnProperty: "y" })).toMatchObject({ success: true, data: { toString: "x", hasOwnProperty: "y" } });
+    expect(S.ClassSchema.safeParse({ toString: "x", hasOwnProperty: "y" })).toMatchObject({
+      success: true,
+      data: { toString: "x", hasOwnProperty: "y" },
+    });
     expect(S.ClassSchema.safeParse({ toString: 1 }).success).toBe(false);
     // The same for parameters: a query parameter named constructor is optional, as declared.
     const queryName = Object.keys(S).find((k) => /^Constructor\d*QuerySchema$/.test(k)) as string;

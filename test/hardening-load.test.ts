@@ -7,9 +7,9 @@ import v8 from "node:v8";
 import vm from "node:vm";
 import { Pool } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signRequest } from "../runtime/http/hmac.ts";
 import { C } from "../reference/domain/records.ts";
-import { startSandbox, type Sandbox } from "../reference/sandbox.ts";
+import { type Sandbox, startSandbox } from "../reference/sandbox.ts";
+import { signRequest } from "../runtime/http/hmac.ts";
 import { waitFor } from "./reference-helpers.ts";
 
 const CONNECTIONS = 50;
@@ -45,7 +45,10 @@ interface Sent {
 
 async function call(method: string, path: string, body?: unknown): Promise<Sent> {
   const text = body === undefined ? "" : JSON.stringify(body);
-  const headers = { "content-type": "application/json", ...signRequest({ apiKey: sandbox.api_key, apiSecret: sandbox.api_secret, method, path, body: text }) };
+  const headers = {
+    "content-type": "application/json",
+    ...signRequest({ apiKey: sandbox.api_key, apiSecret: sandbox.api_secret, method, path, body: text }),
+  };
   const res = await pool.request({ method: method as "GET", path, headers, body: text === "" ? undefined : text });
   const json = (await res.body.json()) as { success: boolean; data: unknown };
   return { status: res.statusCode, data: json.data };
@@ -76,7 +79,12 @@ describe("50 connections of signed reads and writes for ~3 s", () => {
   it("no errors, no lost write, transient state drained, memory bounded by what was written", async () => {
     const ws = sandbox.workspace_id;
     const seeded = (await call("POST", "/api/v1/wallets", { name: "seed" })).data as { wallet_id: string };
-    await waitFor("seed wallet", async () => ((await call("GET", `/api/v1/wallets/creation-status/${seeded.wallet_id}`)).data as { status: string }).status === "success");
+    await waitFor(
+      "seed wallet",
+      async () =>
+        ((await call("GET", `/api/v1/wallets/creation-status/${seeded.wallet_id}`)).data as { status: string })
+          .status === "success",
+    );
     // Warm up (JIT, pools, lazy allocations), then take the baseline.
     for (let i = 0; i < 200; i++) await call("GET", "/api/v1/networks");
     collectGarbage();
@@ -107,7 +115,10 @@ describe("50 connections of signed reads and writes for ~3 s", () => {
             else wallets.push((r.data as { wallet_id: string }).wallet_id);
           } else if (pick < 3) {
             // An event type nothing in this test emits, so no deliveries pile up.
-            const r = await call("POST", `/api/v1/workspaces/${ws}/webhooks`, { url: `http://127.0.0.1:9/${n}/${i}`, event_types: ["withdrawal.failed"] });
+            const r = await call("POST", `/api/v1/workspaces/${ws}/webhooks`, {
+              url: `http://127.0.0.1:9/${n}/${i}`,
+              event_types: ["withdrawal.failed"],
+            });
             if (r.status !== 201) failures.push(`createWebhook ${r.status}`);
             else webhooks.push((r.data as { id: string }).id);
           } else {
@@ -121,7 +132,9 @@ describe("50 connections of signed reads and writes for ~3 s", () => {
       }
     };
     await Promise.all(Array.from({ length: CONNECTIONS }, (_, n) => worker(n)));
-    console.log(`[load] ${sent} requests over ${CONNECTIONS} connections in ~${DURATION_MS / 1000} s: ${wallets.length} createWallet, ${webhooks.length} createWebhook, ${failures.length} failures`);
+    console.log(
+      `[load] ${sent} requests over ${CONNECTIONS} connections in ~${DURATION_MS / 1000} s: ${wallets.length} createWallet, ${webhooks.length} createWebhook, ${failures.length} failures`,
+    );
 
     expect(failures).toEqual([]);
     expect(sent).toBeGreaterThan(CONNECTIONS * 10);
@@ -138,7 +151,9 @@ describe("50 connections of signed reads and writes for ~3 s", () => {
     for (const id of webhooks) expect(listedHooks).toContain(id);
 
     // Every wallet finishes creation; then nothing transient is left behind.
-    await waitFor("every wallet created", () => sandbox.app.ctx.store.list<{ status: string }>(C.wallets).every((w) => w.status === "success"));
+    await waitFor("every wallet created", () =>
+      sandbox.app.ctx.store.list<{ status: string }>(C.wallets).every((w) => w.status === "success"),
+    );
     const internals = sandbox.app as unknown as {
       wallets: { timers: Set<unknown> };
       dispatcher: { inFlight: Map<unknown, unknown>; queues: { size: number } };
@@ -162,7 +177,9 @@ describe("50 connections of signed reads and writes for ~3 s", () => {
     collectGarbage();
     const heapGrowth = process.memoryUsage().heapUsed - heapBefore;
     const written = storeBytes() - bytesBefore;
-    console.log(`[load] heap growth after GC ${(heapGrowth / 1e6).toFixed(1)} MB for ${(written / 1e6).toFixed(2)} MB of new records (${sent} requests)`);
+    console.log(
+      `[load] heap growth after GC ${(heapGrowth / 1e6).toFixed(1)} MB for ${(written / 1e6).toFixed(2)} MB of new records (${sent} requests)`,
+    );
     expect(heapGrowth).toBeLessThan(written * 4 + 8e6);
 
     // Reads retain nothing: another 50 × 60 requests that write nothing leave the heap where it was.

@@ -8,7 +8,7 @@ import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CustodialWalletServiceClient } from "../generated/client.ts";
 import { C, type DeliveryRecord } from "../reference/domain/records.ts";
-import { startSandbox, type Sandbox } from "../reference/sandbox.ts";
+import { type Sandbox, startSandbox } from "../reference/sandbox.ts";
 import { maxRetryDelayMs } from "../reference/webhooks/backoff.ts";
 import { startReceiver, waitFor } from "./reference-helpers.ts";
 
@@ -26,9 +26,20 @@ beforeAll(async () => {
   // The per-delivery schedule is what this file checks, so the endpoint's breaker never opens here
   // (test/reference-webhook-isolation.test.ts covers the breaker and how it defers retries).
   const noBreaker = { breaker: { openAfterFailures: 1_000 } };
-  sandbox = await startSandbox({ env: {}, blockTimeSeconds: 1, walletCreationDelayMs: 5, webhookRetry: RETRY, webhookTimeoutMs: TIMEOUT_MS, webhookDelivery: noBreaker });
+  sandbox = await startSandbox({
+    env: {},
+    blockTimeSeconds: 1,
+    walletCreationDelayMs: 5,
+    webhookRetry: RETRY,
+    webhookTimeoutMs: TIMEOUT_MS,
+    webhookDelivery: noBreaker,
+  });
   ws = sandbox.workspace_id;
-  client = new CustodialWalletServiceClient({ baseUrl: sandbox.base_url, apiKey: sandbox.api_key, apiSecret: sandbox.api_secret });
+  client = new CustodialWalletServiceClient({
+    baseUrl: sandbox.base_url,
+    apiKey: sandbox.api_key,
+    apiSecret: sandbox.api_secret,
+  });
 });
 afterAll(async () => {
   await sandbox?.close();
@@ -110,7 +121,9 @@ async function behave(socket: net.Socket, b: Behaviour): Promise<void> {
     case "answer": {
       await sleep(b.delayMs ?? 0);
       const body = `answered ${b.status}`;
-      socket.write(`HTTP/1.1 ${b.status} X\r\ncontent-type: text/plain\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n`);
+      socket.write(
+        `HTTP/1.1 ${b.status} X\r\ncontent-type: text/plain\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n`,
+      );
       // Drip the body one byte at a time over dripMs.
       for (const ch of body) {
         if (b.dripMs) await sleep(b.dripMs / body.length);
@@ -139,7 +152,8 @@ async function behave(socket: net.Socket, b: Behaviour): Promise<void> {
 // ---------------------------------------------------------------- helpers
 
 async function hook(url: string): Promise<string> {
-  return (await client.createWebhook({ params: { workspace_id: ws }, body: { url, event_types: ["wallet.created"] } })).id;
+  return (await client.createWebhook({ params: { workspace_id: ws }, body: { url, event_types: ["wallet.created"] } }))
+    .id;
 }
 
 function deliveriesOf(webhookId: string): DeliveryRecord[] {
@@ -150,7 +164,9 @@ function deliveriesOf(webhookId: string): DeliveryRecord[] {
 function recordCommits(webhookId: string): { versions: DeliveryRecord[]; stop: () => void } {
   const versions: DeliveryRecord[] = [];
   const stop = sandbox.app.ctx.store.onCommit((ops) => {
-    for (const op of ops) if ("c" in op && op.c === C.deliveries && "v" in op && (op.v as DeliveryRecord).webhook_id === webhookId) versions.push(structuredClone(op.v as DeliveryRecord));
+    for (const op of ops)
+      if ("c" in op && op.c === C.deliveries && "v" in op && (op.v as DeliveryRecord).webhook_id === webhookId)
+        versions.push(structuredClone(op.v as DeliveryRecord));
   });
   return { versions, stop };
 }
@@ -198,7 +214,9 @@ describe("a receiver that fails differently on each attempt, then recovers", () 
     const commits = recordCommits(webhookId);
     try {
       await client.createWallet({ body: { name: "scripted receiver" } });
-      const delivered = await waitFor("delivery after recovery", () => deliveriesOf(webhookId).find((d) => d.status === "delivered"));
+      const delivered = await waitFor("delivery after recovery", () =>
+        deliveriesOf(webhookId).find((d) => d.status === "delivered"),
+      );
       commits.stop();
 
       // The log: one entry per attempt, numbered, saying what the receiver did.
@@ -218,8 +236,16 @@ describe("a receiver that fails differently on each attempt, then recovers", () 
       expect(attempts[6].response_status).toBe(200);
       expect(delivered).toMatchObject({ attempt_count: 7, response_status: 200, response_body: "answered 200" });
       // What the API shows of the log agrees with the store.
-      const [view] = await client.listWebhookDeliveries({ params: { workspace_id: ws }, query: { webhook_id: webhookId } });
-      expect(view).toMatchObject({ status: "delivered", attempt_count: 7, response_status: 200, event_id: delivered.event_id });
+      const [view] = await client.listWebhookDeliveries({
+        params: { workspace_id: ws },
+        query: { webhook_id: webhookId },
+      });
+      expect(view).toMatchObject({
+        status: "delivered",
+        attempt_count: 7,
+        response_status: 200,
+        event_id: delivered.event_id,
+      });
 
       // The schedule: after the n-th failure the delay planned is within the jitter bounds of the
       // n-th backoff step, and the next attempt never starts before it.
@@ -235,8 +261,12 @@ describe("a receiver that fails differently on each attempt, then recovers", () 
         expect(delay, `delay after attempt ${n}`).toBeGreaterThanOrEqual(Math.floor(bound * (1 - RETRY.jitter)) - 3);
         expect(delay, `delay after attempt ${n}`).toBeLessThanOrEqual(bound + 3);
         const nextStart = Date.parse(attempts[n].at);
-        expect(nextStart, `attempt ${n + 1} early`).toBeGreaterThanOrEqual(Date.parse(version.next_attempt_at as string) - 1);
-        expect(nextStart - Date.parse(version.next_attempt_at as string), `attempt ${n + 1} late`).toBeLessThanOrEqual(LATENESS_MS);
+        expect(nextStart, `attempt ${n + 1} early`).toBeGreaterThanOrEqual(
+          Date.parse(version.next_attempt_at as string) - 1,
+        );
+        expect(nextStart - Date.parse(version.next_attempt_at as string), `attempt ${n + 1} late`).toBeLessThanOrEqual(
+          LATENESS_MS,
+        );
       }
       // The receiver saw the same event on every attempt.
       expect(receiver.arrivals).toHaveLength(7);
@@ -254,7 +284,9 @@ describe("nothing is dropped", () => {
     const receiver = await startReceiver(503);
     const webhookId = await hook(receiver.url);
     try {
-      const created = await Promise.all(Array.from({ length: 20 }, (_, i) => client.createWallet({ body: { name: `while down ${i}` } })));
+      const created = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => client.createWallet({ body: { name: `while down ${i}` } })),
+      );
       expect(new Set(created.map((c) => c.wallet_id)).size).toBe(20);
       // Every event has met the receiver down at least twice (and is still being retried).
       await waitFor("two failed attempts for each of the 20", () => {
@@ -270,11 +302,17 @@ describe("nothing is dropped", () => {
       const eventIds = new Set(deliveries.map((d) => d.event_id));
       expect(eventIds.size).toBe(20);
       // Each event was answered 2xx exactly once: one per webhook-id, and every id is one of the 20 events.
-      const accepted = receiver.received.filter((r) => r.answeredWith === 200).map((r) => r.headers["x-webhook-event-id"] as string);
+      const accepted = receiver.received
+        .filter((r) => r.answeredWith === 200)
+        .map((r) => r.headers["x-webhook-event-id"] as string);
       expect(accepted).toHaveLength(20);
       expect(new Set(accepted)).toEqual(eventIds);
       // And they are the wallet.created events of the 20 wallets.
-      const wallets = new Set(receiver.received.filter((r) => r.answeredWith === 200).map((r) => r.event.payload.wallet_id ?? r.event.payload.id));
+      const wallets = new Set(
+        receiver.received
+          .filter((r) => r.answeredWith === 200)
+          .map((r) => r.event.payload.wallet_id ?? r.event.payload.id),
+      );
       for (const c of created) expect(wallets.has(c.wallet_id)).toBe(true);
     } finally {
       await receiver.close();

@@ -5,7 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { loadToolTable } from "../generator/mcp/load.ts";
-import { createMcpServer, redactor, serveHttp, type HttpServing } from "../runtime/mcp/index.ts";
+import { createMcpServer, type HttpServing, redactor, serveHttp } from "../runtime/mcp/index.ts";
 
 let serving: HttpServing;
 

@@ -8,13 +8,12 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { ElicitRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, ElicitRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSandboxWorker, type SandboxHandle } from "../cli/certify-sandbox.ts";
+import { type SandboxHandle, startSandboxWorker } from "../cli/certify-sandbox.ts";
 import { operationCaller } from "../cli/signed-call.ts";
 import { trigger } from "../cli/trigger.ts";
-import * as api from "../web/console/adapter.js";
 import { CustodialWalletServiceClient } from "../generated/client.ts";
 import { loadToolTable } from "../generator/mcp/load.ts";
 import {
@@ -25,6 +24,7 @@ import {
   type ToolOperation,
   type ToolPolicy,
 } from "../runtime/mcp/index.ts";
+import * as api from "../web/console/adapter.js";
 
 let sandbox: SandboxHandle;
 let table: ToolOperation[];

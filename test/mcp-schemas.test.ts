@@ -4,8 +4,8 @@
 import { readFileSync } from "node:fs";
 import yaml from "js-yaml";
 import { describe, expect, it } from "vitest";
-import { loadToolTable } from "../generator/mcp/load.ts";
 import { lintTools } from "../generator/mcp/lint.ts";
+import { loadToolTable } from "../generator/mcp/load.ts";
 import { cleanText } from "../generator/mcp/text.ts";
 import { toolNames } from "../generator/mcp/tools-from-spec.ts";
 import type { ToolOperation } from "../runtime/mcp/tool-table.ts";

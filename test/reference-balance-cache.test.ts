@@ -22,7 +22,10 @@ describe("BalanceCache", () => {
     const cache = new BalanceCache();
     const c = counter(100n);
     cache.seeHead(10n);
-    const [a, b] = await Promise.all([cache.balanceAt(ADDRESS, 8n, c.read(8n)), cache.balanceAt(ADDRESS.toUpperCase().replace("0X", "0x"), 8n, c.read(8n))]);
+    const [a, b] = await Promise.all([
+      cache.balanceAt(ADDRESS, 8n, c.read(8n)),
+      cache.balanceAt(ADDRESS.toUpperCase().replace("0X", "0x"), 8n, c.read(8n)),
+    ]);
     expect([a, b]).toEqual([108n, 108n]);
     expect(await cache.balanceAt(ADDRESS, 8n, c.read(8n))).toBe(108n);
     expect(c.calls).toEqual([8n]);
@@ -47,7 +50,9 @@ describe("BalanceCache", () => {
 
   it("does not keep a failed read", async () => {
     const cache = new BalanceCache();
-    await expect(cache.balanceAt(ADDRESS, 1n, () => Promise.reject(new Error("node down")))).rejects.toThrow("node down");
+    await expect(cache.balanceAt(ADDRESS, 1n, () => Promise.reject(new Error("node down")))).rejects.toThrow(
+      "node down",
+    );
     expect(cache.size).toBe(0);
     expect(await cache.balanceAt(ADDRESS, 1n, () => Promise.resolve(5n))).toBe(5n);
   });
@@ -101,7 +106,10 @@ describe("BalanceService with the cache", () => {
     const { chain, balances } = service();
     expect(await balances.balancesOf([])).toEqual([]);
     expect(chain.headReads).toBe(0);
-    const views = await balances.balancesOf([attached, { ...attached, wallet_id: "w_2", address: "0x00000000000000000000000000000000000000bb" }]);
+    const views = await balances.balancesOf([
+      attached,
+      { ...attached, wallet_id: "w_2", address: "0x00000000000000000000000000000000000000bb" },
+    ]);
     expect(views.map((v) => v.confirmed_block)).toEqual([18, 18]);
     expect(chain.headReads).toBe(1);
     expect(chain.balanceReads).toEqual([18n, 18n]);

@@ -1,18 +1,21 @@
 // `custody sandbox`: one JSON line once both servers listen, reproducible credentials from a seed,
 // a clean stop on SIGTERM, and exit 2 with a clear message on bad flags.
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { type AddressInfo, createServer } from "node:net";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
-import { signRequest } from "../runtime/http/hmac.ts";
 import { parseSandboxArgs, portIsFree, SDK_LOCAL_PORT } from "../cli/sandbox.ts";
-import { createServer, type AddressInfo } from "node:net";
 import { UsageError } from "../cli/usage-error.ts";
+import { signRequest } from "../runtime/http/hmac.ts";
 
 const BIN = path.resolve(import.meta.dirname, "../bin/custody.js");
 
 function startCli(args: string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, [BIN, "sandbox", ...args], { env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
+  return spawn(process.execPath, [BIN, "sandbox", ...args], {
+    env: { ...process.env, ...env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
 }
 
 function firstLine(child: ChildProcessWithoutNullStreams): Promise<string> {
@@ -67,7 +70,11 @@ describe("custody sandbox --json", () => {
       expect(info.ws_url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/ws$/);
       // The Solana RPC takes the same key; its WebSocket is on the next port (where web3.js looks).
       expect(Number(new URL(info.solana_ws_url).port)).toBe(Number(new URL(info.solana_rpc_url).port) + 1);
-      const slot = await fetch(`${info.solana_rpc_url}/?api_key=${info.rpc_api_key}`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"jsonrpc":"2.0","id":1,"method":"getSlot"}' });
+      const slot = await fetch(`${info.solana_rpc_url}/?api_key=${info.rpc_api_key}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: '{"jsonrpc":"2.0","id":1,"method":"getSlot"}',
+      });
       expect(typeof ((await slot.json()) as { result: unknown }).result).toBe("number");
       expect(info.faucet_private_key).toMatch(/^0x[0-9a-f]{64}$/);
 
@@ -90,7 +97,15 @@ describe("custody sandbox --json", () => {
       const again = startCli(["--json", "--port", "0"], { CUSTODY_SANDBOX_SEED: "cli-test" });
       try {
         const info2 = JSON.parse(await firstLine(again)) as Record<string, string>;
-        for (const k of ["workspace_id", "api_key", "api_secret", "viewer_api_key", "scoped_api_secret", "rpc_api_key", "faucet_private_key"]) {
+        for (const k of [
+          "workspace_id",
+          "api_key",
+          "api_secret",
+          "viewer_api_key",
+          "scoped_api_secret",
+          "rpc_api_key",
+          "faucet_private_key",
+        ]) {
           expect(info2[k]).toBe(info[k]);
         }
       } finally {
@@ -132,9 +147,29 @@ describe("default port", () => {
 
 describe("parseSandboxArgs", () => {
   it("reads every flag", () => {
-    const { options, json } = parseSandboxArgs(["--port", "8080", "--rpc-port=8545", "--host", "0.0.0.0", "--json", "--upstream", "http://node:8545", "--data", "/tmp/x", "--block-time", "0.25"]);
+    const { options, json } = parseSandboxArgs([
+      "--port",
+      "8080",
+      "--rpc-port=8545",
+      "--host",
+      "0.0.0.0",
+      "--json",
+      "--upstream",
+      "http://node:8545",
+      "--data",
+      "/tmp/x",
+      "--block-time",
+      "0.25",
+    ]);
     expect(json).toBe(true);
-    expect(options).toMatchObject({ port: 8080, rpcPort: 8545, host: "0.0.0.0", upstreamUrl: "http://node:8545", dataDir: "/tmp/x", blockTimeSeconds: 0.25 });
+    expect(options).toMatchObject({
+      port: 8080,
+      rpcPort: 8545,
+      host: "0.0.0.0",
+      upstreamUrl: "http://node:8545",
+      dataDir: "/tmp/x",
+      blockTimeSeconds: 0.25,
+    });
     expect(parseSandboxArgs(["--webhook-schedule", "production"]).options.webhookSchedule).toBe("production");
   });
 

@@ -11,8 +11,18 @@ describe("crash safety", () => {
     expect(f.details).toEqual([]);
     expect(f.withdrawals).toBeGreaterThan(0);
     expect(f.deposits).toBeGreaterThan(3);
-    expect({ stuck: f.stuck, doubleSpent: f.doubleSpent, chainMismatch: f.chainMismatch, balanceMismatch: f.balanceMismatch }).toEqual({ stuck: 0, doubleSpent: 0, chainMismatch: 0, balanceMismatch: 0 });
-    expect({ depositsMissedOrDouble: f.depositsMissedOrDouble, eventsLost: f.eventsLost, eventsUnknown: f.eventsUnknown, eventTrailErrors: f.eventTrailErrors }).toEqual({ depositsMissedOrDouble: 0, eventsLost: 0, eventsUnknown: 0, eventTrailErrors: 0 });
+    expect({
+      stuck: f.stuck,
+      doubleSpent: f.doubleSpent,
+      chainMismatch: f.chainMismatch,
+      balanceMismatch: f.balanceMismatch,
+    }).toEqual({ stuck: 0, doubleSpent: 0, chainMismatch: 0, balanceMismatch: 0 });
+    expect({
+      depositsMissedOrDouble: f.depositsMissedOrDouble,
+      eventsLost: f.eventsLost,
+      eventsUnknown: f.eventsUnknown,
+      eventTrailErrors: f.eventTrailErrors,
+    }).toEqual({ depositsMissedOrDouble: 0, eventsLost: 0, eventsUnknown: 0, eventTrailErrors: 0 });
     expect(f.completed + f.failed).toBe(f.withdrawals);
   });
 });

@@ -2,17 +2,25 @@
 // attach → deposit on chain → detected event → balance unchanged → confirmations → confirmed event →
 // balance; withdrawal (a transfer to a second wallet) → approval → on chain → receipt fields equal the
 // chain's; signing; transactions and their export; the audit log.
-import { parseEther, verifyMessage, type Hex } from "viem";
+import { type Hex, parseEther, verifyMessage } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CustodialWalletServiceClient } from "../generated/client.ts";
 import type { Transaction, Withdrawal } from "../generated/types.ts";
-import { verifyWebhook } from "../runtime/webhooks/signature.ts";
-import { startSandbox, type Sandbox } from "../reference/sandbox.ts";
-import { chainClients, startReceiver, waitFor, type Receiver } from "./reference-helpers.ts";
 import { SANDBOX_ETH_ASSET_ID, SANDBOX_NETWORK_ID } from "../reference/domain/catalog.ts";
+import { type Sandbox, startSandbox } from "../reference/sandbox.ts";
+import { verifyWebhook } from "../runtime/webhooks/signature.ts";
+import { chainClients, type Receiver, startReceiver, waitFor } from "./reference-helpers.ts";
 
 const ETH = SANDBOX_ETH_ASSET_ID;
-const ALL_EVENTS = ["wallet.created", "deposit.pending", "deposit.confirmed", "withdrawal.pending", "withdrawal.executed", "withdrawal.confirmed", "withdrawal.failed"] as const;
+const ALL_EVENTS = [
+  "wallet.created",
+  "deposit.pending",
+  "deposit.confirmed",
+  "withdrawal.pending",
+  "withdrawal.executed",
+  "withdrawal.confirmed",
+  "withdrawal.failed",
+] as const;
 
 let sandbox: Sandbox;
 let client: CustodialWalletServiceClient;
@@ -22,11 +30,24 @@ let chain: ReturnType<typeof chainClients>;
 let ws: string;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ env: {}, seed: "flows", blockTimeSeconds: 0.4, walletCreationDelayMs: 100, webhookRetry: { initialDelayMs: 50, maxDelayMs: 200 } });
+  sandbox = await startSandbox({
+    env: {},
+    seed: "flows",
+    blockTimeSeconds: 0.4,
+    walletCreationDelayMs: 100,
+    webhookRetry: { initialDelayMs: 50, maxDelayMs: 200 },
+  });
   ws = sandbox.workspace_id;
-  client = new CustodialWalletServiceClient({ baseUrl: sandbox.base_url, apiKey: sandbox.api_key, apiSecret: sandbox.api_secret });
+  client = new CustodialWalletServiceClient({
+    baseUrl: sandbox.base_url,
+    apiKey: sandbox.api_key,
+    apiSecret: sandbox.api_secret,
+  });
   receiver = await startReceiver(200);
-  await client.createWebhook({ params: { workspace_id: ws }, body: { url: receiver.url, event_types: [...ALL_EVENTS] } });
+  await client.createWebhook({
+    params: { workspace_id: ws },
+    body: { url: receiver.url, event_types: [...ALL_EVENTS] },
+  });
   publicKey = (await client.getWebhookVerificationKey({ params: { workspace_id: ws } })).public_key as string;
   const [network] = await client.listNetworks();
   chain = chainClients(sandbox.rpc_url, sandbox.rpc_api_key, network.chain_id as number, sandbox.faucet_private_key);
@@ -48,7 +69,12 @@ function eventsOf(type: string, match: (data: Record<string, unknown>) => boolea
 
 async function readyWallet(name: string): Promise<string> {
   const created = await client.createWallet({ body: { name } });
-  await waitFor(`${name} creation`, async () => (await client.getWalletCreationStatus({ params: { wallet_id: created.wallet_id as string } })).status === "success");
+  await waitFor(
+    `${name} creation`,
+    async () =>
+      (await client.getWalletCreationStatus({ params: { wallet_id: created.wallet_id as string } })).status ===
+      "success",
+  );
   return created.wallet_id as string;
 }
 
@@ -79,9 +105,13 @@ describe("wallet creation", () => {
       return e.length > 0 && e;
     });
     expect(event.event.payload).toMatchObject({ wallet_id: walletId, status: "success" });
-    expect(verifyWebhook({ publicKeyBase64: publicKey, headers: event.headers as Record<string, string>, body: event.body })).toEqual({ ok: true, profile: "canonical-json" });
+    expect(
+      verifyWebhook({ publicKeyBase64: publicKey, headers: event.headers as Record<string, string>, body: event.body }),
+    ).toEqual({ ok: true, profile: "canonical-json" });
     expect(event.event).toMatchObject({ event: "wallet.created", resource_id: walletId, url: receiver.url });
-    expect(event.headers["x-webhook-event-id"]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(event.headers["x-webhook-event-id"]).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
     const wallet = await client.getWallet({ params: { wallet_id: walletId } });
     expect(wallet).toMatchObject({ id: walletId, creation_status: "success" });
     expect((await client.listWallets({ params: { workspace_id: ws } })).map((w) => w.id)).toContain(walletId);
@@ -101,11 +131,20 @@ describe("deposit, balance and withdrawal", () => {
     addressA = attached.address as Hex;
     expect(addressA).toMatch(/^0x[0-9a-fA-F]{40}$/);
     const read = await client.getDepositAddress({ params: { wallet_id: walletA }, query: { asset_id: ETH } });
-    expect(read).toMatchObject({ wallet_id: walletA, asset_id: ETH, network_id: SANDBOX_NETWORK_ID, address: addressA });
+    expect(read).toMatchObject({
+      wallet_id: walletA,
+      asset_id: ETH,
+      network_id: SANDBOX_NETWORK_ID,
+      address: addressA,
+    });
     addressB = (await client.attachAsset({ params: { wallet_id: walletB }, body: { asset_id: ETH } })).address as Hex;
     expect(addressB.toLowerCase()).not.toBe(addressA.toLowerCase());
     // Native assets are attached on creation; attaching again answers the same attachment.
-    expect(await client.attachAsset({ params: { wallet_id: walletA }, body: { asset_id: ETH } })).toMatchObject({ wallet_id: walletA, asset_id: ETH, address: addressA });
+    expect(await client.attachAsset({ params: { wallet_id: walletA }, body: { asset_id: ETH } })).toMatchObject({
+      wallet_id: walletA,
+      asset_id: ETH,
+      address: addressA,
+    });
   });
 
   it("reports a deposit when detected, counts it only once confirmed", async () => {
@@ -123,11 +162,19 @@ describe("deposit, balance and withdrawal", () => {
         const e = eventsOf("deposit.pending", (d) => d.tx_hash === hash);
         return e.length > 0 && e;
       });
-      expect(pending.event.payload).toMatchObject({ direction: "in", status: "pending", wallet_id: walletA, amount: "1.5", to_address: addressA });
+      expect(pending.event.payload).toMatchObject({
+        direction: "in",
+        status: "pending",
+        wallet_id: walletA,
+        amount: "1.5",
+        to_address: addressA,
+      });
 
       // Until the deposit has confirmation_blocks confirmations the balance does not show it.
       await anvil("evm_mine"); // 2 of 3
-      const unconfirmed = (await client.listTransactions({ params: { workspace_id: ws } })).find((t) => t.tx_hash === hash);
+      const unconfirmed = (await client.listTransactions({ params: { workspace_id: ws } })).find(
+        (t) => t.tx_hash === hash,
+      );
       expect(unconfirmed?.status).toBe("pending");
       expect((await client.getWalletAssetBalance({ params: { wallet_id: walletA, asset_id: ETH } })).balance).toBe("0");
       await anvil("evm_mine"); // 3 of 3
@@ -145,7 +192,14 @@ describe("deposit, balance and withdrawal", () => {
     });
     expect(confirmed.event.payload).toMatchObject({ status: "confirmed", amount: "1.5" });
     const after = await client.getWalletAssetBalance({ params: { wallet_id: walletA, asset_id: ETH } });
-    expect(after).toMatchObject({ balance: "1.5", total_balance: "1.5", available_balance: "1.5", on_hold: "0", balance_usd: "4500.00", price_usd: "3000.00" });
+    expect(after).toMatchObject({
+      balance: "1.5",
+      total_balance: "1.5",
+      available_balance: "1.5",
+      on_hold: "0",
+      balance_usd: "4500.00",
+      price_usd: "3000.00",
+    });
     const overview = await client.getWalletOverview({ params: { wallet_id: walletA } });
     // Every new wallet holds the native asset of each network that moves funds: ETH and SOL.
     expect(overview.map((b) => b.symbol)).toEqual(["ETH", "SOL"]);
@@ -167,7 +221,9 @@ describe("deposit, balance and withdrawal", () => {
 
     const approved = await client.approveWithdrawal({ params: { withdrawal_id: id }, body: { comment: "ok" } });
     expect(approved.status).toBe("approved");
-    expect(approved.withdrawal_approvals).toEqual([expect.objectContaining({ user_id: sandbox.api_key, status: "approved", comment: "ok" })]);
+    expect(approved.withdrawal_approvals).toEqual([
+      expect.objectContaining({ user_id: sandbox.api_key, status: "approved", comment: "ok" }),
+    ]);
 
     const done = await waitFor("completed", async () => {
       const w = await client.getWithdrawal({ params: { withdrawal_id: id } });
@@ -190,10 +246,19 @@ describe("deposit, balance and withdrawal", () => {
 
     // Events in order, and the receiving wallet sees an ordinary deposit.
     const types = receiver.received.filter((r) => r.event.payload.withdrawal_id === id).map((r) => r.event.event);
-    await waitFor("withdrawal.confirmed", () => receiver.received.some((r) => r.event.event === "withdrawal.confirmed" && r.event.payload.withdrawal_id === id));
-    expect(receiver.received.filter((r) => r.event.payload.withdrawal_id === id).map((r) => r.event.event)).toEqual(["withdrawal.pending", "withdrawal.executed", "withdrawal.confirmed"]);
+    await waitFor("withdrawal.confirmed", () =>
+      receiver.received.some((r) => r.event.event === "withdrawal.confirmed" && r.event.payload.withdrawal_id === id),
+    );
+    expect(receiver.received.filter((r) => r.event.payload.withdrawal_id === id).map((r) => r.event.event)).toEqual([
+      "withdrawal.pending",
+      "withdrawal.executed",
+      "withdrawal.confirmed",
+    ]);
     expect(types[0]).toBe("withdrawal.pending");
-    await waitFor("deposit into B", () => eventsOf("deposit.confirmed", (d) => d.wallet_id === walletB && d.tx_hash === done.tx_hash).length > 0);
+    await waitFor(
+      "deposit into B",
+      () => eventsOf("deposit.confirmed", (d) => d.wallet_id === walletB && d.tx_hash === done.tx_hash).length > 0,
+    );
     expect((await client.getWalletAssetBalance({ params: { wallet_id: walletB, asset_id: ETH } })).balance).toBe("0.5");
 
     // Once settled and confirmed, nothing stays on hold and A's balance is 1.5 - 0.5 - fee.
@@ -213,20 +278,41 @@ describe("deposit, balance and withdrawal", () => {
       headers: { "idempotency-key": "flow-reject-1" },
       body: { asset_id: ETH, amount: "0.1", recipient_address: addressA },
     });
-    const rejected = await client.rejectWithdrawal({ params: { withdrawal_id: created.withdrawal.id as string }, body: { reason: "not today" } });
+    const rejected = await client.rejectWithdrawal({
+      params: { withdrawal_id: created.withdrawal.id as string },
+      body: { reason: "not today" },
+    });
     expect(rejected).toMatchObject({ status: "rejected", status_reason: "not today" });
-    await expect(client.approveWithdrawal({ params: { withdrawal_id: created.withdrawal.id as string }, body: {} })).rejects.toMatchObject({ status: 409 });
+    await expect(
+      client.approveWithdrawal({ params: { withdrawal_id: created.withdrawal.id as string }, body: {} }),
+    ).rejects.toMatchObject({ status: 409 });
     expect(rejected.tx_hash).toBeUndefined();
   });
 
   it("signs an EIP-191 message that recovers to the wallet address", async () => {
-    const signed = await client.signMessage({ params: { wallet_id: walletA }, body: { message: "proof of ownership" } });
+    const signed = await client.signMessage({
+      params: { wallet_id: walletA },
+      body: { message: "proof of ownership" },
+    });
     expect(signed).toMatchObject({ wallet_id: walletA, message: "proof of ownership", signature_scheme: "eip191" });
-    expect(await verifyMessage({ address: signed.address as Hex, message: "proof of ownership", signature: signed.signature as Hex })).toBe(true);
+    expect(
+      await verifyMessage({
+        address: signed.address as Hex,
+        message: "proof of ownership",
+        signature: signed.signature as Hex,
+      }),
+    ).toBe(true);
     expect((signed.address as string).toLowerCase()).toBe(addressA.toLowerCase());
-    const hex = await client.signMessage({ params: { wallet_id: walletA }, body: { message: "0xdeadbeef", encoding: "hex" } });
-    expect(await verifyMessage({ address: addressA, message: { raw: "0xdeadbeef" }, signature: hex.signature as Hex })).toBe(true);
-    await expect(client.signMessage({ params: { wallet_id: walletA }, body: { message: "0xabc", encoding: "hex" } })).rejects.toMatchObject({ status: 400 });
+    const hex = await client.signMessage({
+      params: { wallet_id: walletA },
+      body: { message: "0xdeadbeef", encoding: "hex" },
+    });
+    expect(
+      await verifyMessage({ address: addressA, message: { raw: "0xdeadbeef" }, signature: hex.signature as Hex }),
+    ).toBe(true);
+    await expect(
+      client.signMessage({ params: { wallet_id: walletA }, body: { message: "0xabc", encoding: "hex" } }),
+    ).rejects.toMatchObject({ status: 400 });
   });
 
   it("lists and exports the transactions (JSON and CSV)", async () => {
@@ -238,16 +324,30 @@ describe("deposit, balance and withdrawal", () => {
     expect((json.transactions as Transaction[]).map((t) => t.id)).toEqual(txs.map((t) => t.id));
     const csv = await client.exportTransactions({ params: { workspace_id: ws }, query: { format: "csv" } });
     const lines = (csv.csv as string).trimEnd().split("\r\n");
-    expect(lines[0]).toBe("id,workspace_id,wallet_id,direction,status,asset_id,network_id,amount,from_address,to_address,tx_hash,block_number,withdrawal_id,created_at,confirmed_at");
+    expect(lines[0]).toBe(
+      "id,workspace_id,wallet_id,direction,status,asset_id,network_id,amount,from_address,to_address,tx_hash,block_number,withdrawal_id,created_at,confirmed_at",
+    );
     expect(lines).toHaveLength(4);
-    const future = await client.exportTransactions({ params: { workspace_id: ws }, query: { format: "json", from: new Date(Date.now() + 3_600_000).toISOString() } });
+    const future = await client.exportTransactions({
+      params: { workspace_id: ws },
+      query: { format: "json", from: new Date(Date.now() + 3_600_000).toISOString() },
+    });
     expect(future.count).toBe(0);
   });
 
   it("records an audit entry for every state-changing call", async () => {
     const entries = await client.listAuditLogs({ params: { workspace_id: ws } });
     const actions = entries.map((e) => e.action);
-    for (const a of ["createWebhook", "createWallet", "attachAsset", "createWithdrawal", "approveWithdrawal", "rejectWithdrawal", "signMessage"]) expect(actions).toContain(a);
+    for (const a of [
+      "createWebhook",
+      "createWallet",
+      "attachAsset",
+      "createWithdrawal",
+      "approveWithdrawal",
+      "rejectWithdrawal",
+      "signMessage",
+    ])
+      expect(actions).toContain(a);
     expect(actions).not.toContain("getWallet");
     const approve = entries.find((e) => e.action === "approveWithdrawal");
     expect(approve).toMatchObject({ actor_key_id: sandbox.api_key, method: "POST", status: 200, workspace_id: ws });

@@ -2,7 +2,7 @@
 // wallet client for the sandbox's faucet.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { createPublicClient, createWalletClient, defineChain, http as viemHttp, type Hex } from "viem";
+import { createPublicClient, createWalletClient, defineChain, type Hex, http as viemHttp } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 
 export interface ReceivedWebhook {
@@ -48,7 +48,12 @@ export async function startReceiver(initialStatus = 200): Promise<Receiver> {
  * Polls `probe` until it returns something truthy; fails with `what` after `timeoutMs`, an outer bound for
  * a hung flow that a slow, busy machine does not reach (blocks and deliveries take seconds at most).
  */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 60_000, intervalMs = 50): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  timeoutMs = 60_000,
+  intervalMs = 50,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -58,14 +63,20 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
     } catch (error) {
       last = error;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last instanceof Error ? ` (last error: ${last.message})` : ""}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${last instanceof Error ? ` (last error: ${last.message})` : ""}`);
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
 
 /** viem clients on the sandbox chain through its node access (HTTP, key in the query). */
 export function chainClients(rpcUrl: string, rpcApiKey: string, chainId: number, privateKey: string) {
-  const chain = defineChain({ id: chainId, name: "sandbox", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [`${rpcUrl}/rpc?api_key=${rpcApiKey}`] } } });
+  const chain = defineChain({
+    id: chainId,
+    name: "sandbox",
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [`${rpcUrl}/rpc?api_key=${rpcApiKey}`] } },
+  });
   const transport = viemHttp(`${rpcUrl}/rpc?api_key=${encodeURIComponent(rpcApiKey)}`);
   return {
     public: createPublicClient({ chain, transport }),

@@ -1,9 +1,10 @@
 // The embedded chain (anvil as a supervised child): it mines on its own, funds a faucet, announces blocks in order, and
 // mines a signed transaction at the next block.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWalletClient, custom, parseEther, defineChain } from "viem";
+
+import { createWalletClient, custom, defineChain, parseEther } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { startEmbeddedChain, type EmbeddedChain, type NewBlock } from "../reference/chain/index.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type EmbeddedChain, type NewBlock, startEmbeddedChain } from "../reference/chain/index.ts";
 
 const FAUCET_KEY = `0x${"4c".repeat(32)}`;
 let chain: EmbeddedChain;
@@ -37,7 +38,9 @@ describe("embedded chain", () => {
     expect(await chain.request({ method: "eth_chainId" })).toBe("0x7a69");
     expect(chain.faucet.privateKey).toBe(FAUCET_KEY);
     expect(chain.faucet.address).toBe(privateKeyToAccount(FAUCET_KEY as `0x${string}`).address);
-    const balance = BigInt((await chain.request({ method: "eth_getBalance", params: [chain.faucet.address, "latest"] })) as string);
+    const balance = BigInt(
+      (await chain.request({ method: "eth_getBalance", params: [chain.faucet.address, "latest"] })) as string,
+    );
     expect(balance).toBe(1_000_000n * 10n ** 18n);
   });
 
@@ -87,18 +90,30 @@ describe("embedded chain", () => {
     const account = privateKeyToAccount(FAUCET_KEY as `0x${string}`);
     const wallet = createWalletClient({
       account,
-      chain: defineChain({ id: 31337, name: "embedded", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [] } } }),
+      chain: defineChain({
+        id: 31337,
+        name: "embedded",
+        nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+        rpcUrls: { default: { http: [] } },
+      }),
       transport: custom({ request: ({ method, params }) => chain.request({ method, params }) }),
     });
     const to = `0x${"12".repeat(20)}` as const;
     const hash = await wallet.sendTransaction({ to, value: parseEther("1.5") });
-    const receipt = await waitFor(async () => (await chain.request({ method: "eth_getTransactionReceipt", params: [hash] })) ?? undefined);
+    const receipt = await waitFor(
+      async () => (await chain.request({ method: "eth_getTransactionReceipt", params: [hash] })) ?? undefined,
+    );
     expect(receipt).toMatchObject({ status: "0x1", transactionHash: hash });
-    expect(await chain.request({ method: "eth_getBalance", params: [to, "latest"] })).toBe(`0x${parseEther("1.5").toString(16)}`);
+    expect(await chain.request({ method: "eth_getBalance", params: [to, "latest"] })).toBe(
+      `0x${parseEther("1.5").toString(16)}`,
+    );
   });
 
   it("reports chain errors as ChainRpcError without internals, and refuses calls once closed", async () => {
-    await expect(chain.request({ method: "eth_getBalance", params: ["0xzz", "latest"] })).rejects.toMatchObject({ name: "ChainRpcError", code: -32602 });
+    await expect(chain.request({ method: "eth_getBalance", params: ["0xzz", "latest"] })).rejects.toMatchObject({
+      name: "ChainRpcError",
+      code: -32602,
+    });
     const closing = await startEmbeddedChain({ blockTimeSeconds: 0 });
     await closing.close();
     await expect(closing.request({ method: "eth_blockNumber" })).rejects.toThrow(/closed/);
@@ -114,19 +129,38 @@ describe("the embedded chain as a supervised node", () => {
     const node = await startEmbeddedChain({ dbPath: dir, blockTimeSeconds: 0.2, faucetPrivateKey: FAUCET_KEY });
     try {
       const url = node.url;
-      const genesis = ((await node.request({ method: "eth_getBlockByNumber", params: ["0x0", false] })) as { hash: string }).hash;
+      const genesis = (
+        (await node.request({ method: "eth_getBlockByNumber", params: ["0x0", false] })) as { hash: string }
+      ).hash;
       const to = `0x${"34".repeat(20)}` as const;
       const account = privateKeyToAccount(FAUCET_KEY as `0x${string}`);
-      const wallet = createWalletClient({ account, chain: defineChain({ id: 1337, name: "embedded", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [] } } }), transport: custom({ request: ({ method, params }) => node.request({ method, params }) }) });
+      const wallet = createWalletClient({
+        account,
+        chain: defineChain({
+          id: 1337,
+          name: "embedded",
+          nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+          rpcUrls: { default: { http: [] } },
+        }),
+        transport: custom({ request: ({ method, params }) => node.request({ method, params }) }),
+      });
       const hash = await wallet.sendTransaction({ to, value: 7n });
-      await waitFor(async () => (await node.request({ method: "eth_getTransactionReceipt", params: [hash] })) ?? undefined);
+      await waitFor(
+        async () => (await node.request({ method: "eth_getTransactionReceipt", params: [hash] })) ?? undefined,
+      );
       // The node stops on its own (SIGTERM to its process group: it writes its state and exits).
       process.kill(-(node.pid as number), "SIGTERM");
       await waitFor(async () => (node.restarts === 1 ? true : undefined));
-      const receipt = await waitFor(async () => (await node.request({ method: "eth_getTransactionReceipt", params: [hash] }).catch(() => undefined)) ?? undefined);
+      const receipt = await waitFor(
+        async () =>
+          (await node.request({ method: "eth_getTransactionReceipt", params: [hash] }).catch(() => undefined)) ??
+          undefined,
+      );
       expect(receipt).toMatchObject({ status: "0x1" });
       expect(node.url).toBe(url);
-      expect(((await node.request({ method: "eth_getBlockByNumber", params: ["0x0", false] })) as { hash: string }).hash).toBe(genesis);
+      expect(
+        ((await node.request({ method: "eth_getBlockByNumber", params: ["0x0", false] })) as { hash: string }).hash,
+      ).toBe(genesis);
       expect(await node.request({ method: "eth_getBalance", params: [to, "latest"] })).toBe("0x7");
     } finally {
       await node.close();

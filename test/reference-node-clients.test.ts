@@ -1,12 +1,12 @@
 // Real third-party clients against the node access (gateway + embedded chain): viem and ethers over
 // HTTP and WebSocket, and @polkadot/rpc-provider's WsProvider with the key in the query.
 import { WsProvider } from "@polkadot/rpc-provider";
-import { FetchRequest, JsonRpcProvider, WebSocketProvider, Wallet } from "ethers";
+import { FetchRequest, JsonRpcProvider, Wallet, WebSocketProvider } from "ethers";
 import { createPublicClient, createWalletClient, defineChain, http, parseEther, webSocket } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmbeddedChain, type EmbeddedChain } from "../reference/chain/index.ts";
-import { startNodeAccess, type NodeAccess } from "../reference/node/index.ts";
+import { type EmbeddedChain, startEmbeddedChain } from "../reference/chain/index.ts";
+import { type NodeAccess, startNodeAccess } from "../reference/node/index.ts";
 
 const KEY = "client-test-key";
 const CHAIN_ID = 31337;
@@ -61,7 +61,10 @@ describe("viem", () => {
   });
 
   it("reads the chain and watches new blocks over WebSocket with the key in the query", async () => {
-    const client = createPublicClient({ chain: sandbox, transport: webSocket(`${node.wsUrl}?api_key=${KEY}`, { reconnect: false }) });
+    const client = createPublicClient({
+      chain: sandbox,
+      transport: webSocket(`${node.wsUrl}?api_key=${KEY}`, { reconnect: false }),
+    });
     try {
       expect(await client.getChainId()).toBe(CHAIN_ID);
       const number = await client.getBlockNumber({ cacheTime: 0 });
@@ -92,7 +95,11 @@ describe("ethers v6", () => {
     const provider = new JsonRpcProvider(request, undefined, { staticNetwork: false });
     try {
       // Issued together: once the network is known, ethers sends the others as one JSON-RPC batch.
-      const [network, number, block] = await Promise.all([provider.getNetwork(), provider.getBlockNumber(), provider.getBlock("latest")]);
+      const [network, number, block] = await Promise.all([
+        provider.getNetwork(),
+        provider.getBlockNumber(),
+        provider.getBlock("latest"),
+      ]);
       expect(network.chainId).toBe(BigInt(CHAIN_ID));
       expect(block!.number).toBeGreaterThanOrEqual(number);
     } finally {
@@ -139,10 +146,16 @@ describe("@polkadot/rpc-provider WsProvider", () => {
     try {
       await provider.connect();
       await provider.isReady;
-      const [number, chainId] = await Promise.all([provider.send<string>("eth_blockNumber", []), provider.send<string>("eth_chainId", [])]);
+      const [number, chainId] = await Promise.all([
+        provider.send<string>("eth_blockNumber", []),
+        provider.send<string>("eth_chainId", []),
+      ]);
       expect(number).toMatch(/^0x[0-9a-f]+$/);
       expect(Number.parseInt(chainId, 16)).toBe(CHAIN_ID);
-      const block = await provider.send<{ number: string; hash: string; timestamp: string }>("eth_getBlockByNumber", ["latest", false]);
+      const block = await provider.send<{ number: string; hash: string; timestamp: string }>("eth_getBlockByNumber", [
+        "latest",
+        false,
+      ]);
       expect(block.number).toMatch(/^0x[0-9a-f]+$/);
       expect(block.timestamp).toMatch(/^0x[0-9a-f]+$/);
     } finally {
@@ -157,10 +170,15 @@ describe("@polkadot/rpc-provider WsProvider", () => {
       await provider.isReady;
       const head = await new Promise<{ number: string }>((resolve, reject) => {
         provider
-          .subscribe("eth_subscription", "eth_subscribe", ["newHeads"], (error: Error | null, result: { number: string }) => {
-            if (error) reject(error);
-            else resolve(result);
-          })
+          .subscribe(
+            "eth_subscription",
+            "eth_subscribe",
+            ["newHeads"],
+            (error: Error | null, result: { number: string }) => {
+              if (error) reject(error);
+              else resolve(result);
+            },
+          )
           .catch(reject);
       });
       expect(head.number).toMatch(/^0x[0-9a-f]+$/);

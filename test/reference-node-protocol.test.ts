@@ -1,12 +1,18 @@
 // JSON-RPC 2.0 semantics, authentication and limits of the node-access gateway, over raw HTTP and raw
 // WebSocket, against a scripted backend (deterministic: blocks are emitted by the test).
 import { createServer, request as httpRequest, type Server } from "node:http";
-import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { BlockListeners, ChainRpcError, type BlockListener, type ChainBackend, type RpcCall } from "../reference/chain/backend.ts";
-import { attachRpcGateway, createRpcGateway, startNodeAccess, type NodeAccess } from "../reference/node/index.ts";
+import {
+  type BlockListener,
+  BlockListeners,
+  type ChainBackend,
+  ChainRpcError,
+  type RpcCall,
+} from "../reference/chain/backend.ts";
+import { attachRpcGateway, createRpcGateway, type NodeAccess, startNodeAccess } from "../reference/node/index.ts";
 
 const KEY = "node-key-1";
 const UNAUTHORIZED = '{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"unauthorized"}}';
@@ -25,7 +31,12 @@ class ScriptedBackend implements ChainBackend {
       case "eth_blockNumber":
         return `0x${this.blockNumber.toString(16)}`;
       case "eth_getBlockByNumber":
-        return { number: `0x${this.blockNumber.toString(16)}`, hash: `0x${"ab".repeat(32)}`, timestamp: "0x10", transactions: [] };
+        return {
+          number: `0x${this.blockNumber.toString(16)}`,
+          hash: `0x${"ab".repeat(32)}`,
+          timestamp: "0x10",
+          transactions: [],
+        };
       case "eth_call":
         throw new ChainRpcError(3, "execution reverted", "0x08c379a0");
       case "eth_estimateGas": {
@@ -48,7 +59,11 @@ class ScriptedBackend implements ChainBackend {
   emitBlock(): void {
     this.blockNumber++;
     const number = `0x${this.blockNumber.toString(16)}`;
-    this.listeners.emit({ number: this.blockNumber, hash: `0x${"cd".repeat(32)}`, header: { number, hash: `0x${"cd".repeat(32)}` } });
+    this.listeners.emit({
+      number: this.blockNumber,
+      hash: `0x${"cd".repeat(32)}`,
+      header: { number, hash: `0x${"cd".repeat(32)}` },
+    });
   }
 
   async close(): Promise<void> {}
@@ -59,7 +74,13 @@ let node: NodeAccess;
 
 beforeAll(async () => {
   backend = new ScriptedBackend();
-  node = await startNodeAccess({ backend, apiKeys: new Set([KEY, "another-key"]), maxBatchSize: 5, maxBodyBytes: 4096, maxWsMessageBytes: 4096 });
+  node = await startNodeAccess({
+    backend,
+    apiKeys: new Set([KEY, "another-key"]),
+    maxBatchSize: 5,
+    maxBodyBytes: 4096,
+    maxWsMessageBytes: 4096,
+  });
 });
 
 afterAll(async () => {
@@ -73,7 +94,10 @@ interface Answer {
   json: unknown;
 }
 
-async function post(body: string, init: { headers?: Record<string, string>; query?: string; url?: string } = {}): Promise<Answer> {
+async function post(
+  body: string,
+  init: { headers?: Record<string, string>; query?: string; url?: string } = {},
+): Promise<Answer> {
   const headers = init.headers ?? { "content-type": "application/json", authorization: `APIKEY ${KEY}` };
   const response = await fetch(`${init.url ?? node.httpUrl}${init.query ?? ""}`, { method: "POST", headers, body });
   const text = await response.text();
@@ -84,7 +108,9 @@ const call = (body: unknown) => post(JSON.stringify(body));
 
 describe("HTTP authentication", () => {
   it("refuses a request without a key with 401 and the exact body", async () => {
-    const answer = await post('{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"}', { headers: { "content-type": "application/json" } });
+    const answer = await post('{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"}', {
+      headers: { "content-type": "application/json" },
+    });
     expect(answer.status).toBe(401);
     expect(answer.text).toBe(UNAUTHORIZED);
     expect(answer.headers.get("content-type")).toMatch(/^application\/json/);
@@ -112,7 +138,10 @@ describe("HTTP authentication", () => {
       post(body, { headers: { "content-type": "application/json", authorization: `apikey ${KEY}` } }),
       post(body, { headers: { "content-type": "application/json", authorization: "ApiKey another-key" } }),
       post(body, { headers: { "content-type": "application/json" }, query: `?api_key=${KEY}` }),
-      post(body, { headers: { "content-type": "application/json", authorization: "Basic Zm9vOmJhcg==" }, query: `?api_key=${KEY}` }),
+      post(body, {
+        headers: { "content-type": "application/json", authorization: "Basic Zm9vOmJhcg==" },
+        query: `?api_key=${KEY}`,
+      }),
     ]);
     for (const answer of answers) {
       expect(answer.status).toBe(200);
@@ -128,7 +157,11 @@ describe("HTTP authentication", () => {
       const headers = { "content-type": "application/json", authorization: "APIKEY later" };
       expect((await post(body, { url: gatewayNode.httpUrl, headers })).status).toBe(401);
       keys.add("later");
-      expect((await post(body, { url: gatewayNode.httpUrl, headers })).json).toEqual({ jsonrpc: "2.0", id: 1, result: "0x539" });
+      expect((await post(body, { url: gatewayNode.httpUrl, headers })).json).toEqual({
+        jsonrpc: "2.0",
+        id: 1,
+        result: "0x539",
+      });
     } finally {
       await gatewayNode.close();
     }
@@ -153,8 +186,12 @@ describe("HTTP transport rules", () => {
     const body = '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}';
     const auth = { authorization: `APIKEY ${KEY}` };
     expect((await post(body, { headers: { ...auth, "content-type": "text/plain" } })).status).toBe(415);
-    expect((await post(body, { headers: { ...auth, "content-type": "application/json; charset=UTF-8" } })).status).toBe(200);
-    expect((await post(body, { headers: { ...auth, "content-type": "Application/JSON;charset=utf-8" } })).status).toBe(200);
+    expect((await post(body, { headers: { ...auth, "content-type": "application/json; charset=UTF-8" } })).status).toBe(
+      200,
+    );
+    expect((await post(body, { headers: { ...auth, "content-type": "Application/JSON;charset=utf-8" } })).status).toBe(
+      200,
+    );
   });
 
   it("answers 413 with a JSON-RPC error for a body over the limit", async () => {
@@ -166,12 +203,16 @@ describe("HTTP transport rules", () => {
 
   it("answers 413 for a chunked body that grows over the limit", async () => {
     const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = httpRequest(node.httpUrl, { method: "POST", headers: { "content-type": "application/json", authorization: `APIKEY ${KEY}` } }, (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => (text += chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
-      });
+      const req = httpRequest(
+        node.httpUrl,
+        { method: "POST", headers: { "content-type": "application/json", authorization: `APIKEY ${KEY}` } },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => (text += chunk));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
       req.on("error", reject);
       req.write('{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":["');
       for (let i = 0; i < 5; i++) req.write("x".repeat(1000));
@@ -189,7 +230,11 @@ describe("HTTP transport rules", () => {
 
 describe("JSON-RPC 2.0 over HTTP", () => {
   it("answers the seed methods", async () => {
-    expect((await call({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] })).json).toEqual({ jsonrpc: "2.0", id: 1, result: "0x5" });
+    expect((await call({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] })).json).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: "0x5",
+    });
     const block = await call({ jsonrpc: "2.0", id: 2, method: "eth_getBlockByNumber", params: ["latest", false] });
     expect(block.json).toMatchObject({ jsonrpc: "2.0", id: 2, result: { number: "0x5", timestamp: "0x10" } });
   });
@@ -223,7 +268,17 @@ describe("JSON-RPC 2.0 over HTTP", () => {
   });
 
   it("answers unknown and admin methods with -32601, and eth_subscribe over HTTP too", async () => {
-    for (const method of ["foo_bar", "personal_unlockAccount", "evm_mine", "miner_start", "debug_traceTransaction", "eth_sendTransaction", "eth_sign", "rpc.discover", "eth_subscribe"]) {
+    for (const method of [
+      "foo_bar",
+      "personal_unlockAccount",
+      "evm_mine",
+      "miner_start",
+      "debug_traceTransaction",
+      "eth_sendTransaction",
+      "eth_sign",
+      "rpc.discover",
+      "eth_subscribe",
+    ]) {
       const answer = await call({ jsonrpc: "2.0", id: 7, method, params: [] });
       expect(answer.json, method).toMatchObject({ jsonrpc: "2.0", id: 7, error: { code: -32601 } });
     }
@@ -265,12 +320,21 @@ describe("JSON-RPC 2.0 over HTTP", () => {
       expect(answer.json, String(id)).toEqual({ jsonrpc: "2.0", id, result: "0x539" });
     }
     // Ids JSON.parse cannot hold exactly come back as they were written.
-    for (const raw of ["12345678901234567890", "1e400", "-0.1000000000000000055511151231257827", "0.30000000000000004"]) {
+    for (const raw of [
+      "12345678901234567890",
+      "1e400",
+      "-0.1000000000000000055511151231257827",
+      "0.30000000000000004",
+    ]) {
       const answer = await post(`{"jsonrpc":"2.0","id":${raw},"method":"eth_chainId"}`);
       expect(answer.text).toBe(`{"jsonrpc":"2.0","id":${raw},"result":"0x539"}`);
     }
     // Another spelling of an exactly representable number comes back as the same JSON value.
-    expect((await post('{"jsonrpc":"2.0","id":1.5E+3,"method":"eth_chainId"}')).json).toEqual({ jsonrpc: "2.0", id: 1500, result: "0x539" });
+    expect((await post('{"jsonrpc":"2.0","id":1.5E+3,"method":"eth_chainId"}')).json).toEqual({
+      jsonrpc: "2.0",
+      id: 1500,
+      result: "0x539",
+    });
   });
 
   it("treats a request without id as a notification: 204 and no body, but still executes it", async () => {
@@ -318,8 +382,17 @@ describe("JSON-RPC 2.0 over HTTP", () => {
   });
 
   it("passes chain errors on with code, message and data, and never a stack", async () => {
-    const reverted = await call({ jsonrpc: "2.0", id: 1, method: "eth_call", params: [{ to: `0x${"00".repeat(20)}` }, "latest"] });
-    expect(reverted.json).toEqual({ jsonrpc: "2.0", id: 1, error: { code: 3, message: "execution reverted", data: "0x08c379a0" } });
+    const reverted = await call({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "eth_call",
+      params: [{ to: `0x${"00".repeat(20)}` }, "latest"],
+    });
+    expect(reverted.json).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: { code: 3, message: "execution reverted", data: "0x08c379a0" },
+    });
     const failed = await call({ jsonrpc: "2.0", id: 2, method: "eth_estimateGas", params: [{}] });
     expect(failed.json).toEqual({ jsonrpc: "2.0", id: 2, error: { code: -32000, message: "boom" } });
     expect(failed.text).not.toContain("secretFrame");
@@ -327,9 +400,21 @@ describe("JSON-RPC 2.0 over HTTP", () => {
 
   it("answers locally what never changes and what the node must not reveal", async () => {
     const before = backend.calls.length;
-    expect((await call({ jsonrpc: "2.0", id: 1, method: "eth_chainId" })).json).toEqual({ jsonrpc: "2.0", id: 1, result: "0x539" });
-    expect((await call({ jsonrpc: "2.0", id: 1, method: "eth_accounts" })).json).toEqual({ jsonrpc: "2.0", id: 1, result: [] });
-    expect((await call({ jsonrpc: "2.0", id: 1, method: "eth_gasPrice" })).json).toEqual({ jsonrpc: "2.0", id: 1, result: null });
+    expect((await call({ jsonrpc: "2.0", id: 1, method: "eth_chainId" })).json).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: "0x539",
+    });
+    expect((await call({ jsonrpc: "2.0", id: 1, method: "eth_accounts" })).json).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: [],
+    });
+    expect((await call({ jsonrpc: "2.0", id: 1, method: "eth_gasPrice" })).json).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: null,
+    });
     expect(backend.calls.length).toBe(before + 1);
   });
 });
@@ -409,7 +494,10 @@ describe("WebSocket authentication", () => {
   });
 
   it("accepts the key in the query and in the authorization header", async () => {
-    for (const ws of [await openSocket(`${node.wsUrl}?api_key=${KEY}`), await openSocket(node.wsUrl, { authorization: `apikey ${KEY}` })]) {
+    for (const ws of [
+      await openSocket(`${node.wsUrl}?api_key=${KEY}`),
+      await openSocket(node.wsUrl, { authorization: `apikey ${KEY}` }),
+    ]) {
       const box = inbox(ws);
       ws.send('{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}');
       expect(await box.next()).toEqual({ jsonrpc: "2.0", id: 1, result: `0x${backend.blockNumber.toString(16)}` });
@@ -447,7 +535,7 @@ describe("JSON-RPC 2.0 over WebSocket", () => {
   });
 
   it("answers a request that arrives in the same TCP segment as the upgrade request", async () => {
-    const port = (new URL(node.url)).port;
+    const port = new URL(node.url).port;
     const frame = maskedTextFrame('{"jsonrpc":"2.0","id":99,"method":"eth_chainId"}');
     const handshake = [
       `GET /ws?api_key=${KEY} HTTP/1.1`,
@@ -460,7 +548,9 @@ describe("JSON-RPC 2.0 over WebSocket", () => {
       "",
     ].join("\r\n");
     const received = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(port), "127.0.0.1", () => socket.write(Buffer.concat([Buffer.from(handshake), frame])));
+      const socket = connect(Number(port), "127.0.0.1", () =>
+        socket.write(Buffer.concat([Buffer.from(handshake), frame])),
+      );
       let data = Buffer.alloc(0);
       socket.on("data", (chunk) => {
         data = Buffer.concat([data, chunk]);
@@ -487,7 +577,9 @@ describe("JSON-RPC 2.0 over WebSocket", () => {
     const raw = await new Promise<string>((resolve) => ws.once("message", (data) => resolve(String(data))));
     expect(raw).toMatch(/^\{"jsonrpc":"2.0","id":12345678901234567890,"error":\{"code":-32602/);
     box.messages.length = 0;
-    ws.send('[{"jsonrpc":"2.0","id":1,"method":"eth_chainId"},{"jsonrpc":"2.0","method":"eth_chainId"},{"jsonrpc":"2.0","id":null,"method":"eth_chainId"}]');
+    ws.send(
+      '[{"jsonrpc":"2.0","id":1,"method":"eth_chainId"},{"jsonrpc":"2.0","method":"eth_chainId"},{"jsonrpc":"2.0","id":null,"method":"eth_chainId"}]',
+    );
     expect(await box.next()).toEqual([
       { jsonrpc: "2.0", id: 1, result: "0x539" },
       { jsonrpc: "2.0", id: null, result: "0x539" },
@@ -509,7 +601,10 @@ describe("JSON-RPC 2.0 over WebSocket", () => {
     expect(notification).toEqual({
       jsonrpc: "2.0",
       method: "eth_subscription",
-      params: { subscription: subscribed.result, result: { number: `0x${backend.blockNumber.toString(16)}`, hash: `0x${"cd".repeat(32)}` } },
+      params: {
+        subscription: subscribed.result,
+        result: { number: `0x${backend.blockNumber.toString(16)}`, hash: `0x${"cd".repeat(32)}` },
+      },
     });
     ws.send(JSON.stringify({ jsonrpc: "2.0", id: "unsub", method: "eth_unsubscribe", params: [subscribed.result] }));
     expect(await box.next((m) => m.id === "unsub")).toEqual({ jsonrpc: "2.0", id: "unsub", result: true });
@@ -555,7 +650,8 @@ describe("JSON-RPC 2.0 over WebSocket", () => {
       const socket = await openSocket(`${limited.wsUrl}?api_key=${KEY}`);
       const code = await new Promise<number>((resolve) => {
         socket.once("close", (c) => resolve(c));
-        for (let id = 0; id < 3; id++) socket.send(JSON.stringify({ jsonrpc: "2.0", id, method: "eth_getLogs", params: [{}] }));
+        for (let id = 0; id < 3; id++)
+          socket.send(JSON.stringify({ jsonrpc: "2.0", id, method: "eth_getLogs", params: [{}] }));
       });
       expect(code).toBe(1008);
     } finally {

@@ -4,8 +4,15 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { ChainRpcError, connectUpstreamChain, startEmbeddedChain, type EmbeddedChain, type NewBlock, type UpstreamChain } from "../reference/chain/index.ts";
-import { startNodeAccess, type NodeAccess } from "../reference/node/index.ts";
+import {
+  ChainRpcError,
+  connectUpstreamChain,
+  type EmbeddedChain,
+  type NewBlock,
+  startEmbeddedChain,
+  type UpstreamChain,
+} from "../reference/chain/index.ts";
+import { type NodeAccess, startNodeAccess } from "../reference/node/index.ts";
 
 const UPSTREAM_KEY = "upstream-key";
 const FRONT_KEY = "front-key";
@@ -17,7 +24,11 @@ let front: NodeAccess;
 beforeAll(async () => {
   chain = await startEmbeddedChain({ chainId: 4242, blockTimeSeconds: 0.2 });
   upstreamNode = await startNodeAccess({ backend: chain, apiKeys: new Set([UPSTREAM_KEY]) });
-  upstream = await connectUpstreamChain({ url: upstreamNode.httpUrl, headers: { authorization: `APIKEY ${UPSTREAM_KEY}` }, pollIntervalMs: 100 });
+  upstream = await connectUpstreamChain({
+    url: upstreamNode.httpUrl,
+    headers: { authorization: `APIKEY ${UPSTREAM_KEY}` },
+    pollIntervalMs: 100,
+  });
   front = await startNodeAccess({ backend: upstream, apiKeys: new Set([FRONT_KEY]) });
 });
 
@@ -47,11 +58,20 @@ describe("forwarding to an upstream node", () => {
     const number = await rpc({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber" });
     expect(number).toMatchObject({ jsonrpc: "2.0", id: 1, result: expect.stringMatching(/^0x[0-9a-f]+$/) });
     const block = await rpc({ jsonrpc: "2.0", id: "b", method: "eth_getBlockByNumber", params: ["latest", false] });
-    expect(block.result).toMatchObject({ number: expect.stringMatching(/^0x/), hash: expect.stringMatching(/^0x[0-9a-f]{64}$/), timestamp: expect.stringMatching(/^0x/) });
+    expect(block.result).toMatchObject({
+      number: expect.stringMatching(/^0x/),
+      hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      timestamp: expect.stringMatching(/^0x/),
+    });
   });
 
   it("passes the upstream's JSON-RPC errors on", async () => {
-    const answer = await rpc({ jsonrpc: "2.0", id: 1, method: "eth_getBalance", params: [`0x${"00".repeat(20)}`, "0xzz"] });
+    const answer = await rpc({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "eth_getBalance",
+      params: [`0x${"00".repeat(20)}`, "0xzz"],
+    });
     expect(answer).toMatchObject({ id: 1, error: { code: -32602, message: expect.stringContaining("invalid") } });
     // The upstream's own refusal is a JSON-RPC error too, with its code.
     const wrongKey = await connectUpstreamChain({ url: upstreamNode.httpUrl, headers: {} }).catch((e: Error) => e);
@@ -137,7 +157,11 @@ describe("upstream failures are bounded", () => {
   it("turns timeouts, HTTP failures, invalid answers and oversized answers into short ChainRpcErrors", async () => {
     const node = await connectUpstreamChain({ url: badUrl, timeoutMs: 300, maxResponseBytes: 5000 });
     try {
-      const failure = (method: string) => node.request({ method }).then(() => undefined, (e: unknown) => e as ChainRpcError);
+      const failure = (method: string) =>
+        node.request({ method }).then(
+          () => undefined,
+          (e: unknown) => e as ChainRpcError,
+        );
       const [hang, html, limited, garbage, empty, huge, long] = await Promise.all(
         ["hang", "html_502", "rate_limited", "garbage", "no_result", "huge", "long_message"].map(failure),
       );
@@ -161,7 +185,9 @@ describe("upstream failures are bounded", () => {
     const port = (bad.address() as AddressInfo).port;
     const closedPort = await freePort();
     await expect(connectUpstreamChain({ url: `http://127.0.0.1:${closedPort}/v3/SECRET` })).rejects.toThrow(
-      new RegExp(`^upstream http://127.0.0.1:${closedPort} is not a usable JSON-RPC node: upstream unavailable \\(ECONNREFUSED\\)$`),
+      new RegExp(
+        `^upstream http://127.0.0.1:${closedPort} is not a usable JSON-RPC node: upstream unavailable \\(ECONNREFUSED\\)$`,
+      ),
     );
     await expect(connectUpstreamChain({ url: "ftp://example.com" })).rejects.toThrow(/http or https/);
     await expect(connectUpstreamChain({ url: "not a url" })).rejects.toThrow(/not a valid URL/);
@@ -187,7 +213,11 @@ describe("upstream failures are bounded", () => {
         body: '{"jsonrpc":"2.0","id":5,"method":"eth_blockNumber"}',
       });
       expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({ jsonrpc: "2.0", id: 5, error: { code: -32000, message: "upstream responded with HTTP 503" } });
+      expect(await response.json()).toEqual({
+        jsonrpc: "2.0",
+        id: 5,
+        error: { code: -32000, message: "upstream responded with HTTP 503" },
+      });
     } finally {
       await gateway.close();
       await node.close();

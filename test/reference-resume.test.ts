@@ -4,17 +4,23 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createWalletClient, custom, parseEther, type Hex } from "viem";
+import { createWalletClient, custom, type Hex, parseEther } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ReferenceApp } from "../reference/app.ts";
-import { seedValues, type SeededValues } from "../reference/config.ts";
-import { C, type Actor, type DeliveryRecord, type DepositRecord, type WithdrawalRecord } from "../reference/domain/records.ts";
-import { startEmbeddedChain, type EmbeddedChain } from "../reference/chain/embedded-chain.ts";
+import { type EmbeddedChain, startEmbeddedChain } from "../reference/chain/embedded-chain.ts";
+import { type SeededValues, seedValues } from "../reference/config.ts";
+import { SANDBOX_ETH_ASSET_ID } from "../reference/domain/catalog.ts";
+import {
+  type Actor,
+  C,
+  type DeliveryRecord,
+  type DepositRecord,
+  type WithdrawalRecord,
+} from "../reference/domain/records.ts";
 import { ensureSeeded } from "../reference/seed-store.ts";
 import { StateStore } from "../reference/store/state-store.ts";
-import { startReceiver, waitFor, type Receiver } from "./reference-helpers.ts";
-import { SANDBOX_ETH_ASSET_ID } from "../reference/domain/catalog.ts";
+import { type Receiver, startReceiver, waitFor } from "./reference-helpers.ts";
 
 const ETH = SANDBOX_ETH_ASSET_ID;
 const RECIPIENT = "0x000000000000000000000000000000000000dEaD";
@@ -51,7 +57,13 @@ function open(dir: string): { store: StateStore; app: ReferenceApp } {
 }
 
 /** A fresh data dir with a funded wallet (2 ETH, confirmed). */
-async function fundedWallet(): Promise<{ dir: string; store: StateStore; app: ReferenceApp; walletId: string; address: Hex }> {
+async function fundedWallet(): Promise<{
+  dir: string;
+  store: StateStore;
+  app: ReferenceApp;
+  walletId: string;
+  address: Hex;
+}> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "custody-resume-"));
   dirs.push(dir);
   const { store, app } = open(dir);
@@ -59,14 +71,19 @@ async function fundedWallet(): Promise<{ dir: string; store: StateStore; app: Re
   const wallet = app.wallets.create(actor, { name: "resume" });
   await waitFor("wallet creation", () => app.wallets.get(actor, wallet.id).status === "success");
   const attached = app.wallets.attachAsset(actor, wallet.id, ETH);
-  const faucet = createWalletClient({ account: privateKeyToAccount(values.faucetPrivateKey), transport: custom({ request: (a) => chain.request(a as never) }) });
+  const faucet = createWalletClient({
+    account: privateKeyToAccount(values.faucetPrivateKey),
+    transport: custom({ request: (a) => chain.request(a as never) }),
+  });
   await faucet.sendTransaction({ to: attached.address as Hex, value: parseEther("2"), chain: null });
   await waitFor("confirmed balance", async () => (await app.balances.balanceOf(attached)).balance === "2");
   return { dir, store, app, walletId: wallet.id, address: attached.address as Hex };
 }
 
 async function nonceOf(address: Hex): Promise<number> {
-  return Number(BigInt((await chain.request({ method: "eth_getTransactionCount", params: [address, "latest"] })) as string));
+  return Number(
+    BigInt((await chain.request({ method: "eth_getTransactionCount", params: [address, "latest"] })) as string),
+  );
 }
 
 describe("restart with a data directory", () => {
@@ -76,7 +93,12 @@ describe("restart with a data directory", () => {
     first.app.chain.sendRaw = async () => {
       throw new Error("simulated crash before broadcast");
     };
-    const { record } = await first.app.withdrawals.create(actor, first.walletId, { asset_id: ETH, amount: "0.25", recipient_address: RECIPIENT }, "resume-1");
+    const { record } = await first.app.withdrawals.create(
+      actor,
+      first.walletId,
+      { asset_id: ETH, amount: "0.25", recipient_address: RECIPIENT },
+      "resume-1",
+    );
     first.app.withdrawals.approve(actor, record.id);
     const signed = await waitFor("signed transaction stored", () => {
       const w = first.store.get<WithdrawalRecord>(C.withdrawals, record.id);
@@ -93,7 +115,9 @@ describe("restart with a data directory", () => {
     });
     expect(done.raw_tx).toBe(signed.raw_tx);
     expect(done.tx_hash).toBe(signed.tx_hash);
-    const receipt = (await chain.request({ method: "eth_getTransactionReceipt", params: [signed.tx_hash] })) as { blockNumber: string };
+    const receipt = (await chain.request({ method: "eth_getTransactionReceipt", params: [signed.tx_hash] })) as {
+      blockNumber: string;
+    };
     expect(Number(BigInt(receipt.blockNumber))).toBe(done.block_number);
     expect(await nonceOf(first.address)).toBe(1); // exactly one transaction left the wallet
     await second.app.close();
@@ -101,7 +125,12 @@ describe("restart with a data directory", () => {
 
   it("only watches the receipt of a withdrawal that was already broadcast", async () => {
     const first = await fundedWallet();
-    const { record } = await first.app.withdrawals.create(actor, first.walletId, { asset_id: ETH, amount: "0.25", recipient_address: RECIPIENT }, "resume-2");
+    const { record } = await first.app.withdrawals.create(
+      actor,
+      first.walletId,
+      { asset_id: ETH, amount: "0.25", recipient_address: RECIPIENT },
+      "resume-2",
+    );
     first.app.withdrawals.approve(actor, record.id);
     const sent = await waitFor("processing", () => {
       const w = first.store.get<WithdrawalRecord>(C.withdrawals, record.id);
@@ -136,7 +165,9 @@ describe("restart with a data directory", () => {
       await first.app.start();
       first.app.webhooks.create(actor, values.workspaceId, { url: receiver.url, event_types: ["wallet.created"] });
       first.app.wallets.create(actor, { name: "hooked" });
-      const failing = await waitFor("a failed attempt", () => first.store.list<DeliveryRecord>(C.deliveries).find((d) => d.attempt_count >= 1));
+      const failing = await waitFor("a failed attempt", () =>
+        first.store.list<DeliveryRecord>(C.deliveries).find((d) => d.attempt_count >= 1),
+      );
       expect(failing.status).toBe("pending");
       await first.app.close();
       first.store.close();
@@ -161,7 +192,12 @@ describe("restart with a data directory", () => {
 
   it("fails what existed only on the old chain when the chain was replaced", async () => {
     const first = await fundedWallet();
-    const { record } = await first.app.withdrawals.create(actor, first.walletId, { asset_id: ETH, amount: "0.25", recipient_address: RECIPIENT }, "reset-1");
+    const { record } = await first.app.withdrawals.create(
+      actor,
+      first.walletId,
+      { asset_id: ETH, amount: "0.25", recipient_address: RECIPIENT },
+      "reset-1",
+    );
     first.app.chain.sendRaw = async () => {
       throw new Error("simulated crash before broadcast");
     };
@@ -169,14 +205,28 @@ describe("restart with a data directory", () => {
     await waitFor("signed", () => first.store.get<WithdrawalRecord>(C.withdrawals, record.id)?.raw_tx !== undefined);
     // A deposit still pending on the old chain (at a height the new chain will reach).
     const [confirmedDeposit] = first.store.list<DepositRecord>(C.deposits);
-    first.store.transact((tx) => tx.put<DepositRecord>(C.deposits, { ...confirmedDeposit, id: "dep_old_chain", tx_hash: "0x01", status: "pending", confirmations: 1 }));
+    first.store.transact((tx) =>
+      tx.put<DepositRecord>(C.deposits, {
+        ...confirmedDeposit,
+        id: "dep_old_chain",
+        tx_hash: "0x01",
+        status: "pending",
+        confirmations: 1,
+      }),
+    );
     await first.app.close();
     first.store.close();
 
     const otherChain = await startEmbeddedChain({ blockTimeSeconds: 0.25, faucetPrivateKey: values.faucetPrivateKey });
     try {
       const store = StateStore.open({ dataDir: first.dir });
-      const app = new ReferenceApp({ store, backend: otherChain, walletMasterSeed: Buffer.from(values.walletMasterSeed, "hex"), webhookProfile: "standard-webhooks", chainPollIntervalMs: 250 });
+      const app = new ReferenceApp({
+        store,
+        backend: otherChain,
+        walletMasterSeed: Buffer.from(values.walletMasterSeed, "hex"),
+        webhookProfile: "standard-webhooks",
+        chainPollIntervalMs: 250,
+      });
       await app.start();
       const w = store.get<WithdrawalRecord>(C.withdrawals, record.id) as WithdrawalRecord;
       expect(w.status).toBe("failed");

@@ -15,11 +15,18 @@ import { BLOCKHASH_VALID_SLOTS, SolanaTransactionRejected } from "../reference/c
 import { SANDBOX_SOL_ASSET_ID } from "../reference/domain/catalog.ts";
 import { C, type WithdrawalRecord } from "../reference/domain/records.ts";
 import { SolanaWithdrawalExecutor } from "../reference/domain/solana-withdrawal-executor.ts";
-import { startSandbox, type Sandbox, type SandboxOptions } from "../reference/sandbox.ts";
-import { startReceiver, waitFor, type Receiver } from "./reference-helpers.ts";
+import { type Sandbox, type SandboxOptions, startSandbox } from "../reference/sandbox.ts";
+import { type Receiver, startReceiver, waitFor } from "./reference-helpers.ts";
 
 const SOL = SANDBOX_SOL_ASSET_ID;
-const OPTIONS: SandboxOptions = { env: {}, seed: "sol-executor", walletCreationDelayMs: 20, requiredApprovals: 0, solanaSlotMs: 0, webhookRetry: { initialDelayMs: 50, maxDelayMs: 100 } };
+const OPTIONS: SandboxOptions = {
+  env: {},
+  seed: "sol-executor",
+  walletCreationDelayMs: 20,
+  requiredApprovals: 0,
+  solanaSlotMs: 0,
+  webhookRetry: { initialDelayMs: 50, maxDelayMs: 100 },
+};
 let sandbox: Sandbox;
 let client: CustodialWalletServiceClient;
 let receiver: Receiver;
@@ -30,24 +37,45 @@ const node = () => sandbox.app.ctx.solana!;
 
 async function readyWallet(c: CustodialWalletServiceClient, name: string): Promise<string> {
   const id = (await c.createWallet({ body: { name } })).wallet_id as string;
-  await waitFor("wallet", async () => (await c.getWalletCreationStatus({ params: { wallet_id: id } })).status === "success");
+  await waitFor(
+    "wallet",
+    async () => (await c.getWalletCreationStatus({ params: { wallet_id: id } })).status === "success",
+  );
   return id;
 }
 
 /** Airdrops to the wallet and produces the 32 slots that confirm it. */
-async function fundWallet(s: Sandbox, c: CustodialWalletServiceClient, id: string, address: string, lamports: bigint): Promise<void> {
+async function fundWallet(
+  s: Sandbox,
+  c: CustodialWalletServiceClient,
+  id: string,
+  address: string,
+  lamports: bigint,
+): Promise<void> {
   s.app.ctx.solana!.airdrop(base58.decode(address), lamports);
   s.app.ctx.solana!.produceSlots(40);
-  await waitFor("funds", async () => Number((await c.getWalletAssetBalance({ params: { wallet_id: id, asset_id: SOL } })).available_balance) > 0);
+  await waitFor(
+    "funds",
+    async () =>
+      Number((await c.getWalletAssetBalance({ params: { wallet_id: id, asset_id: SOL } })).available_balance) > 0,
+  );
 }
 
 beforeAll(async () => {
   sandbox = await startSandbox(OPTIONS);
-  client = new CustodialWalletServiceClient({ baseUrl: sandbox.base_url, apiKey: sandbox.api_key, apiSecret: sandbox.api_secret });
+  client = new CustodialWalletServiceClient({
+    baseUrl: sandbox.base_url,
+    apiKey: sandbox.api_key,
+    apiSecret: sandbox.api_secret,
+  });
   receiver = await startReceiver(200);
-  await client.createWebhook({ params: { workspace_id: sandbox.workspace_id }, body: { url: receiver.url, event_types: ["withdrawal.executed", "withdrawal.failed", "withdrawal.confirmed"] } });
+  await client.createWebhook({
+    params: { workspace_id: sandbox.workspace_id },
+    body: { url: receiver.url, event_types: ["withdrawal.executed", "withdrawal.failed", "withdrawal.confirmed"] },
+  });
   walletId = await readyWallet(client, "sol executor");
-  solAddress = (await client.getDepositAddress({ params: { wallet_id: walletId }, query: { address_type: "sol" } })).address;
+  solAddress = (await client.getDepositAddress({ params: { wallet_id: walletId }, query: { address_type: "sol" } }))
+    .address;
   await fundWallet(sandbox, client, walletId, solAddress, 5_000_000_000n);
   // The running executor stops: each test drives a fresh one over the same store, as after a restart.
   await sandbox.app.solanaExecutor.close();
@@ -59,31 +87,52 @@ afterAll(async () => {
 });
 
 /** A withdrawal created through the API, then signed and stored by hand as a crash right after step 1 leaves it. */
-async function storedUnsent(amount: string, recipient = base58.encode(crypto.getRandomValues(new Uint8Array(32)))): Promise<{ w: WithdrawalRecord; wire: Uint8Array }> {
-  const created = await client.createWithdrawal({ params: { wallet_id: walletId }, body: { asset_id: SOL, amount, recipient_address: recipient } });
+async function storedUnsent(
+  amount: string,
+  recipient = base58.encode(crypto.getRandomValues(new Uint8Array(32))),
+): Promise<{ w: WithdrawalRecord; wire: Uint8Array }> {
+  const created = await client.createWithdrawal({
+    params: { wallet_id: walletId },
+    body: { asset_id: SOL, amount, recipient_address: recipient },
+  });
   const store = sandbox.app.ctx.store;
   const w = store.get<WithdrawalRecord>(C.withdrawals, created.withdrawal.id as string)!;
   expect({ status: w.status, raw: w.raw_tx }).toEqual({ status: "approved", raw: undefined });
   const keypair = sandbox.app.wallets.solanaKeypairOf(walletId);
   const { blockhash, lastValidBlockHeight } = node().latestBlockhash("confirmed");
-  const message = transferMessage({ from: keypair.publicKey, to: base58.decode(recipient), lamports: BigInt(w.amount_wei) }, base58.decode(blockhash));
+  const message = transferMessage(
+    { from: keypair.publicKey, to: base58.decode(recipient), lamports: BigInt(w.amount_wei) },
+    base58.decode(blockhash),
+  );
   const signature = signBytes(message, keypair.seed);
   const wire = encodeTransaction([signature], message);
-  const stored: WithdrawalRecord = { ...w, raw_tx: Buffer.from(wire).toString("base64"), tx_hash: base58.encode(signature), recent_blockhash: blockhash, last_valid_block_height: lastValidBlockHeight };
+  const stored: WithdrawalRecord = {
+    ...w,
+    raw_tx: Buffer.from(wire).toString("base64"),
+    tx_hash: base58.encode(signature),
+    recent_blockhash: blockhash,
+    last_valid_block_height: lastValidBlockHeight,
+  };
   store.transact((tx) => tx.put(C.withdrawals, stored));
   return { w: stored, wire };
 }
 
 async function settle(executor: SolanaWithdrawalExecutor, id: string, status: "completed" | "failed") {
-  return waitFor(status, async () => {
-    await executor.kick();
-    node().produceSlots(1);
-    const r = await client.getWithdrawal({ params: { withdrawal_id: id } });
-    return r.status === status && r;
-  }, 20_000, 50);
+  return waitFor(
+    status,
+    async () => {
+      await executor.kick();
+      node().produceSlots(1);
+      const r = await client.getWithdrawal({ params: { withdrawal_id: id } });
+      return r.status === status && r;
+    },
+    20_000,
+    50,
+  );
 }
 
-const eventsFor = (type: string, id: string) => receiver.received.filter((r) => r.event.event === type && r.event.payload.id === id);
+const eventsFor = (type: string, id: string) =>
+  receiver.received.filter((r) => r.event.event === type && r.event.payload.id === id);
 
 describe("SOL withdrawals after a crash", () => {
   it("sends a stored, never-sent transaction from its stored bytes: same signature, the recipient paid once", async () => {
@@ -129,7 +178,9 @@ describe("SOL withdrawals after a crash", () => {
       expect(failed.status_reason).toBe("blockhash_expired");
       expect(failed.error).toMatch(/blockhash .* expired .* it can never land/);
       expect(logged.some((m) => m.includes(w.id) && m.includes("funds released"))).toBe(true);
-      expect((await client.getWalletAssetBalance({ params: { wallet_id: walletId, asset_id: SOL } })).on_hold).toBe("0");
+      expect((await client.getWalletAssetBalance({ params: { wallet_id: walletId, asset_id: SOL } })).on_hold).toBe(
+        "0",
+      );
       await waitFor("withdrawal.failed", () => eventsFor("withdrawal.failed", w.id).length === 1);
       expect(() => node().sendTransaction(wire)).toThrow(SolanaTransactionRejected);
       expect(node().signatureStatus(w.tx_hash!)).toBeUndefined();
@@ -146,15 +197,25 @@ describe("a restart on the same data", () => {
     let first: Sandbox | undefined = await startSandbox(options);
     let second: Sandbox | undefined;
     try {
-      const c1 = new CustodialWalletServiceClient({ baseUrl: first.base_url, apiKey: first.api_key, apiSecret: first.api_secret });
+      const c1 = new CustodialWalletServiceClient({
+        baseUrl: first.base_url,
+        apiKey: first.api_key,
+        apiSecret: first.api_secret,
+      });
       const id = await readyWallet(c1, "restart");
-      const address = (await c1.getDepositAddress({ params: { wallet_id: id }, query: { address_type: "sol" } })).address;
+      const address = (await c1.getDepositAddress({ params: { wallet_id: id }, query: { address_type: "sol" } }))
+        .address;
       await fundWallet(first, c1, id, address, 2_000_000_000n);
       const recipient = base58.encode(crypto.getRandomValues(new Uint8Array(32)));
-      const w = await c1.createWithdrawal({ params: { wallet_id: id }, body: { asset_id: SOL, amount: "0.75", recipient_address: recipient } });
+      const w = await c1.createWithdrawal({
+        params: { wallet_id: id },
+        body: { asset_id: SOL, amount: "0.75", recipient_address: recipient },
+      });
       await waitFor("completed", async () => {
         first!.app.ctx.solana!.produceSlots(1);
-        return (await c1.getWithdrawal({ params: { withdrawal_id: w.withdrawal.id as string } })).status === "completed";
+        return (
+          (await c1.getWithdrawal({ params: { withdrawal_id: w.withdrawal.id as string } })).status === "completed"
+        );
       });
       first.app.ctx.solana!.produceSlots(40);
       const before = await c1.getWalletAssetBalance({ params: { wallet_id: id, asset_id: SOL } });
@@ -162,14 +223,27 @@ describe("a restart on the same data", () => {
       first = undefined;
 
       second = await startSandbox(options);
-      const c2 = new CustodialWalletServiceClient({ baseUrl: second.base_url, apiKey: second.api_key, apiSecret: second.api_secret });
-      expect(await c2.getWalletAssetBalance({ params: { wallet_id: id, asset_id: SOL } })).toMatchObject({ balance: before.balance, available_balance: before.available_balance });
+      const c2 = new CustodialWalletServiceClient({
+        baseUrl: second.base_url,
+        apiKey: second.api_key,
+        apiSecret: second.api_secret,
+      });
+      expect(await c2.getWalletAssetBalance({ params: { wallet_id: id, asset_id: SOL } })).toMatchObject({
+        balance: before.balance,
+        available_balance: before.available_balance,
+      });
       expect(second.app.ctx.solana!.balance(recipient)).toBe(750_000_000n);
       second.app.ctx.solana!.produceSlots(5);
       await new Promise((r) => setTimeout(r, 300));
-      expect((await c2.getWithdrawal({ params: { withdrawal_id: w.withdrawal.id as string } })).status).toBe("completed");
+      expect((await c2.getWithdrawal({ params: { withdrawal_id: w.withdrawal.id as string } })).status).toBe(
+        "completed",
+      );
       expect(second.app.ctx.solana!.balance(recipient)).toBe(750_000_000n);
-      expect((await c2.listTransactions({ params: { workspace_id: second.workspace_id } })).filter((t) => t.direction === "deposit")).toHaveLength(1);
+      expect(
+        (await c2.listTransactions({ params: { workspace_id: second.workspace_id } })).filter(
+          (t) => t.direction === "deposit",
+        ),
+      ).toHaveLength(1);
     } finally {
       await first?.close();
       await second?.close();

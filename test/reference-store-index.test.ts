@@ -30,7 +30,8 @@ const ids = (things: Thing[]) => things.map((t) => t.id);
 
 function fill(store: StateStore, n: number): void {
   store.transact((tx) => {
-    for (let i = 0; i < n; i++) tx.put<Thing>("things", { id: `t${i}`, group: i % 2 === 0 ? "even" : "odd", status: "new" });
+    for (let i = 0; i < n; i++)
+      tx.put<Thing>("things", { id: `t${i}`, group: i % 2 === 0 ? "even" : "odd", status: "new" });
   });
 }
 
@@ -49,7 +50,12 @@ describe("indexes", () => {
     // An update keeps the record's place in its unchanged buckets.
     expect(ids(store.page<Thing>("things", "group:odd", 0, 10))).toEqual(["t1", "t3", "t5", "t7", "t9"]);
     store.transact((tx) => tx.delete("things", "t5"));
-    expect(ids([...store.scan<Thing>("things", "group:odd:status:new", "group:odd:status:done")])).toEqual(["t1", "t3", "t7", "t9"]);
+    expect(ids([...store.scan<Thing>("things", "group:odd:status:new", "group:odd:status:done")])).toEqual([
+      "t1",
+      "t3",
+      "t7",
+      "t9",
+    ]);
     expect(store.page("things", "group:none", 0, 5)).toEqual([]);
   });
 
@@ -91,7 +97,10 @@ describe("a large data directory", () => {
     } finally {
       JSON.parse = original;
     }
-    const evenNew = [...Array.from({ length: 150 }, (_, i) => `t${2 * i}`).filter((id) => id !== "t4" && id !== "t6"), "t300"];
+    const evenNew = [
+      ...Array.from({ length: 150 }, (_, i) => `t${2 * i}`).filter((id) => id !== "t4" && id !== "t6"),
+      "t300",
+    ];
     expect(ids(b.page<Thing>("things", "group:even:status:new", 0, 200))).toEqual(evenNew);
     expect(ids(b.page<Thing>("things", "group:even:status:done", 0, 10))).toEqual(["t4"]);
     expect(b.get<Thing>("things", "t6")).toBeUndefined();
@@ -130,9 +139,20 @@ describe("a large data directory", () => {
     const dir = tempDir();
     fs.writeFileSync(
       path.join(dir, "snapshot.json"),
-      JSON.stringify({ format: "custody-sandbox-snapshot/1", seq: 2, at: "x", meta: { k: 1 }, collections: { things: { a: { id: "a", group: "even", status: "new" }, b: { id: "b", group: "odd", status: "new" } } } }),
+      JSON.stringify({
+        format: "custody-sandbox-snapshot/1",
+        seq: 2,
+        at: "x",
+        meta: { k: 1 },
+        collections: {
+          things: { a: { id: "a", group: "even", status: "new" }, b: { id: "b", group: "odd", status: "new" } },
+        },
+      }),
     );
-    fs.writeFileSync(path.join(dir, "journal.ndjson"), JSON.stringify({ seq: 3, at: "x", ops: [{ c: "things", id: "c", v: { id: "c", group: "even", status: "new" } }] }) + "\n");
+    fs.writeFileSync(
+      path.join(dir, "journal.ndjson"),
+      `${JSON.stringify({ seq: 3, at: "x", ops: [{ c: "things", id: "c", v: { id: "c", group: "even", status: "new" } }] })}\n`,
+    );
     const store = StateStore.open({ dataDir: dir });
     store.defineIndex<Thing>("things", keysOf);
     expect(ids(store.page<Thing>("things", "group:even", 0, 10))).toEqual(["a", "c"]);

@@ -81,7 +81,10 @@ describe("StateStore", () => {
     a.compact();
     // Put back the lines compaction removed, as if it had crashed before truncating the journal,
     // then add a newer one: replay must skip the covered lines and apply only the newer one.
-    fs.writeFileSync(path.join(dir, "journal.ndjson"), journal + JSON.stringify({ seq: 3, at: "x", ops: [{ c: "things", id: "t2", v: { id: "t2" } }] }) + "\n");
+    fs.writeFileSync(
+      path.join(dir, "journal.ndjson"),
+      `${journal + JSON.stringify({ seq: 3, at: "x", ops: [{ c: "things", id: "t2", v: { id: "t2" } }] })}\n`,
+    );
     const b = StateStore.open({ dataDir: dir });
     expect(b.get("things", "t1")).toEqual({ id: "t1", v: 2 });
     expect(b.get("things", "t2")).toEqual({ id: "t2" });
@@ -106,7 +109,11 @@ describe("StateStore", () => {
       rec.attempts[0].n = 2;
     }).toThrow(TypeError);
     s.close();
-    expect(StateStore.open({ dataDir: dir }).get("things", "t1")).toEqual({ id: "t1", tags: ["a"], attempts: [{ n: 1 }] });
+    expect(StateStore.open({ dataDir: dir }).get("things", "t1")).toEqual({
+      id: "t1",
+      tags: ["a"],
+      attempts: [{ n: 1 }],
+    });
   });
 
   it("writes the journal with owner-only permissions", () => {

@@ -3,7 +3,7 @@
 import { privateKeyToAddress } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { seedValues } from "../reference/config.ts";
-import { parseAmount, formatAmount, usdValue } from "../reference/domain/amounts.ts";
+import { formatAmount, parseAmount, usdValue } from "../reference/domain/amounts.ts";
 import { csvField, toCsv } from "../reference/domain/csv.ts";
 import { deriveWalletAddress, deriveWalletPrivateKey } from "../reference/domain/key-derivation.ts";
 import { maxRetryDelayMs, retryDelayMs } from "../reference/webhooks/backoff.ts";
@@ -15,7 +15,8 @@ describe("amounts", () => {
     expect(parseAmount("0.5", 18)).toBe(500000000000000000n);
     expect(parseAmount("1", 18)).toBe(10n ** 18n);
     expect(parseAmount("0.000000000000000001", 18)).toBe(1n);
-    for (const bad of ["", "1e18", "-1", "+1", ".5", "1.", "01", "0.0000000000000000001", "1,5", " 1"]) expect(parseAmount(bad, 18)).toBeUndefined();
+    for (const bad of ["", "1e18", "-1", "+1", ".5", "1.", "01", "0.0000000000000000001", "1,5", " 1"])
+      expect(parseAmount(bad, 18)).toBeUndefined();
     expect(formatAmount(1500000000000000000n, 18)).toBe("1.5");
   });
 
@@ -33,7 +34,12 @@ describe("csv", () => {
     expect(csvField("line\nbreak")).toBe('"line\nbreak"');
     expect(csvField("=HYPERLINK(1)")).toBe("'=HYPERLINK(1)");
     expect(csvField("-1.5")).toBe("-1.5");
-    expect(toCsv(["a", "b"], [{ a: "x", b: undefined }, { a: 'q"', b: 2 }] as { a: string; b?: unknown }[])).toBe('a,b\r\nx,\r\n"q""",2\r\n');
+    expect(
+      toCsv(["a", "b"], [
+        { a: "x", b: undefined },
+        { a: 'q"', b: 2 },
+      ] as { a: string; b?: unknown }[]),
+    ).toBe('a,b\r\nx,\r\n"q""",2\r\n');
   });
 });
 
@@ -54,7 +60,10 @@ describe("seeded values", () => {
     expect(seedValues({}, "s")).toEqual(seedValues({}, "s"));
     expect(seedValues({}, "s").apiSecret).not.toBe(seedValues({}, "t").apiSecret);
     expect(seedValues({}, undefined).apiKey).not.toBe(seedValues({}, undefined).apiKey);
-    expect(seedValues({ apiKey: "key_fixed", apiSecret: "fixed-secret-123" }, "s")).toMatchObject({ apiKey: "key_fixed", apiSecret: "fixed-secret-123" });
+    expect(seedValues({ apiKey: "key_fixed", apiSecret: "fixed-secret-123" }, "s")).toMatchObject({
+      apiKey: "key_fixed",
+      apiSecret: "fixed-secret-123",
+    });
     expect(() => seedValues({ faucetPrivateKey: "0x12" }, undefined)).toThrow(/faucet/);
     expect(() => seedValues({ apiKey: "has space" }, undefined)).toThrow(/api key/);
   });

@@ -5,30 +5,55 @@ import { describe, expect, it } from "vitest";
 import { webhookDelivery } from "../generated/webhooks.ts";
 import type { EndpointHealth } from "../reference/domain/records.ts";
 import { maxRetryDelayMs } from "../reference/webhooks/backoff.ts";
-import { gateOf, healthAfterAttempt, inFlightCap, sameHealth, slotPool } from "../reference/webhooks/endpoint-health.ts";
+import {
+  gateOf,
+  healthAfterAttempt,
+  inFlightCap,
+  sameHealth,
+  slotPool,
+} from "../reference/webhooks/endpoint-health.ts";
 import { EndpointQueues } from "../reference/webhooks/endpoint-queues.ts";
 import { deliveryPolicy, PRODUCTION_POLICY, SANDBOX_POLICY } from "../reference/webhooks/policy.ts";
 
-const policy = deliveryPolicy({ overrides: { breaker: { openAfterFailures: 3, probeDelaysMs: [1_000, 5_000] }, disableAfterMs: 60_000 } });
+const policy = deliveryPolicy({
+  overrides: { breaker: { openAfterFailures: 3, probeDelaysMs: [1_000, 5_000] }, disableAfterMs: 60_000 },
+});
 const t = (s: number) => new Date(Date.UTC(2025, 0, 1) + s * 1000);
-const fail = (h: EndpointHealth | undefined, start: number, end = start, outcome: "failed" | "timeout" = "failed") => healthAfterAttempt(h, { outcome, startedAt: t(start), endedAt: t(end) }, policy);
-const succeed = (h: EndpointHealth | undefined, at: number) => healthAfterAttempt(h, { outcome: "ok", startedAt: t(at), endedAt: t(at) }, policy);
+const fail = (h: EndpointHealth | undefined, start: number, end = start, outcome: "failed" | "timeout" = "failed") =>
+  healthAfterAttempt(h, { outcome, startedAt: t(start), endedAt: t(end) }, policy);
+const succeed = (h: EndpointHealth | undefined, at: number) =>
+  healthAfterAttempt(h, { outcome: "ok", startedAt: t(at), endedAt: t(at) }, policy);
 
 describe("endpoint health", () => {
   it("opens the breaker after the threshold of consecutive failures, for the first probe delay", () => {
     let h = fail(undefined, 0).health;
-    expect(h).toMatchObject({ state: "healthy", consecutive_failures: 1, failing_since: t(0).toISOString(), last_outcome: "failed" });
+    expect(h).toMatchObject({
+      state: "healthy",
+      consecutive_failures: 1,
+      failing_since: t(0).toISOString(),
+      last_outcome: "failed",
+    });
     h = fail(h, 1).health;
     expect(h.state).toBe("healthy");
     h = fail(h, 2).health;
-    expect(h).toMatchObject({ state: "backing_off", consecutive_failures: 3, openings: 1, backoff_until: t(3).toISOString() });
+    expect(h).toMatchObject({
+      state: "backing_off",
+      consecutive_failures: 3,
+      openings: 1,
+      backoff_until: t(3).toISOString(),
+    });
     expect(gateOf(h)).toBe(t(3).getTime());
   });
 
   it("counts an attempt that started before the breaker opened without moving the probe; a failed probe reopens it for the next delay, the last one repeating", () => {
     let h = fail(fail(fail(undefined, 0).health, 1).health, 2).health;
     const stale = fail(h, 2.5, 2.6).health;
-    expect(stale).toMatchObject({ state: "backing_off", consecutive_failures: 4, backoff_until: h.backoff_until, openings: 1 });
+    expect(stale).toMatchObject({
+      state: "backing_off",
+      consecutive_failures: 4,
+      backoff_until: h.backoff_until,
+      openings: 1,
+    });
     h = fail(stale, 3, 3).health; // the probe
     expect(h).toMatchObject({ state: "backing_off", openings: 2, backoff_until: t(8).toISOString() });
     h = fail(h, 8, 8).health;
@@ -36,8 +61,15 @@ describe("endpoint health", () => {
   });
 
   it("shortens a probe delay by up to the schedule's jitter, so endpoints that failed together are not probed together", () => {
-    const jittered = deliveryPolicy({ retry: { jitter: 0.5 }, overrides: { breaker: { openAfterFailures: 1, probeDelaysMs: [1_000] } } });
-    const waitFor = (random: number) => Date.parse(healthAfterAttempt(undefined, { outcome: "failed", startedAt: t(0), endedAt: t(0), random }, jittered).health.backoff_until as string) - t(0).getTime();
+    const jittered = deliveryPolicy({
+      retry: { jitter: 0.5 },
+      overrides: { breaker: { openAfterFailures: 1, probeDelaysMs: [1_000] } },
+    });
+    const waitFor = (random: number) =>
+      Date.parse(
+        healthAfterAttempt(undefined, { outcome: "failed", startedAt: t(0), endedAt: t(0), random }, jittered).health
+          .backoff_until as string,
+      ) - t(0).getTime();
     expect([waitFor(0), waitFor(0.5), waitFor(0.999999)]).toEqual([1_000, 750, 500]);
   });
 
@@ -63,7 +95,11 @@ describe("endpoint health", () => {
     h = fail(h, 30).health;
     const { health, disabled } = fail(h, 59, 60);
     expect(disabled).toBe(true);
-    expect(health).toMatchObject({ state: "disabled", disabled_at: t(60).toISOString(), failing_since: t(0).toISOString() });
+    expect(health).toMatchObject({
+      state: "disabled",
+      disabled_at: t(60).toISOString(),
+      failing_since: t(0).toISOString(),
+    });
     expect(health.disabled_reason).toMatch(/every attempt failed for 60 s/);
     expect(gateOf(health)).toBe(Infinity);
     expect(succeed(health, 61)).toEqual({ health, disabled: false });
@@ -116,8 +152,12 @@ describe("delivery policy", () => {
   it("takes the production guarantees from the spec (generated/webhooks.ts), and the sandbox changes only delays", () => {
     expect(PRODUCTION_POLICY.timeoutMs).toBe(webhookDelivery.attempts["timeout-seconds"] * 1000);
     expect(PRODUCTION_POLICY.retry.maxAttempts).toBe(webhookDelivery.attempts["max-attempts"]);
-    expect([1, 2, 3, 4, 5, 6].map((n) => maxRetryDelayMs(PRODUCTION_POLICY.retry, n) / 1000)).toEqual([30, 120, 600, 3600, 21600, 21600]);
-    expect(PRODUCTION_POLICY.breaker.openAfterFailures).toBe(webhookDelivery["circuit-breaker"]["open-after-consecutive-failures"]);
+    expect([1, 2, 3, 4, 5, 6].map((n) => maxRetryDelayMs(PRODUCTION_POLICY.retry, n) / 1000)).toEqual([
+      30, 120, 600, 3600, 21600, 21600,
+    ]);
+    expect(PRODUCTION_POLICY.breaker.openAfterFailures).toBe(
+      webhookDelivery["circuit-breaker"]["open-after-consecutive-failures"],
+    );
     expect(PRODUCTION_POLICY.disableAfterMs).toBe(5 * 24 * 3600 * 1000);
     const { retry: _r, breaker: sb, disableAfterMs: _d, ...sandboxRest } = SANDBOX_POLICY;
     const { retry: _p, breaker: pb, disableAfterMs: _e, ...productionRest } = PRODUCTION_POLICY;
@@ -128,7 +168,9 @@ describe("delivery policy", () => {
   });
 
   it("refuses a policy that cannot work, naming what is wrong", () => {
-    expect(() => deliveryPolicy({ overrides: { maxInFlightUntilAnswered: 9 } })).toThrow(/maxInFlightUntilAnswered must be 1..maxInFlightPerEndpoint/);
+    expect(() => deliveryPolicy({ overrides: { maxInFlightUntilAnswered: 9 } })).toThrow(
+      /maxInFlightUntilAnswered must be 1..maxInFlightPerEndpoint/,
+    );
     expect(() => deliveryPolicy({ overrides: { breaker: { probeDelaysMs: [] } } })).toThrow(/probeDelaysMs/);
     expect(() => deliveryPolicy({ retry: { maxAttempts: 0 } })).toThrow(/maxAttempts/);
   });

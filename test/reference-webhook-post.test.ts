@@ -30,7 +30,11 @@ const options = { timeoutMs: 2_000, maxBodyBytes: 100 };
 describe("postWebhook", () => {
   it("never makes the request for a refused connection", async () => {
     let made = 0;
-    const result = await postWebhook({ ...options, url: "http://127.0.0.1:1/hook", request: () => (made++, { body: "{}", headers: {} }) });
+    const result = await postWebhook({
+      ...options,
+      url: "http://127.0.0.1:1/hook",
+      request: () => (made++, { body: "{}", headers: {} }),
+    });
     expect(result.error).toBe("connection refused");
     expect(made).toBe(0);
   });
@@ -39,7 +43,11 @@ describe("postWebhook", () => {
     const r = await receiver();
     let made = 0;
     const body = JSON.stringify({ note: "é" });
-    const result = await postWebhook({ ...options, url: r.url, request: () => (made++, { body, headers: { "x-signature": "sig", "content-type": "application/json" } }) });
+    const result = await postWebhook({
+      ...options,
+      url: r.url,
+      request: () => (made++, { body, headers: { "x-signature": "sig", "content-type": "application/json" } }),
+    });
     expect(result).toMatchObject({ status: 200, body: "ok" });
     expect(made).toBe(1);
     expect(r.got).toHaveLength(1);
@@ -50,7 +58,13 @@ describe("postWebhook", () => {
 
   it("fails the attempt with the reason when the request cannot be made (no throw, nothing sent)", async () => {
     const r = await receiver();
-    const result = await postWebhook({ ...options, url: r.url, request: () => { throw new Error("no signing key"); } });
+    const result = await postWebhook({
+      ...options,
+      url: r.url,
+      request: () => {
+        throw new Error("no signing key");
+      },
+    });
     expect(result.error).toBe("request not sent: no signing key");
     expect(r.got).toHaveLength(0);
   });

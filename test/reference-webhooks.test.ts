@@ -3,16 +3,16 @@
 // retries follow the backoff schedule, resend keeps the event id, delete stops everything, and both
 // signature profiles verify with the key of operation 8.
 import http from "node:http";
-import net from "node:net";
 import type { AddressInfo } from "node:net";
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CustodialWalletServiceClient } from "../generated/client.ts";
 import type { WebhookDelivery } from "../generated/types.ts";
-import { verifyWebhook } from "../runtime/webhooks/signature.ts";
 import { C, type DeliveryRecord } from "../reference/domain/records.ts";
-import { startSandbox, type Sandbox } from "../reference/sandbox.ts";
+import { type Sandbox, startSandbox } from "../reference/sandbox.ts";
 import { maxRetryDelayMs } from "../reference/webhooks/backoff.ts";
-import { startReceiver, waitFor, type Receiver } from "./reference-helpers.ts";
+import { verifyWebhook } from "../runtime/webhooks/signature.ts";
+import { startReceiver, waitFor } from "./reference-helpers.ts";
 
 const RETRY = { maxAttempts: 4, initialDelayMs: 80, maxDelayMs: 400, factor: 2, jitter: 0.5 };
 
@@ -22,9 +22,19 @@ let ws: string;
 let publicKey: string;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ env: {}, blockTimeSeconds: 1, walletCreationDelayMs: 20, webhookRetry: RETRY, webhookTimeoutMs: 300 });
+  sandbox = await startSandbox({
+    env: {},
+    blockTimeSeconds: 1,
+    walletCreationDelayMs: 20,
+    webhookRetry: RETRY,
+    webhookTimeoutMs: 300,
+  });
   ws = sandbox.workspace_id;
-  client = new CustodialWalletServiceClient({ baseUrl: sandbox.base_url, apiKey: sandbox.api_key, apiSecret: sandbox.api_secret });
+  client = new CustodialWalletServiceClient({
+    baseUrl: sandbox.base_url,
+    apiKey: sandbox.api_key,
+    apiSecret: sandbox.api_secret,
+  });
   publicKey = (await client.getWebhookVerificationKey({ params: { workspace_id: ws } })).public_key as string;
 });
 afterAll(async () => {
@@ -32,7 +42,10 @@ afterAll(async () => {
 });
 
 async function hook(url: string): Promise<string> {
-  const created = await client.createWebhook({ params: { workspace_id: ws }, body: { url, event_types: ["wallet.created"], description: "test" } });
+  const created = await client.createWebhook({
+    params: { workspace_id: ws },
+    body: { url, event_types: ["wallet.created"], description: "test" },
+  });
   return created.id;
 }
 
@@ -45,7 +58,11 @@ function statusAfter(d: WebhookDelivery): string {
   return (d.attempt_count ?? 0) < RETRY.maxAttempts ? "pending" : "failed";
 }
 
-async function oneDelivery(webhookId: string, until: (d: WebhookDelivery) => boolean, what: string): Promise<WebhookDelivery> {
+async function oneDelivery(
+  webhookId: string,
+  until: (d: WebhookDelivery) => boolean,
+  what: string,
+): Promise<WebhookDelivery> {
   return waitFor(what, async () => {
     const [d] = await deliveriesOf(webhookId);
     return d !== undefined && until(d) && d;
@@ -62,7 +79,9 @@ describe("a receiver that fails, then recovers", () => {
       expect(failing).toMatchObject({ status: "pending", response_status: 500, event_type: "wallet.created" });
       expect(failing.response_body).toBe("receiver down (500)");
       expect(failing.error).toContain("500");
-      expect(Date.parse(failing.next_attempt_at as string)).toBeGreaterThanOrEqual(Date.parse(failing.last_attempt_at as string));
+      expect(Date.parse(failing.next_attempt_at as string)).toBeGreaterThanOrEqual(
+        Date.parse(failing.last_attempt_at as string),
+      );
 
       receiver.status = 200;
       const delivered = await oneDelivery(webhookId, (d) => d.status === "delivered", "delivery");
@@ -72,9 +91,13 @@ describe("a receiver that fails, then recovers", () => {
       expect(delivered.next_attempt_at).toBeUndefined();
       expect(delivered.payload).toMatchObject({ event: "wallet.created", webhook_id: webhookId, url: receiver.url });
       // Every attempt carried the same event id; each one verifies.
-      expect(new Set(receiver.received.map((r) => r.headers["x-webhook-event-id"]))).toEqual(new Set([delivered.event_id]));
+      expect(new Set(receiver.received.map((r) => r.headers["x-webhook-event-id"]))).toEqual(
+        new Set([delivered.event_id]),
+      );
       for (const r of receiver.received) {
-        expect(verifyWebhook({ publicKeyBase64: publicKey, headers: r.headers as Record<string, string>, body: r.body }).ok).toBe(true);
+        expect(
+          verifyWebhook({ publicKeyBase64: publicKey, headers: r.headers as Record<string, string>, body: r.body }).ok,
+        ).toBe(true);
       }
       expect(receiver.received.length).toBe(delivered.attempt_count);
     } finally {
@@ -98,7 +121,9 @@ describe("a receiver that fails, then recovers", () => {
       }
 
       receiver.status = 204;
-      const requeued = await client.resendWebhookDelivery({ params: { workspace_id: ws, delivery_id: failed.id as string } });
+      const requeued = await client.resendWebhookDelivery({
+        params: { workspace_id: ws, delivery_id: failed.id as string },
+      });
       expect(requeued).toMatchObject({ id: failed.id, status: "pending", event_id: failed.event_id });
       const delivered = await oneDelivery(webhookId, (d) => d.status === "delivered", "delivery after resend");
       expect(delivered.attempt_count).toBe(RETRY.maxAttempts + 1);
@@ -120,7 +145,10 @@ describe("a receiver that fails, then recovers", () => {
     const cutting = net.createServer((socket) => {
       socket.once("data", () => socket.end("HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\npartial"));
     });
-    await Promise.all([new Promise<void>((r) => hanging.listen(0, "127.0.0.1", r)), new Promise<void>((r) => cutting.listen(0, "127.0.0.1", r))]);
+    await Promise.all([
+      new Promise<void>((r) => hanging.listen(0, "127.0.0.1", r)),
+      new Promise<void>((r) => cutting.listen(0, "127.0.0.1", r)),
+    ]);
     // Port 1 on loopback: nothing listens there, and unlike a freed ephemeral port no parallel test can take it.
     const closedPort = 1;
     try {
@@ -160,7 +188,9 @@ describe("deleting a webhook", () => {
       const cancelled = await oneDelivery(webhookId, (d) => d.status === "failed", "cancelled");
       expect(cancelled.error).toBe("cancelled: the webhook was deleted");
       expect((await client.listWebhooks({ params: { workspace_id: ws } })).map((w) => w.id)).not.toContain(webhookId);
-      await expect(client.resendWebhookDelivery({ params: { workspace_id: ws, delivery_id: pending.id as string } })).rejects.toMatchObject({ status: 404 });
+      await expect(
+        client.resendWebhookDelivery({ params: { workspace_id: ws, delivery_id: pending.id as string } }),
+      ).rejects.toMatchObject({ status: 404 });
 
       receiver.status = 200;
       const seen = receiver.received.length;
@@ -176,7 +206,9 @@ describe("deleting a webhook", () => {
       } finally {
         await other.close();
       }
-      await expect(client.deleteWebhook({ params: { workspace_id: ws, webhook_id: "whk_unknown" } })).rejects.toMatchObject({ status: 404 });
+      await expect(
+        client.deleteWebhook({ params: { workspace_id: ws, webhook_id: "whk_unknown" } }),
+      ).rejects.toMatchObject({ status: 404 });
     } finally {
       await receiver.close();
     }
@@ -185,33 +217,68 @@ describe("deleting a webhook", () => {
 
 describe("registration", () => {
   it("refuses receivers that are not http(s)", async () => {
-    await expect(client.createWebhook({ params: { workspace_id: ws }, body: { url: "ftp://127.0.0.1/x", event_types: ["wallet.created"] } })).rejects.toMatchObject({ status: 400 });
-    await expect(client.createWebhook({ params: { workspace_id: ws }, body: { url: "http://user:pw@127.0.0.1/x", event_types: ["wallet.created"] } })).rejects.toMatchObject({ status: 400 });
+    await expect(
+      client.createWebhook({
+        params: { workspace_id: ws },
+        body: { url: "ftp://127.0.0.1/x", event_types: ["wallet.created"] },
+      }),
+    ).rejects.toMatchObject({ status: 400 });
+    await expect(
+      client.createWebhook({
+        params: { workspace_id: ws },
+        body: { url: "http://user:pw@127.0.0.1/x", event_types: ["wallet.created"] },
+      }),
+    ).rejects.toMatchObject({ status: 400 });
   });
 
   it("refuses what format uri and uniqueItems forbid: a non-ASCII host, a newline, a repeated event type", async () => {
     for (const url of ["https://\u00cf", "https://example.com/a\nb"]) {
-      await expect(client.createWebhook({ params: { workspace_id: ws }, body: { url, event_types: ["wallet.created"] } })).rejects.toMatchObject({ status: 400 });
+      await expect(
+        client.createWebhook({ params: { workspace_id: ws }, body: { url, event_types: ["wallet.created"] } }),
+      ).rejects.toMatchObject({ status: 400 });
     }
-    await expect(client.createWebhook({ params: { workspace_id: ws }, body: { url: "https://example.com/hooks", event_types: ["wallet.created", "wallet.created"] } })).rejects.toMatchObject({ status: 400 });
+    await expect(
+      client.createWebhook({
+        params: { workspace_id: ws },
+        body: { url: "https://example.com/hooks", event_types: ["wallet.created", "wallet.created"] },
+      }),
+    ).rejects.toMatchObject({ status: 400 });
   });
 });
 
 describe("the canonical-json profile", () => {
   it("signs the canonical JSON of the event; operation 8's key verifies it", async () => {
-    const other = await startSandbox({ env: {}, blockTimeSeconds: 1, walletCreationDelayMs: 20, webhookProfile: "canonical-json", webhookRetry: RETRY });
+    const other = await startSandbox({
+      env: {},
+      blockTimeSeconds: 1,
+      walletCreationDelayMs: 20,
+      webhookProfile: "canonical-json",
+      webhookRetry: RETRY,
+    });
     const receiver = await startReceiver(200);
     try {
-      const c = new CustodialWalletServiceClient({ baseUrl: other.base_url, apiKey: other.api_key, apiSecret: other.api_secret });
-      await c.createWebhook({ params: { workspace_id: other.workspace_id }, body: { url: receiver.url, event_types: ["wallet.created"] } });
+      const c = new CustodialWalletServiceClient({
+        baseUrl: other.base_url,
+        apiKey: other.api_key,
+        apiSecret: other.api_secret,
+      });
+      await c.createWebhook({
+        params: { workspace_id: other.workspace_id },
+        body: { url: receiver.url, event_types: ["wallet.created"] },
+      });
       await c.createWallet({ body: { name: "canonical" } });
       const [r] = await waitFor("delivery", () => receiver.received.length > 0 && receiver.received);
       expect(r.headers["x-webhook-signature"]).toMatch(/^[0-9a-f]{128}$/);
       expect(r.headers["webhook-signature"]).toBeUndefined();
-      const key = (await c.getWebhookVerificationKey({ params: { workspace_id: other.workspace_id } })).public_key as string;
-      expect(verifyWebhook({ publicKeyBase64: key, headers: r.headers as Record<string, string>, body: r.body })).toEqual({ ok: true, profile: "canonical-json" });
+      const key = (await c.getWebhookVerificationKey({ params: { workspace_id: other.workspace_id } }))
+        .public_key as string;
+      expect(
+        verifyWebhook({ publicKeyBase64: key, headers: r.headers as Record<string, string>, body: r.body }),
+      ).toEqual({ ok: true, profile: "canonical-json" });
       // A key of another sandbox does not verify it.
-      expect(verifyWebhook({ publicKeyBase64: publicKey, headers: r.headers as Record<string, string>, body: r.body }).ok).toBe(false);
+      expect(
+        verifyWebhook({ publicKeyBase64: publicKey, headers: r.headers as Record<string, string>, body: r.body }).ok,
+      ).toBe(false);
     } finally {
       await receiver.close();
       await other.close();

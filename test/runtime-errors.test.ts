@@ -1,6 +1,13 @@
 // One fault, one type whatever the transport: every runtime error is a CustodyError.
 import { describe, expect, it } from "vitest";
-import { ApiError, CustodyError, JsonRpcError, RpcTransportError, TransportError, WebhookVerificationError } from "../runtime/errors.ts";
+import {
+  ApiError,
+  CustodyError,
+  JsonRpcError,
+  RpcTransportError,
+  TransportError,
+  WebhookVerificationError,
+} from "../runtime/errors.ts";
 import * as runtime from "../runtime/index.ts";
 
 describe("CustodyError", () => {

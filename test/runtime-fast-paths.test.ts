@@ -5,20 +5,20 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import fc from "fast-check";
-import { afterEach, describe, expect, it } from "vitest";
 import { Pool, request } from "undici";
+import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { callOperation, expandPath, type CallOperation } from "../runtime/http/client-call.ts";
 import { serializeSuccess, successEnvelope } from "../runtime/envelope.ts";
-import { signRequest } from "../runtime/http/hmac.ts";
-import { createTransport, TransportError } from "../runtime/http/client.ts";
 import { ApiError } from "../runtime/errors.ts";
+import { createTransport, TransportError } from "../runtime/http/client.ts";
+import { type CallOperation, callOperation, expandPath } from "../runtime/http/client-call.ts";
+import { signRequest } from "../runtime/http/hmac.ts";
 import { authHeaders, singleHeader } from "../runtime/server/auth.ts";
+import { listen, type RunningServer } from "../runtime/server/listen.ts";
 import { createMatcher } from "../runtime/server/match.ts";
 import { createRouter } from "../runtime/server/router.ts";
-import { listen, type RunningServer } from "../runtime/server/listen.ts";
-import { headersRecord, headersSubset, readKeys } from "../runtime/server/validate.ts";
 import type { OperationDefinition } from "../runtime/server/types.ts";
+import { headersRecord, headersSubset, readKeys } from "../runtime/server/validate.ts";
 
 /** An IncomingMessage stand-in: the two header views node derives from rawHeaders. */
 function fakeRequest(raw: string[]): IncomingMessage {
@@ -27,8 +27,17 @@ function fakeRequest(raw: string[]): IncomingMessage {
   return { rawHeaders: raw, headersDistinct: distinct } as unknown as IncomingMessage;
 }
 
-const headerName = fc.constantFrom("Idempotency-Key", "idempotency-key", "IDEMPOTENCY-KEY", "X-Other", "accept", "x-trace");
-const rawHeaders = fc.array(fc.tuple(headerName, fc.string({ maxLength: 8 })), { maxLength: 6 }).map((pairs) => pairs.flat());
+const headerName = fc.constantFrom(
+  "Idempotency-Key",
+  "idempotency-key",
+  "IDEMPOTENCY-KEY",
+  "X-Other",
+  "accept",
+  "x-trace",
+);
+const rawHeaders = fc
+  .array(fc.tuple(headerName, fc.string({ maxLength: 8 })), { maxLength: 6 })
+  .map((pairs) => pairs.flat());
 
 describe("header subsets", () => {
   it("reads only the keys of a stripping object schema, and nothing for the others", () => {
@@ -66,7 +75,15 @@ describe("header subsets", () => {
 
 describe("authentication headers in one pass", () => {
   it("agrees with singleHeader for each of the three headers", () => {
-    const name = fc.constantFrom("ACCESS-API-KEY", "access-api-key", "Access-Timestamp", "ACCESS-SIGN", "access-sign", "ACCESS-SIGNX", "x-other");
+    const name = fc.constantFrom(
+      "ACCESS-API-KEY",
+      "access-api-key",
+      "Access-Timestamp",
+      "ACCESS-SIGN",
+      "access-sign",
+      "ACCESS-SIGNX",
+      "x-other",
+    );
     fc.assert(
       fc.property(fc.array(fc.tuple(name, fc.constantFrom("", "v1", "v2")), { maxLength: 8 }), (pairs) => {
         const req = { rawHeaders: pairs.flat() } as unknown as IncomingMessage;
@@ -105,7 +122,10 @@ describe("route table grouped by method and length", () => {
   const matcher = createMatcher(routes);
 
   it("still prefers literal segments and separates methods", () => {
-    expect(matcher.match("GET", "/api/v1/wallets/creation-status/w_1")).toEqual({ value: "creationStatus", params: { wallet_id: "w_1" } });
+    expect(matcher.match("GET", "/api/v1/wallets/creation-status/w_1")).toEqual({
+      value: "creationStatus",
+      params: { wallet_id: "w_1" },
+    });
     expect(matcher.match("GET", "/api/v1/wallets/w_1/overview")?.value).toBe("overview");
     expect(matcher.match("post", "/api/v1/wallets/w_1/overview")?.value).toBe("postOverview");
     expect(matcher.match("DELETE", "/api/v1/wallets/w_1")).toBeUndefined();
@@ -183,18 +203,25 @@ describe("router fast paths on the wire", () => {
             return { ok: true };
           },
         },
-        resolveKey: (id) => (id === "key_1" ? { keyId: "key_1", secret: SECRET, role: "viewer", scopes: [], workspaceId: "ws_1" } : undefined),
+        resolveKey: (id) =>
+          id === "key_1"
+            ? { keyId: "key_1", secret: SECRET, role: "viewer", scopes: [], workspaceId: "ws_1" }
+            : undefined,
         now: () => NOW,
       }),
     );
     return running.url;
   }
 
-  const signed = (method: string, path: string, body?: string) => signRequest({ apiKey: "key_1", apiSecret: SECRET, method, path, body, timestamp: NOW });
+  const signed = (method: string, path: string, body?: string) =>
+    signRequest({ apiKey: "key_1", apiSecret: SECRET, method, path, body, timestamp: NOW });
 
   it("authenticates a request without a body against the empty body, and answers with every header", async () => {
     const url = await start();
-    const res = await request(`${url}/api/v1/echo/a%2Fb`, { method: "POST", headers: { ...signed("POST", "/api/v1/echo/a%2Fb"), "X-Tag": "t1" } });
+    const res = await request(`${url}/api/v1/echo/a%2Fb`, {
+      method: "POST",
+      headers: { ...signed("POST", "/api/v1/echo/a%2Fb"), "X-Tag": "t1" },
+    });
     expect(res.statusCode).toBe(200);
     expect(await res.body.json()).toEqual(successEnvelope({ id: "a/b", tag: "t1", body: null }));
     expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
@@ -208,10 +235,18 @@ describe("router fast paths on the wire", () => {
   it("still reads, signs and validates a body announced by content-length", async () => {
     const url = await start();
     const body = JSON.stringify({ n: 7 });
-    const ok = await request(`${url}/api/v1/echo/x`, { method: "POST", headers: { ...signed("POST", "/api/v1/echo/x", body), "content-type": "application/json" }, body });
+    const ok = await request(`${url}/api/v1/echo/x`, {
+      method: "POST",
+      headers: { ...signed("POST", "/api/v1/echo/x", body), "content-type": "application/json" },
+      body,
+    });
     expect(await ok.body.json()).toEqual(successEnvelope({ id: "x", tag: null, body: { n: 7 } }));
     // A signature over the empty body does not cover a body that was sent.
-    const unsigned = await request(`${url}/api/v1/echo/x`, { method: "POST", headers: signed("POST", "/api/v1/echo/x"), body });
+    const unsigned = await request(`${url}/api/v1/echo/x`, {
+      method: "POST",
+      headers: signed("POST", "/api/v1/echo/x"),
+      body,
+    });
     expect(unsigned.statusCode).toBe(401);
     await unsigned.body.text();
   });
@@ -239,7 +274,12 @@ describe("client over undici's dispatch API", () => {
   }
 
   it("reads headers and a body that arrives in pieces, multi-byte characters split included", async () => {
-    const text = JSON.stringify({ success: true, message: "success", code: 0, data: { name: "Trésor ✓".repeat(2000) } });
+    const text = JSON.stringify({
+      success: true,
+      message: "success",
+      code: 0,
+      data: { name: "Trésor ✓".repeat(2000) },
+    });
     const bytes = Buffer.from(text, "utf8");
     const url = await serve((_req, res) => {
       res.writeHead(200, { "content-type": "application/json", "x-request-id": "r1", "x-multi": ["a", "b"] });
@@ -250,7 +290,10 @@ describe("client over undici's dispatch API", () => {
     });
     const pool = new Pool(url, { connections: 1 });
     try {
-      const res = await createTransport({ baseUrl: url, dispatcher: pool, retry: false }).request({ method: "GET", path: "/x" });
+      const res = await createTransport({ baseUrl: url, dispatcher: pool, retry: false }).request({
+        method: "GET",
+        path: "/x",
+      });
       expect(res.text).toBe(text);
       expect(res.body).toEqual(JSON.parse(text));
       expect(res.requestId).toBe("r1");
@@ -321,17 +364,31 @@ describe("client calls", () => {
     baseUrl: "http://x",
     async request(req: { path: string }) {
       const body = { success: true, message: "success", code: 0, data };
-      return { status: 200, headers: {}, body, text: JSON.stringify(body), requestId: "r", attempts: 1, request: { method: "GET", url: req.path, path: req.path, headers: {}, body: undefined } };
+      return {
+        status: 200,
+        headers: {},
+        body,
+        text: JSON.stringify(body),
+        requestId: "r",
+        attempts: 1,
+        request: { method: "GET", url: req.path, path: req.path, headers: {}, body: undefined },
+      };
     },
   });
 
   it("fills path templates exactly like a global replace", () => {
-    const template = fc.array(fc.oneof(fc.constantFrom("/a", "/{x}", "/{y_1}", "-", "{x}"), fc.stringMatching(/^[a-z/]{0,4}$/)), { maxLength: 6 }).map((p) => p.join(""));
+    const template = fc
+      .array(fc.oneof(fc.constantFrom("/a", "/{x}", "/{y_1}", "-", "{x}"), fc.stringMatching(/^[a-z/]{0,4}$/)), {
+        maxLength: 6,
+      })
+      .map((p) => p.join(""));
     const value = fc.oneof(fc.string({ maxLength: 6 }), fc.integer(), fc.constant(undefined));
     fc.assert(
       fc.property(template, value, value, (t, x, y) => {
         const params = { x, y_1: y };
-        const reference = t.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String((params as Record<string, unknown>)[name])));
+        const reference = t.replace(/\{([^}]+)\}/g, (_, name: string) =>
+          encodeURIComponent(String((params as Record<string, unknown>)[name])),
+        );
         expect(expandPath(t, params)).toBe(reference);
       }),
     );
@@ -339,19 +396,32 @@ describe("client calls", () => {
 
   it("validates by default and returns the parsed data; raw data when validation is off", async () => {
     const transport = answering({ id: "t1", extra: 1 });
-    expect(await callOperation(transport, op, { params: { thing_id: "a b", part: 1 } }, undefined, "json")).toEqual({ id: "t1" });
-    expect(await callOperation(transport, op, { params: { thing_id: "a", part: 1 } }, { validateResponse: false }, "json")).toEqual({ id: "t1", extra: 1 });
+    expect(await callOperation(transport, op, { params: { thing_id: "a b", part: 1 } }, undefined, "json")).toEqual({
+      id: "t1",
+    });
+    expect(
+      await callOperation(transport, op, { params: { thing_id: "a", part: 1 } }, { validateResponse: false }, "json"),
+    ).toEqual({ id: "t1", extra: 1 });
     const off = { ...transport, validateResponses: false };
-    expect(await callOperation(off, op, { params: { thing_id: "a", part: 1 } }, undefined, "json")).toEqual({ id: "t1", extra: 1 });
-    expect(await callOperation(off, op, { params: { thing_id: "a", part: 1 } }, { validateResponse: true }, "json")).toEqual({ id: "t1" });
+    expect(await callOperation(off, op, { params: { thing_id: "a", part: 1 } }, undefined, "json")).toEqual({
+      id: "t1",
+      extra: 1,
+    });
+    expect(
+      await callOperation(off, op, { params: { thing_id: "a", part: 1 } }, { validateResponse: true }, "json"),
+    ).toEqual({ id: "t1" });
   });
 
   it("raises invalid_response for data that does not match, only while validating", async () => {
     const transport = answering({ id: 42 });
-    const error = (await callOperation(transport, op, { params: { thing_id: "a", part: 1 } }, undefined, "json").catch((e: unknown) => e)) as ApiError;
+    const error = (await callOperation(transport, op, { params: { thing_id: "a", part: 1 } }, undefined, "json").catch(
+      (e: unknown) => e,
+    )) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect(error.code).toBe("invalid_response");
-    expect(await callOperation(transport, op, { params: { thing_id: "a", part: 1 } }, { validateResponse: false }, "json")).toEqual({ id: 42 });
+    expect(
+      await callOperation(transport, op, { params: { thing_id: "a", part: 1 } }, { validateResponse: false }, "json"),
+    ).toEqual({ id: 42 });
   });
 
   it("createTransport validates unless told otherwise", () => {
@@ -369,7 +439,16 @@ describe("the shared deadline signal", () => {
       return Promise.resolve({ status: 200, headers: { forEach() {} }, body: null });
     };
     const send = fetchSend(fetch);
-    const input = { url: "http://127.0.0.1:9/x", origin: "http://127.0.0.1:9", pathAndQuery: "/x", method: "GET", headers: {}, body: undefined, timeoutMs: 60_000, maxBytes: 1024 };
+    const input = {
+      url: "http://127.0.0.1:9/x",
+      origin: "http://127.0.0.1:9",
+      pathAndQuery: "/x",
+      method: "GET",
+      headers: {},
+      body: undefined,
+      timeoutMs: 60_000,
+      maxBytes: 1024,
+    };
     await Promise.all(Array.from({ length: 100 }, () => send(input)));
     const uses = new Map<AbortSignal, number>();
     for (const s of signals) uses.set(s, (uses.get(s) ?? 0) + 1);
@@ -378,7 +457,10 @@ describe("the shared deadline signal", () => {
     expect(uses.size).toBeLessThan(10);
 
     // A hanging exchange is still cut at its timeout.
-    const hanging = fetchSend((_url, init) => new Promise((_resolve, reject) => init.signal.addEventListener("abort", () => reject(new Error("aborted")))));
+    const hanging = fetchSend(
+      (_url, init) =>
+        new Promise((_resolve, reject) => init.signal.addEventListener("abort", () => reject(new Error("aborted")))),
+    );
     await expect(hanging({ ...input, timeoutMs: 50 })).rejects.toThrow(/50/);
   });
 });

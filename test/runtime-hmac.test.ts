@@ -1,16 +1,16 @@
-import { describe, expect, it } from "vitest";
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
+import { describe, expect, it } from "vitest";
 import {
   computeSignature,
   constantTimeEqual,
+  HMAC_WINDOW_SECONDS,
   isWithinWindow,
   parseTimestamp,
   signRequest,
   stringToSign,
   verifySignature,
-  HMAC_WINDOW_SECONDS,
 } from "../runtime/http/hmac.ts";
 
 const SECRET = "test-secret-0123456789";
@@ -25,20 +25,27 @@ function independentSign(secret: string, message: string): string {
 describe("runtime/hmac", () => {
   it("builds the string to sign with the method upper-cased and the body verbatim", () => {
     expect(stringToSign(POST)).toBe('method=POST&path=/api/v1/wallets&timestamp=1700000000&body={"name":"treasury"}');
-    expect(stringToSign({ method: "GET", path: "/api/v1/networks", timestamp: 1 })).toBe("method=GET&path=/api/v1/networks&timestamp=1&body=");
+    expect(stringToSign({ method: "GET", path: "/api/v1/networks", timestamp: 1 })).toBe(
+      "method=GET&path=/api/v1/networks&timestamp=1&body=",
+    );
   });
 
   it("matches known-answer vectors (computed with Python's hmac module)", () => {
     expect(computeSignature(SECRET, POST)).toBe(
       "NjVlMzIwZDJhZGYyZmFhYjg5MjU1NmUzNTRiNTIzODAzZTA3YzNjZTlmM2ZlMDIyYzk2YzUwZmFlN2ZmOWYyYw==",
     );
-    expect(computeSignature(SECRET, { method: "GET", path: "/api/v1/wallets/w_1/overview", timestamp: "1700000000" })).toBe(
-      "MmRjYTdkYmNmNjc5NzJjMzk1Nzg2Njg0NjRjY2I3MGMxNDdiNWM3ZjNkY2FjZDRlOTU1MDU4NTcyZWQ5ZjRmYQ==",
-    );
+    expect(
+      computeSignature(SECRET, { method: "GET", path: "/api/v1/wallets/w_1/overview", timestamp: "1700000000" }),
+    ).toBe("MmRjYTdkYmNmNjc5NzJjMzk1Nzg2Njg0NjRjY2I3MGMxNDdiNWM3ZjNkY2FjZDRlOTU1MDU4NTcyZWQ5ZjRmYQ==");
   });
 
   it("agrees with an independent @noble/hashes computation, also for non-ASCII bodies and secrets", () => {
-    const parts = { method: "POST", path: "/api/v1/wallets/w_9/sign-message", timestamp: "1712345678", body: '{"message":"héllo ✓ 🚀"}' };
+    const parts = {
+      method: "POST",
+      path: "/api/v1/wallets/w_9/sign-message",
+      timestamp: "1712345678",
+      body: '{"message":"héllo ✓ 🚀"}',
+    };
     for (const secret of [SECRET, "sécret-🔑", ""]) {
       expect(computeSignature(secret, parts)).toBe(independentSign(secret, stringToSign(parts)));
     }
@@ -46,7 +53,9 @@ describe("runtime/hmac", () => {
 
   it("signs body bytes exactly like the equivalent UTF-8 string", () => {
     const body = '{"note":"naïve"}';
-    expect(computeSignature(SECRET, { ...POST, body: Buffer.from(body, "utf8") })).toBe(computeSignature(SECRET, { ...POST, body }));
+    expect(computeSignature(SECRET, { ...POST, body: Buffer.from(body, "utf8") })).toBe(
+      computeSignature(SECRET, { ...POST, body }),
+    );
   });
 
   it("verifies the right signature and rejects every changed part", () => {
@@ -62,11 +71,19 @@ describe("runtime/hmac", () => {
   });
 
   it("signRequest produces the three headers and leaves the query out of the signed path", () => {
-    const headers = signRequest({ apiKey: "key_1", apiSecret: SECRET, method: "GET", path: "/api/v1/assets?network_id=eth", timestamp: 1700000000 });
+    const headers = signRequest({
+      apiKey: "key_1",
+      apiSecret: SECRET,
+      method: "GET",
+      path: "/api/v1/assets?network_id=eth",
+      timestamp: 1700000000,
+    });
     expect(Object.keys(headers).sort()).toEqual(["ACCESS-API-KEY", "ACCESS-SIGN", "ACCESS-TIMESTAMP"]);
     expect(headers["ACCESS-API-KEY"]).toBe("key_1");
     expect(headers["ACCESS-TIMESTAMP"]).toBe("1700000000");
-    expect(headers["ACCESS-SIGN"]).toBe(computeSignature(SECRET, { method: "GET", path: "/api/v1/assets", timestamp: "1700000000" }));
+    expect(headers["ACCESS-SIGN"]).toBe(
+      computeSignature(SECRET, { method: "GET", path: "/api/v1/assets", timestamp: "1700000000" }),
+    );
   });
 
   it("signRequest defaults the timestamp to now, in seconds", () => {
@@ -79,7 +96,20 @@ describe("runtime/hmac", () => {
   it("parses only plain decimal timestamps", () => {
     expect(parseTimestamp("1700000000")).toBe(1700000000);
     expect(parseTimestamp("0")).toBe(0);
-    for (const bad of ["", "-1", "+1", "1.5", "1e9", " 1", "1 ", "0x10", "１２", "12345678901234567", undefined, null]) {
+    for (const bad of [
+      "",
+      "-1",
+      "+1",
+      "1.5",
+      "1e9",
+      " 1",
+      "1 ",
+      "0x10",
+      "１２",
+      "12345678901234567",
+      undefined,
+      null,
+    ]) {
       expect(parseTimestamp(bad as string)).toBeUndefined();
     }
   });

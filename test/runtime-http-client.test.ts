@@ -1,18 +1,18 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
 import { MockAgent, fetch as undiciFetch } from "undici";
-import { verifySignature } from "../runtime/http/hmac.ts";
+import { afterEach, describe, expect, it } from "vitest";
 import { ApiError } from "../runtime/errors.ts";
 import {
   backoffDelayMs,
   createTransport,
+  type FetchLike,
   isIdempotentRequest,
   TransportError,
-  unwrapEnvelope,
-  type FetchLike,
   type TransportOptions,
+  unwrapEnvelope,
 } from "../runtime/http/client.ts";
+import { verifySignature } from "../runtime/http/hmac.ts";
 
 const ORIGIN = "http://custody.test";
 const SECRET = "client-secret";
@@ -32,19 +32,41 @@ function mock() {
   const seen: Seen[] = [];
   const pool = agent.get(ORIGIN);
   /** Answers one call with `status` (or a network error when status is "error") and records the request. */
-  function answer(method: string, path: string, status: number | "error", data: unknown = OK, headers: Record<string, string> = {}) {
+  function answer(
+    method: string,
+    path: string,
+    status: number | "error",
+    data: unknown = OK,
+    headers: Record<string, string> = {},
+  ) {
     const interceptor = pool.intercept({ path, method });
     if (status === "error") {
       interceptor.replyWithError(new Error("connection reset by mock"));
       return;
     }
     interceptor.reply((opts) => {
-      seen.push({ method: opts.method, path: opts.path, headers: { ...(opts.headers as Record<string, string>) }, body: opts.body as string | undefined });
-      return { statusCode: status, data: typeof data === "string" ? data : JSON.stringify(data), responseOptions: { headers: { "x-request-id": "req-1", ...headers } } };
+      seen.push({
+        method: opts.method,
+        path: opts.path,
+        headers: { ...(opts.headers as Record<string, string>) },
+        body: opts.body as string | undefined,
+      });
+      return {
+        statusCode: status,
+        data: typeof data === "string" ? data : JSON.stringify(data),
+        responseOptions: { headers: { "x-request-id": "req-1", ...headers } },
+      };
     });
   }
   const transport = (options: Partial<TransportOptions> = {}) =>
-    createTransport({ baseUrl: ORIGIN, apiKey: "key_1", apiSecret: SECRET, dispatcher: agent, retry: FAST, ...options });
+    createTransport({
+      baseUrl: ORIGIN,
+      apiKey: "key_1",
+      apiSecret: SECRET,
+      dispatcher: agent,
+      retry: FAST,
+      ...options,
+    });
   return { agent, seen, answer, transport };
 }
 
@@ -52,7 +74,12 @@ describe("http-client: requests", () => {
   it("signs the exact path and body it sends, and leaves the query out of the signature", async () => {
     const m = mock();
     m.answer("POST", "/api/v1/wallets?dry_run=true&tag=a&tag=b", 202);
-    const res = await m.transport().request({ method: "post", path: "/api/v1/wallets", query: { dry_run: true, tag: ["a", "b"], skip: undefined }, body: { name: "Treasury ✓" } });
+    const res = await m.transport().request({
+      method: "post",
+      path: "/api/v1/wallets",
+      query: { dry_run: true, tag: ["a", "b"], skip: undefined },
+      body: { name: "Treasury ✓" },
+    });
     expect(res.status).toBe(202);
     expect(res.body).toEqual(OK);
     expect(res.text).toBe(JSON.stringify(OK));
@@ -61,9 +88,18 @@ describe("http-client: requests", () => {
     expect(sent.body).toBe('{"name":"Treasury ✓"}');
     expect(sent.headers["content-type"]).toBe("application/json");
     expect(sent.headers["ACCESS-API-KEY"]).toBe("key_1");
-    const parts = { method: "POST", path: "/api/v1/wallets", timestamp: sent.headers["ACCESS-TIMESTAMP"], body: sent.body };
+    const parts = {
+      method: "POST",
+      path: "/api/v1/wallets",
+      timestamp: sent.headers["ACCESS-TIMESTAMP"],
+      body: sent.body,
+    };
     expect(verifySignature(SECRET, parts, sent.headers["ACCESS-SIGN"])).toBe(true);
-    expect(res.request).toMatchObject({ method: "POST", path: "/api/v1/wallets", url: `${ORIGIN}/api/v1/wallets?dry_run=true&tag=a&tag=b` });
+    expect(res.request).toMatchObject({
+      method: "POST",
+      path: "/api/v1/wallets",
+      url: `${ORIGIN}/api/v1/wallets?dry_run=true&tag=a&tag=b`,
+    });
   });
 
   it("includes a base URL path prefix in the signed path", async () => {
@@ -71,7 +107,13 @@ describe("http-client: requests", () => {
     m.answer("GET", "/gateway/api/v1/networks", 200);
     await m.transport({ baseUrl: `${ORIGIN}/gateway/` }).request({ method: "GET", path: "/api/v1/networks" });
     const [sent] = m.seen;
-    expect(verifySignature(SECRET, { method: "GET", path: "/gateway/api/v1/networks", timestamp: sent.headers["ACCESS-TIMESTAMP"], body: "" }, sent.headers["ACCESS-SIGN"])).toBe(true);
+    expect(
+      verifySignature(
+        SECRET,
+        { method: "GET", path: "/gateway/api/v1/networks", timestamp: sent.headers["ACCESS-TIMESTAMP"], body: "" },
+        sent.headers["ACCESS-SIGN"],
+      ),
+    ).toBe(true);
   });
 
   it("lets a caller send unsigned or tampered requests", async () => {
@@ -79,7 +121,12 @@ describe("http-client: requests", () => {
     m.answer("GET", "/api/v1/networks", 401);
     m.answer("GET", "/api/v1/networks", 401);
     await m.transport().request({ method: "GET", path: "/api/v1/networks", sign: false });
-    await m.transport().request({ method: "GET", path: "/api/v1/networks", timestamp: 1, headers: { "access-sign": "forged", "ACCESS-API-KEY": undefined } });
+    await m.transport().request({
+      method: "GET",
+      path: "/api/v1/networks",
+      timestamp: 1,
+      headers: { "access-sign": "forged", "ACCESS-API-KEY": undefined },
+    });
     expect(m.seen[0].headers["ACCESS-SIGN"]).toBeUndefined();
     expect(m.seen[1].headers["access-sign"]).toBe("forged");
     expect(m.seen[1].headers["ACCESS-SIGN"]).toBeUndefined();
@@ -109,7 +156,10 @@ describe("http-client: requests", () => {
   it("refuses a response larger than maxResponseBytes", async () => {
     const m = mock();
     m.answer("GET", "/api/v1/wallets", 200, "x".repeat(2048));
-    const error = await m.transport({ maxResponseBytes: 1024, retry: false }).request({ method: "GET", path: "/api/v1/wallets" }).catch((e) => e);
+    const error = await m
+      .transport({ maxResponseBytes: 1024, retry: false })
+      .request({ method: "GET", path: "/api/v1/wallets" })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(TransportError);
     expect(error.kind).toBe("too_large");
     expect(error.message).toBe("response body exceeds 1024 bytes");
@@ -127,7 +177,13 @@ describe("http-client: retries", () => {
     expect(res.attempts).toBe(3);
     expect(new Set(m.seen.map((s) => s.body))).toEqual(new Set(['{"a":1}']));
     for (const s of m.seen) {
-      expect(verifySignature(SECRET, { method: "PUT", path: "/api/v1/things/1", timestamp: s.headers["ACCESS-TIMESTAMP"], body: s.body }, s.headers["ACCESS-SIGN"])).toBe(true);
+      expect(
+        verifySignature(
+          SECRET,
+          { method: "PUT", path: "/api/v1/things/1", timestamp: s.headers["ACCESS-TIMESTAMP"], body: s.body },
+          s.headers["ACCESS-SIGN"],
+        ),
+      ).toBe(true);
     }
   });
 
@@ -155,7 +211,10 @@ describe("http-client: retries", () => {
     const m = mock();
     m.answer("POST", "/api/v1/wallets", "error");
     m.answer("POST", "/api/v1/wallets", 201);
-    const error = await m.transport().request({ method: "POST", path: "/api/v1/wallets", body: {} }).catch((e) => e);
+    const error = await m
+      .transport()
+      .request({ method: "POST", path: "/api/v1/wallets", body: {} })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(TransportError);
     expect(error.kind).toBe("network");
     expect(error.attempts).toBe(1);
@@ -166,7 +225,12 @@ describe("http-client: retries", () => {
     m.answer("POST", "/api/v1/wallets/w_1/withdrawals", "error");
     m.answer("POST", "/api/v1/wallets/w_1/withdrawals", 502);
     m.answer("POST", "/api/v1/wallets/w_1/withdrawals", 201);
-    const res = await m.transport().request({ method: "POST", path: "/api/v1/wallets/w_1/withdrawals", headers: { "Idempotency-Key": "idem-7" }, body: { amount: "1" } });
+    const res = await m.transport().request({
+      method: "POST",
+      path: "/api/v1/wallets/w_1/withdrawals",
+      headers: { "Idempotency-Key": "idem-7" },
+      body: { amount: "1" },
+    });
     expect(res.status).toBe(201);
     expect(res.attempts).toBe(3);
     expect(m.seen.every((s) => s.headers["Idempotency-Key"] === "idem-7")).toBe(true);
@@ -251,7 +315,9 @@ describe("http-client: against a real socket", () => {
     const running = server!;
     server = undefined;
     await new Promise((resolve) => running.close(resolve));
-    const error = await createTransport({ baseUrl: url, retry: false }).request({ method: "GET", path: "/" }).catch((e) => e);
+    const error = await createTransport({ baseUrl: url, retry: false })
+      .request({ method: "GET", path: "/" })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(TransportError);
     expect(error.kind).toBe("network");
   });

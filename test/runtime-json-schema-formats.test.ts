@@ -1,6 +1,16 @@
 // The formats generated validators assert, on the cases RFC 3339, RFC 3986 and RFC 4122/9562 decide.
 import { describe, expect, it } from "vitest";
-import { isDate, isDateTime, isEmail, isHostname, isIpv4, isIpv6, isTime, isUri, isUuid } from "../runtime/schema/formats.ts";
+import {
+  isDate,
+  isDateTime,
+  isEmail,
+  isHostname,
+  isIpv4,
+  isIpv6,
+  isTime,
+  isUri,
+  isUuid,
+} from "../runtime/schema/formats.ts";
 import { jsonEqual, lengthWithin, uniqueItems } from "../runtime/schema/json-schema.ts";
 
 describe("RFC 3339", () => {
@@ -65,7 +75,12 @@ describe("RFC 3986 and others", () => {
 describe("keyword helpers", () => {
   it("JSON equality ignores key order; lengths count code points", () => {
     expect(jsonEqual({ a: 1, b: [1, { c: 2 }] }, { b: [1, { c: 2 }], a: 1 })).toBe(true);
-    expect(uniqueItems([{ a: 1, b: 2 }, { b: 2, a: 1 }])).toBe(false);
+    expect(
+      uniqueItems([
+        { a: 1, b: 2 },
+        { b: 2, a: 1 },
+      ]),
+    ).toBe(false);
     expect(uniqueItems([1, "1"])).toBe(true);
     expect(lengthWithin("😀😀", 2, 2)).toBe(true);
   });

@@ -1,12 +1,12 @@
 import { Readable } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request } from "undici";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { computeSignature, signRequest } from "../runtime/http/hmac.ts";
 import { UNAUTHORIZED_BODY } from "../runtime/envelope.ts";
 import { ApiError, conflict, notFound } from "../runtime/errors.ts";
-import { createRouter } from "../runtime/server/router.ts";
+import { computeSignature, signRequest } from "../runtime/http/hmac.ts";
 import { listen, type RunningServer } from "../runtime/server/listen.ts";
+import { createRouter } from "../runtime/server/router.ts";
 import type { KeyRecord, OperationDefinition } from "../runtime/server/types.ts";
 
 const NOW = 1_700_000_000;
@@ -15,11 +15,25 @@ const empty = z.object({});
 
 const KEYS: Record<string, KeyRecord> = {
   key_admin: { keyId: "key_admin", secret: "admin-secret", role: "admin", scopes: ["*"], workspaceId: "ws_1" },
-  key_viewer: { keyId: "key_viewer", secret: "viewer-secret", role: "viewer", scopes: ["wallets:read", "balances:read"], workspaceId: "ws_1" },
-  key_admin_narrow: { keyId: "key_admin_narrow", secret: "narrow-secret", role: "admin", scopes: ["wallets:read"], workspaceId: "ws_1" },
+  key_viewer: {
+    keyId: "key_viewer",
+    secret: "viewer-secret",
+    role: "viewer",
+    scopes: ["wallets:read", "balances:read"],
+    workspaceId: "ws_1",
+  },
+  key_admin_narrow: {
+    keyId: "key_admin_narrow",
+    secret: "narrow-secret",
+    role: "admin",
+    scopes: ["wallets:read"],
+    workspaceId: "ws_1",
+  },
 };
 
-function op(partial: Partial<OperationDefinition> & Pick<OperationDefinition, "operationId" | "method" | "path">): OperationDefinition {
+function op(
+  partial: Partial<OperationDefinition> & Pick<OperationDefinition, "operationId" | "method" | "path">,
+): OperationDefinition {
   return {
     successStatus: 200,
     scopes: [],
@@ -34,8 +48,20 @@ function op(partial: Partial<OperationDefinition> & Pick<OperationDefinition, "o
 
 const walletParams = z.object({ wallet_id: z.string().regex(/^w_[a-z0-9]+$/) });
 const operations: OperationDefinition[] = [
-  op({ operationId: "getWalletOverview", method: "GET", path: "/api/v1/wallets/{wallet_id}/overview", paramsSchema: walletParams, scopes: ["balances:read"] }),
-  op({ operationId: "getWalletCreationStatus", method: "GET", path: "/api/v1/wallets/creation-status/{wallet_id}", paramsSchema: z.object({ wallet_id: z.string() }), scopes: ["wallets:read"] }),
+  op({
+    operationId: "getWalletOverview",
+    method: "GET",
+    path: "/api/v1/wallets/{wallet_id}/overview",
+    paramsSchema: walletParams,
+    scopes: ["balances:read"],
+  }),
+  op({
+    operationId: "getWalletCreationStatus",
+    method: "GET",
+    path: "/api/v1/wallets/creation-status/{wallet_id}",
+    paramsSchema: z.object({ wallet_id: z.string() }),
+    scopes: ["wallets:read"],
+  }),
   op({
     operationId: "createWithdrawal",
     method: "POST",
@@ -67,22 +93,50 @@ const operations: OperationDefinition[] = [
     operationId: "listAssets",
     method: "GET",
     path: "/api/v1/assets",
-    querySchema: z.object({ network_id: z.string().optional(), limit: z.coerce.number().int().min(1).max(100).default(20) }),
+    querySchema: z.object({
+      network_id: z.string().optional(),
+      limit: z.coerce.number().int().min(1).max(100).default(20),
+    }),
   }),
-  op({ operationId: "listApiKeys", method: "GET", path: "/api/v1/workspaces/{workspace_id}/api-keys", paramsSchema: z.object({ workspace_id: z.string() }), minRole: "admin" }),
+  op({
+    operationId: "listApiKeys",
+    method: "GET",
+    path: "/api/v1/workspaces/{workspace_id}/api-keys",
+    paramsSchema: z.object({ workspace_id: z.string() }),
+    minRole: "admin",
+  }),
   op({ operationId: "boom", method: "GET", path: "/api/v1/boom" }),
   op({ operationId: "teapot", method: "GET", path: "/api/v1/teapot" }),
-  op({ operationId: "undeclaredConflict", method: "DELETE", path: "/api/v1/things/{id}", paramsSchema: z.object({ id: z.string() }), declaredStatuses: [200, 401, 404, 500] }),
-  op({ operationId: "badResponse", method: "GET", path: "/api/v1/bad-response", responseSchema: z.object({ id: z.string() }) }),
+  op({
+    operationId: "undeclaredConflict",
+    method: "DELETE",
+    path: "/api/v1/things/{id}",
+    paramsSchema: z.object({ id: z.string() }),
+    declaredStatuses: [200, 401, 404, 500],
+  }),
+  op({
+    operationId: "badResponse",
+    method: "GET",
+    path: "/api/v1/bad-response",
+    responseSchema: z.object({ id: z.string() }),
+  }),
 ];
 
 const seen: { operationId: string; input: unknown; auth: unknown }[] = [];
 const logged: string[] = [];
 
 const handlers = {
-  getWalletOverview: ({ params }: { params: { wallet_id: string } }) => [{ wallet_id: params.wallet_id, balance: "1.5" }],
-  getWalletCreationStatus: ({ params }: { params: { wallet_id: string } }) => ({ wallet_id: params.wallet_id, status: "pending" }),
-  createWithdrawal: (input: { params: unknown; body: unknown; headers: unknown }, ctx: { auth: unknown; setHeader(n: string, v: string): void }) => {
+  getWalletOverview: ({ params }: { params: { wallet_id: string } }) => [
+    { wallet_id: params.wallet_id, balance: "1.5" },
+  ],
+  getWalletCreationStatus: ({ params }: { params: { wallet_id: string } }) => ({
+    wallet_id: params.wallet_id,
+    status: "pending",
+  }),
+  createWithdrawal: (
+    input: { params: unknown; body: unknown; headers: unknown },
+    ctx: { auth: unknown; setHeader(n: string, v: string): void },
+  ) => {
     seen.push({ operationId: "createWithdrawal", input, auth: ctx.auth });
     ctx.setHeader("x-idempotent-replayed", "false");
     ctx.setHeader("content-type", "text/html"); // reserved: ignored
@@ -153,15 +207,32 @@ async function call(c: Call) {
   const auth =
     c.sign === false
       ? {}
-      : signRequest({ apiKey: c.key ?? "key_admin", apiSecret: key?.secret ?? "nope", method, path: signPath, body: c.body, timestamp: c.timestamp ?? NOW });
-  const res = await request((c.base ?? server).url + c.path, { method: method as "GET", headers: { ...auth, ...c.headers }, body: c.body });
+      : signRequest({
+          apiKey: c.key ?? "key_admin",
+          apiSecret: key?.secret ?? "nope",
+          method,
+          path: signPath,
+          body: c.body,
+          timestamp: c.timestamp ?? NOW,
+        });
+  const res = await request((c.base ?? server).url + c.path, {
+    method: method as "GET",
+    headers: { ...auth, ...c.headers },
+    body: c.body,
+  });
   const text = await res.body.text();
   return { status: res.statusCode, headers: res.headers, text, json: text ? JSON.parse(text) : undefined };
 }
 
 const WITHDRAWAL = { asset_id: "eth", amount: "0.5", recipient_address: "0xabc" };
 const withdraw = (over: Partial<Call> = {}) =>
-  call({ method: "POST", path: "/api/v1/wallets/w_1/withdrawals", body: JSON.stringify(WITHDRAWAL), headers: { "idempotency-key": "idem-1" }, ...over });
+  call({
+    method: "POST",
+    path: "/api/v1/wallets/w_1/withdrawals",
+    body: JSON.stringify(WITHDRAWAL),
+    headers: { "idempotency-key": "idem-1" },
+    ...over,
+  });
 
 describe("router: routing", () => {
   it("prefers literal segments over templated ones", async () => {
@@ -182,7 +253,12 @@ describe("router: routing", () => {
   });
 
   it("answers unknown routes and wrong methods with the 404 envelope", async () => {
-    for (const c of [{ path: "/api/v1/nope" }, { method: "PUT", path: "/api/v1/wallets/w_1/overview" }, { path: "/api/v1/wallets//overview" }, { path: "/api/v1/wallets/%E0%A4%A/overview" }]) {
+    for (const c of [
+      { path: "/api/v1/nope" },
+      { method: "PUT", path: "/api/v1/wallets/w_1/overview" },
+      { path: "/api/v1/wallets//overview" },
+      { path: "/api/v1/wallets/%E0%A4%A/overview" },
+    ]) {
       const res = await call(c);
       expect(res.status).toBe(404);
       expect(res.json).toEqual({ success: false, message: "no such operation", code: 404, data: null });
@@ -207,23 +283,51 @@ describe("router: routing", () => {
     const res = await call({ path: "/api/v1/assets?network_id=eth&limit=5" });
     expect(res.status).toBe(200);
     expect((seen[0].input as { query: unknown }).query).toEqual({ network_id: "eth", limit: 5 });
-    const withQuerySigned = signRequest({ apiKey: "key_admin", apiSecret: "admin-secret", method: "GET", path: "/x", timestamp: NOW });
-    const signedOverQuery = computeSignature("admin-secret", { method: "GET", path: "/api/v1/assets?network_id=eth", timestamp: NOW });
-    const bad = await call({ path: "/api/v1/assets?network_id=eth", sign: false, headers: { ...withQuerySigned, "ACCESS-SIGN": signedOverQuery } });
+    const withQuerySigned = signRequest({
+      apiKey: "key_admin",
+      apiSecret: "admin-secret",
+      method: "GET",
+      path: "/x",
+      timestamp: NOW,
+    });
+    const signedOverQuery = computeSignature("admin-secret", {
+      method: "GET",
+      path: "/api/v1/assets?network_id=eth",
+      timestamp: NOW,
+    });
+    const bad = await call({
+      path: "/api/v1/assets?network_id=eth",
+      sign: false,
+      headers: { ...withQuerySigned, "ACCESS-SIGN": signedOverQuery },
+    });
     expect(bad.status).toBe(401);
   });
 });
 
 describe("router: authentication", () => {
   it("sends byte-identical 401 bodies for every kind of failure", async () => {
-    const good = signRequest({ apiKey: "key_admin", apiSecret: "admin-secret", method: "GET", path: "/api/v1/wallets/w_1/overview", timestamp: NOW });
+    const good = signRequest({
+      apiKey: "key_admin",
+      apiSecret: "admin-secret",
+      method: "GET",
+      path: "/api/v1/wallets/w_1/overview",
+      timestamp: NOW,
+    });
     const path = "/api/v1/wallets/w_1/overview";
     const cases: Call[] = [
       { path, sign: false },
-      { path, sign: false, headers: { "ACCESS-API-KEY": good["ACCESS-API-KEY"], "ACCESS-TIMESTAMP": good["ACCESS-TIMESTAMP"] } },
+      {
+        path,
+        sign: false,
+        headers: { "ACCESS-API-KEY": good["ACCESS-API-KEY"], "ACCESS-TIMESTAMP": good["ACCESS-TIMESTAMP"] },
+      },
       { path, sign: false, headers: { ...good, "ACCESS-SIGN": "" } },
       { path, key: "key_unknown" },
-      { path, sign: false, headers: { ...good, "ACCESS-SIGN": computeSignature("wrong", { method: "GET", path, timestamp: NOW }) } },
+      {
+        path,
+        sign: false,
+        headers: { ...good, "ACCESS-SIGN": computeSignature("wrong", { method: "GET", path, timestamp: NOW }) },
+      },
       { path, timestamp: NOW - 301 },
       { path, timestamp: NOW + 301 },
       { path, timestamp: `${NOW}.0` },
@@ -232,7 +336,18 @@ describe("router: authentication", () => {
       { path, sign: false, headers: { ...good, "ACCESS-SIGN": [good["ACCESS-SIGN"], good["ACCESS-SIGN"]] } },
       { path, sign: false, headers: { ...good, "ACCESS-API-KEY": ["key_admin", "key_admin"] } },
       // signed for GET, sent as POST to a path where POST exists
-      { method: "POST", path: "/api/v1/withdrawals/wd_1/approve", sign: false, headers: signRequest({ apiKey: "key_admin", apiSecret: "admin-secret", method: "GET", path: "/api/v1/withdrawals/wd_1/approve", timestamp: NOW }) },
+      {
+        method: "POST",
+        path: "/api/v1/withdrawals/wd_1/approve",
+        sign: false,
+        headers: signRequest({
+          apiKey: "key_admin",
+          apiSecret: "admin-secret",
+          method: "GET",
+          path: "/api/v1/withdrawals/wd_1/approve",
+          timestamp: NOW,
+        }),
+      },
     ];
     for (const c of cases) {
       const res = await call(c);
@@ -250,10 +365,32 @@ describe("router: authentication", () => {
 
   it("rejects a request whose signed body, method or path was changed", async () => {
     const body = JSON.stringify(WITHDRAWAL);
-    const headers = { ...signRequest({ apiKey: "key_admin", apiSecret: "admin-secret", method: "POST", path: "/api/v1/wallets/w_1/withdrawals", body, timestamp: NOW }), "idempotency-key": "k" };
-    const tampered = await call({ method: "POST", path: "/api/v1/wallets/w_1/withdrawals", body: body.replace("0.5", "5.0"), sign: false, headers });
+    const headers = {
+      ...signRequest({
+        apiKey: "key_admin",
+        apiSecret: "admin-secret",
+        method: "POST",
+        path: "/api/v1/wallets/w_1/withdrawals",
+        body,
+        timestamp: NOW,
+      }),
+      "idempotency-key": "k",
+    };
+    const tampered = await call({
+      method: "POST",
+      path: "/api/v1/wallets/w_1/withdrawals",
+      body: body.replace("0.5", "5.0"),
+      sign: false,
+      headers,
+    });
     expect(tampered.status).toBe(401);
-    const otherPath = await call({ method: "POST", path: "/api/v1/wallets/w_2/withdrawals", body, sign: false, headers });
+    const otherPath = await call({
+      method: "POST",
+      path: "/api/v1/wallets/w_2/withdrawals",
+      body,
+      sign: false,
+      headers,
+    });
     expect(otherPath.status).toBe(401);
   });
 
@@ -328,13 +465,31 @@ describe("router: input validation", () => {
     const big = JSON.stringify({ ...WITHDRAWAL, note: "x".repeat(LIMIT) });
     const declared = await withdraw({ body: big });
     expect(declared.status).toBe(413);
-    expect(declared.json).toEqual({ success: false, message: `body: larger than ${LIMIT} bytes`, code: 413, data: null });
+    expect(declared.json).toEqual({
+      success: false,
+      message: `body: larger than ${LIMIT} bytes`,
+      code: 413,
+      data: null,
+    });
 
-    const auth = { ...signRequest({ apiKey: "key_admin", apiSecret: "admin-secret", method: "POST", path: "/api/v1/wallets/w_1/withdrawals", timestamp: NOW }), "idempotency-key": "i" };
+    const auth = {
+      ...signRequest({
+        apiKey: "key_admin",
+        apiSecret: "admin-secret",
+        method: "POST",
+        path: "/api/v1/wallets/w_1/withdrawals",
+        timestamp: NOW,
+      }),
+      "idempotency-key": "i",
+    };
     async function* chunks() {
       for (let i = 0; i < 64; i++) yield Buffer.alloc(1024, 0x20);
     }
-    const res = await request(server.url + "/api/v1/wallets/w_1/withdrawals", { method: "POST", headers: auth, body: Readable.from(chunks()) });
+    const res = await request(`${server.url}/api/v1/wallets/w_1/withdrawals`, {
+      method: "POST",
+      headers: auth,
+      body: Readable.from(chunks()),
+    });
     expect(res.statusCode).toBe(413);
     expect((await res.body.json()) as unknown).toMatchObject({ code: 413 });
   });
@@ -378,7 +533,10 @@ describe("router: handler errors", () => {
 
 describe("router: request ids", () => {
   it("echoes a sane x-request-id and replaces anything else", async () => {
-    const echoed = await call({ path: "/api/v1/wallets/w_1/overview", headers: { "x-request-id": "req-123.abc:def_9" } });
+    const echoed = await call({
+      path: "/api/v1/wallets/w_1/overview",
+      headers: { "x-request-id": "req-123.abc:def_9" },
+    });
     expect(echoed.headers["x-request-id"]).toBe("req-123.abc:def_9");
     const replaced = await call({ path: "/api/v1/wallets/w_1/overview", headers: { "x-request-id": "<script>" } });
     expect(replaced.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);

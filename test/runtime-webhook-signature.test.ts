@@ -1,17 +1,23 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { constantTimeEqualText, fromBase64, fromHex, toBase64 as bytesBase64, toHex as bytesHex } from "../runtime/bytes.ts";
+import {
+  toBase64 as bytesBase64,
+  toHex as bytesHex,
+  constantTimeEqualText,
+  fromBase64,
+  fromHex,
+} from "../runtime/bytes.ts";
 import {
   canonicalJson,
-  WEBHOOK_HEADERS,
-  WEBHOOK_HMAC_HEADER,
-  webhookHmac,
+  type Ed25519Backend,
   generateWebhookKeyPair,
   publicKeyBase64,
   signWebhook,
   verifyWebhook,
+  WEBHOOK_HEADERS,
+  WEBHOOK_HMAC_HEADER,
   webhookCrypto,
-  type Ed25519Backend,
+  webhookHmac,
 } from "../runtime/webhooks/signature.ts";
 
 const hex = (s: string) => new Uint8Array(Buffer.from(s, "hex"));
@@ -83,9 +89,11 @@ describe("Ed25519 backends", () => {
 
 describe("canonicalJson", () => {
   it("sorts keys at every depth, keeps array order and writes no whitespace", () => {
-    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: "x" } })).toBe('{"a":{"c":"x","d":[3,{"y":2,"z":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: "x" } })).toBe(
+      '{"a":{"c":"x","d":[3,{"y":2,"z":1}]},"b":1}',
+    );
     expect(canonicalJson([3, 1, 2])).toBe("[3,1,2]");
-    expect(canonicalJson({ s: "é\n\"", n: null, t: true, f: -0.5 })).toBe('{"f":-0.5,"n":null,"s":"é\\n\\"","t":true}');
+    expect(canonicalJson({ s: 'é\n"', n: null, t: true, f: -0.5 })).toBe('{"f":-0.5,"n":null,"s":"é\\n\\"","t":true}');
   });
 
   it("follows JSON.stringify for undefined members and toJSON", () => {
@@ -116,50 +124,115 @@ describe("webhook signatures", () => {
   for (const signer of backends) {
     for (const verifier of backends) {
       it(`standard-webhooks: signed with ${signer.name}, verified with ${verifier.name}`, () => {
-        const headers = signWebhook({ profile: "standard-webhooks", privateKey: keys.privateKey, id: EVENT.id, timestamp: NOW, body: BODY, backend: signer });
+        const headers = signWebhook({
+          profile: "standard-webhooks",
+          privateKey: keys.privateKey,
+          id: EVENT.id,
+          timestamp: NOW,
+          body: BODY,
+          backend: signer,
+        });
         expect(headers["webhook-id"]).toBe(EVENT.id);
         expect(headers["webhook-timestamp"]).toBe(String(NOW));
         expect(headers["webhook-signature"]).toMatch(/^v1a,[A-Za-z0-9+/]{86}==$/);
-        const result = verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers, body: BODY, now: NOW, backend: verifier });
+        const result = verifyWebhook({
+          publicKeyBase64: keys.publicKeyBase64,
+          headers,
+          body: BODY,
+          now: NOW,
+          backend: verifier,
+        });
         expect(result).toEqual({ ok: true, profile: "standard-webhooks" });
       });
 
       it(`canonical-json: signed with ${signer.name}, verified with ${verifier.name}`, () => {
-        const headers = signWebhook({ profile: "canonical-json", privateKey: keys.privateKey, body: EVENT, backend: signer });
+        const headers = signWebhook({
+          profile: "canonical-json",
+          privateKey: keys.privateKey,
+          body: EVENT,
+          backend: signer,
+        });
         expect(headers["x-webhook-signature"]).toMatch(/^[0-9a-f]{128}$/);
         // Any serialization of the same event verifies: the signature covers its canonical form.
-        const reordered = JSON.stringify({ data: EVENT.data, workspace_id: "ws_1", type: EVENT.type, created_at: EVENT.created_at, id: EVENT.id }, null, 2);
-        const result = verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers, body: reordered, backend: verifier });
+        const reordered = JSON.stringify(
+          { data: EVENT.data, workspace_id: "ws_1", type: EVENT.type, created_at: EVENT.created_at, id: EVENT.id },
+          null,
+          2,
+        );
+        const result = verifyWebhook({
+          publicKeyBase64: keys.publicKeyBase64,
+          headers,
+          body: reordered,
+          backend: verifier,
+        });
         expect(result).toEqual({ ok: true, profile: "canonical-json" });
       });
     }
   }
 
   it("standard-webhooks signs exactly `${id}.${timestamp}.${body}`", () => {
-    const headers = signWebhook({ profile: "standard-webhooks", privateKey: keys.privateKey, id: "evt_x", timestamp: NOW, body: "{}" });
+    const headers = signWebhook({
+      profile: "standard-webhooks",
+      privateKey: keys.privateKey,
+      id: "evt_x",
+      timestamp: NOW,
+      body: "{}",
+    });
     const signature = new Uint8Array(Buffer.from(headers["webhook-signature"].slice(4), "base64"));
-    expect(webhookCrypto.noble.verify(signature, new Uint8Array(Buffer.from(`evt_x.${NOW}.{}`)), keys.publicKey)).toBe(true);
+    expect(webhookCrypto.noble.verify(signature, new Uint8Array(Buffer.from(`evt_x.${NOW}.{}`)), keys.publicKey)).toBe(
+      true,
+    );
   });
 
   it("rejects a tampered body, id or timestamp", () => {
-    const headers = signWebhook({ profile: "standard-webhooks", privateKey: keys.privateKey, id: EVENT.id, timestamp: NOW, body: BODY });
-    const check = (h: Record<string, string>, body = BODY) => verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers: h, body, now: NOW });
-    expect(check(headers, BODY.replace("Treasury", "Treasurx"))).toEqual({ ok: false, reason: "no_valid_signature", profile: "standard-webhooks" });
+    const headers = signWebhook({
+      profile: "standard-webhooks",
+      privateKey: keys.privateKey,
+      id: EVENT.id,
+      timestamp: NOW,
+      body: BODY,
+    });
+    const check = (h: Record<string, string>, body = BODY) =>
+      verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers: h, body, now: NOW });
+    expect(check(headers, BODY.replace("Treasury", "Treasurx"))).toEqual({
+      ok: false,
+      reason: "no_valid_signature",
+      profile: "standard-webhooks",
+    });
     expect(check({ ...headers, "webhook-id": "evt_02" }).ok).toBe(false);
     expect(check({ ...headers, "webhook-timestamp": String(NOW + 1) }).ok).toBe(false);
     const canonical = signWebhook({ profile: "canonical-json", privateKey: keys.privateKey, body: BODY });
-    const tampered = verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers: canonical, body: BODY.replace("ws_1", "ws_2") });
+    const tampered = verifyWebhook({
+      publicKeyBase64: keys.publicKeyBase64,
+      headers: canonical,
+      body: BODY.replace("ws_1", "ws_2"),
+    });
     expect(tampered).toEqual({ ok: false, reason: "no_valid_signature", profile: "canonical-json" });
   });
 
   it("rejects a signature by another key", () => {
     const other = generateWebhookKeyPair();
-    const headers = signWebhook({ profile: "standard-webhooks", privateKey: other.privateKey, id: EVENT.id, timestamp: NOW, body: BODY });
-    expect(verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers, body: BODY, now: NOW })).toMatchObject({ ok: false, reason: "no_valid_signature" });
+    const headers = signWebhook({
+      profile: "standard-webhooks",
+      privateKey: other.privateKey,
+      id: EVENT.id,
+      timestamp: NOW,
+      body: BODY,
+    });
+    expect(verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers, body: BODY, now: NOW })).toMatchObject({
+      ok: false,
+      reason: "no_valid_signature",
+    });
   });
 
   it("enforces the timestamp window (default 300 s, inclusive) and its override", () => {
-    const headers = signWebhook({ profile: "standard-webhooks", privateKey: keys.privateKey, id: EVENT.id, timestamp: NOW, body: BODY });
+    const headers = signWebhook({
+      profile: "standard-webhooks",
+      privateKey: keys.privateKey,
+      id: EVENT.id,
+      timestamp: NOW,
+      body: BODY,
+    });
     const at = (now: number, toleranceSeconds?: number) =>
       verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers, body: BODY, now, toleranceSeconds });
     expect(at(NOW + 300).ok).toBe(true);
@@ -167,14 +240,26 @@ describe("webhook signatures", () => {
     expect(at(NOW + 301)).toMatchObject({ ok: false, reason: "timestamp_out_of_window" });
     expect(at(NOW - 301)).toMatchObject({ ok: false, reason: "timestamp_out_of_window" });
     expect(at(NOW + 3600, 7200).ok).toBe(true);
-    expect(verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers, body: BODY, now: new Date((NOW + 10) * 1000) }).ok).toBe(true);
+    expect(
+      verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers, body: BODY, now: new Date((NOW + 10) * 1000) })
+        .ok,
+    ).toBe(true);
     // Without `now` the real clock is used, and NOW is long past.
-    expect(verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers, body: BODY })).toMatchObject({ reason: "timestamp_out_of_window" });
+    expect(verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers, body: BODY })).toMatchObject({
+      reason: "timestamp_out_of_window",
+    });
   });
 
   it("reports missing headers, bad timestamps and bad keys", () => {
-    const headers = signWebhook({ profile: "standard-webhooks", privateKey: keys.privateKey, id: EVENT.id, timestamp: NOW, body: BODY });
-    const check = (h: Record<string, string>, key = keys.publicKeyBase64) => verifyWebhook({ publicKeyBase64: key, headers: h, body: BODY, now: NOW });
+    const headers = signWebhook({
+      profile: "standard-webhooks",
+      privateKey: keys.privateKey,
+      id: EVENT.id,
+      timestamp: NOW,
+      body: BODY,
+    });
+    const check = (h: Record<string, string>, key = keys.publicKeyBase64) =>
+      verifyWebhook({ publicKeyBase64: key, headers: h, body: BODY, now: NOW });
     expect(check({})).toEqual({ ok: false, reason: "missing_headers" });
     const { "webhook-id": _id, ...noId } = headers;
     expect(check(noId)).toMatchObject({ reason: "missing_headers" });
@@ -184,38 +269,80 @@ describe("webhook signatures", () => {
     expect(check(headers, Buffer.alloc(31).toString("base64"))).toMatchObject({ reason: "bad_public_key" });
     expect(check({ ...headers, "webhook-signature": "v1,abc" })).toMatchObject({ reason: "no_valid_signature" });
     const canonical = signWebhook({ profile: "canonical-json", privateKey: keys.privateKey, body: BODY });
-    expect(verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers: canonical, body: "{not json" })).toMatchObject({ reason: "bad_body" });
+    expect(
+      verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers: canonical, body: "{not json" }),
+    ).toMatchObject({ reason: "bad_body" });
   });
 
   it("accepts any valid entry among several space-separated signatures", () => {
-    const headers = signWebhook({ profile: "standard-webhooks", privateKey: keys.privateKey, id: EVENT.id, timestamp: NOW, body: BODY });
-    const rotated = signWebhook({ profile: "standard-webhooks", privateKey: generateWebhookKeyPair().privateKey, id: EVENT.id, timestamp: NOW, body: BODY });
-    const both = { ...headers, "webhook-signature": `v1,c29tZWhtYWM= ${rotated["webhook-signature"]} ${headers["webhook-signature"]}` };
+    const headers = signWebhook({
+      profile: "standard-webhooks",
+      privateKey: keys.privateKey,
+      id: EVENT.id,
+      timestamp: NOW,
+      body: BODY,
+    });
+    const rotated = signWebhook({
+      profile: "standard-webhooks",
+      privateKey: generateWebhookKeyPair().privateKey,
+      id: EVENT.id,
+      timestamp: NOW,
+      body: BODY,
+    });
+    const both = {
+      ...headers,
+      "webhook-signature": `v1,c29tZWhtYWM= ${rotated["webhook-signature"]} ${headers["webhook-signature"]}`,
+    };
     expect(verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers: both, body: BODY, now: NOW }).ok).toBe(true);
   });
 
   it("reads headers case-insensitively from a Headers object, a record, or node's IncomingHttpHeaders", () => {
-    const signed = signWebhook({ profile: "standard-webhooks", privateKey: keys.privateKey, id: EVENT.id, timestamp: NOW, body: BODY });
+    const signed = signWebhook({
+      profile: "standard-webhooks",
+      privateKey: keys.privateKey,
+      id: EVENT.id,
+      timestamp: NOW,
+      body: BODY,
+    });
     const upper = Object.fromEntries(Object.entries(signed).map(([k, v]) => [k.toUpperCase(), v]));
     const fetchHeaders = new Headers(upper);
-    const nodeHeaders = { "webhook-id": signed["webhook-id"], "webhook-timestamp": [signed["webhook-timestamp"]], "webhook-signature": signed["webhook-signature"] };
+    const nodeHeaders = {
+      "webhook-id": signed["webhook-id"],
+      "webhook-timestamp": [signed["webhook-timestamp"]],
+      "webhook-signature": signed["webhook-signature"],
+    };
     for (const headers of [upper, fetchHeaders, nodeHeaders]) {
-      expect(verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers, body: Buffer.from(BODY), now: NOW }).ok).toBe(true);
+      expect(
+        verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers, body: Buffer.from(BODY), now: NOW }).ok,
+      ).toBe(true);
     }
   });
 
   it("verifies with an explicit profile and refuses the other profile's headers", () => {
     const canonical = signWebhook({ profile: "canonical-json", privateKey: keys.privateKey, body: BODY });
-    expect(verifyWebhook({ profile: "standard-webhooks", publicKeyBase64: keys.publicKeyBase64, headers: canonical, body: BODY })).toMatchObject({
+    expect(
+      verifyWebhook({
+        profile: "standard-webhooks",
+        publicKeyBase64: keys.publicKeyBase64,
+        headers: canonical,
+        body: BODY,
+      }),
+    ).toMatchObject({
       ok: false,
       reason: "missing_headers",
     });
   });
 
   it("refuses to sign standard-webhooks without an id or with a parsed body", () => {
-    expect(() => signWebhook({ profile: "standard-webhooks", privateKey: keys.privateKey, timestamp: NOW, body: BODY })).toThrow(/event id/);
-    expect(() => signWebhook({ profile: "standard-webhooks", privateKey: keys.privateKey, id: "evt", body: EVENT })).toThrow(/raw body/);
-    expect(() => signWebhook({ profile: "standard-webhooks", privateKey: "short", id: "evt", body: BODY })).toThrow(/32 bytes/);
+    expect(() =>
+      signWebhook({ profile: "standard-webhooks", privateKey: keys.privateKey, timestamp: NOW, body: BODY }),
+    ).toThrow(/event id/);
+    expect(() =>
+      signWebhook({ profile: "standard-webhooks", privateKey: keys.privateKey, id: "evt", body: EVENT }),
+    ).toThrow(/raw body/);
+    expect(() => signWebhook({ profile: "standard-webhooks", privateKey: "short", id: "evt", body: BODY })).toThrow(
+      /32 bytes/,
+    );
   });
 });
 
@@ -223,7 +350,8 @@ describe("the canonical profile's HMAC header (hmacSecret)", () => {
   const keys = generateWebhookKeyPair();
   const body = JSON.stringify(EVENT);
   const signed = signWebhook({ privateKey: keys.privateKey, body, profile: "canonical-json" });
-  const check = (headers: Record<string, string>, hmacSecret?: string) => verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers, body, hmacSecret });
+  const check = (headers: Record<string, string>, hmacSecret?: string) =>
+    verifyWebhook({ publicKeyBase64: keys.publicKeyBase64, headers, body, hmacSecret });
 
   it("is the real service's HMAC-SHA256 hex of the canonical JSON under the UTF-8 secret", () => {
     const expected = createHmac("sha256", Buffer.from("sekret ✓", "utf8")).update(canonicalJson(EVENT)).digest("hex");
@@ -235,14 +363,24 @@ describe("the canonical profile's HMAC header (hmacSecret)", () => {
     const withMac = { ...signed, [WEBHOOK_HMAC_HEADER]: webhookHmac("sekret", body) };
     expect(check(signed)).toEqual({ ok: true, profile: "canonical-json" });
     expect(check(withMac, "sekret")).toEqual({ ok: true, profile: "canonical-json" });
-    expect(check({ ...withMac, [WEBHOOK_HMAC_HEADER]: webhookHmac("sekret", body).toUpperCase() }, "sekret")).toEqual({ ok: true, profile: "canonical-json" });
+    expect(check({ ...withMac, [WEBHOOK_HMAC_HEADER]: webhookHmac("sekret", body).toUpperCase() }, "sekret")).toEqual({
+      ok: true,
+      profile: "canonical-json",
+    });
     expect(check(withMac, "other")).toEqual({ ok: false, reason: "no_valid_hmac", profile: "canonical-json" });
-    expect(check({ ...withMac, [WEBHOOK_HMAC_HEADER]: webhookHmac("sekret", body).slice(2) }, "sekret")).toEqual({ ok: false, reason: "no_valid_hmac", profile: "canonical-json" });
+    expect(check({ ...withMac, [WEBHOOK_HMAC_HEADER]: webhookHmac("sekret", body).slice(2) }, "sekret")).toEqual({
+      ok: false,
+      reason: "no_valid_hmac",
+      profile: "canonical-json",
+    });
     expect(check(signed, "sekret")).toEqual({ ok: false, reason: "missing_headers", profile: "canonical-json" });
   });
 
   it("does not stand in for the Ed25519 signature", () => {
-    const forged = { [WEBHOOK_HEADERS.canonicalSignature]: "00".repeat(64), [WEBHOOK_HMAC_HEADER]: webhookHmac("sekret", body) };
+    const forged = {
+      [WEBHOOK_HEADERS.canonicalSignature]: "00".repeat(64),
+      [WEBHOOK_HMAC_HEADER]: webhookHmac("sekret", body),
+    };
     expect(check(forged, "sekret")).toMatchObject({ ok: false, reason: "no_valid_signature" });
   });
 });

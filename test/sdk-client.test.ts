@@ -1,14 +1,16 @@
 // The generated client against a local server that scripts statuses and headers: per-status errors,
 // .withResponse(), Retry-After in both forms, idempotency keys kept across retries, response validation,
 // transport errors, the deadline, middleware and the redacting logger.
+
+import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import {
   AbortError,
   ApiError,
+  type ClientOptions,
   ConnectionError,
   CustodialWalletServiceClient,
   InternalServerError,
@@ -16,7 +18,6 @@ import {
   RateLimitError,
   ResponseValidationError,
   TimeoutError,
-  type ClientOptions,
 } from "../generated/client.ts";
 import { verifySignature } from "../runtime/http/hmac.ts";
 
@@ -52,11 +53,24 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      seen.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() });
-      const reply = script.shift() ?? { status: 500, body: { success: false, message: "script ran out", code: 500, data: null } };
+      seen.push({
+        method: req.method ?? "",
+        url: req.url ?? "",
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+        at: Date.now(),
+      });
+      const reply = script.shift() ?? {
+        status: 500,
+        body: { success: false, message: "script ran out", code: 500, data: null },
+      };
       if (reply.hang) return;
       const text = typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body ?? null);
-      res.writeHead(reply.status, { "content-type": "application/json", "x-request-id": `req-${seen.length}`, ...reply.headers });
+      res.writeHead(reply.status, {
+        "content-type": "application/json",
+        "x-request-id": `req-${seen.length}`,
+        ...reply.headers,
+      });
       res.end(text);
     });
   });
@@ -71,7 +85,14 @@ afterAll(async () => {
 
 function client(options: Partial<ClientOptions> = {}) {
   seen.length = 0;
-  return new CustodialWalletServiceClient({ baseUrl, apiKey: "key_1", apiSecret: SECRET, retry: { minDelayMs: 1, maxDelayMs: 5 }, logLevel: "off", ...options });
+  return new CustodialWalletServiceClient({
+    baseUrl,
+    apiKey: "key_1",
+    apiSecret: SECRET,
+    retry: { minDelayMs: 1, maxDelayMs: 5 },
+    logLevel: "off",
+    ...options,
+  });
 }
 const errorBody = (code: number, message: string) => ({ success: false, message, code, data: null });
 const params = { wallet_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17" };
@@ -79,12 +100,20 @@ const params = { wallet_id: "3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17" };
 describe("generated client: results", () => {
   it("resolves to the data, and .withResponse() adds status, headers, request id and attempts", async () => {
     const c = client();
-    script = [{ status: 200, body: WALLET, headers: { "x-custom": "yes" } }, { status: 200, body: WALLET }];
+    script = [
+      { status: 200, body: WALLET, headers: { "x-custom": "yes" } },
+      { status: 200, body: WALLET },
+    ];
     const data = await c.getWallet({ params });
     expect(data).toEqual(WALLET.data);
     const { data: again, response } = await c.getWallet({ params }).withResponse();
     expect(again).toEqual(WALLET.data);
-    expect(response).toMatchObject({ status: 200, requestId: "req-2", attempts: 1, url: `${baseUrl}/api/v1/wallets/${params.wallet_id}` });
+    expect(response).toMatchObject({
+      status: 200,
+      requestId: "req-2",
+      attempts: 1,
+      url: `${baseUrl}/api/v1/wallets/${params.wallet_id}`,
+    });
     expect(response.headers["content-type"]).toBe("application/json");
     expect(seen).toHaveLength(2);
   });
@@ -94,7 +123,11 @@ describe("generated client: results", () => {
     script = [{ status: 200, body: WALLET }];
     await c.getWallet({ params });
     const [req] = seen;
-    const ok = verifySignature(SECRET, { method: "GET", path: req.url, timestamp: String(req.headers["access-timestamp"]), body: "" }, String(req.headers["access-sign"]));
+    const ok = verifySignature(
+      SECRET,
+      { method: "GET", path: req.url, timestamp: String(req.headers["access-timestamp"]), body: "" },
+      String(req.headers["access-sign"]),
+    );
     expect(ok).toBe(true);
   });
 });
@@ -126,7 +159,13 @@ describe("generated client: errors", () => {
   });
 
   it("raises ConnectionError, TimeoutError and AbortError when no answer comes", async () => {
-    const refused = new CustodialWalletServiceClient({ baseUrl: "http://127.0.0.1:9", apiKey: "k", apiSecret: SECRET, retry: false, logLevel: "off" });
+    const refused = new CustodialWalletServiceClient({
+      baseUrl: "http://127.0.0.1:9",
+      apiKey: "k",
+      apiSecret: SECRET,
+      retry: false,
+      logLevel: "off",
+    });
     expect(await refused.getWallet({ params }).catch((e: unknown) => e)).toBeInstanceOf(ConnectionError);
     const c = client({ retry: false });
     script = [{ status: 200, hang: true }];
@@ -141,8 +180,14 @@ describe("generated client: errors", () => {
 
   it("stops at the deadline over all attempts", async () => {
     const c = client({ retry: { minDelayMs: 1, maxDelayMs: 5, retries: 5 } });
-    script = [{ status: 200, hang: true }, { status: 200, hang: true }, { status: 200, hang: true }];
-    const error = (await c.getWallet({ params }, { timeoutMs: 10_000, deadlineMs: 150 }).catch((e: unknown) => e)) as TimeoutError;
+    script = [
+      { status: 200, hang: true },
+      { status: 200, hang: true },
+      { status: 200, hang: true },
+    ];
+    const error = (await c
+      .getWallet({ params }, { timeoutMs: 10_000, deadlineMs: 150 })
+      .catch((e: unknown) => e)) as TimeoutError;
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error.message).toMatch(/deadline of 150 ms/);
     script = [];
@@ -153,7 +198,10 @@ describe("generated client: retries", () => {
   it("waits until the HTTP date a 429 names, then succeeds", async () => {
     const c = client();
     const retryAt = Math.ceil((Date.now() + 1000) / 1000) * 1000;
-    script = [{ status: 429, body: errorBody(429, "slow down"), headers: { "retry-after": new Date(retryAt).toUTCString() } }, { status: 200, body: WALLET }];
+    script = [
+      { status: 429, body: errorBody(429, "slow down"), headers: { "retry-after": new Date(retryAt).toUTCString() } },
+      { status: 200, body: WALLET },
+    ];
     const { response } = await c.getWallet({ params }).withResponse();
     expect(response.attempts).toBe(2);
     expect(seen).toHaveLength(2);
@@ -172,8 +220,15 @@ describe("generated client: retries", () => {
 
   it("retries a 503 on a POST that declares an idempotency key, with the same generated UUID v4", async () => {
     const c = client();
-    script = [{ status: 503, body: errorBody(503, "busy"), headers: { "retry-after": "0" } }, { status: 201, body: WITHDRAWAL_CREATED }];
-    const body = { asset_id: "0b9e4f7c-2d61-4a83-b5c9-7e1f3a6d8c20", amount: "0.5", recipient_address: "0x71c7656ec7ab88b098defb751b7401b5f6d8976f" };
+    script = [
+      { status: 503, body: errorBody(503, "busy"), headers: { "retry-after": "0" } },
+      { status: 201, body: WITHDRAWAL_CREATED },
+    ];
+    const body = {
+      asset_id: "0b9e4f7c-2d61-4a83-b5c9-7e1f3a6d8c20",
+      amount: "0.5",
+      recipient_address: "0x71c7656ec7ab88b098defb751b7401b5f6d8976f",
+    };
     const { data, response } = await c.createWithdrawal({ params, body }).withResponse();
     expect(data).toEqual(WITHDRAWAL_CREATED.data);
     expect(response.attempts).toBe(2);
@@ -181,7 +236,10 @@ describe("generated client: retries", () => {
     expect(keys[0]).toMatch(UUID_V4);
     expect(keys[1]).toBe(keys[0]);
     // A new call gets a new key; a caller's key is sent as given.
-    script = [{ status: 201, body: WITHDRAWAL_CREATED }, { status: 201, body: WITHDRAWAL_CREATED }];
+    script = [
+      { status: 201, body: WITHDRAWAL_CREATED },
+      { status: 201, body: WITHDRAWAL_CREATED },
+    ];
     await c.createWithdrawal({ params, body });
     await c.createWithdrawal({ params, body }, { idempotencyKey: "order-7" });
     expect(seen[2].headers["idempotency-key"]).toMatch(UUID_V4);
@@ -203,7 +261,11 @@ describe("generated client: retries", () => {
     expect(await c.getWallet({ params }).catch((e: unknown) => e)).toBeInstanceOf(InternalServerError);
     expect(seen).toHaveLength(1);
     seen.length = 0;
-    script = [{ status: 502, body: errorBody(502, "x") }, { status: 502, body: errorBody(502, "x") }, { status: 200, body: WALLET }];
+    script = [
+      { status: 502, body: errorBody(502, "x") },
+      { status: 502, body: errorBody(502, "x") },
+      { status: 200, body: WALLET },
+    ];
     expect(await c.getWallet({ params }, { maxRetries: 2 })).toEqual(WALLET.data);
     expect(seen).toHaveLength(3);
   });
@@ -236,9 +298,16 @@ describe("generated client: middleware and logs", () => {
   it("logs every attempt at debug without the signature, the key or the secret", async () => {
     const lines: string[] = [];
     const record = (m: string, f?: Record<string, unknown>) => lines.push(`${m} ${JSON.stringify(f ?? {})}`);
-    const c = client({ logLevel: "debug", logBodies: true, logger: { debug: record, info: record, warn: record, error: record } });
+    const c = client({
+      logLevel: "debug",
+      logBodies: true,
+      logger: { debug: record, info: record, warn: record, error: record },
+    });
     script = [{ status: 201, body: { ...WITHDRAWAL_CREATED }, headers: { "set-cookie": "session=abc" } }];
-    await c.createWithdrawal({ params, body: { asset_id: "a", amount: "1", recipient_address: "0xabc", api_secret: SECRET } as never }, { validateResponse: false });
+    await c.createWithdrawal(
+      { params, body: { asset_id: "a", amount: "1", recipient_address: "0xabc", api_secret: SECRET } as never },
+      { validateResponse: false },
+    );
     const text = lines.join("\n");
     expect(lines.length).toBeGreaterThanOrEqual(2);
     expect(text).toContain("[redacted]");
@@ -249,14 +318,18 @@ describe("generated client: middleware and logs", () => {
   });
 
   it("names an empty apiSecret in one line", () => {
-    expect(() => new CustodialWalletServiceClient({ baseUrl, apiKey: "k", apiSecret: "" })).toThrow(/^apiSecret is empty/);
+    expect(() => new CustodialWalletServiceClient({ baseUrl, apiKey: "k", apiSecret: "" })).toThrow(
+      /^apiSecret is empty/,
+    );
   });
 
   it("reads the level from CUSTODY_LOG_LEVEL and names a wrong one", () => {
     const before = process.env.CUSTODY_LOG_LEVEL;
     try {
       process.env.CUSTODY_LOG_LEVEL = "loud";
-      expect(() => new CustodialWalletServiceClient({ baseUrl, apiKey: "k", apiSecret: "s" })).toThrow(/CUSTODY_LOG_LEVEL='loud' is not one of off, error, warn, info, debug/);
+      expect(() => new CustodialWalletServiceClient({ baseUrl, apiKey: "k", apiSecret: "s" })).toThrow(
+        /CUSTODY_LOG_LEVEL='loud' is not one of off, error, warn, info, debug/,
+      );
     } finally {
       if (before === undefined) delete process.env.CUSTODY_LOG_LEVEL;
       else process.env.CUSTODY_LOG_LEVEL = before;

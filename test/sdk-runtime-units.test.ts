@@ -2,12 +2,24 @@
 // status, the portable HMAC against node:crypto's, log redaction, and the UUID v4 fallback.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { apiErrorFor, ApiError, BadRequestError, AuthenticationError, ConflictError, InternalServerError, NotFoundError, PermissionDeniedError, RateLimitError, retryAfterHeaderMs, UnprocessableEntityError } from "../runtime/errors.ts";
+import {
+  ApiError,
+  AuthenticationError,
+  apiErrorFor,
+  BadRequestError,
+  ConflictError,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  retryAfterHeaderMs,
+  UnprocessableEntityError,
+} from "../runtime/errors.ts";
+import { uuidV4 } from "../runtime/http/client-call.ts";
+import { redactBody, redactHeaders } from "../runtime/http/client-log.ts";
 import { computeSignature } from "../runtime/http/hmac.ts";
 import { portableSignature, prepareSecret } from "../runtime/http/request-signing.ts";
 import { DEFAULT_RETRY_POLICY, defaultRetryOn, nextDelayMs } from "../runtime/http/retry.ts";
-import { redactBody, redactHeaders } from "../runtime/http/client-log.ts";
-import { uuidV4 } from "../runtime/http/client-call.ts";
 
 describe("Retry-After", () => {
   const now = Date.parse("2026-01-01T00:00:00Z");
@@ -24,14 +36,23 @@ describe("Retry-After", () => {
     expect(nextDelayMs(DEFAULT_RETRY_POLICY, 1, { "retry-after": "3" }, now)).toBe(3000);
     expect(nextDelayMs(DEFAULT_RETRY_POLICY, 1, { "retry-after": "60" }, now)).toBe(60_000);
     expect(nextDelayMs(DEFAULT_RETRY_POLICY, 1, { "retry-after": "61" }, now)).toBe("stop");
-    expect(nextDelayMs({ ...DEFAULT_RETRY_POLICY, maxRetryAfterMs: 1000 }, 1, { "retry-after": "Thu, 01 Jan 2026 00:00:02 GMT" }, now)).toBe("stop");
+    expect(
+      nextDelayMs(
+        { ...DEFAULT_RETRY_POLICY, maxRetryAfterMs: 1000 },
+        1,
+        { "retry-after": "Thu, 01 Jan 2026 00:00:02 GMT" },
+        now,
+      ),
+    ).toBe("stop");
     const backoff = nextDelayMs(DEFAULT_RETRY_POLICY, 2, {}, now) as number;
     expect(backoff).toBeGreaterThanOrEqual(0);
     expect(backoff).toBeLessThan(DEFAULT_RETRY_POLICY.minDelayMs * 2);
   });
 
   it("retries 408, 429 and 5xx, nothing else", () => {
-    const retried = [400, 401, 403, 404, 408, 409, 413, 422, 429, 500, 502, 503, 504].filter((status) => defaultRetryOn({ status, attempt: 1 }));
+    const retried = [400, 401, 403, 404, 408, 409, 413, 422, 429, 500, 502, 503, 504].filter((status) =>
+      defaultRetryOn({ status, attempt: 1 }),
+    );
     expect(retried).toEqual([408, 429, 500, 502, 503, 504]);
   });
 });
@@ -66,13 +87,20 @@ describe("portable HMAC", () => {
   it("signs exactly like node:crypto, for text and bytes, prepared or not, node:crypto or Web Crypto", async () => {
     await fc.assert(
       // Web Crypto refuses an empty HMAC key; the transport refuses an empty apiSecret before that.
-      fc.asyncProperty(fc.string({ minLength: 1 }), fc.constantFrom("GET", "post", "DELETE"), fc.string(), fc.oneof(fc.string(), fc.uint8Array()), fc.nat(), async (secret, method, path, body, timestamp) => {
-        const parts = { method, path: `/api/v1/${path}`, timestamp, body };
-        const expected = computeSignature(secret, parts);
-        expect(await portableSignature(secret, parts)).toBe(expected);
-        expect(await portableSignature(prepareSecret(secret), parts)).toBe(expected);
-        expect(await portableSignature(prepareSecret(secret, false), parts)).toBe(expected);
-      }),
+      fc.asyncProperty(
+        fc.string({ minLength: 1 }),
+        fc.constantFrom("GET", "post", "DELETE"),
+        fc.string(),
+        fc.oneof(fc.string(), fc.uint8Array()),
+        fc.nat(),
+        async (secret, method, path, body, timestamp) => {
+          const parts = { method, path: `/api/v1/${path}`, timestamp, body };
+          const expected = computeSignature(secret, parts);
+          expect(await portableSignature(secret, parts)).toBe(expected);
+          expect(await portableSignature(prepareSecret(secret), parts)).toBe(expected);
+          expect(await portableSignature(prepareSecret(secret, false), parts)).toBe(expected);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -80,8 +108,14 @@ describe("portable HMAC", () => {
 
 describe("log redaction", () => {
   it("hides authenticating headers and members named like secrets", () => {
-    expect(redactHeaders({ "ACCESS-SIGN": "x", "access-api-key": "k", accept: "a" })).toEqual({ "ACCESS-SIGN": "[redacted]", "access-api-key": "[redacted]", accept: "a" });
-    expect(redactBody(JSON.stringify({ data: { id: "1", secret: "s", nested: [{ private_key: "p" }] } }))).toEqual({ data: { id: "1", secret: "[redacted]", nested: [{ private_key: "[redacted]" }] } });
+    expect(redactHeaders({ "ACCESS-SIGN": "x", "access-api-key": "k", accept: "a" })).toEqual({
+      "ACCESS-SIGN": "[redacted]",
+      "access-api-key": "[redacted]",
+      accept: "a",
+    });
+    expect(redactBody(JSON.stringify({ data: { id: "1", secret: "s", nested: [{ private_key: "p" }] } }))).toEqual({
+      data: { id: "1", secret: "[redacted]", nested: [{ private_key: "[redacted]" }] },
+    });
     expect(redactBody("not json")).toBe("[8 characters, not JSON]");
   });
 });

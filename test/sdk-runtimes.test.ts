@@ -5,16 +5,15 @@
 // Vercel's edge-runtime (a VM context with web APIs only), running the entries bundled by esbuild for
 // the browser platform.
 import { execFileSync, spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { build } from "esbuild";
 import { EdgeRuntime } from "edge-runtime";
+import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocketServer } from "ws";
 import { parse } from "yaml";
-import { readFileSync } from "node:fs";
 import { generate } from "../generator/index.ts";
 import { generateWebhookKeyPair, signWebhook, webhookHmac } from "../runtime/webhooks/signature.ts";
 
@@ -46,15 +45,29 @@ const keys: string[] = [];
 beforeAll(async () => {
   rmSync(DIR, { recursive: true, force: true });
   mkdirSync(DIR, { recursive: true });
-  await generate({ specPath: join(ROOT, "spec", "openapi.yaml"), rpcSpecPath: join(ROOT, "spec", "openrpc.json"), outDir: join(DIR, "sdk"), runtime: "vendor", package: { name: "runtime-sdk", version: "1.0.0" } });
-  execFileSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", join(DIR, "sdk", "tsconfig.json")], { stdio: "pipe" });
-  for (const file of ["call.mjs", "webhooks-rpc.mjs"]) copyFileSync(join(ROOT, "test", "fixtures", "sdk-runtimes", file), join(DIR, file));
+  await generate({
+    specPath: join(ROOT, "spec", "openapi.yaml"),
+    rpcSpecPath: join(ROOT, "spec", "openrpc.json"),
+    outDir: join(DIR, "sdk"),
+    runtime: "vendor",
+    package: { name: "runtime-sdk", version: "1.0.0" },
+  });
+  execFileSync(
+    process.execPath,
+    [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", join(DIR, "sdk", "tsconfig.json")],
+    { stdio: "pipe" },
+  );
+  for (const file of ["call.mjs", "webhooks-rpc.mjs"])
+    copyFileSync(join(ROOT, "test", "fixtures", "sdk-runtimes", file), join(DIR, file));
   ({ server: nodeServer, url: nodeUrl } = await startNodeServer());
   server = createServer((req, res) => {
     req.resume();
     req.on("end", () => {
       if (req.headers["idempotency-key"]) keys.push(String(req.headers["idempotency-key"]));
-      const reply = script.shift() ?? { status: 500, body: { success: false, message: "script ran out", code: 500, data: null } };
+      const reply = script.shift() ?? {
+        status: 500,
+        body: { success: false, message: "script ran out", code: 500, data: null },
+      };
       res.writeHead(reply.status, { "content-type": "application/json", "x-request-id": "rt-1" });
       res.end(JSON.stringify(reply.body));
     });
@@ -74,48 +87,75 @@ afterAll(async () => {
 const runtimes: [string, string[] | undefined][] = [
   ["node", [process.execPath, "call.mjs"]],
   ["bun", ((bin) => (bin ? [bin, "run", "call.mjs"] : undefined))(findBinary("bun", "BUN_BIN"))],
-  ["deno", ((bin) => (bin ? [bin, "run", "--allow-net=127.0.0.1", "--allow-read", "--allow-env", "--node-modules-dir=manual", "call.mjs"] : undefined))(findBinary("deno", "DENO_BIN"))],
+  [
+    "deno",
+    ((bin) =>
+      bin
+        ? [bin, "run", "--allow-net=127.0.0.1", "--allow-read", "--allow-env", "--node-modules-dir=manual", "call.mjs"]
+        : undefined)(findBinary("deno", "DENO_BIN")),
+  ],
 ];
 
 describe("the built SDK on every runtime found", () => {
   for (const [name, command] of runtimes) {
-    it.skipIf(command === undefined)(`${name}: signs, validates, raises typed errors, retries with one idempotency key`, async () => {
-      keys.length = 0;
-      script = [
-        { status: 200, body: WALLET },
-        { status: 404, body: { success: false, message: "not found", code: 404, data: null } },
-        { status: 200, body: { ...WALLET, data: { ...WALLET.data, id: 7 } } },
-        { status: 503, body: { success: false, message: "busy", code: 503, data: null } },
-        { status: 201, body: CREATED },
-      ];
-      const [bin, ...args] = command as string[];
-      const out = await new Promise<string>((resolve, reject) => {
-        const child = execFile(bin, [...args, baseUrl], DIR);
-        child.then(resolve, reject);
-      });
-      expect(JSON.parse(out.trim().split("\n").pop() as string)).toEqual({ name: WALLET.data.name, status: 200, requestId: "rt-1", notFound: true, invalid: true, attempts: 2 });
-      expect(keys).toHaveLength(2);
-      expect(keys[1]).toBe(keys[0]);
-    });
+    it.skipIf(command === undefined)(
+      `${name}: signs, validates, raises typed errors, retries with one idempotency key`,
+      async () => {
+        keys.length = 0;
+        script = [
+          { status: 200, body: WALLET },
+          { status: 404, body: { success: false, message: "not found", code: 404, data: null } },
+          { status: 200, body: { ...WALLET, data: { ...WALLET.data, id: 7 } } },
+          { status: 503, body: { success: false, message: "busy", code: 503, data: null } },
+          { status: 201, body: CREATED },
+        ];
+        const [bin, ...args] = command as string[];
+        const out = await new Promise<string>((resolve, reject) => {
+          const child = execFile(bin, [...args, baseUrl], DIR);
+          child.then(resolve, reject);
+        });
+        expect(JSON.parse(out.trim().split("\n").pop() as string)).toEqual({
+          name: WALLET.data.name,
+          status: 200,
+          requestId: "rt-1",
+          notFound: true,
+          invalid: true,
+          attempts: 2,
+        });
+        expect(keys).toHaveLength(2);
+        expect(keys[1]).toBe(keys[0]);
+      },
+    );
   }
 });
 
-const WEBHOOKS_RPC = { event: EVENT.event, resource: EVENT.resource_id, tampered: "no_valid_signature", overHttp: "0x10", overWs: "0x10" };
+const WEBHOOKS_RPC = {
+  event: EVENT.event,
+  resource: EVENT.resource_id,
+  tampered: "no_valid_signature",
+  overHttp: "0x10",
+  overWs: "0x10",
+};
 
 describe("the built SDK's ./webhooks and ./rpc on every runtime found", () => {
   for (const [name, command] of runtimes) {
-    it.skipIf(command === undefined)(`${name}: verifies a signed delivery (Ed25519 and HMAC) and calls eth_blockNumber over HTTP and WebSocket`, async () => {
-      rpcSeen.length = 0;
-      const [bin, ...args] = (command as string[]).map((arg) => (arg === "call.mjs" ? "webhooks-rpc.mjs" : arg));
-      const out = await execFile(bin, [...args, nodeUrl], DIR);
-      expect(JSON.parse(out.trim().split("\n").pop() as string)).toEqual(WEBHOOKS_RPC);
-      expect(rpcSeen).toEqual(["http eth_blockNumber", "ws eth_blockNumber"]);
-    });
+    it.skipIf(command === undefined)(
+      `${name}: verifies a signed delivery (Ed25519 and HMAC) and calls eth_blockNumber over HTTP and WebSocket`,
+      async () => {
+        rpcSeen.length = 0;
+        const [bin, ...args] = (command as string[]).map((arg) => (arg === "call.mjs" ? "webhooks-rpc.mjs" : arg));
+        const out = await execFile(bin, [...args, nodeUrl], DIR);
+        expect(JSON.parse(out.trim().split("\n").pop() as string)).toEqual(WEBHOOKS_RPC);
+        expect(rpcSeen).toEqual(["http eth_blockNumber", "ws eth_blockNumber"]);
+      },
+    );
   }
 
   it("edge-runtime (web APIs only): the entries bundled by esbuild for the browser platform verify and call over HTTP and WebSocket", async () => {
     const entry = join(DIR, "edge-entry.mjs");
-    writeFileSync(entry, `import { verifyWebhook } from "./sdk/dist/webhooks.js";
+    writeFileSync(
+      entry,
+      `import { verifyWebhook } from "./sdk/dist/webhooks.js";
 import { createRpcClient } from "./sdk/dist/rpc.js";
 globalThis.checkSdk = async (base) => {
   const delivery = await (await fetch(base + "/delivery")).json();
@@ -128,9 +168,19 @@ globalThis.checkSdk = async (base) => {
   await rpc.close();
   return JSON.stringify({ event: event.event, resource: event.resource_id, tampered, overHttp, overWs, process: typeof process });
 };
-`);
+`,
+    );
     // platform "browser" fails the build on any node: import; the metafile says what went in.
-    const bundled = await build({ entryPoints: [entry], bundle: true, platform: "browser", format: "iife", minify: true, write: false, metafile: true, logLevel: "silent" });
+    const bundled = await build({
+      entryPoints: [entry],
+      bundle: true,
+      platform: "browser",
+      format: "iife",
+      minify: true,
+      write: false,
+      metafile: true,
+      logLevel: "silent",
+    });
     const inputs = Object.keys(bundled.metafile.inputs);
     expect(inputs.filter((input) => input.startsWith("node:") || /node_modules\/undici\//.test(input))).toEqual([]);
     expect(inputs.some((input) => input.includes("webhooks/ed25519"))).toBe(true);
@@ -145,7 +195,9 @@ globalThis.checkSdk = async (base) => {
 describe("the built SDK's client in an edge-style runtime", () => {
   it("edge-runtime (web APIs only): the client bundled for the browser platform signs with Web Crypto, validates and raises typed errors", async () => {
     const entry = join(DIR, "edge-client.mjs");
-    writeFileSync(entry, `import { CustodialWalletServiceClient, NotFoundError } from "./sdk/dist/client.js";
+    writeFileSync(
+      entry,
+      `import { CustodialWalletServiceClient, NotFoundError } from "./sdk/dist/client.js";
 globalThis.checkClient = async (baseUrl) => {
   const client = new CustodialWalletServiceClient({ baseUrl, apiKey: "edge-key", apiSecret: "edge-secret", maxRetries: 0 });
   const { data, response } = await client.getWallet({ params: { wallet_id: "${WALLET.data.id}" } }).withResponse();
@@ -153,9 +205,23 @@ globalThis.checkClient = async (baseUrl) => {
   try { await client.getWallet({ params: { wallet_id: "${WALLET.data.id}" } }); } catch (error) { notFound = error instanceof NotFoundError; }
   return JSON.stringify({ name: data.name, status: response.status, notFound, process: typeof process });
 };
-`);
-    const bundled = await build({ entryPoints: [entry], bundle: true, platform: "browser", format: "iife", minify: true, write: false, metafile: true, logLevel: "silent" });
-    expect(Object.keys(bundled.metafile.inputs).filter((input) => input.startsWith("node:") || /node_modules\/(undici|ws)\//.test(input))).toEqual([]);
+`,
+    );
+    const bundled = await build({
+      entryPoints: [entry],
+      bundle: true,
+      platform: "browser",
+      format: "iife",
+      minify: true,
+      write: false,
+      metafile: true,
+      logLevel: "silent",
+    });
+    expect(
+      Object.keys(bundled.metafile.inputs).filter(
+        (input) => input.startsWith("node:") || /node_modules\/(undici|ws)\//.test(input),
+      ),
+    ).toEqual([]);
     script = [
       { status: 200, body: WALLET },
       { status: 404, body: { success: false, message: "not found", code: 404, data: null } },
@@ -180,26 +246,42 @@ globalThis.checkClient = async (baseUrl) => {
 async function startNodeServer(): Promise<{ server: Server; url: string }> {
   const keys = generateWebhookKeyPair();
   const body = JSON.stringify(EVENT);
-  const headers = { ...signWebhook({ privateKey: keys.privateKey, body, profile: "canonical-json" }), "x-webhook-hmac-signature": webhookHmac(HMAC_SECRET, body) };
-  const delivery = JSON.stringify({ publicKeyBase64: keys.publicKeyBase64, headers, body, hmacSecret: HMAC_SECRET, rpcApiKey: RPC_KEY });
+  const headers = {
+    ...signWebhook({ privateKey: keys.privateKey, body, profile: "canonical-json" }),
+    "x-webhook-hmac-signature": webhookHmac(HMAC_SECRET, body),
+  };
+  const delivery = JSON.stringify({
+    publicKeyBase64: keys.publicKeyBase64,
+    headers,
+    body,
+    hmacSecret: HMAC_SECRET,
+    rpcApiKey: RPC_KEY,
+  });
   const keyOf = (req: IncomingMessage) => new URL(req.url ?? "/", "http://x").searchParams.get("api_key");
   const answer = (text: string, via: string) => {
     const call = JSON.parse(text) as { id: number; method: string };
     rpcSeen.push(`${via} ${call.method}`);
-    return JSON.stringify(call.method === "eth_blockNumber" ? { jsonrpc: "2.0", id: call.id, result: "0x10" } : { jsonrpc: "2.0", id: call.id, error: { code: -32601, message: "method not found" } });
+    return JSON.stringify(
+      call.method === "eth_blockNumber"
+        ? { jsonrpc: "2.0", id: call.id, result: "0x10" }
+        : { jsonrpc: "2.0", id: call.id, error: { code: -32601, message: "method not found" } },
+    );
   };
   const server = createServer((req, res) => {
     let text = "";
     req.on("data", (chunk) => (text += chunk));
     req.on("end", () => {
-      if (req.method === "GET" && req.url === "/delivery") return void res.writeHead(200, { "content-type": "application/json" }).end(delivery);
-      if (req.method === "POST" && req.url?.startsWith("/rpc") && keyOf(req) === RPC_KEY) return void res.writeHead(200, { "content-type": "application/json" }).end(answer(text, "http"));
+      if (req.method === "GET" && req.url === "/delivery")
+        return void res.writeHead(200, { "content-type": "application/json" }).end(delivery);
+      if (req.method === "POST" && req.url?.startsWith("/rpc") && keyOf(req) === RPC_KEY)
+        return void res.writeHead(200, { "content-type": "application/json" }).end(answer(text, "http"));
       res.writeHead(404).end();
     });
   });
   const wss = new WebSocketServer({ noServer: true });
   server.on("upgrade", (req, socket, head) => {
-    if (!req.url?.startsWith("/ws") || keyOf(req) !== RPC_KEY) return void socket.end("HTTP/1.1 401 Unauthorized\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
+    if (!req.url?.startsWith("/ws") || keyOf(req) !== RPC_KEY)
+      return void socket.end("HTTP/1.1 401 Unauthorized\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
     wss.handleUpgrade(req, socket, head, (ws) => ws.on("message", (data) => ws.send(answer(String(data), "ws"))));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -210,6 +292,8 @@ async function startNodeServer(): Promise<{ server: Server; url: string }> {
 async function execFile(bin: string, args: string[], cwd: string): Promise<string> {
   const { execFile: run } = await import("node:child_process");
   return new Promise((resolve, reject) => {
-    run(bin, args, { cwd, env: { ...process.env, NO_COLOR: "1" }, timeout: 50_000 }, (error, stdout, stderr) => (error ? reject(new Error(`${bin} failed: ${stderr || error.message}`)) : resolve(stdout)));
+    run(bin, args, { cwd, env: { ...process.env, NO_COLOR: "1" }, timeout: 50_000 }, (error, stdout, stderr) =>
+      error ? reject(new Error(`${bin} failed: ${stderr || error.message}`)) : resolve(stdout),
+    );
   });
 }

@@ -10,12 +10,13 @@
 // - fystack/fystack-sdk-examples src/examples/get-deposit-address.ts (evm and sol addresses) and
 //   solana-transfer.ts (getBalance, getLatestBlockhash("finalized"), a SystemProgram.transfer serialized
 //   without signatures as base64, signAndSendTransaction, then confirmTransaction with the blockhash).
+
+import { createRequire } from "node:module";
 import { ed25519 } from "@noble/curves/ed25519";
 import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, SystemProgram, Transaction } from "@solana/web3.js";
-import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSandbox, type Sandbox } from "../reference/sandbox.ts";
-import { startReceiver, waitFor, type Receiver } from "./reference-helpers.ts";
+import { type Sandbox, startSandbox } from "../reference/sandbox.ts";
+import { type Receiver, startReceiver, waitFor } from "./reference-helpers.ts";
 import { sdkPoll, sdkRequest } from "./support/sdk-requests.ts";
 
 // bs58 is what the SDK decodes signatures with (a dependency of @solana/web3.js, untyped).
@@ -28,7 +29,8 @@ let walletId: string;
 let solAddress: string;
 let solAssetId: string;
 
-const sdk = (method: "GET" | "POST", path: string, body?: Record<string, unknown>, headers?: Record<string, string>) => sdkRequest(sandbox, method, path, body, headers);
+const sdk = (method: "GET" | "POST", path: string, body?: Record<string, unknown>, headers?: Record<string, string>) =>
+  sdkRequest(sandbox, method, path, body, headers);
 
 /** waitForTransactionStatus of src/solanaSigner.ts: success is confirmed|completed with a hash. */
 function transactionStatus(txId: string) {
@@ -46,12 +48,26 @@ async function fund(to: PublicKey, sol: number): Promise<void> {
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ env: {}, seed: "sdk-solana", blockTimeSeconds: 0.5, walletCreationDelayMs: 50, solanaSlotMs: 40, requiredApprovals: 1, webhookRetry: { initialDelayMs: 50, maxDelayMs: 200 } });
+  sandbox = await startSandbox({
+    env: {},
+    seed: "sdk-solana",
+    blockTimeSeconds: 0.5,
+    walletCreationDelayMs: 50,
+    solanaSlotMs: 40,
+    requiredApprovals: 1,
+    webhookRetry: { initialDelayMs: 50, maxDelayMs: 200 },
+  });
   receiver = await startReceiver(200);
-  await sdk("POST", `/workspaces/${sandbox.workspace_id}/webhooks`, { url: receiver.url, event_types: ["deposit.pending", "deposit.confirmed", "withdrawal.confirmed"] });
+  await sdk("POST", `/workspaces/${sandbox.workspace_id}/webhooks`, {
+    url: receiver.url,
+    event_types: ["deposit.pending", "deposit.confirmed", "withdrawal.confirmed"],
+  });
   connection = new Connection(`${sandbox.solana_rpc_url}/?api_key=${sandbox.rpc_api_key}`, "confirmed");
   walletId = (await sdk("POST", "/wallets", { name: "Solana wallet", wallet_type: "mpc" })).wallet_id;
-  await sdkPoll(() => sdk("GET", `/wallets/creation-status/${walletId}`), (r) => r.status === "success");
+  await sdkPoll(
+    () => sdk("GET", `/wallets/creation-status/${walletId}`),
+    (r) => r.status === "success",
+  );
   solAssetId = (await sdk("GET", "/assets")).find((a: { symbol: string }) => a.symbol === "SOL").id;
 });
 
@@ -82,14 +98,32 @@ describe("SolanaSigner and the public examples against the sandbox", () => {
 
   it("signMessage: the base58 signature, polled as a transaction status, verifies against the wallet's public key", async () => {
     const message = "Sign in to custody — nonce 42";
-    const accepted = await sdk("POST", `/web3/${walletId}/sign`, { method: "solana_signMessage", message, chain_id: 0 }, { idempotencyKey: "sol-msg-1" });
+    const accepted = await sdk(
+      "POST",
+      `/web3/${walletId}/sign`,
+      { method: "solana_signMessage", message, chain_id: 0 },
+      { idempotencyKey: "sol-msg-1" },
+    );
     const status = await transactionStatus(accepted.transaction_id);
     expect(status.method).toBe("solana_signMessage");
     const signature = bs58.decode(status.hash);
-    expect(ed25519.verify(signature, new TextEncoder().encode(message), new PublicKey(solAddress).toBytes())).toBe(true);
-    expect(ed25519.verify(signature, new TextEncoder().encode("another message"), new PublicKey(solAddress).toBytes())).toBe(false);
+    expect(ed25519.verify(signature, new TextEncoder().encode(message), new PublicKey(solAddress).toBytes())).toBe(
+      true,
+    );
+    expect(
+      ed25519.verify(signature, new TextEncoder().encode("another message"), new PublicKey(solAddress).toBytes()),
+    ).toBe(false);
     // The same idempotencyKey and body answers the same request; getSignStatus shows the same signature.
-    expect((await sdk("POST", `/web3/${walletId}/sign`, { method: "solana_signMessage", message, chain_id: 0 }, { idempotencyKey: "sol-msg-1" })).transaction_id).toBe(accepted.transaction_id);
+    expect(
+      (
+        await sdk(
+          "POST",
+          `/web3/${walletId}/sign`,
+          { method: "solana_signMessage", message, chain_id: 0 },
+          { idempotencyKey: "sol-msg-1" },
+        )
+      ).transaction_id,
+    ).toBe(accepted.transaction_id);
     expect((await sdk("GET", `/web3/${walletId}/sign/${accepted.transaction_id}`)).signature).toBe(status.hash);
   });
 
@@ -97,14 +131,26 @@ describe("SolanaSigner and the public examples against the sandbox", () => {
     const payer = Keypair.generate();
     await fund(payer.publicKey, 5);
     const { blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash();
-    const tx = new Transaction({ feePayer: payer.publicKey, recentBlockhash: blockhash }).add(SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: new PublicKey(solAddress), lamports: 3 * LAMPORTS_PER_SOL }));
+    const tx = new Transaction({ feePayer: payer.publicKey, recentBlockhash: blockhash }).add(
+      SystemProgram.transfer({
+        fromPubkey: payer.publicKey,
+        toPubkey: new PublicKey(solAddress),
+        lamports: 3 * LAMPORTS_PER_SOL,
+      }),
+    );
     tx.sign(payer);
     const signature = await connection.sendRawTransaction(tx.serialize());
     await connection.confirmTransaction({ signature, blockhash, lastValidBlockHeight });
-    const events = (type: string) => receiver.received.filter((r) => r.event.event === type && r.event.payload.tx_hash === signature);
+    const events = (type: string) =>
+      receiver.received.filter((r) => r.event.event === type && r.event.payload.tx_hash === signature);
     await waitFor("deposit.confirmed", () => events("deposit.confirmed").length > 0);
     expect(events("deposit.pending")).toHaveLength(1);
-    expect(events("deposit.confirmed")[0]!.event.payload).toMatchObject({ amount: "3", to_address: solAddress, from_address: payer.publicKey.toBase58(), status: "confirmed" });
+    expect(events("deposit.confirmed")[0]!.event.payload).toMatchObject({
+      amount: "3",
+      to_address: solAddress,
+      from_address: payer.publicKey.toBase58(),
+      status: "confirmed",
+    });
     const balance = await sdk("GET", `/wallets/${walletId}/balance/${solAssetId}`);
     expect(balance.balance).toBe("3");
     expect(await connection.getBalance(new PublicKey(solAddress), "finalized")).toBe(3 * LAMPORTS_PER_SOL);
@@ -115,12 +161,18 @@ describe("SolanaSigner and the public examples against the sandbox", () => {
     const from = new PublicKey(solAddress);
     const before = await connection.getBalance(from);
     const { blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash("finalized");
-    const tx = new Transaction().add(SystemProgram.transfer({ fromPubkey: from, toPubkey: recipient, lamports: LAMPORTS_PER_SOL / 100 }));
+    const tx = new Transaction().add(
+      SystemProgram.transfer({ fromPubkey: from, toPubkey: recipient, lamports: LAMPORTS_PER_SOL / 100 }),
+    );
     tx.recentBlockhash = blockhash;
     tx.feePayer = from;
     tx.lastValidBlockHeight = lastValidBlockHeight;
     const serialized = tx.serialize({ requireAllSignatures: false, verifySignatures: false }).toString("base64");
-    const accepted = await sdk("POST", `/web3/transaction/${walletId}/signRaw`, { transaction: serialized, from: solAddress, method: "solana_signAndSendTransaction" });
+    const accepted = await sdk("POST", `/web3/transaction/${walletId}/signRaw`, {
+      transaction: serialized,
+      from: solAddress,
+      method: "solana_signAndSendTransaction",
+    });
     const signature = (await transactionStatus(accepted.transaction_id)).hash;
     const confirmation = await connection.confirmTransaction({ signature, blockhash, lastValidBlockHeight });
     expect(confirmation.value.err).toBeNull();
@@ -134,9 +186,16 @@ describe("SolanaSigner and the public examples against the sandbox", () => {
     const recipient = Keypair.generate().publicKey;
     const from = new PublicKey(solAddress);
     const { blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash();
-    const tx = new Transaction({ feePayer: from, recentBlockhash: blockhash }).add(SystemProgram.transfer({ fromPubkey: from, toPubkey: recipient, lamports: LAMPORTS_PER_SOL / 50 }));
+    const tx = new Transaction({ feePayer: from, recentBlockhash: blockhash }).add(
+      SystemProgram.transfer({ fromPubkey: from, toPubkey: recipient, lamports: LAMPORTS_PER_SOL / 50 }),
+    );
     const data = tx.serialize({ requireAllSignatures: false, verifySignatures: false }).toString("base64");
-    const accepted = await sdk("POST", `/web3/transaction/${walletId}/signRaw`, { data, from: solAddress, meta: { tx_method: "solana_signTransaction" }, chainId: "1399811149" });
+    const accepted = await sdk("POST", `/web3/transaction/${walletId}/signRaw`, {
+      data,
+      from: solAddress,
+      meta: { tx_method: "solana_signTransaction" },
+      chainId: "1399811149",
+    });
     const status = await transactionStatus(accepted.transaction_id);
     expect(status).toMatchObject({ status: "completed", method: "solana_signTransaction" });
     // signAllTransactions' incorporateSignatureIntoTransaction: Transaction.from, addSignature(bs58.decode(hash)).
@@ -153,28 +212,61 @@ describe("SolanaSigner and the public examples against the sandbox", () => {
 
   it("requestWithdrawal of SOL: approved, sent once, completed with the chain's slot and fee; the recipient holds exactly the amount", async () => {
     const recipient = Keypair.generate().publicKey.toBase58();
-    const result = await sdk("POST", `/wallets/${walletId}/request-withdrawal`, { asset_id: solAssetId, amount: "0.5", recipient_address: recipient, notes: "SOL out" });
+    const result = await sdk("POST", `/wallets/${walletId}/request-withdrawal`, {
+      asset_id: solAssetId,
+      amount: "0.5",
+      recipient_address: recipient,
+      notes: "SOL out",
+    });
     expect(result.withdrawal.status).toBe("pending_approval");
     // Approving is not an SDK call (the real service approves in its console).
     await sdk("POST", `/withdrawals/${result.withdrawal.id}/approve`, { comment: "ok" });
-    const done = await waitFor("completed", async () => {
-      const w = await sdk("GET", `/withdrawals/${result.withdrawal.id}`);
-      return w.status === "completed" && w;
-    }, 20_000, 100);
+    const done = await waitFor(
+      "completed",
+      async () => {
+        const w = await sdk("GET", `/withdrawals/${result.withdrawal.id}`);
+        return w.status === "completed" && w;
+      },
+      20_000,
+      100,
+    );
     const landed = await connection.getTransaction(done.tx_hash, { maxSupportedTransactionVersion: 0 });
     expect(landed!.slot).toBe(done.block_number);
     expect(done.gas_used).toBe(String(landed!.meta!.computeUnitsConsumed));
     expect(await connection.getBalance(new PublicKey(recipient))).toBe(LAMPORTS_PER_SOL / 2);
-    await waitFor("withdrawal.confirmed", () => receiver.received.some((r) => r.event.event === "withdrawal.confirmed" && r.event.payload.id === done.id));
+    await waitFor("withdrawal.confirmed", () =>
+      receiver.received.some((r) => r.event.event === "withdrawal.confirmed" && r.event.payload.id === done.id),
+    );
   });
 
   it("refuses in one line what cannot be signed: another from, a transaction without this wallet as signer, bytes that are not one", async () => {
     const other = Keypair.generate();
     const { blockhash } = await connection.getLatestBlockhash();
-    const notOurs = new Transaction({ feePayer: other.publicKey, recentBlockhash: blockhash }).add(SystemProgram.transfer({ fromPubkey: other.publicKey, toPubkey: other.publicKey, lamports: 1 }));
+    const notOurs = new Transaction({ feePayer: other.publicKey, recentBlockhash: blockhash }).add(
+      SystemProgram.transfer({ fromPubkey: other.publicKey, toPubkey: other.publicKey, lamports: 1 }),
+    );
     const base64 = notOurs.serialize({ requireAllSignatures: false, verifySignatures: false }).toString("base64");
-    await expect(sdk("POST", `/web3/transaction/${walletId}/signRaw`, { transaction: base64, from: other.publicKey.toBase58(), method: "solana_signAndSendTransaction" })).rejects.toThrow(/400 from: .* is not this wallet's Solana address/);
-    await expect(sdk("POST", `/web3/transaction/${walletId}/signRaw`, { transaction: base64, from: solAddress, method: "solana_signAndSendTransaction" })).rejects.toThrow(/400 transaction: the transaction does not need this wallet's signature/);
-    await expect(sdk("POST", `/web3/transaction/${walletId}/signRaw`, { data: "AAAA", from: solAddress, meta: { tx_method: "solana_signTransaction" }, chainId: "1399811149" })).rejects.toThrow(/400 data: not a serialized Solana transaction \(truncated/);
+    await expect(
+      sdk("POST", `/web3/transaction/${walletId}/signRaw`, {
+        transaction: base64,
+        from: other.publicKey.toBase58(),
+        method: "solana_signAndSendTransaction",
+      }),
+    ).rejects.toThrow(/400 from: .* is not this wallet's Solana address/);
+    await expect(
+      sdk("POST", `/web3/transaction/${walletId}/signRaw`, {
+        transaction: base64,
+        from: solAddress,
+        method: "solana_signAndSendTransaction",
+      }),
+    ).rejects.toThrow(/400 transaction: the transaction does not need this wallet's signature/);
+    await expect(
+      sdk("POST", `/web3/transaction/${walletId}/signRaw`, {
+        data: "AAAA",
+        from: solAddress,
+        meta: { tx_method: "solana_signTransaction" },
+        chainId: "1399811149",
+      }),
+    ).rejects.toThrow(/400 data: not a serialized Solana transaction \(truncated/);
   });
 });

@@ -3,9 +3,8 @@
 // `custody sandbox` with it from plain node (and its MCP server's bin over stdio), then `custody mock`.
 // (`custody certify --sandbox` from the same install is the README's step, run as written by
 // test/docs-follow.test.ts.)
-import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { type ChildProcess, spawn } from "node:child_process";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -18,7 +17,12 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const own = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")) as { version: string };
 
 /** Starts a long-running command and resolves with the first stdout line that matches. */
-function startUntil(cmd: string, args: string[], cwd: string, ready: RegExp): Promise<{ child: ChildProcess; line: string }> {
+function startUntil(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  ready: RegExp,
+): Promise<{ child: ChildProcess; line: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
@@ -73,7 +77,9 @@ describe("custody installed from its tarball", () => {
     expect(files).toContain("package/dist/runtime/index.d.ts");
     expect(files).toContain("package/spec/openapi.yaml");
     expect(files).toContain("package/runtime/http/client.ts");
-    expect(files.filter((f) => /^package\/(test|bench|docs|examples|scripts)\//.test(f) || /\.test\.(ts|js)$/.test(f))).toEqual([]);
+    expect(
+      files.filter((f) => /^package\/(test|bench|docs|examples|scripts)\//.test(f) || /\.test\.(ts|js)$/.test(f)),
+    ).toEqual([]);
   });
 
   it("runs compiled code: --version and --help without tsx", async () => {
@@ -86,15 +92,37 @@ describe("custody installed from its tarball", () => {
 
   it("exports custody and custody/runtime, with declarations a NodeNext project type-checks against", async () => {
     const bin = join(project, "node_modules", ".bin", "custody");
-    const loaded = await run(process.execPath, ["--input-type=module", "-e", 'const r = await import("custody/runtime"); const c = await import("custody"); const w = await import("custody/runtime/webhooks"); const j = await import("custody/runtime/rpc"); console.log(typeof r.createTransport, typeof c.CustodialWalletServiceClient, c.ApiError === r.ApiError, typeof w.verifyEvent, typeof j.createTypedRpcClient)'], project);
+    const loaded = await run(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        'const r = await import("custody/runtime"); const c = await import("custody"); const w = await import("custody/runtime/webhooks"); const j = await import("custody/runtime/rpc"); console.log(typeof r.createTransport, typeof c.CustodialWalletServiceClient, c.ApiError === r.ApiError, typeof w.verifyEvent, typeof j.createTypedRpcClient)',
+      ],
+      project,
+    );
     expect(loaded.stdout.trim(), loaded.stderr).toBe("function function true function function");
     const gen = await run(bin, ["generate", "--runtime", "package", "--out", "client"], project);
     expect(gen.code, gen.stderr).toBe(0);
     await writeFile(
       join(project, "tsconfig.json"),
-      JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", strict: true, noEmit: true, types: ["node"] }, include: ["client"] }),
+      JSON.stringify({
+        compilerOptions: {
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          target: "ES2022",
+          strict: true,
+          noEmit: true,
+          types: ["node"],
+        },
+        include: ["client"],
+      }),
     );
-    const checked = await run(process.execPath, [join(project, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], project);
+    const checked = await run(
+      process.execPath,
+      [join(project, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"],
+      project,
+    );
     expect(checked.code, checked.stdout + checked.stderr).toBe(0);
   });
 
@@ -111,18 +139,27 @@ describe("custody installed from its tarball", () => {
     expect(wire.stdout).toMatch(/# fail 0/);
     // The client entry point pulls no server, webhook or JSON-RPC code, and no Node-only module.
     const reached = await importClosure(join(project, "sdk", "dist", "client.js"));
-    expect(reached.files.filter((f) => /\/(server|webhooks|rpc)(\/|\.js)|http-client|http-exchange|jsonrpc|webhook-/.test(f))).toEqual([]);
+    expect(
+      reached.files.filter((f) =>
+        /\/(server|webhooks|rpc)(\/|\.js)|http-client|http-exchange|jsonrpc|webhook-/.test(f),
+      ),
+    ).toEqual([]);
     expect(reached.packages.filter((p) => p.startsWith("node:") || p === "undici" || p === "ws")).toEqual([]);
     expect(reached.dynamic).toEqual([]);
     // ./webhooks and ./rpc run on every runtime too: no Node module, no undici; ws only imported lazily (on Node).
     const webhooks = await importClosure(join(project, "sdk", "dist", "webhooks.js"));
     expect(webhooks.files.some((f) => f.endsWith("webhook-signature.js"))).toBe(true);
-    expect([...webhooks.packages, ...webhooks.dynamic].filter((p) => p.startsWith("node:") || p === "undici" || p === "ws")).toEqual([]);
+    expect(
+      [...webhooks.packages, ...webhooks.dynamic].filter((p) => p.startsWith("node:") || p === "undici" || p === "ws"),
+    ).toEqual([]);
     const rpcEntry = await importClosure(join(project, "sdk", "dist", "rpc.js"));
     expect(rpcEntry.files.some((f) => f.endsWith("rpc-socket.js"))).toBe(true);
     expect(rpcEntry.packages.filter((p) => p.startsWith("node:") || p === "undici" || p === "ws")).toEqual([]);
     expect(rpcEntry.dynamic).toEqual(["ws"]);
-    for (const text of [await readFile(join(project, "sdk", "dist", "client.js"), "utf8"), await readFile(join(project, "sdk", "dist", "runtime", "http-client.js"), "utf8")]) {
+    for (const text of [
+      await readFile(join(project, "sdk", "dist", "client.js"), "utf8"),
+      await readFile(join(project, "sdk", "dist", "runtime", "http-client.js"), "utf8"),
+    ]) {
       expect(text).not.toContain(ROOT);
       expect(text).not.toMatch(/from "[^"]*\.ts"/);
     }
@@ -152,13 +189,23 @@ console.log(JSON.stringify({ networks: networks.length, denied: denied instanceo
     expect(answer.height).toMatch(/^0x[0-9a-f]+$/);
 
     // The package's MCP server: its bin from an install of the package, --help, then tools/list over stdio.
-    const linked = await run(NPM, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--no-save", "./sdk"], project);
+    const linked = await run(
+      NPM,
+      ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--no-save", "./sdk"],
+      project,
+    );
     expect(linked.code, linked.stderr).toBe(0);
     const help = await run(NPM, ["exec", "--offline", "--", "wallet-sdk-mcp", "--help"], project, 60_000);
     expect(help.stdout, help.stderr).toMatch(/^usage: wallet-sdk-mcp/);
     const transport = new StdioClientTransport({
       command: join(project, "node_modules", ".bin", "wallet-sdk-mcp"),
-      env: { ...(process.env as Record<string, string>), CUSTODY_BASE_URL: sb.base_url, CUSTODY_API_KEY: sb.api_key, CUSTODY_API_SECRET: sb.api_secret, CUSTODY_WORKSPACE_ID: sb.workspace_id },
+      env: {
+        ...(process.env as Record<string, string>),
+        CUSTODY_BASE_URL: sb.base_url,
+        CUSTODY_API_KEY: sb.api_key,
+        CUSTODY_API_SECRET: sb.api_secret,
+        CUSTODY_WORKSPACE_ID: sb.workspace_id,
+      },
       stderr: "pipe",
     });
     const mcp = new Client({ name: "ship-pack", version: "0" });
@@ -181,19 +228,29 @@ console.log(JSON.stringify({ networks: networks.length, denied: denied instanceo
     const taken = new URL(sb.base_url).port;
     const busy = await run(bin, ["mock", "--port", taken], project, 60_000);
     expect(busy.code).toBe(2);
-    expect(busy.stderr.trim()).toBe(`custody mock: port ${taken} on 127.0.0.1 is already in use; choose another with --port (0 picks a free one)`);
+    expect(busy.stderr.trim()).toBe(
+      `custody mock: port ${taken} on 127.0.0.1 is already in use; choose another with --port (0 picks a free one)`,
+    );
     await stop(sandbox);
   });
 
   it("custody mock serves the spec with the Prism installed beside it", async () => {
     const bin = join(project, "node_modules", ".bin", "custody");
-    const { child, line } = await startUntil(bin, ["mock", "--port", "0"], project, /Prism is listening on|serving .* at http/);
+    const { child, line } = await startUntil(
+      bin,
+      ["mock", "--port", "0"],
+      project,
+      /Prism is listening on|serving .* at http/,
+    );
     try {
       const url = /at (http:\/\/\S+)/.exec(line)?.[1] ?? "";
       // Prism may log "listening" a moment after our own line; retry briefly.
       let status = 0;
       for (let i = 0; i < 50 && status === 0; i++) {
-        status = await fetch(`${url}/api/v1/networks`).then((r) => r.status, () => 0);
+        status = await fetch(`${url}/api/v1/networks`).then(
+          (r) => r.status,
+          () => 0,
+        );
         if (status === 0) await new Promise((r) => setTimeout(r, 200));
       }
       expect(status).toBe(401); // no ACCESS headers: the spec's 401 example

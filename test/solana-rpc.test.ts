@@ -1,11 +1,19 @@
 // The sandbox's Solana JSON-RPC driven by @solana/web3.js 1.x, the client of the real service's
 // public examples: the calls of the solana-transfer example (balance, latest blockhash, send, confirm
 // over the WebSocket at port + 1), a wallet page's reads, and the node-access API-key rules.
-import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, SendTransactionError, SystemProgram, Transaction } from "@solana/web3.js";
+import {
+  Connection,
+  Keypair,
+  LAMPORTS_PER_SOL,
+  PublicKey,
+  SendTransactionError,
+  SystemProgram,
+  Transaction,
+} from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { SolanaRuntime } from "../reference/chain/solana/runtime.ts";
-import { startSolanaRpc, type SolanaRpc } from "../reference/node/solana/server.ts";
+import { type SolanaRpc, startSolanaRpc } from "../reference/node/solana/server.ts";
 
 const KEY = "rpc_solana_test_key";
 let runtime: SolanaRuntime;
@@ -38,7 +46,9 @@ describe("Solana RPC with @solana/web3.js", () => {
     const to = Keypair.generate().publicKey;
     expect(await connection.getBalance(from.publicKey)).toBe(2 * LAMPORTS_PER_SOL);
     const { blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash("finalized");
-    const tx = new Transaction({ feePayer: from.publicKey, recentBlockhash: blockhash }).add(SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to, lamports: LAMPORTS_PER_SOL / 2 }));
+    const tx = new Transaction({ feePayer: from.publicKey, recentBlockhash: blockhash }).add(
+      SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to, lamports: LAMPORTS_PER_SOL / 2 }),
+    );
     tx.sign(from);
     const signature = await connection.sendRawTransaction(tx.serialize());
     const confirmation = await connection.confirmTransaction({ signature, blockhash, lastValidBlockHeight });
@@ -65,7 +75,9 @@ describe("Solana RPC with @solana/web3.js", () => {
     expect(await connection.getAccountInfo(Keypair.generate().publicKey)).toBeNull();
     expect(await connection.getMinimumBalanceForRentExemption(0)).toBe(890_880);
     const { blockhash } = await connection.getLatestBlockhash();
-    const message = new Transaction({ feePayer: k.publicKey, recentBlockhash: blockhash }).add(SystemProgram.transfer({ fromPubkey: k.publicKey, toPubkey: PublicKey.default, lamports: 1 })).compileMessage();
+    const message = new Transaction({ feePayer: k.publicKey, recentBlockhash: blockhash })
+      .add(SystemProgram.transfer({ fromPubkey: k.publicKey, toPubkey: PublicKey.default, lamports: 1 }))
+      .compileMessage();
     expect((await connection.getFeeForMessage(message)).value).toBe(5000);
     expect((await connection.getVersion())["solana-core"]).toMatch(/^\d+\.\d+\.\d+$/);
     expect(await connection.getSlot("processed")).toBeGreaterThanOrEqual(await connection.getSlot("finalized"));
@@ -73,7 +85,9 @@ describe("Solana RPC with @solana/web3.js", () => {
 
   it("notifies an account subscription when the lamports change", async () => {
     const k = Keypair.generate();
-    const seen = new Promise<number>((resolve) => connection.onAccountChange(k.publicKey, (a) => resolve(a.lamports), { commitment: "confirmed" }));
+    const seen = new Promise<number>((resolve) =>
+      connection.onAccountChange(k.publicKey, (a) => resolve(a.lamports), { commitment: "confirmed" }),
+    );
     await subscribed(connection);
     await connection.requestAirdrop(k.publicKey, LAMPORTS_PER_SOL);
     expect(await seen).toBe(LAMPORTS_PER_SOL);
@@ -82,16 +96,32 @@ describe("Solana RPC with @solana/web3.js", () => {
   it("refuses a failing transaction with the logs web3.js shows, and lands nothing", async () => {
     const from = await funded(1);
     const { blockhash } = await connection.getLatestBlockhash();
-    const tx = new Transaction({ feePayer: from.publicKey, recentBlockhash: blockhash }).add(SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 2 * LAMPORTS_PER_SOL }));
+    const tx = new Transaction({ feePayer: from.publicKey, recentBlockhash: blockhash }).add(
+      SystemProgram.transfer({
+        fromPubkey: from.publicKey,
+        toPubkey: Keypair.generate().publicKey,
+        lamports: 2 * LAMPORTS_PER_SOL,
+      }),
+    );
     tx.sign(from);
-    const error = await connection.sendRawTransaction(tx.serialize()).then(() => undefined, (e: unknown) => e);
+    const error = await connection.sendRawTransaction(tx.serialize()).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(SendTransactionError);
-    expect((error as SendTransactionError).message).toMatch(/Transaction simulation failed: Error processing Instruction 0: custom program error: 0x1/);
+    expect((error as SendTransactionError).message).toMatch(
+      /Transaction simulation failed: Error processing Instruction 0: custom program error: 0x1/,
+    );
     expect(await connection.getBalance(from.publicKey)).toBe(LAMPORTS_PER_SOL);
   });
 
   it("applies the node-access key rules: no key or a wrong key gets 401 on HTTP and on the WebSocket", async () => {
-    const call = (url: string, headers: Record<string, string> = {}) => fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: '{"jsonrpc":"2.0","id":1,"method":"getSlot"}' });
+    const call = (url: string, headers: Record<string, string> = {}) =>
+      fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: '{"jsonrpc":"2.0","id":1,"method":"getSlot"}',
+      });
     expect((await call(`${rpc.url}/`)).status).toBe(401);
     expect((await call(`${rpc.url}/?api_key=wrong`)).status).toBe(401);
     const viaHeader = await call(`${rpc.url}/`, { authorization: `APIKEY ${KEY}` });
@@ -111,7 +141,8 @@ describe("Solana RPC with @solana/web3.js", () => {
  * when, so this reads its subscription table (an airdrop sent earlier would change nothing the server watches).
  */
 async function subscribed(connection: Connection): Promise<void> {
-  const table = (connection as unknown as { _subscriptionsByHash: Record<string, { state: string }> })._subscriptionsByHash;
+  const table = (connection as unknown as { _subscriptionsByHash: Record<string, { state: string }> })
+    ._subscriptionsByHash;
   const deadline = Date.now() + 60_000;
   const pending = () => Object.keys(table).length === 0 || Object.values(table).some((s) => s.state !== "subscribed");
   while (pending()) {

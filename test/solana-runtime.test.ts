@@ -6,7 +6,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Keypair, LAMPORTS_PER_SOL, SystemProgram, Transaction } from "@solana/web3.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { BLOCKHASH_VALID_SLOTS, FINALIZED_DEPTH, SolanaRuntime, SolanaTransactionRejected } from "../reference/chain/solana/runtime.ts";
+import {
+  BLOCKHASH_VALID_SLOTS,
+  FINALIZED_DEPTH,
+  SolanaRuntime,
+  SolanaTransactionRejected,
+} from "../reference/chain/solana/runtime.ts";
 
 const FAUCET_SEED = new Uint8Array(32).fill(42);
 const runtimes: SolanaRuntime[] = [];
@@ -18,8 +23,16 @@ function start(dataDir?: string): SolanaRuntime {
   return r;
 }
 
-function transfer(r: SolanaRuntime, from: Keypair, to: Keypair, lamports: number, blockhash = r.latestBlockhash("processed").blockhash): Uint8Array {
-  const tx = new Transaction({ feePayer: from.publicKey, recentBlockhash: blockhash }).add(SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to.publicKey, lamports }));
+function transfer(
+  r: SolanaRuntime,
+  from: Keypair,
+  to: Keypair,
+  lamports: number,
+  blockhash = r.latestBlockhash("processed").blockhash,
+): Uint8Array {
+  const tx = new Transaction({ feePayer: from.publicKey, recentBlockhash: blockhash }).add(
+    SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to.publicKey, lamports }),
+  );
   tx.sign(from);
   return tx.serialize();
 }
@@ -48,7 +61,12 @@ describe("Solana runtime", () => {
     r.produceSlots(1);
     const signature = r.sendTransaction(transfer(r, alice, bob, LAMPORTS_PER_SOL));
     const slot = r.head;
-    expect(r.signatureStatus(signature)).toEqual({ slot, confirmations: 0, err: null, confirmationStatus: "processed" });
+    expect(r.signatureStatus(signature)).toEqual({
+      slot,
+      confirmations: 0,
+      err: null,
+      confirmationStatus: "processed",
+    });
     expect(r.balance(bob.publicKey.toBase58())).toBe(BigInt(LAMPORTS_PER_SOL));
     expect(r.balance(alice.publicKey.toBase58())).toBe(BigInt(LAMPORTS_PER_SOL) - 5000n);
     // At the confirmed slot (one deeper) the transfer is not there yet.
@@ -57,7 +75,12 @@ describe("Solana runtime", () => {
     expect(r.signatureStatus(signature)!.confirmationStatus).toBe("confirmed");
     expect(r.balance(bob.publicKey.toBase58(), r.slotAt("confirmed"))).toBe(BigInt(LAMPORTS_PER_SOL));
     r.produceSlots(FINALIZED_DEPTH - 1);
-    expect(r.signatureStatus(signature)).toEqual({ slot, confirmations: null, err: null, confirmationStatus: "finalized" });
+    expect(r.signatureStatus(signature)).toEqual({
+      slot,
+      confirmations: null,
+      err: null,
+      confirmationStatus: "finalized",
+    });
     expect(r.balance(bob.publicKey.toBase58(), r.slotAt("finalized"))).toBe(BigInt(LAMPORTS_PER_SOL));
     expect(r.transaction(signature)!.fee).toBe(5000n);
     expect(r.block(slot)!.signatures).toContain(signature);
@@ -75,7 +98,11 @@ describe("Solana runtime", () => {
     expect(r.isBlockhashValid(blockhash)).toBe(false);
     const wire = transfer(r, alice, Keypair.generate(), LAMPORTS_PER_SOL / 2, blockhash);
     const e = rejected(() => r.sendTransaction(wire));
-    expect({ code: e.code, err: e.err, message: e.message }).toEqual({ code: -32002, err: "BlockhashNotFound", message: "Transaction simulation failed: Blockhash not found" });
+    expect({ code: e.code, err: e.err, message: e.message }).toEqual({
+      code: -32002,
+      err: "BlockhashNotFound",
+      message: "Transaction simulation failed: Blockhash not found",
+    });
     const dropped = r.sendTransaction(wire, { skipPreflight: true });
     expect(r.signatureStatus(dropped)).toBeUndefined();
   });
@@ -103,7 +130,9 @@ describe("Solana runtime", () => {
     const forged = Uint8Array.from(transfer(r, alice, Keypair.generate(), LAMPORTS_PER_SOL / 4));
     forged[10] ^= 1;
     expect(rejected(() => r.sendTransaction(forged))).toMatchObject({ code: -32003, err: "SignatureFailure" });
-    expect(rejected(() => r.sendTransaction(new Uint8Array([1, 2, 3]))).message).toMatch(/^invalid transaction: failed to deserialize: truncated/);
+    expect(rejected(() => r.sendTransaction(new Uint8Array([1, 2, 3]))).message).toMatch(
+      /^invalid transaction: failed to deserialize: truncated/,
+    );
   });
 
   it("after a crash that lost slots without transactions, gives every slot its old blockhash again: a transaction signed before lands once the head is back", () => {

@@ -1,8 +1,9 @@
 // Every example in spec/openapi.yaml (responses, request bodies, webhook events) validates against
 // its schema, so that the Prism mock serves data a generated client accepts. Schemas are turned into
 // validators with zod 4's z.fromJSONSchema (JSON Schema 2020-12, as OpenAPI 3.1 uses).
-import SwaggerParser from "@apidevtools/swagger-parser";
+
 import { readFileSync } from "node:fs";
+import SwaggerParser from "@apidevtools/swagger-parser";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { z } from "zod";
@@ -28,7 +29,10 @@ function samplesOf(where: string, media: any): Sample[] {
 /** Walks paths and webhooks of the dereferenced document. */
 function collectSamples(api: any): Sample[] {
   const samples: Sample[] = [];
-  for (const [group, items] of [["paths", api.paths], ["webhooks", api.webhooks]] as const) {
+  for (const [group, items] of [
+    ["paths", api.paths],
+    ["webhooks", api.webhooks],
+  ] as const) {
     for (const [key, item] of Object.entries<any>(items)) {
       for (const method of METHODS.filter((m) => item[m])) {
         const op = item[method];
@@ -45,7 +49,9 @@ function collectSamples(api: any): Sample[] {
 
 function problemsOf(sample: Sample): string | undefined {
   const result = z.fromJSONSchema(sample.schema as any).safeParse(sample.value);
-  return result.success ? undefined : `${sample.where}: ${result.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`;
+  return result.success
+    ? undefined
+    : `${sample.where}: ${result.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`;
 }
 
 describe("spec examples", () => {

@@ -40,7 +40,10 @@ describe("redocly lint", () => {
     const lines = readFileSync(new URL("../redocly.yaml", import.meta.url), "utf8").split("\n");
     const unexplained = lines.flatMap((line, i) => {
       if (!/^\s+[a-z0-9@/-]+:\s*off\s*$/.test(line)) return [];
-      const before = lines.slice(0, i).reverse().find((l) => l.trim() !== "");
+      const before = lines
+        .slice(0, i)
+        .reverse()
+        .find((l) => l.trim() !== "");
       return before?.trim().startsWith("#") ? [] : [line.trim()];
     });
     expect(unexplained).toEqual([]);

@@ -3,13 +3,17 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { parseMockArgs, run, startMock, type MockHandle } from "../cli/mock.ts";
+import { type MockHandle, parseMockArgs, run, startMock } from "../cli/mock.ts";
 import { UsageError } from "../cli/usage-error.ts";
 
 const spec: any = parse(readFileSync(new URL("../spec/openapi.yaml", import.meta.url), "utf8"), { maxAliasCount: -1 });
 const OVERVIEW = "/api/v1/wallets/wal_01J9ZQ5A1B2C3D4E5F6G7H8J9K/overview";
 // Prism checks that the headers are present; it cannot check the HMAC, so any values pass.
-const ACCESS_HEADERS = { "ACCESS-API-KEY": "key_01J9ZP0A1B2C3D4E5F6G7H8J9K", "ACCESS-TIMESTAMP": "1736935500", "ACCESS-SIGN": "bm90IGNoZWNrZWQgYnkgcHJpc20=" };
+const ACCESS_HEADERS = {
+  "ACCESS-API-KEY": "key_01J9ZP0A1B2C3D4E5F6G7H8J9K",
+  "ACCESS-TIMESTAMP": "1736935500",
+  "ACCESS-SIGN": "bm90IGNoZWNrZWQgYnkgcHJpc20=",
+};
 
 describe("custody mock (Prism)", () => {
   let mock: MockHandle;

@@ -1,14 +1,26 @@
 // spec/openapi.yaml: valid OpenAPI 3.1, faithful to the seed's operations, and fully traced
 // (every item says whether it comes from the seed or was assumed, and why).
-import SwaggerParser from "@apidevtools/swagger-parser";
+
 import { readFileSync } from "node:fs";
+import SwaggerParser from "@apidevtools/swagger-parser";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 
 const SPEC_PATH = new URL("../spec/openapi.yaml", import.meta.url);
 const raw: any = parse(readFileSync(SPEC_PATH, "utf8"), { maxAliasCount: -1 });
 
-const SEED_TAGS = ["catalog", "wallets", "balances", "withdrawals", "transactions", "signing", "webhooks", "api-keys", "audit", "observability"];
+const SEED_TAGS = [
+  "catalog",
+  "wallets",
+  "balances",
+  "withdrawals",
+  "transactions",
+  "signing",
+  "webhooks",
+  "api-keys",
+  "audit",
+  "observability",
+];
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
 const UNAUTHORIZED = { success: false, message: "invalid api signature", code: "unauthorized", data: null };
 
@@ -19,9 +31,21 @@ const OPERATIONS: Record<string, [string, string, string, string, "seed" | "assu
   getWithdrawal: ["get", "/api/v1/withdrawals/{withdrawal_id}", "withdrawals", "200", "seed"],
   listWalletWithdrawals: ["get", "/api/v1/wallets/{wallet_id}/withdrawals", "withdrawals", "200", "seed"],
   getWalletCreationStatus: ["get", "/api/v1/wallets/creation-status/{wallet_id}", "wallets", "200", "seed"],
-  resendWebhookDelivery: ["post", "/api/v1/workspaces/{workspace_id}/webhook-logs/{delivery_id}/resend", "webhooks", "200", "seed"],
+  resendWebhookDelivery: [
+    "post",
+    "/api/v1/workspaces/{workspace_id}/webhook-logs/{delivery_id}/resend",
+    "webhooks",
+    "200",
+    "seed",
+  ],
   deleteWebhook: ["delete", "/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}", "webhooks", "200", "seed"],
-  getWebhookVerificationKey: ["get", "/api/v1/workspaces/{workspace_id}/webhook-verification-key", "webhooks", "200", "seed"],
+  getWebhookVerificationKey: [
+    "get",
+    "/api/v1/workspaces/{workspace_id}/webhook-verification-key",
+    "webhooks",
+    "200",
+    "seed",
+  ],
   createWallet: ["post", "/api/v1/wallets", "wallets", "202", "seed"],
   getDepositAddress: ["get", "/api/v1/wallets/{wallet_id}/deposit-address", "wallets", "200", "seed"],
   exportTransactions: ["get", "/api/v1/workspaces/{workspace_id}/transactions/export", "transactions", "200", "seed"],
@@ -32,7 +56,13 @@ const OPERATIONS: Record<string, [string, string, string, string, "seed" | "assu
   getWallet: ["get", "/api/v1/wallets/{wallet_id}", "wallets", "200", "assumed"],
   attachAsset: ["post", "/api/v1/wallets/{wallet_id}/assets", "wallets", "201", "assumed"],
   createWithdrawal: ["post", "/api/v1/wallets/{wallet_id}/request-withdrawal", "withdrawals", "201", "assumed"],
-  getWalletWithdrawal: ["get", "/api/v1/wallets/{wallet_id}/withdrawals/{withdrawal_id}", "withdrawals", "200", "assumed"],
+  getWalletWithdrawal: [
+    "get",
+    "/api/v1/wallets/{wallet_id}/withdrawals/{withdrawal_id}",
+    "withdrawals",
+    "200",
+    "assumed",
+  ],
   approveWithdrawal: ["post", "/api/v1/withdrawals/{withdrawal_id}/approve", "withdrawals", "200", "assumed"],
   rejectWithdrawal: ["post", "/api/v1/withdrawals/{withdrawal_id}/reject", "withdrawals", "200", "assumed"],
   listTransactions: ["get", "/api/v1/workspaces/{workspace_id}/transactions", "transactions", "200", "assumed"],
@@ -47,8 +77,20 @@ const OPERATIONS: Record<string, [string, string, string, string, "seed" | "assu
   createWebhook: ["post", "/api/v1/workspaces/{workspace_id}/webhooks", "webhooks", "201", "assumed"],
   listWebhooks: ["get", "/api/v1/workspaces/{workspace_id}/webhooks", "webhooks", "200", "assumed"],
   listWebhookDeliveries: ["get", "/api/v1/workspaces/{workspace_id}/webhook-logs", "webhooks", "200", "assumed"],
-  enableWebhook: ["post", "/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/enable", "webhooks", "200", "assumed"],
-  requeueFailedWebhookDeliveries: ["post", "/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/requeue-failed", "webhooks", "200", "assumed"],
+  enableWebhook: [
+    "post",
+    "/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/enable",
+    "webhooks",
+    "200",
+    "assumed",
+  ],
+  requeueFailedWebhookDeliveries: [
+    "post",
+    "/api/v1/workspaces/{workspace_id}/webhooks/{webhook_id}/requeue-failed",
+    "webhooks",
+    "200",
+    "assumed",
+  ],
   createApiKey: ["post", "/api/v1/workspaces/{workspace_id}/api-keys", "api-keys", "201", "assumed"],
   listApiKeys: ["get", "/api/v1/workspaces/{workspace_id}/api-keys", "api-keys", "200", "assumed"],
   revokeApiKey: ["delete", "/api/v1/workspaces/{workspace_id}/api-keys/{key_id}", "api-keys", "200", "assumed"],
@@ -93,11 +135,17 @@ function deref(node: any): any {
 /** Problems with the x-source / x-reason convention on one object, or [] when it is fine. */
 function traceProblems(where: string, node: any): string[] {
   const problems: string[] = [];
-  if (node["x-source"] !== "seed" && node["x-source"] !== "assumed") problems.push(`${where}: x-source must be seed or assumed`);
+  if (node["x-source"] !== "seed" && node["x-source"] !== "assumed")
+    problems.push(`${where}: x-source must be seed or assumed`);
   const needsReason = node["x-source"] === "assumed" || node["x-assumed-parts"] !== undefined;
-  if (needsReason && (typeof node["x-reason"] !== "string" || node["x-reason"].length < 10)) problems.push(`${where}: x-reason missing`);
-  if (typeof node["x-reason"] === "string" && node["x-reason"].includes("\n")) problems.push(`${where}: x-reason must be one line`);
-  if (node["x-assumed-parts"] !== undefined && !(Array.isArray(node["x-assumed-parts"]) && node["x-assumed-parts"].length > 0)) {
+  if (needsReason && (typeof node["x-reason"] !== "string" || node["x-reason"].length < 10))
+    problems.push(`${where}: x-reason missing`);
+  if (typeof node["x-reason"] === "string" && node["x-reason"].includes("\n"))
+    problems.push(`${where}: x-reason must be one line`);
+  if (
+    node["x-assumed-parts"] !== undefined &&
+    !(Array.isArray(node["x-assumed-parts"]) && node["x-assumed-parts"].length > 0)
+  ) {
     problems.push(`${where}: x-assumed-parts must be a non-empty list`);
   }
   return problems;
@@ -110,7 +158,9 @@ describe("spec/openapi.yaml validity", () => {
 
   it("rejects a broken copy (the validation can fail)", async () => {
     const broken = structuredClone(raw);
-    broken.paths["/api/v1/health"].get.responses["200"].content["application/json"].schema = { $ref: "#/components/schemas/Nope" };
+    broken.paths["/api/v1/health"].get.responses["200"].content["application/json"].schema = {
+      $ref: "#/components/schemas/Nope",
+    };
     await expect(SwaggerParser.validate(broken)).rejects.toThrow();
   });
 
@@ -128,7 +178,13 @@ describe("operations", () => {
     expect(Object.keys(actual).sort()).toEqual(Object.keys(OPERATIONS).sort());
     for (const [id, [method, path, tag, status, source]] of Object.entries(OPERATIONS)) {
       const o = actual[id];
-      expect({ id, method: o.method, path: o.path, tags: o.op.tags, source: o.op["x-source"] }).toEqual({ id, method, path, tags: [tag], source });
+      expect({ id, method: o.method, path: o.path, tags: o.op.tags, source: o.op["x-source"] }).toEqual({
+        id,
+        method,
+        path,
+        tags: [tag],
+        source,
+      });
       const success = Object.keys(o.op.responses).filter((s) => s.startsWith("2"));
       expect({ id, success }).toEqual({ id, success: [status] });
     }
@@ -181,17 +237,25 @@ describe("operations", () => {
   it("marks which responses the seed shows on each seed operation (seed 4 and 7)", () => {
     const seedErrors = (id: string) => {
       const shown = byId(id).op["x-seed-responses"];
-      return Object.keys(shown).filter((s) => s !== "200" && s !== "401").sort();
+      return Object.keys(shown)
+        .filter((s) => s !== "200" && s !== "401")
+        .sort();
     };
-    expect(byId("getWalletOverview").op["x-seed-responses"]).toEqual({ "200": "shown", "401": "shown", "404": "shown" });
-    for (const id of ["getWalletAssetBalance", "listWalletWithdrawals", "getWebhookVerificationKey"]) expect(seedErrors(id), id).toEqual(["404"]);
+    expect(byId("getWalletOverview").op["x-seed-responses"]).toEqual({
+      "200": "shown",
+      "401": "shown",
+      "404": "shown",
+    });
+    for (const id of ["getWalletAssetBalance", "listWalletWithdrawals", "getWebhookVerificationKey"])
+      expect(seedErrors(id), id).toEqual(["404"]);
     for (const id of ["getWithdrawal", "getWalletCreationStatus", "resendWebhookDelivery", "deleteWebhook"]) {
       expect(seedErrors(id), id).toEqual(["400", "404"]);
       expect(byId(id).op["x-reason"], id).toBeTruthy();
     }
     for (const id of SEED_OPS) {
       const { op } = byId(id);
-      for (const status of Object.keys(op["x-seed-responses"])) expect(op.responses[status], `${id} ${status}`).toBeDefined();
+      for (const status of Object.keys(op["x-seed-responses"]))
+        expect(op.responses[status], `${id} ${status}`).toBeDefined();
     }
   });
 });
@@ -201,7 +265,12 @@ describe("responses", () => {
     const unauthorized = raw.components.responses.Unauthorized;
     expect(deref(unauthorized.content["application/json"].examples.default).value).toEqual(UNAUTHORIZED);
     const schema = raw.components.schemas.UnauthorizedEnvelope.properties;
-    expect([schema.success.const, schema.message.const, schema.code.const, schema.data.type]).toEqual([false, "invalid api signature", "unauthorized", "null"]);
+    expect([schema.success.const, schema.message.const, schema.code.const, schema.data.type]).toEqual([
+      false,
+      "invalid api signature",
+      "unauthorized",
+      "null",
+    ]);
     for (const { op } of operations()) {
       expect(op.responses["401"], op.operationId).toEqual({ $ref: "#/components/responses/Unauthorized" });
       expect(op.responses["403"], op.operationId).toBeDefined();
@@ -252,7 +321,9 @@ describe("security, roles and scopes", () => {
   it("requires the three ACCESS headers together, with the HMAC extension of the brief", () => {
     expect(raw.security).toEqual([{ AccessApiKey: [], AccessTimestamp: [], AccessSign: [] }]);
     const schemes = raw.components.securitySchemes;
-    expect([schemes.AccessApiKey, schemes.AccessTimestamp, schemes.AccessSign].map((s: any) => [s.type, s.in, s.name])).toEqual([
+    expect(
+      [schemes.AccessApiKey, schemes.AccessTimestamp, schemes.AccessSign].map((s: any) => [s.type, s.in, s.name]),
+    ).toEqual([
       ["apiKey", "header", "ACCESS-API-KEY"],
       ["apiKey", "header", "ACCESS-TIMESTAMP"],
       ["apiKey", "header", "ACCESS-SIGN"],
@@ -278,8 +349,13 @@ describe("security, roles and scopes", () => {
     for (const { method, op } of operations()) {
       const id = op.operationId;
       expect(op["x-custody-scopes"].length, id).toBeGreaterThan(0);
-      for (const s of op["x-custody-scopes"]) expect(scopes.filter((x) => x !== "*"), id).toContain(s);
-      const expected = op.tags[0] === "api-keys" ? (method === "get" ? "admin" : "owner") : method === "get" ? "viewer" : "admin";
+      for (const s of op["x-custody-scopes"])
+        expect(
+          scopes.filter((x) => x !== "*"),
+          id,
+        ).toContain(s);
+      const expected =
+        op.tags[0] === "api-keys" ? (method === "get" ? "admin" : "owner") : method === "get" ? "viewer" : "admin";
       expect(op["x-custody-min-role"], id).toBe(expected);
     }
     expect(byId("getWalletOverview").op["x-custody-scopes"]).toEqual(["balances:read"]);
@@ -296,7 +372,8 @@ describe("traceability (x-source / x-reason)", () => {
   it("marks every component schema, response, parameter, header and security scheme", () => {
     const problems: string[] = [];
     for (const kind of ["schemas", "responses", "parameters", "headers", "securitySchemes"]) {
-      for (const [name, node] of Object.entries<any>(raw.components[kind])) problems.push(...traceProblems(`${kind}/${name}`, node));
+      for (const [name, node] of Object.entries<any>(raw.components[kind]))
+        problems.push(...traceProblems(`${kind}/${name}`, node));
     }
     expect(problems).toEqual([]);
   });
@@ -315,7 +392,13 @@ describe("traceability (x-source / x-reason)", () => {
       }
     };
     walk(raw, "");
-    expect(found).toEqual(expect.arrayContaining(["/x-custody-webhook-signature", "/x-custody-roles", "/components/securitySchemes/AccessSign/x-custody-hmac"]));
+    expect(found).toEqual(
+      expect.arrayContaining([
+        "/x-custody-webhook-signature",
+        "/x-custody-roles",
+        "/components/securitySchemes/AccessSign/x-custody-hmac",
+      ]),
+    );
   });
 
   it("catches an unmarked item (the convention check can fail)", () => {
@@ -325,7 +408,15 @@ describe("traceability (x-source / x-reason)", () => {
 });
 
 describe("webhooks and events", () => {
-  const EVENTS = ["wallet.created", "deposit.pending", "deposit.confirmed", "withdrawal.pending", "withdrawal.executed", "withdrawal.confirmed", "withdrawal.failed"];
+  const EVENTS = [
+    "wallet.created",
+    "deposit.pending",
+    "deposit.confirmed",
+    "withdrawal.pending",
+    "withdrawal.executed",
+    "withdrawal.confirmed",
+    "withdrawal.failed",
+  ];
 
   it("has one POST webhook per event type, with the default profile's signature headers", () => {
     expect(Object.keys(raw.webhooks)).toEqual(EVENTS);
@@ -334,7 +425,10 @@ describe("webhooks and events", () => {
       const op = raw.webhooks[event].post;
       expect(op.security, event).toEqual([]);
       const headers = op.parameters.map(deref);
-      expect(headers.map((h: any) => [h.in, h.name, h.required]), event).toEqual([
+      expect(
+        headers.map((h: any) => [h.in, h.name, h.required]),
+        event,
+      ).toEqual([
         ["header", "x-webhook-event-id", true],
         ["header", "x-webhook-signature", true],
       ]);
@@ -349,8 +443,16 @@ describe("webhooks and events", () => {
     expect(sig.default).toBe("canonical-json");
     expect(sig["why-default"]).toMatch(/fystack\/platform-sdk src\/utils.ts/);
     expect(Object.keys(sig.profiles).sort()).toEqual(["canonical-json", "standard-webhooks"]);
-    expect(sig.profiles["standard-webhooks"].headers).toEqual({ id: "webhook-id", timestamp: "webhook-timestamp", signature: "webhook-signature" });
-    expect(sig.profiles["canonical-json"].headers).toEqual({ signature: "x-webhook-signature", "event-id": "x-webhook-event-id", hmac: "x-webhook-hmac-signature" });
+    expect(sig.profiles["standard-webhooks"].headers).toEqual({
+      id: "webhook-id",
+      timestamp: "webhook-timestamp",
+      signature: "webhook-signature",
+    });
+    expect(sig.profiles["canonical-json"].headers).toEqual({
+      signature: "x-webhook-signature",
+      "event-id": "x-webhook-event-id",
+      hmac: "x-webhook-hmac-signature",
+    });
   });
 });
 
@@ -371,20 +473,46 @@ describe("seed resources (section 2)", () => {
   it("gives every seed field of each resource its type", () => {
     // Asset: the 14 seed fields plus created_at and updated_at; WalletCreationStatus: 11 plus wallet_purpose
     // (both named by the real service's SDK, src/types.ts).
-    const fields: Record<string, number> = { Asset: 16, Network: 10, WalletCreationStatus: 12, WebhookDelivery: 17, WebhookDeleteResult: 3, WebhookVerificationKey: 1 };
-    for (const [name, count] of Object.entries(fields)) expect(Object.keys(S()[name].properties).length, name).toBe(count);
+    const fields: Record<string, number> = {
+      Asset: 16,
+      Network: 10,
+      WalletCreationStatus: 12,
+      WebhookDelivery: 17,
+      WebhookDeleteResult: 3,
+      WebhookVerificationKey: 1,
+    };
+    for (const [name, count] of Object.entries(fields))
+      expect(Object.keys(S()[name].properties).length, name).toBe(count);
     // Withdrawal: the 18 seed fields plus the 7 assumed ones of the real service's SDK (src/types.ts Withdrawal)
     // and last_sent_at.
     expect(Object.keys(S().Withdrawal.properties)).toHaveLength(26);
     for (const name of ["confirmed_at"]) expect(S().Withdrawal.properties[name].format).toBe("date-time");
-    for (const name of ["next_attempt_at", "last_attempt_at", "delivered_at", "created_at", "updated_at"]) expect(S().WebhookDelivery.properties[name].format).toBe("date-time");
+    for (const name of ["next_attempt_at", "last_attempt_at", "delivered_at", "created_at", "updated_at"])
+      expect(S().WebhookDelivery.properties[name].format).toBe("date-time");
   });
 
   it("declares the status values, with the seed-shown ones marked (section 3)", () => {
-    expect(S().WalletCreationState).toMatchObject({ enum: ["pending", "success", "error"], "x-seed-values": ["pending"] });
-    expect(S().WebhookDeliveryStatus).toMatchObject({ enum: ["pending", "delivered", "failed"], "x-seed-values": ["pending"] });
-    expect(S().WebhookDeleteResult.properties.status).toMatchObject({ enum: ["deleted"], "x-seed-values": ["deleted"] });
-    expect(S().WithdrawalStatus.enum).toEqual(["pending", "pending_approval", "approved", "rejected", "processing", "completed", "failed"]);
+    expect(S().WalletCreationState).toMatchObject({
+      enum: ["pending", "success", "error"],
+      "x-seed-values": ["pending"],
+    });
+    expect(S().WebhookDeliveryStatus).toMatchObject({
+      enum: ["pending", "delivered", "failed"],
+      "x-seed-values": ["pending"],
+    });
+    expect(S().WebhookDeleteResult.properties.status).toMatchObject({
+      enum: ["deleted"],
+      "x-seed-values": ["deleted"],
+    });
+    expect(S().WithdrawalStatus.enum).toEqual([
+      "pending",
+      "pending_approval",
+      "approved",
+      "rejected",
+      "processing",
+      "completed",
+      "failed",
+    ]);
   });
 
   it("ignores unknown properties on every request body (x-custody-limits.unknown-body-fields)", () => {

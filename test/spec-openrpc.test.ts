@@ -7,14 +7,27 @@ import { z } from "zod";
 const doc: any = JSON.parse(readFileSync(new URL("../spec/openrpc.json", import.meta.url), "utf8"));
 const UNAUTHORIZED = { jsonrpc: "2.0", id: null, error: { code: -32001, message: "unauthorized" } };
 const ASSUMED_METHODS = [
-  "eth_chainId", "net_version", "eth_getBalance", "eth_getTransactionByHash", "eth_getTransactionReceipt", "eth_sendRawTransaction",
-  "eth_getTransactionCount", "eth_estimateGas", "eth_gasPrice", "eth_call", "eth_subscribe", "eth_unsubscribe",
+  "eth_chainId",
+  "net_version",
+  "eth_getBalance",
+  "eth_getTransactionByHash",
+  "eth_getTransactionReceipt",
+  "eth_sendRawTransaction",
+  "eth_getTransactionCount",
+  "eth_estimateGas",
+  "eth_gasPrice",
+  "eth_call",
+  "eth_subscribe",
+  "eth_unsubscribe",
 ];
 
 /** Follows "#/components/..." references of the document. */
 function resolve(node: any): any {
   if (!node?.$ref) return node;
-  const target = node.$ref.slice(2).split("/").reduce((n: any, k: string) => n?.[k], doc);
+  const target = node.$ref
+    .slice(2)
+    .split("/")
+    .reduce((n: any, k: string) => n?.[k], doc);
   if (target === undefined) throw new Error(`unresolved ${node.$ref}`);
   return target;
 }
@@ -47,7 +60,8 @@ describe("spec/openrpc.json", () => {
       for (const p of m.params.map(resolve)) expect(p.name && p.schema, m.name).toBeTruthy();
       expect(m.result?.name && m.result?.schema, m.name).toBeTruthy();
       expect(["seed", "assumed"], m.name).toContain(m["x-source"]);
-      if (m["x-source"] === "assumed" || m["x-assumed-parts"]) expect(String(m["x-reason"] ?? "").length, m.name).toBeGreaterThan(10);
+      if (m["x-source"] === "assumed" || m["x-assumed-parts"])
+        expect(String(m["x-reason"] ?? "").length, m.name).toBeGreaterThan(10);
     }
   });
 
@@ -79,8 +93,10 @@ describe("spec/openrpc.json", () => {
     expect(full.schema).toEqual({ type: "boolean" });
     expect(doc.components.schemas.Block.required).toEqual(["hash", "number", "timestamp"]);
     const result = validator(m.result.schema);
-    expect(result.safeParse({ hash: "0x" + "ab".repeat(32), number: "0x1", timestamp: "0x6787883c" }).success).toBe(true);
-    expect(result.safeParse({ hash: "0x" + "ab".repeat(32), number: 1, timestamp: "0x6787883c" }).success).toBe(false);
+    expect(result.safeParse({ hash: `0x${"ab".repeat(32)}`, number: "0x1", timestamp: "0x6787883c" }).success).toBe(
+      true,
+    );
+    expect(result.safeParse({ hash: `0x${"ab".repeat(32)}`, number: 1, timestamp: "0x6787883c" }).success).toBe(false);
     expect(method("eth_blockNumber").params).toEqual([]);
   });
 
@@ -106,7 +122,8 @@ describe("spec/openrpc.json", () => {
     expect(transports["x-source"]).toBe("seed");
     expect(transports.http).toMatchObject({ method: "POST", path: "/rpc", "content-type": "application/json" });
     expect(transports.websocket.path).toBe("/ws");
-    for (const name of ["eth_subscribe", "eth_unsubscribe"]) expect(method(name)["x-custody-transports"]).toEqual(["websocket"]);
+    for (const name of ["eth_subscribe", "eth_unsubscribe"])
+      expect(method(name)["x-custody-transports"]).toEqual(["websocket"]);
     expect(method("eth_subscribe").params[0].schema.enum).toEqual(["newHeads"]);
   });
 

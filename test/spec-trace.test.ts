@@ -50,7 +50,9 @@ describe("spec/trace.yaml", () => {
   });
 
   it("resolves every pointer of every statement and gap", () => {
-    const unresolved = [...statements, ...gaps].flatMap((s) => s.pointers.filter((p: string) => resolvePointer(p) === undefined).map((p: string) => `${s.id}: ${p}`));
+    const unresolved = [...statements, ...gaps].flatMap((s) =>
+      s.pointers.filter((p: string) => resolvePointer(p) === undefined).map((p: string) => `${s.id}: ${p}`),
+    );
     expect(unresolved).toEqual([]);
   });
 
@@ -88,7 +90,9 @@ describe("spec/trace.yaml", () => {
     const normalise = (t: string) => t.replace(/[|`*]/g, " ").replace(/\s+/g, " ").trim();
     const seed = normalise(seedText);
     const missing = [...statements, ...gaps].filter((s) => {
-      const pieces = normalise(s.quote.replace(/^\(not stated\).*/, "")).split("...").map((p) => p.trim().replace(/[.;:]$/, ""));
+      const pieces = normalise(s.quote.replace(/^\(not stated\).*/, ""))
+        .split("...")
+        .map((p) => p.trim().replace(/[.;:]$/, ""));
       return pieces.some((piece) => piece.length > 0 && !seed.includes(piece));
     });
     expect(missing.map((s) => `${s.id}: ${s.quote}`)).toEqual([]);

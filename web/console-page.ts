@@ -34,7 +34,11 @@ function hostName(hostHeader: string | undefined): string | undefined {
 
 export function createConsolePage(options: ConsolePageOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
   const hosts = new Set(["localhost", "127.0.0.1", "::1", ...(options.hosts ?? [])]);
-  const operations = Buffer.from(JSON.stringify(Object.fromEntries(options.operations.map((o) => [o.operationId, { method: o.method, path: o.path }]))));
+  const operations = Buffer.from(
+    JSON.stringify(
+      Object.fromEntries(options.operations.map((o) => [o.operationId, { method: o.method, path: o.path }])),
+    ),
+  );
   const config = Buffer.from(JSON.stringify(options.config));
   return (req, res) => {
     if (req.method !== "GET" && req.method !== "HEAD") return false;

@@ -14,7 +14,8 @@ const TYPES: Readonly<Record<string, string>> = {
   ".png": "image/png",
 };
 
-const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'";
 
 const cache = new Map<string, Buffer>();
 
@@ -28,7 +29,13 @@ export function readAsset(file: string): Buffer {
 }
 
 /** Sends a file (or given bytes) with its content type; HEAD gets the headers only. */
-export function sendAsset(res: ServerResponse, method: string | undefined, file: string, bytes: Buffer = readAsset(file), cacheControl = "no-cache"): void {
+export function sendAsset(
+  res: ServerResponse,
+  method: string | undefined,
+  file: string,
+  bytes: Buffer = readAsset(file),
+  cacheControl = "no-cache",
+): void {
   res.writeHead(200, {
     "content-type": TYPES[path.extname(file)] ?? "application/octet-stream",
     "content-length": String(bytes.length),

@@ -6,8 +6,15 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { announce } from "./announce.ts";
 
-const body = Buffer.from(process.env.BENCH_FLOOR_BODY ?? '{"success":true,"message":"success","code":0,"data":[]}', "utf8");
-const headers = { "content-type": "application/json; charset=utf-8", "content-length": String(body.length), "x-request-id": "req_floor" };
+const body = Buffer.from(
+  process.env.BENCH_FLOOR_BODY ?? '{"success":true,"message":"success","code":0,"data":[]}',
+  "utf8",
+);
+const headers = {
+  "content-type": "application/json; charset=utf-8",
+  "content-length": String(body.length),
+  "x-request-id": "req_floor",
+};
 const counting = process.env.BENCH_FLOOR_COUNT === "1";
 let served = 0;
 

@@ -12,11 +12,20 @@ try {
   const [dataDir, sizeArg] = process.argv.slice(2);
   const size = Number(sizeArg);
   if (!dataDir || !Number.isInteger(size) || size < 1) throw new Error("usage: lists-fill.ts DATA_DIR SIZE");
-  const sandbox = await startSandbox({ dataDir, seed: "bench-lists", env: {}, logger: { error: (m) => process.stderr.write(`sandbox: ${m}\n`) } });
+  const sandbox = await startSandbox({
+    dataDir,
+    seed: "bench-lists",
+    env: {},
+    logger: { error: (m) => process.stderr.write(`sandbox: ${m}\n`) },
+  });
   gc();
   const before = process.memoryUsage();
   const started = performance.now();
-  const filled = await fillStore(sandbox.app.ctx.store, sandbox.workspace_id, sandbox.api_key, { wallets: size, withdrawals: size, deliveries: size });
+  const filled = await fillStore(sandbox.app.ctx.store, sandbox.workspace_id, sandbox.api_key, {
+    wallets: size,
+    withdrawals: size,
+    deliveries: size,
+  });
   const fillMs = performance.now() - started;
   gc();
   const after = process.memoryUsage();

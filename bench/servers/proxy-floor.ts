@@ -10,7 +10,12 @@ try {
   const upstream = new URL(process.argv[2] ?? "");
   const pool = new Pool(upstream.origin, { connections: 32 });
   const forward = async (body: Buffer): Promise<{ status: number; bytes: Buffer }> => {
-    const res = await pool.request({ method: "POST", path: upstream.pathname, headers: { "content-type": "application/json" }, body });
+    const res = await pool.request({
+      method: "POST",
+      path: upstream.pathname,
+      headers: { "content-type": "application/json" },
+      body,
+    });
     return { status: res.statusCode, bytes: Buffer.from(await res.body.arrayBuffer()) };
   };
   const server = createServer((req, res) => {
@@ -32,7 +37,10 @@ try {
   const wss = new WebSocketServer({ server, path: "/ws" });
   wss.on("connection", (socket) => {
     socket.on("message", (data: Buffer) => {
-      forward(data).then(({ bytes }) => socket.send(bytes, { binary: false }), () => socket.close(1011));
+      forward(data).then(
+        ({ bytes }) => socket.send(bytes, { binary: false }),
+        () => socket.close(1011),
+      );
     });
   });
   server.listen(0, "127.0.0.1", () => {

@@ -20,7 +20,9 @@ async function readyWallet(baseUrl: string, apiKey: string, apiSecret: string): 
   if (!walletId) throw new Error("createWallet returned no wallet_id");
   // The overview of a wallet still being created may be an error; wait until it exists.
   for (let i = 0; i < 100; i++) {
-    const status = unwrapEnvelope<CreationStatus>(await transport.request({ method: "GET", path: `/api/v1/wallets/creation-status/${walletId}` }));
+    const status = unwrapEnvelope<CreationStatus>(
+      await transport.request({ method: "GET", path: `/api/v1/wallets/creation-status/${walletId}` }),
+    );
     if (status.status === "success") return walletId;
     if (status.status === "error") throw new Error("wallet creation failed");
     await new Promise((r) => setTimeout(r, 100));
@@ -29,9 +31,18 @@ async function readyWallet(baseUrl: string, apiKey: string, apiSecret: string): 
 }
 
 try {
-  const sandbox = await startSandbox({ seed: "bench", env: {}, logger: { error: (m) => process.stderr.write(`sandbox: ${m}\n`) } });
+  const sandbox = await startSandbox({
+    seed: "bench",
+    env: {},
+    logger: { error: (m) => process.stderr.write(`sandbox: ${m}\n`) },
+  });
   const walletId = await readyWallet(sandbox.base_url, sandbox.api_key, sandbox.api_secret);
-  announce({ base_url: sandbox.base_url, api_key: sandbox.api_key, api_secret: sandbox.api_secret, wallet_id: walletId });
+  announce({
+    base_url: sandbox.base_url,
+    api_key: sandbox.api_key,
+    api_secret: sandbox.api_secret,
+    wallet_id: walletId,
+  });
 } catch (error) {
   failStart(error);
 }

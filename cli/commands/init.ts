@@ -1,5 +1,5 @@
 // `custody init`: its declaration (flags, help); the command is ../init.ts.
-import { HELP_OPTION, type CommandSpec } from "../options.ts";
+import { type CommandSpec, HELP_OPTION } from "../options.ts";
 
 const TARGET = "the target `staging` (written into it; asked for when stdin is a terminal)";
 
@@ -7,24 +7,70 @@ const TARGET = "the target `staging` (written into it; asked for when stdin is a
 export const INIT_TARGET_SETTINGS = {
   "base-url": { type: "string", value: "URL", section: TARGET, description: "the wallet API base", config: false },
   "rpc-url": { type: "string", value: "URL", section: TARGET, description: "the node access base", config: false },
-  "workspace-id": { type: "string", value: "ID", section: TARGET, description: "the workspace of the keys", config: false },
+  "workspace-id": {
+    type: "string",
+    value: "ID",
+    section: TARGET,
+    description: "the workspace of the keys",
+    config: false,
+  },
   "wallet-id": { type: "string", value: "ID", section: TARGET, description: "an existing wallet", config: false },
-  "asset-id": { type: "string", value: "ID", section: TARGET, description: "an asset attached to that wallet", config: false },
-  "withdrawal-id": { type: "string", value: "ID", section: TARGET, description: "an existing withdrawal", config: false },
-  "webhook-id": { type: "string", value: "ID", section: TARGET, description: "a webhook registered to --webhook-receiver-url (deleted by the run)", config: false },
-  "delivery-id": { type: "string", value: "ID", section: TARGET, description: "a delivery of that webhook", config: false },
-  "webhook-receiver-url": { type: "string", value: "URL", section: TARGET, description: "where the deployment reaches certify's receiver", config: false },
+  "asset-id": {
+    type: "string",
+    value: "ID",
+    section: TARGET,
+    description: "an asset attached to that wallet",
+    config: false,
+  },
+  "withdrawal-id": {
+    type: "string",
+    value: "ID",
+    section: TARGET,
+    description: "an existing withdrawal",
+    config: false,
+  },
+  "webhook-id": {
+    type: "string",
+    value: "ID",
+    section: TARGET,
+    description: "a webhook registered to --webhook-receiver-url (deleted by the run)",
+    config: false,
+  },
+  "delivery-id": {
+    type: "string",
+    value: "ID",
+    section: TARGET,
+    description: "a delivery of that webhook",
+    config: false,
+  },
+  "webhook-receiver-url": {
+    type: "string",
+    value: "URL",
+    section: TARGET,
+    description: "where the deployment reaches certify's receiver",
+    config: false,
+  },
 } as const;
 
 export const INIT_OPTIONS = {
-  ci: { type: "string", value: "github", description: "also write the CI workflow: .github/workflows/custody.yml (certify with the custody action)" },
-  format: { type: "string", value: "yaml|json", description: "the config file's format (json has no comments)", default: "yaml" },
+  ci: {
+    type: "string",
+    value: "github",
+    description: "also write the CI workflow: .github/workflows/custody.yml (certify with the custody action)",
+  },
+  format: {
+    type: "string",
+    value: "yaml|json",
+    description: "the config file's format (json has no comments)",
+    default: "yaml",
+  },
   force: { type: "boolean", description: "overwrite files that exist" },
   ...INIT_TARGET_SETTINGS,
   "restricted-keys": {
     type: "boolean",
     section: TARGET,
-    description: "the target names a viewer key and a balances:read key by variable\n(STAGING_VIEWER_API_KEY, ..._SECRET, STAGING_SCOPED_API_KEY, ..._SECRET)",
+    description:
+      "the target names a viewer key and a balances:read key by variable\n(STAGING_VIEWER_API_KEY, ..._SECRET, STAGING_SCOPED_API_KEY, ..._SECRET)",
     config: false,
   },
   "other-workspace-id": {

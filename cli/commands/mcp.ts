@@ -1,5 +1,5 @@
 // `custody mcp`: its declaration (flags, help, config keys); the command is ../mcp.ts.
-import { CONFIG_OPTION, HELP_OPTION, type CommandSpec } from "../options.ts";
+import { CONFIG_OPTION, type CommandSpec, HELP_OPTION } from "../options.ts";
 import { CREDENTIAL_OPTIONS } from "./signed-call.ts";
 
 const TARGET = "target (default: the running sandbox's file, see CUSTODY_SANDBOX_FILE)";

@@ -1,12 +1,28 @@
 // `custody replay`: its declaration (flags, help); the command is ../replay.ts.
-import { HELP_OPTION, type CommandSpec } from "../options.ts";
+import { type CommandSpec, HELP_OPTION } from "../options.ts";
 
 export const REPLAY_OPTIONS = {
   check: { type: "string", value: "ID", description: "replay this check's request (default: every failed check's)" },
-  "base-url": { type: "string", value: "URL", description: "send to this origin instead of the recorded one (e.g. a restarted sandbox)" },
+  "base-url": {
+    type: "string",
+    value: "URL",
+    description: "send to this origin instead of the recorded one (e.g. a restarted sandbox)",
+  },
   "api-key": { type: "string", value: "KEY", env: "CUSTODY_API_KEY", description: "sign with this key id" },
-  "api-secret": { type: "string", value: "SECRET", env: "CUSTODY_API_SECRET", secret: true, description: "and its secret" },
-  "rpc-api-key": { type: "string", value: "KEY", env: "CUSTODY_RPC_API_KEY", secret: true, description: "node access key for recorded JSON-RPC requests" },
+  "api-secret": {
+    type: "string",
+    value: "SECRET",
+    env: "CUSTODY_API_SECRET",
+    secret: true,
+    description: "and its secret",
+  },
+  "rpc-api-key": {
+    type: "string",
+    value: "KEY",
+    env: "CUSTODY_RPC_API_KEY",
+    secret: true,
+    description: "node access key for recorded JSON-RPC requests",
+  },
   ...HELP_OPTION,
 } as const;
 

@@ -1,12 +1,26 @@
 // `custody request`: its declaration (flags, help); the command is ../request.ts.
-import { HELP_OPTION, type CommandSpec } from "../options.ts";
+import { type CommandSpec, HELP_OPTION } from "../options.ts";
 import { CREDENTIAL_OPTIONS } from "./signed-call.ts";
 
 export const REQUEST_OPTIONS = {
-  param: { type: "string", multiple: true, value: "k=v", description: "path parameter (repeatable); workspace_id defaults to the credentials' workspace" },
+  param: {
+    type: "string",
+    multiple: true,
+    value: "k=v",
+    description: "path parameter (repeatable); workspace_id defaults to the credentials' workspace",
+  },
   query: { type: "string", multiple: true, value: "k=v", description: "query parameter (repeatable)" },
-  header: { type: "string", multiple: true, value: "k=v", description: "extra header (repeatable); operations that take an Idempotency-Key get a fresh one" },
-  body: { type: "string", value: "JSON|@file", description: "request body: JSON text, @file, or @- for standard input" },
+  header: {
+    type: "string",
+    multiple: true,
+    value: "k=v",
+    description: "extra header (repeatable); operations that take an Idempotency-Key get a fresh one",
+  },
+  body: {
+    type: "string",
+    value: "JSON|@file",
+    description: "request body: JSON text, @file, or @- for standard input",
+  },
   curl: { type: "boolean", description: "print the signed curl command line instead of sending (valid for 5 minutes)" },
   ...CREDENTIAL_OPTIONS,
   ...HELP_OPTION,
@@ -24,7 +38,7 @@ export const REQUEST_COMMAND: CommandSpec<typeof REQUEST_OPTIONS> = {
   notes: ["Without credentials, the running `custody sandbox`'s owner key is used (from the file it writes)."],
   examples: [
     "custody request listWallets",
-    "custody request createWallet --body '{\"name\":\"ops\"}'",
+    'custody request createWallet --body \'{"name":"ops"}\'',
     "custody request getWalletOverview --param wallet_id=wal_…",
     "custody request GET /api/v1/networks --curl",
   ],

@@ -1,6 +1,6 @@
 // `custody sandbox`: its declaration (flags, help, config keys); the command is ../sandbox.ts.
 import { CREDENTIAL_ENV, PROFILE_ENV, SEED_ENV } from "../../reference/credential-env.ts";
-import { CONFIG_OPTION, HELP_OPTION, type CommandSpec } from "../options.ts";
+import { CONFIG_OPTION, type CommandSpec, HELP_OPTION } from "../options.ts";
 
 /**
  * The port of the real service's self-hosted deployment: its public SDK's environment 'local' targets
@@ -23,14 +23,43 @@ export const SANDBOX_OPTIONS = {
     description: "Solana JSON-RPC port; its WebSocket takes S + 1, where @solana/web3.js looks",
     default: "a free pair",
   },
-  "no-solana": { type: "boolean", description: "run without the embedded Solana runtime (Solana addresses are still derived)" },
+  "no-solana": {
+    type: "boolean",
+    description: "run without the embedded Solana runtime (Solana addresses are still derived)",
+  },
   host: { type: "string", value: "H", description: "address to listen on", default: "127.0.0.1" },
   json: { type: "boolean", description: "print one JSON line with URLs and credentials once listening" },
-  upstream: { type: "string", value: "URL", description: "forward node access to this JSON-RPC node instead of the embedded chain" },
-  data: { type: "string", value: "DIR", path: true, description: "keep state in DIR across restarts", default: "in memory" },
-  "block-time": { type: "string", value: "S", description: "seconds between blocks of the embedded chain", default: "1" },
-  seed: { type: "string", value: "TEXT", env: SEED_ENV, description: "derive every seeded credential from TEXT (reproducible runs)" },
-  "webhook-profile": { type: "string", value: "P", env: PROFILE_ENV, description: "canonical-json (the real service's) or standard-webhooks", default: "canonical-json" },
+  upstream: {
+    type: "string",
+    value: "URL",
+    description: "forward node access to this JSON-RPC node instead of the embedded chain",
+  },
+  data: {
+    type: "string",
+    value: "DIR",
+    path: true,
+    description: "keep state in DIR across restarts",
+    default: "in memory",
+  },
+  "block-time": {
+    type: "string",
+    value: "S",
+    description: "seconds between blocks of the embedded chain",
+    default: "1",
+  },
+  seed: {
+    type: "string",
+    value: "TEXT",
+    env: SEED_ENV,
+    description: "derive every seeded credential from TEXT (reproducible runs)",
+  },
+  "webhook-profile": {
+    type: "string",
+    value: "P",
+    env: PROFILE_ENV,
+    description: "canonical-json (the real service's) or standard-webhooks",
+    default: "canonical-json",
+  },
   "webhook-schedule": {
     type: "string",
     value: "S",
@@ -42,7 +71,8 @@ export const SANDBOX_OPTIONS = {
     type: "string",
     multiple: true,
     value: "O",
-    description: "origin allowed to call the API from a browser, e.g. http://localhost:5173\n(repeat or comma-separate)",
+    description:
+      "origin allowed to call the API from a browser, e.g. http://localhost:5173\n(repeat or comma-separate)",
     default: "'*', any origin: the sandbox is for local work",
   },
   ...CONFIG_OPTION,

@@ -26,4 +26,3 @@ export interface Check extends CheckIdentity {
   /** Returns nothing on success; throws CheckFailed / CheckSkipped (see outcome.ts) or returns an Outcome. */
   run(ctx: CheckContext): Promise<Outcome | void>;
 }
-

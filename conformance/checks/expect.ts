@@ -1,9 +1,9 @@
 // Assertions on wallet API responses. Each throws CheckFailed carrying the exchange as evidence,
 // so a failing check always shows the request that reproduces it and what came back.
-import { isEnvelope, UNAUTHORIZED_ENVELOPE, type Envelope } from "../../runtime/envelope.ts";
-import { CheckFailed } from "./outcome.ts";
+import { type Envelope, isEnvelope, UNAUTHORIZED_ENVELOPE } from "../../runtime/envelope.ts";
 import type { OperationInfo } from "../run/operations.ts";
 import type { HttpExchange } from "../transport/probe.ts";
+import { CheckFailed } from "./outcome.ts";
 
 export function failWith(ex: HttpExchange, message: string, details?: unknown): never {
   throw new CheckFailed(message, details === undefined ? ex.evidence : { ...ex.evidence, details });
@@ -87,11 +87,17 @@ export function expectSuccess(ex: HttpExchange, op?: OperationInfo, what?: strin
 }
 
 /** An error envelope with this status (and code, when given). */
-export function expectError(ex: HttpExchange, status: number | number[], code?: number | string, what = "the request"): Envelope<unknown> {
+export function expectError(
+  ex: HttpExchange,
+  status: number | number[],
+  code?: number | string,
+  what = "the request",
+): Envelope<unknown> {
   expectStatus(ex, status, what);
   const env = expectEnvelope(ex);
   if (env.success !== false) failWith(ex, `${what}: HTTP ${ex.response.status} with success true`);
-  if (code !== undefined && !sameCode(env.code, code)) failWith(ex, `${what}: error code ${JSON.stringify(env.code)}, expected ${JSON.stringify(code)}`);
+  if (code !== undefined && !sameCode(env.code, code))
+    failWith(ex, `${what}: error code ${JSON.stringify(env.code)}, expected ${JSON.stringify(code)}`);
   return env;
 }
 
@@ -105,9 +111,11 @@ export function expectRefusal(level: "seed" | "full", ex: HttpExchange, what: st
     expectError(ex, 403, 403, what);
     return;
   }
-  if (ex.response.status < 400) failWith(ex, `${what}: expected a refusal, got HTTP ${ex.response.status}: ${bodyPreview(ex)}`);
+  if (ex.response.status < 400)
+    failWith(ex, `${what}: expected a refusal, got HTTP ${ex.response.status}: ${bodyPreview(ex)}`);
   const env = expectEnvelope(ex);
-  if (env.success !== false || env.data !== null) failWith(ex, `${what}: HTTP ${ex.response.status} without the error envelope (success false, data null)`);
+  if (env.success !== false || env.data !== null)
+    failWith(ex, `${what}: HTTP ${ex.response.status} without the error envelope (success false, data null)`);
 }
 
 /** 401 with the one unauthorized envelope (seed 5 rule 1); byte identity is checked by auth.identical-401. */
@@ -124,10 +132,12 @@ export function expectUnauthorized(ex: HttpExchange, what: string): void {
   const expected = UNAUTHORIZED_ENVELOPE as unknown as Record<string, unknown>;
   const b = body as Record<string, unknown>;
   const same =
-    typeof b === "object" && b !== null &&
+    typeof b === "object" &&
+    b !== null &&
     Object.keys(b).length === 4 &&
     Object.entries(expected).every(([k, v]) => b[k] === v);
-  if (!same) failWith(ex, `${what}: 401 body is not the unauthorized envelope ${JSON.stringify(expected)}: ${bodyPreview(ex)}`);
+  if (!same)
+    failWith(ex, `${what}: 401 body is not the unauthorized envelope ${JSON.stringify(expected)}: ${bodyPreview(ex)}`);
 }
 
 /**
@@ -153,7 +163,8 @@ export function responseProblems(op: OperationInfo, ex: HttpExchange): string[] 
   if (op.declaredStatuses.length > 0 && !op.declaredStatuses.includes(status)) {
     problems.push(`HTTP ${status} is not declared for ${op.operationId} (declared: ${op.declaredStatuses.join(", ")})`);
   }
-  if (!isJsonContentType(ex)) problems.push(`content-type is ${ex.response.headers["content-type"] ?? "missing"}, not application/json`);
+  if (!isJsonContentType(ex))
+    problems.push(`content-type is ${ex.response.headers["content-type"] ?? "missing"}, not application/json`);
   let body: unknown;
   try {
     body = JSON.parse(ex.response.text);

@@ -5,9 +5,9 @@
 // A deployment that ignores the paging parameters is read once: a page longer than asked for, or the
 // same page again, ends the reading instead of looping.
 import type { CallArgs } from "../run/context.ts";
-import { expectSuccess } from "./expect.ts";
 import type { OperationInfo, Paging } from "../run/operations.ts";
 import type { HttpExchange } from "../transport/probe.ts";
+import { expectSuccess } from "./expect.ts";
 
 /** What both a check (CheckContext) and a fixture provider (Suite) offer. */
 export interface ListCaller {
@@ -33,14 +33,20 @@ export interface ListReading {
 /** The items of a list answer: at the operation's items path, or the data itself (or its `items`) when it declares none. */
 export function itemsOf(data: unknown, paging: Paging | undefined): Item[] {
   let node = data;
-  for (const key of paging?.items ?? []) node = node !== null && typeof node === "object" ? (node as Item)[key] : undefined;
+  for (const key of paging?.items ?? [])
+    node = node !== null && typeof node === "object" ? (node as Item)[key] : undefined;
   if (Array.isArray(node)) return node as Item[];
   const nested = (node as { items?: unknown } | null)?.items;
   return Array.isArray(nested) ? (nested as Item[]) : [];
 }
 
 /** Reads the whole list, or up to the first item `until` accepts. Each page is checked against the operation's schema. */
-export async function readList(caller: ListCaller, operationId: string, args: CallArgs = {}, until?: (item: Item) => boolean): Promise<ListReading> {
+export async function readList(
+  caller: ListCaller,
+  operationId: string,
+  args: CallArgs = {},
+  until?: (item: Item) => boolean,
+): Promise<ListReading> {
   const op = caller.operation(operationId);
   const paging = op.pagination;
   const size = paging?.maxLimit ?? FALLBACK_PAGE;
@@ -49,7 +55,9 @@ export async function readList(caller: ListCaller, operationId: string, args: Ca
   let previous: string | undefined;
   let last: HttpExchange | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const query = paging ? { ...(args.query ?? {}), [paging.offset]: String(offset), [paging.limit]: String(size) } : args.query;
+    const query = paging
+      ? { ...(args.query ?? {}), [paging.offset]: String(offset), [paging.limit]: String(size) }
+      : args.query;
     last = await caller.call(operationId, { ...args, query });
     const got = itemsOf(expectSuccess(last, op, operationId), paging);
     items.push(...got);
@@ -64,7 +72,12 @@ export async function readList(caller: ListCaller, operationId: string, args: Ca
 }
 
 /** The first item of the list that `match` accepts, reading page by page. */
-export async function findInList(caller: ListCaller, operationId: string, args: CallArgs, match: (item: Item) => boolean): Promise<{ item?: Item; ex: HttpExchange }> {
+export async function findInList(
+  caller: ListCaller,
+  operationId: string,
+  args: CallArgs,
+  match: (item: Item) => boolean,
+): Promise<{ item?: Item; ex: HttpExchange }> {
   const { found, last } = await readList(caller, operationId, args, match);
   return { item: found, ex: last };
 }

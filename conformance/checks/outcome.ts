@@ -37,7 +37,11 @@ export const BODY_LIMIT_FLAG = "--max-body-mib";
 export class BodyLimitReached extends CheckSkipped {
   override name = "BodyLimitReached";
   constructor(what: string, detail: string) {
-    super(`${what} is larger than certify's response body limit (${detail}); raise it with ${BODY_LIMIT_FLAG} (or CUSTODY_MAX_BODY_MIB): the check did not run to the end`, BODY_LIMIT_FLAG, "limit");
+    super(
+      `${what} is larger than certify's response body limit (${detail}); raise it with ${BODY_LIMIT_FLAG} (or CUSTODY_MAX_BODY_MIB): the check did not run to the end`,
+      BODY_LIMIT_FLAG,
+      "limit",
+    );
   }
 }
 
@@ -56,7 +60,8 @@ export function skip(reason: string, needs?: string): never {
 
 /** Turns whatever a check threw into an outcome; an unexpected error is a crash with its message. */
 export function outcomeOf(err: unknown): Outcome {
-  if (err instanceof CheckFailed) return { status: "failed", message: err.message, kind: err.kind, evidence: err.evidence };
+  if (err instanceof CheckFailed)
+    return { status: "failed", message: err.message, kind: err.kind, evidence: err.evidence };
   if (err instanceof CheckSkipped) return skippedOutcome(err);
   const message = err instanceof Error ? err.message : String(err);
   return { status: "failed", kind: "crash", message: `check crashed: ${message}` };

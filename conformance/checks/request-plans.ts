@@ -1,10 +1,11 @@
 // Which operations a check drives, and the concrete requests it sends to them: real ids where the
 // run knows them (so a read reaches a real record), placeholders elsewhere (so a write that wrongly
 // gets through never touches real data).
-import { encodeBody, fillPath } from "../transport/api.ts";
+
 import type { CheckContext } from "../run/context.ts";
 import type { OperationInfo } from "../run/operations.ts";
 import { isRead } from "../run/operations.ts";
+import { encodeBody, fillPath } from "../transport/api.ts";
 import { sampleFromZod, sampleQuery } from "./sample-values.ts";
 
 export interface RequestPlan {
@@ -53,14 +54,26 @@ export function planRequest(op: OperationInfo, ids: Record<string, string | unde
   }
   const query = sampleQuery(op.querySchema);
   if (query.asset_id !== undefined && ids.asset_id) query.asset_id = ids.asset_id;
-  return { op, method: op.method, path: fillPath(op, values), query: Object.keys(query).length ? query : undefined, body, headers };
+  return {
+    op,
+    method: op.method,
+    path: fillPath(op, values),
+    query: Object.keys(query).length ? query : undefined,
+    body,
+    headers,
+  };
 }
 
 /**
  * Runs `task` over `items` with at most `limit` at a time; results keep the input order. Once
  * `signal` aborts (the check's time limit), no new item starts, so the check winds down at once.
  */
-export async function mapLimit<T, R>(items: T[], limit: number, task: (item: T) => Promise<R>, signal?: AbortSignal): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: T[],
+  limit: number,
+  task: (item: T) => Promise<R>,
+  signal?: AbortSignal,
+): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {

@@ -1,6 +1,6 @@
 // Plausible request values built from an operation's schemas, for requests whose exact content does
 // not matter (the auth matrix) and as the base of requests that do (fixtures override fields).
-import { z, type ZodType } from "zod";
+import { type ZodType, z } from "zod";
 
 type JsonSchema = {
   type?: string | string[];
@@ -72,7 +72,9 @@ function sampleFromJsonSchema(s: JsonSchema, depth: number): unknown {
       return out;
     }
     case "array":
-      return Array.from({ length: Math.max(s.minItems ?? 0, s.items ? 1 : 0) }, () => sampleFromJsonSchema(s.items ?? {}, depth + 1));
+      return Array.from({ length: Math.max(s.minItems ?? 0, s.items ? 1 : 0) }, () =>
+        sampleFromJsonSchema(s.items ?? {}, depth + 1),
+      );
     case "string":
       return sampleString(s);
     case "integer":

@@ -19,7 +19,8 @@ export function seedProblems(value: unknown, table: SeedTableName, where = "data
     const at = `${where}.${name}`;
     const v = value[name];
     if (v === undefined || v === null) {
-      if (field.required) problems.push(`${at} is ${v === null ? "null" : "missing"}, but §${spec.section} requires ${table}.${name}`);
+      if (field.required)
+        problems.push(`${at} is ${v === null ? "null" : "missing"}, but §${spec.section} requires ${table}.${name}`);
       continue;
     }
     problems.push(...typeProblems(v, field.type, at, `§${spec.section} ${table}.${name}`));
@@ -34,7 +35,8 @@ export function seedListProblems(value: unknown, table: SeedTableName, where = "
 }
 
 function typeProblems(value: unknown, type: SeedType, at: string, source: string): string[] {
-  if (typeof type === "string") return hasScalarType(value, type) ? [] : [`${at} is ${describe(value)}, not ${article(type)} (${source})`];
+  if (typeof type === "string")
+    return hasScalarType(value, type) ? [] : [`${at} is ${describe(value)}, not ${article(type)} (${source})`];
   if ("table" in type) return seedProblems(value, type.table, at);
   if (!Array.isArray(value)) return [`${at} is ${describe(value)}, not an array (${source})`];
   return value.flatMap((item, i) => typeProblems(item, type.arrayOf, `${at}[${i}]`, source));

@@ -22,7 +22,9 @@ async function writeSpecTrace(): Promise<void> {
   const { parseDocument } = await import("yaml");
   const file = new URL("../../spec/trace.yaml", import.meta.url);
   const doc = parseDocument(readFileSync(file, "utf8"));
-  const statements = doc.get("statements") as { items: Array<{ get(k: string): unknown; set(k: string, v: unknown): void }> };
+  const statements = doc.get("statements") as {
+    items: Array<{ get(k: string): unknown; set(k: string, v: unknown): void }>;
+  };
   for (const statement of statements.items) {
     const id = String(statement.get("id"));
     statement.set("checks", doc.createNode(TRACE[id] ?? [], { flow: true }));

@@ -7,7 +7,21 @@ export type SupplyMode = "given" | "create";
 export type Level = "seed" | "full";
 export type CheckStatus = "passed" | "failed" | "skipped";
 
-export const GROUPS = ["envelope", "auth", "scope", "role", "authz", "isolation", "webhooks", "lifecycle", "money", "paging", "chains", "rpc", "fuzz"] as const;
+export const GROUPS = [
+  "envelope",
+  "auth",
+  "scope",
+  "role",
+  "authz",
+  "isolation",
+  "webhooks",
+  "lifecycle",
+  "money",
+  "paging",
+  "chains",
+  "rpc",
+  "fuzz",
+] as const;
 export type Group = (typeof GROUPS)[number];
 
 /** One HTTP (or WebSocket upgrade) request as it went on the wire, secrets already redacted. */
@@ -51,7 +65,7 @@ export type SkipKind = "input" | "inapplicable" | "prerequisite" | "limit" | "in
 export type Outcome =
   | { status: "passed"; message?: string }
   | { status: "failed"; message: string; kind?: FailureKind; evidence?: Evidence }
-  | { status: "skipped"; message: string; kind?: SkipKind; /** the flag or fixture that lets it run */ needs?: string };
+  | { status: "skipped"; message: string; kind?: SkipKind /** the flag or fixture that lets it run */; needs?: string };
 
 /** Names of the things a check may need before it can run (see fixtures/). */
 export type Prerequisite =

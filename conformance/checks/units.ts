@@ -18,6 +18,7 @@ export function unitsToDecimal(units: bigint, decimals: number): string {
 /** The balance field of a WalletBalance (seed 2.2 names three; the first present wins). */
 export function balanceOf(record: unknown): string | undefined {
   const r = (record ?? {}) as Record<string, unknown>;
-  for (const key of ["balance", "total_balance", "available_balance"]) if (typeof r[key] === "string") return r[key] as string;
+  for (const key of ["balance", "total_balance", "available_balance"])
+    if (typeof r[key] === "string") return r[key] as string;
   return undefined;
 }

@@ -4,8 +4,8 @@
 import type { OperationInfo } from "../run/operations.ts";
 import { specProblem, specRules } from "./constraints.ts";
 import type { Prng } from "./prng.ts";
-import { INPUT_PARTS, inputSchema, zodOf, type InputPart, type JsonSchema } from "./schema.ts";
-import { mutations, nonAsciiUri, validValue, type Flavor, type Mutation } from "./values.ts";
+import { INPUT_PARTS, type InputPart, inputSchema, type JsonSchema, zodOf } from "./schema.ts";
+import { type Flavor, type Mutation, mutations, nonAsciiUri, validValue } from "./values.ts";
 
 export interface FuzzInput {
   params: Record<string, string>;
@@ -66,7 +66,13 @@ function drawOnce(src: CaseSource, index: number): FuzzCase | undefined {
     }
   }
   const verdict = judgeInput(op, input);
-  return { ...input, index, valid: verdict === undefined, ...(verdict ? { reason: verdict } : {}), ...(mutation ? { mutation } : {}) };
+  return {
+    ...input,
+    index,
+    valid: verdict === undefined,
+    ...(verdict ? { reason: verdict } : {}),
+    ...(mutation ? { mutation } : {}),
+  };
 }
 
 function draw(op: OperationInfo, part: InputPart, prng: Prng, flavor: Flavor): unknown {
@@ -118,7 +124,8 @@ function pickMutation(src: CaseSource, input: FuzzInput): Picked | undefined {
     }
   }
   if (src.op.bodySchema) {
-    for (const path of specRules(src.op.operationId).uri) if (!path.includes("*")) all.push({ part: "body", mutation: nonAsciiUri(path) });
+    for (const path of specRules(src.op.operationId).uri)
+      if (!path.includes("*")) all.push({ part: "body", mutation: nonAsciiUri(path) });
     all.push({ part: "body", mutation: { path: [], what: "a body that is not JSON", apply: () => RAW_MALFORMED } });
   }
   return all.length > 0 ? src.prng.pick(all) : undefined;

@@ -41,7 +41,9 @@ export function specInputs(operationId: string): Partial<Record<InputPart, JsonS
  */
 function readSpec(): Node | undefined {
   try {
-    return load(readFileSync(packagePath(import.meta.url, "spec", "openapi.yaml"), "utf8"), { schema: CORE_SCHEMA }) as Node;
+    return load(readFileSync(packagePath(import.meta.url, "spec", "openapi.yaml"), "utf8"), {
+      schema: CORE_SCHEMA,
+    }) as Node;
   } catch {
     return undefined;
   }
@@ -57,7 +59,8 @@ function deref(node: unknown, resolve: (n: unknown) => Node | undefined, depth =
   for (const [k, v] of Object.entries(target)) {
     if (k.startsWith("x-") || k === "description" || k === "example" || k === "examples") continue;
     // A properties map is keyed by field names (a field may be called "description"): keep every key.
-    if (k === "properties" && v && typeof v === "object") out[k] = Object.fromEntries(Object.entries(v).map(([name, child]) => [name, deref(child, resolve, depth + 1)]));
+    if (k === "properties" && v && typeof v === "object")
+      out[k] = Object.fromEntries(Object.entries(v).map(([name, child]) => [name, deref(child, resolve, depth + 1)]));
     else out[k] = deref(v, resolve, depth + 1);
   }
   return out;
@@ -83,7 +86,10 @@ function loadRules(): Map<string, SpecRules> {
   const resolve = (node: unknown): Node | undefined => {
     let n = node as Node | undefined;
     for (let hops = 0; n && typeof n.$ref === "string" && hops < 16; hops++) {
-      n = (n.$ref as string).replace(/^#\//, "").split("/").reduce<unknown>((at, key) => (at as Node | undefined)?.[key], doc) as Node | undefined;
+      n = (n.$ref as string)
+        .replace(/^#\//, "")
+        .split("/")
+        .reduce<unknown>((at, key) => (at as Node | undefined)?.[key], doc) as Node | undefined;
     }
     return n;
   };
@@ -92,7 +98,10 @@ function loadRules(): Map<string, SpecRules> {
     for (const op of Object.values(item)) {
       const o = op as Node;
       if (typeof o?.operationId !== "string") continue;
-      const params = [...shared, ...((o.parameters as unknown[] | undefined) ?? []).map((p) => deref(p, resolve) as Node)];
+      const params = [
+        ...shared,
+        ...((o.parameters as unknown[] | undefined) ?? []).map((p) => deref(p, resolve) as Node),
+      ];
       const parts: Partial<Record<InputPart, JsonSchema>> = {};
       const path = parametersSchema(params, "path", false);
       const query = parametersSchema(params, "query", false);
@@ -100,10 +109,15 @@ function loadRules(): Map<string, SpecRules> {
       if (path) parts.params = path;
       if (query) parts.query = query;
       if (header) parts.headers = header;
-      const rawBody = (((o.requestBody as Node | undefined)?.content as Node | undefined)?.["application/json"] as Node | undefined)?.schema;
+      const rawBody = (
+        ((o.requestBody as Node | undefined)?.content as Node | undefined)?.["application/json"] as Node | undefined
+      )?.schema;
       if (rawBody) parts.body = deref(rawBody, resolve) as JsonSchema;
       inputs.set(o.operationId, parts);
-      const body = resolve(((((o.requestBody as Node | undefined)?.content as Node | undefined)?.["application/json"] as Node | undefined)?.schema));
+      const body = resolve(
+        (((o.requestBody as Node | undefined)?.content as Node | undefined)?.["application/json"] as Node | undefined)
+          ?.schema,
+      );
       if (!body) continue;
       const found: SpecRules = { unique: [], uri: [] };
       collect(body, [], found, resolve, 0);
@@ -113,7 +127,13 @@ function loadRules(): Map<string, SpecRules> {
   return rules;
 }
 
-function collect(node: Node, path: BodyPath, out: SpecRules, resolve: (n: unknown) => Node | undefined, depth: number): void {
+function collect(
+  node: Node,
+  path: BodyPath,
+  out: SpecRules,
+  resolve: (n: unknown) => Node | undefined,
+  depth: number,
+): void {
   if (depth > 12) return;
   if (node.uniqueItems === true) out.unique.push(path);
   if (node.format === "uri") out.uri.push(path);

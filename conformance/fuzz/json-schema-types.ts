@@ -28,4 +28,3 @@ export interface JsonSchema {
 }
 
 export type InputPart = "params" | "query" | "headers" | "body";
-

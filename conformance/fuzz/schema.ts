@@ -2,11 +2,12 @@
 // body) as JSON Schema, converted once from the generated zod schemas (the spec, compiled). The zod
 // schema stays the judge of what is valid; spec-only rules zod does not carry (uniqueItems, a URI
 // being ASCII) are added from spec/openapi.yaml by constraints.ts.
-import { z, type ZodType } from "zod";
+import { type ZodType, z } from "zod";
 import type { OperationInfo } from "../run/operations.ts";
 import { specInputs as specInputsOf } from "./constraints.ts";
 
 export type { InputPart, JsonSchema } from "./json-schema-types.ts";
+
 import type { InputPart, JsonSchema } from "./json-schema-types.ts";
 
 export const INPUT_PARTS: readonly InputPart[] = ["params", "query", "headers", "body"];
@@ -32,7 +33,13 @@ export function inputSchema(op: OperationInfo, part: InputPart): JsonSchema | un
 }
 
 export function zodOf(op: OperationInfo, part: InputPart): ZodType | undefined {
-  return part === "params" ? op.paramsSchema : part === "query" ? op.querySchema : part === "headers" ? op.headersSchema : op.bodySchema;
+  return part === "params"
+    ? op.paramsSchema
+    : part === "query"
+      ? op.querySchema
+      : part === "headers"
+        ? op.headersSchema
+        : op.bodySchema;
 }
 
 /** The schema's types as a list ("integer" counts as a number too). */

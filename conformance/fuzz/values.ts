@@ -3,7 +3,7 @@
 // missing required, outside the enum, huge numbers, duplicate items, a non-ASCII URI). Whether a
 // drawn value really is valid is decided afterwards by the operation's zod schema (oracle.ts).
 import type { Prng } from "./prng.ts";
-import { typesOf, type JsonSchema } from "./schema.ts";
+import { type JsonSchema, typesOf } from "./schema.ts";
 
 /** typical: everyday values; boundary: lengths and numbers at their limits; unicode: non-ASCII text. */
 export type Flavor = "typical" | "boundary" | "unicode";
@@ -21,16 +21,19 @@ type PatternGen = (prng: Prng, min: number, max: number) => string;
 /** Generators for the patterns the spec uses; others fall back to plain text (and the oracle decides). */
 function patternGenerator(pattern: string): PatternGen | undefined {
   if (pattern === "^[A-Za-z0-9][A-Za-z0-9_.-]*$") {
-    return (p, min, max) => p.chars(ALNUM, 1) + p.chars(ID_REST, Math.max(0, p.int(Math.max(min, 1), Math.min(max, 40)) - 1));
+    return (p, min, max) =>
+      p.chars(ALNUM, 1) + p.chars(ID_REST, Math.max(0, p.int(Math.max(min, 1), Math.min(max, 40)) - 1));
   }
   const fixedHex = /^\^0x\[0-9a-fA-F\]\{(\d+)\}\$$/.exec(pattern);
   if (fixedHex) return (p) => `0x${p.chars(HEX, Number(fixedHex[1]))}`;
   if (pattern === "^0x([0-9a-fA-F]{2})*$") return (p) => `0x${p.chars(HEX, 2 * p.int(0, 16))}`;
   const plainHex = /^\^\[0-9a-f\]\{(\d+)\}\$$/.exec(pattern);
   if (plainHex) return (p) => p.chars(HEX, Number(plainHex[1]));
-  if (pattern === "^[0-9]+(\\.[0-9]+)?$") return (p) => (p.bool() ? `0.${p.chars("0123456789", p.int(1, 6))}1` : String(p.int(0, 1000)));
+  if (pattern === "^[0-9]+(\\.[0-9]+)?$")
+    return (p) => (p.bool() ? `0.${p.chars("0123456789", p.int(1, 6))}1` : String(p.int(0, 1000)));
   if (pattern === "^[A-Za-z0-9+/]{43}=$") return (p) => `${p.chars(B64, 42)}${p.chars("AEIMQUYcgkosw048", 1)}=`;
-  if (pattern === "^https?://" || pattern === "^https?:\\/\\/") return (p) => `https://example.invalid/certify/${p.chars(ALNUM, p.int(1, 12))}`;
+  if (pattern === "^https?://" || pattern === "^https?:\\/\\/")
+    return (p) => `https://example.invalid/certify/${p.chars(ALNUM, p.int(1, 12))}`;
   return undefined;
 }
 
@@ -43,7 +46,8 @@ function stringValue(s: JsonSchema, prng: Prng, flavor: Flavor): string {
     const gen = patternGenerator(s.pattern);
     if (gen) {
       const value = gen(prng, min, max);
-      if (flavor === "boundary" && s.pattern.startsWith("^[A-Za-z0-9]") && s.maxLength) return value[0] + prng.chars(ID_REST, s.maxLength - 1);
+      if (flavor === "boundary" && s.pattern.startsWith("^[A-Za-z0-9]") && s.maxLength)
+        return value[0] + prng.chars(ID_REST, s.maxLength - 1);
       return value;
     }
   }
@@ -85,7 +89,10 @@ export function validValue(s: JsonSchema, prng: Prng, flavor: Flavor = "typical"
       return prng.bool();
     case "array": {
       const items = s.items ?? { type: "string" };
-      const count = depth > 4 ? (s.minItems ?? 0) : prng.int(s.minItems ?? 0, Math.max(s.minItems ?? 0, Math.min(s.maxItems ?? 3, (s.minItems ?? 0) + 3)));
+      const count =
+        depth > 4
+          ? (s.minItems ?? 0)
+          : prng.int(s.minItems ?? 0, Math.max(s.minItems ?? 0, Math.min(s.maxItems ?? 3, (s.minItems ?? 0) + 3)));
       const out: unknown[] = [];
       const seen = new Set<string>();
       for (let tries = 0; out.length < count && tries < count * 4; tries++) {
@@ -101,7 +108,8 @@ export function validValue(s: JsonSchema, prng: Prng, flavor: Flavor = "typical"
       const out: Record<string, unknown> = {};
       const required = new Set(s.required ?? []);
       for (const [name, child] of Object.entries(s.properties ?? {})) {
-        if (required.has(name) || (depth < 4 && prng.bool(flavor === "boundary" ? 0.8 : 0.5))) out[name] = validValue(child, prng, flavor, depth + 1);
+        if (required.has(name) || (depth < 4 && prng.bool(flavor === "boundary" ? 0.8 : 0.5)))
+          out[name] = validValue(child, prng, flavor, depth + 1);
       }
       return out;
     }
@@ -118,14 +126,24 @@ export interface Mutation {
 }
 
 /** Every mutation of `value` (drawn from `s`) worth trying, at every depth. */
-export function mutations(s: JsonSchema, value: unknown, options: { textual?: boolean } = {}, path: string[] = [], depth = 0): Mutation[] {
+export function mutations(
+  s: JsonSchema,
+  value: unknown,
+  options: { textual?: boolean } = {},
+  path: string[] = [],
+  depth = 0,
+): Mutation[] {
   const out: Mutation[] = [];
-  const at = (what: string, replace: (old: unknown) => unknown) => out.push({ path, what, apply: (root) => setAt(root, path, replace) });
+  const at = (what: string, replace: (old: unknown) => unknown) =>
+    out.push({ path, what, apply: (root) => setAt(root, path, replace) });
   const union = s.anyOf ?? s.oneOf;
   const types = typesOf(s);
   if (s.enum) at("a value outside the enum", () => (typeof s.enum![0] === "number" ? 987654 : "certify-not-a-member"));
   if (!union && (types.includes("string") || (s.pattern && types.length === 0))) {
-    if (s.maxLength !== undefined) at(`${s.maxLength + 1} characters (maxLength ${s.maxLength})`, (old) => pad(String(old ?? "a"), s.maxLength! + 1));
+    if (s.maxLength !== undefined)
+      at(`${s.maxLength + 1} characters (maxLength ${s.maxLength})`, (old) =>
+        pad(String(old ?? "a"), s.maxLength! + 1),
+      );
     if ((s.minLength ?? 0) >= 1 && path.length > 0) at("an empty string (minLength)", () => "");
     if (s.pattern) at(`a string breaking the pattern ${s.pattern}`, (old) => `${String(old ?? "")}é!`);
     if (s.format === "date-time") at("a date that is not RFC 3339", () => "31/12/2024 25:61");
@@ -145,14 +163,26 @@ export function mutations(s: JsonSchema, value: unknown, options: { textual?: bo
   if (types.includes("array")) {
     if ((s.minItems ?? 0) >= 1) at("an empty array (minItems)", () => []);
     at("an object instead of an array", () => ({}));
-    if (Array.isArray(value) && value.length > 0) at("a duplicated item", (old) => [...(old as unknown[]), (old as unknown[])[0]]);
-    if (Array.isArray(value) && value.length > 0 && s.items && depth < 4) out.push(...mutations(s.items, value[0], options, [...path, "0"], depth + 1));
+    if (Array.isArray(value) && value.length > 0)
+      at("a duplicated item", (old) => [...(old as unknown[]), (old as unknown[])[0]]);
+    if (Array.isArray(value) && value.length > 0 && s.items && depth < 4)
+      out.push(...mutations(s.items, value[0], options, [...path, "0"], depth + 1));
   }
   if (types.includes("object") || (s.properties && types.length === 0)) {
     if (path.length > 0 || !options.textual) at("an array instead of an object", () => []);
     const obj = value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-    for (const name of s.required ?? []) out.push({ path: [...path, name], what: `required ${name} missing`, apply: (root) => removeAt(root, [...path, name]) });
-    if (!options.textual) out.push({ path: [...path, "certify_unknown_field"], what: "an unknown field (ignored by policy)", apply: (root) => setAt(root, [...path, "certify_unknown_field"], () => "x") });
+    for (const name of s.required ?? [])
+      out.push({
+        path: [...path, name],
+        what: `required ${name} missing`,
+        apply: (root) => removeAt(root, [...path, name]),
+      });
+    if (!options.textual)
+      out.push({
+        path: [...path, "certify_unknown_field"],
+        what: "an unknown field (ignored by policy)",
+        apply: (root) => setAt(root, [...path, "certify_unknown_field"], () => "x"),
+      });
     if (depth < 4) {
       for (const [name, child] of Object.entries(s.properties ?? {})) {
         if (Object.hasOwn(obj, name)) out.push(...mutations(child, obj[name], options, [...path, name], depth + 1));
@@ -164,7 +194,11 @@ export function mutations(s: JsonSchema, value: unknown, options: { textual?: bo
 
 /** The URI mutation for `format: uri` fields (known from the spec, see constraints.ts). */
 export function nonAsciiUri(path: string[]): Mutation {
-  return { path, what: "a non-ASCII URI", apply: (root) => setAt(root, path, () => "https://exämple.invalid/certify/é") };
+  return {
+    path,
+    what: "a non-ASCII URI",
+    apply: (root) => setAt(root, path, () => "https://exämple.invalid/certify/é"),
+  };
 }
 
 function pad(text: string, length: number): string {

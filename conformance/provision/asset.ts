@@ -1,6 +1,6 @@
-import type { Suite } from "../run/context.ts";
 import { findInList, readList } from "../checks/list-reader.ts";
 import { fail, skip } from "../checks/outcome.ts";
+import type { Suite } from "../run/context.ts";
 import { missing } from "../run/supply.ts";
 import type { AssetFixture } from "./registry.ts";
 import { firstString, successRecord } from "./util.ts";
@@ -37,9 +37,15 @@ export async function attachNativeAsset(suite: Suite, walletId: string): Promise
   const asset = native ?? assets[0];
   const assetId = firstString(asset, "id", "asset_id");
   if (!assetId) fail("listAssets returned an asset without an id");
-  const attach = await suite.call("attachAsset", { params: { wallet_id: wallet.walletId }, body: { asset_id: assetId } });
+  const attach = await suite.call("attachAsset", {
+    params: { wallet_id: wallet.walletId },
+    body: { asset_id: assetId },
+  });
   successRecord(suite, "attachAsset", attach);
-  const addressEx = await suite.call("getDepositAddress", { params: { wallet_id: wallet.walletId }, query: { asset_id: assetId } });
+  const addressEx = await suite.call("getDepositAddress", {
+    params: { wallet_id: wallet.walletId },
+    query: { asset_id: assetId },
+  });
   const address = firstString(successRecord(suite, "getDepositAddress", addressEx), "address", "deposit_address");
   if (!address) fail("getDepositAddress answered without an address", addressEx.evidence);
   return {

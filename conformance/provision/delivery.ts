@@ -1,6 +1,6 @@
-import { pollUntil, type Suite } from "../run/context.ts";
 import { findInList } from "../checks/list-reader.ts";
 import { fail, skip } from "../checks/outcome.ts";
+import { pollUntil, type Suite } from "../run/context.ts";
 import { missing, RECEIVER_UNREACHED } from "../run/supply.ts";
 import { carriesEventId, eventIdOf, eventTypeOf } from "../transport/receiver.ts";
 import type { DeliveryFixture, EventFixture } from "./registry.ts";
@@ -23,7 +23,12 @@ export async function provideDelivery(suite: Suite): Promise<DeliveryFixture> {
   const limit = suite.options.timeoutMs;
   const found = await pollUntil(
     async () => {
-      const { item, ex } = await findInList(suite, "listWebhookDeliveries", { params: { workspace_id: workspaceId }, query: { webhook_id: webhook.id } }, (d) => d.event_id === eventId);
+      const { item, ex } = await findInList(
+        suite,
+        "listWebhookDeliveries",
+        { params: { workspace_id: workspaceId }, query: { webhook_id: webhook.id } },
+        (d) => d.event_id === eventId,
+      );
       evidence = ex.evidence;
       return item ? firstString(item, "id", "delivery_id") : undefined;
     },
@@ -46,14 +51,21 @@ export async function provideEvent(suite: Suite): Promise<EventFixture> {
     const workspaceId = await suite.fixtures.need("workspace");
     const delivery = await suite.fixtures.need("delivery");
     const since = Date.now();
-    const ex = await suite.call("resendWebhookDelivery", { params: { workspace_id: workspaceId, delivery_id: delivery.deliveryId } });
+    const ex = await suite.call("resendWebhookDelivery", {
+      params: { workspace_id: workspaceId, delivery_id: delivery.deliveryId },
+    });
     const named = firstString(successRecord(suite, "resendWebhookDelivery", ex), "event_id");
     // Other events may reach the receiver meanwhile: the one operation 6 named, else the first to come.
     const got =
-      (named ? await receiver.waitFor((d) => d.receivedAt >= since && carriesEventId(d, named), limit, suite.signal) : undefined) ??
-      (await receiver.waitFor((d) => d.receivedAt >= since, named ? 0 : limit, suite.signal));
+      (named
+        ? await receiver.waitFor((d) => d.receivedAt >= since && carriesEventId(d, named), limit, suite.signal)
+        : undefined) ?? (await receiver.waitFor((d) => d.receivedAt >= since, named ? 0 : limit, suite.signal));
     // certify cannot see where the webhook points nor whether the deployment reaches this runner: a skip.
-    if (!got) skip(`no delivery reached ${receiver.url("…")} within ${limit} ms after requeueing ${delivery.deliveryId}: ${RECEIVER_UNREACHED.reason}`, RECEIVER_UNREACHED.needs);
+    if (!got)
+      skip(
+        `no delivery reached ${receiver.url("…")} within ${limit} ms after requeueing ${delivery.deliveryId}: ${RECEIVER_UNREACHED.reason}`,
+        RECEIVER_UNREACHED.needs,
+      );
     return named ? { ...got, requeuedEventId: named } : got;
   }
   const webhook = await suite.fixtures.need("webhook");

@@ -1,9 +1,9 @@
-import { sendNativeTransfer } from "../transport/deposit-sender.ts";
-import { pollUntil, type Suite } from "../run/context.ts";
 import { expectSuccess } from "../checks/expect.ts";
 import { fail, skip } from "../checks/outcome.ts";
-import { eventMentions, eventTypeOf, type ReceivedDelivery } from "../transport/receiver.ts";
 import { balanceOf, decimalToUnits } from "../checks/units.ts";
+import { pollUntil, type Suite } from "../run/context.ts";
+import { sendNativeTransfer } from "../transport/deposit-sender.ts";
+import { eventMentions, eventTypeOf, type ReceivedDelivery } from "../transport/receiver.ts";
 import type { BalanceObservation, DepositFixture } from "./registry.ts";
 
 export const DEPOSIT_AMOUNT = "0.01";
@@ -39,9 +39,15 @@ export async function provideDeposit(suite: Suite): Promise<DepositFixture> {
   };
   const channel = webhook.ok ? webhook.value.channel : undefined;
   const matches = (type: string) => (d: ReceivedDelivery) =>
-    d.channel === channel && eventTypeOf(d) === type && (eventMentions(d, sent.hash) || eventMentions(d, asset.address!));
-  const pending = fixture.webhookWatched ? receiver!.waitFor(matches("deposit.pending"), 3 * timeoutMs, suite.signal) : undefined;
-  const confirmed = fixture.webhookWatched ? receiver!.waitFor(matches("deposit.confirmed"), 3 * timeoutMs, suite.signal) : undefined;
+    d.channel === channel &&
+    eventTypeOf(d) === type &&
+    (eventMentions(d, sent.hash) || eventMentions(d, asset.address!));
+  const pending = fixture.webhookWatched
+    ? receiver!.waitFor(matches("deposit.pending"), 3 * timeoutMs, suite.signal)
+    : undefined;
+  const confirmed = fixture.webhookWatched
+    ? receiver!.waitFor(matches("deposit.confirmed"), 3 * timeoutMs, suite.signal)
+    : undefined;
   void pending?.then((d) => (fixture.pendingEvent = d));
   void confirmed?.then((d) => (fixture.confirmedEvent = d));
 
@@ -70,7 +76,12 @@ async function observeBalance(suite: Suite, walletId: string, assetId: string): 
   return { atMs: Date.now(), balance: balanceOf(data), head, evidence: ex.evidence };
 }
 
-async function recordFinalBalances(suite: Suite, fixture: DepositFixture, walletId: string, assetId: string): Promise<void> {
+async function recordFinalBalances(
+  suite: Suite,
+  fixture: DepositFixture,
+  walletId: string,
+  assetId: string,
+): Promise<void> {
   const ex = await suite.call("getWalletAssetBalance", { params: { wallet_id: walletId, asset_id: assetId } });
   fixture.apiBalance = balanceOf(expectSuccess(ex, suite.operation("getWalletAssetBalance")));
   fixture.finalEvidence = ex.evidence;
@@ -80,7 +91,8 @@ async function recordFinalBalances(suite: Suite, fixture: DepositFixture, wallet
 
 export async function blockNumber(suite: Suite): Promise<number> {
   const result = await suite.rpc().resultHttp("eth_blockNumber");
-  if (typeof result !== "string" || !/^0x[0-9a-f]+$/i.test(result)) fail(`eth_blockNumber answered ${JSON.stringify(result)}`);
+  if (typeof result !== "string" || !/^0x[0-9a-f]+$/i.test(result))
+    fail(`eth_blockNumber answered ${JSON.stringify(result)}`);
   return Number(BigInt(result));
 }
 
@@ -95,7 +107,9 @@ export async function waitForReceipt(suite: Suite, hash: string): Promise<Record
   const receipt = await pollUntil(
     async () => {
       const r = await suite.rpc().resultHttp("eth_getTransactionReceipt", [hash]);
-      return r && typeof r === "object" && typeof (r as { blockNumber?: unknown }).blockNumber === "string" ? (r as Record<string, unknown>) : undefined;
+      return r && typeof r === "object" && typeof (r as { blockNumber?: unknown }).blockNumber === "string"
+        ? (r as Record<string, unknown>)
+        : undefined;
     },
     limit,
     250,

@@ -4,15 +4,15 @@ import { provideAsset, providePeerAsset } from "./asset.ts";
 import { provideDelivery, provideEvent } from "./delivery.ts";
 import { provideDeposit } from "./deposit.ts";
 import { provideFaucet, provideScopedKey, provideViewerKey } from "./keys.ts";
-import { provideReceiver } from "./webhook-receiver.ts";
-import { FixtureRegistry, type Providers } from "./registry.ts";
-import { provideWallet } from "./wallet.ts";
-import { provideWebhook } from "./webhook.ts";
-import { provideExecutedWithdrawal, provideWithdrawalId } from "./withdrawal.ts";
-import { provideWorkspace } from "./workspace.ts";
-import { provideSolAsset, provideSolDeposit } from "./solana.ts";
 import { provideMoneyFunds } from "./money.ts";
 import { provideOtherTenant } from "./other-tenant.ts";
+import { FixtureRegistry, type Providers } from "./registry.ts";
+import { provideSolAsset, provideSolDeposit } from "./solana.ts";
+import { provideWallet } from "./wallet.ts";
+import { provideWebhook } from "./webhook.ts";
+import { provideReceiver } from "./webhook-receiver.ts";
+import { provideExecutedWithdrawal, provideWithdrawalId } from "./withdrawal.ts";
+import { provideWorkspace } from "./workspace.ts";
 
 export const PROVIDERS: Providers<Suite> = {
   workspace: provideWorkspace,

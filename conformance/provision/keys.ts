@@ -1,6 +1,6 @@
+import { fail, skip } from "../checks/outcome.ts";
 import type { Credentials } from "../run/config.ts";
 import type { Suite } from "../run/context.ts";
-import { fail, skip } from "../checks/outcome.ts";
 import { missing } from "../run/supply.ts";
 import { firstString, successRecord } from "./util.ts";
 
@@ -35,7 +35,9 @@ async function createRestrictedKey(suite: Suite, role: string, scopes: string[],
   const record = successRecord(suite, "createApiKey", ex);
   if (!apiKey || !apiSecret) fail("createApiKey answered without a key id and its secret", ex.evidence);
   const keyId = firstString(record, "id", "key_id") ?? apiKey;
-  suite.removeAtEnd(`API key ${keyId} (${role})`, "revokeApiKey", { params: { workspace_id: workspaceId, key_id: keyId } });
+  suite.removeAtEnd(`API key ${keyId} (${role})`, "revokeApiKey", {
+    params: { workspace_id: workspaceId, key_id: keyId },
+  });
   return { apiKey, apiSecret };
 }
 

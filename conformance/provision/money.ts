@@ -1,8 +1,8 @@
-import { sendNativeTransfer } from "../transport/deposit-sender.ts";
-import { pollUntil, type Suite } from "../run/context.ts";
 import { expectSuccess } from "../checks/expect.ts";
 import { skip } from "../checks/outcome.ts";
 import { balanceOf, decimalToUnits } from "../checks/units.ts";
+import { pollUntil, type Suite } from "../run/context.ts";
+import { sendNativeTransfer } from "../transport/deposit-sender.ts";
 import { attachNativeAsset } from "./asset.ts";
 import { DEPOSIT_AMOUNT, waitForReceiptBlock } from "./deposit.ts";
 import type { MoneyFundsFixture } from "./registry.ts";
@@ -23,8 +23,13 @@ export async function provideMoneyFunds(suite: Suite): Promise<MoneyFundsFixture
   const amount = decimalToUnits(DEPOSIT_AMOUNT, asset.decimals)!;
   const reflected = await pollUntil(
     async () => {
-      const ex = await suite.call("getWalletAssetBalance", { params: { wallet_id: asset.walletId, asset_id: asset.assetId } });
-      const units = decimalToUnits(balanceOf(expectSuccess(ex, suite.operation("getWalletAssetBalance"))), asset.decimals);
+      const ex = await suite.call("getWalletAssetBalance", {
+        params: { wallet_id: asset.walletId, asset_id: asset.assetId },
+      });
+      const units = decimalToUnits(
+        balanceOf(expectSuccess(ex, suite.operation("getWalletAssetBalance"))),
+        asset.decimals,
+      );
       return units !== undefined && units >= amount ? true : undefined;
     },
     3 * suite.options.timeoutMs,

@@ -2,10 +2,11 @@
 // creation, the others wait for the same promise. A provider that cannot run (no flag, no faucet)
 // makes its dependants skip with the reason; one that breaks on the target records the failure,
 // which the check owning that step reports as failed.
-import type { Credentials } from "../run/config.ts";
+
 import { CheckFailed, CheckSkipped } from "../checks/outcome.ts";
-import type { ReceivedDelivery, WebhookReceiver } from "../transport/receiver.ts";
 import type { Evidence, Prerequisite } from "../checks/types.ts";
+import type { Credentials } from "../run/config.ts";
+import type { ReceivedDelivery, WebhookReceiver } from "../transport/receiver.ts";
 
 export type FixtureResult<T> =
   | { ok: true; value: T }
@@ -199,7 +200,8 @@ export class FixtureRegistry<S = unknown> {
   async need<K extends Prerequisite>(name: K): Promise<FixtureValues[K]> {
     const result = await this.settle(name);
     if (result.ok) return result.value;
-    if (result.failure) throw new CheckSkipped(`prerequisite ${name} failed: ${result.reason}`, undefined, "prerequisite");
+    if (result.failure)
+      throw new CheckSkipped(`prerequisite ${name} failed: ${result.reason}`, undefined, "prerequisite");
     throw new CheckSkipped(result.reason, result.needs);
   }
 
@@ -217,7 +219,10 @@ export class FixtureRegistry<S = unknown> {
   private async run(name: Prerequisite): Promise<FixtureResult<unknown>> {
     let timer: NodeJS.Timeout | undefined;
     const cap = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new CheckFailed(`setting up ${name} did not finish within ${this.capMs} ms`)), this.capMs);
+      timer = setTimeout(
+        () => reject(new CheckFailed(`setting up ${name} did not finish within ${this.capMs} ms`)),
+        this.capMs,
+      );
       timer.unref();
     });
     let result: FixtureResult<unknown>;
@@ -225,10 +230,13 @@ export class FixtureRegistry<S = unknown> {
       const value = await Promise.race([this.providers[name](this.suite), cap]);
       result = { ok: true, value };
     } catch (err) {
-      if (err instanceof CheckSkipped) result = err.needs ? { ok: false, reason: err.message, needs: err.needs } : { ok: false, reason: err.message };
+      if (err instanceof CheckSkipped)
+        result = err.needs ? { ok: false, reason: err.message, needs: err.needs } : { ok: false, reason: err.message };
       else if (err instanceof CheckFailed) result = { ok: false, reason: err.message, failure: err };
       else {
-        const failure = new CheckFailed(`setting up ${name} crashed: ${err instanceof Error ? err.message : String(err)}`);
+        const failure = new CheckFailed(
+          `setting up ${name} crashed: ${err instanceof Error ? err.message : String(err)}`,
+        );
         result = { ok: false, reason: failure.message, failure };
       }
     } finally {

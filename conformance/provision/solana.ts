@@ -2,13 +2,14 @@
 // listAssets: is_native with address_type sol) and its deposit address; and a SOL deposit sent to that
 // address through the deployment's Solana RPC by a throwaway key funded with requestAirdrop, then watched
 // like the EVM deposit (deposit.* events and the balance, with the slot read after each balance).
-import { pollUntil, type Suite } from "../run/context.ts";
+
 import { expectSuccess } from "../checks/expect.ts";
 import { fail, skip } from "../checks/outcome.ts";
+import { balanceOf, decimalToUnits } from "../checks/units.ts";
+import { pollUntil, type Suite } from "../run/context.ts";
+import { missing } from "../run/supply.ts";
 import { eventMentions, eventTypeOf, type ReceivedDelivery } from "../transport/receiver.ts";
 import type { SolanaRpcClient } from "../transport/solana-rpc.ts";
-import { missing } from "../run/supply.ts";
-import { balanceOf, decimalToUnits } from "../checks/units.ts";
 import type { SolAssetFixture, SolDepositFixture, SolObservation } from "./registry.ts";
 import { firstString, successRecord } from "./util.ts";
 
@@ -21,23 +22,41 @@ export async function provideSolAsset(suite: Suite): Promise<SolAssetFixture> {
   if (suite.supply === "given") missing("sol-asset", suite.supply);
   const wallet = await suite.fixtures.need("wallet");
   const assets = expectSuccess(await suite.call("listAssets"), suite.operation("listAssets"));
-  const asset = (Array.isArray(assets) ? assets : []).find((a) => (a as { is_native?: unknown }).is_native === true && (a as { address_type?: unknown }).address_type === "sol") as Record<string, unknown> | undefined;
+  const asset = (Array.isArray(assets) ? assets : []).find(
+    (a) =>
+      (a as { is_native?: unknown }).is_native === true && (a as { address_type?: unknown }).address_type === "sol",
+  ) as Record<string, unknown> | undefined;
   if (!asset) skip("listAssets lists no native asset with address_type sol, so there is no SOL to move");
   const assetId = firstString(asset, "id", "asset_id");
   if (!assetId) fail("listAssets returned the SOL asset without an id");
   // Attaching an attached asset answers the attachment (the spec's rule), so this is safe either way.
-  successRecord(suite, "attachAsset", await suite.call("attachAsset", { params: { wallet_id: wallet.walletId }, body: { asset_id: assetId } }));
-  const ex = await suite.call("getDepositAddress", { params: { wallet_id: wallet.walletId }, query: { asset_id: assetId } });
+  successRecord(
+    suite,
+    "attachAsset",
+    await suite.call("attachAsset", { params: { wallet_id: wallet.walletId }, body: { asset_id: assetId } }),
+  );
+  const ex = await suite.call("getDepositAddress", {
+    params: { wallet_id: wallet.walletId },
+    query: { asset_id: assetId },
+  });
   const address = firstString(successRecord(suite, "getDepositAddress", ex), "address", "deposit_address");
   if (!address) fail("getDepositAddress answered the SOL asset without an address", ex.evidence);
   const network = asset.network as { confirmation_blocks?: unknown } | undefined;
   let confirmationBlocks = typeof network?.confirmation_blocks === "number" ? network.confirmation_blocks : undefined;
   if (confirmationBlocks === undefined) {
     const networks = expectSuccess(await suite.call("listNetworks"), suite.operation("listNetworks"));
-    const n = (Array.isArray(networks) ? networks : []).find((x) => (x as { id?: unknown }).id === asset.network_id) as { confirmation_blocks?: unknown } | undefined;
+    const n = (Array.isArray(networks) ? networks : []).find((x) => (x as { id?: unknown }).id === asset.network_id) as
+      | { confirmation_blocks?: unknown }
+      | undefined;
     if (typeof n?.confirmation_blocks === "number") confirmationBlocks = n.confirmation_blocks;
   }
-  return { walletId: wallet.walletId, assetId, address, decimals: typeof asset.decimals === "number" ? asset.decimals : 9, ...(confirmationBlocks !== undefined ? { confirmationBlocks } : {}) };
+  return {
+    walletId: wallet.walletId,
+    assetId,
+    address,
+    decimals: typeof asset.decimals === "number" ? asset.decimals : 9,
+    ...(confirmationBlocks !== undefined ? { confirmationBlocks } : {}),
+  };
 }
 
 export async function provideSolDeposit(suite: Suite): Promise<SolDepositFixture> {
@@ -63,10 +82,15 @@ export async function provideSolDeposit(suite: Suite): Promise<SolDepositFixture
     webhookWatched: webhook.ok && receiver !== undefined && webhook.value.channel !== undefined,
   };
   const channel = webhook.ok ? webhook.value.channel : undefined;
-  const matches = (type: string) => (d: ReceivedDelivery) => d.channel === channel && eventTypeOf(d) === type && (eventMentions(d, signature) || eventMentions(d, asset.address));
+  const matches = (type: string) => (d: ReceivedDelivery) =>
+    d.channel === channel &&
+    eventTypeOf(d) === type &&
+    (eventMentions(d, signature) || eventMentions(d, asset.address));
   if (fixture.webhookWatched) {
     void receiver!.waitFor(matches("deposit.pending"), limit * 2, suite.signal).then((d) => (fixture.pendingEvent = d));
-    void receiver!.waitFor(matches("deposit.confirmed"), limit * 2, suite.signal).then((d) => (fixture.confirmedEvent = d));
+    void receiver!
+      .waitFor(matches("deposit.confirmed"), limit * 2, suite.signal)
+      .then((d) => (fixture.confirmedEvent = d));
   }
   await pollUntil(
     async () => {
@@ -81,10 +105,16 @@ export async function provideSolDeposit(suite: Suite): Promise<SolDepositFixture
     suite.signal,
   );
   if (fixture.reflected) {
-    const ex = await suite.call("getWalletAssetBalance", { params: { wallet_id: asset.walletId, asset_id: asset.assetId } });
+    const ex = await suite.call("getWalletAssetBalance", {
+      params: { wallet_id: asset.walletId, asset_id: asset.assetId },
+    });
     fixture.apiBalance = balanceOf(expectSuccess(ex, suite.operation("getWalletAssetBalance")));
     fixture.finalEvidence = ex.evidence;
-    fixture.chainBalances = { processed: await rpc.balance(asset.address, "processed"), confirmed: await rpc.balance(asset.address, "confirmed"), finalized: await rpc.balance(asset.address, "finalized") };
+    fixture.chainBalances = {
+      processed: await rpc.balance(asset.address, "processed"),
+      confirmed: await rpc.balance(asset.address, "confirmed"),
+      finalized: await rpc.balance(asset.address, "finalized"),
+    };
   }
   return fixture;
 }

@@ -1,6 +1,7 @@
 // Small helpers the fixture providers share.
-import type { Suite } from "../run/context.ts";
+
 import { expectSuccess } from "../checks/expect.ts";
+import type { Suite } from "../run/context.ts";
 import type { HttpExchange } from "../transport/probe.ts";
 
 /** The success payload of `ex` as a record, validated against the operation's schema. */

@@ -1,5 +1,5 @@
-import { pollUntil, type Suite } from "../run/context.ts";
 import { fail } from "../checks/outcome.ts";
+import { pollUntil, type Suite } from "../run/context.ts";
 import { missing } from "../run/supply.ts";
 import type { WalletFixture } from "./registry.ts";
 import { firstString, successRecord } from "./util.ts";

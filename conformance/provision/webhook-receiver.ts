@@ -7,8 +7,14 @@ import { WebhookReceiver } from "../transport/receiver.ts";
 export async function provideReceiver(suite: Suite): Promise<WebhookReceiver> {
   const { config } = suite;
   if (!config.webhookReceiverUrl) {
-    if (suite.supply === "given") missing("receiver", suite.supply, "a delivery reaches the runner only through a webhook registered by hand to that URL; docs/guides/certify-in-ci.md#webhooks-from-ci");
-    if (!isLoopbackUrl(config.baseUrl)) missing("receiver", suite.supply, `the deployment at ${new URL(config.baseUrl).host} cannot reach 127.0.0.1`);
+    if (suite.supply === "given")
+      missing(
+        "receiver",
+        suite.supply,
+        "a delivery reaches the runner only through a webhook registered by hand to that URL; docs/guides/certify-in-ci.md#webhooks-from-ci",
+      );
+    if (!isLoopbackUrl(config.baseUrl))
+      missing("receiver", suite.supply, `the deployment at ${new URL(config.baseUrl).host} cannot reach 127.0.0.1`);
   }
   const receiver = new WebhookReceiver(suite.marker.token);
   let port = config.webhookListenPort;
@@ -16,7 +22,11 @@ export async function provideReceiver(suite: Suite): Promise<WebhookReceiver> {
     const publicPort = new URL(config.webhookReceiverUrl).port;
     port = publicPort ? Number(publicPort) : undefined;
   }
-  await receiver.start({ host: config.webhookListenHost ?? "127.0.0.1", port: port ?? 0, publicUrl: config.webhookReceiverUrl });
+  await receiver.start({
+    host: config.webhookListenHost ?? "127.0.0.1",
+    port: port ?? 0,
+    publicUrl: config.webhookReceiverUrl,
+  });
   suite.cleanup.runner(() => receiver.close());
   return receiver;
 }

@@ -1,5 +1,5 @@
-import type { Suite } from "../run/context.ts";
 import { fail } from "../checks/outcome.ts";
+import type { Suite } from "../run/context.ts";
 import { missing } from "../run/supply.ts";
 import type { WebhookFixture } from "./registry.ts";
 import { EVENT_TYPES, firstString, successRecord } from "./util.ts";
@@ -18,11 +18,16 @@ export async function registerWebhook(suite: Suite, channel: string, signal?: Ab
   const url = receiver.url(channel);
   const ex = await suite.call(
     "createWebhook",
-    { params: { workspace_id: workspaceId }, body: { url, event_types: [...EVENT_TYPES], description: suite.marker.description(`${channel} webhook`) } },
+    {
+      params: { workspace_id: workspaceId },
+      body: { url, event_types: [...EVENT_TYPES], description: suite.marker.description(`${channel} webhook`) },
+    },
     signal,
   );
   const id = firstString(successRecord(suite, "createWebhook", ex), "id", "webhook_id");
   if (!id) fail("createWebhook answered without an id", ex.evidence);
-  suite.removeAtEnd(`webhook ${id} (${channel})`, "deleteWebhook", { params: { workspace_id: workspaceId, webhook_id: id } });
+  suite.removeAtEnd(`webhook ${id} (${channel})`, "deleteWebhook", {
+    params: { workspace_id: workspaceId, webhook_id: id },
+  });
   return { id, channel, url };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { pollUntil, type Suite } from "../run/context.ts";
 import { expectSuccess } from "../checks/expect.ts";
 import { fail, skip } from "../checks/outcome.ts";
+import { pollUntil, type Suite } from "../run/context.ts";
 import { missing } from "../run/supply.ts";
 import type { WithdrawalFixture } from "./registry.ts";
 import { firstString, successRecord } from "./util.ts";
@@ -36,16 +36,26 @@ export async function provideExecutedWithdrawal(suite: Suite): Promise<Withdrawa
   const recipient = peer.address;
   const idempotencyKey = `certify-${randomUUID()}`;
   // The body the real service's SDK sends (fystack/platform-sdk src/api.ts); the answer is {auto_approved, withdrawal}.
-  const body = { asset_id: asset.assetId, amount: WITHDRAWAL_AMOUNT, recipient_address: recipient, notes: "custody certify" };
+  const body = {
+    asset_id: asset.assetId,
+    amount: WITHDRAWAL_AMOUNT,
+    recipient_address: recipient,
+    notes: "custody certify",
+  };
   const create = () =>
-    suite.call("createWithdrawal", { params: { wallet_id: asset.walletId }, body, headers: { "Idempotency-Key": idempotencyKey } });
+    suite.call("createWithdrawal", {
+      params: { wallet_id: asset.walletId },
+      body,
+      headers: { "Idempotency-Key": idempotencyKey },
+    });
 
   const firstEx = await create();
   const first = withdrawalOf(successRecord(suite, "createWithdrawal", firstEx));
   const id = firstString(first, "id", "withdrawal_id");
   if (!id) fail("createWithdrawal answered without an id", firstEx.evidence);
   const replayEx = await create();
-  const replayData = replayEx.response.status < 300 ? withdrawalOf(expectSuccess(replayEx) as Record<string, unknown>) : undefined;
+  const replayData =
+    replayEx.response.status < 300 ? withdrawalOf(expectSuccess(replayEx) as Record<string, unknown>) : undefined;
 
   let approved = false;
   const limit = 3 * suite.options.timeoutMs;
@@ -56,7 +66,10 @@ export async function provideExecutedWithdrawal(suite: Suite): Promise<Withdrawa
       lastEvidence = ex.evidence;
       const record = successRecord(suite, "getWithdrawal", ex);
       if (record.status === "pending_approval" && !approved) {
-        const approve = await suite.call("approveWithdrawal", { params: { withdrawal_id: id }, body: { comment: "custody certify" } });
+        const approve = await suite.call("approveWithdrawal", {
+          params: { withdrawal_id: id },
+          body: { comment: "custody certify" },
+        });
         successRecord(suite, "approveWithdrawal", approve);
         approved = true;
       }

@@ -13,7 +13,6 @@ export interface Baseline {
   known: KnownFailure[];
 }
 
-
 /**
  * The first line of a failure with what changes from run to run masked: UUIDs, 0x-hex, hex of 8 or
  * more characters, numbers of 4 or more digits (ids, ports, timings). Statuses and counts stay.

@@ -5,7 +5,18 @@
 import type { RecordedExchange } from "../transport/probe.ts";
 import type { Redactor } from "../transport/redact.ts";
 
-const STATUS_TEXT: Record<number, string> = { 200: "OK", 201: "Created", 202: "Accepted", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 409: "Conflict", 413: "Payload Too Large", 500: "Internal Server Error" };
+const STATUS_TEXT: Record<number, string> = {
+  200: "OK",
+  201: "Created",
+  202: "Accepted",
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  409: "Conflict",
+  413: "Payload Too Large",
+  500: "Internal Server Error",
+};
 
 export class HarRecorder {
   private readonly entries: RecordedExchange[] = [];
@@ -57,7 +68,9 @@ function entry(e: RecordedExchange) {
       cookies: [],
       headersSize: -1,
       bodySize: req?.body ? Buffer.byteLength(req.body) : 0,
-      ...(req?.body !== undefined ? { postData: { mimeType: req.headers["content-type"] ?? "application/json", text: req.body } } : {}),
+      ...(req?.body !== undefined
+        ? { postData: { mimeType: req.headers["content-type"] ?? "application/json", text: req.body } }
+        : {}),
     },
     response: {
       status,
@@ -65,7 +78,11 @@ function entry(e: RecordedExchange) {
       httpVersion: "HTTP/1.1",
       headers: pairs(res?.headers),
       cookies: [],
-      content: { size: res?.body ? Buffer.byteLength(res.body) : 0, mimeType: res?.headers?.["content-type"] ?? "", text: res?.body ?? "" },
+      content: {
+        size: res?.body ? Buffer.byteLength(res.body) : 0,
+        mimeType: res?.headers?.["content-type"] ?? "",
+        text: res?.body ?? "",
+      },
       redirectURL: "",
       headersSize: -1,
       bodySize: -1,

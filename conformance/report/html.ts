@@ -29,12 +29,18 @@ export function renderHtml(report: Report): string {
         ...c,
         failed: c.status === "failed",
         reproduce: c.evidence?.request ? curlOf(c.evidence.request) : undefined,
-        requestHeaders: c.evidence?.request ? Object.entries(c.evidence.request.headers).map(([name, value]) => ({ name, value })) : [],
-        responseHeaders: c.evidence?.response?.headers ? Object.entries(c.evidence.response.headers).map(([name, value]) => ({ name, value })) : [],
+        requestHeaders: c.evidence?.request
+          ? Object.entries(c.evidence.request.headers).map(([name, value]) => ({ name, value }))
+          : [],
+        responseHeaders: c.evidence?.response?.headers
+          ? Object.entries(c.evidence.response.headers).map(([name, value]) => ({ name, value }))
+          : [],
       })),
   }));
   const s = report.summary;
-  const failures = [...report.checks.filter((c) => c.status === "failed" && !c.known_failure)].sort((a, b) => Number(a.severity === "SHOULD") - Number(b.severity === "SHOULD"));
+  const failures = [...report.checks.filter((c) => c.status === "failed" && !c.known_failure)].sort(
+    (a, b) => Number(a.severity === "SHOULD") - Number(b.severity === "SHOULD"),
+  );
   return compiled({
     summary: s,
     groups,

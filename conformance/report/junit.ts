@@ -25,9 +25,16 @@ function testcase(c: ReportCheck): string {
   const props = `      <properties><property name="seed_ref" value="${xmlEscape(c.seed_ref)}"/><property name="severity" value="${c.severity}"/>${
     c.profile ? `<property name="profile" value="${xmlEscape(c.profile)}"/>` : ""
   }${c.needs ? `<property name="needs" value="${xmlEscape(c.needs)}"/>` : ""}${c.statements.length ? `<property name="statements" value="${xmlEscape(c.statements.join(" "))}"/>` : ""}</properties>`;
-  if (c.status === "skipped") return `${open}\n${props}\n      <skipped message="${xmlEscape(`${c.message ?? ""}${c.needs ? ` (needs ${c.needs})` : ""}`)}"/>\n    </testcase>`;
+  if (c.status === "skipped")
+    return `${open}\n${props}\n      <skipped message="${xmlEscape(`${c.message ?? ""}${c.needs ? ` (needs ${c.needs})` : ""}`)}"/>\n    </testcase>`;
   if (c.status === "passed") return `${open}\n${props}\n    </testcase>`;
-  const details = [c.message ?? "", "", ...(c.evidence?.request ? [`Reproduce: ${curlOf(c.evidence.request)}`] : []), "", JSON.stringify(c.evidence, null, 2)].join("\n");
+  const details = [
+    c.message ?? "",
+    "",
+    ...(c.evidence?.request ? [`Reproduce: ${curlOf(c.evidence.request)}`] : []),
+    "",
+    JSON.stringify(c.evidence, null, 2),
+  ].join("\n");
   if (c.known_failure) {
     const why = `known failure (--baseline${c.known_failure.reason ? `: ${c.known_failure.reason}` : ""}): ${c.message ?? ""}`;
     return `${open}\n${props}\n      <skipped message="${xmlEscape(why)}"/>\n      <system-out>${xmlEscape(details)}</system-out>\n    </testcase>`;

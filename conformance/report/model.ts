@@ -1,11 +1,21 @@
 // The report every reporter renders: the JSON shape other tools read (snake_case, stable).
-import type { RateLimited } from "../transport/probe.ts";
+
 import type { Check } from "../checks/check.ts";
+import type {
+  CheckResult,
+  CheckStatus,
+  Evidence,
+  FailureKind,
+  Group,
+  Level,
+  Severity,
+  SkipKind,
+} from "../checks/types.ts";
+import { GROUPS } from "../checks/types.ts";
 import type { RunOptions, Target } from "../run/config.ts";
 import type { PreflightStep } from "../run/preflight.ts";
+import type { RateLimited } from "../transport/probe.ts";
 import type { Redactor } from "../transport/redact.ts";
-import type { CheckResult, CheckStatus, Evidence, FailureKind, Group, Level, Severity, SkipKind } from "../checks/types.ts";
-import { GROUPS } from "../checks/types.ts";
 
 export interface ReportCheck {
   id: string;
@@ -166,11 +176,17 @@ export function buildReport(input: {
   const mustFailed = checks.filter((c) => c.status === "failed" && c.severity === "MUST").length;
   const groups = GROUPS.filter((g) => checks.some((c) => c.group === g)).map((group) => {
     const inGroup = checks.filter((c) => c.group === group);
-    return { group, passed: count("passed", inGroup), failed: count("failed", inGroup), skipped: count("skipped", inGroup) };
+    return {
+      group,
+      passed: count("passed", inGroup),
+      failed: count("failed", inGroup),
+      skipped: count("skipped", inGroup),
+    };
   });
   const profile = checks.find((c) => c.profile)?.profile ?? null;
   const must = mustCounts(checks, input.notSelected ?? []);
-  const verdict: Verdict = must.failed > 0 ? "failed" : must.skipped + must.not_selected > 0 ? "incomplete" : "certified";
+  const verdict: Verdict =
+    must.failed > 0 ? "failed" : must.skipped + must.not_selected > 0 ? "incomplete" : "certified";
   return redactor.value({
     summary: {
       verdict,
@@ -206,7 +222,13 @@ function mustCounts(checks: ReportCheck[], notSelected: readonly Check[]): MustC
   const must = checks.filter((c) => c.severity === "MUST");
   const n = (status: CheckStatus) => must.filter((c) => c.status === status).length;
   const missing = notSelected.filter((c) => c.severity === "MUST").length;
-  return { in_scope: must.length + missing, passed: n("passed"), failed: n("failed"), skipped: n("skipped"), not_selected: missing };
+  return {
+    in_scope: must.length + missing,
+    passed: n("passed"),
+    failed: n("failed"),
+    skipped: n("skipped"),
+    not_selected: missing,
+  };
 }
 
 function skipNeeds(checks: ReportCheck[]): SkipNeed[] {

@@ -1,9 +1,10 @@
 // certify --plan on the console: what a run would execute, and for each check that would not, the
 // flag (its environment variable, its config key) that enables it.
+
+import { GROUPS } from "../checks/types.ts";
 import type { Plan } from "../run/plan.ts";
 import type { PreflightStep } from "../run/preflight.ts";
 import { RECEIVER_UNREACHED } from "../run/supply.ts";
-import { GROUPS } from "../checks/types.ts";
 
 /** How a flag can be set besides the command line: its environment variable, if it has one. */
 export type FlagHint = (flag: string) => string | undefined;

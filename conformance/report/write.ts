@@ -38,7 +38,12 @@ export function redactConsole(redactor: Redactor): () => void {
   const saved = methods.map((m) => console[m]);
   for (const m of methods) {
     const original = console[m];
-    console[m] = (...args: unknown[]) => original(...args.map((a) => (typeof a === "string" ? redactor.url(a) : a instanceof Error ? redactor.url(a.message) : a)));
+    console[m] = (...args: unknown[]) =>
+      original(
+        ...args.map((a) =>
+          typeof a === "string" ? redactor.url(a) : a instanceof Error ? redactor.url(a.message) : a,
+        ),
+      );
   }
   return () => methods.forEach((m, i) => (console[m] = saved[i]));
 }

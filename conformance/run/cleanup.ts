@@ -18,7 +18,8 @@ export interface CleanupResult {
 type Undo = (signal: AbortSignal) => Promise<HttpExchange | void>;
 
 /** Answers that mean the record is gone or can no longer change: removed, unknown, or already final. */
-const SETTLED = (status: number) => (status >= 200 && status < 300) || status === 404 || status === 409 || status === 410;
+const SETTLED = (status: number) =>
+  (status >= 200 && status < 300) || status === 404 || status === 409 || status === 410;
 
 export class Cleanup {
   private readonly onDeployment: Array<{ what: string; undo: Undo }> = [];

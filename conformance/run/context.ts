@@ -1,19 +1,20 @@
 // What a running check sees: the target, bounded clients bound to its own deadline, the operation
 // table and the shared prerequisites (fixtures), which are created once and shared by all checks.
-import { ApiClient, fillPath } from "../transport/api.ts";
-import { Cleanup } from "./cleanup.ts";
-import type { Credentials, RunOptions, Target } from "./config.ts";
-import type { FixtureRegistry, FixtureResult, FixtureValues } from "../provision/registry.ts";
-import type { OperationInfo } from "./operations.ts";
-import { findOperation, isRead } from "./operations.ts";
+
 import { CheckSkipped } from "../checks/outcome.ts";
+import type { Level, Prerequisite } from "../checks/types.ts";
+import type { FixtureRegistry, FixtureResult, FixtureValues } from "../provision/registry.ts";
+import { ApiClient, fillPath } from "../transport/api.ts";
 import type { HttpExchange, HttpProbe } from "../transport/probe.ts";
 import type { Redactor } from "../transport/redact.ts";
 import { RpcClient } from "../transport/rpc.ts";
 import { SolanaRpcClient } from "../transport/solana-rpc.ts";
-import { supplyMode, type SupplyMode } from "./supply.ts";
-import type { Level, Prerequisite } from "../checks/types.ts";
+import { Cleanup } from "./cleanup.ts";
+import type { Credentials, RunOptions, Target } from "./config.ts";
 import { RunMarker, runBoundMs } from "./marker.ts";
+import type { OperationInfo } from "./operations.ts";
+import { findOperation, isRead } from "./operations.ts";
+import { type SupplyMode, supplyMode } from "./supply.ts";
 
 export interface CallArgs {
   params?: Record<string, string | undefined>;
@@ -67,7 +68,8 @@ export class Suite {
    */
   operation(operationId: string): OperationInfo {
     const op = findOperation(this.operations, operationId);
-    if (!op) throw new CheckSkipped(`operation ${operationId} is not in the operation table`, undefined, "inapplicable");
+    if (!op)
+      throw new CheckSkipped(`operation ${operationId} is not in the operation table`, undefined, "inapplicable");
     if (this.level === "full") return op;
     let view = this.seedViews.get(operationId);
     if (!view) this.seedViews.set(operationId, (view = { ...op, responseSchemas: {} }));
@@ -85,7 +87,9 @@ export class Suite {
 
   /** The deployment's Solana JSON-RPC, when --solana-rpc-url names one. */
   solanaRpc(signal: AbortSignal = this.signal): SolanaRpcClient | undefined {
-    return this.config.solanaRpcUrl ? new SolanaRpcClient(this.config.solanaRpcUrl, this.config.rpcApiKey, this.http, signal) : undefined;
+    return this.config.solanaRpcUrl
+      ? new SolanaRpcClient(this.config.solanaRpcUrl, this.config.rpcApiKey, this.http, signal)
+      : undefined;
   }
 
   /** Calls an operation by id, signed with the admin key unless told otherwise. */
@@ -117,7 +121,8 @@ export interface Judged {
 /** What of a request's shape the seed does not show (§4: no shown operation takes a body or a query), or undefined. */
 export function unshownShape(args: CallArgs): string | undefined {
   const parts: string[] = [];
-  if (args.query && Object.keys(args.query).length > 0) parts.push(`the query string ?${new URLSearchParams(args.query).toString()}`);
+  if (args.query && Object.keys(args.query).length > 0)
+    parts.push(`the query string ?${new URLSearchParams(args.query).toString()}`);
   if (args.body !== undefined) parts.push("a request body");
   const headers = Object.keys(args.headers ?? {});
   if (headers.length > 0) parts.push(`the header${headers.length > 1 ? "s" : ""} ${headers.join(", ")}`);
@@ -193,7 +198,10 @@ export class CheckContext {
     const seed = this.level === "seed";
     if (!isRead(op)) {
       if (!shape || !seed) return { ex: await this.call(operationId, { ...args, credentials }) };
-      return void this.skipCell(cell, `${op.method} with ${shape}: a write of a shape the seed does not show has no control that changes nothing`);
+      return void this.skipCell(
+        cell,
+        `${op.method} with ${shape}: a write of a shape the seed does not show has no control that changes nothing`,
+      );
     }
     let sent = args;
     let control = await this.call(operationId, sent);
@@ -203,13 +211,19 @@ export class CheckContext {
       const why = `the owner's key was refused with ${shape} (HTTP ${control.response.status})`;
       if (!is2xx(retried)) {
         const also = `and on the seed's form, the path alone (HTTP ${retried.response.status})`;
-        return void this.skipCell(cell, `${why} ${also}: ${NOTHING_SHOWN} (certify's limit, not the deployment's failure)`);
+        return void this.skipCell(
+          cell,
+          `${why} ${also}: ${NOTHING_SHOWN} (certify's limit, not the deployment's failure)`,
+        );
       }
       this.fact(`seed form: ${cell}`, `${why}: judged on the seed's form, the path alone`);
       [sent, control] = [seedForm, retried];
     }
     if (!is2xx(control)) {
-      return void this.skipCell(cell, `the owner's key gets HTTP ${control.response.status} on the same request: ${NOTHING_SHOWN}`);
+      return void this.skipCell(
+        cell,
+        `the owner's key gets HTTP ${control.response.status} on the same request: ${NOTHING_SHOWN}`,
+      );
     }
     return { ex: await this.call(operationId, { ...sent, credentials }), control };
   }

@@ -60,7 +60,9 @@ export function normalizeOperation(entry: unknown): OperationInfo {
   for (const [status, schema] of Object.entries(rs)) {
     if (isZod(schema)) responseSchemas[status] = schema;
   }
-  const declared = Array.isArray(e.declaredStatuses) ? (e.declaredStatuses as unknown[]).map(Number) : Object.keys(responseSchemas).map(Number);
+  const declared = Array.isArray(e.declaredStatuses)
+    ? (e.declaredStatuses as unknown[]).map(Number)
+    : Object.keys(responseSchemas).map(Number);
   return {
     operationId: e.operationId,
     method: e.method.toUpperCase(),
@@ -83,7 +85,13 @@ export function normalizeOperation(entry: unknown): OperationInfo {
 
 function isPaging(x: unknown): x is Paging {
   const p = x as Paging | undefined;
-  return typeof p === "object" && p !== null && typeof p.offset === "string" && typeof p.limit === "string" && Array.isArray(p.items);
+  return (
+    typeof p === "object" &&
+    p !== null &&
+    typeof p.offset === "string" &&
+    typeof p.limit === "string" &&
+    Array.isArray(p.items)
+  );
 }
 
 function isZod(x: unknown): x is ZodType {

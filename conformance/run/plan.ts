@@ -2,10 +2,10 @@
 // that would not, what enables it. Derived from the checks' declarations (requires, skipsWithout),
 // the level table (levels.ts) and the supply table (supply.ts); it sends no request.
 import type { Check } from "../checks/check.ts";
+import type { Group, Level, Prerequisite, Severity } from "../checks/types.ts";
 import type { RunOptions, Target } from "./config.ts";
 import { selectChecks } from "./levels.ts";
-import { needsOf, SUPPLY, supplyMode, type SupplyMode } from "./supply.ts";
-import type { Group, Level, Prerequisite, Severity } from "../checks/types.ts";
+import { needsOf, SUPPLY, type SupplyMode, supplyMode } from "./supply.ts";
 
 /** Why a prerequisite is out of reach: the missing one at the root, and what would supply it. */
 export interface Unmet {

@@ -4,13 +4,19 @@
 // section 5, {rpc_url}/rpc with the api_key query parameter and the WebSocket address (4.1).
 import { HMAC_WINDOW_SECONDS } from "../../runtime/http/hmac.ts";
 import { ApiClient, authHeaders, placeholderId } from "../transport/api.ts";
-import type { Target } from "./config.ts";
 import type { HttpProbe } from "../transport/probe.ts";
 import type { Redactor } from "../transport/redact.ts";
 import { RpcClient } from "../transport/rpc.ts";
 import { tryOpenWs } from "../transport/ws-probe.ts";
+import type { Target } from "./config.ts";
 
-export type PreflightClass = "unreachable" | "not-the-service" | "credentials-refused" | "workspace-refused" | "rpc-key-refused" | "websocket-refused";
+export type PreflightClass =
+  | "unreachable"
+  | "not-the-service"
+  | "credentials-refused"
+  | "workspace-refused"
+  | "rpc-key-refused"
+  | "websocket-refused";
 
 export interface PreflightStep {
   step: "wallet-api" | "credentials" | "workspace" | "node-access-http" | "node-access-ws";
@@ -41,24 +47,40 @@ export interface PreflightInput {
 
 export async function preflight(input: PreflightInput): Promise<PreflightResult> {
   const steps: PreflightStep[] = [];
-  const stop = (cls: PreflightClass, ...lines: string[]): PreflightResult => ({ steps, failure: { class: cls, lines: lines.map((l) => input.redactor.text(l)) } });
+  const stop = (cls: PreflightClass, ...lines: string[]): PreflightResult => ({
+    steps,
+    failure: { class: cls, lines: lines.map((l) => input.redactor.text(l)) },
+  });
   const { target, http, timeoutMs } = input;
   const now = input.now ?? Date.now;
 
   // 1. The wallet API answers operation 1 (seed 4) with the envelope (seed 2.1), signed with the admin key.
   const api = new ApiClient(http, target.baseUrl);
   const path = `/api/v1/wallets/${encodeURIComponent(target.fixtureIds.walletId ?? placeholderId("wallet_id"))}/overview`;
-  const signed = await http.attempt({ method: "GET", url: api.url(path), headers: authHeaders(target.admin, "GET", path, ""), timeoutMs });
+  const signed = await http.attempt({
+    method: "GET",
+    url: api.url(path),
+    headers: authHeaders(target.admin, "GET", path, ""),
+    timeoutMs,
+  });
   // An answer over certify's body limit came from something that answers with data (a 401 is small):
   // the limit is certify's, so the run goes on and the checks that meet it say so.
   if (!signed.ok && signed.kind === "too-large" && signed.evidence.response?.status !== 401) {
-    steps.push({ step: "wallet-api", ok: true, detail: `HTTP ${signed.evidence.response?.status ?? "?"} with a body over certify's limit (--max-body-mib), not examined` });
+    steps.push({
+      step: "wallet-api",
+      ok: true,
+      detail: `HTTP ${signed.evidence.response?.status ?? "?"} with a body over certify's limit (--max-body-mib), not examined`,
+    });
     return input.nodeAccess ? { steps, ...(await nodeAccessSteps(input, steps)) } : { steps };
   }
   if (!signed.ok) {
     if (signed.kind === "unreachable" || signed.kind === "timeout" || signed.kind === "reset") {
       steps.push({ step: "wallet-api", ok: false, detail: signed.reason });
-      return stop("unreachable", `target unreachable: ${target.baseUrl}: ${signed.reason}`, "check --base-url (and --timeout-ms for a slow target)");
+      return stop(
+        "unreachable",
+        `target unreachable: ${target.baseUrl}: ${signed.reason}`,
+        "check --base-url (and --timeout-ms for a slow target)",
+      );
     }
     steps.push({ step: "wallet-api", ok: false, detail: signed.reason });
     return stop("not-the-service", `${target.baseUrl} is not the wallet API: ${signed.reason}`, "check --base-url");
@@ -78,12 +100,16 @@ export async function preflight(input: PreflightInput): Promise<PreflightResult>
 
   // 2. The admin credentials are accepted (seed 5 rule 1: a refusal is a 401).
   if (res.status === 401) {
-    const lines = [`the deployment refused the credentials (HTTP 401, message ${JSON.stringify(envelope.message)}): check --api-key and --api-secret`];
-    const serverDate = Date.parse(res.headers["date"] ?? "");
+    const lines = [
+      `the deployment refused the credentials (HTTP 401, message ${JSON.stringify(envelope.message)}): check --api-key and --api-secret`,
+    ];
+    const serverDate = Date.parse(res.headers.date ?? "");
     if (Number.isFinite(serverDate)) {
       const skew = Math.round((now() - serverDate) / 1000);
       if (Math.abs(skew) > HMAC_WINDOW_SECONDS) {
-        lines.push(`and the clock: the server's Date is ${new Date(serverDate).toISOString()}, ours is ${new Date(now()).toISOString()} (${Math.abs(skew)} s apart; ACCESS-TIMESTAMP is checked against a window)`);
+        lines.push(
+          `and the clock: the server's Date is ${new Date(serverDate).toISOString()}, ours is ${new Date(now()).toISOString()} (${Math.abs(skew)} s apart; ACCESS-TIMESTAMP is checked against a window)`,
+        );
       }
     }
     steps.push({ step: "credentials", ok: false, detail: "HTTP 401" });
@@ -94,7 +120,12 @@ export async function preflight(input: PreflightInput): Promise<PreflightResult>
   // 3. The workspace given is the key's: operation 8 (seed 4) is a read of it that every role may make.
   if (target.workspaceId !== undefined) {
     const keyPath = `/api/v1/workspaces/${encodeURIComponent(target.workspaceId)}/webhook-verification-key`;
-    const read = await http.attempt({ method: "GET", url: api.url(keyPath), headers: authHeaders(target.admin, "GET", keyPath, ""), timeoutMs });
+    const read = await http.attempt({
+      method: "GET",
+      url: api.url(keyPath),
+      headers: authHeaders(target.admin, "GET", keyPath, ""),
+      timeoutMs,
+    });
     const status = read.ok ? read.exchange.response.status : undefined;
     if (status === 403 || status === 404) {
       steps.push({ step: "workspace", ok: false, detail: `HTTP ${status} on operation 8` });
@@ -104,7 +135,11 @@ export async function preflight(input: PreflightInput): Promise<PreflightResult>
         "if it is right, operation 8 refuses this key its own workspace's verification key",
       );
     }
-    steps.push({ step: "workspace", ok: true, detail: status === undefined ? "not answered (the checks will say)" : `HTTP ${status} on operation 8` });
+    steps.push({
+      step: "workspace",
+      ok: true,
+      detail: status === undefined ? "not answered (the checks will say)" : `HTTP ${status} on operation 8`,
+    });
   }
   if (!input.nodeAccess) return { steps };
   return { steps, ...(await nodeAccessSteps(input, steps)) };
@@ -112,11 +147,18 @@ export async function preflight(input: PreflightInput): Promise<PreflightResult>
 
 /** Steps 3 and 4: node access over HTTP and WebSocket; the failure that stops the run, if any. */
 async function nodeAccessSteps(input: PreflightInput, steps: PreflightStep[]): Promise<{ failure?: PreflightFailure }> {
-  const stop = (cls: PreflightClass, ...lines: string[]) => ({ failure: { class: cls, lines: lines.map((l) => input.redactor.text(l)) } });
+  const stop = (cls: PreflightClass, ...lines: string[]) => ({
+    failure: { class: cls, lines: lines.map((l) => input.redactor.text(l)) },
+  });
   const { target, http, timeoutMs } = input;
 
   // 3. Node access over HTTP with the key in the api_key query parameter (seed 4.1, 5).
-  const rpc = new RpcClient({ rpcUrl: target.rpcUrl, wsUrl: target.wsUrl, apiKey: target.rpcApiKey }, http, input.redactor, timeoutMs);
+  const rpc = new RpcClient(
+    { rpcUrl: target.rpcUrl, wsUrl: target.wsUrl, apiKey: target.rpcApiKey },
+    http,
+    input.redactor,
+    timeoutMs,
+  );
   const url = rpc.httpUrl("query");
   const call = await http.attempt({
     method: "POST",
@@ -127,20 +169,35 @@ async function nodeAccessSteps(input: PreflightInput, steps: PreflightStep[]): P
   });
   if (!call.ok && call.kind === "too-large") {
     // Certify's limit, not the node's failure: the rpc checks that meet it are skipped, naming the flag.
-    steps.push({ step: "node-access-http", ok: true, detail: "answered with a body over certify's limit (--max-body-mib), not examined" });
+    steps.push({
+      step: "node-access-http",
+      ok: true,
+      detail: "answered with a body over certify's limit (--max-body-mib), not examined",
+    });
   } else if (!call.ok) {
     steps.push({ step: "node-access-http", ok: false, detail: call.reason });
-    return stop("unreachable", `node access unreachable: ${target.rpcUrl}/rpc: ${call.reason}`, "check --rpc-url (JSON-RPC is POSTed to {rpc_url}/rpc)");
+    return stop(
+      "unreachable",
+      `node access unreachable: ${target.rpcUrl}/rpc: ${call.reason}`,
+      "check --rpc-url (JSON-RPC is POSTed to {rpc_url}/rpc)",
+    );
   }
   if (call.ok) {
     const rpcRes = call.exchange.response;
     if (rpcRes.status === 401 || rpcRes.status === 403) {
       steps.push({ step: "node-access-http", ok: false, detail: `HTTP ${rpcRes.status}` });
-      return stop("rpc-key-refused", `the node access refused the key (HTTP ${rpcRes.status} on POST ${target.rpcUrl}/rpc): check --rpc-api-key`);
+      return stop(
+        "rpc-key-refused",
+        `the node access refused the key (HTTP ${rpcRes.status} on POST ${target.rpcUrl}/rpc): check --rpc-api-key`,
+      );
     }
     if (!isJsonRpc(rpcRes.text)) {
       steps.push({ step: "node-access-http", ok: false, detail: `HTTP ${rpcRes.status} without a JSON-RPC answer` });
-      return stop("not-the-service", `${target.rpcUrl}/rpc answers (HTTP ${rpcRes.status}) but not with JSON-RPC 2.0`, "check --rpc-url");
+      return stop(
+        "not-the-service",
+        `${target.rpcUrl}/rpc answers (HTTP ${rpcRes.status}) but not with JSON-RPC 2.0`,
+        "check --rpc-url",
+      );
     }
     steps.push({ step: "node-access-http", ok: true, detail: `HTTP ${rpcRes.status} JSON-RPC` });
   }
@@ -151,7 +208,11 @@ async function nodeAccessSteps(input: PreflightInput, steps: PreflightStep[]): P
     steps.push({ step: "node-access-ws", ok: false, detail: ws.reason });
     // HTTP accepted this very key: a WebSocket that refuses it breaks seed 5, which the rpc checks report.
     if (ws.status === 401 || ws.status === 403) return {};
-    return stop("websocket-refused", `WebSocket refused: ${input.redactor.url(target.wsUrl)}: ${ws.reason}`, "check --ws-url (the seed's address is wss://{rpc_host}/ws)");
+    return stop(
+      "websocket-refused",
+      `WebSocket refused: ${input.redactor.url(target.wsUrl)}: ${ws.reason}`,
+      "check --ws-url (the seed's address is wss://{rpc_host}/ws)",
+    );
   }
   ws.connection.close();
   steps.push({ step: "node-access-ws", ok: true, detail: "opened" });

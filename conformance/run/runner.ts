@@ -5,24 +5,24 @@
 // when it is interrupted.
 import { setMaxListeners } from "node:events";
 import { CATALOG } from "../checks/catalog.ts";
+import type { Check } from "../checks/check.ts";
+import { outcomeOf } from "../checks/outcome.ts";
+import type { CheckResult, Group, Outcome, Prerequisite } from "../checks/types.ts";
+import { GROUPS } from "../checks/types.ts";
+import { createFixtures } from "../provision/index.ts";
+import { buildReport, type Report } from "../report/model.ts";
+import { HttpProbe, type ProbeOptions } from "../transport/probe.ts";
+import { redactorFor } from "../transport/redact.ts";
+import type { CleanupResult } from "./cleanup.ts";
 import type { RunOptions, Target } from "./config.ts";
 import { CheckContext, Suite } from "./context.ts";
-import { createFixtures } from "../provision/index.ts";
-import type { OperationInfo } from "./operations.ts";
-import { outcomeOf } from "../checks/outcome.ts";
-import { preflight, type PreflightFailure, type PreflightResult } from "./preflight.ts";
 import { selectChecks } from "./levels.ts";
-import { HttpProbe, type ProbeOptions } from "../transport/probe.ts";
-import { redactorFor, type Redactor } from "../transport/redact.ts";
-import { buildReport, type Report } from "../report/model.ts";
-import type { Check } from "../checks/check.ts";
-import type { CheckResult, Group, Outcome, Prerequisite } from "../checks/types.ts";
-import type { CleanupResult } from "./cleanup.ts";
 import { runBoundMs } from "./marker.ts";
-import { Slots } from "./slots.ts";
+import type { OperationInfo } from "./operations.ts";
+import { type PreflightFailure, type PreflightResult, preflight } from "./preflight.ts";
 import { onProgress } from "./progress.ts";
+import { Slots } from "./slots.ts";
 import { sweepCertifyRecords } from "./sweep.ts";
-import { GROUPS } from "../checks/types.ts";
 
 export type RunEvent =
   | { type: "start"; checks: Check[]; target: Target; options: RunOptions }
@@ -53,7 +53,12 @@ export type RunResult =
 export async function runSuite(input: RunInput): Promise<RunResult> {
   const { target, options } = input;
   const redactor = redactorFor(target);
-  const http = new HttpProbe({ timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes, redactor, ...(input.onExchange ? { onExchange: input.onExchange } : {}) });
+  const http = new HttpProbe({
+    timeoutMs: options.timeoutMs,
+    maxBodyBytes: options.maxBodyBytes,
+    redactor,
+    ...(input.onExchange ? { onExchange: input.onExchange } : {}),
+  });
   const stop = new AbortController();
   // Every waiting check listens for the stop: many listeners on one signal is the design here.
   setMaxListeners(0, stop.signal);
@@ -64,7 +69,10 @@ export async function runSuite(input: RunInput): Promise<RunResult> {
   const onSignal = () => interrupt(String(input.signal?.reason ?? "interrupted"));
   if (input.signal?.aborted) onSignal();
   input.signal?.addEventListener("abort", onSignal, { once: true });
-  const bound = setTimeout(() => interrupt(`the run reached its bound of ${Math.round(runBoundMs(options.timeoutMs) / 60_000)} min`), runBoundMs(options.timeoutMs) - BOUND_MARGIN_MS);
+  const bound = setTimeout(
+    () => interrupt(`the run reached its bound of ${Math.round(runBoundMs(options.timeoutMs) / 60_000)} min`),
+    runBoundMs(options.timeoutMs) - BOUND_MARGIN_MS,
+  );
   bound.unref();
   let cleaned: Promise<CleanupResult> | undefined;
   const cleanUpOnce = () => (cleaned ??= cleanUp(suite));
@@ -73,7 +81,13 @@ export async function runSuite(input: RunInput): Promise<RunResult> {
     const checks = selection.selected;
     let checked: PreflightResult = { steps: [] };
     if (input.preflight !== false) {
-      checked = await preflight({ target, http, redactor, timeoutMs: options.timeoutMs, nodeAccess: checks.some((c) => c.group === "rpc") });
+      checked = await preflight({
+        target,
+        http,
+        redactor,
+        timeoutMs: options.timeoutMs,
+        nodeAccess: checks.some((c) => c.group === "rpc"),
+      });
       if (checked.failure) return { kind: "preflight", failure: checked.failure, preflight: checked };
     }
     const startedAt = new Date();
@@ -136,7 +150,12 @@ function prerequisitesToWarm(suite: Suite, checks: Check[]): Set<Prerequisite> {
  * Every check starts at once and waits, without holding a slot, for the checks it must follow and
  * for its prerequisites; only its own run takes one of the `concurrency` slots.
  */
-async function runChecks(suite: Suite, checks: Check[], options: RunOptions, onEvent?: (e: RunEvent) => void): Promise<CheckResult[]> {
+async function runChecks(
+  suite: Suite,
+  checks: Check[],
+  options: RunOptions,
+  onEvent?: (e: RunEvent) => void,
+): Promise<CheckResult[]> {
   const results = new Map<string, CheckResult>();
   const selected = new Set(checks.map((c) => c.id));
   const finished = new Map(checks.map((c) => [c.id, deferred()]));
@@ -148,13 +167,20 @@ async function runChecks(suite: Suite, checks: Check[], options: RunOptions, onE
     checks.map(async (check) => {
       try {
         const after = [...(check.after ?? []), ...(options.level === "seed" ? (check.afterAtSeed ?? []) : [])];
-        await Promise.all(after.filter((id) => selected.has(id) && id !== check.id).map((id) => finished.get(id)!.promise));
+        await Promise.all(
+          after.filter((id) => selected.has(id) && id !== check.id).map((id) => finished.get(id)!.promise),
+        );
         const result = await runOne(suite, check, options, slots, onEvent);
         results.set(check.id, result);
         onEvent?.({ type: "check-end", result });
         const left = (remainingInGroup.get(check.group) ?? 1) - 1;
         remainingInGroup.set(check.group, left);
-        if (left === 0) onEvent?.({ type: "group-end", group: check.group, results: checks.filter((c) => c.group === check.group).map((c) => results.get(c.id)!) });
+        if (left === 0)
+          onEvent?.({
+            type: "group-end",
+            group: check.group,
+            results: checks.filter((c) => c.group === check.group).map((c) => results.get(c.id)!),
+          });
       } finally {
         finished.get(check.id)!.resolve();
       }
@@ -183,19 +209,29 @@ function orderByCatalog(checks: Check[], results: Map<string, CheckResult>): Che
  * wait for shared fixtures and for a slot is reported apart (waitedMs). An interrupted run stops
  * what runs and starts nothing more. Never throws.
  */
-export async function runOne(suite: Suite, check: Check, options: RunOptions, slots: Slots, onEvent?: (e: RunEvent) => void): Promise<CheckResult> {
+export async function runOne(
+  suite: Suite,
+  check: Check,
+  options: RunOptions,
+  slots: Slots,
+  onEvent?: (e: RunEvent) => void,
+): Promise<CheckResult> {
   onEvent?.({ type: "check-start", check });
   const waitStarted = Date.now();
   const limitMs = Math.round(options.timeoutMs * (check.timeoutScale ?? 1));
   const controller = new AbortController();
   const ctx = new CheckContext(suite, controller.signal);
-  let outcome = suite.signal.aborted ? interrupted(suite, "ran") : await untilStopped(suite, prerequisitesOf(suite, check), "ran");
+  let outcome = suite.signal.aborted
+    ? interrupted(suite, "ran")
+    : await untilStopped(suite, prerequisitesOf(suite, check), "ran");
   let started = Date.now();
   if (outcome.status === "passed") {
     const release = await slots.acquire(check.timeoutScale ?? 1);
     try {
       started = Date.now();
-      outcome = suite.signal.aborted ? interrupted(suite, "ran") : await withTimeLimit(check, ctx, controller, limitMs, suite.signal);
+      outcome = suite.signal.aborted
+        ? interrupted(suite, "ran")
+        : await withTimeLimit(check, ctx, controller, limitMs, suite.signal);
     } finally {
       release();
     }
@@ -207,7 +243,11 @@ export async function runOne(suite: Suite, check: Check, options: RunOptions, sl
 
 /** The skip of a check the run's interruption kept from running or finishing. */
 function interrupted(suite: Suite, what: "ran" | "finished"): Outcome {
-  return { status: "skipped", kind: "interrupted", message: `the run was interrupted (${String(suite.signal.reason)}) before this check ${what}` };
+  return {
+    status: "skipped",
+    kind: "interrupted",
+    message: `the run was interrupted (${String(suite.signal.reason)}) before this check ${what}`,
+  };
 }
 
 /** `work`, or the interruption's skip when the run stops first. */
@@ -227,7 +267,8 @@ async function prerequisitesOf(suite: Suite, check: Check): Promise<Outcome> {
   for (const name of check.requires ?? []) {
     const result = await suite.fixtures.settle(name);
     if (result.ok) continue;
-    if (result.failure) return { status: "skipped", kind: "prerequisite", message: `prerequisite ${name} failed: ${result.reason}` };
+    if (result.failure)
+      return { status: "skipped", kind: "prerequisite", message: `prerequisite ${name} failed: ${result.reason}` };
     const out: Outcome = { status: "skipped", kind: result.needs ? "input" : "inapplicable", message: result.reason };
     if (result.needs) out.needs = result.needs;
     return out;
@@ -246,7 +287,13 @@ const LIMIT_CAP_FACTOR = 10;
  * (progress.ts), so it measures how long the target leaves the check without an answer, not how long
  * a loaded machine takes over many answers; LIMIT_CAP_FACTOR limits bound the whole run of it.
  */
-async function withTimeLimit(check: Check, ctx: CheckContext, controller: AbortController, limitMs: number, stopped: AbortSignal): Promise<Outcome> {
+async function withTimeLimit(
+  check: Check,
+  ctx: CheckContext,
+  controller: AbortController,
+  limitMs: number,
+  stopped: AbortSignal,
+): Promise<Outcome> {
   let idle: NodeJS.Timeout | undefined;
   let cap: NodeJS.Timeout | undefined;
   let answered = false;
@@ -269,13 +316,19 @@ async function withTimeLimit(check: Check, ctx: CheckContext, controller: AbortC
     arm();
     cap = setTimeout(() => resolve("cap"), LIMIT_CAP_FACTOR * limitMs);
   });
-  const stop = new Promise<"stopped">((resolve) => stopped.addEventListener("abort", () => resolve("stopped"), { once: true }));
+  const stop = new Promise<"stopped">((resolve) =>
+    stopped.addEventListener("abort", () => resolve("stopped"), { once: true }),
+  );
   try {
     const first = await Promise.race([run, timedOut, stop]);
     if (first === "stopped") {
       controller.abort();
       await Promise.race([run, delay(WIND_DOWN_MS)]);
-      return { status: "skipped", kind: "interrupted", message: `the run was interrupted (${String(stopped.reason)}) before this check finished` };
+      return {
+        status: "skipped",
+        kind: "interrupted",
+        message: `the run was interrupted (${String(stopped.reason)}) before this check finished`,
+      };
     }
     if (first !== "idle" && first !== "cap") return first;
     // Cancel what is in flight; a request cut short says what it was waiting for, with evidence.
@@ -287,7 +340,8 @@ async function withTimeLimit(check: Check, ctx: CheckContext, controller: AbortC
         : answered
           ? `timed out: no answer for ${limitMs} ms (the check's time limit; --timeout-ms)`
           : `timed out after ${limitMs} ms (the check's time limit; --timeout-ms)`;
-    if (late && late.status === "failed") return { status: "failed", kind: "timeout", message: `${message}: ${late.message}`, evidence: late.evidence };
+    if (late && late.status === "failed")
+      return { status: "failed", kind: "timeout", message: `${message}: ${late.message}`, evidence: late.evidence };
     return { status: "failed", kind: "timeout", message };
   } finally {
     clearTimeout(idle);
@@ -300,7 +354,14 @@ function delay(ms: number): Promise<undefined> {
   return new Promise((resolve) => setTimeout(() => resolve(undefined), ms).unref());
 }
 
-function toResult(suite: Suite, check: Check, outcome: Outcome, durationMs: number, waitedMs: number, facts: Record<string, string>): CheckResult {
+function toResult(
+  suite: Suite,
+  check: Check,
+  outcome: Outcome,
+  durationMs: number,
+  waitedMs: number,
+  facts: Record<string, string>,
+): CheckResult {
   const r = suite.redactor;
   const result: CheckResult = {
     id: check.id,

@@ -1,9 +1,10 @@
 // The fixture supply table: for each prerequisite, the flag that supplies it and whether the run may
 // create it by driving operations the seed does not specify. Decided here once; providers ask
 // `supplied` / `missing` instead of re-deciding from the level.
-import { isLoopbackUrl, type Target } from "./config.ts";
+
 import { CheckSkipped } from "../checks/outcome.ts";
 import type { Prerequisite, SupplyMode } from "../checks/types.ts";
+import { isLoopbackUrl, type Target } from "./config.ts";
 
 export interface SupplyRule {
   /** The flag(s) that supply it on the command line. */
@@ -24,7 +25,13 @@ export interface SupplyRule {
 }
 
 export const SUPPLY: Record<Prerequisite, SupplyRule> = {
-  workspace: { flag: "--workspace-id", creatable: true, what: "workspace id", given: (t) => !!t.workspaceId, from: { create: [] } },
+  workspace: {
+    flag: "--workspace-id",
+    creatable: true,
+    what: "workspace id",
+    given: (t) => !!t.workspaceId,
+    from: { create: [] },
+  },
   receiver: {
     flag: "--webhook-receiver-url",
     creatable: true,
@@ -39,7 +46,13 @@ export const SUPPLY: Record<Prerequisite, SupplyRule> = {
     given: (t, mode) => mode === "given" && !!t.fixtureIds.webhookId,
     from: { create: ["workspace", "receiver"] },
   },
-  wallet: { flag: "--wallet-id", creatable: true, what: "wallet id", given: (t) => !!t.fixtureIds.walletId, from: { create: [] } },
+  wallet: {
+    flag: "--wallet-id",
+    creatable: true,
+    what: "wallet id",
+    given: (t) => !!t.fixtureIds.walletId,
+    from: { create: [] },
+  },
   asset: {
     flag: "--wallet-id and --asset-id",
     creatable: true,
@@ -84,7 +97,12 @@ export const SUPPLY: Record<Prerequisite, SupplyRule> = {
     from: { create: ["workspace"] },
   },
   // Deposits are driven only when the run creates fixtures.
-  faucet: { flag: "--faucet-private-key", creatable: false, what: "funded chain key", given: (t, mode) => mode === "create" && !!t.faucetPrivateKey },
+  faucet: {
+    flag: "--faucet-private-key",
+    creatable: false,
+    what: "funded chain key",
+    given: (t, mode) => mode === "create" && !!t.faucetPrivateKey,
+  },
   deposit: { flag: "--faucet-private-key", creatable: true, what: "deposit", from: { create: ["faucet", "asset"] } },
   "withdrawal-executed": {
     flag: "--faucet-private-key",
@@ -100,8 +118,18 @@ export const SUPPLY: Record<Prerequisite, SupplyRule> = {
     setting: (t) => !!t.solanaRpcUrl,
     from: { create: ["sol-asset"] },
   },
-  "money-funds": { flag: "--faucet-private-key", creatable: true, what: "funded wallet for the money path", from: { create: ["faucet"] } },
-  "other-tenant": { flag: "--other-api-key/--other-api-secret", creatable: false, what: "key of another workspace", given: (t) => !!t.other },
+  "money-funds": {
+    flag: "--faucet-private-key",
+    creatable: true,
+    what: "funded wallet for the money path",
+    from: { create: ["faucet"] },
+  },
+  "other-tenant": {
+    flag: "--other-api-key/--other-api-secret",
+    creatable: false,
+    what: "key of another workspace",
+    given: (t) => !!t.other,
+  },
 };
 
 /**

@@ -5,11 +5,12 @@
 // one whose lease still runs. Wallets cannot be deleted (the spec has no operation for it): they keep
 // their marked names. Runs only when the run may create records (supply "create") and the spec's
 // list operations exist, for a workspace already known (given, or found by the run); it never throws.
-import type { CallArgs, Suite } from "./context.ts";
+
 import { readList } from "../checks/list-reader.ts";
-import type { LeftBehind } from "./cleanup.ts";
 import { firstString } from "../provision/util.ts";
-import { markerIn, type MarkerFound } from "./marker.ts";
+import type { LeftBehind } from "./cleanup.ts";
+import type { CallArgs, Suite } from "./context.ts";
+import { type MarkerFound, markerIn } from "./marker.ts";
 import { findOperation } from "./operations.ts";
 
 export interface SweepResult {
@@ -67,7 +68,11 @@ export async function sweepCertifyRecords(suite: Suite, which: "expired" | "own"
         if (which === "own" ? !ours : ours || found.expiresAt > now) continue;
         const label = `${kind.what} ${id}`;
         try {
-          const ex = await suite.call(kind.remove, { params: { workspace_id: workspace.value, [kind.idParam]: id } }, signal);
+          const ex = await suite.call(
+            kind.remove,
+            { params: { workspace_id: workspace.value, [kind.idParam]: id } },
+            signal,
+          );
           const status = ex.response.status;
           if ((status >= 200 && status < 300) || status === 404) result.removed.push(label);
           else result.left.push({ what: label, reason: `${kind.remove} answered HTTP ${status}` });
@@ -81,9 +86,17 @@ export async function sweepCertifyRecords(suite: Suite, which: "expired" | "own"
 }
 
 /** Every record of the list, page by page when the operation pages (a marked record may sit past the first page). */
-async function list(suite: Suite, kind: Kind, workspaceId: string, signal: AbortSignal): Promise<Array<Record<string, unknown>>> {
+async function list(
+  suite: Suite,
+  kind: Kind,
+  workspaceId: string,
+  signal: AbortSignal,
+): Promise<Array<Record<string, unknown>>> {
   try {
-    const caller = { call: (operationId: string, args?: CallArgs) => suite.call(operationId, args, signal), operation: (id: string) => suite.operation(id) };
+    const caller = {
+      call: (operationId: string, args?: CallArgs) => suite.call(operationId, args, signal),
+      operation: (id: string) => suite.operation(id),
+    };
     const { items } = await readList(caller, kind.list, { params: { workspace_id: workspaceId } });
     return items.filter((i): i is Record<string, unknown> => i !== null && typeof i === "object");
   } catch {

@@ -1,6 +1,6 @@
 // Signed calls to the wallet API through the bounded probe. Signing uses runtime/http/hmac.ts, the same
 // definition the spec carries in x-custody-hmac; callers may override any part to break it on purpose.
-import { HMAC_HEADERS, computeSignature, unixSeconds } from "../../runtime/http/hmac.ts";
+import { computeSignature, HMAC_HEADERS, unixSeconds } from "../../runtime/http/hmac.ts";
 import type { Credentials } from "../run/config.ts";
 import { joinUrl } from "../run/config.ts";
 import type { OperationInfo } from "../run/operations.ts";
@@ -37,13 +37,20 @@ export class ApiClient {
     const body = encodeBody(req.body);
     const headers: Record<string, string> = {};
     if (body !== undefined) headers["content-type"] = "application/json";
-    if (req.credentials) Object.assign(headers, authHeaders(req.credentials, req.method, req.path, body ?? "", req.timestamp));
+    if (req.credentials)
+      Object.assign(headers, authHeaders(req.credentials, req.method, req.path, body ?? "", req.timestamp));
     Object.assign(headers, req.headers ?? {});
     return this.probe.send({ method: req.method, url: this.url(req.path, req.query), headers, body }, this.signal);
   }
 
   /** Sends exactly these headers and body (the auth matrix builds them itself). */
-  sendRaw(method: string, path: string, headers: Record<string, string>, body?: string, query?: Record<string, string>): Promise<HttpExchange> {
+  sendRaw(
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: string,
+    query?: Record<string, string>,
+  ): Promise<HttpExchange> {
     return this.probe.send({ method, url: this.url(path, query), headers, body }, this.signal);
   }
 }

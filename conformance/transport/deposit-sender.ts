@@ -5,8 +5,8 @@
 // costs a second of CPU to load, for calls the RpcClient makes anyway.
 import type { Hex } from "viem";
 import { CheckFailed, CheckSkipped } from "../checks/outcome.ts";
-import type { RpcClient } from "./rpc.ts";
 import { decimalToUnits } from "../checks/units.ts";
+import type { RpcClient } from "./rpc.ts";
 
 export interface SentTransfer {
   hash: Hex;
@@ -42,7 +42,13 @@ export async function sendNativeTransfer(
 }
 
 /** Every call goes through the suite's JSON-RPC client, bounded by its deadline. */
-async function sendNow(rpc: RpcClient, privateKey: string, to: string, amount: string, decimals: number): Promise<SentTransfer> {
+async function sendNow(
+  rpc: RpcClient,
+  privateKey: string,
+  to: string,
+  amount: string,
+  decimals: number,
+): Promise<SentTransfer> {
   const { privateKeyToAccount } = await import("viem/accounts");
   const account = privateKeyToAccount(normalizePrivateKey(privateKey));
   const value = decimalToUnits(amount, decimals);
@@ -53,22 +59,39 @@ async function sendNow(rpc: RpcClient, privateKey: string, to: string, amount: s
     quantity(rpc, "eth_gasPrice"),
     quantity(rpc, "eth_getBalance", [account.address, "latest"]),
   ]);
-  const gas = await quantity(rpc, "eth_estimateGas", [{ from: account.address, to, value: hex(value) }]).catch(() => 21_000n);
-  if (balance < value + gas * gasPrice) throw new CheckSkipped(`the faucet key ${account.address} has too little to deposit ${amount}`);
-  const raw = await account.signTransaction({ type: "legacy", chainId: Number(chainId), nonce: Number(nonce), to: to as Hex, value, gas, gasPrice });
+  const gas = await quantity(rpc, "eth_estimateGas", [{ from: account.address, to, value: hex(value) }]).catch(
+    () => 21_000n,
+  );
+  if (balance < value + gas * gasPrice)
+    throw new CheckSkipped(`the faucet key ${account.address} has too little to deposit ${amount}`);
+  const raw = await account.signTransaction({
+    type: "legacy",
+    chainId: Number(chainId),
+    nonce: Number(nonce),
+    to: to as Hex,
+    value,
+    gas,
+    gasPrice,
+  });
   const hash = await rpc.resultHttp("eth_sendRawTransaction", [raw]).catch((err: unknown) => {
     const message = err instanceof Error ? err.message : String(err);
-    if (/insufficient funds/i.test(message)) throw new CheckSkipped(`the faucet key ${account.address} has too little to deposit ${amount}`);
-    throw new CheckFailed(`sending the deposit through the node access failed: ${message.split("\n")[0]}`, err instanceof CheckFailed ? err.evidence : undefined);
+    if (/insufficient funds/i.test(message))
+      throw new CheckSkipped(`the faucet key ${account.address} has too little to deposit ${amount}`);
+    throw new CheckFailed(
+      `sending the deposit through the node access failed: ${message.split("\n")[0]}`,
+      err instanceof CheckFailed ? err.evidence : undefined,
+    );
   });
-  if (typeof hash !== "string" || !/^0x[0-9a-fA-F]{64}$/.test(hash)) throw new CheckFailed(`eth_sendRawTransaction answered ${JSON.stringify(hash)}, not a transaction hash`);
+  if (typeof hash !== "string" || !/^0x[0-9a-fA-F]{64}$/.test(hash))
+    throw new CheckFailed(`eth_sendRawTransaction answered ${JSON.stringify(hash)}, not a transaction hash`);
   return { hash: hash as Hex, from: account.address };
 }
 
 /** A hex quantity result, or a failure naming the method and what it answered. */
 async function quantity(rpc: RpcClient, method: string, params: unknown[] = []): Promise<bigint> {
   const result = await rpc.resultHttp(method, params);
-  if (typeof result !== "string" || !/^0x[0-9a-fA-F]+$/.test(result)) throw new CheckFailed(`${method} answered ${JSON.stringify(result)}, not a hex quantity`);
+  if (typeof result !== "string" || !/^0x[0-9a-fA-F]+$/.test(result))
+    throw new CheckFailed(`${method} answered ${JSON.stringify(result)}, not a hex quantity`);
   return BigInt(result);
 }
 

@@ -4,9 +4,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, request } from "undici";
 import { BodyLimitReached, CheckFailed } from "../checks/outcome.ts";
-import { progressed } from "../run/progress.ts";
-import { Redactor } from "./redact.ts";
 import type { Evidence, RequestEvidence, ResponseEvidence } from "../checks/types.ts";
+import { progressed } from "../run/progress.ts";
+import type { Redactor } from "./redact.ts";
 
 /**
  * The default response body limit: large enough for the unpaged lists of a busy deployment (seed
@@ -47,7 +47,14 @@ export type HttpAttempt =
   | { ok: false; reason: string; kind: TransportFailureKind; evidence: Evidence };
 
 /** unreachable = nothing answered at the network level (exit 2 in preflight); the rest are target faults. */
-export type TransportFailureKind = "unreachable" | "timeout" | "reset" | "too-large" | "redirect" | "protocol" | "aborted";
+export type TransportFailureKind =
+  | "unreachable"
+  | "timeout"
+  | "reset"
+  | "too-large"
+  | "redirect"
+  | "protocol"
+  | "aborted";
 
 export interface ProbeOptions {
   timeoutMs: number;
@@ -118,7 +125,8 @@ export class HttpProbe {
    */
   async send(req: HttpRequest, signal?: AbortSignal): Promise<HttpExchange> {
     const attempt = await this.attempt(req, signal);
-    if (!attempt.ok && attempt.kind === "too-large") throw new BodyLimitReached(`the answer to ${req.method} ${this.redactor.url(req.url)}`, attempt.reason);
+    if (!attempt.ok && attempt.kind === "too-large")
+      throw new BodyLimitReached(`the answer to ${req.method} ${this.redactor.url(req.url)}`, attempt.reason);
     if (!attempt.ok) throw new CheckFailed(attempt.reason, attempt.evidence);
     return attempt.exchange;
   }
@@ -127,7 +135,8 @@ export class HttpProbe {
   async attempt(req: HttpRequest, signal?: AbortSignal): Promise<HttpAttempt> {
     for (let retry = 0; ; retry++) {
       const result = await this.recordedAttempt(req, signal);
-      if (!result.ok || result.exchange.response.status !== 429 || retry >= RATE_LIMIT_RETRIES || signal?.aborted) return result;
+      if (!result.ok || result.exchange.response.status !== 429 || retry >= RATE_LIMIT_RETRIES || signal?.aborted)
+        return result;
       // At most half a request's time-out: the check's own time limit restarts with each answer.
       const wait = Math.min(retryAfterMs(result.exchange.response.headers["retry-after"], retry), this.timeoutMs / 2);
       this.rateLimited.requests++;
@@ -146,7 +155,12 @@ export class HttpProbe {
     const startedAt = new Date();
     const result = await this.attemptOnce(req, signal).finally(() => progressed(signal));
     const evidence = result.ok ? result.exchange.evidence : result.evidence;
-    this.onExchange({ startedAt, durationMs: Date.now() - startedAt.getTime(), evidence, ...(result.ok ? {} : { error: result.reason }) });
+    this.onExchange({
+      startedAt,
+      durationMs: Date.now() - startedAt.getTime(),
+      evidence,
+      ...(result.ok ? {} : { error: result.reason }),
+    });
     return result;
   }
 
@@ -178,13 +192,23 @@ export class HttpProbe {
       partial = { status: res.statusCode, headers };
       if (res.statusCode >= 300 && res.statusCode < 400) {
         res.body.destroy();
-        const location = headers["location"] ?? "(no location header)";
-        return this.failure(`redirected to ${this.redactor.url(location)} (redirects are never followed)`, "redirect", requestEvidence(), partial);
+        const location = headers.location ?? "(no location header)";
+        return this.failure(
+          `redirected to ${this.redactor.url(location)} (redirects are never followed)`,
+          "redirect",
+          requestEvidence(),
+          partial,
+        );
       }
       const declared = Number(headers["content-length"]);
       if (Number.isFinite(declared) && declared > this.maxBodyBytes) {
         res.body.destroy();
-        return this.failure(`response body exceeds ${formatBytes(this.maxBodyBytes)} (content-length ${declared})`, "too-large", requestEvidence(), partial);
+        return this.failure(
+          `response body exceeds ${formatBytes(this.maxBodyBytes)} (content-length ${declared})`,
+          "too-large",
+          requestEvidence(),
+          partial,
+        );
       }
       phase = "body";
       const chunks: Buffer[] = [];
@@ -193,13 +217,30 @@ export class HttpProbe {
         received += buf.length;
         if (received > this.maxBodyBytes) {
           res.body.destroy();
-          return this.failure(`response body exceeds ${formatBytes(this.maxBodyBytes)}`, "too-large", requestEvidence(), partial);
+          return this.failure(
+            `response body exceeds ${formatBytes(this.maxBodyBytes)}`,
+            "too-large",
+            requestEvidence(),
+            partial,
+          );
         }
         chunks.push(buf);
       }
       const text = Buffer.concat(chunks).toString("utf8");
-      const response: HttpResponse = { status: res.statusCode, headers, text, bytes: received, durationMs: Date.now() - started };
-      return { ok: true, exchange: lazyEvidence(req, response, () => ({ request: requestEvidence(), response: this.responseEvidence(response) })) };
+      const response: HttpResponse = {
+        status: res.statusCode,
+        headers,
+        text,
+        bytes: received,
+        durationMs: Date.now() - started,
+      };
+      return {
+        ok: true,
+        exchange: lazyEvidence(req, response, () => ({
+          request: requestEvidence(),
+          response: this.responseEvidence(response),
+        })),
+      };
     } catch (err) {
       const { reason, kind } = describeTransportError(err, {
         timedOut: deadline.signal.aborted,
@@ -227,7 +268,10 @@ export class HttpProbe {
   }
 
   responseEvidence(res: HttpResponse): ResponseEvidence {
-    const body = res.text.length > LARGE_BODY_CHARS ? this.redactor.bodyPrefix(res.text, EVIDENCE_BODY_CHARS) : this.redactor.body(res.text);
+    const body =
+      res.text.length > LARGE_BODY_CHARS
+        ? this.redactor.bodyPrefix(res.text, EVIDENCE_BODY_CHARS)
+        : this.redactor.body(res.text);
     return { status: res.status, headers: this.redactor.headers(res.headers), body: truncate(body, res.bytes) };
   }
 
@@ -235,8 +279,16 @@ export class HttpProbe {
     await this.agent.destroy().catch(() => undefined);
   }
 
-  private failure(reason: string, kind: TransportFailureKind, request: RequestEvidence, partial?: { status: number; headers: Record<string, string> }): HttpAttempt {
-    const response: ResponseEvidence = { ...(partial ? { status: partial.status, headers: this.redactor.headers(partial.headers) } : {}), error: reason };
+  private failure(
+    reason: string,
+    kind: TransportFailureKind,
+    request: RequestEvidence,
+    partial?: { status: number; headers: Record<string, string> },
+  ): HttpAttempt {
+    const response: ResponseEvidence = {
+      ...(partial ? { status: partial.status, headers: this.redactor.headers(partial.headers) } : {}),
+      error: reason,
+    };
     return { ok: false, reason, kind, evidence: { request, response } };
   }
 }
@@ -267,10 +319,16 @@ export function describeTransportError(err: unknown, c: ErrorContext): { reason:
   if (c.timedOut) {
     return c.phase === "headers"
       ? { reason: `no response within ${c.timeoutMs} ms (waiting for the response headers)`, kind: "timeout" }
-      : { reason: `response body not complete within ${c.timeoutMs} ms (received ${c.received} bytes)`, kind: "timeout" };
+      : {
+          reason: `response body not complete within ${c.timeoutMs} ms (received ${c.received} bytes)`,
+          kind: "timeout",
+        };
   }
   if (c.cancelled) {
-    const where = c.phase === "headers" ? "waiting for the response headers" : `reading the response body (received ${c.received} bytes)`;
+    const where =
+      c.phase === "headers"
+        ? "waiting for the response headers"
+        : `reading the response body (received ${c.received} bytes)`;
     return { reason: `still ${where} when the check's time limit was reached`, kind: "aborted" };
   }
   const code = errorCode(err);
@@ -295,9 +353,10 @@ export function describeTransportError(err: unknown, c: ErrorContext): { reason:
     case "UND_ERR_SOCKET":
     case "UND_ERR_CLOSED":
       return {
-        reason: c.phase === "headers"
-          ? "connection closed by the target before a response"
-          : `connection closed by the target mid-body (received ${c.received} bytes)`,
+        reason:
+          c.phase === "headers"
+            ? "connection closed by the target before a response"
+            : `connection closed by the target mid-body (received ${c.received} bytes)`,
         kind: "reset",
       };
     case "UND_ERR_RES_CONTENT_LENGTH_MISMATCH":
@@ -306,7 +365,8 @@ export function describeTransportError(err: unknown, c: ErrorContext): { reason:
       return { reason: "response headers too large", kind: "protocol" };
   }
   if (code?.startsWith("HPE_")) return { reason: `not a valid HTTP response (${code})`, kind: "protocol" };
-  if (code?.startsWith("ERR_TLS") || code?.includes("CERT")) return { reason: `TLS failure with ${host} (${code})`, kind: "unreachable" };
+  if (code?.startsWith("ERR_TLS") || code?.includes("CERT"))
+    return { reason: `TLS failure with ${host} (${code})`, kind: "unreachable" };
   const message = err instanceof Error ? err.message : String(err);
   return { reason: `request failed: ${message}${code ? ` (${code})` : ""}`, kind: "protocol" };
 }

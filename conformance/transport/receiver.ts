@@ -21,7 +21,14 @@ export interface ReceivedDelivery {
   /** What the receiver answered when a failure plan made it fail ("error": 500, "drop": connection closed, "hang": no answer). */
   failedWith?: FailureStep;
   /** Parsed body when it is JSON. */
-  event?: { event?: unknown; payload?: unknown; webhook_id?: unknown; resource_id?: unknown; url?: unknown; [k: string]: unknown };
+  event?: {
+    event?: unknown;
+    payload?: unknown;
+    webhook_id?: unknown;
+    resource_id?: unknown;
+    url?: unknown;
+    [k: string]: unknown;
+  };
 }
 
 /**
@@ -111,7 +118,11 @@ export class WebhookReceiver {
   }
 
   /** Resolves with the first delivery (already received or future) matching `predicate`, or undefined at the deadline. */
-  waitFor(predicate: (d: ReceivedDelivery) => boolean, timeoutMs: number, signal?: AbortSignal): Promise<ReceivedDelivery | undefined> {
+  waitFor(
+    predicate: (d: ReceivedDelivery) => boolean,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<ReceivedDelivery | undefined> {
     const found = this.deliveries.find(predicate);
     if (found) return Promise.resolve(found);
     return new Promise((resolve) => {
@@ -157,7 +168,8 @@ export class WebhookReceiver {
     const delivery: ReceivedDelivery = { channel, headers: { ...req.headers }, body, receivedAt: Date.now() };
     try {
       const parsed = JSON.parse(body) as unknown;
-      if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) delivery.event = parsed as ReceivedDelivery["event"];
+      if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
+        delivery.event = parsed as ReceivedDelivery["event"];
     } catch {
       // Kept as raw text: the signature checks report a non-JSON event themselves.
     }
@@ -165,7 +177,8 @@ export class WebhookReceiver {
     const always = this.always.get(delivery.channel);
     if (plan || always) {
       const id = eventIdOf(delivery);
-      delivery.attempt = 1 + this.deliveries.filter((d) => d.channel === delivery.channel && eventIdOf(d) === id).length;
+      delivery.attempt =
+        1 + this.deliveries.filter((d) => d.channel === delivery.channel && eventIdOf(d) === id).length;
       if (plan && plan.eventId === undefined && id !== undefined) plan.eventId = id;
       delivery.failedWith = always ?? (plan && id === plan.eventId ? plan.steps[delivery.attempt - 1] : undefined);
     }

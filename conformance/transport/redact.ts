@@ -6,9 +6,17 @@ import type { Target } from "../../lib/target.ts";
 export const REDACTED = "***redacted***";
 
 // Secret-looking JSON member names (createApiKey answers with the secret once, for instance).
-const SECRET_FIELD = /^(api[-_]?secret|secret|private[-_]?key|password|token|access[-_]?sign|signature[-_]?key|faucet[-_]?private[-_]?key)$/i;
+const SECRET_FIELD =
+  /^(api[-_]?secret|secret|private[-_]?key|password|token|access[-_]?sign|signature[-_]?key|faucet[-_]?private[-_]?key)$/i;
 const CREDENTIAL_FIELD = /^(proxy-)?authorization$/i;
-const SECRET_HEADERS = new Set(["access-sign", "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key"]);
+const SECRET_HEADERS = new Set([
+  "access-sign",
+  "authorization",
+  "proxy-authorization",
+  "cookie",
+  "set-cookie",
+  "x-api-key",
+]);
 const KEY_ID_HEADERS = new Set(["access-api-key"]);
 // Shorter strings are too likely to occur by chance in bodies; they are masked only by position.
 const MIN_GLOBAL_SECRET_LENGTH = 6;
@@ -31,7 +39,8 @@ export class Redactor {
   text(input: string): string {
     let out = input;
     for (const secret of [...this.secrets].sort((a, b) => b.length - a.length)) out = out.split(secret).join(REDACTED);
-    for (const keyId of [...this.keyIds].sort((a, b) => b.length - a.length)) out = out.split(keyId).join(partialKeyId(keyId));
+    for (const keyId of [...this.keyIds].sort((a, b) => b.length - a.length))
+      out = out.split(keyId).join(partialKeyId(keyId));
     return out;
   }
 
@@ -130,7 +139,8 @@ function containsSecretField(value: unknown): boolean {
   if (Array.isArray(value)) return value.some(containsSecretField);
   if (value !== null && typeof value === "object") {
     return Object.entries(value as Record<string, unknown>).some(
-      ([k, v]) => ((SECRET_FIELD.test(k) || CREDENTIAL_FIELD.test(k)) && typeof v === "string") || containsSecretField(v),
+      ([k, v]) =>
+        ((SECRET_FIELD.test(k) || CREDENTIAL_FIELD.test(k)) && typeof v === "string") || containsSecretField(v),
     );
   }
   return false;
@@ -142,7 +152,11 @@ function maskFields(value: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
       out[k] =
-        typeof v === "string" && SECRET_FIELD.test(k) ? REDACTED : typeof v === "string" && CREDENTIAL_FIELD.test(k) ? maskCredentialHeader(v) : maskFields(v);
+        typeof v === "string" && SECRET_FIELD.test(k)
+          ? REDACTED
+          : typeof v === "string" && CREDENTIAL_FIELD.test(k)
+            ? maskCredentialHeader(v)
+            : maskFields(v);
     }
     return out;
   }

@@ -1,8 +1,8 @@
 // Node access (seed 4.1) over the bounded probes: JSON-RPC over HTTP and WebSocket with the key
 // in the query (api_key) or in the authorization header (APIKEY <key>), or no key at all.
 import { applyRpcAuth } from "../../runtime/jsonrpc/protocol.ts";
-import { joinUrl } from "../run/config.ts";
 import { CheckFailed } from "../checks/outcome.ts";
+import { joinUrl } from "../run/config.ts";
 import type { HttpExchange, HttpProbe } from "./probe.ts";
 import type { Redactor } from "./redact.ts";
 import { openWs, tryOpenWs, type WsConnection, type WsOpenAttempt } from "./ws-probe.ts";
@@ -61,7 +61,11 @@ export class RpcClient {
   }
 
   /** One call over HTTP; returns the parsed response object (not just the result). */
-  async callHttp(method: string, params: unknown[] = [], placement: KeyPlacement = "query"): Promise<{ ex: HttpExchange; response: RpcResponse }> {
+  async callHttp(
+    method: string,
+    params: unknown[] = [],
+    placement: KeyPlacement = "query",
+  ): Promise<{ ex: HttpExchange; response: RpcResponse }> {
     const id = this.nextId++;
     const ex = await this.post({ jsonrpc: "2.0", id, method, params }, placement);
     const response = parseRpcResponse(ex);
@@ -72,7 +76,8 @@ export class RpcClient {
   async resultHttp(method: string, params: unknown[] = [], placement: KeyPlacement = "query"): Promise<unknown> {
     const { ex, response } = await this.callHttp(method, params, placement);
     if (ex.response.status !== 200) throw new CheckFailed(`${method}: HTTP ${ex.response.status}`, ex.evidence);
-    if (response.error) throw new CheckFailed(`${method}: JSON-RPC error ${JSON.stringify(response.error)}`, ex.evidence);
+    if (response.error)
+      throw new CheckFailed(`${method}: JSON-RPC error ${JSON.stringify(response.error)}`, ex.evidence);
     if (!("result" in response)) throw new CheckFailed(`${method}: response without result`, ex.evidence);
     return response.result;
   }
@@ -99,7 +104,12 @@ export class RpcClient {
   }
 
   /** Sends one request over an open socket and returns the response with the same id. */
-  async callWs(conn: WsConnection, method: string, params: unknown[] = [], id: unknown = this.nextId++): Promise<RpcResponse> {
+  async callWs(
+    conn: WsConnection,
+    method: string,
+    params: unknown[] = [],
+    id: unknown = this.nextId++,
+  ): Promise<RpcResponse> {
     conn.send({ jsonrpc: "2.0", id, method, params });
     return this.awaitId(conn, id);
   }
@@ -119,13 +129,18 @@ export class RpcClient {
     while (found.some((r) => r === undefined)) {
       const remaining = deadline - Date.now();
       const missing = ids.filter((_, i) => found[i] === undefined);
-      const late = () => new CheckFailed(`no answer with id ${missing.map((id) => JSON.stringify(id)).join(", ")} within ${this.timeoutMs} ms`, conn.evidence());
+      const late = () =>
+        new CheckFailed(
+          `no answer with id ${missing.map((id) => JSON.stringify(id)).join(", ")} within ${this.timeoutMs} ms`,
+          conn.evidence(),
+        );
       if (remaining <= 0) throw late();
       const text = await conn.next(remaining).catch((err: unknown) => {
         throw err instanceof CheckFailed && err.message.startsWith("no WebSocket message") ? late() : err;
       });
       const parsed = parseRpcText(text);
-      if (!parsed) throw new CheckFailed(`WebSocket message is not a JSON-RPC response: ${text.slice(0, 120)}`, conn.evidence());
+      if (!parsed)
+        throw new CheckFailed(`WebSocket message is not a JSON-RPC response: ${text.slice(0, 120)}`, conn.evidence());
       if (Array.isArray(parsed) || !("id" in parsed)) continue;
       const at = ids.findIndex((id, i) => found[i] === undefined && sameId(parsed.id, id));
       if (at >= 0) found[at] = parsed;
@@ -170,7 +185,10 @@ export function parseRpcResponse(ex: HttpExchange): RpcResponse {
 export function parseRpcBatch(ex: HttpExchange): RpcResponse[] {
   const parsed = parseRpcText(ex.response.text);
   if (!Array.isArray(parsed)) {
-    throw new CheckFailed(`expected a JSON array of responses to the batch, got: ${ex.response.text.slice(0, 120) || "(empty)"}`, ex.evidence);
+    throw new CheckFailed(
+      `expected a JSON array of responses to the batch, got: ${ex.response.text.slice(0, 120) || "(empty)"}`,
+      ex.evidence,
+    );
   }
   return parsed;
 }

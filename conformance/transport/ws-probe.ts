@@ -1,11 +1,12 @@
 // The bounded WebSocket client the rpc checks use: an open deadline, a deadline per awaited message,
 // a payload cap, no redirects, and a clear reason when the socket closes or the upgrade is refused.
-import WebSocket from "ws";
+
 import type { IncomingMessage } from "node:http";
+import WebSocket from "ws";
 import { CheckFailed } from "../checks/outcome.ts";
+import type { Evidence, RequestEvidence } from "../checks/types.ts";
 import { DEFAULT_MAX_BODY_BYTES, flattenHeaders, formatBytes, truncate } from "./probe.ts";
 import type { Redactor } from "./redact.ts";
-import type { Evidence, RequestEvidence } from "../checks/types.ts";
 
 export interface WsOpenOptions {
   url: string;
@@ -67,7 +68,11 @@ export function tryOpenWs(options: WsOpenOptions): Promise<WsOpenAttempt> {
         perMessageDeflate: false,
       });
     } catch (err) {
-      resolve({ ok: false, reason: `invalid WebSocket URL: ${(err as Error).message}`, evidence: { request: requestEvidence } });
+      resolve({
+        ok: false,
+        reason: `invalid WebSocket URL: ${(err as Error).message}`,
+        evidence: { request: requestEvidence },
+      });
       return;
     }
     const timer = setTimeout(() => refuse(`WebSocket not open within ${options.timeoutMs} ms`), options.timeoutMs);
@@ -82,7 +87,12 @@ export function tryOpenWs(options: WsOpenOptions): Promise<WsOpenAttempt> {
       const status = res.statusCode ?? 0;
       const headers = flattenHeaders(res.headers as Record<string, string | string[] | undefined>);
       if (status >= 300 && status < 400) {
-        refuse(`WebSocket upgrade redirected to ${options.redactor.url(headers["location"] ?? "(no location)")} (redirects are never followed)`, status, undefined, headers);
+        refuse(
+          `WebSocket upgrade redirected to ${options.redactor.url(headers.location ?? "(no location)")} (redirects are never followed)`,
+          status,
+          undefined,
+          headers,
+        );
         return;
       }
       readBounded(res, 64 * 1024, Math.min(options.timeoutMs, 2_000)).then((body) =>
@@ -182,12 +192,15 @@ export class WsConnection {
   evidence(): Evidence {
     return {
       request: this.requestEvidence,
-      details: { transcript: this.transcript.slice(-10).map((m) => ({ ...m, data: truncate(this.redactor.body(m.data)) })) },
+      details: {
+        transcript: this.transcript.slice(-10).map((m) => ({ ...m, data: truncate(this.redactor.body(m.data)) })),
+      },
     };
   }
 
   close(): void {
-    if (this.socket.readyState === WebSocket.OPEN || this.socket.readyState === WebSocket.CONNECTING) this.socket.terminate();
+    if (this.socket.readyState === WebSocket.OPEN || this.socket.readyState === WebSocket.CONNECTING)
+      this.socket.terminate();
   }
 }
 

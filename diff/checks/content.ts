@@ -2,13 +2,26 @@
 // media type both sides have compared as a schema in the direction the data flows.
 import { SUBJECTS } from "../catalog.ts";
 import type { DiffContext } from "../context.ts";
-import { child, isObj, type At } from "../document.ts";
+import { type At, child, isObj } from "../document.ts";
 
-export function compareContent(ctx: DiffContext, where: string, o: At, n: At, side: "request" | "response" | "webhook", context = ""): void {
+export function compareContent(
+  ctx: DiffContext,
+  where: string,
+  o: At,
+  n: At,
+  side: "request" | "response" | "webhook",
+  context = "",
+): void {
   const oc = isObj(o.node) ? o.node : {};
   const nc = isObj(n.node) ? n.node : {};
-  const subject = side === "request" ? SUBJECTS.requestBody : side === "response" ? SUBJECTS.responseBody : SUBJECTS.webhookPayload;
-  const removedId = side === "request" ? "request-body-media-type-removed" : side === "response" ? "response-media-type-removed" : "webhook-payload-media-type-removed";
+  const subject =
+    side === "request" ? SUBJECTS.requestBody : side === "response" ? SUBJECTS.responseBody : SUBJECTS.webhookPayload;
+  const removedId =
+    side === "request"
+      ? "request-body-media-type-removed"
+      : side === "response"
+        ? "response-media-type-removed"
+        : "webhook-payload-media-type-removed";
   const label = side === "request" ? "request body" : side === "response" ? `response ${context}` : "payload";
   const counterpart = matcher(Object.keys(nc));
   const matched = new Set<string>();
@@ -27,7 +40,9 @@ export function compareContent(ctx: DiffContext, where: string, o: At, n: At, si
   }
   if (side === "webhook") return;
   const addedId = side === "request" ? "request-body-media-type-added" : "response-media-type-added";
-  for (const type of Object.keys(nc)) if (!matched.has(type)) ctx.sink.check(addedId, where, o.ptr, child(n, type).ptr, `${label}: the content type ${type} was added`);
+  for (const type of Object.keys(nc))
+    if (!matched.has(type))
+      ctx.sink.check(addedId, where, o.ptr, child(n, type).ptr, `${label}: the content type ${type} was added`);
 }
 
 /** The same media type on the other side: exactly, else by its essence (`application/json; charset=utf-8` = `application/json`). */

@@ -3,7 +3,7 @@
 // each change is info naming its pointer. Schema and property descriptions are compared with the
 // schemas (schema-diff.ts, `description-changed`).
 import type { DiffContext } from "../context.ts";
-import { child, isObj, type At } from "../document.ts";
+import { type At, child, isObj } from "../document.ts";
 import type { OperationPair } from "./operations.ts";
 import { paramsOf } from "./parameters.ts";
 

@@ -1,16 +1,17 @@
 // Paths and methods: removed (breaking unless deprecated first) and added; then every operation both
 // versions have goes through the per-operation families. Paths match with their parameter names
 // ignored, so renaming {id} to {wallet_id} is not a removal.
-import { child, isObj, type At } from "../document.ts";
+
 import type { DiffContext } from "../context.ts";
-import type { OperationPair } from "./operation-pair.ts";
+import { type At, child, isObj } from "../document.ts";
+import { checkAgentEffect } from "./agent-effect.ts";
 import { checkDescriptions } from "./descriptions.ts";
+import type { OperationPair } from "./operation-pair.ts";
 import { checkPagination } from "./pagination.ts";
 import { checkParameters } from "./parameters.ts";
 import { checkRequestBody } from "./request-body.ts";
 import { checkResponses } from "./responses.ts";
 import { checkSecurity } from "./security.ts";
-import { checkAgentEffect } from "./agent-effect.ts";
 
 export const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 
@@ -29,7 +30,7 @@ function pathsByShape(ctx: DiffContext, side: "old" | "next"): Map<string, Item>
     if (!METHODS.some((m) => isObj(child(item, m).node))) continue;
     const shape = path.replace(/\{[^}]*\}/g, "{}");
     if (!out.has(shape)) out.set(shape, item);
-    out.set("raw:" + path, item);
+    out.set(`raw:${path}`, item);
   }
   return out;
 }
@@ -39,10 +40,11 @@ export function checkOperations(ctx: DiffContext): void {
   const news = pathsByShape(ctx, "next");
   const oldPaths = isObj(ctx.old.at("/paths").node) ? Object.keys(ctx.old.at("/paths").node as object) : [];
   const newPaths = isObj(ctx.next.at("/paths").node) ? Object.keys(ctx.next.at("/paths").node as object) : [];
-  const counterpart = (path: string, theirs: Map<string, Item>): Item | undefined => theirs.get("raw:" + path) ?? theirs.get(path.replace(/\{[^}]*\}/g, "{}"));
+  const counterpart = (path: string, theirs: Map<string, Item>): Item | undefined =>
+    theirs.get(`raw:${path}`) ?? theirs.get(path.replace(/\{[^}]*\}/g, "{}"));
 
   for (const path of oldPaths) {
-    const oldItem = olds.get("raw:" + path);
+    const oldItem = olds.get(`raw:${path}`);
     if (!oldItem) continue;
     const nextItem = counterpart(path, news);
     for (const method of METHODS) {
@@ -61,8 +63,17 @@ export function checkOperations(ctx: DiffContext): void {
         ctx.sink.check(id, where, op.ptr, nextItem.ptr, `the operation ${where} was removed`);
         continue;
       }
-      if (nop.node.deprecated === true && !deprecated) ctx.sink.check("endpoint-deprecated", where, op.ptr, nop.ptr, `${where} was marked deprecated`);
-      const pair: OperationPair = { where, old: op, next: nop, oldItem, nextItem, oldPath: path, nextPath: nextItem.path };
+      if (nop.node.deprecated === true && !deprecated)
+        ctx.sink.check("endpoint-deprecated", where, op.ptr, nop.ptr, `${where} was marked deprecated`);
+      const pair: OperationPair = {
+        where,
+        old: op,
+        next: nop,
+        oldItem,
+        nextItem,
+        oldPath: path,
+        nextPath: nextItem.path,
+      };
       checkParameters(ctx, pair);
       checkDescriptions(ctx, pair);
       checkRequestBody(ctx, pair);
@@ -73,7 +84,7 @@ export function checkOperations(ctx: DiffContext): void {
     }
   }
   for (const path of newPaths) {
-    const nextItem = news.get("raw:" + path);
+    const nextItem = news.get(`raw:${path}`);
     if (!nextItem) continue;
     const oldItem = counterpart(path, olds);
     for (const method of METHODS) {

@@ -13,7 +13,7 @@
 //   maximum lowered, or set      breaking: a caller asking for the old maximum now gets 400.
 //   maximum raised, or removed   info: every request that worked still works.
 import type { DiffContext } from "../context.ts";
-import { child, isObj, type At, type Obj, type SpecDoc } from "../document.ts";
+import { type At, child, isObj, type Obj, type SpecDoc } from "../document.ts";
 import type { OperationPair } from "./operation-pair.ts";
 
 const EXTENSION = "x-custody-pagination";
@@ -46,7 +46,13 @@ function pagingOf(doc: SpecDoc, item: At, op: At): Paging | undefined {
   const at = doc.deref(child(op, EXTENSION));
   if (!isObj(at.node)) return undefined;
   const ext = at.node as Obj;
-  const paging: Paging = { at, style: ext.style, offset: String(ext.offset), limit: String(ext.limit), items: ext.items };
+  const paging: Paging = {
+    at,
+    style: ext.style,
+    offset: String(ext.offset),
+    limit: String(ext.limit),
+    items: ext.items,
+  };
   const param = queryParameter(doc, item, op, paging.limit);
   if (param && isObj((param.node as Obj).schema)) {
     const schema = doc.deref(child(param, "schema"));
@@ -74,28 +80,70 @@ export function checkPagination(ctx: DiffContext, pair: OperationPair): void {
   const w = pair.where;
   if (!old && !next) return;
   if (!old && next) {
-    sink.check("pagination-added", w, pair.old.ptr, next.at.ptr, `${w} is now paged (${next.offset}, ${next.limit}): a caller that sends neither gets the first ${next.defaultLimit ?? "page"} records instead of the whole list`);
+    sink.check(
+      "pagination-added",
+      w,
+      pair.old.ptr,
+      next.at.ptr,
+      `${w} is now paged (${next.offset}, ${next.limit}): a caller that sends neither gets the first ${next.defaultLimit ?? "page"} records instead of the whole list`,
+    );
     return;
   }
   if (old && !next) {
-    sink.check("pagination-removed", w, old.at.ptr, pair.next.ptr, `${w} is no longer paged: it answers the whole list, and ${old.offset}/${old.limit} no longer select a page`);
+    sink.check(
+      "pagination-removed",
+      w,
+      old.at.ptr,
+      pair.next.ptr,
+      `${w} is no longer paged: it answers the whole list, and ${old.offset}/${old.limit} no longer select a page`,
+    );
     return;
   }
   if (!old || !next) return;
   if (old.style !== next.style || old.offset !== next.offset || old.limit !== next.limit) {
-    sink.check("pagination-parameters-changed", w, old.at.ptr, next.at.ptr, `${w} pages by ${String(next.style)} ${next.offset}/${next.limit}, was ${String(old.style)} ${old.offset}/${old.limit}`);
+    sink.check(
+      "pagination-parameters-changed",
+      w,
+      old.at.ptr,
+      next.at.ptr,
+      `${w} pages by ${String(next.style)} ${next.offset}/${next.limit}, was ${String(old.style)} ${old.offset}/${old.limit}`,
+    );
   }
   if (JSON.stringify(old.items) !== JSON.stringify(next.items)) {
-    sink.check("pagination-items-changed", w, child(old.at, "items").ptr, child(next.at, "items").ptr, `${w}: the page's items moved from ${String(old.items)} to ${String(next.items)}`);
+    sink.check(
+      "pagination-items-changed",
+      w,
+      child(old.at, "items").ptr,
+      child(next.at, "items").ptr,
+      `${w}: the page's items moved from ${String(old.items)} to ${String(next.items)}`,
+    );
   }
   const oldSchema = old.limitSchema ?? old.at;
   const nextSchema = next.limitSchema ?? next.at;
   if (old.defaultLimit !== next.defaultLimit) {
-    sink.check("pagination-default-page-size-changed", w, child(oldSchema, "default").ptr, child(nextSchema, "default").ptr, `${w}: the default page size changed from ${size(old.defaultLimit)} to ${size(next.defaultLimit)}; a caller without ${next.limit} gets another number of records`);
+    sink.check(
+      "pagination-default-page-size-changed",
+      w,
+      child(oldSchema, "default").ptr,
+      child(nextSchema, "default").ptr,
+      `${w}: the default page size changed from ${size(old.defaultLimit)} to ${size(next.defaultLimit)}; a caller without ${next.limit} gets another number of records`,
+    );
   }
   if (old.maxLimit !== next.maxLimit) {
     const lowered = next.maxLimit !== undefined && (old.maxLimit === undefined || next.maxLimit < old.maxLimit);
-    const id = lowered ? (old.maxLimit === undefined ? "pagination-max-page-size-set" : "pagination-max-page-size-decreased") : next.maxLimit === undefined ? "pagination-max-page-size-removed" : "pagination-max-page-size-increased";
-    sink.check(id, w, child(oldSchema, "maximum").ptr, child(nextSchema, "maximum").ptr, `${w}: the maximum page size changed from ${size(old.maxLimit)} to ${size(next.maxLimit)}${lowered ? `; a caller asking for more gets 400` : ""}`);
+    const id = lowered
+      ? old.maxLimit === undefined
+        ? "pagination-max-page-size-set"
+        : "pagination-max-page-size-decreased"
+      : next.maxLimit === undefined
+        ? "pagination-max-page-size-removed"
+        : "pagination-max-page-size-increased";
+    sink.check(
+      id,
+      w,
+      child(oldSchema, "maximum").ptr,
+      child(nextSchema, "maximum").ptr,
+      `${w}: the maximum page size changed from ${size(old.maxLimit)} to ${size(next.maxLimit)}${lowered ? `; a caller asking for more gets 400` : ""}`,
+    );
   }
 }

@@ -3,7 +3,7 @@
 // their position in the path, so a renamed one is the same parameter.
 import { SUBJECTS } from "../catalog.ts";
 import type { DiffContext } from "../context.ts";
-import { child, isObj, type At, type Obj, type SpecDoc } from "../document.ts";
+import { type At, child, isObj, type Obj, type SpecDoc } from "../document.ts";
 import type { OperationPair } from "./operation-pair.ts";
 import { pagedLimitParameter } from "./pagination.ts";
 
@@ -27,7 +27,8 @@ export function paramsOf(doc: SpecDoc, item: At, op: At, path: string): Map<stri
       const name = String(p.name);
       const where = String(p.in);
       const slot = slots.indexOf(name);
-      const key = where === "path" && slot >= 0 ? `path#${slot}` : `${where}:${where === "header" ? name.toLowerCase() : name}`;
+      const key =
+        where === "path" && slot >= 0 ? `path#${slot}` : `${where}:${where === "header" ? name.toLowerCase() : name}`;
       out.set(key, { at, name, in: where, required: p.required === true || where === "path", schema: schemaOf(at) });
     });
   }
@@ -40,7 +41,8 @@ function schemaOf(at: At): At | undefined {
   if (p.schema !== undefined) return child(at, "schema");
   if (isObj(p.content)) {
     const first = Object.keys(p.content)[0];
-    if (first !== undefined && isObj(p.content[first]) && (p.content[first] as Obj).schema !== undefined) return child(at, "content", first, "schema");
+    if (first !== undefined && isObj(p.content[first]) && (p.content[first] as Obj).schema !== undefined)
+      return child(at, "content", first, "schema");
   }
   return undefined;
 }
@@ -57,27 +59,63 @@ export function checkParameters(ctx: DiffContext, pair: OperationPair): void {
   for (const [key, o] of olds) {
     const n = news.get(key);
     if (n) {
-      if (!o.required && n.required) sink.check("request-parameter-became-required", w, o.at.ptr, n.at.ptr, `the ${o.in} parameter \`${o.name}\` became required`);
-      if (o.required && !n.required) sink.check("request-parameter-became-optional", w, o.at.ptr, n.at.ptr, `the ${o.in} parameter \`${o.name}\` became optional`);
+      if (!o.required && n.required)
+        sink.check(
+          "request-parameter-became-required",
+          w,
+          o.at.ptr,
+          n.at.ptr,
+          `the ${o.in} parameter \`${o.name}\` became required`,
+        );
+      if (o.required && !n.required)
+        sink.check(
+          "request-parameter-became-optional",
+          w,
+          o.at.ptr,
+          n.at.ptr,
+          `the ${o.in} parameter \`${o.name}\` became optional`,
+        );
       if (o.schema && n.schema && !n.required && !isPagedLimit(o)) defaults(ctx, w, o, n);
       if (o.schema && n.schema) {
-        const findings = schemas.compare(o.schema, n.schema, "request").filter((f) => !(isPagedLimit(o) && f.path.length === 0 && /^max-/.test(f.suffix)));
+        const findings = schemas
+          .compare(o.schema, n.schema, "request")
+          .filter((f) => !(isPagedLimit(o) && f.path.length === 0 && /^max-/.test(f.suffix)));
         sink.schema(w, SUBJECTS.parameter, `the ${o.in} parameter \`${o.name}\``, findings);
       }
       continue;
     }
-    const elsewhere = [...news.entries()].find(([k, p]) => !olds.has(k) && p.name.toLowerCase() === o.name.toLowerCase());
+    const elsewhere = [...news.entries()].find(
+      ([k, p]) => !olds.has(k) && p.name.toLowerCase() === o.name.toLowerCase(),
+    );
     if (elsewhere) {
       moved.add(elsewhere[0]);
-      sink.check("request-parameter-location-changed", w, o.at.ptr, elsewhere[1].at.ptr, `the parameter \`${o.name}\` moved from ${o.in} to ${elsewhere[1].in}`);
+      sink.check(
+        "request-parameter-location-changed",
+        w,
+        o.at.ptr,
+        elsewhere[1].at.ptr,
+        `the parameter \`${o.name}\` moved from ${o.in} to ${elsewhere[1].in}`,
+      );
       continue;
     }
-    sink.check("request-parameter-removed", w, o.at.ptr, pair.next.ptr, `the ${o.in} parameter \`${o.name}\` was removed`);
+    sink.check(
+      "request-parameter-removed",
+      w,
+      o.at.ptr,
+      pair.next.ptr,
+      `the ${o.in} parameter \`${o.name}\` was removed`,
+    );
   }
   for (const [key, n] of news) {
     if (olds.has(key) || moved.has(key)) continue;
     const id = n.required ? "new-required-request-parameter" : "new-optional-request-parameter";
-    sink.check(id, w, pair.old.ptr, n.at.ptr, `a new ${n.required ? "required" : "optional"} ${n.in} parameter \`${n.name}\` was added`);
+    sink.check(
+      id,
+      w,
+      pair.old.ptr,
+      n.at.ptr,
+      `a new ${n.required ? "required" : "optional"} ${n.in} parameter \`${n.name}\` was added`,
+    );
   }
 }
 
@@ -88,6 +126,17 @@ function defaults(ctx: DiffContext, where: string, o: Param, n: Param): void {
   const a = isObj(os) ? os.default : undefined;
   const b = isObj(ns) ? ns.default : undefined;
   if (JSON.stringify(a) === JSON.stringify(b)) return;
-  const id = a === undefined ? "request-parameter-default-value-added" : b === undefined ? "request-parameter-default-value-removed" : "request-parameter-default-value-changed";
-  ctx.sink.check(id, where, child(o.schema as At, "default").ptr, child(n.schema as At, "default").ptr, `the default of the ${o.in} parameter \`${o.name}\` changed from ${JSON.stringify(a) ?? "none"} to ${JSON.stringify(b) ?? "none"}`);
+  const id =
+    a === undefined
+      ? "request-parameter-default-value-added"
+      : b === undefined
+        ? "request-parameter-default-value-removed"
+        : "request-parameter-default-value-changed";
+  ctx.sink.check(
+    id,
+    where,
+    child(o.schema as At, "default").ptr,
+    child(n.schema as At, "default").ptr,
+    `the default of the ${o.in} parameter \`${o.name}\` changed from ${JSON.stringify(a) ?? "none"} to ${JSON.stringify(b) ?? "none"}`,
+  );
 }

@@ -13,7 +13,14 @@ export function checkRequestBody(ctx: DiffContext, pair: OperationPair): void {
   const oReq = isObj(o.node) && o.node.required === true;
   const nReq = isObj(n.node) && n.node.required === true;
   if (!isObj(o.node)) {
-    if (isObj(n.node)) sink.check(nReq ? "added-required-request-body" : "added-optional-request-body", w, pair.old.ptr, n.ptr, `a${nReq ? " required" : "n optional"} request body was added`);
+    if (isObj(n.node))
+      sink.check(
+        nReq ? "added-required-request-body" : "added-optional-request-body",
+        w,
+        pair.old.ptr,
+        n.ptr,
+        `a${nReq ? " required" : "n optional"} request body was added`,
+      );
     return;
   }
   if (!isObj(n.node)) {

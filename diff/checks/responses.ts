@@ -2,8 +2,8 @@
 // response direction (what the client receives may only get tighter).
 import type { DiffContext } from "../context.ts";
 import { child, isObj } from "../document.ts";
-import type { OperationPair } from "./operation-pair.ts";
 import { compareContent } from "./content.ts";
+import type { OperationPair } from "./operation-pair.ts";
 
 const success = (status: string): boolean => /^2/.test(status);
 

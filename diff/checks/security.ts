@@ -2,7 +2,7 @@
 // location changed; and ours: a scope added to x-custody-scopes or a role raised in x-custody-min-role
 // (ordered by the document's x-custody-roles.order).
 import type { DiffContext } from "../context.ts";
-import { child, isObj, type At, type SpecDoc } from "../document.ts";
+import { type At, child, isObj, type SpecDoc } from "../document.ts";
 import type { OperationPair } from "./operation-pair.ts";
 
 type Requirement = Map<string, Set<string>>;
@@ -12,7 +12,9 @@ function requirements(doc: SpecDoc, op: At): { at: At; alternatives: Requirement
   const own = child(op, "security");
   const at = Array.isArray(own.node) ? own : doc.at("/security");
   const list = Array.isArray(at.node) ? at.node : [];
-  const alternatives = list.filter(isObj).map((r) => new Map(Object.entries(r).map(([k, v]) => [k, new Set(Array.isArray(v) ? v.map(String) : [])])));
+  const alternatives = list
+    .filter(isObj)
+    .map((r) => new Map(Object.entries(r).map(([k, v]) => [k, new Set(Array.isArray(v) ? v.map(String) : [])])));
   return { at, alternatives };
 }
 
@@ -30,21 +32,54 @@ export function checkSecurity(ctx: DiffContext, pair: OperationPair): void {
   const o = requirements(ctx.old, pair.old);
   const n = requirements(ctx.next, pair.next);
   // Every way a client could authenticate before still works when some new alternative asks no more.
-  const stillWorks = o.alternatives.length === 0 ? n.alternatives.length === 0 || n.alternatives.some((r) => r.size === 0) : o.alternatives.every((a) => n.alternatives.length === 0 || n.alternatives.some((b) => covers(a, b)));
+  const stillWorks =
+    o.alternatives.length === 0
+      ? n.alternatives.length === 0 || n.alternatives.some((r) => r.size === 0)
+      : o.alternatives.every((a) => n.alternatives.length === 0 || n.alternatives.some((b) => covers(a, b)));
   const oldNames = new Set(o.alternatives.flatMap((r) => [...r.keys()]));
   const newNames = new Set(n.alternatives.flatMap((r) => [...r.keys()]));
   for (const name of newNames) {
     if (oldNames.has(name)) continue;
     const id = stillWorks ? "api-security-alternative-added" : "api-security-added";
-    ctx.sink.check(id, w, o.at.ptr, n.at.ptr, `the security scheme \`${name}\` was added${stillWorks ? " as an alternative" : ""}`);
+    ctx.sink.check(
+      id,
+      w,
+      o.at.ptr,
+      n.at.ptr,
+      `the security scheme \`${name}\` was added${stillWorks ? " as an alternative" : ""}`,
+    );
   }
-  for (const name of oldNames) if (!newNames.has(name)) ctx.sink.check("api-security-removed", w, o.at.ptr, n.at.ptr, `the security scheme \`${name}\` is no longer needed`);
+  for (const name of oldNames)
+    if (!newNames.has(name))
+      ctx.sink.check(
+        "api-security-removed",
+        w,
+        o.at.ptr,
+        n.at.ptr,
+        `the security scheme \`${name}\` is no longer needed`,
+      );
   for (const name of oldNames) {
     if (!newNames.has(name)) continue;
     const before = new Set(o.alternatives.flatMap((r) => [...(r.get(name) ?? [])]));
     const after = new Set(n.alternatives.flatMap((r) => [...(r.get(name) ?? [])]));
-    for (const s of after) if (!before.has(s) && !stillWorks) ctx.sink.check("api-security-scope-added", w, o.at.ptr, n.at.ptr, `the security scheme \`${name}\` needs the scope \`${s}\``);
-    for (const s of before) if (!after.has(s)) ctx.sink.check("api-security-scope-removed", w, o.at.ptr, n.at.ptr, `the security scheme \`${name}\` no longer needs the scope \`${s}\``);
+    for (const s of after)
+      if (!before.has(s) && !stillWorks)
+        ctx.sink.check(
+          "api-security-scope-added",
+          w,
+          o.at.ptr,
+          n.at.ptr,
+          `the security scheme \`${name}\` needs the scope \`${s}\``,
+        );
+    for (const s of before)
+      if (!after.has(s))
+        ctx.sink.check(
+          "api-security-scope-removed",
+          w,
+          o.at.ptr,
+          n.at.ptr,
+          `the security scheme \`${name}\` no longer needs the scope \`${s}\``,
+        );
     schemeChanged(ctx, w, name);
   }
   custodyScopes(ctx, pair);
@@ -60,7 +95,14 @@ function schemeChanged(ctx: DiffContext, where: string, name: string): void {
   for (const field of SCHEME_FIELDS) {
     const a = o.node[field];
     const b = n.node[field];
-    if (a !== b) ctx.sink.check("security-scheme-changed", where, child(o, field).ptr, child(n, field).ptr, `the security scheme \`${name}\` changed its ${field} from ${JSON.stringify(a)} to ${JSON.stringify(b)}`);
+    if (a !== b)
+      ctx.sink.check(
+        "security-scheme-changed",
+        where,
+        child(o, field).ptr,
+        child(n, field).ptr,
+        `the security scheme \`${name}\` changed its ${field} from ${JSON.stringify(a)} to ${JSON.stringify(b)}`,
+      );
   }
 }
 
@@ -69,8 +111,24 @@ function custodyScopes(ctx: DiffContext, pair: OperationPair): void {
   const n = child(pair.next, "x-custody-scopes");
   const before = new Set(Array.isArray(o.node) ? o.node.map(String) : []);
   const after = new Set(Array.isArray(n.node) ? n.node.map(String) : []);
-  for (const s of after) if (!before.has(s)) ctx.sink.check("api-custody-scope-added", pair.where, o.node === undefined ? pair.old.ptr : o.ptr, n.ptr, `the API key needs the scope \`${s}\` (x-custody-scopes)`);
-  for (const s of before) if (!after.has(s)) ctx.sink.check("api-custody-scope-removed", pair.where, o.ptr, n.node === undefined ? pair.next.ptr : n.ptr, `the API key no longer needs the scope \`${s}\` (x-custody-scopes)`);
+  for (const s of after)
+    if (!before.has(s))
+      ctx.sink.check(
+        "api-custody-scope-added",
+        pair.where,
+        o.node === undefined ? pair.old.ptr : o.ptr,
+        n.ptr,
+        `the API key needs the scope \`${s}\` (x-custody-scopes)`,
+      );
+  for (const s of before)
+    if (!after.has(s))
+      ctx.sink.check(
+        "api-custody-scope-removed",
+        pair.where,
+        o.ptr,
+        n.node === undefined ? pair.next.ptr : n.ptr,
+        `the API key no longer needs the scope \`${s}\` (x-custody-scopes)`,
+      );
 }
 
 const DEFAULT_ROLE_ORDER = ["viewer", "admin", "owner"];
@@ -92,7 +150,28 @@ function custodyRole(ctx: DiffContext, pair: OperationPair): void {
   const oPtr = o.node === undefined ? pair.old.ptr : o.ptr;
   const nPtr = n.node === undefined ? pair.next.ptr : n.ptr;
   const show = (r: unknown): string => (r === undefined ? "none" : String(r));
-  if (a < 0 || b < 0) ctx.sink.check("api-custody-min-role-changed", pair.where, oPtr, nPtr, `the lowest role changed from ${show(o.node)} to ${show(n.node)}, not both in x-custody-roles.order`);
-  else if (b > a) ctx.sink.check("api-custody-min-role-raised", pair.where, oPtr, nPtr, `the lowest role was raised from ${show(o.node)} to ${show(n.node)} (x-custody-min-role)`);
-  else if (b < a) ctx.sink.check("api-custody-min-role-lowered", pair.where, oPtr, nPtr, `the lowest role was lowered from ${show(o.node)} to ${show(n.node)} (x-custody-min-role)`);
+  if (a < 0 || b < 0)
+    ctx.sink.check(
+      "api-custody-min-role-changed",
+      pair.where,
+      oPtr,
+      nPtr,
+      `the lowest role changed from ${show(o.node)} to ${show(n.node)}, not both in x-custody-roles.order`,
+    );
+  else if (b > a)
+    ctx.sink.check(
+      "api-custody-min-role-raised",
+      pair.where,
+      oPtr,
+      nPtr,
+      `the lowest role was raised from ${show(o.node)} to ${show(n.node)} (x-custody-min-role)`,
+    );
+  else if (b < a)
+    ctx.sink.check(
+      "api-custody-min-role-lowered",
+      pair.where,
+      oPtr,
+      nPtr,
+      `the lowest role was lowered from ${show(o.node)} to ${show(n.node)} (x-custody-min-role)`,
+    );
 }

@@ -3,8 +3,8 @@
 // a receiver the way a narrowed response breaks a caller.
 import type { DiffContext } from "../context.ts";
 import { child, isObj } from "../document.ts";
-import { METHODS } from "./operations.ts";
 import { compareContent } from "./content.ts";
+import { METHODS } from "./operations.ts";
 
 export function checkWebhooks(ctx: DiffContext): void {
   const o = ctx.old.at("/webhooks");
@@ -15,7 +15,13 @@ export function checkWebhooks(ctx: DiffContext): void {
     const oi = ctx.old.deref(child(o, name));
     const where = `webhook ${name}`;
     if (!(name in nc)) {
-      ctx.sink.check("webhook-removed", where, oi.ptr, n.node === undefined ? "" : n.ptr, `the webhook event ${name} is no longer sent`);
+      ctx.sink.check(
+        "webhook-removed",
+        where,
+        oi.ptr,
+        n.node === undefined ? "" : n.ptr,
+        `the webhook event ${name} is no longer sent`,
+      );
       continue;
     }
     const ni = ctx.next.deref(child(n, name));
@@ -25,7 +31,13 @@ export function checkWebhooks(ctx: DiffContext): void {
       if (!isObj(oop.node)) continue;
       const at = method === "post" ? where : `${where} ${method.toUpperCase()}`;
       if (!isObj(nop.node)) {
-        ctx.sink.check("webhook-removed", at, oop.ptr, ni.ptr, `the webhook event ${name} is no longer sent with ${method.toUpperCase()}`);
+        ctx.sink.check(
+          "webhook-removed",
+          at,
+          oop.ptr,
+          ni.ptr,
+          `the webhook event ${name} is no longer sent with ${method.toUpperCase()}`,
+        );
         continue;
       }
       const ob = ctx.old.deref(child(oop, "requestBody"));
@@ -34,6 +46,13 @@ export function checkWebhooks(ctx: DiffContext): void {
     }
   }
   for (const name of Object.keys(nc)) {
-    if (!(name in oc)) ctx.sink.check("webhook-added", `webhook ${name}`, o.node === undefined ? "" : o.ptr, child(n, name).ptr, `the webhook event ${name} was added`);
+    if (!(name in oc))
+      ctx.sink.check(
+        "webhook-added",
+        `webhook ${name}`,
+        o.node === undefined ? "" : o.ptr,
+        child(n, name).ptr,
+        `the webhook event ${name} was added`,
+      );
   }
 }

@@ -1,8 +1,9 @@
 // JUnit XML for CI dashboards: one test case per change, failed when at or above --fail-on.
-import { LEVEL_RANK, type DiffReport, type Level } from "../types.ts";
+import { type DiffReport, LEVEL_RANK, type Level } from "../types.ts";
 import { filesOf, location, summaryLine } from "./location.ts";
 
-const xml = (s: string): string => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const xml = (s: string): string =>
+  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /** The level at or above which a change fails the run; "none" reports every change and fails on none. */
 export type FailOn = Level | "none";
@@ -18,7 +19,8 @@ export function renderJunit(report: DiffReport, failOn: FailOn): string {
     const files = filesOf(report, c.where);
     const name = xml(`${c.id} ${c.where}`);
     const body = `${c.message}\nold: ${location(files.old, c.oldPointer)}\nnew: ${location(files.new, c.newPointer)}`;
-    if (!failsAt(c.level, failOn)) return `    <testcase classname="custody.diff.${c.level}" name="${name}"><system-out>${xml(body)}</system-out></testcase>`;
+    if (!failsAt(c.level, failOn))
+      return `    <testcase classname="custody.diff.${c.level}" name="${name}"><system-out>${xml(body)}</system-out></testcase>`;
     return `    <testcase classname="custody.diff.${c.level}" name="${name}"><failure type="${c.level}" message="${xml(c.message)}">${xml(body)}</failure></testcase>`;
   });
   if (cases.length === 0) cases.push(`    <testcase classname="custody.diff" name="no changes"/>`);

@@ -8,7 +8,9 @@ export function location(file: string | undefined, pointer: string | undefined):
 
 /** Which documents a change's pointers refer to: JSON-RPC changes point into the OpenRPC files. */
 export function filesOf(report: DiffReport, where: string): { old?: string; new?: string } {
-  return where.startsWith("rpc ") ? { old: report.old.rpc, new: report.new.rpc } : { old: report.old.openapi, new: report.new.openapi };
+  return where.startsWith("rpc ")
+    ? { old: report.old.rpc, new: report.new.rpc }
+    : { old: report.old.openapi, new: report.new.openapi };
 }
 
 export function summaryLine(report: DiffReport): string {

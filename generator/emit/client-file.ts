@@ -4,14 +4,13 @@
 // ApiPromise (`await` for the data, `.withResponse()` for status, headers and request id); failures raise
 // the ApiError subclass of their status. The client imports no server, webhook or JSON-RPC code.
 import { CLIENT_REEXPORTS } from "../model/custody-names.ts";
-import type { OperationModel, PaginationModel, SpecModel } from "../model/types.ts";
-import { headerStatement, importStatement, type EmitContext, type EmittedFile } from "./context.ts";
-import { inputSource, operationExample } from "./examples.ts";
 import { PAGING_EXPORTS } from "../model/pagination.ts";
+import type { OperationModel, PaginationModel, SpecModel } from "../model/types.ts";
+import { codeJson } from "../spec-text.ts";
+import { type EmitContext, type EmittedFile, headerStatement, importStatement } from "./context.ts";
+import { inputSource, operationExample } from "./examples.ts";
 import { pagedProperty, pagingDocs, pagingExample } from "./paged-client.ts";
 import { printStatements, type Statement } from "./print.ts";
-import { codeJson } from "../spec-text.ts";
-
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
 
@@ -32,13 +31,30 @@ export function emitClient(ctx: EmitContext): EmittedFile {
     importStatement(ctx.runtime("http/client-call"), ["callOperation", "type CallOperation", "type CallOptions"]),
     importStatement(ctx.runtime("http/api-promise"), ["type ApiPromise"]),
     importStatement(ctx.runtime("http/transport"), ["createTransport", "type Transport", "type TransportOptions"]),
-    ...(model.operations.some((op) => op.pagination) ? [importStatement(ctx.runtime("http/paginate"), ["paginate", "type PagedOperation"])] : []),
+    ...(model.operations.some((op) => op.pagination)
+      ? [importStatement(ctx.runtime("http/paginate"), ["paginate", "type PagedOperation"])]
+      : []),
     importStatement("./schemas.js", [], { namespace: "S" }),
     importStatement("./types.js", [], { typeOnly: true, namespace: "T" }),
     clientOptions(model),
-    { kind: "text", text: "/** Per-call overrides: timeout, retries, idempotency key, abort signal, extra headers. */\nexport type { CallOptions };" },
-    ...CLIENT_REEXPORTS.map((r): Statement => ({ kind: "text", text: `export ${r.typeOnly ? "type " : ""}{ ${r.names.join(", ")} } from "${ctx.runtime(r.module)}";` })),
-    ...(model.operations.some((op) => op.pagination) ? [{ kind: "text" as const, text: `export type { ${PAGING_EXPORTS.join(", ")} } from "${ctx.runtime("http/paginate")}";` }] : []),
+    {
+      kind: "text",
+      text: "/** Per-call overrides: timeout, retries, idempotency key, abort signal, extra headers. */\nexport type { CallOptions };",
+    },
+    ...CLIENT_REEXPORTS.map(
+      (r): Statement => ({
+        kind: "text",
+        text: `export ${r.typeOnly ? "type " : ""}{ ${r.names.join(", ")} } from "${ctx.runtime(r.module)}";`,
+      }),
+    ),
+    ...(model.operations.some((op) => op.pagination)
+      ? [
+          {
+            kind: "text" as const,
+            text: `export type { ${PAGING_EXPORTS.join(", ")} } from "${ctx.runtime("http/paginate")}";`,
+          },
+        ]
+      : []),
     callTable(model),
     clientClass(model),
   ];
@@ -106,8 +122,16 @@ function clientClass(model: SpecModel): Statement {
       isExported: true,
       docs: [`Client of ${model.title}${model.apiVersion ? ` ${model.apiVersion}` : ""}: one method per operation.`],
       // A paged list is a property (callable, with .all() and .pages()); every other operation a method.
-      properties: [{ name: "transport", type: "Transport", isReadonly: true }, ...model.operations.flatMap((op) => (op.pagination ? [pagedMember(model, op as PagedModel)] : []))],
-      ctors: [{ parameters: [{ name: "options", type: "ClientOptions" }], statements: ["this.transport = createTransport(options);"] }],
+      properties: [
+        { name: "transport", type: "Transport", isReadonly: true },
+        ...model.operations.flatMap((op) => (op.pagination ? [pagedMember(model, op as PagedModel)] : [])),
+      ],
+      ctors: [
+        {
+          parameters: [{ name: "options", type: "ClientOptions" }],
+          statements: ["this.transport = createTransport(options);"],
+        },
+      ],
       methods: model.operations.filter((op) => !op.pagination).map((op) => method(model, op)),
     },
   };
@@ -121,12 +145,21 @@ export function idempotencyHeader(op: OperationModel): string | undefined {
 type PagedModel = OperationModel & { pagination: PaginationModel };
 
 function requiresInput(op: OperationModel): boolean {
-  return op.params.path.length > 0 || op.params.query.some((p) => p.required) || op.params.header.some((p) => p.required) || op.body?.required === true;
+  return (
+    op.params.path.length > 0 ||
+    op.params.query.some((p) => p.required) ||
+    op.params.header.some((p) => p.required) ||
+    op.body?.required === true
+  );
 }
 
 function responseKind(op: OperationModel): "none" | "text" | "json" {
   const success = op.success;
-  return success?.schema === undefined ? "none" : success.mediaType && !/json/i.test(success.mediaType) ? "text" : "json";
+  return success?.schema === undefined
+    ? "none"
+    : success.mediaType && !/json/i.test(success.mediaType)
+      ? "text"
+      : "json";
 }
 
 function pagedMember(model: SpecModel, op: PagedModel) {
@@ -145,7 +178,9 @@ function method(model: SpecModel, op: OperationModel) {
       { name: "options", type: "CallOptions", hasQuestionToken: true },
     ],
     returnType: `ApiPromise<T.${n.data}>`,
-    statements: [`return callOperation(this.transport, calls[${codeJson(op.name)}], input, options, "${kind}") as ApiPromise<T.${n.data}>;`],
+    statements: [
+      `return callOperation(this.transport, calls[${codeJson(op.name)}], input, options, "${kind}") as ApiPromise<T.${n.data}>;`,
+    ],
   };
 }
 
@@ -159,24 +194,41 @@ export function methodDocs(model: SpecModel, op: OperationModel): string {
   facts.push(`role: ${op.minRole}`);
   lines.push("", facts.join(" · "));
   const key = idempotencyHeader(op);
-  if (key) lines.push("", `Sends \`${key}\` (a new UUID v4 unless \`options.idempotencyKey\` or the header is given), the same on every retry, so a retried call is safe.`);
+  if (key)
+    lines.push(
+      "",
+      `Sends \`${key}\` (a new UUID v4 unless \`options.idempotencyKey\` or the header is given), the same on every retry, so a retried call is safe.`,
+    );
   lines.push("");
   const parts = [
     ...op.params.path.map((p) => `\`params.${p.key}\`${p.description ? ` ${oneLine(p.description)}` : ""}`),
-    ...op.params.query.map((p) => `\`query.${p.key}\`${p.required ? "" : " (optional)"}${p.description ? ` ${oneLine(p.description)}` : ""}`),
-    ...op.params.header.map((p) => `\`headers.${p.key}\`${p.required ? "" : " (optional)"}${p.description ? ` ${oneLine(p.description)}` : ""}`),
-    ...(op.body ? [`\`body\`${op.body.required ? "" : " (optional)"}: ${op.names.body}${op.body.description ? ` ${oneLine(op.body.description)}` : ""}`] : []),
+    ...op.params.query.map(
+      (p) => `\`query.${p.key}\`${p.required ? "" : " (optional)"}${p.description ? ` ${oneLine(p.description)}` : ""}`,
+    ),
+    ...op.params.header.map(
+      (p) =>
+        `\`headers.${p.key}\`${p.required ? "" : " (optional)"}${p.description ? ` ${oneLine(p.description)}` : ""}`,
+    ),
+    ...(op.body
+      ? [
+          `\`body\`${op.body.required ? "" : " (optional)"}: ${op.names.body}${op.body.description ? ` ${oneLine(op.body.description)}` : ""}`,
+        ]
+      : []),
   ];
   lines.push(`@param input ${parts.length === 0 ? "nothing is needed" : parts.join("; ")}`);
   lines.push("@param options per-call timeout, retries, deadline, idempotency key, abort signal, headers");
-  lines.push(`@returns the ${op.envelope ? "envelope's `data`" : "body"} of the ${op.successStatus} answer; \`.withResponse()\` adds status, headers and request id`);
+  lines.push(
+    `@returns the ${op.envelope ? "envelope's `data`" : "body"} of the ${op.successStatus} answer; \`.withResponse()\` adds status, headers and request id`,
+  );
   for (const response of op.responses) {
     if (response.code === undefined || response.code < 400) continue;
     const name = response.code >= 500 ? "InternalServerError" : (STATUS_ERROR[response.code] ?? "ApiError");
     lines.push(`@throws {${name}} ${response.code}${response.description ? `: ${oneLine(response.description)}` : ""}`);
   }
   lines.push("@throws {ResponseValidationError} the answer breaks the spec's schema (issues and raw body attached)");
-  lines.push("@throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted");
+  lines.push(
+    "@throws {ConnectionError | TimeoutError | AbortError} no answer: connection failed, timed out, or aborted",
+  );
   if (op.deprecated) lines.push("@deprecated");
   lines.push("@example", ...exampleLines(model, op));
   if (op.pagination) lines.push("@example", ...pagingExample(model, op, inputSource(operationExample(model, op))));
@@ -193,7 +245,12 @@ export function exampleLines(model: SpecModel, op: OperationModel): string[] {
   const input = inputSource(example);
   const call = `const result = await client.${op.name}(${input});`;
   const lines = ["```ts", ...call.split("\n")];
-  const data = example.response === undefined ? undefined : op.envelope && typeof example.response.body === "object" && example.response.body !== null ? (example.response.body as { data?: unknown }).data : example.response.body;
+  const data =
+    example.response === undefined
+      ? undefined
+      : op.envelope && typeof example.response.body === "object" && example.response.body !== null
+        ? (example.response.body as { data?: unknown }).data
+        : example.response.body;
   if (data !== undefined) {
     const shown = codeJson(data);
     lines.push(`// result: ${shown.length > 160 ? `${shown.slice(0, 157)}...` : shown}`);

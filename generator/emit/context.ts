@@ -1,10 +1,10 @@
 // What every file emitter gets: the model, the header text, and where runtime/ is from the output.
 import type { SpecModel } from "../model/types.ts";
-import type { TypeContext } from "./ts-type.ts";
-import { zodDialect, type ZodDialect } from "./zod-dialect.ts";
-import type { ZodContext } from "./zod-schema.ts";
-import type { Statement } from "./print.ts";
 import { lineCommentText } from "../spec-text.ts";
+import type { Statement } from "./print.ts";
+import type { TypeContext } from "./ts-type.ts";
+import { type ZodDialect, zodDialect } from "./zod-dialect.ts";
+import type { ZodContext } from "./zod-schema.ts";
 
 export interface EmitContext {
   model: SpecModel;
@@ -44,7 +44,11 @@ export function headerStatement(lines: readonly string[]): Statement {
   return { kind: "text", text: lines.map((l) => `// ${lineCommentText(l)}`.trimEnd()).join("\n") };
 }
 
-export function importStatement(moduleSpecifier: string, named: string[], options: { typeOnly?: boolean; namespace?: string } = {}): Statement {
+export function importStatement(
+  moduleSpecifier: string,
+  named: string[],
+  options: { typeOnly?: boolean; namespace?: string } = {},
+): Statement {
   return {
     kind: "import",
     structure: {

@@ -24,7 +24,8 @@ function isObj(x: unknown): x is Obj {
 /** Follows local $refs (a bounded number of hops). */
 function deref(document: Obj, node: unknown): unknown {
   let current = node;
-  for (let hops = 0; hops < 10 && isObj(current) && typeof current.$ref === "string"; hops++) current = resolvePointer(document, current.$ref);
+  for (let hops = 0; hops < 10 && isObj(current) && typeof current.$ref === "string"; hops++)
+    current = resolvePointer(document, current.$ref);
   return current;
 }
 
@@ -71,15 +72,25 @@ export function operationExample(model: SpecModel, op: OperationModel): Operatio
   const raw = resolvePointer(document, pointer);
   const operation = isObj(raw) ? raw : {};
   const pathItem = resolvePointer(document, pointer.replace(/\/[^/]+$/, ""));
-  const rawParams = [...(isObj(pathItem) && Array.isArray(pathItem.parameters) ? pathItem.parameters : []), ...(Array.isArray(operation.parameters) ? operation.parameters : [])];
-  const rawParam = (name: string, location: string) => rawParams.find((p) => {
-    const param = deref(document, p);
-    return isObj(param) && param.name === name && param.in === location;
-  });
+  const rawParams = [
+    ...(isObj(pathItem) && Array.isArray(pathItem.parameters) ? pathItem.parameters : []),
+    ...(Array.isArray(operation.parameters) ? operation.parameters : []),
+  ];
+  const rawParam = (name: string, location: string) =>
+    rawParams.find((p) => {
+      const param = deref(document, p);
+      return isObj(param) && param.name === name && param.in === location;
+    });
   const input: OperationExample["input"] = {};
-  if (op.params.path.length > 0) input.params = Object.fromEntries(op.params.path.map((p) => [p.key, parameterExample(document, rawParam(p.name, "path"), p.name)]));
+  if (op.params.path.length > 0)
+    input.params = Object.fromEntries(
+      op.params.path.map((p) => [p.key, parameterExample(document, rawParam(p.name, "path"), p.name)]),
+    );
   const query = op.params.query.filter((p) => p.required);
-  if (query.length > 0) input.query = Object.fromEntries(query.map((p) => [p.key, parameterExample(document, rawParam(p.name, "query"), p.name)]));
+  if (query.length > 0)
+    input.query = Object.fromEntries(
+      query.map((p) => [p.key, parameterExample(document, rawParam(p.name, "query"), p.name)]),
+    );
   if (op.body) {
     const body = exampleOf(document, jsonContent(document, operation.requestBody));
     input.body = body ?? (op.body.required ? {} : undefined);

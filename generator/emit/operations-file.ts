@@ -2,11 +2,11 @@
 // iterates. One entry per operation, keyed by its identifier name, in document order.
 import { propertyKey } from "../model/names.ts";
 import type { OperationModel } from "../model/types.ts";
-import { headerStatement, importStatement, type EmitContext, type EmittedFile } from "./context.ts";
+import { codeJson } from "../spec-text.ts";
+import { type EmitContext, type EmittedFile, headerStatement, importStatement } from "./context.ts";
 import { pageSpecSource } from "./paged-client.ts";
 import { printStatements, type Statement } from "./print.ts";
 import { indent } from "./ts-type.ts";
-import { codeJson } from "../spec-text.ts";
 
 export function emitOperations(ctx: EmitContext): EmittedFile {
   const entries = ctx.model.operations.map((op) => `${propertyKey(op.name)}: ${entry(op)},`);
@@ -24,14 +24,19 @@ export function emitOperations(ctx: EmitContext): EmittedFile {
       },
     },
     { kind: "typeAlias", structure: { name: "OperationName", isExported: true, type: "keyof typeof operations" } },
-    { kind: "typeAlias", structure: { name: "OperationEntry", isExported: true, type: "(typeof operations)[OperationName]" } },
+    {
+      kind: "typeAlias",
+      structure: { name: "OperationEntry", isExported: true, type: "(typeof operations)[OperationName]" },
+    },
     {
       kind: "variable",
       structure: {
         isExported: true,
         declarationKind: "const" as never,
         docs: ["The same entries as a list, in document order."],
-        declarations: [{ name: "operationList", type: "readonly OperationEntry[]", initializer: "Object.values(operations)" }],
+        declarations: [
+          { name: "operationList", type: "readonly OperationEntry[]", initializer: "Object.values(operations)" },
+        ],
       },
     },
   ];
@@ -41,7 +46,8 @@ export function emitOperations(ctx: EmitContext): EmittedFile {
 function entry(op: OperationModel): string {
   const n = op.names;
   const success = op.success;
-  const successKey = success === undefined ? undefined : success.code !== undefined ? String(success.code) : codeJson(success.status);
+  const successKey =
+    success === undefined ? undefined : success.code !== undefined ? String(success.code) : codeJson(success.status);
   const fields: [string, string][] = [
     ["operationId", codeJson(op.operationId)],
     ["name", codeJson(op.name)],

@@ -7,7 +7,12 @@ import type { OperationModel, PaginationModel, SpecModel } from "../model/types.
 import { codeJson } from "../spec-text.ts";
 
 /** The readonly property that replaces the method of a paged operation. */
-export function pagedProperty(op: OperationModel & { pagination: PaginationModel }, docs: string, responseKind: string, inputOptional: boolean): OptionalKind<PropertyDeclarationStructure> {
+export function pagedProperty(
+  op: OperationModel & { pagination: PaginationModel },
+  docs: string,
+  responseKind: string,
+  inputOptional: boolean,
+): OptionalKind<PropertyDeclarationStructure> {
   const p = op.pagination;
   const data = `T.${op.names.data}`;
   const managed = [p.offset.name, p.limit.name].map((n) => codeJson(n)).join(" | ");
@@ -38,7 +43,9 @@ export function pageSpecSource(p: PaginationModel): string {
 
 /** `{ offset: "offset", items: [] }`: JSON with bare keys where they are identifiers. */
 function objectLiteral(value: Record<string, unknown>): string {
-  const entries = Object.entries(value).map(([k, v]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : codeJson(k)}: ${codeJson(v)}`);
+  const entries = Object.entries(value).map(
+    ([k, v]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : codeJson(k)}: ${codeJson(v)}`,
+  );
   return `{ ${entries.join(", ")} }`;
 }
 
@@ -51,7 +58,12 @@ function itemType(data: string, path: readonly string[]): string {
 /** The paragraph the method docs gain: how a page is asked for and how to iterate. */
 export function pagingDocs(op: OperationModel & { pagination: PaginationModel }): string {
   const p = op.pagination;
-  const size = [p.defaultLimit !== undefined ? `${p.defaultLimit} by default` : undefined, p.maxLimit !== undefined ? `at most ${p.maxLimit}` : undefined].filter(Boolean).join(", ");
+  const size = [
+    p.defaultLimit !== undefined ? `${p.defaultLimit} by default` : undefined,
+    p.maxLimit !== undefined ? `at most ${p.maxLimit}` : undefined,
+  ]
+    .filter(Boolean)
+    .join(", ");
   return [
     `Paged (x-custody-pagination): one call returns one page, chosen by \`query.${p.offset.key}\` and \`query.${p.limit.key}\`${size ? ` (${size})` : ""}.`,
     `\`.all(input, { pageSize, maxItems, startOffset, signal })\` yields every item and \`.pages(...)\` every page, one request per page; \`break\`, maxItems or the signal stops it.`,

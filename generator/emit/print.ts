@@ -103,7 +103,9 @@ export function printDocs(w: CodeBlockWriter, docs: Docs): void {
   }
 }
 
-function typeParameters(params: readonly (OptionalKind<TypeParameterDeclarationStructure> | string)[] | undefined): string {
+function typeParameters(
+  params: readonly (OptionalKind<TypeParameterDeclarationStructure> | string)[] | undefined,
+): string {
   if (!params || params.length === 0) return "";
   const parts = params.map((p) => {
     if (typeof p === "string") return p;
@@ -130,9 +132,12 @@ function printImport(w: CodeBlockWriter, s: OptionalKind<ImportDeclarationStruct
   const parts: string[] = [];
   if (s.defaultImport) parts.push(s.defaultImport);
   if (s.namespaceImport) parts.push(`* as ${s.namespaceImport}`);
-  const named = (s.namedImports as readonly (string | { name: string; alias?: string; isTypeOnly?: boolean })[] | undefined) ?? [];
+  const named =
+    (s.namedImports as readonly (string | { name: string; alias?: string; isTypeOnly?: boolean })[] | undefined) ?? [];
   if (named.length > 0) {
-    const items = named.map((n) => (typeof n === "string" ? n : `${n.isTypeOnly ? "type " : ""}${n.name}${n.alias ? ` as ${n.alias}` : ""}`));
+    const items = named.map((n) =>
+      typeof n === "string" ? n : `${n.isTypeOnly ? "type " : ""}${n.name}${n.alias ? ` as ${n.alias}` : ""}`,
+    );
     parts.push(`{ ${items.join(", ")} }`);
   }
   w.write(`import ${s.isTypeOnly ? "type " : ""}${parts.join(", ")} from ${codeJson(s.moduleSpecifier)};`);
@@ -140,8 +145,13 @@ function printImport(w: CodeBlockWriter, s: OptionalKind<ImportDeclarationStruct
 
 function printExport(w: CodeBlockWriter, s: OptionalKind<ExportDeclarationStructure>): void {
   const named = (s.namedExports as readonly (string | { name: string; alias?: string })[] | undefined) ?? [];
-  const what = named.length === 0 ? "*" : `{ ${named.map((n) => (typeof n === "string" ? n : `${n.name}${n.alias ? ` as ${n.alias}` : ""}`)).join(", ")} }`;
-  w.write(`export ${s.isTypeOnly ? "type " : ""}${what}${s.moduleSpecifier ? ` from ${codeJson(s.moduleSpecifier)}` : ""};`);
+  const what =
+    named.length === 0
+      ? "*"
+      : `{ ${named.map((n) => (typeof n === "string" ? n : `${n.name}${n.alias ? ` as ${n.alias}` : ""}`)).join(", ")} }`;
+  w.write(
+    `export ${s.isTypeOnly ? "type " : ""}${what}${s.moduleSpecifier ? ` from ${codeJson(s.moduleSpecifier)}` : ""};`,
+  );
 }
 
 function exported(s: { isExported?: boolean; isDefaultExport?: boolean }): string {
@@ -150,7 +160,8 @@ function exported(s: { isExported?: boolean; isDefaultExport?: boolean }): strin
 
 function printInterface(w: CodeBlockWriter, s: OptionalKind<InterfaceDeclarationStructure>): void {
   printDocs(w, s.docs);
-  const ext = s.extends && (s.extends as unknown[]).length > 0 ? ` extends ${(s.extends as unknown[]).map(text).join(", ")}` : "";
+  const ext =
+    s.extends && (s.extends as unknown[]).length > 0 ? ` extends ${(s.extends as unknown[]).map(text).join(", ")}` : "";
   w.write(`${exported(s)}interface ${s.name}${typeParameters(s.typeParameters)}${ext} `);
   w.inlineBlock(() => {
     for (const p of s.properties ?? []) printPropertySignature(w, p);
@@ -161,18 +172,24 @@ function printInterface(w: CodeBlockWriter, s: OptionalKind<InterfaceDeclaration
 
 function printPropertySignature(w: CodeBlockWriter, p: OptionalKind<PropertySignatureStructure>): void {
   printDocs(w, p.docs);
-  w.writeLine(`${p.isReadonly ? "readonly " : ""}${p.name}${p.hasQuestionToken ? "?" : ""}: ${text(p.type ?? "unknown")};`);
+  w.writeLine(
+    `${p.isReadonly ? "readonly " : ""}${p.name}${p.hasQuestionToken ? "?" : ""}: ${text(p.type ?? "unknown")};`,
+  );
 }
 
 function printMethodSignature(w: CodeBlockWriter, m: OptionalKind<MethodSignatureStructure>): void {
   printDocs(w, m.docs);
   const returns = m.returnType ? `: ${text(m.returnType)}` : "";
-  w.writeLine(`${m.name}${m.hasQuestionToken ? "?" : ""}${typeParameters(m.typeParameters)}(${parameters(m.parameters)})${returns};`);
+  w.writeLine(
+    `${m.name}${m.hasQuestionToken ? "?" : ""}${typeParameters(m.typeParameters)}(${parameters(m.parameters)})${returns};`,
+  );
 }
 
 function printIndexSignature(w: CodeBlockWriter, i: OptionalKind<IndexSignatureDeclarationStructure>): void {
   printDocs(w, i.docs);
-  w.writeLine(`${i.isReadonly ? "readonly " : ""}[${i.keyName ?? "key"}: ${i.keyType ?? "string"}]: ${text(i.returnType ?? "unknown")};`);
+  w.writeLine(
+    `${i.isReadonly ? "readonly " : ""}[${i.keyName ?? "key"}: ${i.keyType ?? "string"}]: ${text(i.returnType ?? "unknown")};`,
+  );
 }
 
 function printTypeAlias(w: CodeBlockWriter, s: OptionalKind<TypeAliasDeclarationStructure>): void {
@@ -183,7 +200,9 @@ function printTypeAlias(w: CodeBlockWriter, s: OptionalKind<TypeAliasDeclaration
 function printVariable(w: CodeBlockWriter, s: OptionalKind<VariableStatementStructure>): void {
   printDocs(w, s.docs);
   const kind = String(s.declarationKind ?? "const");
-  const decls = s.declarations.map((d) => `${d.name}${d.type ? `: ${text(d.type)}` : ""}${d.initializer ? ` = ${text(d.initializer)}` : ""}`);
+  const decls = s.declarations.map(
+    (d) => `${d.name}${d.type ? `: ${text(d.type)}` : ""}${d.initializer ? ` = ${text(d.initializer)}` : ""}`,
+  );
   w.write(`${exported(s)}${kind} ${decls.join(", ")};`);
 }
 
@@ -196,7 +215,9 @@ function printBody(w: CodeBlockWriter, statements: unknown): void {
 function printFunction(w: CodeBlockWriter, s: OptionalKind<FunctionDeclarationStructure>): void {
   printDocs(w, s.docs);
   const returns = s.returnType ? `: ${text(s.returnType)}` : "";
-  w.write(`${exported(s)}${s.isAsync ? "async " : ""}function ${s.name}${typeParameters(s.typeParameters)}(${parameters(s.parameters)})${returns} `);
+  w.write(
+    `${exported(s)}${s.isAsync ? "async " : ""}function ${s.name}${typeParameters(s.typeParameters)}(${parameters(s.parameters)})${returns} `,
+  );
   printBody(w, s.statements);
 }
 
@@ -208,10 +229,13 @@ function printClass(w: CodeBlockWriter, s: OptionalKind<ClassDeclarationStructur
   const members: (() => void)[] = [];
   const props = s.properties ?? [];
   // A documented property gets a blank line before it, as a method does.
-  if (props.length > 0) members.push(() => props.forEach((p, i) => {
-    if (i > 0 && (p.docs?.length ?? 0) > 0) w.blankLineIfLastNot();
-    printProperty(w, p);
-  }));
+  if (props.length > 0)
+    members.push(() =>
+      props.forEach((p, i) => {
+        if (i > 0 && (p.docs?.length ?? 0) > 0) w.blankLineIfLastNot();
+        printProperty(w, p);
+      }),
+    );
   for (const c of s.ctors ?? []) members.push(() => printConstructor(w, c));
   for (const m of s.methods ?? []) members.push(() => printMethod(w, m));
   w.inlineBlock(() => {
@@ -230,7 +254,9 @@ function printProperty(w: CodeBlockWriter, p: OptionalKind<PropertyDeclarationSt
   printDocs(w, p.docs);
   const type = p.type ? `: ${text(p.type)}` : "";
   const init = p.initializer ? ` = ${text(p.initializer)}` : "";
-  w.writeLine(`${scope(p)}${p.isStatic ? "static " : ""}${p.isReadonly ? "readonly " : ""}${p.name}${p.hasQuestionToken ? "?" : ""}${type}${init};`);
+  w.writeLine(
+    `${scope(p)}${p.isStatic ? "static " : ""}${p.isReadonly ? "readonly " : ""}${p.name}${p.hasQuestionToken ? "?" : ""}${type}${init};`,
+  );
 }
 
 function printConstructor(w: CodeBlockWriter, c: OptionalKind<ConstructorDeclarationStructure>): void {
@@ -243,7 +269,9 @@ function printConstructor(w: CodeBlockWriter, c: OptionalKind<ConstructorDeclara
 function printMethod(w: CodeBlockWriter, m: OptionalKind<MethodDeclarationStructure>): void {
   printDocs(w, m.docs);
   const returns = m.returnType ? `: ${text(m.returnType)}` : "";
-  w.write(`${scope(m)}${m.isStatic ? "static " : ""}${m.isAsync ? "async " : ""}${m.name}${typeParameters(m.typeParameters)}(${parameters(m.parameters)})${returns} `);
+  w.write(
+    `${scope(m)}${m.isStatic ? "static " : ""}${m.isAsync ? "async " : ""}${m.name}${typeParameters(m.typeParameters)}(${parameters(m.parameters)})${returns} `,
+  );
   printBody(w, m.statements);
   w.newLineIfLastNot();
 }

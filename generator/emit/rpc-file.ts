@@ -2,12 +2,12 @@
 // and createRpcClient with one typed method per JSON-RPC method, over HTTP and WebSocket
 // (runtime/jsonrpc/client.ts; the API key by query or header).
 import type { RpcMethodModel, RpcModel } from "../model/types.ts";
-import { dialectOf, headerStatement, importStatement, type EmitContext, type EmittedFile } from "./context.ts";
-import { printStatements, type Statement } from "./print.ts";
-import { docText, indent, tsType, type TypeContext } from "./ts-type.ts";
-import { schemaTypeDeclaration } from "./types-file.ts";
-import { runtimeHelpersUsed, zodDialectOf, zodSchema, type ZodContext } from "./zod-schema.ts";
 import { codeJson } from "../spec-text.ts";
+import { dialectOf, type EmitContext, type EmittedFile, headerStatement, importStatement } from "./context.ts";
+import { printStatements, type Statement } from "./print.ts";
+import { docText, indent, type TypeContext, tsType } from "./ts-type.ts";
+import { schemaTypeDeclaration } from "./types-file.ts";
+import { runtimeHelpersUsed, type ZodContext, zodDialectOf, zodSchema } from "./zod-schema.ts";
 
 const CLIENT = `export type RpcClientOptions = TypedRpcClientOptions;
 
@@ -20,14 +20,28 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
 export function emitRpc(ctx: EmitContext): EmittedFile | undefined {
   const rpc = ctx.model.rpc;
   if (rpc === undefined) return undefined;
-  const tctx: TypeContext = { document: rpc.document, components: new Map(rpc.schemas.map((s) => [s.ref, s])), resolver: rpc.resolver };
+  const tctx: TypeContext = {
+    document: rpc.document,
+    components: new Map(rpc.schemas.map((s) => [s.ref, s])),
+    resolver: rpc.resolver,
+  };
   const dialect = dialectOf(ctx);
-  const zctx: ZodContext = { document: rpc.document, components: tctx.components, resolver: rpc.resolver, version: "3.1" };
+  const zctx: ZodContext = {
+    document: rpc.document,
+    components: tctx.components,
+    resolver: rpc.resolver,
+    version: "3.1",
+  };
   zctx.dialect = dialect;
   const statements: Statement[] = [
     headerStatement(ctx.rpcHeaderLines ?? ctx.headerLines),
     importStatement(dialect.module, [], { namespace: "z" }),
-    importStatement(ctx.runtime("jsonrpc/call"), ["callRpcMethod", "createTypedRpcClient", "type TypedRpcClient", "type TypedRpcClientOptions"]),
+    importStatement(ctx.runtime("jsonrpc/call"), [
+      "callRpcMethod",
+      "createTypedRpcClient",
+      "type TypedRpcClient",
+      "type TypedRpcClientOptions",
+    ]),
     importStatement(ctx.runtime("jsonrpc/client"), ["RpcClient as RuntimeRpcClient"], { typeOnly: true }),
   ];
   const sortedSchemas = [...rpc.schemas].sort((a, b) => (a.typeName < b.typeName ? -1 : 1));
@@ -51,12 +65,16 @@ export function emitRpc(ctx: EmitContext): EmittedFile | undefined {
   const body = statements.findIndex((s, i) => i > 0 && s.kind !== "import");
   const used = runtimeHelpersUsed(printStatements(statements.slice(body)));
   if (used.formats.length > 0) statements.splice(body, 0, importStatement(ctx.runtime("schema/formats"), used.formats));
-  if (used.schema.length > 0) statements.splice(body, 0, importStatement(ctx.runtime("schema/json-schema"), used.schema));
+  if (used.schema.length > 0)
+    statements.splice(body, 0, importStatement(ctx.runtime("schema/json-schema"), used.schema));
   return { path: "rpc.ts", content: printStatements(statements) };
 }
 
 function constant(name: string, initializer: string, type?: string): Statement {
-  return { kind: "variable", structure: { isExported: true, declarationKind: "const" as never, declarations: [{ name, initializer, type }] } };
+  return {
+    kind: "variable",
+    structure: { isExported: true, declarationKind: "const" as never, declarations: [{ name, initializer, type }] },
+  };
 }
 
 function rpcType(name: string, schema: RpcModel["schemas"][number]["schema"], tctx: TypeContext): Statement {
@@ -73,9 +91,23 @@ function methodDeclarations(method: RpcMethodModel, tctx: TypeContext, zctx: Zod
   });
   const result = method.result ? tsType(method.result.schema, tctx) : "unknown";
   return [
-    { kind: "typeAlias", structure: { name: n.params, isExported: true, type: `[${tuple.join(", ")}]`, docs: [`Params of ${method.name} (by position).`] } },
-    { kind: "typeAlias", structure: { name: n.result, isExported: true, type: result, docs: [`Result of ${method.name}.`] } },
-    constant(n.paramsSchema, zodItems.length === 0 ? "z.tuple([])" : `z.tuple([\n${zodItems.map((z) => indent(z + ",")).join("\n")}\n])`),
+    {
+      kind: "typeAlias",
+      structure: {
+        name: n.params,
+        isExported: true,
+        type: `[${tuple.join(", ")}]`,
+        docs: [`Params of ${method.name} (by position).`],
+      },
+    },
+    {
+      kind: "typeAlias",
+      structure: { name: n.result, isExported: true, type: result, docs: [`Result of ${method.name}.`] },
+    },
+    constant(
+      n.paramsSchema,
+      zodItems.length === 0 ? "z.tuple([])" : `z.tuple([\n${zodItems.map((z) => indent(`${z},`)).join("\n")}\n])`,
+    ),
     constant(n.resultSchema, method.result ? zodSchema(method.result.schema, zctx) : "z.unknown()"),
   ];
 }
@@ -105,7 +137,8 @@ function methodsInterface(rpc: RpcModel): Statement {
 
 function methodsFactory(rpc: RpcModel): Statement {
   const members = rpc.methods.map(
-    (m) => `${m.clientName}: (...params) => callRpcMethod(transport(), ${codeJson(m.name)}, params, ${m.names.resultSchema}),`,
+    (m) =>
+      `${m.clientName}: (...params) => callRpcMethod(transport(), ${codeJson(m.name)}, params, ${m.names.resultSchema}),`,
   );
   return {
     kind: "function",

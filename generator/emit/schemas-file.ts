@@ -1,14 +1,22 @@
 // generated/schemas.ts: a zod 4 schema per component (dependencies first; cycles as z.lazy with an
 // explicit type) and per operation its params/query/headers/body schemas and response schemas.
 // Classic zod or zod/mini, as the context's dialect says (zod-dialect.ts).
-import { objectLiteralKey, propertyKey } from "../model/names.ts";
+
 import { DIRECTIONS } from "../model/directions.ts";
+import { objectLiteralKey, propertyKey } from "../model/names.ts";
 import type { NamedSchema, OperationModel, ParameterModel, ResponseModel } from "../model/types.ts";
-import { dialectOf, headerStatement, importStatement, zodContext, type EmitContext, type EmittedFile } from "./context.ts";
+import { codeJson } from "../spec-text.ts";
+import {
+  dialectOf,
+  type EmitContext,
+  type EmittedFile,
+  headerStatement,
+  importStatement,
+  zodContext,
+} from "./context.ts";
 import { printStatements, type Statement } from "./print.ts";
 import { indent } from "./ts-type.ts";
-import { runtimeHelpersUsed, withOwnProperties, zodDialectOf, zodSchema, type ZodContext } from "./zod-schema.ts";
-import { codeJson } from "../spec-text.ts";
+import { runtimeHelpersUsed, withOwnProperties, type ZodContext, zodDialectOf, zodSchema } from "./zod-schema.ts";
 
 /** Preprocessing helpers (runtime/http/parameter-input.ts) the parameter schemas call. */
 const PARAMETER_HELPERS = ["toArray", "splitCommas", "ownProperties"];
@@ -28,12 +36,14 @@ export function emitSchemas(ctx: EmitContext): EmittedFile {
   const operations = ctx.model.operations.flatMap((op) => operationSchemas(op, ctx, coerced));
   body.push(...coerced.statements, ...operations);
   for (const hook of ctx.model.webhooks) {
-    if (hook.componentRef === undefined) body.push(constant(hook.schemaName, zodSchema(hook.schema, { ...plain, direction: "response" })));
+    if (hook.componentRef === undefined)
+      body.push(constant(hook.schemaName, zodSchema(hook.schema, { ...plain, direction: "response" })));
   }
 
   const zod = importStatement(dialectOf(ctx).module, [], { namespace: "z" });
   const head: Statement[] = [headerStatement(ctx.headerLines), zod];
-  if (ctx.model.schemas.some((s) => s.recursive)) head.push(importStatement("./types.js", [], { typeOnly: true, namespace: "T" }));
+  if (ctx.model.schemas.some((s) => s.recursive))
+    head.push(importStatement("./types.js", [], { typeOnly: true, namespace: "T" }));
   const text = printStatements(body);
   const used = runtimeHelpersUsed(text);
   if (used.schema.length > 0) head.push(importStatement(ctx.runtime("schema/json-schema"), used.schema));
@@ -45,11 +55,18 @@ export function emitSchemas(ctx: EmitContext): EmittedFile {
 }
 
 function constant(name: string, initializer: string, type?: string, isExported = true): Statement {
-  return { kind: "variable", structure: { isExported, declarationKind: "const" as never, declarations: [{ name, initializer, type }] } };
+  return {
+    kind: "variable",
+    structure: { isExported, declarationKind: "const" as never, declarations: [{ name, initializer, type }] },
+  };
 }
 
 /** The zod const of a component (or of one of its variants: `names`, printed with zctx.direction). */
-function componentSchema(names: { typeName: string; schemaName: string }, named: NamedSchema, zctx: ZodContext): Statement {
+function componentSchema(
+  names: { typeName: string; schemaName: string },
+  named: NamedSchema,
+  zctx: ZodContext,
+): Statement {
   const code = zodSchema(named.schema, zctx);
   if (!named.recursive) return constant(names.schemaName, code);
   // A cycle needs z.lazy, and TypeScript needs the type spelled out to check a self-reference.
@@ -88,7 +105,11 @@ function parametersSchema(params: ParameterModel[], ctx: EmitContext, coerced: C
     const code = zodSchema(p.schema, zctx);
     return `${objectLiteralKey(p.key)}: ${p.required ? code : parameterDefault(p, code, ctx)},`;
   });
-  return withOwnProperties(params.map((p) => p.key), `z.object({\n${lines.map(indent).join("\n")}\n})`, dialectOf(ctx));
+  return withOwnProperties(
+    params.map((p) => p.key),
+    `z.object({\n${lines.map(indent).join("\n")}\n})`,
+    dialectOf(ctx),
+  );
 }
 
 /**
@@ -103,8 +124,12 @@ function parameterDefault(p: ParameterModel, code: string, ctx: EmitContext): st
   const value = schema.default;
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   const fits =
-    (typeof value === "string" && types.includes("string") && !schema.format && (!Array.isArray(schema.enum) || schema.enum.includes(value))) ||
-    (typeof value === "number" && (types.includes("number") || (types.includes("integer") && Number.isInteger(value)))) ||
+    (typeof value === "string" &&
+      types.includes("string") &&
+      !schema.format &&
+      (!Array.isArray(schema.enum) || schema.enum.includes(value))) ||
+    (typeof value === "number" &&
+      (types.includes("number") || (types.includes("integer") && Number.isInteger(value)))) ||
     (typeof value === "boolean" && types.includes("boolean"));
   return fits ? dialect.withDefault(code, codeJson(value)) : dialect.optional(code);
 }

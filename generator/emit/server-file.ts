@@ -1,7 +1,7 @@
 // generated/server.ts: the typed handler interface and createServer, a thin layer over
 // runtime/server's createRouter (HMAC, roles and scopes, validation, envelopes, error mapping).
 import type { OperationModel } from "../model/types.ts";
-import { headerStatement, importStatement, type EmitContext, type EmittedFile } from "./context.ts";
+import { type EmitContext, type EmittedFile, headerStatement, importStatement } from "./context.ts";
 import { printStatements, type Statement } from "./print.ts";
 
 const CREATE_SERVER = [
@@ -21,19 +21,33 @@ const CREATE_SERVER = [
 export function emitServer(ctx: EmitContext): EmittedFile {
   const statements: Statement[] = [
     headerStatement(ctx.headerLines),
-    importStatement(ctx.runtime("server/index"), ["createRouter", "type HandlerContext", "type OperationDefinition", "type OperationHandler", "type RequestListener", "type RouterOptions"]),
+    importStatement(ctx.runtime("server/index"), [
+      "createRouter",
+      "type HandlerContext",
+      "type OperationDefinition",
+      "type OperationHandler",
+      "type RequestListener",
+      "type RouterOptions",
+    ]),
     importStatement("./operations.js", ["operationList"]),
     importStatement("./types.js", [], { typeOnly: true, namespace: "T" }),
     {
       kind: "typeAlias",
-      structure: { name: "RequestContext", isExported: true, type: "HandlerContext", docs: ["What every handler gets besides its input: the caller's key, the request id, setHeader."] },
+      structure: {
+        name: "RequestContext",
+        isExported: true,
+        type: "HandlerContext",
+        docs: ["What every handler gets besides its input: the caller's key, the request id, setHeader."],
+      },
     },
     {
       kind: "interface",
       structure: {
         name: "Handlers",
         isExported: true,
-        docs: ["One handler per operation. Return the data; the router wraps it, and maps a thrown ApiError to its declared status."],
+        docs: [
+          "One handler per operation. Return the data; the router wraps it, and maps a thrown ApiError to its declared status.",
+        ],
         methods: ctx.model.operations.map(handlerSignature),
       },
     },

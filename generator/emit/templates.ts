@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import Handlebars from "handlebars";
 import { packagePath } from "../../lib/package-root.ts";
 
-const TEMPLATE_DIR = pathToFileURL(packagePath(import.meta.url, "templates") + "/");
+const TEMPLATE_DIR = pathToFileURL(`${packagePath(import.meta.url, "templates")}/`);
 const cache = new Map<string, ReturnType<typeof Handlebars.compile>>();
 
 export function renderTemplate(name: string, data: unknown): string {

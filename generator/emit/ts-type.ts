@@ -4,7 +4,7 @@
 import { directedNames, hiddenProperties } from "../model/directions.ts";
 import { propertyKey } from "../model/names.ts";
 import type { SchemaResolver } from "../model/resolve-schema.ts";
-import { branchesOf, jsonTypeText, literalValues, type Branch } from "../model/schema-shape.ts";
+import { type Branch, branchesOf, jsonTypeText, literalValues } from "../model/schema-shape.ts";
 import type { Direction, NamedSchema, Schema, SchemaObject } from "../model/types.ts";
 import { codeJson, commentText } from "../spec-text.ts";
 
@@ -39,7 +39,9 @@ function typeOf(input: Schema | undefined, ctx: TypeContext, depth: number): Typ
   if (depth > MAX_INLINE_DEPTH) return atom("unknown");
   if (typeof schema.$ref === "string") {
     const named = ctx.resolver.component(schema.$ref);
-    return named ? atom((ctx.prefix ?? "") + directedNames(named, ctx.direction).typeName) : typeOf(undefined, ctx, depth + 1);
+    return named
+      ? atom((ctx.prefix ?? "") + directedNames(named, ctx.direction).typeName)
+      : typeOf(undefined, ctx, depth + 1);
   }
   const parts: TypeText[] = [];
   const base = baseType(schema, ctx, depth);
@@ -47,7 +49,8 @@ function typeOf(input: Schema | undefined, ctx: TypeContext, depth: number): Typ
   for (const member of (schema.allOf as Schema[] | undefined) ?? []) parts.push(typeOf(member, ctx, depth + 1));
   for (const key of ["anyOf", "oneOf"]) {
     const members = schema[key];
-    if (Array.isArray(members)) parts.push(members.length === 0 ? atom("never") : union(members.map((m) => typeOf(m as Schema, ctx, depth + 1))));
+    if (Array.isArray(members))
+      parts.push(members.length === 0 ? atom("never") : union(members.map((m) => typeOf(m as Schema, ctx, depth + 1))));
   }
   if (parts.length === 0) return atom("unknown");
   return parts.length === 1 ? parts[0] : intersection(parts);
@@ -59,7 +62,10 @@ function baseType(schema: SchemaObject, ctx: TypeContext, depth: number): TypeTe
   const typed = branches.length === 0 ? undefined : union(branches.map((b) => branchType(b, schema, ctx, depth)));
   const literals = literalValues(schema);
   if (literals === undefined) return typed;
-  const literal = literals.length === 0 ? atom("never") : union(literals.map((v) => (v !== null && typeof v === "object" ? atom(jsonTypeText(v)) : atom(codeJson(v)))));
+  const literal =
+    literals.length === 0
+      ? atom("never")
+      : union(literals.map((v) => (v !== null && typeof v === "object" ? atom(jsonTypeText(v)) : atom(codeJson(v)))));
   return typed === undefined || branchesOf(schema, true).length === 0 ? literal : intersection([literal, typed]);
 }
 
@@ -104,7 +110,8 @@ function objectType(schema: SchemaObject, ctx: TypeContext, depth: number): Type
   }
   const body = atom(`{\n${lines.map((l) => indent(l)).join("\n")}\n}`);
   if (index === undefined || index === "unknown") {
-    if (index === "unknown") return atom(`{\n${[...lines, "[key: string]: unknown;"].map((l) => indent(l)).join("\n")}\n}`);
+    if (index === "unknown")
+      return atom(`{\n${[...lines, "[key: string]: unknown;"].map((l) => indent(l)).join("\n")}\n}`);
     return body;
   }
   // Declared properties beside a typed index: what zod's .catchall() infers.
@@ -124,13 +131,19 @@ export interface PropertyText {
  * signature: none for a closed object or a plain one (zod strips undeclared keys), `unknown` for an
  * open one (additionalProperties true, patternProperties), else the additionalProperties type.
  */
-export function objectShape(input: SchemaObject, ctx: TypeContext, depth = 0): { properties: PropertyText[]; index?: string } {
+export function objectShape(
+  input: SchemaObject,
+  ctx: TypeContext,
+  depth = 0,
+): { properties: PropertyText[]; index?: string } {
   const resolved = ctx.resolver.resolve(input);
   const schema = typeof resolved === "object" ? resolved : {};
   const required = new Set((schema.required as string[] | undefined) ?? []);
   const props = (schema.properties as Record<string, Schema> | undefined) ?? {};
   const hidden = hiddenProperties(ctx.direction, schema, ctx.resolver);
-  const names = [...Object.keys(props), ...[...required].filter((n) => !Object.hasOwn(props, n))].filter((n) => !hidden.has(n));
+  const names = [...Object.keys(props), ...[...required].filter((n) => !Object.hasOwn(props, n))].filter(
+    (n) => !hidden.has(n),
+  );
   const properties = names.map((name) => ({
     key: propertyKey(name),
     type: Object.hasOwn(props, name) ? typeOf(props[name], ctx, depth + 1).text : "unknown",
@@ -186,5 +199,5 @@ function intersection(parts: TypeText[]): TypeText {
 }
 
 export function indent(text: string): string {
-  return "  " + text.replace(/\n/g, "\n  ");
+  return `  ${text.replace(/\n/g, "\n  ")}`;
 }

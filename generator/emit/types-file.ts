@@ -1,14 +1,23 @@
 // generated/types.ts: a type per component schema (interfaces for object shapes) and per operation
 // its Params, Query, Headers, Body, Data, Error, Input and HandlerInput.
-import { isInterfaceShape } from "../model/schema-shape.ts";
-import { DIRECTIONS } from "../model/directions.ts";
-import type { Direction, NamedSchema, OperationModel, ParameterModel, ResponseModel, Schema, SchemaObject } from "../model/types.ts";
-import { headerStatement, typeContext, type EmitContext, type EmittedFile } from "./context.ts";
-import { printStatements, type Statement } from "./print.ts";
-import { docText, objectShape, tsType, type TypeContext } from "./ts-type.ts";
-import { propertyKey, toPascalCase } from "../model/names.ts";
+
 import { CUSTODY_NAMES } from "../model/custody-names.ts";
+import { DIRECTIONS } from "../model/directions.ts";
+import { propertyKey, toPascalCase } from "../model/names.ts";
+import { isInterfaceShape } from "../model/schema-shape.ts";
+import type {
+  Direction,
+  NamedSchema,
+  OperationModel,
+  ParameterModel,
+  ResponseModel,
+  Schema,
+  SchemaObject,
+} from "../model/types.ts";
 import { codeJson } from "../spec-text.ts";
+import { type EmitContext, type EmittedFile, headerStatement, typeContext } from "./context.ts";
+import { printStatements, type Statement } from "./print.ts";
+import { docText, objectShape, type TypeContext, tsType } from "./ts-type.ts";
 
 export function emitTypes(ctx: EmitContext): EmittedFile {
   const tctx = typeContext(ctx);
@@ -22,12 +31,15 @@ export function emitTypes(ctx: EmitContext): EmittedFile {
     }),
   ]);
   components.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const { name, named, tctx: declared } of components) statements.push(componentDeclaration(name, named, declared));
+  for (const { name, named, tctx: declared } of components)
+    statements.push(componentDeclaration(name, named, declared));
   for (const op of ctx.model.operations) statements.push(...operationDeclarations(op, tctx));
   const events: TypeContext = { ...tctx, direction: "response" };
   for (const hook of ctx.model.webhooks) {
     if (hook.componentRef !== undefined) continue;
-    statements.push(alias(hook.typeName, tsType(hook.schema, events), hook.summary ?? `Body of the ${hook.event} webhook event.`));
+    statements.push(
+      alias(hook.typeName, tsType(hook.schema, events), hook.summary ?? `Body of the ${hook.event} webhook event.`),
+    );
   }
   return { path: "types.ts", content: printStatements(statements) };
 }
@@ -38,11 +50,21 @@ function alias(name: string, type: string, docs?: string): Statement {
 
 /** A component's declaration, its docs said what the document calls it and which direction it types. */
 function componentDeclaration(name: string, named: NamedSchema, tctx: TypeContext): Statement {
-  return schemaTypeDeclaration(name, named.schema, tctx, variantDocs(renamedDocs(docText(named.schema), named), named, tctx.direction));
+  return schemaTypeDeclaration(
+    name,
+    named.schema,
+    tctx,
+    variantDocs(renamedDocs(docText(named.schema), named), named, tctx.direction),
+  );
 }
 
 /** Object shapes without composition become interfaces; everything else a type alias (types.ts and rpc.ts). */
-export function schemaTypeDeclaration(name: string, schema: Schema, tctx: TypeContext, docs: string | undefined): Statement {
+export function schemaTypeDeclaration(
+  name: string,
+  schema: Schema,
+  tctx: TypeContext,
+  docs: string | undefined,
+): Statement {
   if (!isInterfaceShape(schema, tctx.resolver)) return alias(name, tsType(schema, tctx), docs);
   const { properties, index } = objectShape(schema as SchemaObject, tctx);
   return {
@@ -51,7 +73,12 @@ export function schemaTypeDeclaration(name: string, schema: Schema, tctx: TypeCo
       name,
       isExported: true,
       docs: docs ? [docs] : undefined,
-      properties: properties.map((p) => ({ name: p.key, type: p.type, hasQuestionToken: p.optional, docs: p.docs ? [p.docs] : undefined })),
+      properties: properties.map((p) => ({
+        name: p.key,
+        type: p.type,
+        hasQuestionToken: p.optional,
+        docs: p.docs ? [p.docs] : undefined,
+      })),
       indexSignatures: index === undefined ? undefined : [{ keyName: "key", keyType: "string", returnType: index }],
     },
   };
@@ -66,7 +93,11 @@ function renamedDocs(docs: string | undefined, named: NamedSchema): string | und
 }
 
 /** A variant's doc says which values it types, after the component's own description. */
-function variantDocs(docs: string | undefined, named: NamedSchema, direction: Direction | undefined): string | undefined {
+function variantDocs(
+  docs: string | undefined,
+  named: NamedSchema,
+  direction: Direction | undefined,
+): string | undefined {
   if (direction === undefined) return docs;
   const note =
     direction === "request"
@@ -74,7 +105,6 @@ function variantDocs(docs: string | undefined, named: NamedSchema, direction: Di
       : `${named.typeName} as the server sends it (responses, webhook events): without its writeOnly properties.`;
   return docs === undefined ? note : `${docs}\n\n${note}`;
 }
-
 
 // Written out: a component named "Record" would shadow the global in types.ts.
 const EMPTY = "{ [key: string]: never }";
@@ -91,7 +121,10 @@ function parametersType(name: string, params: ParameterModel[], tctx: TypeContex
         name: propertyKey(p.key),
         type: tsType(p.schema, tctx),
         hasQuestionToken: !p.required,
-        docs: p.description || p.deprecated ? [[p.description, p.deprecated ? "@deprecated" : undefined].filter(Boolean).join("\n")] : undefined,
+        docs:
+          p.description || p.deprecated
+            ? [[p.description, p.deprecated ? "@deprecated" : undefined].filter(Boolean).join("\n")]
+            : undefined,
       })),
     },
   };
@@ -106,14 +139,27 @@ function operationDeclarations(op: OperationModel, tctx: TypeContext): Statement
   ].filter((s): s is Statement => s !== undefined);
   const request: TypeContext = { ...tctx, direction: "request" };
   const response: TypeContext = { ...tctx, direction: "response" };
-  if (op.body) out.push(alias(n.body, tsType(op.body.schema, request), op.body.description ?? `Request body of ${op.operationId}.`));
-  out.push(alias(n.data, dataType(op, response), `What ${op.operationId} returns on success${op.envelope ? " (the envelope's data)" : ""}.`));
+  if (op.body)
+    out.push(
+      alias(n.body, tsType(op.body.schema, request), op.body.description ?? `Request body of ${op.operationId}.`),
+    );
+  out.push(
+    alias(
+      n.data,
+      dataType(op, response),
+      `What ${op.operationId} returns on success${op.envelope ? " (the envelope's data)" : ""}.`,
+    ),
+  );
   out.push(alias(n.error, errorType(op, response), `Bodies of the error responses ${op.operationId} declares.`));
   const input = inputType(op, n.input, false);
   const handlerInput = inputType(op, n.handlerInput, true);
   out.push(input);
   // Nothing optional: what handlers receive is the client's input, declared once.
-  out.push(sameShape(input, handlerInput) ? alias(n.handlerInput, n.input, `What the ${op.operationId} handler receives, parsed and validated.`) : handlerInput);
+  out.push(
+    sameShape(input, handlerInput)
+      ? alias(n.handlerInput, n.input, `What the ${op.operationId} handler receives, parsed and validated.`)
+      : handlerInput,
+  );
   return out;
 }
 
@@ -124,7 +170,9 @@ function successResponses(op: OperationModel): ResponseModel[] {
 }
 
 function dataType(op: OperationModel, tctx: TypeContext): string {
-  const types = successResponses(op).map((r) => (r.schema === undefined ? "void" : tsType(r.dataSchema ?? r.schema, tctx)));
+  const types = successResponses(op).map((r) =>
+    r.schema === undefined ? "void" : tsType(r.dataSchema ?? r.schema, tctx),
+  );
   const unique = [...new Set(types)];
   return unique.length === 0 ? "void" : unique.join(" | ");
 }
@@ -137,7 +185,8 @@ function errorType(op: OperationModel, tctx: TypeContext): string {
 }
 
 function sameShape(a: Statement, b: Statement): boolean {
-  const strip = (s: Statement) => JSON.stringify({ ...s, structure: { ...(s as { structure: object }).structure, name: "", docs: undefined } });
+  const strip = (s: Statement) =>
+    JSON.stringify({ ...s, structure: { ...(s as { structure: object }).structure, name: "", docs: undefined } });
   return strip(a) === strip(b);
 }
 
@@ -153,12 +202,23 @@ function inputType(op: OperationModel, name: string, handler: boolean): Statemen
   part("headers", n.headers, op.params.header);
   if (op.body) {
     const optional = !op.body.required;
-    members.push({ name: "body", type: handler && optional ? `${n.body} | undefined` : n.body, optional: !handler && optional });
+    members.push({
+      name: "body",
+      type: handler && optional ? `${n.body} | undefined` : n.body,
+      optional: !handler && optional,
+    });
   }
-  const docs = handler ? `What the ${op.operationId} handler receives, parsed and validated.` : `Input of ${op.operationId}.`;
+  const docs = handler
+    ? `What the ${op.operationId} handler receives, parsed and validated.`
+    : `Input of ${op.operationId}.`;
   if (members.length === 0) return alias(name, EMPTY, docs);
   return {
     kind: "interface",
-    structure: { name, isExported: true, docs: [docs], properties: members.map((m) => ({ name: m.name, type: m.type, hasQuestionToken: m.optional })) },
+    structure: {
+      name,
+      isExported: true,
+      docs: [docs],
+      properties: members.map((m) => ({ name: m.name, type: m.type, hasQuestionToken: m.optional })),
+    },
   };
 }

@@ -3,11 +3,11 @@
 import { directedNames } from "../model/directions.ts";
 import { derefSchema, flattenObject } from "../model/schema-utils.ts";
 import type { SpecModel, WebhookModel } from "../model/types.ts";
+import { codeJson } from "../spec-text.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
 import { dialectOf, headerStatement, importStatement } from "./context.ts";
 import { printStatements, type Statement } from "./print.ts";
 import { indent } from "./ts-type.ts";
-import { codeJson } from "../spec-text.ts";
 
 const PROFILES = new Set(["standard-webhooks", "canonical-json"]);
 
@@ -28,7 +28,10 @@ export function verifyWebhook(options: VerifyWebhookOptions): WebhookEvent {
 export function emitWebhooks(ctx: EmitContext): EmittedFile | undefined {
   const hooks = ctx.model.webhooks;
   if (hooks.length === 0) return undefined;
-  const profile = ctx.model.webhookProfile !== undefined && PROFILES.has(ctx.model.webhookProfile) ? codeJson(ctx.model.webhookProfile) : "undefined";
+  const profile =
+    ctx.model.webhookProfile !== undefined && PROFILES.has(ctx.model.webhookProfile)
+      ? codeJson(ctx.model.webhookProfile)
+      : "undefined";
   const eventList = hooks.map((h) => codeJson(h.event)).join(", ");
   const schemaRecord = `{\n${hooks.map((h) => indent(`${codeJson(h.event)}: S.${h.schemaName},`)).join("\n")}\n}`;
   const members = [...new Set(hooks.map((h) => `S.${h.schemaName}`))];
@@ -46,10 +49,17 @@ export function emitWebhooks(ctx: EmitContext): EmittedFile | undefined {
     importStatement("./schemas.js", [], { namespace: "S" }),
     importStatement("./types.js", [], { typeOnly: true, namespace: "T" }),
     variable("webhookEventTypes", `[${eventList}] as const`, "Every event type the spec declares."),
-    { kind: "typeAlias", structure: { name: "WebhookEventType", isExported: true, type: "(typeof webhookEventTypes)[number]" } },
     {
       kind: "typeAlias",
-      structure: { name: "WebhookEvent", isExported: true, type: [...new Set(hooks.map((h) => `T.${h.typeName}`))].join(" | ") },
+      structure: { name: "WebhookEventType", isExported: true, type: "(typeof webhookEventTypes)[number]" },
+    },
+    {
+      kind: "typeAlias",
+      structure: {
+        name: "WebhookEvent",
+        isExported: true,
+        type: [...new Set(hooks.map((h) => `T.${h.typeName}`))].join(" | "),
+      },
     },
     variable("webhookEventSchemas", `${schemaRecord} as const`, "The zod schema of each event type's body."),
     variable("WebhookEventSchema", anyEventSchema(ctx.model, hooks, members), "Any declared event."),
@@ -57,7 +67,9 @@ export function emitWebhooks(ctx: EmitContext): EmittedFile | undefined {
       kind: "variable",
       structure: {
         declarationKind: "const" as never,
-        docs: ["The spec's default signature profile (x-custody-webhook-signature); undefined: detect from the headers."],
+        docs: [
+          "The spec's default signature profile (x-custody-webhook-signature); undefined: detect from the headers.",
+        ],
         declarations: [{ name: "DEFAULT_PROFILE", type: "WebhookProfile | undefined", initializer: profile }],
       },
     },
@@ -81,16 +93,21 @@ function anyEventSchema(model: SpecModel, hooks: WebhookModel[], members: string
       const flat = flattenObject(model.document, named.schema);
       const prop = flat?.properties[key] === undefined ? undefined : derefSchema(model.document, flat.properties[key]);
       if (!flat?.required.has(key) || typeof prop !== "object" || prop === null) return false;
-      return prop.const === hook.event || (Array.isArray(prop.enum) && prop.enum.length === 1 && prop.enum[0] === hook.event);
+      return (
+        prop.const === hook.event || (Array.isArray(prop.enum) && prop.enum.length === 1 && prop.enum[0] === hook.event)
+      );
     }),
   );
-  return discriminator ? `z.discriminatedUnion("${discriminator}", [${members.join(", ")}])` : `z.union([${members.join(", ")}])`;
+  return discriminator
+    ? `z.discriminatedUnion("${discriminator}", [${members.join(", ")}])`
+    : `z.union([${members.join(", ")}])`;
 }
 
 /** `webhookDelivery`: the spec's x-custody-webhook-delivery as data, when the spec has one. */
 function deliveryStatement(delivery: Record<string, unknown> | undefined): Statement[] {
   if (delivery === undefined) return [];
-  const doc = "What the spec guarantees about delivery (x-custody-webhook-delivery): time-out, retry schedule, isolation, latency target, circuit breaker and disabling.";
+  const doc =
+    "What the spec guarantees about delivery (x-custody-webhook-delivery): time-out, retry schedule, isolation, latency target, circuit breaker and disabling.";
   return [variable("webhookDelivery", `${codeJson(delivery, 2)} as const`, doc)];
 }
 
@@ -98,5 +115,13 @@ function deliveryStatement(delivery: Record<string, unknown> | undefined): State
 const DISCRIMINATORS = ["type", "event"] as const;
 
 function variable(name: string, initializer: string, doc: string): Statement {
-  return { kind: "variable", structure: { isExported: true, declarationKind: "const" as never, docs: [doc], declarations: [{ name, initializer }] } };
+  return {
+    kind: "variable",
+    structure: {
+      isExported: true,
+      declarationKind: "const" as never,
+      docs: [doc],
+      declarations: [{ name, initializer }],
+    },
+  };
 }

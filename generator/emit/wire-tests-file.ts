@@ -4,9 +4,9 @@
 // wire (method, path, query, body, a valid HMAC signature, the idempotency key where one is declared)
 // and that the spec's example answer comes back as the method's result.
 import type { OperationModel, SpecModel } from "../model/types.ts";
+import { codeJson, lineCommentText } from "../spec-text.ts";
 import { idempotencyHeader } from "./client-file.ts";
 import { operationExample } from "./examples.ts";
-import { codeJson, lineCommentText } from "../spec-text.ts";
 
 interface WireCase {
   name: string;
@@ -29,8 +29,10 @@ function wireCase(model: SpecModel, op: OperationModel): WireCase {
   const example = operationExample(model, op);
   const success = op.success;
   const contentType = success?.mediaType ?? "application/json";
-  const answer = example.response?.body ?? (op.envelope ? { success: true, message: "success", code: 0, data: null } : null);
-  const expected = op.envelope && typeof answer === "object" && answer !== null ? (answer as { data?: unknown }).data : answer;
+  const answer =
+    example.response?.body ?? (op.envelope ? { success: true, message: "success", code: 0, data: null } : null);
+  const expected =
+    op.envelope && typeof answer === "object" && answer !== null ? (answer as { data?: unknown }).data : answer;
   return {
     name: op.name,
     method: op.method,
@@ -60,11 +62,25 @@ interface PagedCase {
 function pagedCase(model: SpecModel, op: OperationModel): PagedCase | undefined {
   const p = op.pagination;
   if (!p) return undefined;
-  const items = p.itemsPointer === "" ? [] : p.itemsPointer.slice(1).split("/").map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const items =
+    p.itemsPointer === ""
+      ? []
+      : p.itemsPointer
+          .slice(1)
+          .split("/")
+          .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
   let node: unknown = operationExample(model, op).response?.body;
-  for (const key of items) node = node !== null && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined;
+  for (const key of items)
+    node = node !== null && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined;
   const sample = Array.isArray(node) ? node[0] : undefined;
-  return { name: op.name, offset: p.offset.name, limit: p.limit.name, ...(p.maxLimit !== undefined ? { maxLimit: p.maxLimit } : {}), items, ...(sample !== undefined ? { sample } : {}) };
+  return {
+    name: op.name,
+    offset: p.offset.name,
+    limit: p.limit.name,
+    ...(p.maxLimit !== undefined ? { maxLimit: p.maxLimit } : {}),
+    items,
+    ...(sample !== undefined ? { sample } : {}),
+  };
 }
 
 export function wireTestsSource(model: SpecModel, hmac: boolean): string {
@@ -155,7 +171,7 @@ function operationTests(clientName: string, hmac: boolean): string {
       assert.equal(url.pathname, c.path);
       assert.deepEqual(Object.fromEntries(url.searchParams), c.query);
       assert.deepEqual(req.body === "" ? undefined : JSON.parse(req.body), c.body);
-${hmac ? "      assert.ok(signatureOk(req), \"the request carries a valid ACCESS-SIGN\");\n" : ""}      if (c.idempotencyHeader) assert.match(String(req.headers[c.idempotencyHeader.toLowerCase()]), /^[0-9a-f-]{36}$/);
+${hmac ? '      assert.ok(signatureOk(req), "the request carries a valid ACCESS-SIGN");\n' : ""}      if (c.idempotencyHeader) assert.match(String(req.headers[c.idempotencyHeader.toLowerCase()]), /^[0-9a-f-]{36}$/);
       if (c.expected !== undefined) assert.deepEqual(data, c.expected);
     });
   }

@@ -8,11 +8,11 @@ import { directedNames, hiddenIn, hiddenProperties } from "../model/directions.t
 import { isPrototypeMember, objectLiteralKey } from "../model/names.ts";
 import type { SchemaResolver } from "../model/resolve-schema.ts";
 import { patternFlags } from "../model/resolve-schema.ts";
-import { branchesOf, jsonTypeText, literalValues, type Branch } from "../model/schema-shape.ts";
+import { type Branch, branchesOf, jsonTypeText, literalValues } from "../model/schema-shape.ts";
 import type { Direction, NamedSchema, Schema, SchemaObject } from "../model/types.ts";
-import { indent } from "./ts-type.ts";
-import { zodDialect, type ZodCheck, type ZodDialect } from "./zod-dialect.ts";
 import { codeJson } from "../spec-text.ts";
+import { indent } from "./ts-type.ts";
+import { type ZodCheck, type ZodDialect, zodDialect } from "./zod-dialect.ts";
 
 export interface ZodContext {
   document: unknown;
@@ -110,8 +110,13 @@ function literalZod(values: unknown[], ctx: ZodContext): string {
   }
   const unique = [...new Set(values)];
   let literal: string;
-  if (unique.length > 1 && unique.every((v) => typeof v === "string")) literal = `z.enum([${unique.map((v) => codeJson(v)).join(", ")}])`;
-  else literal = unique.length === 1 ? `z.literal(${codeJson(unique[0])})` : `z.literal([${unique.map((v) => codeJson(v)).join(", ")}])`;
+  if (unique.length > 1 && unique.every((v) => typeof v === "string"))
+    literal = `z.enum([${unique.map((v) => codeJson(v)).join(", ")}])`;
+  else
+    literal =
+      unique.length === 1
+        ? `z.literal(${codeJson(unique[0])})`
+        : `z.literal([${unique.map((v) => codeJson(v)).join(", ")}])`;
   // Strings from a URL must become numbers/booleans before the literal check.
   const dialect = zodDialectOf(ctx);
   if (ctx.coerce && unique.every((v) => typeof v === "number")) return dialect.pipe("z.coerce.number()", literal);
@@ -199,7 +204,9 @@ function objectZod(schema: SchemaObject, ctx: ZodContext, depth: number): string
   const required = new Set((schema.required as string[] | undefined) ?? []);
   const hidden = hiddenProperties(ctx.direction, schema, ctx.resolver);
   // `required` may name keys `properties` does not declare: they must be present, with any value.
-  const names = [...Object.keys(properties), ...[...required].filter((n) => !Object.hasOwn(properties, n))].filter((n) => !hidden.has(n));
+  const names = [...Object.keys(properties), ...[...required].filter((n) => !Object.hasOwn(properties, n))].filter(
+    (n) => !hidden.has(n),
+  );
   const extra = schema.patternProperties === undefined ? schema.additionalProperties : true;
   const extraZod = extra === undefined || extra === true || extra === false ? undefined : zodOf(extra, ctx, depth + 1);
   if (names.length === 0) {
@@ -234,7 +241,8 @@ function rawRules(schema: SchemaObject, ctx: ZodContext, depth: number): ZodChec
   const object: string[] = [];
   if (isCount(schema.minProperties)) object.push(`minProperties: ${schema.minProperties}`);
   if (isCount(schema.maxProperties)) object.push(`maxProperties: ${schema.maxProperties}`);
-  if (schema.propertyNames !== undefined && schema.propertyNames !== true) object.push(`propertyNames: ${sub(schema.propertyNames)}`);
+  if (schema.propertyNames !== undefined && schema.propertyNames !== true)
+    object.push(`propertyNames: ${sub(schema.propertyNames)}`);
   if (isRecord(schema.dependentRequired)) object.push(`dependentRequired: ${codeJson(schema.dependentRequired)}`);
   if (isRecord(schema.dependentSchemas)) {
     const entries = Object.entries(schema.dependentSchemas).map(([k, s]) => `${codeJson(k)}: ${sub(s)}`);
@@ -250,7 +258,8 @@ function rawRules(schema: SchemaObject, ctx: ZodContext, depth: number): ZodChec
     if (extra === false) object.push("additional: false");
     else if (extra !== undefined && extra !== true) object.push(`additional: ${sub(extra)}`);
   }
-  if (object.length > 0) rules.push({ kind: "refine", args: `objectRule({ ${object.join(", ")} }), "object keywords"` });
+  if (object.length > 0)
+    rules.push({ kind: "refine", args: `objectRule({ ${object.join(", ")} }), "object keywords"` });
   const array: string[] = [];
   if (schema.uniqueItems === true) array.push("uniqueItems: true");
   if (schema.contains !== undefined) {
@@ -273,9 +282,15 @@ function anyOfZod(members: Schema[], ctx: ZodContext, depth: number): string {
   if (members.length === 1) return zodOf(members[0], ctx, depth + 1);
   const nulls = members.filter((m) => isNullOnly(ctx.resolver.resolve(m)));
   if (members.length === 2 && nulls.length === 1) {
-    return zodDialectOf(ctx).nullable(zodOf(members.find((m) => !nulls.includes(m)), ctx, depth + 1));
+    return zodDialectOf(ctx).nullable(
+      zodOf(
+        members.find((m) => !nulls.includes(m)),
+        ctx,
+        depth + 1,
+      ),
+    );
   }
-  return `z.union([\n${members.map((m) => indent(zodOf(m, ctx, depth + 1) + ",")).join("\n")}\n])`;
+  return `z.union([\n${members.map((m) => indent(`${zodOf(m, ctx, depth + 1)},`)).join("\n")}\n])`;
 }
 
 /** oneOf: exactly one member matches (z.xor), or z.discriminatedUnion where members cannot overlap. */
@@ -284,7 +299,7 @@ function oneOfZod(schema: SchemaObject, members: Schema[], ctx: ZodContext, dept
   if (members.length === 1) return zodOf(members[0], ctx, depth + 1);
   const discriminated = discriminatedZod(schema, members, ctx);
   if (discriminated !== undefined) return discriminated;
-  return `z.xor([\n${members.map((m) => indent(zodOf(m, ctx, depth + 1) + ",")).join("\n")}\n])`;
+  return `z.xor([\n${members.map((m) => indent(`${zodOf(m, ctx, depth + 1)},`)).join("\n")}\n])`;
 }
 
 /**
@@ -304,7 +319,8 @@ function discriminatedZod(schema: SchemaObject, members: Schema[], ctx: ZodConte
     const printed = directedNames(named, ctx.direction);
     if (!printed.zodObject) return undefined;
     const target = ctx.resolver.resolve(named.schema);
-    if (typeof target !== "object" || !((target.required as string[] | undefined) ?? []).includes(property)) return undefined;
+    if (typeof target !== "object" || !((target.required as string[] | undefined) ?? []).includes(property))
+      return undefined;
     const declared = (target.properties as Record<string, Schema> | undefined)?.[property];
     if (ctx.direction !== undefined && hiddenIn(ctx.direction, declared, ctx.resolver)) return undefined;
     const prop = ctx.resolver.resolve(declared);
@@ -321,15 +337,28 @@ function discriminatedZod(schema: SchemaObject, members: Schema[], ctx: ZodConte
 
 /** Runtime helpers a piece of generated zod text calls, by module. */
 export function runtimeHelpersUsed(text: string): { schema: string[]; formats: string[] } {
-  const schema = ["lengthWithin", "isMultipleOf", "isInteger", "objectRule", "arrayRule", "notRule", "conditionRule", "equalsOneOf"].filter((n) =>
-    new RegExp(`\\b${n}\\b`).test(text),
-  );
+  const schema = [
+    "lengthWithin",
+    "isMultipleOf",
+    "isInteger",
+    "objectRule",
+    "arrayRule",
+    "notRule",
+    "conditionRule",
+    "equalsOneOf",
+  ].filter((n) => new RegExp(`\\b${n}\\b`).test(text));
   const formats = Object.values(FORMAT_CHECKS).filter((n) => new RegExp(`\\b${n}\\b`).test(text));
   return { schema, formats };
 }
 
 function isNullOnly(schema: Schema): boolean {
-  return typeof schema === "object" && Object.keys(schema).length === 1 && Array.isArray(schema.type) && schema.type.length === 1 && schema.type[0] === "null";
+  return (
+    typeof schema === "object" &&
+    Object.keys(schema).length === 1 &&
+    Array.isArray(schema.type) &&
+    schema.type.length === 1 &&
+    schema.type[0] === "null"
+  );
 }
 
 function isCount(value: unknown): value is number {

@@ -59,9 +59,16 @@ export function scanRefs(document: unknown): RefScan {
     if (mapping === null || typeof mapping !== "object" || Array.isArray(mapping)) return;
     for (const [value, target] of Object.entries(mapping)) {
       if (typeof target !== "string") continue;
-      const local = target.startsWith("#") ? target : /^[^/#.]+$/.test(target) ? `#/components/schemas/${target}` : undefined;
+      const local = target.startsWith("#")
+        ? target
+        : /^[^/#.]+$/.test(target)
+          ? `#/components/schemas/${target}`
+          : undefined;
       if (local !== undefined && resolvePointer(document, local) === undefined) {
-        problems.push({ pointer: toPointer([...path, "discriminator", "mapping", value]), problem: `mapping "${value}" points to ${JSON.stringify(target)}, which does not exist` });
+        problems.push({
+          pointer: toPointer([...path, "discriminator", "mapping", value]),
+          problem: `mapping "${value}" points to ${JSON.stringify(target)}, which does not exist`,
+        });
       }
     }
   }

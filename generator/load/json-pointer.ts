@@ -10,7 +10,7 @@ export function unescapeToken(token: string): string {
 
 /** "/a/b~1c" from ["a", "b/c"]. */
 export function toPointer(tokens: readonly (string | number)[]): string {
-  return tokens.map((t) => "/" + escapeToken(String(t))).join("");
+  return tokens.map((t) => `/${escapeToken(String(t))}`).join("");
 }
 
 /** Tokens of a local ref ("#/a/b" → ["a","b"]); undefined when the ref is not local. */

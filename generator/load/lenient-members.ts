@@ -5,19 +5,43 @@
 // JSON Schema meaning (the validators express them); only the validation copy leaves them out.
 import { toPointer, unescapeToken } from "./json-pointer.ts";
 import type { SpecProblem } from "./spec-error.ts";
-import { validateText, type AjvError, type WorkerVerdict } from "./validate.ts";
+import { type AjvError, validateText, type WorkerVerdict } from "./validate.ts";
 
 type Obj = Record<string, unknown>;
 
 /** Keywords generator/model/resolve-schema.ts reads with their JSON Schema 2020-12 meaning. */
 const JSON_SCHEMA_KEYWORDS = new Set([
-  "const", "examples", "$schema", "$id", "$anchor", "$defs", "$comment", "patternProperties", "propertyNames", "if", "then", "else",
-  "contains", "minContains", "maxContains", "prefixItems", "dependentRequired", "dependentSchemas", "contentMediaType", "contentEncoding",
+  "const",
+  "examples",
+  "$schema",
+  "$id",
+  "$anchor",
+  "$defs",
+  "$comment",
+  "patternProperties",
+  "propertyNames",
+  "if",
+  "then",
+  "else",
+  "contains",
+  "minContains",
+  "maxContains",
+  "prefixItems",
+  "dependentRequired",
+  "dependentSchemas",
+  "contentMediaType",
+  "contentEncoding",
 ]);
 
 /** Errors that say "some other branch of a oneOf/anyOf did not fit either", which do not make a member unknown. */
 function isBranchNoise(e: AjvError): boolean {
-  return e.keyword === "oneOf" || e.keyword === "anyOf" || e.keyword === "if" || (e.keyword === "required" && e.params?.missingProperty === "$ref") || e.keyword === "$ref";
+  return (
+    e.keyword === "oneOf" ||
+    e.keyword === "anyOf" ||
+    e.keyword === "if" ||
+    (e.keyword === "required" && e.params?.missingProperty === "$ref") ||
+    e.keyword === "$ref"
+  );
 }
 
 const MAX_ROUNDS = 5;
@@ -25,13 +49,18 @@ const MAX_ROUNDS = 5;
 /**
  * Repairs `document` in place. Returns the repairs and the last verdict (of the validation copy).
  */
-export async function repairUnknownMembers(document: Obj, path: string): Promise<{ repairs: SpecProblem[]; verdict: WorkerVerdict }> {
+export async function repairUnknownMembers(
+  document: Obj,
+  path: string,
+): Promise<{ repairs: SpecProblem[]; verdict: WorkerVerdict }> {
   const repairs: SpecProblem[] = [];
   const copy = structuredClone(document);
   let verdict = await validateText(JSON.stringify(copy), true, path);
   for (let round = 0; round < MAX_ROUNDS && !verdict.ok && verdict.details; round++) {
     const errors = verdict.details;
-    const candidates = errors.filter((e) => e.keyword === "additionalProperties" && typeof e.params?.additionalProperty === "string");
+    const candidates = errors.filter(
+      (e) => e.keyword === "additionalProperties" && typeof e.params?.additionalProperty === "string",
+    );
     let repaired = 0;
     for (const e of candidates) {
       // Only where nothing but unknown members is wrong: a oneOf branch that did not match reports
@@ -45,7 +74,10 @@ export async function repairUnknownMembers(document: Obj, path: string): Promise
       delete inCopy[member];
       const pointer = toPointer([...tokens, member]);
       if (JSON_SCHEMA_KEYWORDS.has(member)) {
-        repairs.push({ pointer, problem: `'${member}' is JSON Schema, not a member OpenAPI's schema allows here: kept with its JSON Schema meaning` });
+        repairs.push({
+          pointer,
+          problem: `'${member}' is JSON Schema, not a member OpenAPI's schema allows here: kept with its JSON Schema meaning`,
+        });
       } else {
         const inDocument = lookup(document, tokens);
         if (inDocument) delete inDocument[member];

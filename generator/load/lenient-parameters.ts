@@ -6,10 +6,42 @@ import type { SpecProblem } from "./spec-error.ts";
 
 type Obj = Record<string, unknown>;
 
-const PARAMETER_MEMBERS = new Set(["name", "in", "description", "required", "deprecated", "allowEmptyValue", "style", "explode", "allowReserved", "schema", "example", "examples", "content"]);
+const PARAMETER_MEMBERS = new Set([
+  "name",
+  "in",
+  "description",
+  "required",
+  "deprecated",
+  "allowEmptyValue",
+  "style",
+  "explode",
+  "allowReserved",
+  "schema",
+  "example",
+  "examples",
+  "content",
+]);
 
 /** Swagger 2.0 put a parameter's schema keywords on the parameter itself. */
-const SCHEMA_KEYWORDS = new Set(["type", "format", "items", "enum", "default", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems", "nullable"]);
+const SCHEMA_KEYWORDS = new Set([
+  "type",
+  "format",
+  "items",
+  "enum",
+  "default",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "nullable",
+]);
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
 const names = (keys: string[]) => keys.map((k) => `'${k}'`).join(", ");
@@ -20,11 +52,15 @@ export function repairParameters(document: Obj): SpecProblem[] {
   for (const [path, item] of Object.entries(isObj(document.paths) ? document.paths : {})) {
     if (!isObj(item)) continue;
     parameterLists.push([item.parameters, ["paths", path, "parameters"]]);
-    for (const [method, op] of Object.entries(item)) if (isObj(op) && Array.isArray(op.parameters)) parameterLists.push([op.parameters, ["paths", path, method, "parameters"]]);
+    for (const [method, op] of Object.entries(item))
+      if (isObj(op) && Array.isArray(op.parameters))
+        parameterLists.push([op.parameters, ["paths", path, method, "parameters"]]);
   }
-  for (const [list, path] of parameterLists) if (Array.isArray(list)) list.forEach((p, i) => repairParameter(p, [...path, String(i)], warnings));
+  for (const [list, path] of parameterLists)
+    if (Array.isArray(list)) list.forEach((p, i) => repairParameter(p, [...path, String(i)], warnings));
   const components = isObj(document.components) ? document.components : {};
-  for (const [name, p] of Object.entries(isObj(components.parameters) ? components.parameters : {})) repairParameter(p, ["components", "parameters", name], warnings);
+  for (const [name, p] of Object.entries(isObj(components.parameters) ? components.parameters : {}))
+    repairParameter(p, ["components", "parameters", name], warnings);
   return warnings;
 }
 
@@ -37,9 +73,15 @@ function repairParameter(value: unknown, path: string[], warnings: SpecProblem[]
   if (keywords.length === 0) return;
   if (value.schema === undefined && value.content === undefined) {
     value.schema = Object.fromEntries(keywords.map((k) => [k, value[k]]));
-    warnings.push({ pointer: toPointer(path), problem: `${names(keywords)} on the parameter (Swagger 2.0's form): moved into its schema` });
+    warnings.push({
+      pointer: toPointer(path),
+      problem: `${names(keywords)} on the parameter (Swagger 2.0's form): moved into its schema`,
+    });
   } else {
-    warnings.push({ pointer: toPointer(path), problem: `${names(keywords)} beside the parameter's schema (Swagger 2.0's form): left out, the schema says what the value is` });
+    warnings.push({
+      pointer: toPointer(path),
+      problem: `${names(keywords)} beside the parameter's schema (Swagger 2.0's form): left out, the schema says what the value is`,
+    });
   }
   // Other unknown members are lenient-members.ts's.
   for (const k of keywords) delete value[k];

@@ -20,7 +20,10 @@ export function repairDocument(document: Record<string, unknown>, version: "3.0"
     const record = node as Record<string, unknown>;
     if (Object.hasOwn(record, "schema") && record.schema === null) {
       delete record.schema;
-      warnings.push({ pointer: toPointer([...path, "schema"]), problem: "schema: null is not a schema: left out (any value)" });
+      warnings.push({
+        pointer: toPointer([...path, "schema"]),
+        problem: "schema: null is not a schema: left out (any value)",
+      });
     }
     if (version === "3.0") repairNullType(record, path, warnings);
     repairUnknownType(record, path, warnings);
@@ -38,8 +41,12 @@ function repairSchemeNames(document: Record<string, unknown>, warnings: SpecProb
   const schemes = ((document.components ?? {}) as Record<string, unknown>).securitySchemes;
   if (schemes === null || typeof schemes !== "object") return;
   for (const [name, scheme] of Object.entries(schemes as Record<string, Record<string, unknown>>)) {
-    if (scheme?.type !== "http" || typeof scheme.scheme !== "string" || scheme.scheme === scheme.scheme.toLowerCase()) continue;
-    warnings.push({ pointer: toPointer(["components", "securitySchemes", name, "scheme"]), problem: `scheme ${JSON.stringify(scheme.scheme)} read as ${JSON.stringify(scheme.scheme.toLowerCase())} (scheme names are case-insensitive)` });
+    if (scheme?.type !== "http" || typeof scheme.scheme !== "string" || scheme.scheme === scheme.scheme.toLowerCase())
+      continue;
+    warnings.push({
+      pointer: toPointer(["components", "securitySchemes", name, "scheme"]),
+      problem: `scheme ${JSON.stringify(scheme.scheme)} read as ${JSON.stringify(scheme.scheme.toLowerCase())} (scheme names are case-insensitive)`,
+    });
     scheme.scheme = scheme.scheme.toLowerCase();
   }
 }
@@ -67,7 +74,10 @@ function repairQueryInPaths(document: Record<string, unknown>, warnings: SpecPro
     const existing = map[base];
     if (existing !== undefined && METHODS.some((m) => m in item && m in existing)) continue;
     const names = new Set([...key.slice(at).matchAll(/\{([^}]+)\}/g)].map((m) => m[1]));
-    const lists = [item.parameters, ...METHODS.map((m) => (item[m] as { parameters?: unknown } | undefined)?.parameters)];
+    const lists = [
+      item.parameters,
+      ...METHODS.map((m) => (item[m] as { parameters?: unknown } | undefined)?.parameters),
+    ];
     for (const list of lists) {
       if (!Array.isArray(list)) continue;
       for (const p of list) if (p && typeof p === "object" && p.in === "path" && names.has(p.name)) p.in = "query";
@@ -75,7 +85,10 @@ function repairQueryInPaths(document: Record<string, unknown>, warnings: SpecPro
     map[base] = existing === undefined ? item : { ...existing, ...item };
     delete map[key];
     const moved = names.size > 0 ? `; ${[...names].join(", ")} read as query parameters` : "";
-    warnings.push({ pointer: toPointer(["paths", key]), problem: `a query string is not part of a path: read as ${base}${moved}` });
+    warnings.push({
+      pointer: toPointer(["paths", key]),
+      problem: `a query string is not part of a path: read as ${base}${moved}`,
+    });
   }
 }
 
@@ -95,11 +108,17 @@ function repairUnknownType(record: Record<string, unknown>, path: string[], warn
   if (type === "file") {
     record.type = "string";
     record.format = "binary";
-    warnings.push({ pointer, problem: "type 'file' (Swagger 2.0) is not a JSON type: read as type string, format binary" });
+    warnings.push({
+      pointer,
+      problem: "type 'file' (Swagger 2.0) is not a JSON type: read as type string, format binary",
+    });
     return;
   }
   delete record.type;
-  warnings.push({ pointer, problem: `type ${JSON.stringify(type).slice(0, 60)} names no JSON type: left out (any type)` });
+  warnings.push({
+    pointer,
+    problem: `type ${JSON.stringify(type).slice(0, 60)} names no JSON type: left out (any type)`,
+  });
 }
 
 /** 3.0 has no null type: `type: 'null'` becomes `nullable: true, enum: [null]`; `[T, 'null']` becomes T, nullable. */
@@ -116,7 +135,10 @@ function repairNullType(record: Record<string, unknown>, path: string[], warning
     if (others.length === 1) {
       record.type = others[0];
       if (others.length !== type.length) record.nullable = true;
-      warnings.push({ pointer, problem: `type ${JSON.stringify(type)} is not OpenAPI 3.0: read as ${JSON.stringify(others[0])}${others.length !== type.length ? ", nullable: true" : ""}` });
+      warnings.push({
+        pointer,
+        problem: `type ${JSON.stringify(type)} is not OpenAPI 3.0: read as ${JSON.stringify(others[0])}${others.length !== type.length ? ", nullable: true" : ""}`,
+      });
     }
   }
 }

@@ -5,12 +5,12 @@
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { scanRefs } from "./check-refs.ts";
-import { readDocument, type SpecDocument } from "./read-document.ts";
 import { repairDocument } from "./lenient.ts";
-import { convertSwagger2, isSwagger2 } from "./swagger2.ts";
-import { SpecError, type SpecProblem } from "./spec-error.ts";
-import { problemsOf, validateInWorker, verdictError } from "./validate.ts";
 import { repairUnknownMembers } from "./lenient-members.ts";
+import { readDocument, type SpecDocument } from "./read-document.ts";
+import { SpecError, type SpecProblem } from "./spec-error.ts";
+import { convertSwagger2, isSwagger2 } from "./swagger2.ts";
+import { problemsOf, validateInWorker, verdictError } from "./validate.ts";
 
 export interface LoadedSpec {
   source: SpecDocument;
@@ -23,9 +23,15 @@ export interface LoadedSpec {
   repairs: SpecProblem[];
 }
 
-export async function loadSpec(path: string, displayPath: string, options: { lenient?: boolean } = {}): Promise<LoadedSpec> {
+export async function loadSpec(
+  path: string,
+  displayPath: string,
+  options: { lenient?: boolean } = {},
+): Promise<LoadedSpec> {
   const read = await readDocument(path, displayPath);
-  const { source, losses } = isSwagger2(read.document) ? await fromSwagger2(read, path, displayPath) : { source: read, losses: [] };
+  const { source, losses } = isSwagger2(read.document)
+    ? await fromSwagger2(read, path, displayPath)
+    : { source: read, losses: [] };
   const version = openapiVersion(source.document, displayPath);
   const repairs = [...losses, ...(options.lenient ? repairDocument(source.document, version) : [])];
   // Validation reads the text: after a conversion or repairs, the document's as it now is.
@@ -35,14 +41,31 @@ export async function loadSpec(path: string, displayPath: string, options: { len
   const scan = scanRefs(source.document);
   if (scan.problems.length > 0) throw new SpecError(displayPath, scan.problems);
   if (!scan.hasExternalRefs) {
-    if (options.lenient) return { source, document: source.document, version, ...(await repairMembers(source.document, repairs, path, displayPath)) };
-    return { source, document: source.document, version, repairs, validation: validateInWorker(text, isJson, path, displayPath) };
+    if (options.lenient)
+      return {
+        source,
+        document: source.document,
+        version,
+        ...(await repairMembers(source.document, repairs, path, displayPath)),
+      };
+    return {
+      source,
+      document: source.document,
+      version,
+      repairs,
+      validation: validateInWorker(text, isJson, path, displayPath),
+    };
   }
   // Refs to other files: bundle them in (swagger-parser resolves relative to the spec), then validate
   // a copy here, since the worker only sees this one file. A missing file is named by its $ref first.
-  const missing = scan.externalRefs.filter((r) => !/^[a-z][a-z0-9+.-]*:/i.test(r.ref) && !existsSync(resolve(dirname(path), r.ref.split("#")[0])));
+  const missing = scan.externalRefs.filter(
+    (r) => !/^[a-z][a-z0-9+.-]*:/i.test(r.ref) && !existsSync(resolve(dirname(path), r.ref.split("#")[0])),
+  );
   if (missing.length > 0) {
-    throw new SpecError(displayPath, missing.map((r) => ({ pointer: r.pointer, problem: `$ref "${r.ref}" names a file that does not exist` })));
+    throw new SpecError(
+      displayPath,
+      missing.map((r) => ({ pointer: r.pointer, problem: `$ref "${r.ref}" names a file that does not exist` })),
+    );
   }
   const { default: SwaggerParser } = await import("@apidevtools/swagger-parser");
   let document: Record<string, unknown>;
@@ -64,7 +87,12 @@ export async function loadSpec(path: string, displayPath: string, options: { len
 }
 
 /** --lenient's last repairs (lenient-members.ts): validation runs first, here, instead of beside the model. */
-async function repairMembers(document: Record<string, unknown>, earlier: SpecProblem[], path: string, displayPath: string): Promise<{ repairs: SpecProblem[]; validation: Promise<SpecError | undefined> }> {
+async function repairMembers(
+  document: Record<string, unknown>,
+  earlier: SpecProblem[],
+  path: string,
+  displayPath: string,
+): Promise<{ repairs: SpecProblem[]; validation: Promise<SpecError | undefined> }> {
   const { repairs, verdict } = await repairUnknownMembers(document, path);
   return { repairs: [...earlier, ...repairs], validation: Promise.resolve(verdictError(verdict, displayPath)) };
 }
@@ -73,7 +101,11 @@ async function repairMembers(document: Record<string, unknown>, earlier: SpecPro
  * A Swagger 2.0 document as OpenAPI 3.0 (swagger2.ts); refs to other files are bundled in first, as
  * the conversion reads one document. Its losses are reported beside --lenient's repairs.
  */
-export async function fromSwagger2(read: SpecDocument, path: string, displayPath: string): Promise<{ source: SpecDocument; losses: SpecProblem[] }> {
+export async function fromSwagger2(
+  read: SpecDocument,
+  path: string,
+  displayPath: string,
+): Promise<{ source: SpecDocument; losses: SpecProblem[] }> {
   const scan = scanRefs(read.document);
   if (scan.problems.length > 0) throw new SpecError(displayPath, scan.problems);
   let document = read.document;
@@ -94,6 +126,9 @@ function openapiVersion(document: Record<string, unknown>, file: string): "3.0" 
   const declared = document.openapi;
   if (typeof declared === "string" && /^3\.0\.\d+/.test(declared)) return "3.0";
   if (typeof declared === "string" && /^3\.1\.\d+/.test(declared)) return "3.1";
-  const what = typeof document.swagger === "string" ? `Swagger ${document.swagger}` : `openapi ${JSON.stringify(declared)}`;
-  throw new SpecError(file, [{ pointer: "/openapi", problem: `${what} is not supported: use Swagger 2.0, OpenAPI 3.0 or 3.1` }]);
+  const what =
+    typeof document.swagger === "string" ? `Swagger ${document.swagger}` : `openapi ${JSON.stringify(declared)}`;
+  throw new SpecError(file, [
+    { pointer: "/openapi", problem: `${what} is not supported: use Swagger 2.0, OpenAPI 3.0 or 3.1` },
+  ]);
 }

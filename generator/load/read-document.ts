@@ -23,7 +23,8 @@ export async function readDocument(path: string, displayPath: string): Promise<S
     bytes = await readFile(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "file not found" : code === "EISDIR" ? "is a directory" : `cannot read (${code ?? "error"})`;
+    const why =
+      code === "ENOENT" ? "file not found" : code === "EISDIR" ? "is a directory" : `cannot read (${code ?? "error"})`;
     throw new SpecError(displayPath, [{ pointer: "", problem: why }]);
   }
   const sha256 = createHash("sha256").update(bytes).digest("hex");
@@ -44,7 +45,10 @@ export function parseJson(text: string, file: string): unknown {
     const message = (error as Error).message;
     const position = /position (\d+)/.exec(message);
     const where = lineCol(text, position ? Number(position[1]) : jsonErrorOffset(text));
-    const problem = message.replace(/ in JSON at position \d+.*$/s, "").replace(/, ".*" is not valid JSON$/s, "").split("\n")[0];
+    const problem = message
+      .replace(/ in JSON at position \d+.*$/s, "")
+      .replace(/, ".*" is not valid JSON$/s, "")
+      .split("\n")[0];
     throw new SpecError(file, [{ pointer: where, problem: `JSON syntax error: ${problem}` }]);
   }
 }

@@ -1,7 +1,20 @@
 // Whether a place in an OpenAPI document holds a Schema Object, from the keys on the way to it.
 
 /** Keys under which a Schema Object stands. */
-const SCHEMA_KEYS = new Set(["schema", "items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames", "additionalItems", "unevaluatedItems", "unevaluatedProperties"]);
+const SCHEMA_KEYS = new Set([
+  "schema",
+  "items",
+  "additionalProperties",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contains",
+  "propertyNames",
+  "additionalItems",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+]);
 /** Maps whose members are Schema Objects. */
 const SCHEMA_MAPS = new Set(["properties", "patternProperties", "definitions", "$defs", "dependentSchemas"]);
 /** Lists whose items are Schema Objects. */

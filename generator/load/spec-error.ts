@@ -22,7 +22,7 @@ export class SpecError extends Error {
 const MAX_SHOWN = 10;
 
 function formatProblems(file: string, problems: readonly SpecProblem[]): string {
-  const lines = problems.slice(0, MAX_SHOWN).map((p) => formatLocation(file, p.pointer) + `: ${p.problem}`);
+  const lines = problems.slice(0, MAX_SHOWN).map((p) => `${formatLocation(file, p.pointer)}: ${p.problem}`);
   if (problems.length > MAX_SHOWN) lines.push(`... and ${problems.length - MAX_SHOWN} more`);
   return lines.join("\n");
 }

@@ -15,7 +15,12 @@ try {
   const document = isJson ? JSON.parse(text) : await yamlValue(text);
   const errors = validateDocument(document);
   if (errors === undefined) parentPort.postMessage({ ok: true });
-  else parentPort.postMessage({ ok: false, message: `${path}: not a valid OpenAPI document`, details: errors.map(({ instancePath, keyword, message, params }) => ({ instancePath, keyword, message, params })) });
+  else
+    parentPort.postMessage({
+      ok: false,
+      message: `${path}: not a valid OpenAPI document`,
+      details: errors.map(({ instancePath, keyword, message, params }) => ({ instancePath, keyword, message, params })),
+    });
 } catch (error) {
   parentPort.postMessage({ ok: false, message: String(error?.message ?? error) });
 }
@@ -51,7 +56,9 @@ function validateDocument(document) {
 async function yamlValue(source) {
   // YAML through js-yaml as swagger-parser reads it (its YAML 1.1 scalars), else the yaml package.
   try {
-    const fromRefParser = createRequire(createRequire(require.resolve("@apidevtools/swagger-parser")).resolve("@apidevtools/json-schema-ref-parser"));
+    const fromRefParser = createRequire(
+      createRequire(require.resolve("@apidevtools/swagger-parser")).resolve("@apidevtools/json-schema-ref-parser"),
+    );
     return fromRefParser("js-yaml").load(source);
   } catch {
     const { parse } = await import("yaml");

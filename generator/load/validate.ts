@@ -34,14 +34,22 @@ export function validateText(text: string, isJson: boolean, filePath: string): P
 /** The verdict as the SpecError to throw, or undefined when valid. */
 export function verdictError(verdict: WorkerVerdict, displayPath: string): SpecError | undefined {
   if (verdict.ok) return undefined;
-  return new SpecError(displayPath, problemsOf(Object.assign(new Error(verdict.message ?? "validation failed"), { details: verdict.details })));
+  return new SpecError(
+    displayPath,
+    problemsOf(Object.assign(new Error(verdict.message ?? "validation failed"), { details: verdict.details })),
+  );
 }
 
 /**
  * Validates the file's text in a worker thread. Resolves to the SpecError (or
  * undefined when valid) instead of rejecting, so it can run unobserved while the caller works.
  */
-export function validateInWorker(text: string, isJson: boolean, filePath: string, displayPath: string): Promise<SpecError | undefined> {
+export function validateInWorker(
+  text: string,
+  isJson: boolean,
+  filePath: string,
+  displayPath: string,
+): Promise<SpecError | undefined> {
   return validateText(text, isJson, filePath).then((verdict) => verdictError(verdict, displayPath));
 }
 
@@ -57,12 +65,12 @@ export function problemsOf(error: unknown): SpecProblem[] {
 /** Keeps the most specific errors: those whose location holds no deeper error (oneOf noise sits above). */
 function ajvProblems(errors: AjvError[]): SpecProblem[] {
   const paths = errors.map((e) => e.instancePath);
-  const leaves = errors.filter((e) => !paths.some((p) => p !== e.instancePath && p.startsWith(e.instancePath + "/")));
+  const leaves = errors.filter((e) => !paths.some((p) => p !== e.instancePath && p.startsWith(`${e.instancePath}/`)));
   const seen = new Set<string>();
   const problems: SpecProblem[] = [];
   for (const e of leaves) {
     const problem = describe(e);
-    const key = e.instancePath + "\0" + problem;
+    const key = `${e.instancePath}\0${problem}`;
     if (seen.has(key)) continue;
     seen.add(key);
     problems.push({ pointer: e.instancePath, problem });

@@ -60,7 +60,11 @@ function parseWithYamlPackage(text: string): unknown {
   const first = doc.errors[0];
   if (first !== undefined) {
     const [line, column] = first.linePos?.[0] ? [first.linePos[0].line, first.linePos[0].col] : [1, 1];
-    throw new YamlSyntaxError({ line, column, reason: first.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "") });
+    throw new YamlSyntaxError({
+      line,
+      column,
+      reason: first.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, ""),
+    });
   }
   return doc.toJS({ maxAliasCount: 10_000 });
 }

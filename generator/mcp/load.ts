@@ -1,9 +1,10 @@
 // The tool table of an OpenAPI document on disk, through the generator's loader and model (so the
 // MCP server and the SDK read a document the same way, --lenient repairs included).
+
+import type { ToolOperation } from "../../runtime/mcp/tool-table.ts";
 import { displayPath } from "../index.ts";
 import { loadSpec } from "../load/load-spec.ts";
 import { buildModel } from "../model/build-model.ts";
-import type { ToolOperation } from "../../runtime/mcp/tool-table.ts";
 import { toolTable } from "./tools-from-spec.ts";
 
 export interface LoadedTools {

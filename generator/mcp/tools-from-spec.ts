@@ -2,8 +2,8 @@
 // generated from) turned into the tool table runtime/mcp serves. Inputs become one flat object (path,
 // query and header parameters, then the body's members), names fit 64 characters and stay unique.
 import { createHash } from "node:crypto";
-import type { OperationModel, ParameterModel, SpecModel } from "../model/types.ts";
 import type { ToolArgument, ToolOperation } from "../../runtime/mcp/tool-table.ts";
+import type { OperationModel, ParameterModel, SpecModel } from "../model/types.ts";
 import { agentAllowed, effectOf } from "./effects.ts";
 import { inlineSchema, loosen } from "./inline-schema.ts";
 import { cleanText, titleFromName } from "./text.ts";

@@ -2,22 +2,21 @@
 // (fixed exports, operations, component schemas, webhooks, rpc, then readOnly/writeOnly variants) so
 // they are stable run to run.
 import { escapeToken, refTokens, resolvePointer, toPointer } from "../load/json-pointer.ts";
+import type { LoadedSpec } from "../load/load-spec.ts";
 import { isSchemaAt } from "../load/schema-position.ts";
 import { SpecError, type SpecProblem } from "../load/spec-error.ts";
-import type { LoadedSpec } from "../load/load-spec.ts";
-import { assignDirectionVariants } from "./directions.ts";
 import { CUSTODY_NAMES } from "./custody-names.ts";
+import { assignDirectionVariants } from "./directions.ts";
 import { NameRegistry, toPascalCase } from "./names.ts";
 import { buildOperation, listOperations } from "./operations.ts";
 import { buildPagination, declaresPagination, PAGING_EXPORTS } from "./pagination.ts";
-import { aliasCycles, componentDependencies, orderByDependencies } from "./schema-graph.ts";
 import { SchemaResolver } from "./resolve-schema.ts";
+import { aliasCycles, componentDependencies, orderByDependencies } from "./schema-graph.ts";
 import { isPlainZodObject } from "./schema-shape.ts";
-import { collectRefs, COMPONENT_SCHEMA_PREFIX, componentKey } from "./schema-utils.ts";
+import { COMPONENT_SCHEMA_PREFIX, collectRefs, componentKey } from "./schema-utils.ts";
 import { buildSecurity } from "./security.ts";
 import type { NamedSchema, OperationModel, RpcModel, Schema, SpecModel, WebhookModel } from "./types.ts";
 import { buildWebhooks, webhookDelivery, webhookProfile } from "./webhooks.ts";
-
 
 export interface BuildOptions {
   rpc?: (names: NameRegistry) => RpcModel;
@@ -36,7 +35,16 @@ export function buildModel(loaded: LoadedSpec, options: BuildOptions = {}): Spec
   const methodNames = new NameRegistry({ allowReserved: true });
   // Members a method or table key must not be: the class's own, object plumbing, and `then`
   // (a client with a then() method would be mistaken for a promise).
-  methodNames.reserve("constructor", "transport", "toString", "valueOf", "hasOwnProperty", "__proto__", "prototype", "then");
+  methodNames.reserve(
+    "constructor",
+    "transport",
+    "toString",
+    "valueOf",
+    "hasOwnProperty",
+    "__proto__",
+    "prototype",
+    "then",
+  );
   const seenIds = new Map<string, string>();
   const ctx = { document, methodNames, exportNames, problems, globalSecurity: document.security };
   const operations = listOperations(document).map((raw) => buildOperation(ctx, raw, seenIds));
@@ -97,7 +105,18 @@ function componentLookup(byRef: ReadonlyMap<string, NamedSchema>): (ref: string)
 }
 
 /** Keys of a shared subschema's pointer that say nothing of what it is (they go into no name). */
-const STRUCTURAL = new Set(["properties", "items", "allOf", "anyOf", "oneOf", "definitions", "$defs", "additionalProperties", "patternProperties", "prefixItems"]);
+const STRUCTURAL = new Set([
+  "properties",
+  "items",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "definitions",
+  "$defs",
+  "additionalProperties",
+  "patternProperties",
+  "prefixItems",
+]);
 
 /**
  * Schemas inside a component that other places $ref (`#/components/schemas/Server/properties/ipConfiguration`:
@@ -106,7 +125,12 @@ const STRUCTURAL = new Set(["properties", "items", "allOf", "anyOf", "oneOf", "d
  * other, never a copy at every use (which nested past TypeScript's instantiation depth), and a ref to
  * itself is a recursive component (Codat's `definitions`).
  */
-function sharedSubschemas(document: Record<string, unknown>, names: NameRegistry, prefix: string, components: ReadonlyMap<string, NamedSchema>): NamedSchema[] {
+function sharedSubschemas(
+  document: Record<string, unknown>,
+  names: NameRegistry,
+  prefix: string,
+  components: ReadonlyMap<string, NamedSchema>,
+): NamedSchema[] {
   const keys = new Set<string>();
   for (const ref of collectRefs(document)) {
     const tokens = refTokens(ref);
@@ -135,7 +159,11 @@ function sharedSubschemas(document: Record<string, unknown>, names: NameRegistry
 /** One problem per cycle of components that only alias each other (see aliasCycles). */
 function aliasCycleProblems(document: Record<string, unknown>, schemas: readonly NamedSchema[]): SpecProblem[] {
   const byRef = new Map(schemas.map((s) => [s.ref, s]));
-  return aliasCycles(document, schemas.map((s) => s.ref), componentLookup(byRef)).map((cycle) => {
+  return aliasCycles(
+    document,
+    schemas.map((s) => s.ref),
+    componentLookup(byRef),
+  ).map((cycle) => {
     const names = cycle.map((ref) => byRef.get(ref)?.originalName ?? ref);
     return {
       pointer: byRef.get(cycle[0])?.pointer ?? "",
@@ -147,7 +175,8 @@ function aliasCycleProblems(document: Record<string, unknown>, schemas: readonly
 /** info.x-custody-client-name when given, else the title in PascalCase without a trailing "Api", plus "Client". */
 export function clientClassName(info: Record<string, unknown>): string {
   const declared = info["x-custody-client-name"];
-  if (typeof declared === "string" && /^[A-Z][A-Za-z0-9_]*$/.test(declared) && !CUSTODY_NAMES.includes(declared)) return declared;
+  if (typeof declared === "string" && /^[A-Z][A-Za-z0-9_]*$/.test(declared) && !CUSTODY_NAMES.includes(declared))
+    return declared;
   const title = typeof info.title === "string" ? info.title : "Api";
   const base = toPascalCase(title).replace(/(Api|API)$/, "") || "Api";
   // "Rpc API" would give RpcClient, which rpc.ts declares.
@@ -158,19 +187,30 @@ export function clientClassName(info: Record<string, unknown>): string {
  * Resolves every schema the emitters will print, so a malformed `type` anywhere is an error before
  * anything is written, and marks the components whose zod const is a plain z.object.
  */
-function resolveAll(resolver: SchemaResolver, schemas: readonly NamedSchema[], operations: readonly OperationModel[]): void {
+function resolveAll(
+  resolver: SchemaResolver,
+  schemas: readonly NamedSchema[],
+  operations: readonly OperationModel[],
+): void {
   for (const named of schemas) resolver.resolve(named.schema, named.pointer);
   for (const named of schemas) named.zodObject = !named.recursive && isPlainZodObject(named.schema, resolver);
   for (const op of operations) {
     for (const list of Object.values(op.params)) for (const p of list) resolver.resolve(p.schema, op.pointer);
     if (op.body) resolver.resolve(op.body.schema, `${op.pointer}/requestBody`);
-    for (const r of op.responses) if (r.schema !== undefined) resolver.resolve(r.schema, `${op.pointer}/responses/${r.status}`);
+    for (const r of op.responses)
+      if (r.schema !== undefined) resolver.resolve(r.schema, `${op.pointer}/responses/${r.status}`);
   }
 }
 
 /** Component schemas, named (sorted by original name for stable suffixes) and ordered for emission. */
-export function buildComponentSchemas(document: Record<string, unknown>, names: NameRegistry, prefix = ""): NamedSchema[] {
-  const components = ((document.components ?? {}) as Record<string, unknown>).schemas as Record<string, Schema> | undefined;
+export function buildComponentSchemas(
+  document: Record<string, unknown>,
+  names: NameRegistry,
+  prefix = "",
+): NamedSchema[] {
+  const components = ((document.components ?? {}) as Record<string, unknown>).schemas as
+    | Record<string, Schema>
+    | undefined;
   if (!components) return [];
   const originals = Object.keys(components).sort();
   const byRef = new Map<string, NamedSchema>();

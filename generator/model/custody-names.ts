@@ -67,7 +67,11 @@ export const CLIENT_REEXPORTS: readonly RuntimeReexport[] = [
 ];
 
 /** What index.ts re-exports from the runtime besides the client's (errors of webhooks and JSON-RPC). */
-export const INDEX_REEXPORTS: readonly RuntimeReexport[] = [{ module: "errors", names: ["JsonRpcError", "RpcTransportError", "WebhookVerificationError"], typeOnly: false }];
+export const INDEX_REEXPORTS: readonly RuntimeReexport[] = [
+  { module: "errors", names: ["JsonRpcError", "RpcTransportError", "WebhookVerificationError"], typeOnly: false },
+];
 
 /** Every name the output exports on custody's account: a document's name never takes one of these. */
-export const CUSTODY_NAMES: readonly string[] = [...new Set([...FIXED_EXPORTS, ...[...CLIENT_REEXPORTS, ...INDEX_REEXPORTS].flatMap((r) => r.names)])];
+export const CUSTODY_NAMES: readonly string[] = [
+  ...new Set([...FIXED_EXPORTS, ...[...CLIENT_REEXPORTS, ...INDEX_REEXPORTS].flatMap((r) => r.names)]),
+];

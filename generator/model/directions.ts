@@ -28,7 +28,11 @@ export function hiddenIn(direction: Direction, property: Schema | undefined, res
 }
 
 /** Names of the declared properties of a resolved object node hidden in `direction` (none without one). */
-export function hiddenProperties(direction: Direction | undefined, schema: SchemaObject, resolver: SchemaResolver): Set<string> {
+export function hiddenProperties(
+  direction: Direction | undefined,
+  schema: SchemaObject,
+  resolver: SchemaResolver,
+): Set<string> {
   const out = new Set<string>();
   if (direction === undefined) return out;
   const props = (schema.properties as Record<string, Schema> | undefined) ?? {};
@@ -37,13 +41,27 @@ export function hiddenProperties(direction: Direction | undefined, schema: Schem
 }
 
 /** Claims variant names (after every other name, so existing names never move) and records them. */
-export function assignDirectionVariants(schemas: readonly NamedSchema[], resolver: SchemaResolver, names: NameRegistry): void {
-  const hiding = Object.fromEntries(DIRECTIONS.map((d) => [d, hidingComponents(d, schemas, resolver)])) as Record<Direction, Set<string>>;
+export function assignDirectionVariants(
+  schemas: readonly NamedSchema[],
+  resolver: SchemaResolver,
+  names: NameRegistry,
+): void {
+  const hiding = Object.fromEntries(DIRECTIONS.map((d) => [d, hidingComponents(d, schemas, resolver)])) as Record<
+    Direction,
+    Set<string>
+  >;
   for (const named of schemas) {
     for (const direction of DIRECTIONS) {
       if (!hiding[direction].has(named.ref)) continue;
       const typeName = names.claim(named.typeName + SUFFIX[direction], ["", "Schema"]);
-      named.variants = { ...named.variants, [direction]: { typeName, schemaName: `${typeName}Schema`, zodObject: variantIsZodObject(direction, named, resolver) } };
+      named.variants = {
+        ...named.variants,
+        [direction]: {
+          typeName,
+          schemaName: `${typeName}Schema`,
+          zodObject: variantIsZodObject(direction, named, resolver),
+        },
+      };
     }
   }
 }
@@ -53,7 +71,11 @@ export function assignDirectionVariants(schemas: readonly NamedSchema[], resolve
  * and every component that reaches one of those through $refs (found backwards over the ref edges,
  * so cycles need no special case).
  */
-function hidingComponents(direction: Direction, schemas: readonly NamedSchema[], resolver: SchemaResolver): Set<string> {
+function hidingComponents(
+  direction: Direction,
+  schemas: readonly NamedSchema[],
+  resolver: SchemaResolver,
+): Set<string> {
   const referrers = new Map<string, string[]>();
   const out = new Set<string>();
   for (const named of schemas) {
@@ -73,7 +95,13 @@ function hidingComponents(direction: Direction, schemas: readonly NamedSchema[],
 }
 
 /** Whether a schema tree hides a property itself (not counting other components); collects the component refs it holds. */
-function ownTreeHides(direction: Direction, node: Schema, resolver: SchemaResolver, refs: Set<string>, seen: Set<object>): boolean {
+function ownTreeHides(
+  direction: Direction,
+  node: Schema,
+  resolver: SchemaResolver,
+  refs: Set<string>,
+  seen: Set<object>,
+): boolean {
   if (typeof node !== "object" || seen.has(node)) return false;
   seen.add(node);
   if (typeof node.$ref === "string") {
@@ -83,12 +111,14 @@ function ownTreeHides(direction: Direction, node: Schema, resolver: SchemaResolv
   }
   let hides = hiddenProperties(direction, node, resolver).size > 0;
   const visit = (value: unknown) => {
-    if (typeof value === "object" && value !== null && ownTreeHides(direction, value as Schema, resolver, refs, seen)) hides = true;
+    if (typeof value === "object" && value !== null && ownTreeHides(direction, value as Schema, resolver, refs, seen))
+      hides = true;
   };
   for (const value of Object.values((node.properties as Record<string, Schema> | undefined) ?? {})) visit(value);
   visit(node.items);
   visit(node.additionalProperties);
-  for (const key of ["prefixItems", "allOf", "anyOf", "oneOf"]) if (Array.isArray(node[key])) for (const member of node[key] as unknown[]) visit(member);
+  for (const key of ["prefixItems", "allOf", "anyOf", "oneOf"])
+    if (Array.isArray(node[key])) for (const member of node[key] as unknown[]) visit(member);
   return hides;
 }
 
@@ -98,12 +128,18 @@ function variantIsZodObject(direction: Direction, named: NamedSchema, resolver: 
   const target = resolver.resolve(named.schema);
   if (typeof target !== "object") return false;
   const hidden = hiddenProperties(direction, target, resolver);
-  const keys = [...Object.keys((target.properties as object | undefined) ?? {}), ...((target.required as string[] | undefined) ?? [])];
+  const keys = [
+    ...Object.keys((target.properties as object | undefined) ?? {}),
+    ...((target.required as string[] | undefined) ?? []),
+  ];
   return keys.some((k) => !hidden.has(k));
 }
 
 /** The type and zod names a $ref to `named` prints as in `direction`. */
-export function directedNames(named: NamedSchema, direction: Direction | undefined): { typeName: string; schemaName: string; zodObject: boolean } {
+export function directedNames(
+  named: NamedSchema,
+  direction: Direction | undefined,
+): { typeName: string; schemaName: string; zodObject: boolean } {
   const variant = direction === undefined ? undefined : named.variants?.[direction];
   return variant ?? named;
 }

@@ -11,6 +11,7 @@ const RESERVED = new Set(
     "declare namespace module require global arguments eval constructor prototype __proto__ z T"
   ).split(" "),
 );
+
 import { codeJson } from "../spec-text.ts";
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;

@@ -2,9 +2,17 @@
 // success status, envelope detection and the x-custody-* extensions.
 import { resolvePointer, toPointer } from "../load/json-pointer.ts";
 import type { SpecProblem } from "../load/spec-error.ts";
-import { toCamelCase, toPascalCase, upperFirst, type NameRegistry } from "./names.ts";
+import { type NameRegistry, toCamelCase, toPascalCase, upperFirst } from "./names.ts";
 import { envelopeDataSchema } from "./schema-utils.ts";
-import type { BodyModel, OperationModel, OperationNames, ParamLocation, ParameterModel, ResponseModel, Schema } from "./types.ts";
+import type {
+  BodyModel,
+  OperationModel,
+  OperationNames,
+  ParameterModel,
+  ParamLocation,
+  ResponseModel,
+  Schema,
+} from "./types.ts";
 
 export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
@@ -46,7 +54,13 @@ export function listOperations(document: Obj): RawOperation[] {
     for (const method of HTTP_METHODS) {
       const operation = item[method];
       if (operation && typeof operation === "object") {
-        out.push({ path, method, operation: operation as Obj, pathItem: item, pointer: toPointer(["paths", path, method]) });
+        out.push({
+          path,
+          method,
+          operation: operation as Obj,
+          pathItem: item,
+          pointer: toPointer(["paths", path, method]),
+        });
       }
     }
   }
@@ -89,23 +103,34 @@ export function buildOperation(ctx: OperationContext, raw: RawOperation, seenIds
   const operationId = declaredId ?? deriveOperationId(raw.method, raw.path);
   const earlier = seenIds.get(operationId);
   if (earlier !== undefined) {
-    ctx.problems.push({ pointer: `${raw.pointer}/operationId`, problem: `operationId "${operationId}" is also used at ${earlier}` });
+    ctx.problems.push({
+      pointer: `${raw.pointer}/operationId`,
+      problem: `operationId "${operationId}" is also used at ${earlier}`,
+    });
   }
   seenIds.set(operationId, raw.pointer);
 
   const name = ctx.methodNames.claim(toCamelCase(operationId));
   const suffixes = Object.values(OPERATION_SUFFIXES);
   const typeBase = ctx.exportNames.claim(upperFirst(name), suffixes, "Operation");
-  const names = Object.fromEntries(Object.entries(OPERATION_SUFFIXES).map(([k, s]) => [k, typeBase + s])) as unknown as OperationNames;
+  const names = Object.fromEntries(
+    Object.entries(OPERATION_SUFFIXES).map(([k, s]) => [k, typeBase + s]),
+  ) as unknown as OperationNames;
 
   const params = collectParameters(ctx, raw);
   const body = requestBody(document, op.requestBody);
   const responses = collectResponses(document, op.responses);
   const successStatus = pickSuccessStatus(responses);
-  const success = responses.find((r) => r.code === successStatus) ?? responses.find((r) => r.status === "2XX") ?? responses.find((r) => r.status === "default");
+  const success =
+    responses.find((r) => r.code === successStatus) ??
+    responses.find((r) => r.status === "2XX") ??
+    responses.find((r) => r.status === "default");
   const extensions = Object.fromEntries(Object.entries(op).filter(([k]) => k.startsWith("x-")));
   const method = raw.method.toUpperCase();
-  const minRole = typeof op["x-custody-min-role"] === "string" && ROLES.has(op["x-custody-min-role"]) ? op["x-custody-min-role"] : "viewer";
+  const minRole =
+    typeof op["x-custody-min-role"] === "string" && ROLES.has(op["x-custody-min-role"])
+      ? op["x-custody-min-role"]
+      : "viewer";
   const tags = Array.isArray(op.tags) ? op.tags.filter((t): t is string => typeof t === "string") : [];
 
   return {
@@ -174,14 +199,15 @@ function collectParameters(ctx: OperationContext, raw: RawOperation): Record<Par
     }
   }
   for (const p of out.path) {
-    if (!templated.includes(p.name)) ctx.problems.push({ pointer: raw.pointer, problem: `path parameter "${p.name}" does not appear in ${raw.path}` });
+    if (!templated.includes(p.name))
+      ctx.problems.push({ pointer: raw.pointer, problem: `path parameter "${p.name}" does not appear in ${raw.path}` });
   }
   // Path parameters follow the template; the others keep their declared order.
   out.path.sort((a, b) => templated.indexOf(a.name) - templated.indexOf(b.name));
   return out;
 }
 
-function parameterModel(document: Obj, param: Obj): ParameterModel | undefined {
+function parameterModel(_document: Obj, param: Obj): ParameterModel | undefined {
   const location = param.in as string;
   if (!["path", "query", "header", "cookie"].includes(location)) return undefined;
   const name = param.name as string;

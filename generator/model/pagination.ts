@@ -8,7 +8,7 @@
 // problem at the extension's pointer, so `custody generate` names the file and the place.
 import { escapeToken, toPointer, unescapeToken } from "../load/json-pointer.ts";
 import type { SpecProblem } from "../load/spec-error.ts";
-import { derefSchema, flattenObject, typeInfo, type FlatObject } from "./schema-utils.ts";
+import { derefSchema, type FlatObject, flattenObject, typeInfo } from "./schema-utils.ts";
 import type { OperationModel, PaginationModel, ParameterModel, Schema } from "./types.ts";
 
 export const PAGINATION_EXTENSION = "x-custody-pagination";
@@ -28,18 +28,24 @@ export function declaresPagination(document: Record<string, unknown>): boolean {
 const STYLES = ["offset-limit"];
 
 /** The operation's paging, or undefined without the extension; problems are pushed for a broken one. */
-export function buildPagination(document: unknown, op: OperationModel, problems: SpecProblem[]): PaginationModel | undefined {
+export function buildPagination(
+  document: unknown,
+  op: OperationModel,
+  problems: SpecProblem[],
+): PaginationModel | undefined {
   const raw = op.extensions[PAGINATION_EXTENSION];
   if (raw === undefined) return undefined;
   const at = `${op.pointer}/${PAGINATION_EXTENSION}`;
-  const problem = (where: string, text: string) => problems.push({ pointer: where === "" ? at : `${at}/${where}`, problem: text });
+  const problem = (where: string, text: string) =>
+    problems.push({ pointer: where === "" ? at : `${at}/${where}`, problem: text });
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     problem("", "must be an object {style, offset, limit, items}");
     return undefined;
   }
   const ext = raw as Record<string, unknown>;
   const before = problems.length;
-  if (!STYLES.includes(ext.style as string)) problem("style", `style ${JSON.stringify(ext.style)} is not supported (only ${STYLES.join(", ")})`);
+  if (!STYLES.includes(ext.style as string))
+    problem("style", `style ${JSON.stringify(ext.style)} is not supported (only ${STYLES.join(", ")})`);
   const offset = queryParameter(document, op, ext.offset, "offset", problem);
   const limit = queryParameter(document, op, ext.limit, "limit", problem);
   const items = itemsPath(document, op, ext.items, problem);
@@ -49,7 +55,13 @@ export function buildPagination(document: unknown, op: OperationModel, problems:
 }
 
 /** The query parameter the extension names under `key`, which must be an integer. */
-function queryParameter(document: unknown, op: OperationModel, name: unknown, key: string, problem: (where: string, text: string) => void): ParameterModel | undefined {
+function queryParameter(
+  document: unknown,
+  op: OperationModel,
+  name: unknown,
+  key: string,
+  problem: (where: string, text: string) => void,
+): ParameterModel | undefined {
   if (typeof name !== "string" || name === "") {
     problem(key, `${key} must name a query parameter of the operation`);
     return undefined;
@@ -57,11 +69,17 @@ function queryParameter(document: unknown, op: OperationModel, name: unknown, ke
   const param = op.params.query.find((p) => p.name === name);
   if (!param) {
     const declared = op.params.query.map((p) => p.name);
-    problem(key, `${key} names "${name}", which is not a query parameter of this operation (${declared.length === 0 ? "it has none" : `it has ${declared.join(", ")}`})`);
+    problem(
+      key,
+      `${key} names "${name}", which is not a query parameter of this operation (${declared.length === 0 ? "it has none" : `it has ${declared.join(", ")}`})`,
+    );
     return undefined;
   }
   const schema = derefSchema(document, param.schema);
-  const numeric = typeof schema === "object" && schema !== null && typeInfo(schema).types.some((t) => t === "integer" || t === "number");
+  const numeric =
+    typeof schema === "object" &&
+    schema !== null &&
+    typeInfo(schema).types.some((t) => t === "integer" || t === "number");
   if (!numeric) {
     problem(key, `${key} names "${name}", whose schema is not an integer`);
     return undefined;
@@ -74,9 +92,17 @@ function queryParameter(document: unknown, op: OperationModel, name: unknown, ke
  * success response's schema, without the leading "data" when the response is an envelope (the client
  * returns the envelope's data).
  */
-function itemsPath(document: unknown, op: OperationModel, pointer: unknown, problem: (where: string, text: string) => void): string[] | undefined {
+function itemsPath(
+  document: unknown,
+  op: OperationModel,
+  pointer: unknown,
+  problem: (where: string, text: string) => void,
+): string[] | undefined {
   if (typeof pointer !== "string" || (pointer !== "" && !pointer.startsWith("/"))) {
-    problem("items", `items must be a JSON pointer into the response body, such as "/data", got ${JSON.stringify(pointer)}`);
+    problem(
+      "items",
+      `items must be a JSON pointer into the response body, such as "/data", got ${JSON.stringify(pointer)}`,
+    );
     return undefined;
   }
   const success = op.success;
@@ -91,12 +117,18 @@ function itemsPath(document: unknown, op: OperationModel, pointer: unknown, prob
     schema = object && Object.hasOwn(object.properties, token) ? object.properties[token] : undefined;
     if (schema === undefined) {
       const reached = toPointer(tokens.slice(0, i)) || "the body";
-      problem("items", `items ${pointer} does not resolve against the ${success.status} response schema: ${reached} has no property "${escapeToken(token)}"`);
+      problem(
+        "items",
+        `items ${pointer} does not resolve against the ${success.status} response schema: ${reached} has no property "${escapeToken(token)}"`,
+      );
       return undefined;
     }
   }
   const target = derefSchema(document, schema as Schema);
-  const isArray = typeof target === "object" && target !== null && (typeInfo(target).types.includes("array") || target.items !== undefined);
+  const isArray =
+    typeof target === "object" &&
+    target !== null &&
+    (typeInfo(target).types.includes("array") || target.items !== undefined);
   if (!isArray) {
     problem("items", `items ${pointer || "(the body)"} points at a schema that is not an array`);
     return undefined;

@@ -22,7 +22,6 @@ const KNOWN_TYPES = new Set<string>(JSON_TYPES);
 /** Keywords the emitters do not express: reported, then ignored (so the validator is looser there). */
 const UNSUPPORTED = ["unevaluatedProperties", "unevaluatedItems", "$recursiveRef"];
 
-
 export interface ResolveReport {
   errors: SpecProblem[];
   warnings: SpecProblem[];
@@ -51,7 +50,7 @@ export class SchemaResolver {
   /** The resolved form of `schema` (found at `pointer`, for messages); the same object every time. */
   resolve(schema: Schema | undefined, pointer = ""): Schema {
     if (schema === undefined || schema === null) return true;
-    if (typeof schema !== "object") return schema === false ? false : true;
+    if (typeof schema !== "object") return schema !== false;
     if (this.resolved.has(schema)) return schema;
     const specialized = this.bindings.length > 0;
     const cached = specialized ? undefined : this.cache.get(schema);
@@ -86,7 +85,8 @@ export class SchemaResolver {
     if (typeof raw.$ref === "string") return this.refNode(raw as SchemaObject & { $ref: string }, pointer);
     if (typeof raw.$dynamicRef === "string") return this.dynamicRefNode(raw, pointer);
     const out: SchemaObject = {};
-    const sub = (value: unknown, ...tokens: (string | number)[]) => this.resolve(value as Schema, pointer + toPointer(tokens));
+    const sub = (value: unknown, ...tokens: (string | number)[]) =>
+      this.resolve(value as Schema, pointer + toPointer(tokens));
     for (const [key, value] of Object.entries(raw)) {
       switch (key) {
         case "type":
@@ -111,7 +111,8 @@ export class SchemaResolver {
         case "then":
         case "else":
         case "propertyNames":
-          if (Array.isArray(value)) this.warn(`${pointer}/${key}`, `${key} as an array is not JSON Schema 2020-12: ignored`);
+          if (Array.isArray(value))
+            this.warn(`${pointer}/${key}`, `${key} as an array is not JSON Schema 2020-12: ignored`);
           else if (value !== null && value !== undefined) out[key] = sub(value, key);
           break;
         case "prefixItems":
@@ -122,17 +123,22 @@ export class SchemaResolver {
           break;
         case "pattern":
           if (typeof value === "string" && patternFlags(value) === undefined) {
-            this.warn(`${pointer}/pattern`, `pattern ${JSON.stringify(value)} is not an ECMAScript regular expression: not checked`);
+            this.warn(
+              `${pointer}/pattern`,
+              `pattern ${JSON.stringify(value)} is not an ECMAScript regular expression: not checked`,
+            );
           } else out.pattern = value as string | undefined;
           break;
         default:
-          if (UNSUPPORTED.includes(key)) this.warn(`${pointer}/${key}`, `${key} is not expressed by the generated validators: ignored`);
+          if (UNSUPPORTED.includes(key))
+            this.warn(`${pointer}/${key}`, `${key} is not expressed by the generated validators: ignored`);
           else out[key] = value;
       }
     }
     if (this.version === "3.0") this.openapi30(raw, out);
     // `type` restricts enum and const: values of other types can never match.
-    if (out.type !== undefined && Array.isArray(out.enum)) out.enum = out.enum.filter((v) => fitsTypes(v, out.type as string[]));
+    if (out.type !== undefined && Array.isArray(out.enum))
+      out.enum = out.enum.filter((v) => fitsTypes(v, out.type as string[]));
     const node = Array.isArray(out.allOf) ? this.mergeAllOf(out) : out;
     if (raw.nullable !== true) return node;
     const nullable = admitNull(node);
@@ -141,7 +147,10 @@ export class SchemaResolver {
 
   /** 3.0: boolean exclusive bounds become numbers. */
   private openapi30(raw: SchemaObject, out: SchemaObject): void {
-    for (const [flag, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+    for (const [flag, bound] of [
+      ["exclusiveMinimum", "minimum"],
+      ["exclusiveMaximum", "maximum"],
+    ] as const) {
       if (typeof raw[flag] !== "boolean") continue;
       delete out[flag];
       if (raw[flag] === true && typeof raw[bound] === "number") {
@@ -203,7 +212,10 @@ export class SchemaResolver {
       }
       return target;
     }
-    return this.normalize({ ...siblings, allOf: [target, ...((siblings.allOf as Schema[] | undefined) ?? [])] }, pointer);
+    return this.normalize(
+      { ...siblings, allOf: [target, ...((siblings.allOf as Schema[] | undefined) ?? [])] },
+      pointer,
+    );
   }
 
   /**
@@ -217,7 +229,9 @@ export class SchemaResolver {
     const bound = this.bindings.find((frame) => frame.has(name))?.get(name);
     if (bound !== undefined) {
       const target = this.resolve(bound.schema, bound.pointer);
-      return Object.keys(rest).length === 0 ? target : this.normalize({ ...rest, allOf: [target] } as SchemaObject, pointer);
+      return Object.keys(rest).length === 0
+        ? target
+        : this.normalize({ ...rest, allOf: [target] } as SchemaObject, pointer);
     }
     const component = /^\/components\/schemas\/[^/]+/.exec(pointer)?.[0];
     const anchors: string[] = [];
@@ -225,7 +239,10 @@ export class SchemaResolver {
     const local = component === undefined ? [] : anchors.filter((a) => a.startsWith(`${component}/`));
     const chosen = local.length === 1 ? local[0] : anchors.length === 1 ? anchors[0] : undefined;
     if (chosen === undefined) {
-      this.warn(`${pointer}/$dynamicRef`, `$dynamicRef ${JSON.stringify(raw.$dynamicRef)} has ${anchors.length} matching $dynamicAnchor: not checked`);
+      this.warn(
+        `${pointer}/$dynamicRef`,
+        `$dynamicRef ${JSON.stringify(raw.$dynamicRef)} has ${anchors.length} matching $dynamicAnchor: not checked`,
+      );
       return true;
     }
     return this.normalize({ ...rest, $ref: `#${chosen}` }, pointer);
@@ -237,7 +254,8 @@ export class SchemaResolver {
     const members = allOf as Schema[];
     const ownAsserts = Object.keys(own).some((k) => !ANNOTATIONS.has(k) && !k.startsWith("x-"));
     // `allOf: [$ref]` alone (the 3.0 way to annotate a ref) is the ref: keep its name.
-    if (!ownAsserts && members.length === 1 && typeof members[0] === "object" && typeof members[0].$ref === "string") return keepAccessFlags(members[0], own);
+    if (!ownAsserts && members.length === 1 && typeof members[0] === "object" && typeof members[0].$ref === "string")
+      return keepAccessFlags(members[0], own);
     const parts = members.map((member) => this.inlineable(member));
     const closed = closedOver(own, parts);
     let merged: Schema = closed ? opened(own) : own;
@@ -287,7 +305,9 @@ export function closedOver(own: SchemaObject, parts: readonly (Schema | undefine
   if (parts.some((part) => part === undefined || part === false)) return false;
   const objects = parts.filter((part): part is SchemaObject => typeof part === "object");
   const all = [own, ...objects];
-  const plain = (s: SchemaObject) => OTHER_KEYS.every((k) => s[k] === undefined) && (s.additionalProperties === undefined || s.additionalProperties === false);
+  const plain = (s: SchemaObject) =>
+    OTHER_KEYS.every((k) => s[k] === undefined) &&
+    (s.additionalProperties === undefined || s.additionalProperties === false);
   if (!all.every(plain) || !all.some((s) => s.properties !== undefined)) return false;
   const closed = (s: SchemaObject) => s.additionalProperties === false;
   return closed(own) || (objects.length > 0 && objects.every(closed));
@@ -374,7 +394,10 @@ export function dynamicAnchorRef(document: unknown, name: string): string | unde
 }
 
 /** The $dynamicAnchor bindings a schema declares in its $defs, or undefined when none. */
-function dynamicAnchors(schema: SchemaObject, pointer: string): Map<string, { schema: Schema; pointer: string }> | undefined {
+function dynamicAnchors(
+  schema: SchemaObject,
+  pointer: string,
+): Map<string, { schema: Schema; pointer: string }> | undefined {
   const defs = schema.$defs;
   if (defs === null || typeof defs !== "object") return undefined;
   let frame: Map<string, { schema: Schema; pointer: string }> | undefined;
@@ -391,8 +414,17 @@ function usesBoundDynamicRef(schema: unknown, bindings: readonly Map<string, unk
   if (schema === null || typeof schema !== "object") return false;
   if (Array.isArray(schema)) return schema.some((s) => usesBoundDynamicRef(s, bindings));
   for (const [key, value] of Object.entries(schema)) {
-    if (key === "$dynamicRef" && typeof value === "string" && bindings.some((b) => b.has(value.replace(/^#/, "")))) return true;
-    if (key !== "example" && key !== "examples" && key !== "enum" && key !== "const" && key !== "default" && usesBoundDynamicRef(value, bindings)) return true;
+    if (key === "$dynamicRef" && typeof value === "string" && bindings.some((b) => b.has(value.replace(/^#/, ""))))
+      return true;
+    if (
+      key !== "example" &&
+      key !== "examples" &&
+      key !== "enum" &&
+      key !== "const" &&
+      key !== "default" &&
+      usesBoundDynamicRef(value, bindings)
+    )
+      return true;
   }
   return false;
 }
@@ -406,6 +438,7 @@ function findAnchors(node: unknown, path: string[], name: string, out: string[])
   const record = node as Record<string, unknown>;
   if (record.$dynamicAnchor === name) out.push(toPointer(path));
   for (const [key, value] of Object.entries(record)) {
-    if (key !== "example" && key !== "examples" && key !== "enum" && key !== "const" && key !== "default") findAnchors(value, [...path, key], name, out);
+    if (key !== "example" && key !== "examples" && key !== "enum" && key !== "const" && key !== "default")
+      findAnchors(value, [...path, key], name, out);
   }
 }

@@ -8,7 +8,11 @@ import { canonicalComponentRef, collectRefs } from "./schema-utils.ts";
 export type ComponentOf = (ref: string) => string | undefined;
 
 /** Component refs a schema reaches, looking through refs to non-component places. */
-export function componentDependencies(document: unknown, schema: unknown, componentOf: ComponentOf = canonicalComponentRef): string[] {
+export function componentDependencies(
+  document: unknown,
+  schema: unknown,
+  componentOf: ComponentOf = canonicalComponentRef,
+): string[] {
   const found = new Set<string>();
   const visited = new Set<string>();
   const pending = [...collectRefs(schema)];
@@ -35,7 +39,10 @@ export interface GraphOrder {
 }
 
 /** Tarjan's strongly connected components (iterative: deep specs must not overflow the stack). */
-export function orderByDependencies(nodes: readonly string[], edges: ReadonlyMap<string, readonly string[]>): GraphOrder {
+export function orderByDependencies(
+  nodes: readonly string[],
+  edges: ReadonlyMap<string, readonly string[]>,
+): GraphOrder {
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const onStack = new Set<string>();
@@ -95,7 +102,11 @@ export function orderByDependencies(nodes: readonly string[], edges: ReadonlyMap
  * and anyOf, followed through non-component refs. A ref under properties, items or
  * additionalProperties is a contained value, which recursion may go through.
  */
-export function directComponentRefs(document: unknown, schema: unknown, componentOf: ComponentOf = canonicalComponentRef): string[] {
+export function directComponentRefs(
+  document: unknown,
+  schema: unknown,
+  componentOf: ComponentOf = canonicalComponentRef,
+): string[] {
   const found = new Set<string>();
   const visited = new Set<unknown>();
   const pending: unknown[] = [schema];
@@ -109,7 +120,8 @@ export function directComponentRefs(document: unknown, schema: unknown, componen
       if (component !== undefined) found.add(component);
       else pending.push(resolvePointer(document, record.$ref));
     }
-    for (const key of ["allOf", "oneOf", "anyOf"]) if (Array.isArray(record[key])) pending.push(...(record[key] as unknown[]));
+    for (const key of ["allOf", "oneOf", "anyOf"])
+      if (Array.isArray(record[key])) pending.push(...(record[key] as unknown[]));
   }
   return [...found].sort();
 }
@@ -119,7 +131,11 @@ export function directComponentRefs(document: unknown, schema: unknown, componen
  * property or an item (`A: {$ref: B}`, `B: {allOf: [{$ref: A}]}`). TypeScript rejects the aliases as
  * circular and the z.lazy schemas would recurse forever. Returns each such cycle, members sorted.
  */
-export function aliasCycles(document: unknown, refs: readonly string[], componentOf: ComponentOf = canonicalComponentRef): string[][] {
+export function aliasCycles(
+  document: unknown,
+  refs: readonly string[],
+  componentOf: ComponentOf = canonicalComponentRef,
+): string[][] {
   const edges = new Map<string, string[]>();
   for (const ref of refs) edges.set(ref, directComponentRefs(document, resolvePointer(document, ref), componentOf));
   const { order, recursive } = orderByDependencies(refs, edges);
@@ -131,7 +147,9 @@ export function aliasCycles(document: unknown, refs: readonly string[], componen
     const reach = (from: string) => {
       const seen = new Set<string>([from]);
       const stack = [from];
-      while (stack.length > 0) for (const t of edges.get(stack.pop() as string) ?? []) if (!seen.has(t) && edges.has(t)) seen.add(t), stack.push(t);
+      while (stack.length > 0)
+        for (const t of edges.get(stack.pop() as string) ?? [])
+          if (!seen.has(t) && edges.has(t)) seen.add(t), stack.push(t);
       return seen;
     };
     const fromRef = reach(ref);

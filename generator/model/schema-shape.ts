@@ -1,15 +1,26 @@
 // What a resolved schema allows, as both emitters print it: the per-type branches (a keyword for
 // strings constrains strings only, and a schema without `type` accepts every other type as is) and
 // the enum/const values. One place, so the TypeScript type and the zod schema cannot disagree.
+
+import { codeJson } from "../spec-text.ts";
 import { isPrototypeMember, propertyKey } from "./names.ts";
 import type { SchemaResolver } from "./resolve-schema.ts";
 import type { Schema, SchemaObject } from "./types.ts";
-import { codeJson } from "../spec-text.ts";
 
 export type Branch = "string" | "number" | "integer" | "boolean" | "null" | "array" | "object";
 
 /** Formats generated validators assert (JSON Schema 2020-12 section 7.3); others are annotations. */
-export const ASSERTED_FORMATS = new Set(["date-time", "date", "time", "uuid", "email", "uri", "hostname", "ipv4", "ipv6"]);
+export const ASSERTED_FORMATS = new Set([
+  "date-time",
+  "date",
+  "time",
+  "uuid",
+  "email",
+  "uri",
+  "hostname",
+  "ipv4",
+  "ipv6",
+]);
 
 const ALL: Branch[] = ["string", "number", "boolean", "null", "array", "object"];
 
@@ -17,7 +28,11 @@ const ALL: Branch[] = ["string", "number", "boolean", "null", "array", "object"]
 function constrainedTypes(schema: SchemaObject): Set<Branch> {
   const out = new Set<Branch>();
   const has = (...keys: string[]) => keys.some((k) => schema[k] !== undefined);
-  if (has("minLength", "maxLength", "pattern") || (typeof schema.format === "string" && ASSERTED_FORMATS.has(schema.format))) out.add("string");
+  if (
+    has("minLength", "maxLength", "pattern") ||
+    (typeof schema.format === "string" && ASSERTED_FORMATS.has(schema.format))
+  )
+    out.add("string");
   if (has("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")) out.add("number");
   if (has("items", "prefixItems", "minItems", "maxItems")) out.add("array");
   if (has("properties", "required", "additionalProperties", "patternProperties")) out.add("object");
@@ -62,15 +77,26 @@ export function isPlainZodObject(schema: Schema, resolver: SchemaResolver): bool
   const branches = branchesOf(target);
   if (branches.length !== 1 || branches[0] !== "object" || literalValues(target) !== undefined) return false;
   if (target.allOf || target.anyOf || target.oneOf || target.patternProperties !== undefined) return false;
-  const keys = [...Object.keys((target.properties as object | undefined) ?? {}), ...((target.required as string[] | undefined) ?? [])];
+  const keys = [
+    ...Object.keys((target.properties as object | undefined) ?? {}),
+    ...((target.required as string[] | undefined) ?? []),
+  ];
   if (keys.length === 0 || keys.some(isPrototypeMember)) return false;
   return rawRulesAbsent(target);
 }
 
 function rawRulesAbsent(schema: SchemaObject): boolean {
-  return ["minProperties", "maxProperties", "propertyNames", "dependentRequired", "dependentSchemas", "uniqueItems", "contains", "not", "if"].every(
-    (k) => schema[k] === undefined || (k === "uniqueItems" && schema[k] === false),
-  );
+  return [
+    "minProperties",
+    "maxProperties",
+    "propertyNames",
+    "dependentRequired",
+    "dependentSchemas",
+    "uniqueItems",
+    "contains",
+    "not",
+    "if",
+  ].every((k) => schema[k] === undefined || (k === "uniqueItems" && schema[k] === false));
 }
 
 /** A resolved schema both emitters print as one object type: an interface in types.ts. */

@@ -7,7 +7,8 @@ export const COMPONENT_SCHEMA_PREFIX = "#/components/schemas/";
 /** "#/components/schemas/<name>" spelled one way (refs may percent-encode), or undefined for other refs. */
 export function canonicalComponentRef(ref: string): string | undefined {
   const tokens = refTokens(ref);
-  if (tokens === undefined || tokens.length !== 3 || tokens[0] !== "components" || tokens[1] !== "schemas") return undefined;
+  if (tokens === undefined || tokens.length !== 3 || tokens[0] !== "components" || tokens[1] !== "schemas")
+    return undefined;
   return COMPONENT_SCHEMA_PREFIX + escapeToken(tokens[2]);
 }
 
@@ -39,7 +40,8 @@ export function typeInfo(schema: SchemaObject): { types: string[]; nullable: boo
   // `type: "null"` alone is the null type itself, not a nullable something.
   if (declared.length > 0 && declared.every((t) => t === "null")) return { types: ["null"], nullable: false };
   const types = declared.filter((t) => t !== "null");
-  const nullable = schema.nullable === true || declared.includes("null") || (Array.isArray(schema.enum) && schema.enum.includes(null));
+  const nullable =
+    schema.nullable === true || declared.includes("null") || (Array.isArray(schema.enum) && schema.enum.includes(null));
   return { types, nullable };
 }
 
@@ -69,7 +71,12 @@ export function isObjectShape(schema: SchemaObject): boolean {
   const { types, nullable } = typeInfo(schema);
   if (nullable) return false;
   if (types.length > 1 || (types.length === 1 && types[0] !== "object")) return false;
-  return types[0] === "object" || schema.properties !== undefined || schema.additionalProperties !== undefined || schema.allOf !== undefined;
+  return (
+    types[0] === "object" ||
+    schema.properties !== undefined ||
+    schema.additionalProperties !== undefined ||
+    schema.allOf !== undefined
+  );
 }
 
 export interface FlatObject {
@@ -97,7 +104,8 @@ export function flattenObject(document: unknown, schema: Schema, depth = 0): Fla
     Object.assign(flat.properties, part.properties);
     for (const name of part.required) flat.required.add(name);
     if (part.additionalProperties !== false) allStrict = false;
-    if (part.additionalProperties !== undefined && part.additionalProperties !== false) inherited = part.additionalProperties;
+    if (part.additionalProperties !== undefined && part.additionalProperties !== false)
+      inherited = part.additionalProperties;
   }
   Object.assign(flat.properties, target.properties ?? {});
   for (const name of target.required ?? []) flat.required.add(name);

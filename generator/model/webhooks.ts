@@ -1,7 +1,7 @@
 // The events of OpenAPI 3.1 `webhooks:`: one entry per event type, with the schema of its body.
 import { toPointer } from "../load/json-pointer.ts";
 import type { SpecProblem } from "../load/spec-error.ts";
-import { toPascalCase, type NameRegistry } from "./names.ts";
+import { type NameRegistry, toPascalCase } from "./names.ts";
 import { HTTP_METHODS, pickMediaType, resolveObject } from "./operations.ts";
 import { canonicalComponentRef, isRefSchema } from "./schema-utils.ts";
 import type { NamedSchema, Schema, WebhookModel } from "./types.ts";
@@ -25,7 +25,10 @@ export function buildWebhooks(
     const picked = body ? pickMediaType(body.content) : undefined;
     const schema = (picked?.[1].schema as Schema | undefined) ?? undefined;
     if (schema === undefined) {
-      problems.push({ pointer: toPointer(["webhooks", event, method]), problem: `webhook "${event}" has no request body schema` });
+      problems.push({
+        pointer: toPointer(["webhooks", event, method]),
+        problem: `webhook "${event}" has no request body schema`,
+      });
       continue;
     }
     const canonical = isRefSchema(schema) ? canonicalComponentRef(schema.$ref) : undefined;
@@ -57,11 +60,17 @@ export function webhookProfile(document: Obj): string | undefined {
  */
 export function webhookDelivery(document: Obj): Record<string, unknown> | undefined {
   const ext = document["x-custody-webhook-delivery"];
-  return ext && typeof ext === "object" && !Array.isArray(ext) ? (withoutAnnotations(ext) as Record<string, unknown>) : undefined;
+  return ext && typeof ext === "object" && !Array.isArray(ext)
+    ? (withoutAnnotations(ext) as Record<string, unknown>)
+    : undefined;
 }
 
 function withoutAnnotations(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutAnnotations);
   if (!value || typeof value !== "object") return value;
-  return Object.fromEntries(Object.entries(value as Obj).filter(([k]) => !k.startsWith("x-")).map(([k, v]) => [k, withoutAnnotations(v)]));
+  return Object.fromEntries(
+    Object.entries(value as Obj)
+      .filter(([k]) => !k.startsWith("x-"))
+      .map(([k, v]) => [k, withoutAnnotations(v)]),
+  );
 }

@@ -15,7 +15,11 @@ export async function diffFiles(dir: string, files: readonly RenderedFile[]): Pr
 }
 
 /** Writes the files whose change says so; returns how many. */
-export async function writeFilesIfChanged(dir: string, files: readonly RenderedFile[], changes: readonly FileChange[]): Promise<number> {
+export async function writeFilesIfChanged(
+  dir: string,
+  files: readonly RenderedFile[],
+  changes: readonly FileChange[],
+): Promise<number> {
   await mkdir(dir, { recursive: true });
   let written = 0;
   for (const file of files) {

@@ -66,7 +66,10 @@ async function assertReplaceable(outDir: string, files: readonly RenderedFile[])
   const foreign: string[] = [];
   for (const path of await listFiles(outDir)) {
     if (ours.has(path)) continue;
-    const head = await readFile(join(outDir, path), "utf8").then((t) => t.slice(0, 400), () => "");
+    const head = await readFile(join(outDir, path), "utf8").then(
+      (t) => t.slice(0, 400),
+      () => "",
+    );
     if (!head.includes(GENERATED_MARKER)) foreign.push(path);
   }
   if (foreign.length > 0) {
@@ -88,7 +91,10 @@ export async function writeOutput(outDir: string, files: readonly RenderedFile[]
       await mkdir(dirname(target), { recursive: true });
       await writeFile(target, file.content);
     }
-    const exists = await stat(outDir).then(() => true, () => false);
+    const exists = await stat(outDir).then(
+      () => true,
+      () => false,
+    );
     if (exists) await rename(outDir, old);
     try {
       await rename(temp, outDir);

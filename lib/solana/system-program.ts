@@ -45,7 +45,7 @@ export function systemTransfers(message: Message | Uint8Array): SystemTransfer[]
   const out: SystemTransfer[] = [];
   for (const ix of m.instructions) {
     const program = m.accountKeys[ix.programIdIndex];
-    if (!program || !program.every((b) => b === 0)) continue;
+    if (!program?.every((b) => b === 0)) continue;
     if (ix.data.length !== 12 || ix.accountIndexes.length < 2) continue;
     const view = new DataView(ix.data.buffer, ix.data.byteOffset, ix.data.byteLength);
     if (view.getUint32(0, true) !== TRANSFER) continue;

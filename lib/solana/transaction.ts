@@ -88,7 +88,9 @@ export function decodeTransaction(bytes: Uint8Array): Transaction {
   const messageBytes = bytes.subarray(r.offset);
   const message = decodeMessage(messageBytes);
   if (signatures.length !== message.numRequiredSignatures) {
-    throw new WireFormatError(`${signatures.length} signatures for a message that requires ${message.numRequiredSignatures}`);
+    throw new WireFormatError(
+      `${signatures.length} signatures for a message that requires ${message.numRequiredSignatures}`,
+    );
   }
   return { signatures, messageBytes, message };
 }
@@ -118,18 +120,35 @@ export function decodeMessage(bytes: Uint8Array): Message {
   if (versioned) {
     const lookupCount = r.shortvec("address table lookup count");
     for (let i = 0; i < lookupCount; i++) {
-      lookups.push({ tableKey: r.take(32, "lookup table key"), writableIndexes: r.indexes("lookup writable indexes"), readonlyIndexes: r.indexes("lookup readonly indexes") });
+      lookups.push({
+        tableKey: r.take(32, "lookup table key"),
+        writableIndexes: r.indexes("lookup writable indexes"),
+        readonlyIndexes: r.indexes("lookup readonly indexes"),
+      });
     }
   }
   if (!r.done) throw new WireFormatError("trailing bytes after the message");
-  if (numRequiredSignatures === 0 || numRequiredSignatures > keyCount) throw new WireFormatError("the header names more signers than account keys");
-  if (numReadonlySigned >= numRequiredSignatures || numReadonlyUnsigned > keyCount - numRequiredSignatures) throw new WireFormatError("the header's read-only counts do not fit the account keys");
+  if (numRequiredSignatures === 0 || numRequiredSignatures > keyCount)
+    throw new WireFormatError("the header names more signers than account keys");
+  if (numReadonlySigned >= numRequiredSignatures || numReadonlyUnsigned > keyCount - numRequiredSignatures)
+    throw new WireFormatError("the header's read-only counts do not fit the account keys");
   const lookedUp = lookups.reduce((n, l) => n + l.writableIndexes.length + l.readonlyIndexes.length, 0);
   for (const ix of instructions) {
-    if (ix.programIdIndex >= keyCount) throw new WireFormatError("an instruction's program is not a static account key");
-    if (ix.accountIndexes.some((a) => a >= keyCount + lookedUp)) throw new WireFormatError("an instruction names an account index out of range");
+    if (ix.programIdIndex >= keyCount)
+      throw new WireFormatError("an instruction's program is not a static account key");
+    if (ix.accountIndexes.some((a) => a >= keyCount + lookedUp))
+      throw new WireFormatError("an instruction names an account index out of range");
   }
-  return { version, numRequiredSignatures, numReadonlySigned, numReadonlyUnsigned, accountKeys, recentBlockhash, instructions, lookups };
+  return {
+    version,
+    numRequiredSignatures,
+    numReadonlySigned,
+    numReadonlyUnsigned,
+    accountKeys,
+    recentBlockhash,
+    instructions,
+    lookups,
+  };
 }
 
 class Writer {

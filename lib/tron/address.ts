@@ -1,8 +1,9 @@
 // Tron addresses: base58check of 0x41 followed by the same 20 bytes an EVM address holds (the last 20
 // bytes of keccak256 of the secp256k1 public key), so one secp256k1 key has an EVM and a Tron address.
 // Reference: TRON's documentation, wallet-cli "encoding convert" (TRON hex = 41 + the EVM address bytes).
-import { createBase58check } from "@scure/base";
+
 import { sha256 } from "@noble/hashes/sha2.js";
+import { createBase58check } from "@scure/base";
 
 const base58check = createBase58check(sha256);
 const PREFIX = 0x41;

@@ -15,7 +15,11 @@ export interface AuditedOperation {
 
 type AnyHandler = (input: HandlerInput, ctx: HandlerContext) => Promise<unknown>;
 
-export function withAudit<H extends object>(app: ReferenceApp, handlers: H, operations: readonly AuditedOperation[]): H {
+export function withAudit<H extends object>(
+  app: ReferenceApp,
+  handlers: H,
+  operations: readonly AuditedOperation[],
+): H {
   const wrapped: Record<string, unknown> = { ...(handlers as Record<string, unknown>) };
   for (const op of operations) {
     if (op.method.toUpperCase() === "GET") continue;

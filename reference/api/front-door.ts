@@ -4,7 +4,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { operationList } from "../../generated/operations.ts";
 import { withCors } from "../../runtime/server/cors.ts";
-import { createConsolePage, type ConsoleConfig } from "../../web/console-page.ts";
+import { type ConsoleConfig, createConsolePage } from "../../web/console-page.ts";
 import { createDocsPage } from "../../web/docs-page.ts";
 import type { ReferenceApp } from "../app.ts";
 import { createSandboxAdmin, SANDBOX_ADMIN_PREFIX, SANDBOX_ADMIN_ROUTES } from "./sandbox-admin.ts";
@@ -30,11 +30,18 @@ export interface FrontDoorOptions {
 export function withFrontDoor(app: ReferenceApp, api: Listener, options: FrontDoorOptions): Listener {
   const docs = createDocsPage();
   const consolePage = createConsolePage({ operations: operationList, config: options.console, hosts: [options.host] });
-  const admin = createSandboxAdmin(app, { faucetPrivateKey: options.faucetPrivateKey, embedded: options.embeddedChain });
+  const admin = createSandboxAdmin(app, {
+    faucetPrivateKey: options.faucetPrivateKey,
+    embedded: options.embeddedChain,
+  });
   const routes = [...operationList.map((op) => ({ method: op.method, path: op.path })), ...SANDBOX_ADMIN_ROUTES];
-  const served = withCors((req, res) => {
-    if (!admin(req, res)) api(req, res);
-  }, routes, { origins: options.corsOrigins });
+  const served = withCors(
+    (req, res) => {
+      if (!admin(req, res)) api(req, res);
+    },
+    routes,
+    { origins: options.corsOrigins },
+  );
   return (req, res) => {
     if (docs(req, res) || consolePage(req, res)) return;
     served(req, res);

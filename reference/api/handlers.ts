@@ -3,15 +3,16 @@
 // checked role, scopes and the workspace path parameter, and validated every input against the spec;
 // handlers turn the call into domain operations and domain records into the spec's types. Domain
 // failures are ApiErrors (runtime/errors.ts) with statuses the operation declares.
+
+import type { Handlers } from "../../generated/server.ts";
+import { notFound } from "../../runtime/errors.ts";
 import type { HandlerContext } from "../../runtime/server/types.ts";
 import type { ReferenceApp } from "../app.ts";
-import type { Actor, EventRecord, EventType, Role, WalletRecord, WebhookRecord } from "../domain/records.ts";
 import type { AddressFamily } from "../domain/catalog.ts";
 import { pageQuery, slicePage } from "../domain/paging.ts";
-import { notFound } from "../../runtime/errors.ts";
-import { WithdrawalService } from "../domain/withdrawals.ts";
-import { rescanTransaction } from "../domain/rescan.ts";
+import type { Actor, EventRecord, EventType, Role, WalletRecord, WebhookRecord } from "../domain/records.ts";
 import { C } from "../domain/records.ts";
+import { rescanTransaction } from "../domain/rescan.ts";
 import {
   apiKeyView,
   apiKeyWithSecretView,
@@ -28,13 +29,18 @@ import {
   webhookView,
   withdrawalView,
 } from "../domain/views.ts";
+import { WithdrawalService } from "../domain/withdrawals.ts";
 import { buildExport } from "./export.ts";
 import { healthReport } from "./health.ts";
-import type { Handlers } from "../../generated/server.ts";
 
 /** The caller as the domain sees it. */
 export function actorOf(ctx: HandlerContext): Actor {
-  return { keyId: ctx.auth.keyId, role: ctx.auth.role as Role, scopes: ctx.auth.scopes, workspaceId: ctx.auth.workspaceId };
+  return {
+    keyId: ctx.auth.keyId,
+    role: ctx.auth.role as Role,
+    scopes: ctx.auth.scopes,
+    workspaceId: ctx.auth.workspaceId,
+  };
 }
 
 export function createHandlers(app: ReferenceApp, opts: { version: string }): Handlers {
@@ -62,7 +68,10 @@ async function walletViews(app: ReferenceApp, wallets: readonly WalletRecord[], 
   return wallets.map((w, i) => {
     const cents = balances[i].reduce((sum, b) => sum + Math.round(Number(b.balance_usd ?? "0") * 100), 0);
     const held = balances[i].filter((b) => b.balance !== "0");
-    return walletView(w, { value_usd: (cents / 100).toFixed(2), top_assets: held.map((b) => ({ symbol: b.asset.symbol })) });
+    return walletView(w, {
+      value_usd: (cents / 100).toFixed(2),
+      top_assets: held.map((b) => ({ symbol: b.asset.symbol })),
+    });
   });
 }
 
@@ -81,7 +90,8 @@ function web3Detail(
 function catalogHandlers(app: ReferenceApp) {
   return {
     listNetworks: async ({ query }) => slicePage(app.catalog.networks(), pageQuery(query)).map(networkView),
-    listAssets: async ({ query }) => slicePage(app.catalog.listAssets(query.network_id), pageQuery(query)).map(assetView),
+    listAssets: async ({ query }) =>
+      slicePage(app.catalog.listAssets(query.network_id), pageQuery(query)).map(assetView),
   } satisfies Partial<Handlers>;
 }
 
@@ -94,15 +104,24 @@ function walletHandlers(app: ReferenceApp) {
     },
     // Unknown members (sweep_task_params, sweep_task_id, ...) are accepted and ignored (x-custody-limits).
     createWallet: async ({ body }, ctx) =>
-      creationStatusView(app.wallets.create(actorOf(ctx), { name: body.name, wallet_type: body.wallet_type, wallet_purpose: body.wallet_purpose })),
-    getWalletCreationStatus: async ({ params }, ctx) => creationStatusView(app.wallets.get(actorOf(ctx), params.wallet_id)),
+      creationStatusView(
+        app.wallets.create(actorOf(ctx), {
+          name: body.name,
+          wallet_type: body.wallet_type,
+          wallet_purpose: body.wallet_purpose,
+        }),
+      ),
+    getWalletCreationStatus: async ({ params }, ctx) =>
+      creationStatusView(app.wallets.get(actorOf(ctx), params.wallet_id)),
     getWallet: async ({ params }, ctx) => {
       const actor = actorOf(ctx);
       const [view] = await walletViews(app, [app.wallets.get(actor, params.wallet_id)], actor);
       return view;
     },
     listWalletAssets: async ({ params, query }, ctx) =>
-      app.wallets.attachedAssetsPage(actorOf(ctx), params.wallet_id, pageQuery(query)).map((a) => walletAssetView(a, app.catalog.asset(a.asset_id))),
+      app.wallets
+        .attachedAssetsPage(actorOf(ctx), params.wallet_id, pageQuery(query))
+        .map((a) => walletAssetView(a, app.catalog.asset(a.asset_id))),
     attachAsset: async ({ params, body }, ctx) => {
       const a = app.wallets.attachAsset(actorOf(ctx), params.wallet_id, body.asset_id);
       return walletAssetView(a, app.catalog.asset(a.asset_id));
@@ -115,7 +134,11 @@ function walletHandlers(app: ReferenceApp) {
         return depositAddressView(attached, asset.address_type, app.catalog.networkOf(asset).chain_id);
       }
       const family = query.address_type ?? "evm";
-      return depositAddressView(app.wallets.addressOfType(actor, params.wallet_id, family), family, app.catalog.networkOfFamily(family).chain_id);
+      return depositAddressView(
+        app.wallets.addressOfType(actor, params.wallet_id, family),
+        family,
+        app.catalog.networkOfFamily(family).chain_id,
+      );
     },
   } satisfies Partial<Handlers>;
 }
@@ -151,8 +174,10 @@ function withdrawalHandlers(app: ReferenceApp) {
       if (w.wallet_id !== wallet.id) throw notFound("withdrawal not found");
       return withdrawalView(w);
     },
-    approveWithdrawal: async ({ params, body }, ctx) => withdrawalView(app.withdrawals.approve(actorOf(ctx), params.withdrawal_id, body?.comment)),
-    rejectWithdrawal: async ({ params, body }, ctx) => withdrawalView(app.withdrawals.reject(actorOf(ctx), params.withdrawal_id, body?.reason)),
+    approveWithdrawal: async ({ params, body }, ctx) =>
+      withdrawalView(app.withdrawals.approve(actorOf(ctx), params.withdrawal_id, body?.comment)),
+    rejectWithdrawal: async ({ params, body }, ctx) =>
+      withdrawalView(app.withdrawals.reject(actorOf(ctx), params.withdrawal_id, body?.reason)),
   } satisfies Partial<Handlers>;
 }
 
@@ -161,10 +186,22 @@ function transactionHandlers(app: ReferenceApp) {
   const now = () => app.ctx.now();
   return {
     listTransactions: async ({ params, query }, ctx) =>
-      app.transactions.page(actorOf(ctx), params.workspace_id, { wallet_id: query.wallet_id, direction: query.direction }, pageQuery(query)),
+      app.transactions.page(
+        actorOf(ctx),
+        params.workspace_id,
+        { wallet_id: query.wallet_id, direction: query.direction },
+        pageQuery(query),
+      ),
     exportTransactions: async ({ params, query }, ctx) => {
       const transactions = app.transactions.list(actorOf(ctx), params.workspace_id, { from: query.from, to: query.to });
-      return buildExport({ workspaceId: params.workspace_id, format: query.format ?? "json", from: query.from, to: query.to, generatedAt: now(), transactions });
+      return buildExport({
+        workspaceId: params.workspace_id,
+        format: query.format ?? "json",
+        from: query.from,
+        to: query.to,
+        generatedAt: now(),
+        transactions,
+      });
     },
 
     rescanTransaction: async ({ body }, ctx) => rescanTransaction(app.ctx, app.deposits, actorOf(ctx), body),
@@ -175,12 +212,18 @@ function transactionHandlers(app: ReferenceApp) {
 function signingHandlers(app: ReferenceApp) {
   return {
     signMessage: async ({ params, body }, ctx) => app.signing.signMessage(actorOf(ctx), params.wallet_id, body),
-    getApiKeyWalletDetail: async ({ query }, ctx) => web3Detail(app, app.wallets.defaultWallet(actorOf(ctx)), ctx, query.address_type),
-    getWeb3WalletDetail: async ({ params, query }, ctx) => web3Detail(app, app.wallets.readyWallet(actorOf(ctx), params.wallet_id, notFound), ctx, query.address_type),
-    requestSign: async ({ params, headers, body }, ctx) => app.web3.requestSign(actorOf(ctx), params.wallet_id, body, headers.idempotencykey),
-    getSignStatus: async ({ params }, ctx) => app.web3.signStatus(actorOf(ctx), params.wallet_id, params.transaction_id),
-    signRawTransaction: async ({ params, headers, body }, ctx) => app.web3.signRaw(actorOf(ctx), params.wallet_id, body, headers.idempotencykey),
-    getTransactionStatus: async ({ params }, ctx) => app.web3.transactionStatus(actorOf(ctx), params.wallet_id, params.transaction_id),
+    getApiKeyWalletDetail: async ({ query }, ctx) =>
+      web3Detail(app, app.wallets.defaultWallet(actorOf(ctx)), ctx, query.address_type),
+    getWeb3WalletDetail: async ({ params, query }, ctx) =>
+      web3Detail(app, app.wallets.readyWallet(actorOf(ctx), params.wallet_id, notFound), ctx, query.address_type),
+    requestSign: async ({ params, headers, body }, ctx) =>
+      app.web3.requestSign(actorOf(ctx), params.wallet_id, body, headers.idempotencykey),
+    getSignStatus: async ({ params }, ctx) =>
+      app.web3.signStatus(actorOf(ctx), params.wallet_id, params.transaction_id),
+    signRawTransaction: async ({ params, headers, body }, ctx) =>
+      app.web3.signRaw(actorOf(ctx), params.wallet_id, body, headers.idempotencykey),
+    getTransactionStatus: async ({ params }, ctx) =>
+      app.web3.transactionStatus(actorOf(ctx), params.wallet_id, params.transaction_id),
   } satisfies Partial<Handlers>;
 }
 
@@ -189,36 +232,65 @@ function webhookHandlers(app: ReferenceApp) {
   const eventOf = (id: string) => app.ctx.store.get<EventRecord>(C.events, id);
   const webhookOf = (id: string) => app.ctx.store.get<WebhookRecord>(C.webhooks, id);
   return {
-    listWebhooks: async ({ params, query }, ctx) => app.webhooks.page(actorOf(ctx), params.workspace_id, pageQuery(query)).map(webhookView),
+    listWebhooks: async ({ params, query }, ctx) =>
+      app.webhooks.page(actorOf(ctx), params.workspace_id, pageQuery(query)).map(webhookView),
     createWebhook: async ({ params, body }, ctx) =>
-      webhookView(app.webhooks.create(actorOf(ctx), params.workspace_id, { url: body.url, event_types: body.event_types as EventType[], description: body.description })),
-    deleteWebhook: async ({ params }, ctx) => webhookDeleteResultView(app.webhooks.delete(actorOf(ctx), params.workspace_id, params.webhook_id)),
+      webhookView(
+        app.webhooks.create(actorOf(ctx), params.workspace_id, {
+          url: body.url,
+          event_types: body.event_types as EventType[],
+          description: body.description,
+        }),
+      ),
+    deleteWebhook: async ({ params }, ctx) =>
+      webhookDeleteResultView(app.webhooks.delete(actorOf(ctx), params.workspace_id, params.webhook_id)),
     listWebhookDeliveries: async ({ params, query }, ctx) =>
       app.webhooks
-        .deliveries(actorOf(ctx), params.workspace_id, { webhook_id: query.webhook_id, status: query.status }, pageQuery(query))
+        .deliveries(
+          actorOf(ctx),
+          params.workspace_id,
+          { webhook_id: query.webhook_id, status: query.status },
+          pageQuery(query),
+        )
         .map((d) => deliveryView(d, eventOf(d.event_id), webhookOf(d.webhook_id))),
     resendWebhookDelivery: async ({ params }, ctx) => {
       const d = app.webhooks.resend(actorOf(ctx), params.workspace_id, params.delivery_id);
       return deliveryView(d, eventOf(d.event_id), webhookOf(d.webhook_id));
     },
-    getWebhookVerificationKey: async ({ params }, ctx) => app.webhooks.verificationKey(actorOf(ctx), params.workspace_id),
-    enableWebhook: async ({ params }, ctx) => webhookView(app.webhooks.enable(actorOf(ctx), params.workspace_id, params.webhook_id)),
-    requeueFailedWebhookDeliveries: async ({ params, body }, ctx) => app.webhooks.requeueFailed(actorOf(ctx), params.workspace_id, params.webhook_id, { since: body.since, until: body.until }),
+    getWebhookVerificationKey: async ({ params }, ctx) =>
+      app.webhooks.verificationKey(actorOf(ctx), params.workspace_id),
+    enableWebhook: async ({ params }, ctx) =>
+      webhookView(app.webhooks.enable(actorOf(ctx), params.workspace_id, params.webhook_id)),
+    requeueFailedWebhookDeliveries: async ({ params, body }, ctx) =>
+      app.webhooks.requeueFailed(actorOf(ctx), params.workspace_id, params.webhook_id, {
+        since: body.since,
+        until: body.until,
+      }),
   } satisfies Partial<Handlers>;
 }
 
 /** API keys of a workspace. */
 function apiKeyHandlers(app: ReferenceApp) {
   return {
-    listApiKeys: async ({ params, query }, ctx) => app.apiKeys.page(actorOf(ctx), params.workspace_id, pageQuery(query)).map(apiKeyView),
-    createApiKey: async ({ params, body }, ctx) => apiKeyWithSecretView(app.apiKeys.create(actorOf(ctx), params.workspace_id, { name: body.name, role: body.role, scopes: [...body.scopes] })),
-    revokeApiKey: async ({ params }, ctx) => apiKeyView(app.apiKeys.revoke(actorOf(ctx), params.workspace_id, params.key_id)),
+    listApiKeys: async ({ params, query }, ctx) =>
+      app.apiKeys.page(actorOf(ctx), params.workspace_id, pageQuery(query)).map(apiKeyView),
+    createApiKey: async ({ params, body }, ctx) =>
+      apiKeyWithSecretView(
+        app.apiKeys.create(actorOf(ctx), params.workspace_id, {
+          name: body.name,
+          role: body.role,
+          scopes: [...body.scopes],
+        }),
+      ),
+    revokeApiKey: async ({ params }, ctx) =>
+      apiKeyView(app.apiKeys.revoke(actorOf(ctx), params.workspace_id, params.key_id)),
   } satisfies Partial<Handlers>;
 }
 
 /** The audit log of a workspace. */
 function auditHandlers(app: ReferenceApp) {
   return {
-    listAuditLogs: async ({ params, query }, ctx) => app.audit.page(actorOf(ctx), params.workspace_id, pageQuery(query)).map(auditView),
+    listAuditLogs: async ({ params, query }, ctx) =>
+      app.audit.page(actorOf(ctx), params.workspace_id, pageQuery(query)).map(auditView),
   } satisfies Partial<Handlers>;
 }

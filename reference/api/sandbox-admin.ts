@@ -8,23 +8,26 @@
 //                                     "chain": "sol" produces Solana slots)
 //   POST /_sandbox/reverting-address  {}                                  an address whose transfers fail
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { getContractAddress, type Hex } from "viem";
+import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
+import { addressBytes, isSolanaAddress } from "../../lib/solana/keys.ts";
 import { serializeSuccess } from "../../runtime/envelope.ts";
+import { unixSeconds } from "../../runtime/http/hmac.ts";
 import { authenticate } from "../../runtime/server/auth.ts";
 import { hasRole } from "../../runtime/server/authorize.ts";
-import { readBody, hasBody, EMPTY_BODY } from "../../runtime/server/body.ts";
+import { EMPTY_BODY, hasBody, readBody } from "../../runtime/server/body.ts";
 import { resolveRequestId, sendError, sendJson, sendUnauthorized } from "../../runtime/server/respond.ts";
-import { unixSeconds } from "../../runtime/http/hmac.ts";
-import { TRANSFER_GAS } from "../chain/chain-client.ts";
-import { parseAmount } from "../domain/amounts.ts";
 import type { ReferenceApp } from "../app.ts";
-import { addressBytes, isSolanaAddress } from "../../lib/solana/keys.ts";
+import { TRANSFER_GAS } from "../chain/chain-client.ts";
 import { SolanaTransactionRejected } from "../chain/solana/runtime.ts";
+import { parseAmount } from "../domain/amounts.ts";
 
 export const SANDBOX_ADMIN_PREFIX = "/_sandbox/";
 /** The routes, for CORS preflights. */
-export const SANDBOX_ADMIN_ROUTES = ["faucet", "mine", "reverting-address"].map((name) => ({ method: "POST", path: `${SANDBOX_ADMIN_PREFIX}${name}` }));
+export const SANDBOX_ADMIN_ROUTES = ["faucet", "mine", "reverting-address"].map((name) => ({
+  method: "POST",
+  path: `${SANDBOX_ADMIN_PREFIX}${name}`,
+}));
 
 const MAX_BODY_BYTES = 4096;
 const MAX_BLOCKS = 100;
@@ -62,7 +65,12 @@ export function createSandboxAdmin(
     const requestId = resolveRequestId(req);
     const name = path.slice(SANDBOX_ADMIN_PREFIX.length);
     if (req.method !== "POST" || !Object.hasOwn(actions, name)) {
-      sendError(res, 404, "no such sandbox action (POST /_sandbox/faucet, /_sandbox/mine, /_sandbox/reverting-address)", requestId);
+      sendError(
+        res,
+        404,
+        "no such sandbox action (POST /_sandbox/faucet, /_sandbox/mine, /_sandbox/reverting-address)",
+        requestId,
+      );
       return true;
     }
     handle(app, actions[name], req, res, path, requestId).catch(() => {
@@ -94,7 +102,8 @@ function faucetSender(app: ReferenceApp, faucet: PrivateKeyAccount): FaucetSend 
         ...(data !== undefined ? { data } : {}),
         gas,
         maxFeePerGas: fees.maxFeePerGas,
-        maxPriorityFeePerGas: fees.maxPriorityFeePerGas < fees.maxFeePerGas ? fees.maxPriorityFeePerGas : fees.maxFeePerGas,
+        maxPriorityFeePerGas:
+          fees.maxPriorityFeePerGas < fees.maxFeePerGas ? fees.maxPriorityFeePerGas : fees.maxFeePerGas,
       });
       return { hash: await app.chain.sendRaw(raw), nonce };
     });
@@ -102,8 +111,11 @@ function faucetSender(app: ReferenceApp, faucet: PrivateKeyAccount): FaucetSend 
 
 /** "sol" when the body names Solana (or gives a base58 address); else the EVM chain. */
 function chainOf(app: ReferenceApp, body: Record<string, unknown>): "evm" | "sol" {
-  if (body.chain !== undefined && body.chain !== "evm" && body.chain !== "sol") throw new BadInput('chain: "evm" or "sol"');
-  const sol = body.chain === "sol" || (body.chain === undefined && typeof body.address === "string" && isSolanaAddress(body.address));
+  if (body.chain !== undefined && body.chain !== "evm" && body.chain !== "sol")
+    throw new BadInput('chain: "evm" or "sol"');
+  const sol =
+    body.chain === "sol" ||
+    (body.chain === undefined && typeof body.address === "string" && isSolanaAddress(body.address));
   if (sol && !app.ctx.solana) throw new BadInput("chain: this sandbox runs without its Solana runtime");
   return sol ? "sol" : "evm";
 }
@@ -113,7 +125,8 @@ function solanaFaucet(app: ReferenceApp, body: Record<string, unknown>) {
   const to = typeof body.address === "string" ? addressBytes(body.address) : undefined;
   if (!to) throw new BadInput("address: a base58 Solana address (32 bytes) is required");
   const lamports = typeof body.amount === "string" ? parseAmount(body.amount, 9) : undefined;
-  if (lamports === undefined || lamports <= 0n) throw new BadInput('amount: a positive decimal string with at most 9 decimals is required, e.g. "1.5"');
+  if (lamports === undefined || lamports <= 0n)
+    throw new BadInput('amount: a positive decimal string with at most 9 decimals is required, e.g. "1.5"');
   try {
     return { tx_hash: node.airdrop(to, lamports), from: node.faucet.address, to: body.address, amount: body.amount };
   } catch (error) {
@@ -135,19 +148,25 @@ function sandboxActions(
     async faucet(body) {
       if (chainOf(app, body) === "sol") return solanaFaucet(app, body);
       const address = body.address;
-      if (typeof address !== "string" || !/^0x[0-9a-fA-F]{40}$/.test(address)) throw new BadInput("address: a 0x-prefixed 20-byte hex address is required");
+      if (typeof address !== "string" || !/^0x[0-9a-fA-F]{40}$/.test(address))
+        throw new BadInput("address: a 0x-prefixed 20-byte hex address is required");
       const amount = body.amount;
       const decimals = app.catalog.nativeAsset().decimals;
       const wei = typeof amount === "string" ? parseAmount(amount, decimals) : undefined;
-      if (wei === undefined || wei <= 0n) throw new BadInput(`amount: a positive decimal string with at most ${decimals} decimals is required, e.g. "1.5"`);
+      if (wei === undefined || wei <= 0n)
+        throw new BadInput(
+          `amount: a positive decimal string with at most ${decimals} decimals is required, e.g. "1.5"`,
+        );
       const { hash } = await sendFromFaucet(address as Hex, wei);
       return { tx_hash: hash, from: faucetAddress, to: address, amount };
     },
     async mine(body) {
       const blocks = body.blocks ?? 1;
-      if (typeof blocks !== "number" || !Number.isInteger(blocks) || blocks < 1 || blocks > MAX_BLOCKS) throw new BadInput(`blocks: an integer from 1 to ${MAX_BLOCKS}`);
+      if (typeof blocks !== "number" || !Number.isInteger(blocks) || blocks < 1 || blocks > MAX_BLOCKS)
+        throw new BadInput(`blocks: an integer from 1 to ${MAX_BLOCKS}`);
       if (chainOf(app, body) === "sol") return { block_number: app.ctx.solana!.produceSlots(blocks) };
-      if (!options.embedded) throw new BadInput("mining on demand needs the embedded chain; this sandbox forwards to an --upstream node");
+      if (!options.embedded)
+        throw new BadInput("mining on demand needs the embedded chain; this sandbox forwards to an --upstream node");
       for (let i = 0; i < blocks; i++) await app.chain.backend.request({ method: "evm_mine", params: [] });
       return { block_number: Number(await app.chain.head()) };
     },
@@ -174,10 +193,17 @@ async function handle(
 ): Promise<void> {
   const read = hasBody(req) ? await readBody(req, MAX_BODY_BYTES) : EMPTY_BODY;
   if (!read.ok) {
-    if (read.reason !== "aborted") sendError(res, 413, `body: larger than ${MAX_BODY_BYTES} bytes`, requestId, { close: true });
+    if (read.reason !== "aborted")
+      sendError(res, 413, `body: larger than ${MAX_BODY_BYTES} bytes`, requestId, { close: true });
     return;
   }
-  const auth = await authenticate({ req, path, body: read.bytes, resolveKey: (id) => app.apiKeys.resolve(id), nowSeconds: unixSeconds() });
+  const auth = await authenticate({
+    req,
+    path,
+    body: read.bytes,
+    resolveKey: (id) => app.apiKeys.resolve(id),
+    nowSeconds: unixSeconds(),
+  });
   if (auth === undefined) return sendUnauthorized(res, requestId);
   if (!hasRole(auth.role, "admin")) return sendError(res, 403, "sandbox actions need an admin or owner key", requestId);
   const body = objectBody(read.bytes);
@@ -186,7 +212,8 @@ async function handle(
     sendJson(res, 200, serializeSuccess(await action(body)), requestId);
   } catch (error) {
     if (error instanceof BadInput) return sendError(res, 400, error.message, requestId);
-    const message = (error as { shortMessage?: string }).shortMessage ?? (error instanceof Error ? error.message : String(error));
+    const message =
+      (error as { shortMessage?: string }).shortMessage ?? (error instanceof Error ? error.message : String(error));
     // Chain errors (e.g. the faucet has too little) are the caller's to read; they carry no secrets.
     sendError(res, 409, `the chain refused: ${message.split("\n")[0]}`, requestId, { code: "conflict" });
   }

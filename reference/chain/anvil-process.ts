@@ -3,7 +3,7 @@
 // The binary comes from Foundry's per-platform npm packages (@foundry-rs/anvil-<os>-<arch>), which the
 // project lists as optionalDependencies: npm installs the one matching the machine, with no install
 // script (the @foundry-rs/anvil wrapper package would need its postinstall script approved).
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -27,15 +27,21 @@ export function anvilBinary(env: NodeJS.ProcessEnv = process.env): string {
     return override;
   }
   const pkg = PLATFORM_PACKAGES[`${process.platform}-${process.arch}`];
-  if (!pkg) throw new Error(`the embedded chain (anvil) has no build for ${process.platform}-${process.arch}: use --upstream URL or set ${ANVIL_PATH_ENV}`);
+  if (!pkg)
+    throw new Error(
+      `the embedded chain (anvil) has no build for ${process.platform}-${process.arch}: use --upstream URL or set ${ANVIL_PATH_ENV}`,
+    );
   let dir: string;
   try {
     dir = dirname(createRequire(import.meta.url).resolve(`${pkg}/package.json`));
   } catch {
-    throw new Error(`the embedded chain needs ${pkg} (an optional dependency): run npm install, or set ${ANVIL_PATH_ENV}, or use --upstream URL`);
+    throw new Error(
+      `the embedded chain needs ${pkg} (an optional dependency): run npm install, or set ${ANVIL_PATH_ENV}, or use --upstream URL`,
+    );
   }
   const bin = join(dir, "bin", process.platform === "win32" ? "anvil.exe" : "anvil");
-  if (!existsSync(bin)) throw new Error(`${pkg} is installed without its binary (${bin}): reinstall it or set ${ANVIL_PATH_ENV}`);
+  if (!existsSync(bin))
+    throw new Error(`${pkg} is installed without its binary (${bin}): reinstall it or set ${ANVIL_PATH_ENV}`);
   return bin;
 }
 
@@ -45,7 +51,7 @@ export function anvilBinary(env: NodeJS.ProcessEnv = process.env): string {
 const WATCHDOG = [
   '"$0" "$@" & child=$!',
   // Once only: a second SIGTERM would cut anvil's state write short.
-  "stop() { [ -z \"$sent\" ] && kill -TERM $child 2>/dev/null; sent=1; }",
+  'stop() { [ -z "$sent" ] && kill -TERM $child 2>/dev/null; sent=1; }',
   "trap 'stop; stopping=1' TERM INT HUP",
   'while [ -z "$stopping" ] && kill -0 $child 2>/dev/null; do',
   '  kill -0 "$CUSTODY_PARENT_PID" 2>/dev/null || stop',
@@ -74,14 +80,19 @@ export async function runAnvil(bin: string, args: string[], startTimeoutMs = 30_
           detached: true,
           env: { ...process.env, CUSTODY_PARENT_PID: String(process.pid) },
         });
-  const exited = new Promise<string>((resolve) => child.once("exit", (code, signal) => resolve(signal ?? String(code))));
+  const exited = new Promise<string>((resolve) =>
+    child.once("exit", (code, signal) => resolve(signal ?? String(code))),
+  );
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => {
     if (stderr.length < 4096) stderr += chunk.toString("utf8");
   });
   const port = await new Promise<number>((resolve, reject) => {
     let seen = "";
-    const timer = setTimeout(() => fail(new Error(`anvil did not start listening within ${startTimeoutMs} ms`)), startTimeoutMs);
+    const timer = setTimeout(
+      () => fail(new Error(`anvil did not start listening within ${startTimeoutMs} ms`)),
+      startTimeoutMs,
+    );
     const fail = (error: Error) => {
       clearTimeout(timer);
       child.kill("SIGTERM");
@@ -97,7 +108,9 @@ export async function runAnvil(bin: string, args: string[], startTimeoutMs = 30_
     };
     child.stdout!.on("data", onData);
     child.once("error", (error) => fail(new Error(`anvil could not be started: ${error.message}`)));
-    void exited.then((how) => fail(new Error(`anvil exited (${how}) before listening: ${lastLine(stderr) || "no message"}`)));
+    void exited.then((how) =>
+      fail(new Error(`anvil exited (${how}) before listening: ${lastLine(stderr) || "no message"}`)),
+    );
   });
   // anvil logs every request and block to stdout: keep draining it so the pipe never fills up.
   child.stdout!.resume();

@@ -44,7 +44,8 @@ export class ChainRpcError extends Error {
 export function toNewBlock(header: unknown): NewBlock | undefined {
   if (header === null || typeof header !== "object") return undefined;
   const h = header as Record<string, unknown>;
-  if (typeof h.number !== "string" || typeof h.hash !== "string" || !/^0x[0-9a-fA-F]+$/.test(h.number)) return undefined;
+  if (typeof h.number !== "string" || typeof h.hash !== "string" || !/^0x[0-9a-fA-F]+$/.test(h.number))
+    return undefined;
   return { number: BigInt(h.number), hash: h.hash, header: h };
 }
 

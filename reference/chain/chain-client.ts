@@ -2,7 +2,7 @@
 // few calls the domain makes. Going through ChainBackend (not HTTP to our own gateway) keeps the wallet
 // API working whatever the node access does with keys and limits, and works for both the embedded
 // chain and an --upstream node.
-import { createPublicClient, custom, type PublicClient, type Hex } from "viem";
+import { createPublicClient, custom, type Hex, type PublicClient } from "viem";
 import type { ChainBackend } from "./backend.ts";
 
 export interface ChainFees {

@@ -8,10 +8,17 @@
 // WebSocket `newHeads` subscription.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import WebSocket from "ws";
 import { generatePrivateKey, privateKeyToAddress } from "viem/accounts";
-import { anvilBinary, runAnvil, stopAnvil, type AnvilRun } from "./anvil-process.ts";
-import { BlockListeners, ChainRpcError, toNewBlock, type BlockListener, type ChainBackend, type RpcCall } from "./backend.ts";
+import WebSocket from "ws";
+import { type AnvilRun, anvilBinary, runAnvil, stopAnvil } from "./anvil-process.ts";
+import {
+  type BlockListener,
+  BlockListeners,
+  type ChainBackend,
+  ChainRpcError,
+  type RpcCall,
+  toNewBlock,
+} from "./backend.ts";
 import { UpstreamChain } from "./upstream-chain.ts";
 
 export interface EmbeddedChainOptions {
@@ -66,7 +73,17 @@ export class EmbeddedChain implements ChainBackend {
   /** Restarts done by the supervisor (for health and tests). */
   restarts = 0;
 
-  private constructor(init: { bin: string; args: string[]; run: AnvilRun; rpc: UpstreamChain; chainId: number; blockTimeSeconds: number; faucet: Faucet; stateFile?: string; onEvent?: (m: string) => void }) {
+  private constructor(init: {
+    bin: string;
+    args: string[];
+    run: AnvilRun;
+    rpc: UpstreamChain;
+    chainId: number;
+    blockTimeSeconds: number;
+    faucet: Faucet;
+    stateFile?: string;
+    onEvent?: (m: string) => void;
+  }) {
     this.#bin = init.bin;
     this.#args = init.args;
     this.#run = init.run;
@@ -83,7 +100,8 @@ export class EmbeddedChain implements ChainBackend {
   static async start(options: EmbeddedChainOptions = {}): Promise<EmbeddedChain> {
     const chainId = options.chainId ?? DEFAULT_CHAIN_ID;
     const blockTimeSeconds = options.blockTimeSeconds ?? 1;
-    if (!Number.isSafeInteger(chainId) || chainId <= 0) throw new Error(`chainId must be a positive integer, got ${chainId}`);
+    if (!Number.isSafeInteger(chainId) || chainId <= 0)
+      throw new Error(`chainId must be a positive integer, got ${chainId}`);
     if (!Number.isFinite(blockTimeSeconds) || blockTimeSeconds < 0) {
       throw new Error(`blockTimeSeconds must be a number >= 0, got ${blockTimeSeconds}`);
     }
@@ -98,18 +116,24 @@ export class EmbeddedChain implements ChainBackend {
     const fresh = !stateFile || !existsSync(stateFile);
     const genesisTime = options.dbPath ? genesisTimestamp(join(options.dbPath, GENESIS_TIME_FILE), fresh) : undefined;
     const args = [
-      "--host", "127.0.0.1",
-      "--chain-id", String(chainId),
-      "--accounts", "0",
+      "--host",
+      "127.0.0.1",
+      "--chain-id",
+      String(chainId),
+      "--accounts",
+      "0",
       ...(blockTimeSeconds > 0 ? ["--block-time", String(blockTimeSeconds)] : []),
       ...(genesisTime !== undefined ? ["--timestamp", String(genesisTime)] : []),
       // Historical states are kept in the file so balances at recent blocks still answer after a reload.
-      ...(stateFile ? ["--state", stateFile, "--state-interval", String(STATE_INTERVAL_S), "--preserve-historical-states"] : []),
+      ...(stateFile
+        ? ["--state", stateFile, "--state-interval", String(STATE_INTERVAL_S), "--preserve-historical-states"]
+        : []),
     ];
     const run = await runAnvil(bin, [...args, "--port", "0"]);
     let rpc: UpstreamChain | undefined;
     try {
-      if (options.dbPath && run.child.pid !== undefined) writeFileSync(join(options.dbPath, PID_FILE), `${run.child.pid}\n`, { mode: 0o600 });
+      if (options.dbPath && run.child.pid !== undefined)
+        writeFileSync(join(options.dbPath, PID_FILE), `${run.child.pid}\n`, { mode: 0o600 });
       rpc = await UpstreamChain.connect({ url: `http://127.0.0.1:${run.port}/` });
       if (fresh) {
         const balance = options.faucetBalanceWei ?? DEFAULT_FAUCET_BALANCE_WEI;
@@ -121,7 +145,17 @@ export class EmbeddedChain implements ChainBackend {
       throw error;
     }
     // Restarts reuse the port, so URLs handed out stay valid.
-    return new EmbeddedChain({ bin, args: [...args, "--port", String(run.port)], run, rpc, chainId, blockTimeSeconds, faucet, stateFile, onEvent: options.onEvent });
+    return new EmbeddedChain({
+      bin,
+      args: [...args, "--port", String(run.port)],
+      run,
+      rpc,
+      chainId,
+      blockTimeSeconds,
+      faucet,
+      stateFile,
+      onEvent: options.onEvent,
+    });
   }
 
   /** The node's own JSON-RPC URL (loopback). */
@@ -161,7 +195,9 @@ export class EmbeddedChain implements ChainBackend {
     const socket = new WebSocket(`ws://127.0.0.1:${this.#run.port}`);
     this.#heads = socket;
     let subscription: string | undefined;
-    socket.on("open", () => socket.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_subscribe", params: ["newHeads"] })));
+    socket.on("open", () =>
+      socket.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_subscribe", params: ["newHeads"] })),
+    );
     socket.on("message", (data) => {
       let message: { id?: number; result?: unknown; params?: { subscription?: unknown; result?: unknown } };
       try {
@@ -186,7 +222,9 @@ export class EmbeddedChain implements ChainBackend {
   #supervise(): void {
     void this.#run.exited.then(async (how) => {
       if (this.#closed) return;
-      this.#onEvent(`the chain node exited (${how}); restarting it${this.stateFile ? " on its saved state" : " (in memory: the chain starts over)"}`);
+      this.#onEvent(
+        `the chain node exited (${how}); restarting it${this.stateFile ? " on its saved state" : " (in memory: the chain starts over)"}`,
+      );
       for (let attempt = 1; !this.#closed; attempt++) {
         try {
           this.#run = await runAnvil(this.#bin, this.#args);
@@ -245,7 +283,8 @@ async function waitForPreviousNode(pidFile: string, timeoutMs = 15_000): Promise
   };
   const deadline = Date.now() + timeoutMs;
   while (alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  if (alive()) throw new Error(`the chain node of a previous run (pid ${pid}, see ${pidFile}) is still running: stop it first`);
+  if (alive())
+    throw new Error(`the chain node of a previous run (pid ${pid}, see ${pidFile}) is still running: stop it first`);
 }
 
 /** Starts an embedded chain (see EmbeddedChain). */

@@ -3,7 +3,14 @@
 // as short ChainRpcErrors that never contain the upstream URL (it often embeds a provider key).
 import type { Readable } from "node:stream";
 import { Pool } from "undici";
-import { BlockListeners, ChainRpcError, toNewBlock, type BlockListener, type ChainBackend, type RpcCall } from "./backend.ts";
+import {
+  type BlockListener,
+  BlockListeners,
+  type ChainBackend,
+  ChainRpcError,
+  type RpcCall,
+  toNewBlock,
+} from "./backend.ts";
 
 export interface UpstreamChainOptions {
   /** http(s) URL of the JSON-RPC endpoint, path and query included. */
@@ -129,7 +136,9 @@ export class UpstreamChain implements ChainBackend {
       }
       const from = head - last > BigInt(MAX_BLOCKS_PER_POLL) ? head - BigInt(MAX_BLOCKS_PER_POLL) + 1n : last + 1n;
       for (let n = from; n <= head && !this.#closed; n++) {
-        const block = toNewBlock(headerOf(await this.request({ method: "eth_getBlockByNumber", params: [`0x${n.toString(16)}`, false] })));
+        const block = toNewBlock(
+          headerOf(await this.request({ method: "eth_getBlockByNumber", params: [`0x${n.toString(16)}`, false] })),
+        );
         if (!block) return; // not yet visible on this upstream node (load-balanced); retry next poll
         this.#lastBlock = n;
         this.#listeners.emit(block);
@@ -172,7 +181,9 @@ function readCapped(body: Readable, limit: number, deadline: number): Promise<st
       if (Date.now() > deadline) return fail(new ChainRpcError(-32000, "upstream timed out"));
       chunks.push(chunk);
     });
-    body.on("end", () => resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks, size).toString("utf8")));
+    body.on("end", () =>
+      resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks, size).toString("utf8")),
+    );
     body.on("error", reject);
   });
 }
@@ -183,18 +194,25 @@ function resultOf(status: number, text: string): unknown {
   try {
     reply = JSON.parse(text);
   } catch {
-    throw new ChainRpcError(-32000, status >= 200 && status < 300 ? "upstream sent invalid JSON" : `upstream responded with HTTP ${status}`);
+    throw new ChainRpcError(
+      -32000,
+      status >= 200 && status < 300 ? "upstream sent invalid JSON" : `upstream responded with HTTP ${status}`,
+    );
   }
   const r = reply as { result?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } } | null;
   if (r && typeof r === "object" && !Array.isArray(r)) {
     if (r.error && typeof r.error === "object") {
       const code = typeof r.error.code === "number" && Number.isInteger(r.error.code) ? r.error.code : -32000;
-      const message = typeof r.error.message === "string" ? r.error.message.slice(0, MAX_MESSAGE_CHARS) : "upstream error";
+      const message =
+        typeof r.error.message === "string" ? r.error.message.slice(0, MAX_MESSAGE_CHARS) : "upstream error";
       throw new ChainRpcError(code, message, r.error.data);
     }
     if ("result" in r && status >= 200 && status < 300) return r.result;
   }
-  throw new ChainRpcError(-32000, status >= 200 && status < 300 ? "upstream sent no JSON-RPC result" : `upstream responded with HTTP ${status}`);
+  throw new ChainRpcError(
+    -32000,
+    status >= 200 && status < 300 ? "upstream sent no JSON-RPC result" : `upstream responded with HTTP ${status}`,
+  );
 }
 
 function transportError(error: unknown): ChainRpcError {

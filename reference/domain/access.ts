@@ -2,7 +2,7 @@
 // a key never learns whether an id exists elsewhere.
 import { notFound } from "../../runtime/errors.ts";
 import type { StateStore } from "../store/state-store.ts";
-import { C, type Actor, type WalletRecord } from "./records.ts";
+import { type Actor, C, type WalletRecord } from "./records.ts";
 
 export function assertWorkspace(actor: Actor, workspaceId: string): void {
   if (workspaceId !== actor.workspaceId) throw notFound("workspace not found");

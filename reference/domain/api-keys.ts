@@ -7,7 +7,7 @@ import type { DomainContext } from "./context.ts";
 import { newId } from "./ids.ts";
 import { apiKeyKeys } from "./indexes.ts";
 import type { PageQuery } from "./paging.ts";
-import { C, type Actor, type ApiKeyRecord, type Role } from "./records.ts";
+import { type Actor, type ApiKeyRecord, C, type Role } from "./records.ts";
 
 export const SCOPES = [
   "catalog:read",
@@ -49,17 +49,25 @@ export class ApiKeyService {
   /** Active keys only: a revoked or unknown key id resolves to nothing (the router answers 401). */
   resolve(keyId: string): ResolvedKey | undefined {
     const key = this.ctx.store.get<ApiKeyRecord>(C.apiKeys, keyId);
-    if (!key || key.status !== "active") return undefined;
-    return { keyId: key.id, secret: key.secret, role: key.role, scopes: [...key.scopes], workspaceId: key.workspace_id };
+    if (key?.status !== "active") return undefined;
+    return {
+      keyId: key.id,
+      secret: key.secret,
+      role: key.role,
+      scopes: [...key.scopes],
+      workspaceId: key.workspace_id,
+    };
   }
 
   create(actor: Actor, workspaceId: string, input: { name: string; role: Role; scopes: string[] }): ApiKeyRecord {
     assertWorkspace(actor, workspaceId);
     // A key can hand out at most its own powers.
-    if (ROLE_RANK[input.role] > ROLE_RANK[actor.role]) throw forbidden(`a ${actor.role} key cannot create a ${input.role} key`);
+    if (ROLE_RANK[input.role] > ROLE_RANK[actor.role])
+      throw forbidden(`a ${actor.role} key cannot create a ${input.role} key`);
     const unknown = input.scopes.filter((s) => s !== "*" && !(SCOPES as readonly string[]).includes(s));
     if (unknown.length > 0) throw badRequest(`scopes: unknown scope ${unknown.map((s) => `'${s}'`).join(", ")}`);
-    if (new Set(input.scopes).size !== input.scopes.length) throw badRequest("scopes: each scope at most once (uniqueItems)");
+    if (new Set(input.scopes).size !== input.scopes.length)
+      throw badRequest("scopes: each scope at most once (uniqueItems)");
     if (!actor.scopes.includes("*")) {
       const beyond = input.scopes.filter((s) => !actor.scopes.includes(s));
       if (beyond.length > 0) throw forbidden(`this key cannot grant scopes it does not hold: ${beyond.join(", ")}`);
@@ -81,7 +89,12 @@ export class ApiKeyService {
   /** One page of the workspace's keys, oldest first. */
   page(actor: Actor, workspaceId: string, page: PageQuery): ApiKeyRecord[] {
     assertWorkspace(actor, workspaceId);
-    return this.ctx.store.page<ApiKeyRecord>(C.apiKeys, apiKeyKeys.ofWorkspace(actor.workspaceId), page.offset, page.limit);
+    return this.ctx.store.page<ApiKeyRecord>(
+      C.apiKeys,
+      apiKeyKeys.ofWorkspace(actor.workspaceId),
+      page.offset,
+      page.limit,
+    );
   }
 
   revoke(actor: Actor, workspaceId: string, keyId: string): ApiKeyRecord {

@@ -3,7 +3,7 @@ import { assertWorkspace } from "./access.ts";
 import type { DomainContext } from "./context.ts";
 import { auditKeys } from "./indexes.ts";
 import type { PageQuery } from "./paging.ts";
-import { C, type Actor, type AuditRecord } from "./records.ts";
+import { type Actor, type AuditRecord, C } from "./records.ts";
 
 export class AuditLogService {
   constructor(private readonly ctx: DomainContext) {}

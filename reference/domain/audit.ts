@@ -4,7 +4,7 @@
 // arriving) are not calls; they are visible as events and in the webhook delivery log instead.
 import type { StateStore } from "../store/state-store.ts";
 import { newId } from "./ids.ts";
-import { C, type AuditRecord } from "./records.ts";
+import { type AuditRecord, C } from "./records.ts";
 
 export function recordCall(store: StateStore, at: Date, entry: Omit<AuditRecord, "id" | "created_at">): AuditRecord {
   const record: AuditRecord = { id: newId(), created_at: at.toISOString(), ...entry };

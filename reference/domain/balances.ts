@@ -73,7 +73,9 @@ export class BalanceService {
     if (groups.every((g) => g.length === 0)) return groups.map(() => []);
     const evmBlock = groups.some((g) => g.some((a) => !this.isSolana(a))) ? await this.confirmedBlock() : 0n;
     const slot = this.confirmedSlot();
-    return Promise.all(groups.map((g) => Promise.all(g.map((a) => this.balanceAtBlock(a, this.isSolana(a) ? slot : evmBlock)))));
+    return Promise.all(
+      groups.map((g) => Promise.all(g.map((a) => this.balanceAtBlock(a, this.isSolana(a) ? slot : evmBlock)))),
+    );
   }
 
   private isSolana(attached: WalletAssetRecord): boolean {
@@ -82,7 +84,8 @@ export class BalanceService {
 
   /** The chain's balance of the attachment's address at a block (a slot on Solana). */
   private chainBalance(attached: WalletAssetRecord, block: bigint): Promise<bigint> {
-    if (this.isSolana(attached)) return Promise.resolve(this.ctx.solana?.balance(attached.address, Number(block)) ?? 0n);
+    if (this.isSolana(attached))
+      return Promise.resolve(this.ctx.solana?.balance(attached.address, Number(block)) ?? 0n);
     const address = attached.address as Hex;
     return this.cache.balanceAt(address, block, () => this.ctx.chain.balanceAt(address, block));
   }
@@ -124,8 +127,14 @@ export class BalanceService {
     const first = Number(confirmedBlock) + 1;
     const last = first + network.confirmation_blocks + SETTLED_MARGIN_BLOCKS;
     for (let block = first; block <= last; block++) {
-      for (const w of this.ctx.store.scan<WithdrawalRecord>(C.withdrawals, withdrawalKeys.settledIn(walletId, assetId, block))) {
-        const fee = w.network_fee_units !== undefined ? BigInt(w.network_fee_units) : BigInt(w.gas_used ?? "0") * BigInt(w.effective_gas_price_wei ?? "0");
+      for (const w of this.ctx.store.scan<WithdrawalRecord>(
+        C.withdrawals,
+        withdrawalKeys.settledIn(walletId, assetId, block),
+      )) {
+        const fee =
+          w.network_fee_units !== undefined
+            ? BigInt(w.network_fee_units)
+            : BigInt(w.gas_used ?? "0") * BigInt(w.effective_gas_price_wei ?? "0");
         total += fee + (w.status === "completed" ? BigInt(w.amount_wei) : 0n);
       }
     }

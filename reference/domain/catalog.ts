@@ -6,13 +6,15 @@
 import type { Asset, Network, Web3WalletDetail } from "../../generated/types.ts";
 
 /** A catalog network: the spec's Network with the fields the sandbox always sets. */
-export type NetworkInfo = Network & Required<Pick<Network, "name" | "native_currency" | "confirmation_blocks" | "is_evm" | "disabled">>;
+export type NetworkInfo = Network &
+  Required<Pick<Network, "name" | "native_currency" | "confirmation_blocks" | "is_evm" | "disabled">>;
 
 /** evm, sol or tron: the spec's address_type values (AddressType of the real service's SDK). */
 export type AddressFamily = Web3WalletDetail["address_type"];
 
 /** A catalog asset: the spec's Asset with the fields the sandbox always sets. */
-export type AssetInfo = Asset & Required<Pick<Asset, "name" | "symbol" | "decimals" | "network_id" | "price_usd">> & { address_type: AddressFamily };
+export type AssetInfo = Asset &
+  Required<Pick<Asset, "name" | "symbol" | "decimals" | "network_id" | "price_usd">> & { address_type: AddressFamily };
 
 // Fixed UUID v4 ids: the real service's SDK refuses asset and network ids that are not UUID v4
 // (fystack/platform-sdk src/sdk.ts, requestWithdrawal and rescanTransaction).
@@ -39,7 +41,15 @@ function logo(symbol: string, color: string): string {
   return `data:image/svg+xml;utf8,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="16" fill="${color}"/><text x="16" y="20" font-size="9" text-anchor="middle" fill="#fff">${symbol}</text></svg>`)}`;
 }
 
-function nativeAsset(id: string, name: string, symbol: string, decimals: number, family: AddressFamily, networkId: string, color: string): AssetInfo {
+function nativeAsset(
+  id: string,
+  name: string,
+  symbol: string,
+  decimals: number,
+  family: AddressFamily,
+  networkId: string,
+  color: string,
+): AssetInfo {
   return {
     id,
     name,
@@ -86,7 +96,9 @@ export class Catalog {
     };
     this.solana = {
       id: SANDBOX_SOLANA_NETWORK_ID,
-      name: opts.solana ? "Sandbox Solana (LiteSVM)" : "Sandbox Solana (addresses only: the Solana runtime is not installed)",
+      name: opts.solana
+        ? "Sandbox Solana (LiteSVM)"
+        : "Sandbox Solana (addresses only: the Solana runtime is not installed)",
       is_evm: false,
       chain_id: SOLANA_CHAIN_ID,
       native_currency: "SOL",
@@ -109,7 +121,15 @@ export class Catalog {
     this.assets = [
       nativeAsset(SANDBOX_ETH_ASSET_ID, "Ether (sandbox)", "ETH", 18, "evm", SANDBOX_NETWORK_ID, "#627eea"),
       nativeAsset(SANDBOX_SOL_ASSET_ID, "Solana (sandbox)", "SOL", 9, "sol", SANDBOX_SOLANA_NETWORK_ID, "#9945ff"),
-      nativeAsset(SANDBOX_TRX_ASSET_ID, "Tron (sandbox, addresses only)", "TRX", 6, "tron", SANDBOX_TRON_NETWORK_ID, "#ff060a"),
+      nativeAsset(
+        SANDBOX_TRX_ASSET_ID,
+        "Tron (sandbox, addresses only)",
+        "TRX",
+        6,
+        "tron",
+        SANDBOX_TRON_NETWORK_ID,
+        "#ff060a",
+      ),
     ];
   }
 
@@ -135,7 +155,9 @@ export class Catalog {
   assetBySymbol(symbol: string, network: string): AssetInfo | undefined {
     const n = network.toLowerCase();
     const net = this.networks().find((x) => x.id.toLowerCase() === n || (x.internal_code ?? "").toLowerCase() === n);
-    return net ? this.assets.find((a) => a.network_id === net.id && a.symbol.toLowerCase() === symbol.toLowerCase()) : undefined;
+    return net
+      ? this.assets.find((a) => a.network_id === net.id && a.symbol.toLowerCase() === symbol.toLowerCase())
+      : undefined;
   }
 
   asset(id: string): AssetInfo | undefined {

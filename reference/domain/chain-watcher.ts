@@ -6,8 +6,8 @@ import type { Hex } from "viem";
 import type { ChainClient } from "../chain/chain-client.ts";
 import type { StateStore } from "../store/state-store.ts";
 import type { DepositService } from "./deposits.ts";
-import type { WithdrawalExecutor } from "./withdrawal-executor.ts";
 import { SerialRunner } from "./serial-runner.ts";
+import type { WithdrawalExecutor } from "./withdrawal-executor.ts";
 
 const CURSOR = "chain.scan_cursor";
 const GENESIS = "chain.genesis_hash";
@@ -112,7 +112,11 @@ export class ChainWatcher {
       const receipt = await this.chain.receipt(t.hash as Hex);
       if (!receipt) throw new Error(`block ${n}: no receipt yet for ${t.hash}; scanning it again`);
       if (receipt.status !== "success") continue;
-      this.deposits.recordDetected(attached, { hash: t.hash, from: t.from, to: t.to, valueWei: t.value, blockNumber: n, blockHash: block.hash as string }, scannedTo);
+      this.deposits.recordDetected(
+        attached,
+        { hash: t.hash, from: t.from, to: t.to, valueWei: t.value, blockNumber: n, blockHash: block.hash as string },
+        scannedTo,
+      );
     }
   }
 }

@@ -4,7 +4,7 @@
 export function toCsv<T extends object>(columns: readonly (keyof T & string)[], rows: readonly T[]): string {
   const lines = [columns.map(csvField).join(",")];
   for (const row of rows) lines.push(columns.map((c) => csvField(cell(row[c]))).join(","));
-  return lines.join("\r\n") + "\r\n";
+  return `${lines.join("\r\n")}\r\n`;
 }
 
 function cell(value: unknown): string {

@@ -1,16 +1,17 @@
 // Deposits: native transfers to a wallet's deposit address, on the EVM chain and on Solana. Detected
 // (deposit.pending) when the transaction is in a block (a slot); confirmed (deposit.confirmed) once it has
 // its network's confirmation_blocks confirmations. Deposits never need approval.
+
+import { createHash } from "node:crypto";
+import type { DepositEventPayload } from "../../generated/types.ts";
 import { formatAmount } from "./amounts.ts";
 import type { DomainContext } from "./context.ts";
 import { publishEvent } from "./events.ts";
-import { createHash } from "node:crypto";
-import type { DepositEventPayload } from "../../generated/types.ts";
 import { uuidFromBytes } from "./ids.ts";
-import { depositEventPayloadView } from "./views.ts";
 import { depositKeys, walletAssetKeys } from "./indexes.ts";
 import { C, type DepositRecord, type WalletAssetRecord } from "./records.ts";
 import { listTransaction } from "./transactions.ts";
+import { depositEventPayloadView } from "./views.ts";
 
 export interface DetectedTransfer {
   /** The transaction hash (EVM) or signature (Solana). */
@@ -43,7 +44,11 @@ export class DepositService {
 
   /** Records a detected deposit once (a rescan of the same block changes nothing). */
   recordDetected(attached: WalletAssetRecord, t: DetectedTransfer, head: bigint): DepositRecord | undefined {
-    const id = uuidFromBytes(createHash("sha256").update(t.key ?? t.hash.toLowerCase()).digest());
+    const id = uuidFromBytes(
+      createHash("sha256")
+        .update(t.key ?? t.hash.toLowerCase())
+        .digest(),
+    );
     if (this.ctx.store.get(C.deposits, id)) return undefined;
     const asset = this.ctx.catalog.asset(attached.asset_id)!;
     const at = this.ctx.now();
@@ -105,7 +110,13 @@ export class DepositService {
     if (stranded.length === 0) return;
     const at = this.ctx.now().toISOString();
     this.ctx.store.transact((tx) => {
-      for (const d of stranded) tx.put<DepositRecord>(C.deposits, { ...d, status: "failed", status_reason: "the sandbox chain was reset before the deposit confirmed", updated_at: at });
+      for (const d of stranded)
+        tx.put<DepositRecord>(C.deposits, {
+          ...d,
+          status: "failed",
+          status_reason: "the sandbox chain was reset before the deposit confirmed",
+          updated_at: at,
+        });
     });
   }
 

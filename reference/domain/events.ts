@@ -6,11 +6,32 @@ import type { WebhookEvent } from "../../generated/webhooks.ts";
 import type { StateStore, Tx } from "../store/state-store.ts";
 import { newId } from "./ids.ts";
 import { webhookKeys } from "./indexes.ts";
-import { C, type DeliveryRecord, type EventPayload, type EventRecord, type EventType, type WebhookRecord } from "./records.ts";
+import {
+  C,
+  type DeliveryRecord,
+  type EventPayload,
+  type EventRecord,
+  type EventType,
+  type WebhookRecord,
+} from "./records.ts";
 
-export function publishEvent(tx: Tx, store: StateStore, at: Date, workspaceId: string, type: EventType, data: EventPayload): EventRecord {
+export function publishEvent(
+  tx: Tx,
+  store: StateStore,
+  at: Date,
+  workspaceId: string,
+  type: EventType,
+  data: EventPayload,
+): EventRecord {
   // The type/payload pairing is the caller's (each publisher passes the payload its event type declares).
-  const event: EventRecord = { id: newId(), type, created_at: at.toISOString(), workspace_id: workspaceId, resource_id: resourceIdOf(data), payload: data };
+  const event: EventRecord = {
+    id: newId(),
+    type,
+    created_at: at.toISOString(),
+    workspace_id: workspaceId,
+    resource_id: resourceIdOf(data),
+    payload: data,
+  };
   tx.put(C.events, event);
   for (const webhook of store.scan<WebhookRecord>(C.webhooks, webhookKeys.activeOfWorkspace(workspaceId))) {
     if (webhook.event_types.includes(type)) tx.adopt(C.deliveries, newDelivery(webhook, event, event.created_at));
@@ -54,5 +75,11 @@ export function newDelivery(webhook: WebhookRecord, event: EventRecord, at: stri
  * src/types.ts), so its receivers and its verifier work unchanged.
  */
 export function eventBody(event: EventRecord, webhook: Pick<WebhookRecord, "id" | "url">): WebhookEvent {
-  return { webhook_id: webhook.id, resource_id: event.resource_id, url: webhook.url, payload: event.payload, event: event.type } as WebhookEvent;
+  return {
+    webhook_id: webhook.id,
+    resource_id: event.resource_id,
+    url: webhook.url,
+    payload: event.payload,
+    event: event.type,
+  } as WebhookEvent;
 }

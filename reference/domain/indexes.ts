@@ -4,9 +4,9 @@
 // bucket, so its cost is what it returns, not the size of the collection.
 import type { StateStore } from "../store/state-store.ts";
 import {
-  C,
   type ApiKeyRecord,
   type AuditRecord,
+  C,
   type DeliveryRecord,
   type DepositRecord,
   type SignRequestRecord,
@@ -79,7 +79,13 @@ export const deliveryKeys = {
   all: (d: DeliveryRecord): string[] => {
     const ws = `ws:${d.workspace_id}`;
     const hook = `${ws}:webhook:${d.webhook_id}`;
-    return [ws, `${ws}:status:${d.status}`, hook, `${hook}:status:${d.status}`, ...(d.status === "pending" ? ["status:pending"] : [])];
+    return [
+      ws,
+      `${ws}:status:${d.status}`,
+      hook,
+      `${hook}:status:${d.status}`,
+      ...(d.status === "pending" ? ["status:pending"] : []),
+    ];
   },
 };
 
@@ -96,19 +102,31 @@ export function defineIndexes(store: StateStore): void {
   const define = <T>(collection: string, keysOf: (r: T) => readonly string[]) => {
     if (!store.hasIndex(collection)) store.defineIndex<T>(collection, keysOf);
   };
-  define<WalletRecord>(C.wallets, (w) => [walletKeys.ofWorkspace(w.workspace_id), ...(w.status === "pending" ? [walletKeys.pending] : [])]);
-  define<WalletAssetRecord>(C.walletAssets, (a) => [walletAssetKeys.ofWallet(a.wallet_id), walletAssetKeys.byAddress(a.address, a.asset_id)]);
-  define<DepositRecord>(C.deposits, (d) => (d.status === "pending" ? [depositKeys.pending, depositKeys.pendingOn(d.network_id)] : []));
+  define<WalletRecord>(C.wallets, (w) => [
+    walletKeys.ofWorkspace(w.workspace_id),
+    ...(w.status === "pending" ? [walletKeys.pending] : []),
+  ]);
+  define<WalletAssetRecord>(C.walletAssets, (a) => [
+    walletAssetKeys.ofWallet(a.wallet_id),
+    walletAssetKeys.byAddress(a.address, a.asset_id),
+  ]);
+  define<DepositRecord>(C.deposits, (d) =>
+    d.status === "pending" ? [depositKeys.pending, depositKeys.pendingOn(d.network_id)] : [],
+  );
   define<WithdrawalRecord>(C.withdrawals, (w) => [
     withdrawalKeys.ofWallet(w.wallet_id),
     withdrawalKeys.ofWalletInStatus(w.wallet_id, w.status),
     withdrawalKeys.inStatus(w.status),
     ...(OPEN_WITHDRAWAL_STATUSES.has(w.status) ? [withdrawalKeys.open(w.wallet_id, w.asset_id)] : []),
-    ...((w.status === "completed" || w.status === "failed") && w.block_number !== undefined ? [withdrawalKeys.settledIn(w.wallet_id, w.asset_id, w.block_number)] : []),
+    ...((w.status === "completed" || w.status === "failed") && w.block_number !== undefined
+      ? [withdrawalKeys.settledIn(w.wallet_id, w.asset_id, w.block_number)]
+      : []),
     ...(isInFlight(w) && w.nonce !== undefined ? [withdrawalKeys.inFlightFrom(w.from_address)] : []),
   ]);
   define<TransactionRecord>(C.transactions, transactionKeys.all);
-  define<WebhookRecord>(C.webhooks, (w) => (w.status === "active" ? [webhookKeys.activeOfWorkspace(w.workspace_id)] : []));
+  define<WebhookRecord>(C.webhooks, (w) =>
+    w.status === "active" ? [webhookKeys.activeOfWorkspace(w.workspace_id)] : [],
+  );
   define<DeliveryRecord>(C.deliveries, deliveryKeys.all);
   define<AuditRecord>(C.audit, (a) => [auditKeys.ofWorkspace(a.workspace_id)]);
   define<ApiKeyRecord>(C.apiKeys, (k) => [apiKeyKeys.ofWorkspace(k.workspace_id)]);

@@ -32,7 +32,9 @@ export function deriveWalletAddress(masterSeed: Uint8Array, walletId: string): H
 }
 
 export function deriveSolanaKeypair(masterSeed: Uint8Array, walletId: string): SolanaKeypair {
-  return keypairFromSeed(new Uint8Array(createHmac("sha256", masterSeed).update(`custody-sandbox/sol/v1/${walletId}`, "utf8").digest()));
+  return keypairFromSeed(
+    new Uint8Array(createHmac("sha256", masterSeed).update(`custody-sandbox/sol/v1/${walletId}`, "utf8").digest()),
+  );
 }
 
 /** The wallet's address of a family. */

@@ -8,7 +8,8 @@ export interface PageQuery {
 
 /** The page a list handler was asked for; the spec's defaults are applied by the router before this. */
 export function pageQuery(query: { offset?: number; limit?: number }): PageQuery {
-  if (query.offset === undefined || query.limit === undefined) throw new Error("offset and limit reach list handlers with the spec's defaults applied");
+  if (query.offset === undefined || query.limit === undefined)
+    throw new Error("offset and limit reach list handlers with the spec's defaults applied");
   return { offset: query.offset, limit: query.limit };
 }
 

@@ -3,8 +3,18 @@
 // reference/api/mappers.ts turns them into the types of generated/types.ts, which stay the only
 // declaration of what the API returns.
 
+import type {
+  AuditLogEntry,
+  EventType,
+  Role,
+  WalletCreationState,
+  WalletPurpose,
+  WalletType,
+  WebhookDeliveryState,
+  WebhookDeliveryStatus,
+  WithdrawalStatus,
+} from "../../generated/types.ts";
 import type { WebhookEvent } from "../../generated/webhooks.ts";
-import type { AuditLogEntry, EventType, Role, WalletCreationState, WalletPurpose, WalletType, WebhookDeliveryState, WebhookDeliveryStatus, WithdrawalStatus } from "../../generated/types.ts";
 
 // The spec's value sets, used by the records (never re-declared here).
 export type { EventType, Role, WalletPurpose, WalletType, WithdrawalStatus };

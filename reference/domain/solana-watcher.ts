@@ -80,7 +80,19 @@ export class SolanaWatcher {
         for (const [to, { attached, from, lamports }] of received) {
           if (lamports === 0n) continue;
           const block = node.block(landed.slot);
-          this.deposits.recordDetected(attached, { hash: landed.signature, key: `sol:${landed.signature}:${to}`, from, to, valueWei: lamports, blockNumber: BigInt(landed.slot), blockHash: block?.blockhash ?? "" }, BigInt(node.head));
+          this.deposits.recordDetected(
+            attached,
+            {
+              hash: landed.signature,
+              key: `sol:${landed.signature}:${to}`,
+              from,
+              to,
+              valueWei: lamports,
+              blockNumber: BigInt(landed.slot),
+              blockHash: block?.blockhash ?? "",
+            },
+            BigInt(node.head),
+          );
         }
       }
       this.store.transact((tx) => tx.setMeta(CURSOR, String(sealed)));

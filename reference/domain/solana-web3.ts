@@ -4,9 +4,15 @@
 // {transaction, from, method: solana_signAndSendTransaction} (sign and send). Every answer is a base58
 // Ed25519 signature by the wallet's Solana key; a sent transaction's id is that signature.
 import { base58 } from "@scure/base";
-import { signBytes } from "../../lib/solana/keys.ts";
-import { decodeTransaction, encodeTransaction, signerKeys, WireFormatError, type Transaction } from "../../lib/solana/transaction.ts";
 import type { Web3SignRawRequest } from "../../generated/types.ts";
+import { signBytes } from "../../lib/solana/keys.ts";
+import {
+  decodeTransaction,
+  encodeTransaction,
+  signerKeys,
+  type Transaction,
+  WireFormatError,
+} from "../../lib/solana/transaction.ts";
 import { badRequest } from "../../runtime/errors.ts";
 import type { DomainContext } from "./context.ts";
 import type { SignRequestRecord, WalletRecord } from "./records.ts";
@@ -32,12 +38,22 @@ export class SolanaWeb3 {
   /** Refuses (400) what can never be signed, before the request is accepted. */
   checkRaw(wallet: WalletRecord & { address: string }, body: Web3SignRawRequest, method: SolanaRawMethod): void {
     const keypair = this.wallets.solanaKeypairOf(wallet.id);
-    if (body.from != null && body.from !== keypair.address) throw badRequest(`from: ${body.from} is not this wallet's Solana address (${keypair.address})`);
+    if (body.from != null && body.from !== keypair.address)
+      throw badRequest(`from: ${body.from} is not this wallet's Solana address (${keypair.address})`);
     const tx = this.decode(body, method);
     if (!signerKeys(tx.message).some((k) => base58.encode(k) === keypair.address)) {
-      throw badRequest(`${method === "solana_signTransaction" ? "data" : "transaction"}: the transaction does not need this wallet's signature (its signers are ${signerKeys(tx.message).map((k) => base58.encode(k)).join(", ")})`);
+      throw badRequest(
+        `${method === "solana_signTransaction" ? "data" : "transaction"}: the transaction does not need this wallet's signature (its signers are ${signerKeys(
+          tx.message,
+        )
+          .map((k) => base58.encode(k))
+          .join(", ")})`,
+      );
     }
-    if (method === "solana_signAndSendTransaction" && !this.ctx.solana) throw badRequest("transaction: this sandbox runs without its Solana runtime, so it cannot send; solana_signTransaction still signs");
+    if (method === "solana_signAndSendTransaction" && !this.ctx.solana)
+      throw badRequest(
+        "transaction: this sandbox runs without its Solana runtime, so it cannot send; solana_signTransaction still signs",
+      );
   }
 
   /** The base58 signature of the UTF-8 bytes of message, exactly as sent. */
@@ -63,12 +79,16 @@ export class SolanaWeb3 {
 
   private decode(body: Web3SignRawRequest, method: SolanaRawMethod): Transaction {
     const field = method === "solana_signTransaction" ? "data" : "transaction";
-    const text = (method === "solana_signTransaction" ? (body.data ?? body.transaction) : (body.transaction ?? body.data)) ?? "";
-    if (text === "" || /^0x/.test(text)) throw badRequest(`${field}: the serialized Solana transaction, base64, is required for ${method}`);
+    const text =
+      (method === "solana_signTransaction" ? (body.data ?? body.transaction) : (body.transaction ?? body.data)) ?? "";
+    if (text === "" || /^0x/.test(text))
+      throw badRequest(`${field}: the serialized Solana transaction, base64, is required for ${method}`);
     try {
       return decodeTransaction(new Uint8Array(Buffer.from(text, "base64")));
     } catch (error) {
-      throw badRequest(`${field}: not a serialized Solana transaction (${error instanceof WireFormatError ? error.message : "unreadable"})`);
+      throw badRequest(
+        `${field}: not a serialized Solana transaction (${error instanceof WireFormatError ? error.message : "unreadable"})`,
+      );
     }
   }
 }

@@ -70,7 +70,12 @@ export class SolanaWithdrawalExecutor {
   /** After the Solana ledger was replaced, transactions signed for the old one cannot land: fail them. */
   failForChainReset(): void {
     for (const w of inFlightWithdrawals(this.ctx.store).filter((w) => this.isMine(w))) {
-      markFailed(this.ctx, w, "chain_reset", "the sandbox's Solana ledger was reset; the transaction does not exist on the current one");
+      markFailed(
+        this.ctx,
+        w,
+        "chain_reset",
+        "the sandbox's Solana ledger was reset; the transaction does not exist on the current one",
+      );
     }
   }
 
@@ -83,7 +88,9 @@ export class SolanaWithdrawalExecutor {
   private sendApproved(): void {
     const node = this.ctx.solana;
     if (!node) return;
-    const fresh = [...this.ctx.store.scan<WithdrawalRecord>(C.withdrawals, withdrawalKeys.inStatus("approved"))].filter((w) => this.isMine(w) && w.raw_tx === undefined);
+    const fresh = [...this.ctx.store.scan<WithdrawalRecord>(C.withdrawals, withdrawalKeys.inStatus("approved"))].filter(
+      (w) => this.isMine(w) && w.raw_tx === undefined,
+    );
     if (fresh.length === 0) return;
     // The confirmed slot's blockhash: the one a wallet would use; usable for the next 150 slots.
     const { blockhash, lastValidBlockHeight } = node.latestBlockhash("confirmed");
@@ -97,10 +104,19 @@ export class SolanaWithdrawalExecutor {
 
   private sign(w: WithdrawalRecord, blockhash: string, lastValid: number): WithdrawalRecord {
     const keypair = this.wallets.solanaKeypairOf(w.wallet_id);
-    const message = transferMessage({ from: keypair.publicKey, to: base58.decode(w.recipient_address), lamports: BigInt(w.amount_wei) }, base58.decode(blockhash));
+    const message = transferMessage(
+      { from: keypair.publicKey, to: base58.decode(w.recipient_address), lamports: BigInt(w.amount_wei) },
+      base58.decode(blockhash),
+    );
     const signature = signBytes(message, keypair.seed);
     const wire = encodeTransaction([signature], message);
-    return { ...w, raw_tx: Buffer.from(wire).toString("base64"), tx_hash: base58.encode(signature), recent_blockhash: blockhash, last_valid_block_height: lastValid };
+    return {
+      ...w,
+      raw_tx: Buffer.from(wire).toString("base64"),
+      tx_hash: base58.encode(signature),
+      recent_blockhash: blockhash,
+      last_valid_block_height: lastValid,
+    };
   }
 
   /** Hands the stored bytes to the runtime; a first send it refuses fails the withdrawal (nothing landed). */
@@ -113,12 +129,16 @@ export class SolanaWithdrawalExecutor {
         // An expired blockhash is the reconciler's to judge; any other refusal of a first send is final.
         if (error.err !== "BlockhashNotFound" && !w.send_count) {
           markFailed(this.ctx, w, "send_failed", `the chain refused the transaction: ${error.message}`);
-          this.log(`withdrawal ${w.id}: the Solana runtime refused its transaction: ${error.message}; failed, funds released`);
+          this.log(
+            `withdrawal ${w.id}: the Solana runtime refused its transaction: ${error.message}; failed, funds released`,
+          );
         }
         return;
       }
       if (!(error instanceof SolanaTransactionRejected)) {
-        this.log(`withdrawal ${w.id}: sending ${w.tx_hash} failed (${error instanceof Error ? error.message : String(error)}); it stays in flight and is sent again`);
+        this.log(
+          `withdrawal ${w.id}: sending ${w.tx_hash} failed (${error instanceof Error ? error.message : String(error)}); it stays in flight and is sent again`,
+        );
         return;
       }
     }
@@ -149,7 +169,12 @@ export class SolanaWithdrawalExecutor {
         gas_used: landed.computeUnits.toString(),
         network_fee_units: landed.fee.toString(),
         confirmed_at: new Date(landed.blockTime * 1000).toISOString(),
-        ...(landed.err === null ? {} : { error: `the transaction failed on chain in slot ${landed.slot}: ${transactionErrorText(landed.err)} (it paid the fee)`, status_reason: "reverted" }),
+        ...(landed.err === null
+          ? {}
+          : {
+              error: `the transaction failed on chain in slot ${landed.slot}: ${transactionErrorText(landed.err)} (it paid the fee)`,
+              status_reason: "reverted",
+            }),
       });
       return;
     }
@@ -157,13 +182,20 @@ export class SolanaWithdrawalExecutor {
     // A blockhash the runtime does not know yet (its head went back a few slots in a crash) is not expired:
     // the same blockhash comes again at the same slot, and the resend below waits for it.
     if (node.head > w.last_valid_block_height!) {
-      markFailed(this.ctx, w, "blockhash_expired", `its blockhash ${w.recent_blockhash} expired (block height ${node.head} passed ${w.last_valid_block_height}) before the transaction landed; it can never land`);
+      markFailed(
+        this.ctx,
+        w,
+        "blockhash_expired",
+        `its blockhash ${w.recent_blockhash} expired (block height ${node.head} passed ${w.last_valid_block_height}) before the transaction landed; it can never land`,
+      );
       this.log(`withdrawal ${w.id}: blockhash expired before its transaction landed; failed, funds released`);
       return;
     }
     const last = w.last_sent_at ? Date.parse(w.last_sent_at) : 0;
     if (w.status === "processing" && this.ctx.now().getTime() - last < (this.opts.resendAfterMs ?? 2_000)) return;
-    this.log(`withdrawal ${w.id}: transaction ${w.tx_hash} is not known to the Solana runtime; sending the stored bytes again (send ${(w.send_count ?? 0) + 1})`);
+    this.log(
+      `withdrawal ${w.id}: transaction ${w.tx_hash} is not known to the Solana runtime; sending the stored bytes again (send ${(w.send_count ?? 0) + 1})`,
+    );
     this.send(w);
   }
 }

@@ -10,7 +10,7 @@ import { assertWorkspace } from "./access.ts";
 import type { DomainContext } from "./context.ts";
 import { transactionKeys } from "./indexes.ts";
 import type { PageQuery } from "./paging.ts";
-import { C, type Actor, type DepositRecord, type TransactionRecord, type WithdrawalRecord } from "./records.ts";
+import { type Actor, C, type DepositRecord, type TransactionRecord, type WithdrawalRecord } from "./records.ts";
 import { depositTransactionView, withdrawalTransactionView } from "./views.ts";
 
 /** Column order of the CSV export: the Transaction fields in the spec's schema order. */
@@ -36,10 +36,20 @@ export const TRANSACTION_CSV_COLUMNS: readonly (keyof Transaction & string)[] = 
 const LISTED = "transactions.listed";
 
 /** Lists a deposit (when detected) or a withdrawal (when first broadcast), in the commit that makes it a transaction. */
-export function listTransaction(tx: Tx, direction: "deposit" | "withdrawal", source: DepositRecord | WithdrawalRecord): void {
+export function listTransaction(
+  tx: Tx,
+  direction: "deposit" | "withdrawal",
+  source: DepositRecord | WithdrawalRecord,
+): void {
   const id = `${direction}:${source.id}`;
   if (tx.get(C.transactions, id)) return;
-  tx.put<TransactionRecord>(C.transactions, { id, workspace_id: source.workspace_id, wallet_id: source.wallet_id, direction, source_id: source.id });
+  tx.put<TransactionRecord>(C.transactions, {
+    id,
+    workspace_id: source.workspace_id,
+    wallet_id: source.wallet_id,
+    direction,
+    source_id: source.id,
+  });
 }
 
 export interface TransactionFilter {
@@ -53,7 +63,14 @@ export class TransactionService {
   /** One page of the workspace's transactions, optionally one wallet's or one direction's. */
   page(actor: Actor, workspaceId: string, filter: TransactionFilter, page: PageQuery): Transaction[] {
     assertWorkspace(actor, workspaceId);
-    return this.ctx.store.page<TransactionRecord>(C.transactions, transactionKeys.ofWorkspace(actor.workspaceId, filter), page.offset, page.limit).map((t) => this.view(t));
+    return this.ctx.store
+      .page<TransactionRecord>(
+        C.transactions,
+        transactionKeys.ofWorkspace(actor.workspaceId, filter),
+        page.offset,
+        page.limit,
+      )
+      .map((t) => this.view(t));
   }
 
   /** Every transaction of the workspace within [from, to] (created_at, inclusive), oldest first: the export. */
@@ -63,7 +80,10 @@ export class TransactionService {
     const to = parseBound(window.to, "to");
     if (from !== undefined && to !== undefined && from > to) throw badRequest("from: must not be after to");
     const out: Transaction[] = [];
-    for (const t of this.ctx.store.scan<TransactionRecord>(C.transactions, transactionKeys.ofWorkspace(actor.workspaceId))) {
+    for (const t of this.ctx.store.scan<TransactionRecord>(
+      C.transactions,
+      transactionKeys.ofWorkspace(actor.workspaceId),
+    )) {
       const view = this.view(t);
       const at = Date.parse(view.created_at);
       if ((from === undefined || at >= from) && (to === undefined || at <= to)) out.push(view);
@@ -79,8 +99,12 @@ export class TransactionService {
     const store = this.ctx.store;
     if (store.getMeta(LISTED) === true) return;
     const missing = [
-      ...store.list<DepositRecord>(C.deposits).map((d) => ({ at: d.detected_at, direction: "deposit" as const, source: d })),
-      ...store.list<WithdrawalRecord>(C.withdrawals, (w) => w.sent_at !== undefined).map((w) => ({ at: w.sent_at as string, direction: "withdrawal" as const, source: w })),
+      ...store
+        .list<DepositRecord>(C.deposits)
+        .map((d) => ({ at: d.detected_at, direction: "deposit" as const, source: d })),
+      ...store
+        .list<WithdrawalRecord>(C.withdrawals, (w) => w.sent_at !== undefined)
+        .map((w) => ({ at: w.sent_at as string, direction: "withdrawal" as const, source: w })),
     ].filter((m) => store.get(C.transactions, `${m.direction}:${m.source.id}`) === undefined);
     missing.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
     store.transact((tx) => {
@@ -90,8 +114,11 @@ export class TransactionService {
   }
 
   private view(t: TransactionRecord): Transaction {
-    if (t.direction === "deposit") return depositTransactionView(this.ctx.store.get<DepositRecord>(C.deposits, t.source_id) as DepositRecord);
-    return withdrawalTransactionView(this.ctx.store.get<WithdrawalRecord>(C.withdrawals, t.source_id) as WithdrawalRecord);
+    if (t.direction === "deposit")
+      return depositTransactionView(this.ctx.store.get<DepositRecord>(C.deposits, t.source_id) as DepositRecord);
+    return withdrawalTransactionView(
+      this.ctx.store.get<WithdrawalRecord>(C.withdrawals, t.source_id) as WithdrawalRecord,
+    );
   }
 }
 

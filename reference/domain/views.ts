@@ -1,6 +1,8 @@
 // Public views: storage records → the objects the API returns and events carry. Internal fields
 // (secrets, signed raw transactions before broadcast, idempotency hashes, retry bookkeeping) never
 // leave through here.
+
+import { createHash } from "node:crypto";
 import type {
   ApiKey,
   ApiKeyWithSecret,
@@ -20,9 +22,8 @@ import type {
   WebhookDelivery,
   Withdrawal,
 } from "../../generated/types.ts";
-import type { AddressFamily, AssetInfo, NetworkInfo } from "./catalog.ts";
 import type { BalanceView } from "./balances.ts";
-import { createHash } from "node:crypto";
+import type { AddressFamily, AssetInfo, NetworkInfo } from "./catalog.ts";
 import { eventBody } from "./events.ts";
 import { uuidFromBytes } from "./ids.ts";
 import type {
@@ -48,7 +49,10 @@ function compact<T extends object>(o: T): T {
  * (WalletByWorkspaceResponse of fystack/platform-sdk src/types.ts); keys here administer every wallet
  * of their workspace, so role is wallet_admin. `value` is the USD value and symbols held, when known.
  */
-export function walletView(w: WalletRecord, value?: { value_usd: string; top_assets: { symbol: string; logo_url?: string }[] }): Wallet {
+export function walletView(
+  w: WalletRecord,
+  value?: { value_usd: string; top_assets: { symbol: string; logo_url?: string }[] },
+): Wallet {
   return compact({
     id: w.id,
     workspace_id: w.workspace_id,
@@ -107,9 +111,21 @@ export function walletAssetView(a: WalletAssetRecord, asset?: AssetInfo): Wallet
  * A deposit address of a family's network; qr_code is the text a QR code of it encodes (the spec's
  * choice): EIP-681 for evm, a Solana Pay URL for sol, the bare address for tron.
  */
-export function depositAddressView(a: { wallet_id: string; network_id: string; address: string; asset_id?: string }, family: AddressFamily, chainId: number | undefined): DepositAddress {
-  const qr = family === "evm" ? `ethereum:${a.address}@${chainId}` : family === "sol" ? `solana:${a.address}` : a.address;
-  return compact({ wallet_id: a.wallet_id, asset_id: a.asset_id, network_id: a.network_id, address: a.address, address_type: family, qr_code: qr });
+export function depositAddressView(
+  a: { wallet_id: string; network_id: string; address: string; asset_id?: string },
+  family: AddressFamily,
+  chainId: number | undefined,
+): DepositAddress {
+  const qr =
+    family === "evm" ? `ethereum:${a.address}@${chainId}` : family === "sol" ? `solana:${a.address}` : a.address;
+  return compact({
+    wallet_id: a.wallet_id,
+    asset_id: a.asset_id,
+    network_id: a.network_id,
+    address: a.address,
+    address_type: family,
+    qr_code: qr,
+  });
 }
 
 export function networkView(n: NetworkInfo): Network {
@@ -174,9 +190,27 @@ export function withdrawalView(w: WithdrawalRecord): Withdrawal {
     transaction_id: sent ? w.tx_hash : undefined,
     error_reason: w.error,
     transaction: sent
-      ? compact({ hash: w.tx_hash, from: w.from_address, to: w.recipient_address, value_wei: w.amount_wei, nonce: w.nonce, sent_at: w.sent_at, block_number: w.block_number, block_hash: w.block_hash })
+      ? compact({
+          hash: w.tx_hash,
+          from: w.from_address,
+          to: w.recipient_address,
+          value_wei: w.amount_wei,
+          nonce: w.nonce,
+          sent_at: w.sent_at,
+          block_number: w.block_number,
+          block_hash: w.block_hash,
+        })
       : undefined,
-    withdrawal_approvals: w.approvals.map((a) => compact({ id: a.id, user_id: a.key_id, status: a.decision, comment: a.comment, created_at: a.at, updated_at: a.at })),
+    withdrawal_approvals: w.approvals.map((a) =>
+      compact({
+        id: a.id,
+        user_id: a.key_id,
+        status: a.decision,
+        comment: a.comment,
+        created_at: a.at,
+        updated_at: a.at,
+      }),
+    ),
   });
 }
 
@@ -233,7 +267,12 @@ export function depositTransactionView(d: DepositRecord): Transaction {
 
 /** A sent withdrawal as a chain transaction: pending until its receipt, then confirmed or failed. */
 export function withdrawalTransactionView(w: WithdrawalRecord): Transaction {
-  const status = w.status === "completed" ? ("confirmed" as const) : w.status === "failed" ? ("failed" as const) : ("pending" as const);
+  const status =
+    w.status === "completed"
+      ? ("confirmed" as const)
+      : w.status === "failed"
+        ? ("failed" as const)
+        : ("pending" as const);
   return compact({
     id: `wtx_${(w.tx_hash ?? w.id).replace(/^0x/, "")}`,
     workspace_id: w.workspace_id,
@@ -277,11 +316,16 @@ function nextAttemptAt(d: DeliveryRecord, webhook: WebhookRecord | undefined): s
   if (d.status !== "pending") return d.next_attempt_at;
   const h = webhook?.health;
   if (h?.state === "disabled") return undefined; // waits for enableWebhook
-  if (h?.state === "backing_off" && h.backoff_until && (!d.next_attempt_at || h.backoff_until > d.next_attempt_at)) return h.backoff_until;
+  if (h?.state === "backing_off" && h.backoff_until && (!d.next_attempt_at || h.backoff_until > d.next_attempt_at))
+    return h.backoff_until;
   return d.next_attempt_at;
 }
 
-export function deliveryView(d: DeliveryRecord, event: EventRecord | undefined, webhook: WebhookRecord | undefined): WebhookDelivery {
+export function deliveryView(
+  d: DeliveryRecord,
+  event: EventRecord | undefined,
+  webhook: WebhookRecord | undefined,
+): WebhookDelivery {
   return compact({
     id: d.id,
     delivery_id: d.id,
@@ -308,7 +352,16 @@ export function webhookDeleteResultView(w: WebhookRecord): WebhookDeleteResult {
 }
 
 export function apiKeyView(k: ApiKeyRecord): ApiKey {
-  return compact({ id: k.id, workspace_id: k.workspace_id, name: k.name, role: k.role, scopes: [...k.scopes] as Scope[], status: k.status, created_at: k.created_at, revoked_at: k.revoked_at });
+  return compact({
+    id: k.id,
+    workspace_id: k.workspace_id,
+    name: k.name,
+    role: k.role,
+    scopes: [...k.scopes] as Scope[],
+    status: k.status,
+    created_at: k.created_at,
+    revoked_at: k.revoked_at,
+  });
 }
 
 /** Only for the answer to createApiKey: the one time the secret is shown. */

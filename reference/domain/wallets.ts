@@ -2,25 +2,41 @@
 // their deposit addresses. Each wallet has one address per family (evm, sol, tron), derived from its own
 // keys (key-derivation.ts); an attached asset's deposit address is the wallet's address of its family.
 import { randomUUID } from "node:crypto";
+import type { SolanaKeypair } from "../../lib/solana/keys.ts";
 import { badRequest, conflict, notFound } from "../../runtime/errors.ts";
 import { assertWorkspace, findWallet } from "./access.ts";
+import type { AddressFamily } from "./catalog.ts";
 import type { DomainContext } from "./context.ts";
 import { publishEvent } from "./events.ts";
 import { newId } from "./ids.ts";
-import { deriveAddressOf, deriveSolanaKeypair, deriveWalletAddress, deriveWalletPrivateKey, type Hex } from "./key-derivation.ts";
-import type { SolanaKeypair } from "../../lib/solana/keys.ts";
-import type { AddressFamily } from "./catalog.ts";
 import { walletAssetKeys, walletKeys } from "./indexes.ts";
+import {
+  deriveAddressOf,
+  deriveSolanaKeypair,
+  deriveWalletAddress,
+  deriveWalletPrivateKey,
+  type Hex,
+} from "./key-derivation.ts";
 import type { PageQuery } from "./paging.ts";
+import {
+  type Actor,
+  C,
+  type WalletAssetRecord,
+  type WalletPurpose,
+  type WalletRecord,
+  type WalletType,
+} from "./records.ts";
 import { creationStatusView } from "./views.ts";
-import { C, type Actor, type WalletAssetRecord, type WalletPurpose, type WalletRecord, type WalletType } from "./records.ts";
 
 export class WalletService {
   private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(private readonly ctx: DomainContext) {}
 
-  create(actor: Actor, input: { name: string; wallet_type?: WalletType; wallet_purpose?: WalletPurpose }): WalletRecord {
+  create(
+    actor: Actor,
+    input: { name: string; wallet_type?: WalletType; wallet_purpose?: WalletPurpose },
+  ): WalletRecord {
     const now = this.ctx.now().toISOString();
     const wallet: WalletRecord = {
       id: newId(),
@@ -48,7 +64,12 @@ export class WalletService {
 
   /** One page of the workspace's wallets, oldest first. */
   page(actor: Actor, page: PageQuery): WalletRecord[] {
-    return this.ctx.store.page<WalletRecord>(C.wallets, walletKeys.ofWorkspace(actor.workspaceId), page.offset, page.limit);
+    return this.ctx.store.page<WalletRecord>(
+      C.wallets,
+      walletKeys.ofWorkspace(actor.workspaceId),
+      page.offset,
+      page.limit,
+    );
   }
 
   /** Completes every creation a previous run left pending (after a restart with --data). */
@@ -63,7 +84,10 @@ export class WalletService {
     const asset = this.ctx.catalog.asset(assetId);
     if (!asset) throw badRequest(`asset_id: unknown asset '${assetId}'`);
     const network = this.ctx.catalog.networkOf(asset);
-    if (network.disabled) throw badRequest(`asset_id: ${asset.symbol} is on ${network.name}, which moves no funds; its addresses are read with getDepositAddress?address_type=${asset.address_type}`);
+    if (network.disabled)
+      throw badRequest(
+        `asset_id: ${asset.symbol} is on ${network.name}, which moves no funds; its addresses are read with getDepositAddress?address_type=${asset.address_type}`,
+      );
     const id = `${wallet.id}:${asset.id}`;
     // Attaching twice answers the attachment that exists: wallets get their native assets on creation.
     const existing = this.ctx.store.get<WalletAssetRecord>(C.walletAssets, id);
@@ -88,13 +112,26 @@ export class WalletService {
   /** One page of a wallet's attached assets, oldest first. */
   attachedAssetsPage(actor: Actor, walletId: string, page: PageQuery): WalletAssetRecord[] {
     const wallet = findWallet(this.ctx.store, actor, walletId);
-    return this.ctx.store.page<WalletAssetRecord>(C.walletAssets, walletAssetKeys.ofWallet(wallet.id), page.offset, page.limit);
+    return this.ctx.store.page<WalletAssetRecord>(
+      C.walletAssets,
+      walletAssetKeys.ofWallet(wallet.id),
+      page.offset,
+      page.limit,
+    );
   }
 
   /** The wallet's address of a family and that family's network; 404 while the wallet is being created. */
-  addressOfType(actor: Actor, walletId: string, family: AddressFamily): { wallet_id: string; network_id: string; address: string } {
+  addressOfType(
+    actor: Actor,
+    walletId: string,
+    family: AddressFamily,
+  ): { wallet_id: string; network_id: string; address: string } {
     const wallet = this.readyWallet(actor, walletId, notFound);
-    return { wallet_id: wallet.id, network_id: this.ctx.catalog.networkOfFamily(family).id, address: this.addressOf(wallet, family) };
+    return {
+      wallet_id: wallet.id,
+      network_id: this.ctx.catalog.networkOfFamily(family).id,
+      address: this.addressOf(wallet, family),
+    };
   }
 
   /** The address of a ready wallet in a family (the stored EVM address, the others derived). */
@@ -123,7 +160,8 @@ export class WalletService {
    */
   readyWallet(actor: Actor, walletId: string, refuse: (message: string) => Error): WalletRecord & { address: string } {
     const wallet = findWallet(this.ctx.store, actor, walletId);
-    if (wallet.status !== "success" || !wallet.address) throw refuse(`wallet is not ready (creation status is ${wallet.status})`);
+    if (wallet.status !== "success" || !wallet.address)
+      throw refuse(`wallet is not ready (creation status is ${wallet.status})`);
     return wallet as WalletRecord & { address: string };
   }
 
@@ -155,7 +193,7 @@ export class WalletService {
 
   private complete(walletId: string): void {
     const wallet = this.ctx.store.get<WalletRecord>(C.wallets, walletId);
-    if (!wallet || wallet.status !== "pending") return;
+    if (wallet?.status !== "pending") return;
     const at = this.ctx.now();
     const updated: WalletRecord = {
       ...wallet,

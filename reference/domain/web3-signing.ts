@@ -5,18 +5,23 @@
 // solana_* methods are signed with the wallet's Solana key (solana-web3.ts).
 // Final states are reached within a second, well inside the SDK's 10 polls (src/utils/statusPoller.ts).
 import { createHash } from "node:crypto";
-import { isAddress, isHex, type Hex, type TypedDataDefinition } from "viem";
+import { type Hex, isAddress, isHex, type TypedDataDefinition } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import type {
+  Web3SignRawRequest,
+  Web3SignRequest,
+  Web3SignStatus,
+  Web3TransactionStatus,
+} from "../../generated/types.ts";
 import { badRequest, conflict, notFound } from "../../runtime/errors.ts";
 import { canonicalJson } from "../../runtime/webhooks/signature.ts";
-import type { Web3SignRawRequest, Web3SignRequest, Web3SignStatus, Web3TransactionStatus } from "../../generated/types.ts";
 import type { DomainContext } from "./context.ts";
 import { newId } from "./ids.ts";
 import { signRequestKeys } from "./indexes.ts";
-import { C, type Actor, type SignRequestRecord } from "./records.ts";
 import type { NonceAllocator } from "./nonce-allocator.ts";
+import { type Actor, C, type SignRequestRecord } from "./records.ts";
+import { isSolanaMethod, SolanaWeb3, solanaRawMethod } from "./solana-web3.ts";
 import type { WalletService } from "./wallets.ts";
-import { isSolanaMethod, solanaRawMethod, SolanaWeb3 } from "./solana-web3.ts";
 
 type Kind = SignRequestRecord["kind"];
 
@@ -32,12 +37,23 @@ export class Web3SigningService {
     this.solana = new SolanaWeb3(ctx, wallets);
   }
 
-  requestSign(actor: Actor, walletId: string, body: Web3SignRequest, idempotencyKey?: string): { transaction_id: string } {
-    if (body.method === "eth_signTypedData_v4" && !body.typed_data) throw badRequest("typed_data: required for eth_signTypedData_v4");
+  requestSign(
+    actor: Actor,
+    walletId: string,
+    body: Web3SignRequest,
+    idempotencyKey?: string,
+  ): { transaction_id: string } {
+    if (body.method === "eth_signTypedData_v4" && !body.typed_data)
+      throw badRequest("typed_data: required for eth_signTypedData_v4");
     return this.accept(actor, walletId, "sign", body.method, body, idempotencyKey);
   }
 
-  signRaw(actor: Actor, walletId: string, body: Web3SignRawRequest, idempotencyKey?: string): { transaction_id: string } {
+  signRaw(
+    actor: Actor,
+    walletId: string,
+    body: Web3SignRawRequest,
+    idempotencyKey?: string,
+  ): { transaction_id: string } {
     const solana = solanaRawMethod(body);
     if (solana) {
       this.solana.checkRaw(this.wallets.readyWallet(actor, walletId, badRequest), body, solana);
@@ -49,18 +65,36 @@ export class Web3SigningService {
 
   signStatus(actor: Actor, walletId: string, id: string): Web3SignStatus {
     const r = this.find(actor, walletId, id, "sign");
-    return compact({ status: r.status, signature: r.signature, transaction_id: r.id, created_at: r.created_at, updated_at: r.updated_at, approvals: [], failed_reason: r.failed_reason });
+    return compact({
+      status: r.status,
+      signature: r.signature,
+      transaction_id: r.id,
+      created_at: r.created_at,
+      updated_at: r.updated_at,
+      approvals: [],
+      failed_reason: r.failed_reason,
+    });
   }
 
   /** Also answers a solana_signMessage request, with its signature in hash: the SolanaSigner polls here for it. */
   transactionStatus(actor: Actor, walletId: string, id: string): Web3TransactionStatus {
     const r = this.find(actor, walletId, id, "transaction");
-    return compact({ transaction_id: r.id, status: r.status, method: r.method, hash: r.hash ?? r.signature, created_at: r.created_at, updated_at: r.updated_at, approvals: [], failed_reason: r.failed_reason });
+    return compact({
+      transaction_id: r.id,
+      status: r.status,
+      method: r.method,
+      hash: r.hash ?? r.signature,
+      created_at: r.created_at,
+      updated_at: r.updated_at,
+      approvals: [],
+      failed_reason: r.failed_reason,
+    });
   }
 
   /** Works on every request a previous run left pending (after a restart with --data). */
   resumePending(): void {
-    for (const r of this.ctx.store.scan<SignRequestRecord>(C.signRequests, signRequestKeys.pending)) this.schedule(r.id);
+    for (const r of this.ctx.store.scan<SignRequestRecord>(C.signRequests, signRequestKeys.pending))
+      this.schedule(r.id);
   }
 
   close(): void {
@@ -69,13 +103,28 @@ export class Web3SigningService {
   }
 
   /** Stores a pending request, or answers the one made before with the same idempotency key and body. */
-  private accept(actor: Actor, walletId: string, kind: Kind, method: string, body: object, idempotencyKey?: string): { transaction_id: string } {
+  private accept(
+    actor: Actor,
+    walletId: string,
+    kind: Kind,
+    method: string,
+    body: object,
+    idempotencyKey?: string,
+  ): { transaction_id: string } {
     const wallet = this.wallets.readyWallet(actor, walletId, badRequest);
-    const requestHash = createHash("sha256").update(canonicalJson({ kind, wallet_id: wallet.id, body })).digest("hex");
+    const requestHash = createHash("sha256")
+      .update(canonicalJson({ kind, wallet_id: wallet.id, body }))
+      .digest("hex");
     if (idempotencyKey !== undefined) {
-      const previous = this.ctx.store.page<SignRequestRecord>(C.signRequests, signRequestKeys.byIdempotencyKey(actor.workspaceId, idempotencyKey), 0, 1)[0];
+      const previous = this.ctx.store.page<SignRequestRecord>(
+        C.signRequests,
+        signRequestKeys.byIdempotencyKey(actor.workspaceId, idempotencyKey),
+        0,
+        1,
+      )[0];
       if (previous) {
-        if (previous.request_hash !== requestHash) throw conflict("idempotencyKey was already used with a different request");
+        if (previous.request_hash !== requestHash)
+          throw conflict("idempotencyKey was already used with a different request");
         return { transaction_id: previous.id };
       }
     }
@@ -103,7 +152,8 @@ export class Web3SigningService {
     const wallet = this.wallets.get(actor, walletId);
     const r = this.ctx.store.get<SignRequestRecord>(C.signRequests, id);
     const readable = r !== undefined && (r.kind === kind || (kind === "transaction" && isSolanaMethod(r.method)));
-    if (!r || r.wallet_id !== wallet.id || !readable) throw notFound(`${kind === "sign" ? "signing request" : "transaction"} not found`);
+    if (!r || r.wallet_id !== wallet.id || !readable)
+      throw notFound(`${kind === "sign" ? "signing request" : "transaction"} not found`);
     return r;
   }
 
@@ -118,17 +168,30 @@ export class Web3SigningService {
 
   private async work(id: string): Promise<void> {
     const r = this.ctx.store.get<SignRequestRecord>(C.signRequests, id);
-    if (!r || r.status !== "pending") return;
+    if (r?.status !== "pending") return;
     let update: Partial<SignRequestRecord>;
     try {
-      if (isSolanaMethod(r.method)) update = r.kind === "sign" ? { status: "confirmed", signature: this.solana.signMessage(r) } : { status: "completed", hash: this.solana.signRaw(r) };
-      else update = r.kind === "sign" ? { status: "confirmed", signature: await this.sign(r) } : { status: "completed", hash: await this.send(r) };
+      if (isSolanaMethod(r.method))
+        update =
+          r.kind === "sign"
+            ? { status: "confirmed", signature: this.solana.signMessage(r) }
+            : { status: "completed", hash: this.solana.signRaw(r) };
+      else
+        update =
+          r.kind === "sign"
+            ? { status: "confirmed", signature: await this.sign(r) }
+            : { status: "completed", hash: await this.send(r) };
     } catch (error) {
-      update = { status: "failed", failed_reason: error instanceof Error ? error.message.split("\n")[0] : String(error) };
+      update = {
+        status: "failed",
+        failed_reason: error instanceof Error ? error.message.split("\n")[0] : String(error),
+      };
     }
     const latest = this.ctx.store.get<SignRequestRecord>(C.signRequests, id);
-    if (!latest || latest.status !== "pending") return;
-    this.ctx.store.transact((tx) => tx.put(C.signRequests, { ...latest, ...update, updated_at: this.ctx.now().toISOString() }));
+    if (latest?.status !== "pending") return;
+    this.ctx.store.transact((tx) =>
+      tx.put(C.signRequests, { ...latest, ...update, updated_at: this.ctx.now().toISOString() }),
+    );
   }
 
   private account(r: SignRequestRecord) {
@@ -149,15 +212,30 @@ export class Web3SigningService {
     const body = r.body as unknown as Web3SignRawRequest;
     const account = this.account(r);
     const chainId = this.ctx.chain.chainId;
-    if (body.chainId != null && Number(body.chainId) !== chainId) throw new Error(`chainId ${String(body.chainId)} is not this network's (${chainId})`);
+    if (body.chainId != null && Number(body.chainId) !== chainId)
+      throw new Error(`chainId ${String(body.chainId)} is not this network's (${chainId})`);
     const to = (body.to ?? undefined) as Hex | undefined;
     const data = (body.data ?? undefined) as Hex | undefined;
     const value = big(body.value) ?? 0n;
     const fees = body.maxFeePerGas == null ? await this.ctx.chain.fees() : undefined;
     const maxFeePerGas = big(body.maxFeePerGas) ?? (fees as { maxFeePerGas: bigint }).maxFeePerGas;
     const maxPriorityFeePerGas = big(body.maxPriorityFeePerGas) ?? fees?.maxPriorityFeePerGas ?? maxFeePerGas;
-    const gas = big(body.gasLimit) ?? (await this.ctx.chain.viem.estimateGas({ account: account.address, to, data, value }));
-    const signAndSend = async (nonce: number) => this.ctx.chain.sendRaw(await account.signTransaction({ type: "eip1559", chainId, to, data, value, nonce, gas, maxFeePerGas, maxPriorityFeePerGas }));
+    const gas =
+      big(body.gasLimit) ?? (await this.ctx.chain.viem.estimateGas({ account: account.address, to, data, value }));
+    const signAndSend = async (nonce: number) =>
+      this.ctx.chain.sendRaw(
+        await account.signTransaction({
+          type: "eip1559",
+          chainId,
+          to,
+          data,
+          value,
+          nonce,
+          gas,
+          maxFeePerGas,
+          maxPriorityFeePerGas,
+        }),
+      );
     if (body.nonce != null) return signAndSend(Number(body.nonce));
     // The wallet's withdrawals take nonces from the same allocator: never one that a withdrawal holds.
     return this.nonces.exclusive(async () => signAndSend((await this.nonces.allocate(account.address, 1))[0]!));
@@ -176,7 +254,12 @@ function big(x: unknown): bigint | undefined {
  * bigints as strings. The primary type is the one no other type refers to, as EIP-712 tools derive it.
  */
 export function typedDataOf(json: string): TypedDataDefinition {
-  let parsed: { domain?: Record<string, unknown>; types?: Record<string, { name: string; type: string }[]>; message?: Record<string, unknown>; primaryType?: string };
+  let parsed: {
+    domain?: Record<string, unknown>;
+    types?: Record<string, { name: string; type: string }[]>;
+    message?: Record<string, unknown>;
+    primaryType?: string;
+  };
   try {
     parsed = JSON.parse(json);
   } catch {
@@ -184,12 +267,19 @@ export function typedDataOf(json: string): TypedDataDefinition {
   }
   const types = { ...(parsed.types ?? {}) };
   delete types.EIP712Domain;
-  const referenced = new Set(Object.values(types).flatMap((fields) => fields.map((f) => f.type.replace(/\[\d*\]$/, ""))));
+  const referenced = new Set(
+    Object.values(types).flatMap((fields) => fields.map((f) => f.type.replace(/\[\d*\]$/, ""))),
+  );
   const primaryType = parsed.primaryType ?? Object.keys(types).find((t) => !referenced.has(t));
   if (!primaryType || !types[primaryType]) throw new Error("typed_data has no primary type");
   const domain = { ...(parsed.domain ?? {}) };
   if (domain.chainId !== undefined) domain.chainId = BigInt(domain.chainId as string);
-  return { domain, types, primaryType, message: normalize(primaryType, parsed.message ?? {}, types) } as unknown as TypedDataDefinition;
+  return {
+    domain,
+    types,
+    primaryType,
+    message: normalize(primaryType, parsed.message ?? {}, types),
+  } as unknown as TypedDataDefinition;
 }
 
 /** Integer members given as strings become bigints, at every depth, so the EIP-712 encoder takes them. */

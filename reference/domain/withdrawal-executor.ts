@@ -12,17 +12,17 @@
 //        unknown, nonce passed → another transaction used the nonce: failed, funds released.
 // A withdrawal is never signed twice and never sent as two different transactions; one that waits is
 // resent and logged, and its record says when it was last sent.
-import { keccak256, type Hex } from "viem";
+import { type Hex, keccak256 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { ChainRpcError } from "../chain/backend.ts";
-import { TRANSFER_GAS, type ChainFees } from "../chain/chain-client.ts";
-import type { DomainContext } from "./context.ts";
+import { type ChainFees, TRANSFER_GAS } from "../chain/chain-client.ts";
 import type { StateStore } from "../store/state-store.ts";
+import type { DomainContext } from "./context.ts";
 import { withdrawalKeys } from "./indexes.ts";
 import { isInFlight, NonceAllocator } from "./nonce-allocator.ts";
 import { C, type WithdrawalRecord } from "./records.ts";
-import type { WalletService } from "./wallets.ts";
 import { SerialRunner } from "./serial-runner.ts";
+import type { WalletService } from "./wallets.ts";
 import { markFailed, markSent, markSettled } from "./withdrawal-transitions.ts";
 
 export interface ExecutorOptions {
@@ -88,14 +88,20 @@ export class WithdrawalExecutor {
    */
   failForChainReset(): void {
     for (const w of inFlightWithdrawals(this.ctx.store).filter((w) => this.isMine(w))) {
-      this.commitFailed(w, "chain_reset", "the sandbox chain was reset; the transaction does not exist on the current chain");
+      this.commitFailed(
+        w,
+        "chain_reset",
+        "the sandbox chain was reset; the transaction does not exist on the current chain",
+      );
     }
   }
 
   // ---- step 1 and 2: new approvals ----
 
   private async sendApproved(): Promise<void> {
-    const fresh = [...this.ctx.store.scan<WithdrawalRecord>(C.withdrawals, withdrawalKeys.inStatus("approved"))].filter((w) => this.isMine(w) && w.raw_tx === undefined);
+    const fresh = [...this.ctx.store.scan<WithdrawalRecord>(C.withdrawals, withdrawalKeys.inStatus("approved"))].filter(
+      (w) => this.isMine(w) && w.raw_tx === undefined,
+    );
     if (fresh.length === 0) return;
     let prepared: WithdrawalRecord[];
     try {
@@ -105,13 +111,17 @@ export class WithdrawalExecutor {
       this.lastError = error instanceof Error ? error.message : String(error);
       return;
     }
-    await inBatches(groupBy(prepared, (w) => w.from_address), PARALLEL_CHECKS, async (ofAddress) => {
-      // One address's transactions in nonce order, so the node never has to queue a gap.
-      for (const w of ofAddress) {
-        if (this.runner.closed) return;
-        await this.send(w);
-      }
-    });
+    await inBatches(
+      groupBy(prepared, (w) => w.from_address),
+      PARALLEL_CHECKS,
+      async (ofAddress) => {
+        // One address's transactions in nonce order, so the node never has to queue a gap.
+        for (const w of ofAddress) {
+          if (this.runner.closed) return;
+          await this.send(w);
+        }
+      },
+    );
   }
 
   /** Allocates nonces, signs, and commits every signed transaction in one transaction, before any send. */
@@ -142,7 +152,8 @@ export class WithdrawalExecutor {
       value: BigInt(w.amount_wei),
       gas: TRANSFER_GAS,
       maxFeePerGas: fees.maxFeePerGas,
-      maxPriorityFeePerGas: fees.maxPriorityFeePerGas < fees.maxFeePerGas ? fees.maxPriorityFeePerGas : fees.maxFeePerGas,
+      maxPriorityFeePerGas:
+        fees.maxPriorityFeePerGas < fees.maxFeePerGas ? fees.maxPriorityFeePerGas : fees.maxFeePerGas,
     });
     return { ...w, nonce, raw_tx: raw, tx_hash: keccak256(raw) };
   }
@@ -158,11 +169,15 @@ export class WithdrawalExecutor {
         if (error instanceof ChainRpcError && !w.send_count) {
           // Never accepted by the node: nothing can be mined; its nonce is released to the next withdrawal.
           this.commitFailed(w, "send_failed", `the chain refused the transaction: ${error.message}`);
-          this.log(`withdrawal ${w.id}: the chain refused its transaction (nonce ${w.nonce}): ${error.message}; failed, funds released`);
+          this.log(
+            `withdrawal ${w.id}: the chain refused its transaction (nonce ${w.nonce}): ${error.message}; failed, funds released`,
+          );
           return;
         }
         this.lastError = error instanceof Error ? error.message : String(error);
-        this.log(`withdrawal ${w.id}: sending ${w.tx_hash} failed (${this.lastError}); it stays in flight and is sent again`);
+        this.log(
+          `withdrawal ${w.id}: sending ${w.tx_hash} failed (${this.lastError}); it stays in flight and is sent again`,
+        );
         return;
       }
     }
@@ -177,21 +192,26 @@ export class WithdrawalExecutor {
 
   private async reconcileInFlight(): Promise<void> {
     const inFlight = inFlightWithdrawals(this.ctx.store).filter((w) => this.isMine(w));
-    await inBatches(inFlight.map((w) => [w.id, [w]] as const), PARALLEL_CHECKS, async ([w]) => {
-      if (this.runner.closed) return;
-      try {
-        await this.reconcile(w);
-      } catch (error) {
-        this.lastError = error instanceof Error ? error.message : String(error);
-      }
-    });
+    await inBatches(
+      inFlight.map((w) => [w.id, [w]] as const),
+      PARALLEL_CHECKS,
+      async ([w]) => {
+        if (this.runner.closed) return;
+        try {
+          await this.reconcile(w);
+        } catch (error) {
+          this.lastError = error instanceof Error ? error.message : String(error);
+        }
+      },
+    );
   }
 
   private async reconcile(w: WithdrawalRecord): Promise<void> {
     if (await this.settleIfMined(w)) return;
     // Handed to the node moments ago: only the receipt is worth asking for until a resend could be due.
     const last = w.last_sent_at ? Date.parse(w.last_sent_at) : 0;
-    const resendDue = w.status !== "processing" || this.ctx.now().getTime() - last >= (this.opts.resendAfterMs ?? 2_000);
+    const resendDue =
+      w.status !== "processing" || this.ctx.now().getTime() - last >= (this.opts.resendAfterMs ?? 2_000);
     if (!resendDue) return;
     const hash = w.tx_hash as Hex;
     if (await this.ctx.chain.knowsTransaction(hash)) {
@@ -202,11 +222,17 @@ export class WithdrawalExecutor {
     if (mined > (w.nonce as number)) {
       // Mined between the two checks, or another transaction took the nonce: the receipt decides.
       if (await this.settleIfMined(w)) return;
-      this.commitFailed(w, "nonce_used", `nonce ${w.nonce} of ${w.from_address} was used by another transaction; this withdrawal's transaction can never be mined`);
+      this.commitFailed(
+        w,
+        "nonce_used",
+        `nonce ${w.nonce} of ${w.from_address} was used by another transaction; this withdrawal's transaction can never be mined`,
+      );
       this.log(`withdrawal ${w.id}: nonce ${w.nonce} was used by another transaction; failed, funds released`);
       return;
     }
-    this.log(`withdrawal ${w.id}: transaction ${hash} (nonce ${w.nonce}) is not known to the node; sending the stored bytes again (send ${(w.send_count ?? 0) + 1})`);
+    this.log(
+      `withdrawal ${w.id}: transaction ${hash} (nonce ${w.nonce}) is not known to the node; sending the stored bytes again (send ${(w.send_count ?? 0) + 1})`,
+    );
     await this.send(w);
   }
 
@@ -223,7 +249,12 @@ export class WithdrawalExecutor {
       gas_used: receipt.gasUsed.toString(),
       effective_gas_price_wei: receipt.effectiveGasPrice.toString(),
       confirmed_at: new Date(Number(block.timestamp) * 1000).toISOString(),
-      ...(ok ? {} : { error: `the transaction reverted on chain (status 0 in block ${receipt.blockNumber})`, status_reason: "reverted" }),
+      ...(ok
+        ? {}
+        : {
+            error: `the transaction reverted on chain (status 0 in block ${receipt.blockNumber})`,
+            status_reason: "reverted",
+          }),
     });
     return true;
   }
@@ -245,7 +276,11 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
 }
 
 /** Runs `work` over the groups, at most `limit` at once. */
-async function inBatches<K, T>(groups: Iterable<readonly [K, T[]]>, limit: number, work: (items: T[]) => Promise<void>): Promise<void> {
+async function inBatches<K, T>(
+  groups: Iterable<readonly [K, T[]]>,
+  limit: number,
+  work: (items: T[]) => Promise<void>,
+): Promise<void> {
   const queue = [...groups];
   const workers = Array.from({ length: Math.min(limit, queue.length) }, async () => {
     for (let next = queue.shift(); next; next = queue.shift()) await work(next[1]);
@@ -255,5 +290,11 @@ async function inBatches<K, T>(groups: Iterable<readonly [K, T[]]>, limit: numbe
 
 /** Every withdrawal in flight, oldest first, from the status index (approved ones not yet signed are left out). */
 export function inFlightWithdrawals(store: StateStore): WithdrawalRecord[] {
-  return [...store.scan<WithdrawalRecord>(C.withdrawals, withdrawalKeys.inStatus("approved"), withdrawalKeys.inStatus("processing"))].filter(isInFlight);
+  return [
+    ...store.scan<WithdrawalRecord>(
+      C.withdrawals,
+      withdrawalKeys.inStatus("approved"),
+      withdrawalKeys.inStatus("processing"),
+    ),
+  ].filter(isInFlight);
 }

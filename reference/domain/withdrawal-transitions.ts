@@ -30,10 +30,18 @@ export function markSent(ctx: DomainContext, id: string): void {
   ctx.store.transact((tx) => {
     const current = tx.get<WithdrawalRecord>(C.withdrawals, id);
     if (!current || !isInFlight(current)) return;
-    const sent: WithdrawalRecord = { ...current, status: "processing", sent_at: current.sent_at ?? at, last_sent_at: at, send_count: (current.send_count ?? 0) + 1, updated_at: at };
+    const sent: WithdrawalRecord = {
+      ...current,
+      status: "processing",
+      sent_at: current.sent_at ?? at,
+      last_sent_at: at,
+      send_count: (current.send_count ?? 0) + 1,
+      updated_at: at,
+    };
     tx.put(C.withdrawals, sent);
     listTransaction(tx, "withdrawal", sent);
-    if (current.status === "approved") publishEvent(tx, ctx.store, new Date(at), current.workspace_id, "withdrawal.executed", withdrawalEventData(sent));
+    if (current.status === "approved")
+      publishEvent(tx, ctx.store, new Date(at), current.workspace_id, "withdrawal.executed", withdrawalEventData(sent));
   });
 }
 
@@ -43,9 +51,18 @@ export function markSettled(ctx: DomainContext, id: string, s: Settlement): void
     const current = tx.get<WithdrawalRecord>(C.withdrawals, id);
     if (!current || !isInFlight(current)) return;
     const iso = at.toISOString();
-    const sent: WithdrawalRecord = current.status === "approved" ? { ...current, status: "processing", sent_at: current.sent_at ?? iso, last_sent_at: current.last_sent_at ?? iso } : current;
+    const sent: WithdrawalRecord =
+      current.status === "approved"
+        ? {
+            ...current,
+            status: "processing",
+            sent_at: current.sent_at ?? iso,
+            last_sent_at: current.last_sent_at ?? iso,
+          }
+        : current;
     listTransaction(tx, "withdrawal", sent);
-    if (current.status === "approved") publishEvent(tx, ctx.store, at, current.workspace_id, "withdrawal.executed", withdrawalEventData(sent));
+    if (current.status === "approved")
+      publishEvent(tx, ctx.store, at, current.workspace_id, "withdrawal.executed", withdrawalEventData(sent));
     const settled: WithdrawalRecord = {
       ...sent,
       status: s.ok ? "completed" : "failed",
@@ -59,7 +76,14 @@ export function markSettled(ctx: DomainContext, id: string, s: Settlement): void
       updated_at: iso,
     };
     tx.put(C.withdrawals, settled);
-    publishEvent(tx, ctx.store, at, current.workspace_id, s.ok ? "withdrawal.confirmed" : "withdrawal.failed", withdrawalEventData(settled));
+    publishEvent(
+      tx,
+      ctx.store,
+      at,
+      current.workspace_id,
+      s.ok ? "withdrawal.confirmed" : "withdrawal.failed",
+      withdrawalEventData(settled),
+    );
   });
 }
 
@@ -68,7 +92,13 @@ export function markFailed(ctx: DomainContext, w: WithdrawalRecord, reason: stri
   ctx.store.transact((tx) => {
     const current = tx.get<WithdrawalRecord>(C.withdrawals, w.id) ?? w;
     if (current.status === "completed" || current.status === "failed" || current.status === "rejected") return;
-    const failed: WithdrawalRecord = { ...current, status: "failed", error: message, status_reason: reason, updated_at: at.toISOString() };
+    const failed: WithdrawalRecord = {
+      ...current,
+      status: "failed",
+      error: message,
+      status_reason: reason,
+      updated_at: at.toISOString(),
+    };
     tx.put(C.withdrawals, failed);
     publishEvent(tx, ctx.store, at, w.workspace_id, "withdrawal.failed", withdrawalEventData(failed));
   });

@@ -7,24 +7,31 @@
 // developer would otherwise be unable to move funds.
 import { createHash } from "node:crypto";
 import { isAddress } from "viem";
-import { canonicalJson } from "../../runtime/webhooks/signature.ts";
+import type { Withdrawal } from "../../generated/types.ts";
+import { isSolanaAddress } from "../../lib/solana/keys.ts";
 import { badRequest, conflict } from "../../runtime/errors.ts";
+import { canonicalJson } from "../../runtime/webhooks/signature.ts";
+import { TRANSFER_GAS } from "../chain/chain-client.ts";
+import { LAMPORTS_PER_SIGNATURE } from "../chain/solana/constants.ts";
 import { findInWorkspace, findWallet } from "./access.ts";
-import { parseAmount, formatAmount } from "./amounts.ts";
+import { formatAmount, parseAmount } from "./amounts.ts";
 import type { BalanceService } from "./balances.ts";
 import type { DomainContext } from "./context.ts";
 import { publishEvent } from "./events.ts";
 import { newId } from "./ids.ts";
-import { KeyedMutex } from "./locks.ts";
-import type { Withdrawal } from "../../generated/types.ts";
-import { withdrawalView } from "./views.ts";
 import { withdrawalKeys } from "./indexes.ts";
+import { KeyedMutex } from "./locks.ts";
 import type { PageQuery } from "./paging.ts";
-import { C, type Actor, type IdempotencyRecord, type WalletAssetRecord, type WithdrawalRecord, type WithdrawalStatus } from "./records.ts";
+import {
+  type Actor,
+  C,
+  type IdempotencyRecord,
+  type WalletAssetRecord,
+  type WithdrawalRecord,
+  type WithdrawalStatus,
+} from "./records.ts";
+import { withdrawalView } from "./views.ts";
 import type { WalletService } from "./wallets.ts";
-import { TRANSFER_GAS } from "../chain/chain-client.ts";
-import { LAMPORTS_PER_SIGNATURE } from "../chain/solana/constants.ts";
-import { isSolanaAddress } from "../../lib/solana/keys.ts";
 
 /** The body the real service's SDK sends (fystack/platform-sdk src/api.ts transformRequestWithdrawalParams). */
 export interface CreateWithdrawalInput {
@@ -52,7 +59,12 @@ export class WithdrawalService {
    * Same key + another request → 409. Creation is serialized per workspace, so two racing requests with
    * one key cannot both pass the check, and two different ones cannot both spend the same available balance.
    */
-  async create(actor: Actor, walletId: string, input: CreateWithdrawalInput, idempotencyKey?: string): Promise<{ record: WithdrawalRecord; replayed: boolean }> {
+  async create(
+    actor: Actor,
+    walletId: string,
+    input: CreateWithdrawalInput,
+    idempotencyKey?: string,
+  ): Promise<{ record: WithdrawalRecord; replayed: boolean }> {
     const requestHash = hashRequest(walletId, input);
     // Without a key (it is optional) every request is a new withdrawal.
     const idemId = idempotencyKey === undefined ? undefined : `${actor.workspaceId}:${idempotencyKey}`;
@@ -62,11 +74,17 @@ export class WithdrawalService {
         if (previous.request_hash !== requestHash) {
           throw conflict("Idempotency-Key was already used with a different request");
         }
-        return { record: this.ctx.store.get<WithdrawalRecord>(C.withdrawals, previous.withdrawal_id) as WithdrawalRecord, replayed: true };
+        return {
+          record: this.ctx.store.get<WithdrawalRecord>(C.withdrawals, previous.withdrawal_id) as WithdrawalRecord,
+          replayed: true,
+        };
       }
       const record = await this.validate(actor, walletId, input, idempotencyKey, requestHash);
       this.commitNew(actor, record, idemId);
-      return { record: this.ctx.store.get<WithdrawalRecord>(C.withdrawals, record.id) as WithdrawalRecord, replayed: false };
+      return {
+        record: this.ctx.store.get<WithdrawalRecord>(C.withdrawals, record.id) as WithdrawalRecord,
+        replayed: false,
+      };
     });
   }
 
@@ -82,10 +100,25 @@ export class WithdrawalService {
       throw conflict("this API key has already approved the withdrawal");
     }
     const at = this.ctx.now();
-    const approvals = [...w.approvals, { id: newId(), key_id: actor.keyId, role: actor.role, decision: "approved" as const, ...(comment ? { comment } : {}), at: at.toISOString() }];
+    const approvals = [
+      ...w.approvals,
+      {
+        id: newId(),
+        key_id: actor.keyId,
+        role: actor.role,
+        decision: "approved" as const,
+        ...(comment ? { comment } : {}),
+        at: at.toISOString(),
+      },
+    ];
     const approvedCount = approvals.filter((a) => a.decision === "approved").length;
     const done = approvedCount >= w.required_approvals;
-    const updated: WithdrawalRecord = { ...w, approvals, status: done ? "approved" : w.status, updated_at: at.toISOString() };
+    const updated: WithdrawalRecord = {
+      ...w,
+      approvals,
+      status: done ? "approved" : w.status,
+      updated_at: at.toISOString(),
+    };
     this.ctx.store.transact((tx) => {
       tx.put(C.withdrawals, updated);
       if (done) tx.afterCommit(() => this.onApproved());
@@ -101,7 +134,17 @@ export class WithdrawalService {
       ...w,
       status: "rejected",
       status_reason: reason ?? "rejected by an approver",
-      approvals: [...w.approvals, { id: newId(), key_id: actor.keyId, role: actor.role, decision: "rejected", ...(reason ? { comment: reason } : {}), at: at.toISOString() }],
+      approvals: [
+        ...w.approvals,
+        {
+          id: newId(),
+          key_id: actor.keyId,
+          role: actor.role,
+          decision: "rejected",
+          ...(reason ? { comment: reason } : {}),
+          at: at.toISOString(),
+        },
+      ],
       updated_at: at.toISOString(),
     };
     this.ctx.store.transact((tx) => {
@@ -115,9 +158,15 @@ export class WithdrawalService {
   }
 
   /** One page of a wallet's withdrawals, oldest first, optionally only those in `status`. */
-  pageForWallet(actor: Actor, walletId: string, status: WithdrawalStatus | undefined, page: PageQuery): WithdrawalRecord[] {
+  pageForWallet(
+    actor: Actor,
+    walletId: string,
+    status: WithdrawalStatus | undefined,
+    page: PageQuery,
+  ): WithdrawalRecord[] {
     const wallet = findWallet(this.ctx.store, actor, walletId);
-    const key = status === undefined ? withdrawalKeys.ofWallet(wallet.id) : withdrawalKeys.ofWalletInStatus(wallet.id, status);
+    const key =
+      status === undefined ? withdrawalKeys.ofWallet(wallet.id) : withdrawalKeys.ofWalletInStatus(wallet.id, status);
     return this.ctx.store.page<WithdrawalRecord>(C.withdrawals, key, page.offset, page.limit);
   }
 
@@ -128,13 +177,20 @@ export class WithdrawalService {
       if (!asset) throw badRequest(`asset_id: unknown asset '${input.asset_id}'`);
       return asset;
     }
-    if (input.asset === undefined || input.network === undefined) throw badRequest("asset_id: give asset_id, or both asset and network");
+    if (input.asset === undefined || input.network === undefined)
+      throw badRequest("asset_id: give asset_id, or both asset and network");
     const asset = this.ctx.catalog.assetBySymbol(input.asset, input.network);
     if (!asset) throw badRequest(`asset: no asset '${input.asset}' on network '${input.network}'`);
     return asset;
   }
 
-  private async validate(actor: Actor, walletId: string, input: CreateWithdrawalInput, idempotencyKey: string | undefined, requestHash: string): Promise<WithdrawalRecord> {
+  private async validate(
+    actor: Actor,
+    walletId: string,
+    input: CreateWithdrawalInput,
+    idempotencyKey: string | undefined,
+    requestHash: string,
+  ): Promise<WithdrawalRecord> {
     const wallet = this.wallets.readyWallet(actor, walletId, conflict);
     const asset = this.resolveAsset(input);
     const network = this.ctx.catalog.networkOf(asset);
@@ -146,7 +202,9 @@ export class WithdrawalService {
       throw badRequest(`amount: must be a positive decimal string with at most ${asset.decimals} fraction digits`);
     }
     const solana = asset.address_type === "sol";
-    const feeReserve = solana ? solanaFeeReserve(input.recipient_address) : await this.evmFeeReserve(input.recipient_address);
+    const feeReserve = solana
+      ? solanaFeeReserve(input.recipient_address)
+      : await this.evmFeeReserve(input.recipient_address);
     const balance = await this.balances.balanceOf(attached);
     // 409, as the spec declares: the request is well formed but conflicts with the current balance.
     if (units + feeReserve > balance.available_wei) {
@@ -154,7 +212,14 @@ export class WithdrawalService {
         `amount: insufficient available balance (available ${balance.available_balance} ${asset.symbol}, requested ${input.amount} plus a network fee reserve of ${formatAmount(feeReserve, asset.decimals)})`,
       );
     }
-    if (solana) checkSolanaRent(this.ctx, input.recipient_address, units, balance.available_wei - units - feeReserve, asset.decimals);
+    if (solana)
+      checkSolanaRent(
+        this.ctx,
+        input.recipient_address,
+        units,
+        balance.available_wei - units - feeReserve,
+        asset.decimals,
+      );
     const now = this.ctx.now().toISOString();
     return {
       id: newId(),
@@ -187,13 +252,19 @@ export class WithdrawalService {
   }
 
   /** Stores the withdrawal and its key, emits withdrawal.pending and applies the policy, in one transaction. */
-  private commitNew(actor: Actor, record: WithdrawalRecord, idemId: string | undefined): void {
+  private commitNew(_actor: Actor, record: WithdrawalRecord, idemId: string | undefined): void {
     const at = this.ctx.now();
     const needsApproval = record.required_approvals > 0;
     const afterPolicy: WithdrawalRecord = { ...record, status: needsApproval ? "pending_approval" : "approved" };
     this.ctx.store.transact((tx) => {
       tx.put(C.withdrawals, afterPolicy);
-      if (idemId !== undefined) tx.put<IdempotencyRecord>(C.idempotency, { id: idemId, withdrawal_id: record.id, request_hash: record.request_hash, created_at: at.toISOString() });
+      if (idemId !== undefined)
+        tx.put<IdempotencyRecord>(C.idempotency, {
+          id: idemId,
+          withdrawal_id: record.id,
+          request_hash: record.request_hash,
+          created_at: at.toISOString(),
+        });
       publishEvent(tx, this.ctx.store, at, record.workspace_id, "withdrawal.pending", withdrawalEventData(afterPolicy));
       if (!needsApproval) tx.afterCommit(() => this.onApproved());
     });
@@ -202,7 +273,8 @@ export class WithdrawalService {
 
 /** A SOL transfer's fee: one signature's base fee, after checking the recipient. */
 function solanaFeeReserve(recipient: string): bigint {
-  if (!isSolanaAddress(recipient)) throw badRequest("recipient_address: not a Solana address (a base58 public key of 32 bytes)");
+  if (!isSolanaAddress(recipient))
+    throw badRequest("recipient_address: not a Solana address (a base58 public key of 32 bytes)");
   return LAMPORTS_PER_SIGNATURE;
 }
 
@@ -211,15 +283,25 @@ function solanaFeeReserve(recipient: string): bigint {
  * empty recipient must get at least that much, and the wallet must keep at least that much or nothing.
  * Refused here, with the figure, instead of failing on chain.
  */
-function checkSolanaRent(ctx: DomainContext, recipient: string, units: bigint, remaining: bigint, decimals: number): void {
+function checkSolanaRent(
+  ctx: DomainContext,
+  recipient: string,
+  units: bigint,
+  remaining: bigint,
+  decimals: number,
+): void {
   const node = ctx.solana;
   if (!node) return;
   const minimum = node.minimumBalanceForRentExemption(0);
   if (node.balance(recipient) === 0n && units < minimum) {
-    throw badRequest(`amount: ${recipient} holds nothing yet, so Solana needs at least its rent-exempt minimum of ${formatAmount(minimum, decimals)} SOL in the first transfer`);
+    throw badRequest(
+      `amount: ${recipient} holds nothing yet, so Solana needs at least its rent-exempt minimum of ${formatAmount(minimum, decimals)} SOL in the first transfer`,
+    );
   }
   if (remaining > 0n && remaining < minimum) {
-    throw conflict(`amount: this would leave the wallet ${formatAmount(remaining, decimals)} SOL, below Solana's rent-exempt minimum of ${formatAmount(minimum, decimals)}; withdraw everything but the fee, or leave at least the minimum`);
+    throw conflict(
+      `amount: this would leave the wallet ${formatAmount(remaining, decimals)} SOL, below Solana's rent-exempt minimum of ${formatAmount(minimum, decimals)}; withdraw everything but the fee, or leave at least the minimum`,
+    );
   }
 }
 
@@ -230,6 +312,14 @@ export function withdrawalEventData(w: WithdrawalRecord): Withdrawal {
 
 /** The identity of a request for idempotency: wallet + body, in canonical JSON. */
 function hashRequest(walletId: string, input: CreateWithdrawalInput): string {
-  const body = { wallet_id: walletId, asset_id: input.asset_id, asset: input.asset, network: input.network, amount: input.amount, recipient_address: input.recipient_address, notes: input.notes };
+  const body = {
+    wallet_id: walletId,
+    asset_id: input.asset_id,
+    asset: input.asset,
+    network: input.network,
+    amount: input.amount,
+    recipient_address: input.recipient_address,
+    notes: input.notes,
+  };
   return createHash("sha256").update(canonicalJson(body)).digest("hex");
 }

@@ -1,8 +1,15 @@
 // Turns one JSON-RPC 2.0 payload (single request or batch, as text) into the text to answer with, or
 // undefined when nothing must be answered (notifications). Shared by the HTTP and WebSocket transports.
-import { ChainRpcError, type ChainBackend } from "../chain/backend.ts";
-import { INVALID_PARAMS, METHOD_NOT_FOUND, RpcFault, SERVER_ERROR, isPlainObject, type RpcErrorObject } from "./jsonrpc.ts";
+import { type ChainBackend, ChainRpcError } from "../chain/backend.ts";
 import { answerPayload } from "./framing.ts";
+import {
+  INVALID_PARAMS,
+  isPlainObject,
+  METHOD_NOT_FOUND,
+  type RpcErrorObject,
+  RpcFault,
+  SERVER_ERROR,
+} from "./jsonrpc.ts";
 import { METHODS, type Transport } from "./methods.ts";
 import type { Subscriber, SubscriptionHub } from "./subscriptions.ts";
 
@@ -76,7 +83,8 @@ function positionalParams(method: string, request: Record<string, unknown>): rea
   if (!Object.hasOwn(request, "params")) return [];
   const params = request.params;
   if (Array.isArray(params)) return params;
-  if (isPlainObject(params)) throw new RpcFault(INVALID_PARAMS, `invalid params: ${method} takes its params as an array`);
+  if (isPlainObject(params))
+    throw new RpcFault(INVALID_PARAMS, `invalid params: ${method} takes its params as an array`);
   throw new RpcFault(INVALID_PARAMS, "invalid params: params must be an array or an object");
 }
 

@@ -1,13 +1,31 @@
 // JSON-RPC 2.0 framing shared by every node-access dispatcher (EVM and Solana): parse the payload,
 // answer a single request or a batch, echo ids byte for byte, never answer notifications, and turn
 // failures into error objects. What a method does is the caller's `call`.
-import { INTERNAL_ERROR, INVALID_REQUEST, NULL_ID, PARSE_ERROR, errorText, idText, isPlainObject, isValidId, needsRawId, resultText, type IdText, type RpcErrorObject } from "./jsonrpc.ts";
+import {
+  errorText,
+  type IdText,
+  INTERNAL_ERROR,
+  INVALID_REQUEST,
+  idText,
+  isPlainObject,
+  isValidId,
+  NULL_ID,
+  needsRawId,
+  PARSE_ERROR,
+  type RpcErrorObject,
+  resultText,
+} from "./jsonrpc.ts";
 import { rawIdOfObject, rawIdsOfBatch } from "./raw-ids.ts";
 
 /** Runs one request (method known to be a string); throws RpcFault or any Error to answer an error. */
 export type MethodCall = (method: string, request: Record<string, unknown>) => Promise<unknown>;
 
-export async function answerPayload(text: string, call: MethodCall, maxBatchSize: number, toError: (error: unknown) => RpcErrorObject): Promise<string | undefined> {
+export async function answerPayload(
+  text: string,
+  call: MethodCall,
+  maxBatchSize: number,
+  toError: (error: unknown) => RpcErrorObject,
+): Promise<string | undefined> {
   let payload: unknown;
   try {
     payload = JSON.parse(text);
@@ -23,7 +41,13 @@ export async function answerPayload(text: string, call: MethodCall, maxBatchSize
   }
 }
 
-async function batch(items: unknown[], text: string, call: MethodCall, maxBatchSize: number, toError: (error: unknown) => RpcErrorObject): Promise<string | undefined> {
+async function batch(
+  items: unknown[],
+  text: string,
+  call: MethodCall,
+  maxBatchSize: number,
+  toError: (error: unknown) => RpcErrorObject,
+): Promise<string | undefined> {
   if (items.length === 0) return errorText(NULL_ID, { code: INVALID_REQUEST, message: "invalid request: empty batch" });
   if (items.length > maxBatchSize) {
     const message = `invalid request: a batch may hold at most ${maxBatchSize} requests, got ${items.length}`;
@@ -35,7 +59,12 @@ async function batch(items: unknown[], text: string, call: MethodCall, maxBatchS
   return parts.length > 0 ? `[${parts.join(",")}]` : undefined;
 }
 
-async function single(request: unknown, rawId: string | undefined, call: MethodCall, toError: (error: unknown) => RpcErrorObject): Promise<string | undefined> {
+async function single(
+  request: unknown,
+  rawId: string | undefined,
+  call: MethodCall,
+  toError: (error: unknown) => RpcErrorObject,
+): Promise<string | undefined> {
   if (!isPlainObject(request)) return invalid(NULL_ID, "a request must be a JSON object");
   const hasId = Object.hasOwn(request, "id");
   if (hasId && !isValidId(request.id)) return invalid(NULL_ID, "id must be a string, a number or null");

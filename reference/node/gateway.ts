@@ -2,8 +2,8 @@
 // ChainBackend, with API-key authentication on both. Transport-neutral parts live in dispatch.ts.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { createKeyCheck, type ApiKeys } from "./auth.ts";
 import type { ChainBackend } from "../chain/backend.ts";
+import { type ApiKeys, createKeyCheck } from "./auth.ts";
 import { RpcDispatcher } from "./dispatch.ts";
 import { createHttpTransport } from "./http-transport.ts";
 import { SubscriptionHub } from "./subscriptions.ts";
@@ -47,7 +47,12 @@ export function createRpcGateway(options: RpcGatewayOptions): RpcGateway {
   const checkKey = createKeyCheck(options.apiKeys);
   const hub = new SubscriptionHub(options.backend);
   const dispatcher = new RpcDispatcher({ backend: options.backend, hub, maxBatchSize: options.maxBatchSize ?? 100 });
-  const handleRequest = createHttpTransport({ path: httpPath, maxBodyBytes: options.maxBodyBytes ?? MiB, checkKey, dispatcher });
+  const handleRequest = createHttpTransport({
+    path: httpPath,
+    maxBodyBytes: options.maxBodyBytes ?? MiB,
+    checkKey,
+    dispatcher,
+  });
   const ws = createWsTransport({
     path: wsPath,
     checkKey,

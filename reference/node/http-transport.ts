@@ -4,7 +4,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { presentedKey } from "./auth.ts";
 import type { PayloadHandler } from "./dispatch.ts";
-import { INVALID_REQUEST, NULL_ID, UNAUTHORIZED_RPC_BODY, errorText } from "./jsonrpc.ts";
+import { errorText, INVALID_REQUEST, NULL_ID, UNAUTHORIZED_RPC_BODY } from "./jsonrpc.ts";
 
 export interface HttpTransportOptions {
   path: string;
@@ -19,7 +19,9 @@ const BASE_HEADERS = { "content-type": "application/json; charset=utf-8", "acces
 const DISCARD_FACTOR = 8;
 
 /** Returns a handler that answers requests for `path` and returns false for any other path. */
-export function createHttpTransport(options: HttpTransportOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function createHttpTransport(
+  options: HttpTransportOptions,
+): (req: IncomingMessage, res: ServerResponse) => boolean {
   const { path, maxBodyBytes, checkKey, dispatcher } = options;
   return (req, res) => {
     const url = req.url ?? "/";

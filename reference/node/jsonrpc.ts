@@ -2,7 +2,15 @@
 // Responses are built as strings so that an id whose source text JSON.parse cannot represent
 // (see raw-ids.ts) is echoed byte for byte.
 
-export { INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, SERVER_ERROR, UNAUTHORIZED } from "../../runtime/jsonrpc/protocol.ts";
+export {
+  INTERNAL_ERROR,
+  INVALID_PARAMS,
+  INVALID_REQUEST,
+  METHOD_NOT_FOUND,
+  PARSE_ERROR,
+  SERVER_ERROR,
+  UNAUTHORIZED,
+} from "../../runtime/jsonrpc/protocol.ts";
 
 export interface RpcErrorObject {
   code: number;

@@ -84,11 +84,22 @@ const FORWARDED_METHODS = [
 export const METHODS: ReadonlyMap<string, MethodRule> = new Map<string, MethodRule>([
   ...NO_PARAM_METHODS.map((m): [string, MethodRule] => [m, forward(none(m))]),
   ...FORWARDED_METHODS.map((m): [string, MethodRule] => [m, forward()]),
-  ["eth_getBlockByNumber", forward(exactly(2, "eth_getBlockByNumber expects [block tag or hex number, boolean]", isBlockTagOrNumber, isBoolean))],
-  ["eth_getBlockByHash", forward(exactly(2, "eth_getBlockByHash expects [32-byte hex hash, boolean]", isHash, isBoolean))],
+  [
+    "eth_getBlockByNumber",
+    forward(
+      exactly(2, "eth_getBlockByNumber expects [block tag or hex number, boolean]", isBlockTagOrNumber, isBoolean),
+    ),
+  ],
+  [
+    "eth_getBlockByHash",
+    forward(exactly(2, "eth_getBlockByHash expects [32-byte hex hash, boolean]", isHash, isBoolean)),
+  ],
   ["eth_getTransactionByHash", forward(exactly(1, "eth_getTransactionByHash expects [32-byte hex hash]", isHash))],
   ["eth_getTransactionReceipt", forward(exactly(1, "eth_getTransactionReceipt expects [32-byte hex hash]", isHash))],
-  ["eth_sendRawTransaction", forward(exactly(1, "eth_sendRawTransaction expects [hex-encoded signed transaction]", isData))],
+  [
+    "eth_sendRawTransaction",
+    forward(exactly(1, "eth_sendRawTransaction expects [hex-encoded signed transaction]", isData)),
+  ],
   ["eth_getBalance", forward(addressThenBlock("eth_getBalance"))],
   ["eth_getTransactionCount", forward(addressThenBlock("eth_getTransactionCount"))],
   ["eth_getCode", forward(addressThenBlock("eth_getCode"))],
@@ -108,6 +119,10 @@ export const METHODS: ReadonlyMap<string, MethodRule> = new Map<string, MethodRu
   ],
   [
     "eth_unsubscribe",
-    { handling: "local", only: "ws", check: exactly(1, "eth_unsubscribe expects [subscription id]", (v) => typeof v === "string") },
+    {
+      handling: "local",
+      only: "ws",
+      check: exactly(1, "eth_unsubscribe expects [subscription id]", (v) => typeof v === "string"),
+    },
   ],
 ]);

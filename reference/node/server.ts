@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { createRpcGateway, type RpcGateway, type RpcGatewayOptions } from "./gateway.ts";
-import { INVALID_REQUEST, NULL_ID, errorText } from "./jsonrpc.ts";
+import { errorText, INVALID_REQUEST, NULL_ID } from "./jsonrpc.ts";
 import { refuseUpgrade } from "./ws-transport.ts";
 
 export interface NodeAccessOptions extends RpcGatewayOptions {
@@ -31,7 +31,10 @@ type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 type UpgradeListener = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
 function notFoundBody(gateway: RpcGateway): string {
-  return errorText(NULL_ID, { code: INVALID_REQUEST, message: `not found: use POST ${gateway.httpPath} or WebSocket ${gateway.wsPath}` });
+  return errorText(NULL_ID, {
+    code: INVALID_REQUEST,
+    message: `not found: use POST ${gateway.httpPath} or WebSocket ${gateway.wsPath}`,
+  });
 }
 
 /** Starts the gateway on its own HTTP server. */
@@ -80,7 +83,10 @@ export function attachRpcGateway(server: Server, gateway: RpcGateway): () => voi
       for (const listener of previousRequest) listener.call(server, req, res);
       return;
     }
-    res.writeHead(404, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(notFound) });
+    res.writeHead(404, {
+      "content-type": "application/json; charset=utf-8",
+      "content-length": Buffer.byteLength(notFound),
+    });
     res.end(notFound);
   };
   const onUpgrade: UpgradeListener = (req, socket, head) => {

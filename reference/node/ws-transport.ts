@@ -3,7 +3,7 @@
 // callback, synchronously, so a request sent the instant the socket opens is never missed.
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { WebSocketServer, type RawData, type WebSocket } from "ws";
+import { type RawData, type WebSocket, WebSocketServer } from "ws";
 import { presentedKey } from "./auth.ts";
 import type { PayloadHandler } from "./dispatch.ts";
 import { UNAUTHORIZED_RPC_BODY } from "./jsonrpc.ts";
@@ -34,7 +34,12 @@ interface Connection extends Subscriber {
 }
 
 export function createWsTransport(options: WsTransportOptions): WsTransport {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes, perMessageDeflate: false, clientTracking: false });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: options.maxMessageBytes,
+    perMessageDeflate: false,
+    clientTracking: false,
+  });
   const connections = new Set<Connection>();
   // Keepalive: a connection that did not answer the previous ping is dead (half-open TCP) and dropped.
   const pinger = setInterval(() => {
@@ -111,7 +116,13 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
 }
 
 /** Writes a complete HTTP/1.1 response on an upgrade socket and closes it. */
-export function refuseUpgrade(socket: Duplex, status: number, reason: string, body: string, headers: Record<string, string> = {}): void {
+export function refuseUpgrade(
+  socket: Duplex,
+  status: number,
+  reason: string,
+  body: string,
+  headers: Record<string, string> = {},
+): void {
   socket.on("error", () => undefined);
   if (!socket.writable) {
     socket.destroy();

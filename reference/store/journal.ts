@@ -17,7 +17,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { readLines } from "./line-reader.ts";
-import { readSnapshot, writeSnapshot, type SnapshotHeader, type SnapshotSink, type SnapshotSource } from "./snapshot.ts";
+import {
+  readSnapshot,
+  type SnapshotHeader,
+  type SnapshotSink,
+  type SnapshotSource,
+  writeSnapshot,
+} from "./snapshot.ts";
 
 export type Op =
   | { c: string; id: string; v: unknown }
@@ -93,7 +99,7 @@ export class Journal {
   /** Appends one committed change and waits until it is on disk. */
   append(line: JournalLine): void {
     if (this.fd === undefined) throw new Error("journal is not open");
-    const bytes = Buffer.from(JSON.stringify(line) + "\n", "utf8");
+    const bytes = Buffer.from(`${JSON.stringify(line)}\n`, "utf8");
     let off = 0;
     while (off < bytes.length) off += fs.writeSync(this.fd, bytes, off, bytes.length - off);
     fs.fsyncSync(this.fd);

@@ -16,7 +16,11 @@ export type SpanHandler = (buf: Buffer, start: number, end: number) => boolean |
  * Calls `onSpan` with each complete line (without its newline) until it returns false. Returns the
  * bytes of the complete lines accepted; an unterminated last line is never passed on.
  */
-export function readLineSpans(file: string, onSpan: SpanHandler, chunkBytes = CHUNK_BYTES): { acceptedBytes: number; totalBytes: number } {
+export function readLineSpans(
+  file: string,
+  onSpan: SpanHandler,
+  chunkBytes = CHUNK_BYTES,
+): { acceptedBytes: number; totalBytes: number } {
   const fd = fs.openSync(file, "r");
   try {
     // No larger than the file (a small journal does not get a 64 MiB buffer).
@@ -47,6 +51,10 @@ export function readLineSpans(file: string, onSpan: SpanHandler, chunkBytes = CH
 }
 
 /** readLineSpans with each line decoded as UTF-8 text. */
-export function readLines(file: string, onLine: (text: string) => boolean | void, chunkBytes?: number): { acceptedBytes: number; totalBytes: number } {
+export function readLines(
+  file: string,
+  onLine: (text: string) => boolean | void,
+  chunkBytes?: number,
+): { acceptedBytes: number; totalBytes: number } {
   return readLineSpans(file, (buf, start, end) => onLine(buf.toString("utf8", start, end)), chunkBytes);
 }

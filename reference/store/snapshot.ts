@@ -78,28 +78,39 @@ function readV2(file: string, sink: SnapshotSink): number {
       const [key, positions] = JSON.parse(buf.toString("utf8", start, end)) as [string, number[]];
       sink.bucket(index.collection, index.signature, key, positions);
     } else {
-      const section = JSON.parse(buf.toString("utf8", start, end)) as { records?: string; index?: string; signature?: string };
+      const section = JSON.parse(buf.toString("utf8", start, end)) as {
+        records?: string;
+        index?: string;
+        signature?: string;
+      };
       records = section.records;
-      index = section.index !== undefined ? { collection: section.index, signature: String(section.signature) } : undefined;
+      index =
+        section.index !== undefined ? { collection: section.index, signature: String(section.signature) } : undefined;
     }
   });
   // A snapshot is renamed into place only once complete, so a torn one is damage, not a crash to recover from.
-  if (acceptedBytes !== totalBytes || first) throw new Error(`${file}: the snapshot is incomplete (${acceptedBytes} of ${totalBytes} bytes end a line)`);
+  if (acceptedBytes !== totalBytes || first)
+    throw new Error(`${file}: the snapshot is incomplete (${acceptedBytes} of ${totalBytes} bytes end a line)`);
   return totalBytes;
 }
 
 /** The JSON string at buf[start, end): read directly when it has no escape (ids never do), else parsed. */
 function idOf(buf: Buffer, start: number, end: number): string {
-  for (let i = start + 1; i < end - 1; i++) if (buf[i] === 0x5c /* backslash */) return JSON.parse(buf.toString("utf8", start, end)) as string;
+  for (let i = start + 1; i < end - 1; i++)
+    if (buf[i] === 0x5c /* backslash */) return JSON.parse(buf.toString("utf8", start, end)) as string;
   return buf.toString("utf8", start + 1, end - 1);
 }
 
 function readV1(file: string, sink: SnapshotSink): number {
   const text = fs.readFileSync(file, "utf8");
-  const parsed = JSON.parse(text) as { format?: unknown; collections: Record<string, Record<string, unknown>> } & SnapshotHeader;
+  const parsed = JSON.parse(text) as {
+    format?: unknown;
+    collections: Record<string, Record<string, unknown>>;
+  } & SnapshotHeader;
   if (parsed.format !== FORMAT_V1) throw new Error(`${file}: unknown snapshot format ${String(parsed.format)}`);
   sink.header({ seq: parsed.seq, at: parsed.at, meta: parsed.meta ?? {} });
-  for (const [c, records] of Object.entries(parsed.collections)) for (const [id, value] of Object.entries(records)) sink.record(c, id, value);
+  for (const [c, records] of Object.entries(parsed.collections))
+    for (const [id, value] of Object.entries(records)) sink.record(c, id, value);
   return Buffer.byteLength(text, "utf8");
 }
 

@@ -133,7 +133,8 @@ export class StateStore {
       coll.index = new CollectionIndex(keys, saved.buckets);
       // The journal replayed after the snapshot moved some records: file them where they are now.
       for (const [ord, before] of saved.before) coll.index.update(ord, JSON.parse(before), liveRecord(coll, ord));
-      for (let ord = saved.snapshotCount; ord < coll.records.length; ord++) if (!saved.before.has(ord)) coll.index.update(ord, undefined, liveRecord(coll, ord));
+      for (let ord = saved.snapshotCount; ord < coll.records.length; ord++)
+        if (!saved.before.has(ord)) coll.index.update(ord, undefined, liveRecord(coll, ord));
       return;
     }
     coll.index = new CollectionIndex(keys);
@@ -163,7 +164,10 @@ export class StateStore {
     const coll = this.collection(collection);
     const index = this.indexOf(collection);
     // A copy of the ordinals: the caller may commit while iterating, which can move records between buckets.
-    const ordinals = keys.length === 1 ? [...index.ordinals(keys[0])] : [...new Set(keys.flatMap((k) => index.ordinals(k)))].sort((a, b) => a - b);
+    const ordinals =
+      keys.length === 1
+        ? [...index.ordinals(keys[0])]
+        : [...new Set(keys.flatMap((k) => index.ordinals(k)))].sort((a, b) => a - b);
     for (const ordinal of ordinals) if (coll.records.live(ordinal)) yield coll.records.peek(ordinal) as T;
   }
 
@@ -229,7 +233,12 @@ export class StateStore {
   /** Writes a snapshot now (also done automatically, see compactAfterLines). */
   compact(): void {
     if (!this.journal || this.closed) return;
-    this.journal.compact({ seq: this.seq, at: this.now().toISOString(), meta: Object.fromEntries(this.meta), collections: this.snapshotCollections() });
+    this.journal.compact({
+      seq: this.seq,
+      at: this.now().toISOString(),
+      meta: Object.fromEntries(this.meta),
+      collections: this.snapshotCollections(),
+    });
   }
 
   /**
@@ -300,7 +309,8 @@ export class StateStore {
     const step = Math.max(1, Math.floor(saved.snapshotCount / INDEX_SAMPLE));
     for (let ord = 0; ord < saved.snapshotCount; ord += step) {
       const before = saved.before.get(ord);
-      const record = before !== undefined ? JSON.parse(before) : coll.records.live(ord) ? coll.records.peek(ord) : undefined;
+      const record =
+        before !== undefined ? JSON.parse(before) : coll.records.live(ord) ? coll.records.peek(ord) : undefined;
       if (record !== undefined && !keysOf(record).every((key) => check.has(key, ord))) return false;
     }
     return true;
@@ -349,12 +359,14 @@ export class StateStore {
       yield {
         name,
         records: (function* () {
-          for (const ord of records.ordinals()) yield [records.idAt(ord) as string, records.json(ord)] as [string, string];
+          for (const ord of records.ordinals())
+            yield [records.idAt(ord) as string, records.json(ord)] as [string, string];
         })(),
         index: index && {
           signature: index.signature,
           buckets: (function* () {
-            for (const [key, ordinals] of index.entries()) yield [key, ordinals.map((o) => position[o])] as [string, number[]];
+            for (const [key, ordinals] of index.entries())
+              yield [key, ordinals.map((o) => position[o])] as [string, number[]];
           })(),
         },
       };

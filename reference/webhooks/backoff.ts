@@ -18,20 +18,34 @@ export interface RetrySchedule {
 /** Upper bound of the delay after the `failedAttempts`-th failed attempt (1-based). */
 export function maxRetryDelayMs(schedule: RetrySchedule, failedAttempts: number): number {
   const n = Math.max(1, failedAttempts);
-  if (schedule.delaysMs && schedule.delaysMs.length > 0) return schedule.delaysMs[Math.min(n, schedule.delaysMs.length) - 1];
+  if (schedule.delaysMs && schedule.delaysMs.length > 0)
+    return schedule.delaysMs[Math.min(n, schedule.delaysMs.length) - 1];
   return Math.min(schedule.maxDelayMs, schedule.initialDelayMs * schedule.factor ** (n - 1));
 }
 
-export function retryDelayMs(schedule: RetrySchedule, failedAttempts: number, random: () => number = Math.random): number {
+export function retryDelayMs(
+  schedule: RetrySchedule,
+  failedAttempts: number,
+  random: () => number = Math.random,
+): number {
   const bound = maxRetryDelayMs(schedule, failedAttempts);
   return Math.round(bound * (1 - schedule.jitter * random()));
 }
 
 export function validateRetrySchedule(s: RetrySchedule): RetrySchedule {
   const ok =
-    Number.isInteger(s.maxAttempts) && s.maxAttempts >= 1 && s.maxAttempts <= 100 &&
-    s.initialDelayMs >= 0 && s.maxDelayMs >= s.initialDelayMs && s.factor >= 1 && s.jitter >= 0 && s.jitter <= 1 &&
+    Number.isInteger(s.maxAttempts) &&
+    s.maxAttempts >= 1 &&
+    s.maxAttempts <= 100 &&
+    s.initialDelayMs >= 0 &&
+    s.maxDelayMs >= s.initialDelayMs &&
+    s.factor >= 1 &&
+    s.jitter >= 0 &&
+    s.jitter <= 1 &&
     (s.delaysMs === undefined || s.delaysMs.every((d) => Number.isFinite(d) && d >= 0));
-  if (!ok) throw new Error("invalid webhook retry schedule (maxAttempts 1..100, 0 <= initialDelayMs <= maxDelayMs, factor >= 1, 0 <= jitter <= 1, delaysMs >= 0)");
+  if (!ok)
+    throw new Error(
+      "invalid webhook retry schedule (maxAttempts 1..100, 0 <= initialDelayMs <= maxDelayMs, factor >= 1, 0 <= jitter <= 1, delaysMs >= 0)",
+    );
   return s;
 }

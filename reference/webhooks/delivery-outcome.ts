@@ -1,7 +1,7 @@
 // What one attempt does to its delivery record: logged as an attempt, then delivered, retried on the
 // schedule, or failed after the last attempt of its series.
 import type { AttemptOutcome, DeliveryAttempt, DeliveryRecord } from "../domain/records.ts";
-import { retryDelayMs, type RetrySchedule } from "./backoff.ts";
+import { type RetrySchedule, retryDelayMs } from "./backoff.ts";
 import type { PostResult } from "./http-post.ts";
 
 /** Attempts kept per delivery record; older ones are summarized by attempt_count. */
@@ -16,7 +16,14 @@ export function outcomeOf(result: PostResult): AttemptOutcome {
   return isSuccess(result) ? "ok" : result.timedOut ? "timeout" : "failed";
 }
 
-export function deliveryAfterAttempt(d: DeliveryRecord, startedAt: Date, endedAt: Date, result: PostResult, retry: RetrySchedule, random?: () => number): DeliveryRecord {
+export function deliveryAfterAttempt(
+  d: DeliveryRecord,
+  startedAt: Date,
+  endedAt: Date,
+  result: PostResult,
+  retry: RetrySchedule,
+  random?: () => number,
+): DeliveryRecord {
   const ok = isSuccess(result);
   const attempt: DeliveryAttempt = {
     number: d.attempt_count + 1,
@@ -41,7 +48,12 @@ export function deliveryAfterAttempt(d: DeliveryRecord, startedAt: Date, endedAt
   if (ok) return { ...base, status: "delivered", delivered_at: endedAt.toISOString() };
   if (base.series_attempts >= retry.maxAttempts) return { ...base, status: "failed", error: attempt.error as string };
   const delay = retryDelayMs(retry, base.series_attempts, random);
-  return { ...base, status: "pending", error: attempt.error as string, next_attempt_at: new Date(endedAt.getTime() + delay).toISOString() };
+  return {
+    ...base,
+    status: "pending",
+    error: attempt.error as string,
+    next_attempt_at: new Date(endedAt.getTime() + delay).toISOString(),
+  };
 }
 
 /** A delivery that gets no attempt (its webhook was deleted or is disabled). */

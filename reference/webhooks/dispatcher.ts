@@ -16,15 +16,30 @@
 // states included. An attempt cut short by shutdown is not recorded and is made again after the restart
 // (at-least-once: a receiver may see an event twice and dedupes by the event id header).
 import { unixSeconds } from "../../runtime/http/hmac.ts";
-import { canonicalJson, signWebhook, webhookHmac, WEBHOOK_EVENT_ID_HEADER, WEBHOOK_HMAC_HEADER, type WebhookProfile } from "../../runtime/webhooks/signature.ts";
+import {
+  canonicalJson,
+  signWebhook,
+  WEBHOOK_EVENT_ID_HEADER,
+  WEBHOOK_HMAC_HEADER,
+  type WebhookProfile,
+  webhookHmac,
+} from "../../runtime/webhooks/signature.ts";
 import { eventBody, NOT_ATTEMPTED_DISABLED } from "../domain/events.ts";
 import { deliveryKeys } from "../domain/indexes.ts";
-import { C, type ApiKeyRecord, type DeliveryRecord, type EndpointHealth, type EventRecord, type WebhookRecord, type WorkspaceRecord } from "../domain/records.ts";
+import {
+  type ApiKeyRecord,
+  C,
+  type DeliveryRecord,
+  type EndpointHealth,
+  type EventRecord,
+  type WebhookRecord,
+  type WorkspaceRecord,
+} from "../domain/records.ts";
 import type { StateStore, Tx } from "../store/state-store.ts";
 import { deliveryAfterAttempt, notAttempted, outcomeOf } from "./delivery-outcome.ts";
 import { gateOf, healthAfterAttempt, inFlightCap, sameHealth, slotPool } from "./endpoint-health.ts";
 import { EndpointQueues } from "./endpoint-queues.ts";
-import { postWebhook, type PostResult } from "./http-post.ts";
+import { type PostResult, postWebhook } from "./http-post.ts";
 import type { DeliveryPolicy } from "./policy.ts";
 
 export interface DispatcherOptions {
@@ -184,7 +199,11 @@ export class WebhookDispatcher {
             continue;
           }
           const pool = slotPool(health);
-          if (this.perPool[pool] >= (pool === "answering" ? this.opts.policy.answeringSlots : this.opts.policy.failingSlots)) continue;
+          if (
+            this.perPool[pool] >=
+            (pool === "answering" ? this.opts.policy.answeringSlots : this.opts.policy.failingSlots)
+          )
+            continue;
           this.queues.remove(head.id);
           this.launch(head.id, webhookId, pool);
           launched = true;
@@ -202,11 +221,14 @@ export class WebhookDispatcher {
     this.timer = undefined;
     this.timerAt = at;
     if (at === Infinity) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.timerAt = Infinity;
-      this.schedule();
-    }, Math.min(Math.max(0, at - nowMs), 2 ** 31 - 1));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.timerAt = Infinity;
+        this.schedule();
+      },
+      Math.min(Math.max(0, at - nowMs), 2 ** 31 - 1),
+    );
     this.timer.unref?.();
   }
 
@@ -232,12 +254,13 @@ export class WebhookDispatcher {
 
   private async attempt(id: string, signal: AbortSignal): Promise<void> {
     const d = this.store.get<DeliveryRecord>(C.deliveries, id);
-    if (!d || d.status !== "pending") return;
+    if (d?.status !== "pending") return;
     const webhook = this.store.get<WebhookRecord>(C.webhooks, d.webhook_id);
     const event = this.store.get<EventRecord>(C.events, d.event_id);
     const workspace = this.store.get<WorkspaceRecord>(C.workspaces, d.workspace_id);
-    if (!webhook || webhook.status !== "active" || !event || !workspace) {
-      const reason = !webhook || webhook.status !== "active" ? "cancelled: the webhook was deleted" : "the event or workspace no longer exists";
+    if (webhook?.status !== "active" || !event || !workspace) {
+      const reason =
+        webhook?.status !== "active" ? "cancelled: the webhook was deleted" : "the event or workspace no longer exists";
       this.store.transact((tx) => void tx.put(C.deliveries, notAttempted(d, reason, this.now())));
       return;
     }
@@ -257,17 +280,30 @@ export class WebhookDispatcher {
     this.record(id, startedAt, result);
   }
 
-  private headers(webhook: WebhookRecord, event: EventRecord, workspace: WorkspaceRecord, body: string, at: Date): Record<string, string> {
+  private headers(
+    webhook: WebhookRecord,
+    event: EventRecord,
+    workspace: WorkspaceRecord,
+    body: string,
+    at: Date,
+  ): Record<string, string> {
     // One serialization for both profiles: canonical JSON is valid JSON, and the bytes signed by
     // standard-webhooks are exactly the bytes sent.
-    const signature = signWebhook({ profile: this.opts.profile, privateKey: workspace.webhook_private_key, id: event.id, timestamp: unixSeconds(at.getTime()), body });
+    const signature = signWebhook({
+      profile: this.opts.profile,
+      privateKey: workspace.webhook_private_key,
+      id: event.id,
+      timestamp: unixSeconds(at.getTime()),
+      body,
+    });
     // canonical-json has no id header of its own; receivers de-duplicate on this one (the spec's choice).
     if (this.opts.profile === "canonical-json") {
       signature[WEBHOOK_EVENT_ID_HEADER] = event.id;
       // The real service's SDK also verifies with the API secret (WebhookService.verifyEvent): hex
       // HMAC-SHA256 over the same canonical JSON, keyed with the secret of the key that registered the webhook.
       const registrar = this.store.get<ApiKeyRecord>(C.apiKeys, webhook.created_by);
-      if (registrar && registrar.status === "active") signature[WEBHOOK_HMAC_HEADER] = webhookHmac(registrar.secret, body);
+      if (registrar && registrar.status === "active")
+        signature[WEBHOOK_HMAC_HEADER] = webhookHmac(registrar.secret, body);
     }
     return { "content-type": "application/json", "user-agent": USER_AGENT, ...signature };
   }
@@ -281,11 +317,17 @@ export class WebhookDispatcher {
       let next = deliveryAfterAttempt(d, startedAt, endedAt, result, this.opts.policy.retry, this.opts.random);
       const webhook = tx.get<WebhookRecord>(C.webhooks, d.webhook_id);
       if (webhook?.status === "active") {
-        const { health, disabled } = healthAfterAttempt(webhook.health, { outcome: outcomeOf(result), startedAt, endedAt, random: (this.opts.random ?? Math.random)() }, this.opts.policy);
-        if (!sameHealth(webhook.health, health)) tx.adopt<WebhookRecord>(C.webhooks, { ...webhook, health, updated_at: endedAt.toISOString() });
+        const { health, disabled } = healthAfterAttempt(
+          webhook.health,
+          { outcome: outcomeOf(result), startedAt, endedAt, random: (this.opts.random ?? Math.random)() },
+          this.opts.policy,
+        );
+        if (!sameHealth(webhook.health, health))
+          tx.adopt<WebhookRecord>(C.webhooks, { ...webhook, health, updated_at: endedAt.toISOString() });
         if (disabled) this.failQueued(tx, webhook.id, endedAt);
         // A disabled endpoint gets no retry either (an attempt that was on the wire when it was disabled).
-        if (health.state === "disabled" && next.status === "pending") next = notAttempted(next, `${next.error}; not retried: the webhook is disabled`, endedAt);
+        if (health.state === "disabled" && next.status === "pending")
+          next = notAttempted(next, `${next.error}; not retried: the webhook is disabled`, endedAt);
       }
       // Built above from immutable parts: stored without a copy (a delivery carries up to 50 attempts).
       tx.adopt(C.deliveries, next);

@@ -19,9 +19,14 @@ export interface AttemptResult {
 }
 
 /** The health after one attempt; `disabled` says whether this attempt disabled the endpoint. */
-export function healthAfterAttempt(prev: EndpointHealth | undefined, attempt: AttemptResult, policy: DeliveryPolicy): { health: EndpointHealth; disabled: boolean } {
+export function healthAfterAttempt(
+  prev: EndpointHealth | undefined,
+  attempt: AttemptResult,
+  policy: DeliveryPolicy,
+): { health: EndpointHealth; disabled: boolean } {
   if (prev?.state === "disabled") return { health: prev, disabled: false };
-  if (attempt.outcome === "ok") return { health: { state: "healthy", last_outcome: "ok", consecutive_failures: 0, openings: 0 }, disabled: false };
+  if (attempt.outcome === "ok")
+    return { health: { state: "healthy", last_outcome: "ok", consecutive_failures: 0, openings: 0 }, disabled: false };
   const at = attempt.endedAt.getTime();
   const failingSince = prev?.failing_since ?? attempt.startedAt.toISOString();
   const failures = (prev?.consecutive_failures ?? 0) + 1;
@@ -40,14 +45,22 @@ export function healthAfterAttempt(prev: EndpointHealth | undefined, attempt: At
       disabled: true,
     };
   }
-  const base: EndpointHealth = { state: "healthy", last_outcome: attempt.outcome, consecutive_failures: failures, failing_since: failingSince, openings: prev?.openings ?? 0 };
+  const base: EndpointHealth = {
+    state: "healthy",
+    last_outcome: attempt.outcome,
+    consecutive_failures: failures,
+    failing_since: failingSince,
+    openings: prev?.openings ?? 0,
+  };
   if (prev?.state === "backing_off") {
     // An attempt launched before the breaker opened only counts; a probe (or later attempt) reopens it.
     const backoffUntil = Date.parse(prev.backoff_until ?? "");
-    if (attempt.startedAt.getTime() < backoffUntil) return { health: { ...base, state: "backing_off", backoff_until: prev.backoff_until }, disabled: false };
+    if (attempt.startedAt.getTime() < backoffUntil)
+      return { health: { ...base, state: "backing_off", backoff_until: prev.backoff_until }, disabled: false };
     return { health: open(base, base.openings + 1, at, policy, attempt.random), disabled: false };
   }
-  if (failures >= policy.breaker.openAfterFailures) return { health: open(base, 1, at, policy, attempt.random), disabled: false };
+  if (failures >= policy.breaker.openAfterFailures)
+    return { health: open(base, 1, at, policy, attempt.random), disabled: false };
   return { health: base, disabled: false };
 }
 

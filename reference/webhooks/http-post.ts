@@ -56,10 +56,20 @@ export function postWebhook(opts: PostOptions): Promise<PostResult> {
     const transport = url.protocol === "https:" ? https : http;
     // A fresh connection per attempt: a receiver that hung before must not poison the next attempt.
     const req = transport.request(url, { method: "POST", agent: false });
-    const timer = setTimeout(() => finish({ ...(status !== undefined ? { status } : {}), error: `timeout: no complete response within ${opts.timeoutMs} ms`, timedOut: true }), opts.timeoutMs);
+    const timer = setTimeout(
+      () =>
+        finish({
+          ...(status !== undefined ? { status } : {}),
+          error: `timeout: no complete response within ${opts.timeoutMs} ms`,
+          timedOut: true,
+        }),
+      opts.timeoutMs,
+    );
     const onAbort = () => finish({ error: "aborted (the sandbox is shutting down, or the webhook was deleted)" });
     opts.signal?.addEventListener("abort", onAbort);
-    req.on("error", (err: NodeJS.ErrnoException) => finish({ ...(status !== undefined ? { status } : {}), error: describeError(err) }));
+    req.on("error", (err: NodeJS.ErrnoException) =>
+      finish({ ...(status !== undefined ? { status } : {}), error: describeError(err) }),
+    );
     req.on("response", (res) => {
       status = res.statusCode;
       res.on("data", (chunk: Buffer) => {
@@ -70,8 +80,12 @@ export function postWebhook(opts: PostOptions): Promise<PostResult> {
         }
       });
       res.on("end", () => finish({ status, body: decode(chunks) }));
-      res.on("aborted", () => finish({ status, body: decode(chunks), error: "connection closed before the response was complete" }));
-      res.on("error", (err: NodeJS.ErrnoException) => finish({ status, body: decode(chunks), error: describeError(err) }));
+      res.on("aborted", () =>
+        finish({ status, body: decode(chunks), error: "connection closed before the response was complete" }),
+      );
+      res.on("error", (err: NodeJS.ErrnoException) =>
+        finish({ status, body: decode(chunks), error: describeError(err) }),
+      );
     });
     const send = () => {
       if (settled) return;
@@ -109,6 +123,8 @@ function describeError(err: NodeJS.ErrnoException): string {
     case "ENETUNREACH":
       return "receiver unreachable";
     default:
-      return err.message === "socket hang up" ? "connection closed before the response was complete" : `connection error: ${err.message}`;
+      return err.message === "socket hang up"
+        ? "connection closed before the response was complete"
+        : `connection error: ${err.message}`;
   }
 }

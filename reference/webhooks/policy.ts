@@ -3,7 +3,7 @@
 // generated/webhooks.ts so there is one source); the sandbox schedule shortens only the delays, so that
 // retries, probes and disabling happen while a developer watches. Decided here once.
 import { webhookDelivery as SPEC } from "../../generated/webhooks.ts";
-import { validateRetrySchedule, type RetrySchedule } from "./backoff.ts";
+import { type RetrySchedule, validateRetrySchedule } from "./backoff.ts";
 
 export interface BreakerPolicy {
   /** Consecutive failed attempts that open the breaker. */
@@ -67,7 +67,13 @@ export const PRODUCTION_POLICY: DeliveryPolicy = {
  */
 export const SANDBOX_POLICY: DeliveryPolicy = {
   ...PRODUCTION_POLICY,
-  retry: { maxAttempts: PRODUCTION_POLICY.retry.maxAttempts, initialDelayMs: 1_000, maxDelayMs: 60_000, factor: 2, jitter: 0.5 },
+  retry: {
+    maxAttempts: PRODUCTION_POLICY.retry.maxAttempts,
+    initialDelayMs: 1_000,
+    maxDelayMs: 60_000,
+    factor: 2,
+    jitter: 0.5,
+  },
   breaker: { ...PRODUCTION_POLICY.breaker, probeDelaysMs: seconds([1, 2, 5, 10]) },
   disableAfterMs: 10 * 60 * SECOND,
 };
@@ -99,10 +105,13 @@ function validatePolicy(p: DeliveryPolicy): DeliveryPolicy {
   const problems = [
     !(p.timeoutMs > 0) && "timeoutMs must be positive",
     !positiveInt(p.maxInFlightPerEndpoint) && "maxInFlightPerEndpoint must be an integer >= 1",
-    !(positiveInt(p.maxInFlightUntilAnswered) && p.maxInFlightUntilAnswered <= p.maxInFlightPerEndpoint) && "maxInFlightUntilAnswered must be 1..maxInFlightPerEndpoint",
-    !(positiveInt(p.answeringSlots) && positiveInt(p.failingSlots)) && "answeringSlots and failingSlots must be integers >= 1",
+    !(positiveInt(p.maxInFlightUntilAnswered) && p.maxInFlightUntilAnswered <= p.maxInFlightPerEndpoint) &&
+      "maxInFlightUntilAnswered must be 1..maxInFlightPerEndpoint",
+    !(positiveInt(p.answeringSlots) && positiveInt(p.failingSlots)) &&
+      "answeringSlots and failingSlots must be integers >= 1",
     !positiveInt(p.breaker.openAfterFailures) && "breaker.openAfterFailures must be an integer >= 1",
-    !(p.breaker.probeDelaysMs.length > 0 && p.breaker.probeDelaysMs.every((d) => d >= 0)) && "breaker.probeDelaysMs must list delays >= 0",
+    !(p.breaker.probeDelaysMs.length > 0 && p.breaker.probeDelaysMs.every((d) => d >= 0)) &&
+      "breaker.probeDelaysMs must list delays >= 0",
     !(p.disableAfterMs > 0) && "disableAfterMs must be positive",
   ].filter((x): x is string => typeof x === "string");
   if (problems.length > 0) throw new Error(`invalid webhook delivery policy: ${problems.join("; ")}`);

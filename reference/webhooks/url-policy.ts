@@ -21,20 +21,37 @@ export function checkWebhookUrl(raw: string, policy: UrlPolicy): string | undefi
   if (url.protocol !== "http:" && url.protocol !== "https:") return "url: only http and https receivers are allowed";
   if (url.username || url.password) return "url: must not contain credentials";
   if (!url.hostname) return "url: has no host";
-  if (!policy.allowPrivateTargets && isPrivateHost(url.hostname)) return "url: private, loopback and link-local targets are not allowed";
+  if (!policy.allowPrivateTargets && isPrivateHost(url.hostname))
+    return "url: private, loopback and link-local targets are not allowed";
   return undefined;
 }
 
 export function isPrivateHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local") || host.endsWith(".internal")) return true;
+  if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local") || host.endsWith(".internal"))
+    return true;
   const family = isIP(host);
   if (family === 4) {
     const [a, b] = host.split(".").map(Number);
-    return a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
+    return (
+      a === 0 ||
+      a === 10 ||
+      a === 127 ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 100 && b >= 64 && b <= 127)
+    );
   }
   if (family === 6) {
-    return host === "::" || host === "::1" || host.startsWith("fc") || host.startsWith("fd") || host.startsWith("fe80") || host.startsWith("::ffff:");
+    return (
+      host === "::" ||
+      host === "::1" ||
+      host.startsWith("fc") ||
+      host.startsWith("fd") ||
+      host.startsWith("fe80") ||
+      host.startsWith("::ffff:")
+    );
   }
   return false;
 }

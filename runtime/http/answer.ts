@@ -1,7 +1,7 @@
 // The answer of one wallet API call: the envelope's data, or the error it stands for (the ApiError
 // subclass of its status, or ResponseValidationError when a success answer is not an envelope).
 import { isEnvelope } from "../envelope.ts";
-import { apiErrorFor, ResponseValidationError, type ApiError } from "../errors.ts";
+import { type ApiError, apiErrorFor, ResponseValidationError } from "../errors.ts";
 import type { TransportResponse } from "./transport.ts";
 
 /**
@@ -25,7 +25,13 @@ function notAnEnvelope(response: TransportResponse): ApiError {
   const { status, body, requestId, headers, text } = response;
   const message = `HTTP ${status}: the response is not an envelope`;
   if (status >= 200 && status < 300) {
-    return new ResponseValidationError(status, message, { issues: [{ path: [], message: "expected the envelope {success, message, code, data}" }], rawBody: text, requestId, headers, body: body ?? text });
+    return new ResponseValidationError(status, message, {
+      issues: [{ path: [], message: "expected the envelope {success, message, code, data}" }],
+      rawBody: text,
+      requestId,
+      headers,
+      body: body ?? text,
+    });
   }
   return apiErrorFor(status, "invalid_response", message, { requestId, body: body ?? text, headers });
 }

@@ -33,7 +33,10 @@ export class ApiPromise<T> implements Promise<T> {
     return this.result;
   }
 
-  then<A = T, B = never>(onfulfilled?: ((value: T) => A | PromiseLike<A>) | null, onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<A | B> {
+  then<A = T, B = never>(
+    onfulfilled?: ((value: T) => A | PromiseLike<A>) | null,
+    onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
     // One step, not two: the data goes straight to the caller's callback.
     return this.result.then((r) => (onfulfilled ? onfulfilled(r.data) : (r.data as unknown as A)), onrejected);
   }

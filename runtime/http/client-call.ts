@@ -2,12 +2,13 @@
 // generated idempotency key where the operation declares one), unwrap the envelope (or check the HTTP
 // status), validate the payload against the operation's declared response schema, and raise the
 // ApiError subclass of the status on failure. Generated client.ts stays one line a method.
-import { ApiPromise, type WithResponse } from "./api-promise.ts";
-import { apiErrorFor, ResponseValidationError, type ApiError } from "../errors.ts";
-import { unwrapEnvelope } from "./answer.ts";
-import type { QueryValue, Transport, TransportResponse } from "./transport.ts";
-import type { RetryPolicy } from "./retry.ts";
+
+import { type ApiError, apiErrorFor, ResponseValidationError } from "../errors.ts";
 import { firstIssue, type ParsingSchema } from "../schema/issue.ts";
+import { unwrapEnvelope } from "./answer.ts";
+import { ApiPromise, type WithResponse } from "./api-promise.ts";
+import type { RetryPolicy } from "./retry.ts";
+import type { QueryValue, Transport, TransportResponse } from "./transport.ts";
 
 /** Per-call overrides. */
 export interface CallOptions {
@@ -67,11 +68,23 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
 export type ResponseKind = "json" | "text" | "none";
 
 /** One call: `await` it for the data, or `.withResponse()` for the data with status, headers and request id. */
-export function callOperation(transport: Transport, op: CallOperation, input: CallInput, options: CallOptions | undefined, kind: ResponseKind): ApiPromise<unknown> {
+export function callOperation(
+  transport: Transport,
+  op: CallOperation,
+  input: CallInput,
+  options: CallOptions | undefined,
+  kind: ResponseKind,
+): ApiPromise<unknown> {
   return new ApiPromise(send(transport, op, input, options, kind));
 }
 
-async function send(transport: Transport, op: CallOperation, input: CallInput, options: CallOptions | undefined, kind: ResponseKind): Promise<WithResponse<unknown>> {
+async function send(
+  transport: Transport,
+  op: CallOperation,
+  input: CallInput,
+  options: CallOptions | undefined,
+  kind: ResponseKind,
+): Promise<WithResponse<unknown>> {
   const headers = requestHeaders(op, input, options);
   const response = await transport.request({
     method: op.method,
@@ -88,7 +101,13 @@ async function send(transport: Transport, op: CallOperation, input: CallInput, o
     signal: options?.signal,
     operationId: op.operationId,
   });
-  const info = { status: response.status, headers: response.headers, requestId: response.requestId, attempts: response.attempts, url: response.request.url };
+  const info = {
+    status: response.status,
+    headers: response.headers,
+    requestId: response.requestId,
+    attempts: response.attempts,
+    url: response.request.url,
+  };
   const validate = options?.validateResponse ?? transport.validateResponses ?? true;
   if (op.envelope ?? true) {
     const data = unwrapEnvelope(response, op.successStatus ?? 200);
@@ -100,7 +119,11 @@ async function send(transport: Transport, op: CallOperation, input: CallInput, o
 }
 
 /** The caller's headers, plus the idempotency key the operation declares (the caller's, or a new one). */
-function requestHeaders(op: CallOperation, input: CallInput, options: CallOptions | undefined): Record<string, string | undefined> | undefined {
+function requestHeaders(
+  op: CallOperation,
+  input: CallInput,
+  options: CallOptions | undefined,
+): Record<string, string | undefined> | undefined {
   const name = op.idempotencyHeader;
   if (name === undefined && input.headers === undefined && options?.headers === undefined) return undefined;
   const headers: Record<string, string | undefined> = { ...headerStrings(input.headers), ...options?.headers };
@@ -159,7 +182,8 @@ export function expandPath(template: string, params: object | undefined): string
 
 function headerStrings(headers: object | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers ?? {})) if (value !== undefined && value !== null) out[name] = String(value);
+  for (const [name, value] of Object.entries(headers ?? {}))
+    if (value !== undefined && value !== null) out[name] = String(value);
   return out;
 }
 
@@ -172,13 +196,26 @@ function checked(op: CallOperation, response: TransportResponse, data: unknown):
   if (result.success) return result.data;
   const message = `${op.operationId}: the response does not match the spec at ${firstIssue(result.error)}`;
   const issues = result.error.issues.map((issue) => ({ path: issue.path, message: issue.message, code: issue.code }));
-  throw new ResponseValidationError(response.status, message, { issues, rawBody: response.text, requestId: response.requestId, headers: response.headers, body: response.body ?? response.text });
+  throw new ResponseValidationError(response.status, message, {
+    issues,
+    rawBody: response.text,
+    requestId: response.requestId,
+    headers: response.headers,
+    body: response.body ?? response.text,
+  });
 }
 
 /** A non-2xx answer without an envelope: code and message from the body when it has them. */
 function httpError(response: TransportResponse): ApiError {
-  const body = (typeof response.body === "object" && response.body !== null ? response.body : {}) as Record<string, unknown>;
+  const body = (typeof response.body === "object" && response.body !== null ? response.body : {}) as Record<
+    string,
+    unknown
+  >;
   const code = typeof body.code === "string" || typeof body.code === "number" ? body.code : `http_${response.status}`;
   const message = typeof body.message === "string" ? body.message : `HTTP ${response.status}`;
-  return apiErrorFor(response.status, code, message, { requestId: response.requestId, body: response.body ?? response.text, headers: response.headers });
+  return apiErrorFor(response.status, code, message, {
+    requestId: response.requestId,
+    body: response.body ?? response.text,
+    headers: response.headers,
+  });
 }

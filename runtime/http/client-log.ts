@@ -22,7 +22,9 @@ export function resolveLogLevel(option: LogLevel | undefined): LogLevel {
     if (!(option in RANK)) throw new Error(`logLevel '${String(option)}' is not one of ${LOG_LEVELS.join(", ")}`);
     return option;
   }
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[LOG_LEVEL_ENV]?.trim().toLowerCase();
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[LOG_LEVEL_ENV]
+    ?.trim()
+    .toLowerCase();
   if (env === undefined || env === "") return "warn";
   if (!(env in RANK)) throw new Error(`${LOG_LEVEL_ENV}='${env}' is not one of ${LOG_LEVELS.join(", ")}`);
   return env as LogLevel;
@@ -43,14 +45,23 @@ export function defaultClientLogger(): ClientLogger {
   return consoleLogger;
 }
 
-const SECRET_HEADERS = new Set(["access-sign", "access-api-key", "authorization", "proxy-authorization", "cookie", "set-cookie", "x-webhook-hmac-signature"]);
+const SECRET_HEADERS = new Set([
+  "access-sign",
+  "access-api-key",
+  "authorization",
+  "proxy-authorization",
+  "cookie",
+  "set-cookie",
+  "x-webhook-hmac-signature",
+]);
 const SECRET_MEMBER = /secret|password|passphrase|private_?key|mnemonic|seed|token|signature|api_?key/i;
 export const REDACTED = "[redacted]";
 
 /** Headers as they may be logged. */
 export function redactHeaders(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) out[name] = SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : value;
+  for (const [name, value] of Object.entries(headers))
+    out[name] = SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : value;
   return out;
 }
 
@@ -70,6 +81,7 @@ function redactValue(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactValue);
   if (typeof value !== "object" || value === null) return value;
   const out: Record<string, unknown> = {};
-  for (const [key, member] of Object.entries(value)) out[key] = SECRET_MEMBER.test(key) ? REDACTED : redactValue(member);
+  for (const [key, member] of Object.entries(value))
+    out[key] = SECRET_MEMBER.test(key) ? REDACTED : redactValue(member);
   return out;
 }

@@ -6,16 +6,24 @@ import type { Dispatcher } from "undici";
 import { undiciSend } from "./exchange.ts";
 import { createTransport as createPortableTransport, type Transport, type TransportOptions } from "./transport.ts";
 
-export { ConnectionError, TimeoutError, AbortError, TransportError, transportError, type TransportErrorKind } from "../errors.ts";
+export {
+  AbortError,
+  ConnectionError,
+  TimeoutError,
+  TransportError,
+  type TransportErrorKind,
+  transportError,
+} from "../errors.ts";
+export * from "./answer.ts";
+export * from "./client-log.ts";
+export * from "./raw.ts";
+export { type PreparedSecret, portableSignature, prepareSecret, signedHeaders } from "./request-signing.ts";
 export * from "./retry.ts";
 export * from "./transport.ts";
-export * from "./answer.ts";
-export * from "./raw.ts";
-export * from "./client-log.ts";
-export { prepareSecret, portableSignature, signedHeaders, type PreparedSecret } from "./request-signing.ts";
 
 /** createTransport of http/transport.ts, sending through `dispatcher` with undici's dispatch API when one is given. */
 export function createTransport(options: TransportOptions): Transport {
-  if (options.dispatcher === undefined || options.send !== undefined || options.fetch !== undefined) return createPortableTransport(options);
+  if (options.dispatcher === undefined || options.send !== undefined || options.fetch !== undefined)
+    return createPortableTransport(options);
   return createPortableTransport({ ...options, send: undiciSend(options.dispatcher as Dispatcher) });
 }

@@ -2,9 +2,17 @@
 // request() adds a response stream, an async resource and (for the deadline) an AbortSignal with its
 // timer per call; on a small JSON answer those cost more than the exchange itself. Here: one handler
 // object, one plain timer, no stream. Never follows redirects and never holds more than maxBytes.
-import { util, type Dispatcher } from "undici";
+import { type Dispatcher, util } from "undici";
 
-import { BodyTooLarge, DeadlineExceeded, declaresMoreThan, flattenHeaders, type RawResponse, type RawSend, type RawSendInput } from "./raw.ts";
+import {
+  BodyTooLarge,
+  DeadlineExceeded,
+  declaresMoreThan,
+  flattenHeaders,
+  type RawResponse,
+  type RawSend,
+  type RawSendInput,
+} from "./raw.ts";
 
 export { BodyTooLarge, DeadlineExceeded, declaresMoreThan, flattenHeaders, type RawResponse };
 
@@ -56,7 +64,16 @@ class Collector implements Dispatcher.DispatchHandler {
       signal.addEventListener("abort", this.onSignal, { once: true });
     }
     try {
-      input.dispatcher.dispatch({ origin: input.origin, path: input.path, method: input.method as Dispatcher.HttpMethod, headers: input.headers, body: input.body ?? null }, this);
+      input.dispatcher.dispatch(
+        {
+          origin: input.origin,
+          path: input.path,
+          method: input.method as Dispatcher.HttpMethod,
+          headers: input.headers,
+          body: input.body ?? null,
+        },
+        this,
+      );
     } catch (error) {
       this.fail(error);
     }
@@ -105,7 +122,10 @@ class Collector implements Dispatcher.DispatchHandler {
     if (this.settled) return;
     this.cleanUp();
     // Decoded once as a whole, so multi-byte characters split across chunks stay intact.
-    const text = this.chunks.length === 1 ? this.chunks[0].toString("utf8") : Buffer.concat(this.chunks, this.size).toString("utf8");
+    const text =
+      this.chunks.length === 1
+        ? this.chunks[0].toString("utf8")
+        : Buffer.concat(this.chunks, this.size).toString("utf8");
     this.resolve({ status: this.status, headers: this.headers, text });
   }
 

@@ -3,10 +3,10 @@
 //   ACCESS-SIGN    = base64( lowercase_hex( HMAC-SHA256(utf8(secret), string to sign) ) )
 // node:crypto is used because it measured ~2.4x faster than a pure-JS HMAC; the client path signs with
 // runtime/http/request-signing.ts instead (pure JS, every runtime), which this module shares its pieces with.
-import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from "node:crypto";
-import { HMAC_HEADERS, parseTimestamp, signaturePrefix, unixSeconds, type SignatureParts } from "./request-signing.ts";
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from "node:crypto";
+import { HMAC_HEADERS, parseTimestamp, type SignatureParts, signaturePrefix, unixSeconds } from "./request-signing.ts";
 
-export { HMAC_HEADERS, parseTimestamp, unixSeconds, type SignatureParts };
+export { HMAC_HEADERS, parseTimestamp, type SignatureParts, unixSeconds };
 
 /** Accepted clock skew between client and server, in seconds, past or future (inclusive). */
 export const HMAC_WINDOW_SECONDS = 300;
@@ -91,7 +91,6 @@ export function signRequest(input: SignRequestInput): Record<string, string> {
     [HMAC_HEADERS.signature]: signature,
   };
 }
-
 
 /** True when `ts` lies within `window` seconds of `nowSeconds`, both directions, inclusive. */
 export function isWithinWindow(ts: number, nowSeconds: number, window: number = HMAC_WINDOW_SECONDS): boolean {

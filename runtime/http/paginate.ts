@@ -44,7 +44,9 @@ export type PagedInput<Input, Managed extends string> = {
   [K in keyof Input]: K extends "query" ? Omit<NonNullable<Input[K]>, Managed> & { [M in Managed]?: never } : Input[K];
 };
 
-type Args<Input, Optional extends boolean, Options> = Optional extends true ? [input?: Input, options?: Options] : [input: Input, options?: Options];
+type Args<Input, Optional extends boolean, Options> = Optional extends true
+  ? [input?: Input, options?: Options]
+  : [input: Input, options?: Options];
 
 /** A paged list operation: callable for one page, with `.all()` over every item and `.pages()` over every page. */
 export interface PagedOperation<Input, Data, Item, Managed extends string, InputOptional extends boolean = false> {
@@ -52,7 +54,9 @@ export interface PagedOperation<Input, Data, Item, Managed extends string, Input
   /** Every item, in the list's order, one request per page; stop early with `break`, maxItems or an abort signal. */
   all(...args: Args<PagedInput<Input, Managed>, InputOptional, PageOptions>): AsyncGenerator<Item, void, undefined>;
   /** Every page, in order; the same options as all(). */
-  pages(...args: Args<PagedInput<Input, Managed>, InputOptional, PageOptions>): AsyncGenerator<Page<Item, Data>, void, undefined>;
+  pages(
+    ...args: Args<PagedInput<Input, Managed>, InputOptional, PageOptions>
+  ): AsyncGenerator<Page<Item, Data>, void, undefined>;
 }
 
 type Call = (input: CallInputLike | undefined, options?: CallOptions) => ApiPromise<unknown>;
@@ -63,17 +67,28 @@ interface CallInputLike {
 
 /** Makes `call` a PagedOperation (the generated client annotates the result with its types). */
 export function paginate<P>(call: Call, spec: PageSpec): P {
-  const operation = ((input?: CallInputLike, options?: CallOptions) => call(input, options)) as Call & Record<"all" | "pages", unknown>;
+  const operation = ((input?: CallInputLike, options?: CallOptions) => call(input, options)) as Call &
+    Record<"all" | "pages", unknown>;
   operation.pages = (input?: CallInputLike, options?: PageOptions) => readPages(call, spec, input ?? {}, options ?? {});
   operation.all = (input?: CallInputLike, options?: PageOptions) => readItems(call, spec, input ?? {}, options ?? {});
   return operation as P;
 }
 
-async function* readItems(call: Call, spec: PageSpec, input: CallInputLike, options: PageOptions): AsyncGenerator<unknown, void, undefined> {
+async function* readItems(
+  call: Call,
+  spec: PageSpec,
+  input: CallInputLike,
+  options: PageOptions,
+): AsyncGenerator<unknown, void, undefined> {
   for await (const page of readPages(call, spec, input, options)) yield* page.items;
 }
 
-async function* readPages(call: Call, spec: PageSpec, input: CallInputLike, options: PageOptions): AsyncGenerator<Page<unknown, unknown>, void, undefined> {
+async function* readPages(
+  call: Call,
+  spec: PageSpec,
+  input: CallInputLike,
+  options: PageOptions,
+): AsyncGenerator<Page<unknown, unknown>, void, undefined> {
   const { pageSize, maxItems, startOffset, ...callOptions } = options;
   const size = pageSizeOf(spec, pageSize);
   let remaining = count("maxItems", maxItems) ?? Number.POSITIVE_INFINITY;
@@ -96,21 +111,28 @@ async function* readPages(call: Call, spec: PageSpec, input: CallInputLike, opti
 /** The page size to ask for: the caller's (checked against the maximum), else the maximum, else the default. */
 function pageSizeOf(spec: PageSpec, pageSize: number | undefined): number | undefined {
   if (pageSize === undefined) return spec.maxLimit ?? spec.defaultLimit;
-  if (!Number.isInteger(pageSize) || pageSize < 1) throw new RangeError(`pageSize must be a whole number of at least 1, got ${String(pageSize)}`);
-  if (spec.maxLimit !== undefined && pageSize > spec.maxLimit) throw new RangeError(`pageSize must be at most ${spec.maxLimit} (the operation's maximum page size), got ${pageSize}`);
+  if (!Number.isInteger(pageSize) || pageSize < 1)
+    throw new RangeError(`pageSize must be a whole number of at least 1, got ${String(pageSize)}`);
+  if (spec.maxLimit !== undefined && pageSize > spec.maxLimit)
+    throw new RangeError(
+      `pageSize must be at most ${spec.maxLimit} (the operation's maximum page size), got ${pageSize}`,
+    );
   return pageSize;
 }
 
 function count(name: string, value: number | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!Number.isInteger(value) || value < 0) throw new RangeError(`${name} must be a whole number of at least 0, got ${String(value)}`);
+  if (!Number.isInteger(value) || value < 0)
+    throw new RangeError(`${name} must be a whole number of at least 0, got ${String(value)}`);
   return value;
 }
 
 /** The items array at `path` inside the call's result; anything else is a contract breach worth a clear error. */
 function itemsOf(data: unknown, path: readonly string[]): unknown[] {
   let node = data;
-  for (const key of path) node = node !== null && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined;
-  if (!Array.isArray(node)) throw new TypeError(`the page's items (${path.length === 0 ? "the result" : path.join(".")}) are not an array`);
+  for (const key of path)
+    node = node !== null && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined;
+  if (!Array.isArray(node))
+    throw new TypeError(`the page's items (${path.length === 0 ? "the result" : path.join(".")}) are not an array`);
   return node;
 }

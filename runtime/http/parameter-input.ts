@@ -14,5 +14,7 @@ export function splitCommas(value: unknown): unknown {
 
 /** The input without its prototype: a key named constructor or toString is then absent unless sent. */
 export function ownProperties(value: unknown): unknown {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? Object.assign(Object.create(null), value) : value;
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? Object.assign(Object.create(null), value)
+    : value;
 }

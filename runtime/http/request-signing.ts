@@ -43,10 +43,18 @@ export function parseTimestamp(raw: string | undefined | null): number | undefin
 }
 
 interface NodeHmac {
-  createHmac(algorithm: string, key: object): { update(data: string | Uint8Array): { update(data: string | Uint8Array): unknown }; digest(encoding: "hex"): string };
+  createHmac(
+    algorithm: string,
+    key: object,
+  ): {
+    update(data: string | Uint8Array): { update(data: string | Uint8Array): unknown };
+    digest(encoding: "hex"): string;
+  };
   createSecretKey(key: Uint8Array): object;
 }
-const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (name: string) => unknown } }).process?.getBuiltinModule?.("node:crypto") as NodeHmac | undefined;
+const nodeCrypto = (
+  globalThis as { process?: { getBuiltinModule?: (name: string) => unknown } }
+).process?.getBuiltinModule?.("node:crypto") as NodeHmac | undefined;
 const utf8 = new TextEncoder();
 
 /** A client's secret prepared once (key imported), to sign every call with. */
@@ -96,11 +104,22 @@ async function webSignature(key: Promise<CryptoKey>, prefixText: string, body: s
 }
 
 /** The three authentication headers for one request (synchronously where the signature is). */
-export function signedHeaders(input: { apiKey: string; secret: string | PreparedSecret; method: string; path: string; body?: string | Uint8Array; timestamp?: number | string }): Record<string, string> | Promise<Record<string, string>> {
+export function signedHeaders(input: {
+  apiKey: string;
+  secret: string | PreparedSecret;
+  method: string;
+  path: string;
+  body?: string | Uint8Array;
+  timestamp?: number | string;
+}): Record<string, string> | Promise<Record<string, string>> {
   const timestamp = String(input.timestamp ?? unixSeconds());
   const queryAt = input.path.indexOf("?");
   const path = queryAt === -1 ? input.path : input.path.slice(0, queryAt);
-  const headers = (signature: string) => ({ [HMAC_HEADERS.key]: input.apiKey, [HMAC_HEADERS.timestamp]: timestamp, [HMAC_HEADERS.signature]: signature });
+  const headers = (signature: string) => ({
+    [HMAC_HEADERS.key]: input.apiKey,
+    [HMAC_HEADERS.timestamp]: timestamp,
+    [HMAC_HEADERS.signature]: signature,
+  });
   const signature = portableSignature(input.secret, { method: input.method, path, timestamp, body: input.body });
   return typeof signature === "string" ? headers(signature) : signature.then(headers);
 }

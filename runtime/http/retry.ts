@@ -35,7 +35,9 @@ export function isRetryableStatus(status: number): boolean {
 /** Connection errors and timeouts, 408, 429 and 5xx are worth retrying; anything else is an answer. */
 export function defaultRetryOn(outcome: RetryOutcome): boolean {
   if (outcome.status !== undefined) return isRetryableStatus(outcome.status);
-  return outcome.error instanceof TransportError && (outcome.error.kind === "network" || outcome.error.kind === "timeout");
+  return (
+    outcome.error instanceof TransportError && (outcome.error.kind === "network" || outcome.error.kind === "timeout")
+  );
 }
 
 export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
@@ -49,7 +51,11 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
 });
 
 /** Exponential backoff with full jitter: a random delay in [0, min(max, min * 2^(attempt-1))]. */
-export function backoffDelayMs(policy: Pick<RetryPolicy, "minDelayMs" | "maxDelayMs">, attempt: number, random = Math.random): number {
+export function backoffDelayMs(
+  policy: Pick<RetryPolicy, "minDelayMs" | "maxDelayMs">,
+  attempt: number,
+  random = Math.random,
+): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** Math.max(0, attempt - 1));
   return Math.floor(random() * ceiling);
 }
@@ -83,7 +89,12 @@ export function retryPolicy(override: Partial<RetryPolicy> | false | undefined):
  * How long to wait before attempt `attempt + 1`: the server's Retry-After when it gave one (up to
  * maxRetryAfterMs; "stop" beyond it), else the jittered backoff.
  */
-export function nextDelayMs(policy: RetryPolicy, attempt: number, headers: Record<string, string> | undefined, nowMs: number = Date.now()): number | "stop" {
+export function nextDelayMs(
+  policy: RetryPolicy,
+  attempt: number,
+  headers: Record<string, string> | undefined,
+  nowMs: number = Date.now(),
+): number | "stop" {
   const asked = headers === undefined ? undefined : retryAfterHeaderMs(headers, nowMs);
   if (asked === undefined) return backoffDelayMs(policy, attempt);
   return asked > policy.maxRetryAfterMs ? "stop" : asked;

@@ -3,12 +3,28 @@
 // for requests safe to repeat (within a deadline over all attempts), through the caller's middleware,
 // and hand back status, headers, parsed JSON and the raw text as evidence.
 // It never follows redirects and never reads more than maxResponseBytes of a body. No Node API here.
-import { walletApiBaseUrl } from "./base-url.ts";
-import { defaultClientLogger, enabled, redactBody, redactHeaders, resolveLogLevel, type ClientLogger, type LogLevel } from "./client-log.ts";
-import { prepareSecret, signedHeaders, unixSeconds } from "./request-signing.ts";
-import { BodyTooLarge, DeadlineExceeded, declaresMoreThan, type RawResponse, type RawSend, type RawSendInput } from "./raw.ts";
+
 import { TimeoutError, TransportError, transportError } from "../errors.ts";
-import { nextDelayMs, retryPolicy, sleep, type RetryOutcome, type RetryPolicy } from "./retry.ts";
+import { walletApiBaseUrl } from "./base-url.ts";
+import {
+  type ClientLogger,
+  defaultClientLogger,
+  enabled,
+  type LogLevel,
+  redactBody,
+  redactHeaders,
+  resolveLogLevel,
+} from "./client-log.ts";
+import {
+  BodyTooLarge,
+  DeadlineExceeded,
+  declaresMoreThan,
+  type RawResponse,
+  type RawSend,
+  type RawSendInput,
+} from "./raw.ts";
+import { prepareSecret, signedHeaders, unixSeconds } from "./request-signing.ts";
+import { nextDelayMs, type RetryOutcome, type RetryPolicy, retryPolicy, sleep } from "./retry.ts";
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
@@ -48,7 +64,10 @@ export interface MiddlewareRequest {
 export type MiddlewareResponse = RawResponse;
 
 /** Around every attempt: look at or change the request, call next, look at or replace the response. */
-export type Middleware = (request: MiddlewareRequest, next: (request: MiddlewareRequest) => Promise<MiddlewareResponse>) => Promise<MiddlewareResponse>;
+export type Middleware = (
+  request: MiddlewareRequest,
+  next: (request: MiddlewareRequest) => Promise<MiddlewareResponse>,
+) => Promise<MiddlewareResponse>;
 
 export interface TransportOptions {
   /** Origin plus an optional path prefix, e.g. http://127.0.0.1:8080 */
@@ -152,7 +171,9 @@ export interface Transport {
 }
 
 const ACCEPT_JSON_HEADER: Readonly<Record<string, string>> = Object.freeze({ accept: "application/json" });
-const JSON_CONTENT_TYPE_HEADER: Readonly<Record<string, string>> = Object.freeze({ "content-type": "application/json" });
+const JSON_CONTENT_TYPE_HEADER: Readonly<Record<string, string>> = Object.freeze({
+  "content-type": "application/json",
+});
 
 const IDEMPOTENT_METHODS = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
 
@@ -276,7 +297,8 @@ function sharedDeadline(timeoutMs: number): AbortSignal {
       controller.abort();
     }, expiresAt - Date.now());
     // Like AbortSignal.timeout's timer: a deadline alone does not keep the process alive (Node, Bun: unref; Deno: unrefTimer).
-    if (typeof timer === "number") (globalThis as { Deno?: { unrefTimer?: (id: number) => void } }).Deno?.unrefTimer?.(timer);
+    if (typeof timer === "number")
+      (globalThis as { Deno?: { unrefTimer?: (id: number) => void } }).Deno?.unrefTimer?.(timer);
     else (timer as { unref?: () => void }).unref?.();
   }
   shared.uses++;
@@ -291,7 +313,14 @@ export function fetchSend(fetch: FetchLike, dispatcher?: unknown): RawSend {
     // With a caller's signal as well, the attempt listens to both.
     const signal = external === undefined ? deadline : AbortSignal.any([deadline, external]);
     try {
-      const init = { method: input.method, headers: input.headers, body: input.body, redirect: "manual" as const, signal, ...(dispatcher === undefined ? {} : { dispatcher }) };
+      const init = {
+        method: input.method,
+        headers: input.headers,
+        body: input.body,
+        redirect: "manual" as const,
+        signal,
+        ...(dispatcher === undefined ? {} : { dispatcher }),
+      };
       const res = await fetch(input.url, init);
       const headers: Record<string, string> = {};
       res.headers.forEach((value, key) => (headers[key.toLowerCase()] = value));
@@ -300,10 +329,16 @@ export function fetchSend(fetch: FetchLike, dispatcher?: unknown): RawSend {
         throw new BodyTooLarge(input.maxBytes);
       }
       // A declared length within the limit bounds the body already; otherwise count while reading.
-      const text = res.body === null ? "" : headers["content-length"] !== undefined && res.text !== undefined ? await res.text() : await readLimited(res.body, input.maxBytes);
+      const text =
+        res.body === null
+          ? ""
+          : headers["content-length"] !== undefined && res.text !== undefined
+            ? await res.text()
+            : await readLimited(res.body, input.maxBytes);
       return { status: res.status, headers, text };
     } catch (error) {
-      if (deadline.aborted && !(error instanceof BodyTooLarge) && !external?.aborted) throw new DeadlineExceeded(input.timeoutMs);
+      if (deadline.aborted && !(error instanceof BodyTooLarge) && !external?.aborted)
+        throw new DeadlineExceeded(input.timeoutMs);
       throw error;
     }
   };
@@ -345,10 +380,14 @@ export function createTransport(options: TransportOptions): Transport {
 }
 
 function transportSetup(options: TransportOptions): TransportSetup {
-  const send = options.send ?? fetchSend(options.fetch ?? (globalThis.fetch as unknown as FetchLike), options.dispatcher);
+  const send =
+    options.send ?? fetchSend(options.fetch ?? (globalThis.fetch as unknown as FetchLike), options.dispatcher);
   const base = new URL(walletApiBaseUrl(options.baseUrl));
   const transportPolicy = policyOf(options.retry, options.maxRetries);
-  if (options.apiSecret === "") throw new Error("apiSecret is empty: give the API secret of the key (or leave out apiKey and apiSecret to send unsigned requests)");
+  if (options.apiSecret === "")
+    throw new Error(
+      "apiSecret is empty: give the API secret of the key (or leave out apiKey and apiSecret to send unsigned requests)",
+    );
   const logLevel = resolveLogLevel(options.logLevel);
   return {
     options,
@@ -379,8 +418,19 @@ function signedRequest(
   // fetch normalizes the URL it is given, so sign what it will actually send.
   const sentPath = t.options.send !== undefined || PLAIN_PATH.test(path) ? path : new URL(url).pathname;
   const shouldSign = (request.sign ?? true) && t.options.apiKey !== undefined && t.secret !== undefined;
-  const signed = shouldSign ? signedHeaders({ apiKey: t.options.apiKey as string, secret: t.secret, method, path: sentPath, body, timestamp: request.timestamp ?? t.now() }) : undefined;
-  return signed instanceof Promise ? signed.then((headers) => assemble(t, request, method, url, sentPath, body, headers)) : assemble(t, request, method, url, sentPath, body, signed);
+  const signed = shouldSign
+    ? signedHeaders({
+        apiKey: t.options.apiKey as string,
+        secret: t.secret,
+        method,
+        path: sentPath,
+        body,
+        timestamp: request.timestamp ?? t.now(),
+      })
+    : undefined;
+  return signed instanceof Promise
+    ? signed.then((headers) => assemble(t, request, method, url, sentPath, body, headers))
+    : assemble(t, request, method, url, sentPath, body, signed);
 }
 
 function assemble(
@@ -402,12 +452,35 @@ function assemble(
 }
 
 /** One attempt through the middleware chain; transport failures become TransportErrors. */
-async function attempt(t: TransportSetup, request: TransportRequest, body: string | Uint8Array | undefined, attemptNo: number, timeoutMs: number): Promise<{ raw: RawResponse; sent: SentRequest }> {
+async function attempt(
+  t: TransportSetup,
+  request: TransportRequest,
+  body: string | Uint8Array | undefined,
+  attemptNo: number,
+  timeoutMs: number,
+): Promise<{ raw: RawResponse; sent: SentRequest }> {
   const pending = signedRequest(t, request, body);
   const sent = pending instanceof Promise ? await pending : pending;
   const started = t.debug ? Date.now() : 0;
-  if (t.debug) t.logger.debug(`custody → ${sent.method} ${sent.url}`, { attempt: attemptNo, operationId: request.operationId, headers: redactHeaders(sent.headers), ...(t.options.logBodies ? { body: redactBody(sent.body) } : {}) });
-  const exchange = (headers: Record<string, string>) => t.send({ url: sent.url, origin: t.origin, pathAndQuery: sent.url.slice(t.origin.length), method: sent.method, headers, body, timeoutMs, signal: request.signal, maxBytes: t.maxBytes });
+  if (t.debug)
+    t.logger.debug(`custody → ${sent.method} ${sent.url}`, {
+      attempt: attemptNo,
+      operationId: request.operationId,
+      headers: redactHeaders(sent.headers),
+      ...(t.options.logBodies ? { body: redactBody(sent.body) } : {}),
+    });
+  const exchange = (headers: Record<string, string>) =>
+    t.send({
+      url: sent.url,
+      origin: t.origin,
+      pathAndQuery: sent.url.slice(t.origin.length),
+      method: sent.method,
+      headers,
+      body,
+      timeoutMs,
+      signal: request.signal,
+      maxBytes: t.maxBytes,
+    });
   try {
     let raw: RawResponse;
     if (t.middleware.length === 0) {
@@ -424,19 +497,42 @@ async function attempt(t: TransportSetup, request: TransportRequest, body: strin
           throw asTransportError(error, sent, request.signal, timeoutMs, attemptNo);
         });
       };
-      const chain = t.middleware.reduceRight<(req: MiddlewareRequest) => Promise<RawResponse>>((next, mw) => (req) => mw(req, next), last);
-      raw = await chain({ method: sent.method, url: sent.url, headers: { ...sent.headers }, body: sent.body, attempt: attemptNo, operationId: request.operationId });
+      const chain = t.middleware.reduceRight<(req: MiddlewareRequest) => Promise<RawResponse>>(
+        (next, mw) => (req) => mw(req, next),
+        last,
+      );
+      raw = await chain({
+        method: sent.method,
+        url: sent.url,
+        headers: { ...sent.headers },
+        body: sent.body,
+        attempt: attemptNo,
+        operationId: request.operationId,
+      });
     }
-    if (t.debug) t.logger.debug(`custody ← ${raw.status} ${sent.method} ${sent.url}`, { ms: Date.now() - started, requestId: raw.headers["x-request-id"], headers: redactHeaders(raw.headers), ...(t.options.logBodies ? { body: redactBody(raw.text) } : {}) });
+    if (t.debug)
+      t.logger.debug(`custody ← ${raw.status} ${sent.method} ${sent.url}`, {
+        ms: Date.now() - started,
+        requestId: raw.headers["x-request-id"],
+        headers: redactHeaders(raw.headers),
+        ...(t.options.logBodies ? { body: redactBody(raw.text) } : {}),
+      });
     return { raw, sent };
   } catch (error) {
-    if (enabled(t.logLevel, "info")) t.logger.info(`custody ✗ ${sent.method} ${sent.url}: ${(error as Error).message}`, { attempt: attemptNo, operationId: request.operationId });
+    if (enabled(t.logLevel, "info"))
+      t.logger.info(`custody ✗ ${sent.method} ${sent.url}: ${(error as Error).message}`, {
+        attempt: attemptNo,
+        operationId: request.operationId,
+      });
     throw error;
   }
 }
 
 async function sendRequest(t: TransportSetup, request: TransportRequest): Promise<TransportResponse> {
-  const policy = request.retry === undefined && request.maxRetries === undefined ? t.transportPolicy : policyOf(request.retry ?? t.options.retry, request.maxRetries ?? t.options.maxRetries);
+  const policy =
+    request.retry === undefined && request.maxRetries === undefined
+      ? t.transportPolicy
+      : policyOf(request.retry ?? t.options.retry, request.maxRetries ?? t.options.maxRetries);
   const maxAttempts = isIdempotentRequest(request) ? 1 + Math.max(0, policy.retries) : 1;
   const timeoutMs = request.timeoutMs ?? t.defaultTimeoutMs;
   const deadlineMs = request.deadlineMs ?? t.options.deadlineMs;
@@ -468,21 +564,32 @@ async function sendRequest(t: TransportSetup, request: TransportRequest): Promis
       await sleep(delay, request.signal);
     } catch (error) {
       if (error instanceof TransportError) error.attempts = attemptNo;
-      if (error instanceof TimeoutError && left < timeoutMs) throw deadlineError(t, request, deadlineMs as number, attemptNo, error);
+      if (error instanceof TimeoutError && left < timeoutMs)
+        throw deadlineError(t, request, deadlineMs as number, attemptNo, error);
       outcome = { error, attempt: attemptNo };
       if (attemptNo >= maxAttempts || !policy.retryOn(outcome)) throw error;
       const delay = nextDelayMs(policy, attemptNo, undefined) as number;
       if (Date.now() + delay >= deadlineAt) throw error;
       retryLog(t, request, attemptNo, (error as Error).message, delay);
       await sleep(delay, request.signal).catch((reason) => {
-        throw asTransportError(reason, { method: request.method.toUpperCase(), url: t.origin + t.basePath + request.path }, request.signal, timeoutMs, attemptNo);
+        throw asTransportError(
+          reason,
+          { method: request.method.toUpperCase(), url: t.origin + t.basePath + request.path },
+          request.signal,
+          timeoutMs,
+          attemptNo,
+        );
       });
     }
   }
 }
 
 function retryLog(t: TransportSetup, request: TransportRequest, attemptNo: number, why: string, delay: number): void {
-  if (enabled(t.logLevel, "info")) t.logger.info(`custody ↻ ${request.method.toUpperCase()} ${request.path}: ${why}, attempt ${attemptNo + 1} in ${delay} ms`, { operationId: request.operationId });
+  if (enabled(t.logLevel, "info"))
+    t.logger.info(
+      `custody ↻ ${request.method.toUpperCase()} ${request.path}: ${why}, attempt ${attemptNo + 1} in ${delay} ms`,
+      { operationId: request.operationId },
+    );
 }
 
 function deadlineError(
@@ -492,7 +599,11 @@ function deadlineError(
   attempts: number,
   cause: TransportError,
 ): TransportError {
-  const error = new TimeoutError(`${request.method.toUpperCase()} ${t.origin + t.basePath + request.path}: no answer within the deadline of ${deadlineMs} ms (${attempts} attempt${attempts === 1 ? "" : "s"})`, cause, cause);
+  const error = new TimeoutError(
+    `${request.method.toUpperCase()} ${t.origin + t.basePath + request.path}: no answer within the deadline of ${deadlineMs} ms (${attempts} attempt${attempts === 1 ? "" : "s"})`,
+    cause,
+    cause,
+  );
   error.attempts = attempts;
   return error;
 }
@@ -514,7 +625,13 @@ function asTransportError(
   const { method, url } = sent;
   if (error instanceof BodyTooLarge) return transportError("too_large", error.message, sent);
   if (signal?.aborted) return transportError("aborted", `${method} ${url} was aborted`, sent, error);
-  if (error instanceof DeadlineExceeded) return transportError("timeout", `${method} ${url} timed out after ${timeoutMs} ms (attempt ${attemptNo})`, sent, error);
+  if (error instanceof DeadlineExceeded)
+    return transportError(
+      "timeout",
+      `${method} ${url} timed out after ${timeoutMs} ms (attempt ${attemptNo})`,
+      sent,
+      error,
+    );
   const reason = error instanceof Error ? error.message : String(error);
   return transportError("network", `${method} ${url} failed: ${reason}`, sent, error);
 }

@@ -1,14 +1,23 @@
 // What every generated JSON-RPC method does: send the call, then check the result against the
 // method's schema from the OpenRPC document.
-import { httpRpc, RpcTransportError, wsRpc, type RpcAuth, type RpcClient, type WsRpcClient } from "./client.ts";
+
 import { firstIssue, type ParsingSchema } from "../schema/issue.ts";
+import { httpRpc, type RpcAuth, type RpcClient, RpcTransportError, type WsRpcClient, wsRpc } from "./client.ts";
 
 /** Sends one call and checks its result against the method's schema. */
-export async function callRpcMethod<T>(client: RpcClient, method: string, params: readonly unknown[], schema: ParsingSchema): Promise<T> {
+export async function callRpcMethod<T>(
+  client: RpcClient,
+  method: string,
+  params: readonly unknown[],
+  schema: ParsingSchema,
+): Promise<T> {
   const result = await client.request(method, trimOptional(params));
   const checked = schema.safeParse(result);
   if (checked.success) return checked.data as T;
-  throw new RpcTransportError("invalid_response", `${method}: the result does not match the spec at ${firstIssue(checked.error)}`);
+  throw new RpcTransportError(
+    "invalid_response",
+    `${method}: the result does not match the spec at ${firstIssue(checked.error)}`,
+  );
 }
 
 /** Trailing optional params left out are not sent as nulls. */
@@ -43,8 +52,17 @@ export type TypedRpcClient<M> = M & {
 };
 
 /** The client a generated rpc.ts returns: its `methodsOver` bound to HTTP, and to a lazily opened socket. */
-export function createTypedRpcClient<M extends object>(options: TypedRpcClientOptions, methodsOver: (transport: () => RpcClient) => M): TypedRpcClient<M> {
-  const http = httpRpc({ url: options.url, apiKey: options.apiKey, auth: options.auth, timeoutMs: options.timeoutMs, dispatcher: options.dispatcher });
+export function createTypedRpcClient<M extends object>(
+  options: TypedRpcClientOptions,
+  methodsOver: (transport: () => RpcClient) => M,
+): TypedRpcClient<M> {
+  const http = httpRpc({
+    url: options.url,
+    apiKey: options.apiKey,
+    auth: options.auth,
+    timeoutMs: options.timeoutMs,
+    dispatcher: options.dispatcher,
+  });
   let ws: WsRpcClient | undefined;
   const socket = (): WsRpcClient => {
     if (options.wsUrl === undefined) throw new Error("createRpcClient: no wsUrl was given");

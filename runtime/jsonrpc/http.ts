@@ -6,11 +6,31 @@
 // - else (Bun, Deno, edge, browsers, `dispatcher: false`) the standard fetch.
 import { JsonRpcError, RpcTransportError } from "../errors.ts";
 import { isNode } from "../host.ts";
-import { applyRpcAuth, DEFAULT_RPC_TIMEOUT_MS, isRecord, makeRequest, MAX_RPC_RESPONSE_BYTES, outcomeOf, responseProblem, unwrap, type BatchOutcome, type RpcClient, type RpcClientOptions, type RpcParams } from "./protocol.ts";
+import {
+  applyRpcAuth,
+  type BatchOutcome,
+  DEFAULT_RPC_TIMEOUT_MS,
+  isRecord,
+  MAX_RPC_RESPONSE_BYTES,
+  makeRequest,
+  outcomeOf,
+  type RpcClient,
+  type RpcClientOptions,
+  type RpcParams,
+  responseProblem,
+  unwrap,
+} from "./protocol.ts";
 
 /** The part of an undici Dispatcher (Agent, Pool, the global one) this transport uses; nothing imports undici. */
 export interface RpcDispatcher {
-  request(options: { origin: string; path: string; method: "POST"; headers: Record<string, string>; body: string; signal: AbortSignal }): Promise<{
+  request(options: {
+    origin: string;
+    path: string;
+    method: "POST";
+    headers: Record<string, string>;
+    body: string;
+    signal: AbortSignal;
+  }): Promise<{
     statusCode: number;
     body: AsyncIterable<Uint8Array> & { destroy(): unknown };
   }>;
@@ -37,20 +57,47 @@ export function httpRpc(options: HttpRpcOptions): RpcClient {
     let status: number;
     let text: string;
     try {
-      const headers = { "content-type": "application/json", accept: "application/json", ...options.headers, ...authHeaders };
+      const headers = {
+        "content-type": "application/json",
+        accept: "application/json",
+        ...options.headers,
+        ...authHeaders,
+      };
       if (dispatcher === undefined) {
-        const res = await fetch(target, { method: "POST", headers, body: JSON.stringify(payload), signal, redirect: "manual" });
+        const res = await fetch(target, {
+          method: "POST",
+          headers,
+          body: JSON.stringify(payload),
+          signal,
+          redirect: "manual",
+        });
         status = res.status;
         text = await readCapped(webChunks(res.body), () => void res.body?.cancel().catch(() => undefined));
       } else {
-        const res = await dispatcher.request({ origin: target.origin, path: target.pathname + target.search, method: "POST", headers, body: JSON.stringify(payload), signal });
+        const res = await dispatcher.request({
+          origin: target.origin,
+          path: target.pathname + target.search,
+          method: "POST",
+          headers,
+          body: JSON.stringify(payload),
+          signal,
+        });
         status = res.statusCode;
         text = await readCapped(res.body, () => res.body.destroy());
       }
     } catch (error) {
       if (error instanceof RpcTransportError) throw error;
-      if (signal.aborted) throw new RpcTransportError("timeout", `JSON-RPC request to ${target.origin}${target.pathname} timed out after ${timeoutMs} ms`, { cause: error });
-      throw new RpcTransportError("network", `JSON-RPC request to ${target.origin}${target.pathname} failed: ${(error as Error)?.message ?? error}`, { cause: error });
+      if (signal.aborted)
+        throw new RpcTransportError(
+          "timeout",
+          `JSON-RPC request to ${target.origin}${target.pathname} timed out after ${timeoutMs} ms`,
+          { cause: error },
+        );
+      throw new RpcTransportError(
+        "network",
+        `JSON-RPC request to ${target.origin}${target.pathname} failed: ${(error as Error)?.message ?? error}`,
+        { cause: error },
+      );
     }
     return parseAnswer(status, text);
   }
@@ -58,7 +105,8 @@ export function httpRpc(options: HttpRpcOptions): RpcClient {
   function single(parsed: unknown, id: number): BatchOutcome {
     // An error with id null (unauthorized, parse error) answers this request too.
     const problem = responseProblem(parsed, id);
-    if (problem !== undefined) throw new RpcTransportError("invalid_response", problem, { body: JSON.stringify(parsed) });
+    if (problem !== undefined)
+      throw new RpcTransportError("invalid_response", problem, { body: JSON.stringify(parsed) });
     return outcomeOf(parsed as Record<string, unknown>);
   }
 
@@ -76,13 +124,17 @@ export function httpRpc(options: HttpRpcOptions): RpcClient {
       if (!Array.isArray(parsed)) {
         // A whole-batch error (e.g. unauthorized) is one object; it answers every call.
         if (isRecord(parsed) && isRecord(parsed.error)) return calls.map(() => outcomeOf(parsed));
-        throw new RpcTransportError("invalid_response", "a batch must be answered with an array", { body: JSON.stringify(parsed) });
+        throw new RpcTransportError("invalid_response", "a batch must be answered with an array", {
+          body: JSON.stringify(parsed),
+        });
       }
       const byId = new Map<unknown, Record<string, unknown>>();
       for (const item of parsed) if (isRecord(item)) byId.set(item.id, item);
       return ids.map((id) => {
         const item = byId.get(id);
-        return item === undefined ? { ok: false as const, error: new JsonRpcError(-32603, `no response for id ${id}`) } : outcomeOf(item);
+        return item === undefined
+          ? { ok: false as const, error: new JsonRpcError(-32603, `no response for id ${id}`) }
+          : outcomeOf(item);
       });
     },
     async close() {},
@@ -111,12 +163,16 @@ function parseAnswer(status: number, text: string): unknown {
 
 /** The dispatcher to send with, or undefined for fetch (also when a dispatcher cannot send: Bun's undici is a stand-in). */
 async function chooseDispatcher(given: unknown): Promise<RpcDispatcher | undefined> {
-  const usable = (d: unknown) => (typeof (d as Partial<RpcDispatcher> | undefined)?.request === "function" ? (d as RpcDispatcher) : undefined);
+  const usable = (d: unknown) =>
+    typeof (d as Partial<RpcDispatcher> | undefined)?.request === "function" ? (d as RpcDispatcher) : undefined;
   if (given !== undefined) return usable(given);
   if (!isNode()) return undefined;
   // A specifier in a variable: bundlers leave it to run time instead of bundling undici for the browser.
   const undiciModule: string = "undici";
-  return (import(undiciModule) as Promise<{ getGlobalDispatcher(): unknown }>).then((undici) => usable(undici.getGlobalDispatcher()), () => undefined);
+  return (import(undiciModule) as Promise<{ getGlobalDispatcher(): unknown }>).then(
+    (undici) => usable(undici.getGlobalDispatcher()),
+    () => undefined,
+  );
 }
 
 async function* webChunks(body: ReadableStream<Uint8Array> | null): AsyncIterable<Uint8Array> {

@@ -15,9 +15,6 @@ export const UNAUTHORIZED = -32001;
 export const DEFAULT_RPC_TIMEOUT_MS = 10_000;
 export const MAX_RPC_RESPONSE_BYTES = 10 * 1024 * 1024;
 
-
-
-
 export type RpcAuth = "query" | "header";
 export type RpcParams = readonly unknown[] | Record<string, unknown>;
 export type RpcId = number | string | null;
@@ -49,7 +46,11 @@ export interface RpcClientOptions {
 }
 
 /** The endpoint URL and headers that carry the key. */
-export function applyRpcAuth(url: string, apiKey: string | undefined, auth: RpcAuth = "query"): { url: string; headers: Record<string, string> } {
+export function applyRpcAuth(
+  url: string,
+  apiKey: string | undefined,
+  auth: RpcAuth = "query",
+): { url: string; headers: Record<string, string> } {
   if (apiKey === undefined) return { url, headers: {} };
   if (auth === "header") return { url, headers: { authorization: `APIKEY ${apiKey}` } };
   const withKey = new URL(url);
@@ -57,7 +58,11 @@ export function applyRpcAuth(url: string, apiKey: string | undefined, auth: RpcA
   return { url: withKey.toString(), headers: {} };
 }
 
-export function makeRequest(id: number | undefined, method: string, params: RpcParams | undefined): Record<string, unknown> {
+export function makeRequest(
+  id: number | undefined,
+  method: string,
+  params: RpcParams | undefined,
+): Record<string, unknown> {
   const message: Record<string, unknown> = { jsonrpc: "2.0", method };
   if (params !== undefined) message.params = params;
   if (id !== undefined) message.id = id;
@@ -88,10 +93,10 @@ export function unwrap<T>(outcome: BatchOutcome): T {
   return outcome.result as T;
 }
 
-
 /** Why `response` does not answer request `id` (undefined when it does): an error with id null answers any request. */
 export function responseProblem(response: unknown, id: RpcId): string | undefined {
   if (!isRecord(response) || response.jsonrpc !== "2.0") return "the response is not a JSON-RPC 2.0 object";
-  if (response.id !== id && !(response.id === null && "error" in response)) return `response id ${JSON.stringify(response.id)} does not echo request id ${JSON.stringify(id)}`;
+  if (response.id !== id && !(response.id === null && "error" in response))
+    return `response id ${JSON.stringify(response.id)} does not echo request id ${JSON.stringify(id)}`;
   return undefined;
 }

@@ -14,7 +14,11 @@ export interface StandardWebSocket {
   binaryType: string;
   send(data: string): void;
   close(code?: number, reason?: string): void;
-  addEventListener(type: string, listener: (event: { data?: unknown; code?: number; message?: string; error?: unknown }) => void, options?: { once?: boolean }): void;
+  addEventListener(
+    type: string,
+    listener: (event: { data?: unknown; code?: number; message?: string; error?: unknown }) => void,
+    options?: { once?: boolean },
+  ): void;
 }
 export type StandardWebSocketClass = new (url: string, protocolsOrInit?: unknown) => StandardWebSocket;
 
@@ -71,7 +75,10 @@ export function openRpcSocket(options: RpcSocketOptions): RpcSocket {
     },
     async close() {
       closing = true;
-      const settled = await opened.then((o) => o.connection, () => undefined);
+      const settled = await opened.then(
+        (o) => o.connection,
+        () => undefined,
+      );
       await settled?.close();
     },
   };
@@ -80,27 +87,42 @@ export function openRpcSocket(options: RpcSocketOptions): RpcSocket {
 type Opener = (options: RpcSocketOptions, origin: string) => { connection: Connection; open: Promise<void> };
 
 async function chooseImplementation(options: RpcSocketOptions): Promise<Opener> {
-  if (options.webSocket !== undefined) return (o, origin) => openStandard(options.webSocket as StandardWebSocketClass, o, origin);
+  if (options.webSocket !== undefined)
+    return (o, origin) => openStandard(options.webSocket as StandardWebSocketClass, o, origin);
   const global = (globalThis as { WebSocket?: StandardWebSocketClass }).WebSocket;
   if (isNode() || global === undefined) {
     // `"ws" as string`: tsc then needs no @types/ws (what this file uses of ws is typed below), and the
     // JavaScript still reads import("ws"), so npm, bundlers and the package's dependencies see it.
-    const ws = await import("ws" as string).then((m: { default: WsClass }) => m.default, () => undefined);
+    const ws = await import("ws" as string).then(
+      (m: { default: WsClass }) => m.default,
+      () => undefined,
+    );
     if (ws !== undefined) return (o, origin) => openWs(ws, o, origin);
   }
-  if (global === undefined) throw new RpcTransportError("network", "this runtime has no WebSocket and the ws package cannot be loaded");
+  if (global === undefined)
+    throw new RpcTransportError("network", "this runtime has no WebSocket and the ws package cannot be loaded");
   return (o, origin) => openStandard(global, o, origin);
 }
 
-function openStandard(WebSocketClass: StandardWebSocketClass, options: RpcSocketOptions, origin: string): { connection: Connection; open: Promise<void> } {
+function openStandard(
+  WebSocketClass: StandardWebSocketClass,
+  options: RpcSocketOptions,
+  origin: string,
+): { connection: Connection; open: Promise<void> } {
   const wantsHeaders = Object.keys(options.headers).length > 0;
   let socket: StandardWebSocket;
   try {
     // Headers go in the init object undici (Node 22+), Bun and Deno accept; browsers cannot send them.
-    socket = wantsHeaders ? new WebSocketClass(options.url, { headers: options.headers }) : new WebSocketClass(options.url);
+    socket = wantsHeaders
+      ? new WebSocketClass(options.url, { headers: options.headers })
+      : new WebSocketClass(options.url);
   } catch (error) {
-    const why = wantsHeaders ? "this runtime's WebSocket cannot send headers; use auth \"query\"" : (error as Error)?.message;
-    const failed = Promise.reject(new RpcTransportError("network", `WebSocket ${origin} failed: ${why}`, { cause: error }));
+    const why = wantsHeaders
+      ? 'this runtime\'s WebSocket cannot send headers; use auth "query"'
+      : (error as Error)?.message;
+    const failed = Promise.reject(
+      new RpcTransportError("network", `WebSocket ${origin} failed: ${why}`, { cause: error }),
+    );
     return { connection: { isOpen: () => false, send: () => failed, close: async () => {} }, open: failed };
   }
   socket.binaryType = "arraybuffer";
@@ -108,13 +130,30 @@ function openStandard(WebSocketClass: StandardWebSocketClass, options: RpcSocket
   const closed = new Promise<void>((resolve) => socket.addEventListener("close", () => resolve(), { once: true }));
   const open = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
-      reject(new RpcTransportError("timeout", `WebSocket ${origin} did not open within ${options.connectTimeoutMs} ms`));
+      reject(
+        new RpcTransportError("timeout", `WebSocket ${origin} did not open within ${options.connectTimeoutMs} ms`),
+      );
       socket.close();
     }, options.connectTimeoutMs);
     socket.addEventListener("open", () => (clearTimeout(timer), resolve()), { once: true });
     // The standard API does not say why (a refused upgrade's status is hidden): name the endpoint.
-    socket.addEventListener("error", (event) => (clearTimeout(timer), reject(new RpcTransportError("network", `WebSocket ${origin} failed${event.message ? `: ${event.message}` : ""}`, { cause: event.error }))), { once: true });
-    socket.addEventListener("close", () => (clearTimeout(timer), reject(new RpcTransportError("closed", "WebSocket closed before it opened"))), { once: true });
+    socket.addEventListener(
+      "error",
+      (event) => (
+        clearTimeout(timer),
+        reject(
+          new RpcTransportError("network", `WebSocket ${origin} failed${event.message ? `: ${event.message}` : ""}`, {
+            cause: event.error,
+          }),
+        )
+      ),
+      { once: true },
+    );
+    socket.addEventListener(
+      "close",
+      () => (clearTimeout(timer), reject(new RpcTransportError("closed", "WebSocket closed before it opened"))),
+      { once: true },
+    );
   });
   open.catch(() => {});
   socket.addEventListener("close", (event) => options.onClose(event.code ?? 1006));
@@ -152,7 +191,10 @@ interface WsClass {
 interface WsSocket {
   readonly readyState: number;
   once(event: "open", listener: () => void): unknown;
-  once(event: "unexpected-response", listener: (request: { destroy(): void }, response: WsUpgradeResponse) => void): unknown;
+  once(
+    event: "unexpected-response",
+    listener: (request: { destroy(): void }, response: WsUpgradeResponse) => void,
+  ): unknown;
   once(event: "error", listener: (error: Error) => void): unknown;
   once(event: "close", listener: () => void): unknown;
   on(event: "close", listener: (code: number) => void): unknown;
@@ -170,7 +212,11 @@ interface WsUpgradeResponse {
   on(event: "end" | "error", listener: () => void): unknown;
 }
 
-function openWs(WebSocket: WsClass, options: RpcSocketOptions, origin: string): { connection: Connection; open: Promise<void> } {
+function openWs(
+  WebSocket: WsClass,
+  options: RpcSocketOptions,
+  origin: string,
+): { connection: Connection; open: Promise<void> } {
   const socket = new WebSocket(options.url, { headers: options.headers, handshakeTimeout: options.connectTimeoutMs });
   const open = new Promise<void>((resolve, reject) => {
     socket.once("open", () => resolve());
@@ -180,7 +226,10 @@ function openWs(WebSocket: WsClass, options: RpcSocketOptions, origin: string): 
       res.on("data", (chunk: Uint8Array) => chunks.length < 64 && chunks.push(chunk));
       res.on("end", () => {
         const body = new TextDecoder().decode(joinChunks(chunks));
-        let error: Error = new RpcTransportError("http", `WebSocket upgrade refused with HTTP ${res.statusCode}`, { status: res.statusCode, body });
+        let error: Error = new RpcTransportError("http", `WebSocket upgrade refused with HTTP ${res.statusCode}`, {
+          status: res.statusCode,
+          body,
+        });
         try {
           const parsed: unknown = JSON.parse(body);
           if (isRecord(parsed) && isRecord(parsed.error)) error = toJsonRpcError(parsed.error);
@@ -190,9 +239,17 @@ function openWs(WebSocket: WsClass, options: RpcSocketOptions, origin: string): 
         reject(error);
         req.destroy();
       });
-      res.on("error", () => reject(new RpcTransportError("http", `WebSocket upgrade refused with HTTP ${res.statusCode}`, { status: res.statusCode })));
+      res.on("error", () =>
+        reject(
+          new RpcTransportError("http", `WebSocket upgrade refused with HTTP ${res.statusCode}`, {
+            status: res.statusCode,
+          }),
+        ),
+      );
     });
-    socket.once("error", (error) => reject(new RpcTransportError("network", `WebSocket ${origin} failed: ${error.message}`, { cause: error })));
+    socket.once("error", (error) =>
+      reject(new RpcTransportError("network", `WebSocket ${origin} failed: ${error.message}`, { cause: error })),
+    );
     socket.once("close", () => reject(new RpcTransportError("closed", "WebSocket closed before it opened")));
   });
   open.catch(() => {});
@@ -202,7 +259,9 @@ function openWs(WebSocket: WsClass, options: RpcSocketOptions, origin: string): 
   });
   socket.on("message", (data) => {
     const parts = Array.isArray(data) ? data : [data];
-    options.onMessage(new TextDecoder().decode(parts.length === 1 ? toBytes(parts[0]) : joinChunks(parts.map(toBytes))));
+    options.onMessage(
+      new TextDecoder().decode(parts.length === 1 ? toBytes(parts[0]) : joinChunks(parts.map(toBytes))),
+    );
   });
   return {
     open,
@@ -211,7 +270,11 @@ function openWs(WebSocket: WsClass, options: RpcSocketOptions, origin: string): 
       async send(text) {
         if (socket.readyState !== WebSocket.OPEN) throw new RpcTransportError("closed", "WebSocket is not open");
         await new Promise<void>((resolve, reject) =>
-          socket.send(text, (error) => (error ? reject(new RpcTransportError("network", `send failed: ${error.message}`, { cause: error })) : resolve())),
+          socket.send(text, (error) =>
+            error
+              ? reject(new RpcTransportError("network", `send failed: ${error.message}`, { cause: error }))
+              : resolve(),
+          ),
         );
       },
       close() {

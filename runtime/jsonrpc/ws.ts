@@ -4,16 +4,16 @@
 import { RpcTransportError } from "../errors.ts";
 import {
   applyRpcAuth,
+  type BatchOutcome,
   DEFAULT_RPC_TIMEOUT_MS,
   isRecord,
   makeRequest,
   outcomeOf,
-  unwrap,
-  type BatchOutcome,
   type RpcCall,
   type RpcClient,
   type RpcClientOptions,
   type RpcParams,
+  unwrap,
 } from "./protocol.ts";
 import { openRpcSocket, type StandardWebSocketClass } from "./socket.ts";
 export interface Subscription {
@@ -197,7 +197,10 @@ async function batchOver(state: WsState, calls: readonly RpcCall[]): Promise<Bat
   const ids = calls.map(() => state.nextId++);
   const answers = ids.map((id, i) => expect(state, id, calls[i].method));
   try {
-    await send(state, calls.map((call, i) => makeRequest(ids[i], call.method, call.params)));
+    await send(
+      state,
+      calls.map((call, i) => makeRequest(ids[i], call.method, call.params)),
+    );
   } catch (error) {
     forget(state, ids);
     for (const answer of answers) answer.catch(() => {});

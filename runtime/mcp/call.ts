@@ -2,18 +2,18 @@
 // the idempotency key minted from the confirmed arguments, the call through the SDK, the answer
 // redacted and paged, one audit line whatever happened.
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { errorAnswer, failureText, pagedData, successAnswer, type ToolAnswer } from "./answer.ts";
 import {
   ArgumentError,
+  type Arguments,
   argumentDigest,
   completeArguments,
   idempotencyKeyOf,
-  requestParts,
-  type Arguments,
   type RequestParts,
+  requestParts,
 } from "./arguments.ts";
-import { errorAnswer, failureText, pagedData, successAnswer, type ToolAnswer } from "./answer.ts";
-import { redactValue, type AuditEntry, type AuditSink, type Outcome } from "./audit.ts";
-import { confirmFunds, type Confirmation } from "./confirm.ts";
+import { type AuditEntry, type AuditSink, type Outcome, redactValue } from "./audit.ts";
+import { type Confirmation, confirmFunds } from "./confirm.ts";
 import type { ToolPolicy } from "./policy.ts";
 import type { ToolOperation } from "./tool-table.ts";
 

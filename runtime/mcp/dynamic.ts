@@ -2,8 +2,8 @@
 // describe one (its input schema), call one. The same exposure rules, confirmation and idempotency
 // apply: a call names an operation the policy exposes, or it is refused.
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { callTool, type CallContext } from "./call.ts";
 import { errorAnswer, successAnswer, type ToolAnswer } from "./answer.ts";
+import { type CallContext, callTool } from "./call.ts";
 import type { ToolPolicy } from "./policy.ts";
 import { annotationsOf } from "./policy.ts";
 import { toolOf } from "./tool-list.ts";

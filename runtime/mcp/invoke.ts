@@ -2,8 +2,9 @@
 // and validation), or, for a document with no generated client, through the same runtime call the
 // generated methods make. The answer goes to the model as the service sent it (validateResponse
 // false): a loosened output schema describes it, and a stricter check would turn good calls into errors.
-import { callOperation } from "../http/client-call.ts";
+
 import type { WithResponse } from "../http/api-promise.ts";
+import { callOperation } from "../http/client-call.ts";
 import type { Transport } from "../http/transport.ts";
 import type { Invoke } from "./call.ts";
 

@@ -5,9 +5,9 @@ import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { fileAuditSink, redactor } from "./audit.ts";
 import type { Invoke } from "./call.ts";
-import { unknownSelectors, type ToolPolicy } from "./policy.ts";
-import { createMcpServer } from "./server.ts";
 import { serveHttp } from "./http.ts";
+import { type ToolPolicy, unknownSelectors } from "./policy.ts";
+import { createMcpServer } from "./server.ts";
 import type { ToolOperation } from "./tool-table.ts";
 
 export interface McpRunOptions {

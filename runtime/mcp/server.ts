@@ -3,11 +3,11 @@
 // `dynamic` three (list, describe, call) over the same operations and the same rules.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { callTool, type CallContext } from "./call.ts";
-import { dynamicTools, callDynamic } from "./dynamic.ts";
+import { errorAnswer } from "./answer.ts";
+import { type CallContext, callTool } from "./call.ts";
+import { callDynamic, dynamicTools } from "./dynamic.ts";
 import { exposedOperations } from "./policy.ts";
 import { toolOf } from "./tool-list.ts";
-import { errorAnswer } from "./answer.ts";
 import type { ToolOperation } from "./tool-table.ts";
 
 export interface McpServerOptions extends Omit<CallContext, "server"> {

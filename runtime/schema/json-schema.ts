@@ -121,7 +121,11 @@ export function notRule(schema: Checkable): (value: unknown) => boolean {
 }
 
 /** if/then/else: `then` holds when `if` does, else `else` holds (an absent branch holds). */
-export function conditionRule(condition: Checkable, then?: Checkable, otherwise?: Checkable): (value: unknown) => boolean {
+export function conditionRule(
+  condition: Checkable,
+  then?: Checkable,
+  otherwise?: Checkable,
+): (value: unknown) => boolean {
   return (value) => {
     const branch = condition.safeParse(value).success ? then : otherwise;
     return branch === undefined || branch.safeParse(value).success;

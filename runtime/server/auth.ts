@@ -55,7 +55,12 @@ export function authHeaders(req: IncomingMessage): { keyId?: string; timestamp?:
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i];
     // Lengths first: most headers are skipped without lower-casing their names.
-    if (name.length !== KEY_HEADER.length && name.length !== TIMESTAMP_HEADER.length && name.length !== SIGNATURE_HEADER.length) continue;
+    if (
+      name.length !== KEY_HEADER.length &&
+      name.length !== TIMESTAMP_HEADER.length &&
+      name.length !== SIGNATURE_HEADER.length
+    )
+      continue;
     const lower = name.toLowerCase();
     if (lower === KEY_HEADER) {
       keyCount++;
@@ -68,7 +73,11 @@ export function authHeaders(req: IncomingMessage): { keyId?: string; timestamp?:
       signature = raw[i + 1];
     }
   }
-  return { keyId: sentOnce(keyCount, keyId), timestamp: sentOnce(timestampCount, timestamp), signature: sentOnce(signatureCount, signature) };
+  return {
+    keyId: sentOnce(keyCount, keyId),
+    timestamp: sentOnce(timestampCount, timestamp),
+    signature: sentOnce(signatureCount, signature),
+  };
 }
 
 /** The value of a header seen `count` times: kept only when it came exactly once and is not empty. */
@@ -82,7 +91,8 @@ export async function authenticate(input: AuthenticateInput): Promise<AuthContex
   if (keyId.length > MAX_KEY_ID_LENGTH || signature.length > MAX_SIGNATURE_LENGTH) return undefined;
 
   const timestamp = parseTimestamp(rawTimestamp);
-  const fresh = timestamp !== undefined && isWithinWindow(timestamp, input.nowSeconds, input.windowSeconds ?? HMAC_WINDOW_SECONDS);
+  const fresh =
+    timestamp !== undefined && isWithinWindow(timestamp, input.nowSeconds, input.windowSeconds ?? HMAC_WINDOW_SECONDS);
   const key = await input.resolveKey(keyId);
   const parts = { method: input.req.method ?? "", path: input.path, timestamp: rawTimestamp, body: input.body };
   // Always one HMAC and one constant-time compare, with the dummy secret when the key is unknown.

@@ -15,6 +15,9 @@ export function hasScopes(granted: readonly string[], required: readonly string[
   return required.every((scope) => granted.includes(scope));
 }
 
-export function isAuthorized(auth: Pick<AuthContext, "role" | "scopes">, op: Pick<OperationDefinition, "minRole" | "scopes">): boolean {
+export function isAuthorized(
+  auth: Pick<AuthContext, "role" | "scopes">,
+  op: Pick<OperationDefinition, "minRole" | "scopes">,
+): boolean {
   return hasRole(auth.role, op.minRole) && hasScopes(auth.scopes, op.scopes);
 }

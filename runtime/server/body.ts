@@ -4,9 +4,7 @@ import type { IncomingMessage } from "node:http";
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_JSON_DEPTH = 64;
 
-export type BodyReadResult =
-  | { ok: true; bytes: Buffer }
-  | { ok: false; reason: "too_large" | "aborted" };
+export type BodyReadResult = { ok: true; bytes: Buffer } | { ok: false; reason: "too_large" | "aborted" };
 
 /**
  * After a refusal the rest of the body is read and thrown away, so that the client, still sending,
@@ -94,7 +92,8 @@ export function jsonDepthExceeds(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
       continue;
     }
@@ -117,7 +116,8 @@ export function parseJsonBody(bytes: Uint8Array, maxDepth: number = DEFAULT_MAX_
   const text = decodeUtf8(bytes);
   if (text === undefined) return { ok: false, message: "body: not valid UTF-8" };
   if (text.trim() === "") return { ok: true, value: undefined };
-  if (jsonDepthExceeds(text, maxDepth)) return { ok: false, message: `body: JSON nested deeper than ${maxDepth} levels` };
+  if (jsonDepthExceeds(text, maxDepth))
+    return { ok: false, message: `body: JSON nested deeper than ${maxDepth} levels` };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {

@@ -6,7 +6,15 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { createMatcher } from "./match.ts";
 
 /** Request headers a browser may send: the HMAC headers, both spellings of the idempotency key, JSON. */
-export const CORS_ALLOWED_HEADERS = ["ACCESS-API-KEY", "ACCESS-TIMESTAMP", "ACCESS-SIGN", "Idempotency-Key", "idempotencyKey", "content-type", "x-request-id"];
+export const CORS_ALLOWED_HEADERS = [
+  "ACCESS-API-KEY",
+  "ACCESS-TIMESTAMP",
+  "ACCESS-SIGN",
+  "Idempotency-Key",
+  "idempotencyKey",
+  "content-type",
+  "x-request-id",
+];
 /** Response headers a browser script may read beyond the CORS-safelisted ones. */
 export const CORS_EXPOSED_HEADERS = ["x-request-id", "content-disposition"];
 /** How long a browser may cache a preflight answer, in seconds. */
@@ -40,7 +48,9 @@ export function parseCorsOrigins(values: readonly string[]): string[] {
       throw new Error(`--cors-origin '${value}' is not an origin; use '*' or e.g. http://localhost:5173`);
     }
     if ((url.protocol !== "http:" && url.protocol !== "https:") || url.origin !== value.replace(/\/$/, "")) {
-      throw new Error(`--cors-origin '${value}' is not an origin (scheme://host[:port], no path); e.g. http://localhost:5173`);
+      throw new Error(
+        `--cors-origin '${value}' is not an origin (scheme://host[:port], no path); e.g. http://localhost:5173`,
+      );
     }
     out.push(url.origin);
   }

@@ -1,10 +1,18 @@
 // The node:http server machinery the generated server.ts builds on.
-export * from "./types.ts";
-export { createRouter, declaredStatus, defaultLogger, splitTarget, type RequestListener } from "./router.ts";
-export { authenticate, singleHeader, type AuthenticateInput } from "./auth.ts";
+
+export { type AuthenticateInput, authenticate, singleHeader } from "./auth.ts";
 export { hasRole, hasScopes, isAuthorized, ROLE_RANK } from "./authorize.ts";
-export { readBody, parseJsonBody, decodeUtf8, jsonDepthExceeds, DEFAULT_BODY_LIMIT_BYTES, DEFAULT_MAX_JSON_DEPTH } from "./body.ts";
+export {
+  DEFAULT_BODY_LIMIT_BYTES,
+  DEFAULT_MAX_JSON_DEPTH,
+  decodeUtf8,
+  jsonDepthExceeds,
+  parseJsonBody,
+  readBody,
+} from "./body.ts";
+export { type ListenOptions, listen, type RunningServer } from "./listen.ts";
 export { createMatcher, type Matcher, type RouteMatch } from "./match.ts";
-export { resolveRequestId, sendJson, sendError, sendUnauthorized, JSON_CONTENT_TYPE } from "./respond.ts";
-export { validateInput, formatIssues, fieldPath, queryRecord, headersRecord, type InputLocation } from "./validate.ts";
-export { listen, type ListenOptions, type RunningServer } from "./listen.ts";
+export { JSON_CONTENT_TYPE, resolveRequestId, sendError, sendJson, sendUnauthorized } from "./respond.ts";
+export { createRouter, declaredStatus, defaultLogger, type RequestListener, splitTarget } from "./router.ts";
+export * from "./types.ts";
+export { fieldPath, formatIssues, headersRecord, type InputLocation, queryRecord, validateInput } from "./validate.ts";

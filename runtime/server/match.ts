@@ -97,7 +97,8 @@ function matchSegments(segments: Segment[], parts: string[]): Record<string, str
     if (value === undefined) return undefined;
     params ??= {};
     // Defined, not assigned, so that a parameter named __proto__ stays a plain key.
-    if (segment.param === "__proto__") Object.defineProperty(params, segment.param, { value, enumerable: true, writable: true, configurable: true });
+    if (segment.param === "__proto__")
+      Object.defineProperty(params, segment.param, { value, enumerable: true, writable: true, configurable: true });
     else params[segment.param] = value;
   }
   return params ?? {};

@@ -1,7 +1,7 @@
 // Writing responses: always the envelope as JSON, always an x-request-id.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ERROR_CODES, UNAUTHORIZED_BODY, errorEnvelope } from "../envelope.ts";
+import { ERROR_CODES, errorEnvelope, UNAUTHORIZED_BODY } from "../envelope.ts";
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
@@ -21,10 +21,22 @@ export interface SendOptions {
 }
 
 // Set by sendJson itself; a caller's header of the same name is replaced, as setHeader would.
-const OWN_HEADERS = new Set(["content-type", "content-length", "x-request-id", "cache-control", "x-content-type-options"]);
+const OWN_HEADERS = new Set([
+  "content-type",
+  "content-length",
+  "x-request-id",
+  "cache-control",
+  "x-content-type-options",
+]);
 
 /** Sends an already serialized JSON body. */
-export function sendJson(res: ServerResponse, status: number, body: string, requestId: string, options: SendOptions = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  requestId: string,
+  options: SendOptions = {},
+): void {
   if (res.headersSent || res.destroyed) return;
   // One writeHead with a flat list: node then skips its per-response header map (setHeader per header).
   const headers: string[] = [];
@@ -32,7 +44,8 @@ export function sendJson(res: ServerResponse, status: number, body: string, requ
     for (const name in options.headers) {
       if (!Object.hasOwn(options.headers, name)) continue;
       const lower = name.toLowerCase();
-      if (!OWN_HEADERS.has(lower) && !(options.close && lower === "connection")) headers.push(name, options.headers[name]);
+      if (!OWN_HEADERS.has(lower) && !(options.close && lower === "connection"))
+        headers.push(name, options.headers[name]);
     }
   }
   headers.push(

@@ -9,7 +9,14 @@ import { ApiError } from "../errors.ts";
 import { unixSeconds } from "../http/hmac.ts";
 import { authenticate } from "./auth.ts";
 import { isAuthorized } from "./authorize.ts";
-import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_MAX_JSON_DEPTH, EMPTY_BODY, hasBody, parseJsonBody, readBody } from "./body.ts";
+import {
+  DEFAULT_BODY_LIMIT_BYTES,
+  DEFAULT_MAX_JSON_DEPTH,
+  EMPTY_BODY,
+  hasBody,
+  parseJsonBody,
+  readBody,
+} from "./body.ts";
 import { createMatcher, type Matcher } from "./match.ts";
 import { resolveRequestId, sendError, sendJson, sendUnauthorized } from "./respond.ts";
 import type { AuthContext, HandlerContext, HandlerInput, Logger, OperationDefinition, RouterOptions } from "./types.ts";
@@ -142,7 +149,11 @@ function refused(
   }
   // Another workspace is answered exactly like a missing one, so its existence is not revealed.
   const workspaceParam = s.workspaceParam;
-  if (workspaceParam !== false && Object.hasOwn(params, workspaceParam) && params[workspaceParam] !== auth.workspaceId) {
+  if (
+    workspaceParam !== false &&
+    Object.hasOwn(params, workspaceParam) &&
+    params[workspaceParam] !== auth.workspaceId
+  ) {
     sendError(res, declaredStatus(op, 404, 403), "workspace not found", requestId);
     return true;
   }
@@ -160,7 +171,7 @@ function validatedInput(
   bytes: Buffer,
   requestId: string,
 ): HandlerInput | undefined {
-  let body: unknown = undefined;
+  let body: unknown;
   if (op.bodySchema !== undefined) {
     const parsed = parseJsonBody(bytes, s.maxDepth);
     if (!parsed.ok) {
@@ -209,7 +220,9 @@ function sendSuccess(
     if (!checked.success) {
       const issue = checked.error.issues[0];
       const where = issue?.path.join(".") || "(root)";
-      s.logger.error(`${op.operationId} returned data that does not match its response schema at ${where}: ${issue?.message}`);
+      s.logger.error(
+        `${op.operationId} returned data that does not match its response schema at ${where}: ${issue?.message}`,
+      );
       return sendError(res, 500, "internal error", requestId);
     }
   }

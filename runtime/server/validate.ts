@@ -17,7 +17,9 @@ export function fieldPath(location: InputLocation, path: readonly PropertyKey[])
 }
 
 export function formatIssues(location: InputLocation, issues: readonly z.core.$ZodIssue[]): string {
-  const shown = issues.slice(0, MAX_ISSUES_IN_MESSAGE).map((issue) => `${fieldPath(location, issue.path)}: ${issue.message}`);
+  const shown = issues
+    .slice(0, MAX_ISSUES_IN_MESSAGE)
+    .map((issue) => `${fieldPath(location, issue.path)}: ${issue.message}`);
   if (issues.length > MAX_ISSUES_IN_MESSAGE) shown.push(`and ${issues.length - MAX_ISSUES_IN_MESSAGE} more`);
   const message = shown.join("; ");
   return message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH - 1)}…` : message;
@@ -39,7 +41,10 @@ export function queryRecord(search: string): Record<string, string | string[]> {
 /** Request headers with lower-case names; a header sent more than once becomes an array. */
 export function headersRecord(req: IncomingMessage): Record<string, string | string[]> {
   return Object.fromEntries(
-    Object.entries(req.headersDistinct).map(([name, values]) => [name, values && values.length === 1 ? values[0] : (values ?? [])]),
+    Object.entries(req.headersDistinct).map(([name, values]) => [
+      name,
+      values && values.length === 1 ? values[0] : (values ?? []),
+    ]),
   );
 }
 
@@ -49,7 +54,8 @@ export function headersRecord(req: IncomingMessage): Record<string, string | str
  * schema (strict, loose, catchall, transformed), which gets every header.
  */
 export function readKeys(schema: z.ZodType | undefined): readonly string[] | undefined {
-  const def = (schema as { _zod?: { def?: { type?: string; catchall?: unknown; shape?: object } } } | undefined)?._zod?.def;
+  const def = (schema as { _zod?: { def?: { type?: string; catchall?: unknown; shape?: object } } } | undefined)?._zod
+    ?.def;
   if (def?.type !== "object" || def.catchall !== undefined || def.shape === undefined) return undefined;
   const keys = Object.keys(def.shape);
   return keys.includes("__proto__") ? undefined : keys;

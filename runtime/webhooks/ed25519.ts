@@ -30,7 +30,9 @@ interface NodeEd25519 {
 function builtinCrypto(): NodeEd25519 | undefined {
   const load = (globalThis as { process?: { getBuiltinModule?: (name: string) => unknown } }).process?.getBuiltinModule;
   const crypto = typeof load === "function" ? (load("node:crypto") as Partial<NodeEd25519> | undefined) : undefined;
-  return typeof crypto?.createPublicKey === "function" && typeof crypto.verify === "function" ? (crypto as NodeEd25519) : undefined;
+  return typeof crypto?.createPublicKey === "function" && typeof crypto.verify === "function"
+    ? (crypto as NodeEd25519)
+    : undefined;
 }
 
 export function requireLength(bytes: Uint8Array, length: number, what: string): void {
@@ -58,8 +60,12 @@ function keyCache(build: (raw: Uint8Array) => object, limit = 64): (raw: Uint8Ar
 }
 
 function nodeBackendOf(crypto: NodeEd25519): Ed25519Backend {
-  const privateKey = keyCache((seed) => crypto.createPrivateKey({ key: concatBytes(PKCS8_PREFIX, seed), format: "der", type: "pkcs8" }));
-  const publicKey = keyCache((pub) => crypto.createPublicKey({ key: concatBytes(SPKI_PREFIX, pub), format: "der", type: "spki" }));
+  const privateKey = keyCache((seed) =>
+    crypto.createPrivateKey({ key: concatBytes(PKCS8_PREFIX, seed), format: "der", type: "pkcs8" }),
+  );
+  const publicKey = keyCache((pub) =>
+    crypto.createPublicKey({ key: concatBytes(SPKI_PREFIX, pub), format: "der", type: "spki" }),
+  );
   return {
     name: "node",
     sign(message, seed) {

@@ -4,8 +4,8 @@ import { WebhookVerificationError } from "../errors.ts";
 import { firstIssue, type ParsingSchema } from "../schema/issue.ts";
 
 export { WebhookVerificationError };
-import { verifyWebhook as verifyWebhookSignature, type HeadersInput, type WebhookFailureReason, type WebhookProfile } from "./signature.ts";
 
+import { type HeadersInput, verifyWebhook as verifyWebhookSignature, type WebhookProfile } from "./signature.ts";
 
 export interface VerifyWebhookOptions {
   /** base64 of the raw 32-byte Ed25519 public key. */
@@ -39,15 +39,25 @@ export function parseEvent(body: unknown, schemas: EventSchemas): unknown {
     }
   }
   const record = typeof value === "object" && value !== null ? (value as { type?: unknown; event?: unknown }) : {};
-  const type = [record.type, record.event].find((t): t is string => typeof t === "string" && Object.hasOwn(schemas.byType, t));
+  const type = [record.type, record.event].find(
+    (t): t is string => typeof t === "string" && Object.hasOwn(schemas.byType, t),
+  );
   const schema = type !== undefined ? schemas.byType[type] : schemas.any;
   const result = schema.safeParse(value);
-  if (!result.success) throw new WebhookVerificationError("invalid_event", `webhook event does not match the spec at ${firstIssue(result.error)}`);
+  if (!result.success)
+    throw new WebhookVerificationError(
+      "invalid_event",
+      `webhook event does not match the spec at ${firstIssue(result.error)}`,
+    );
   return result.data;
 }
 
 /** Checks the signature (and timestamp window) of a delivery, then parses its event. */
-export function verifyEvent(options: VerifyWebhookOptions, defaultProfile: WebhookProfile | undefined, schemas: EventSchemas): unknown {
+export function verifyEvent(
+  options: VerifyWebhookOptions,
+  defaultProfile: WebhookProfile | undefined,
+  schemas: EventSchemas,
+): unknown {
   const result = verifyWebhookSignature({ ...options, profile: options.profile ?? defaultProfile });
   if (!result.ok) throw new WebhookVerificationError(result.reason, `webhook signature rejected: ${result.reason}`);
   return parseEvent(options.body, schemas);

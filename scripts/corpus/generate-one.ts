@@ -7,8 +7,8 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { renderFiles, SpecError } from "../../generator/index.ts";
-import { importedPackages } from "../../generator/runtime-source.ts";
 import type { SpecModel } from "../../generator/model/types.ts";
+import { importedPackages } from "../../generator/runtime-source.ts";
 import { differential } from "../differential.ts";
 
 export interface CustodyOutcome {
@@ -60,7 +60,19 @@ async function runCustody(doc: string, out: string): Promise<{ outcome: CustodyO
       const repairs = model.repairs.map((r) => `${r.pointer}: ${r.problem}`);
       const status = lenient ? "lenient" : "generated";
       const imports = importedPackages(files);
-      return { outcome: { status, ms, reason: strictReason, repairs, operations: model.operations.length, schemas: model.schemas.length, bytes, imports }, model };
+      return {
+        outcome: {
+          status,
+          ms,
+          reason: strictReason,
+          repairs,
+          operations: model.operations.length,
+          schemas: model.schemas.length,
+          bytes,
+          imports,
+        },
+        model,
+      };
     } catch (error) {
       if (!(error instanceof SpecError)) return { outcome: { status: "crashed", reason: firstLine(error) } };
       if (!lenient) strictReason = firstLine(error);
@@ -96,7 +108,12 @@ async function main(argv: string[]): Promise<void> {
   if (argv.includes("--differential") && custody.model) {
     const schemas = await import(pathToFileURL(join(out, "custody", "schemas.ts")).href);
     const diff = differential(custody.model, schemas, { seed: 1, perComponent: 20 });
-    report.differential = { components: diff.components, instances: diff.instances, disagreements: diff.disagreements.length, examples: diff.disagreements.slice(0, 5) };
+    report.differential = {
+      components: diff.components,
+      instances: diff.instances,
+      disagreements: diff.disagreements.length,
+      examples: diff.disagreements.slice(0, 5),
+    };
   }
   process.stdout.write(`\n@@report ${JSON.stringify(report)}\n`);
 }

@@ -16,11 +16,18 @@ export function actionSection(): string {
     "",
     ...table(
       ["input", "default", "what it is"],
-      Object.entries(action.inputs ?? {}).map(([name, i]) => [`\`${name}\``, i.default === undefined || i.default === "" ? "" : `\`${i.default}\``, i.description ?? ""]),
+      Object.entries(action.inputs ?? {}).map(([name, i]) => [
+        `\`${name}\``,
+        i.default === undefined || i.default === "" ? "" : `\`${i.default}\``,
+        i.description ?? "",
+      ]),
     ),
     "",
     "Outputs:",
     "",
-    ...table(["output", "what it is"], Object.entries(action.outputs ?? {}).map(([name, o]) => [`\`${name}\``, o.description ?? ""])),
+    ...table(
+      ["output", "what it is"],
+      Object.entries(action.outputs ?? {}).map(([name, o]) => [`\`${name}\``, o.description ?? ""]),
+    ),
   ].join("\n");
 }

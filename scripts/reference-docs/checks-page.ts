@@ -7,10 +7,10 @@ import { parse } from "yaml";
 import { CATALOG } from "../../conformance/checks/catalog.ts";
 import type { Check } from "../../conformance/checks/check.ts";
 import { isGuarded } from "../../conformance/checks/fuzz/index.ts";
+import { GROUPS, type Group, type Prerequisite } from "../../conformance/checks/types.ts";
 import { LEVELS, selectChecks } from "../../conformance/run/levels.ts";
 import type { OperationInfo } from "../../conformance/run/operations.ts";
 import { needsOf } from "../../conformance/run/supply.ts";
-import { GROUPS, type Group, type Prerequisite } from "../../conformance/checks/types.ts";
 import { inline } from "./markdown.ts";
 
 interface TraceStatement {
@@ -63,7 +63,13 @@ export function checksPage(operations: readonly OperationInfo[], catalog: readon
       return `| [${g}](#${g}) | ${list.length} | ${must(list)} | ${list.length - must(list)} | ${seedScope.filter((c) => c.group === g).length} |`;
     }),
     "",
-    ...groups.flatMap((g) => groupSection(g, catalog.filter((c) => c.group === g), statements)),
+    ...groups.flatMap((g) =>
+      groupSection(
+        g,
+        catalog.filter((c) => c.group === g),
+        statements,
+      ),
+    ),
     ...fuzzSection(operations),
   ].join("\n");
 }
@@ -118,7 +124,10 @@ function fuzzSection(operations: readonly OperationInfo[]): string[] {
     "",
     "| check | at `--level seed` | guarded |",
     "|---|---|---|",
-    ...operations.map((op) => `| \`fuzz.${op.operationId}\` | ${op.source === "seed" ? "SHOULD" : "—"} | ${isGuarded(op) ? "yes" : ""} |`),
+    ...operations.map(
+      (op) =>
+        `| \`fuzz.${op.operationId}\` | ${op.source === "seed" ? "SHOULD" : "—"} | ${isGuarded(op) ? "yes" : ""} |`,
+    ),
     "",
   ];
 }

@@ -5,6 +5,9 @@ import { table } from "./markdown.ts";
 export function commandsSection(): string {
   return table(
     ["command", "what it does"],
-    COMMAND_SPECS.map((c) => [`[\`custody ${c.name}\`](docs/reference/cli.md#custody-${c.name})`, `${c.summary}${c.configSection ? " · reads the config file" : ""}`]),
+    COMMAND_SPECS.map((c) => [
+      `[\`custody ${c.name}\`](docs/reference/cli.md#custody-${c.name})`,
+      `${c.summary}${c.configSection ? " · reads the config file" : ""}`,
+    ]),
   ).join("\n");
 }

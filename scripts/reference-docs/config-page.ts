@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { CONFIG_FILE_NAMES, NAMED_SECTIONS, SECTION_COMMANDS } from "../../cli/config-file.ts";
 import { describeOption } from "../../cli/help.ts";
-import { configKeys, type CommandSpec, type ConfigSection, type OptionSpec } from "../../cli/options.ts";
+import { type CommandSpec, type ConfigSection, configKeys, type OptionSpec } from "../../cli/options.ts";
 import { packagePath } from "../../lib/package-root.ts";
 import { generatedNote, prose, table } from "./markdown.ts";
 
@@ -37,16 +37,24 @@ export function configPage(): string {
     ...table(
       ["key", "what it holds", "used by"],
       [
-        ...named.map(([key, section]) => [`\`${key}.<name>\``, `named runs of \`custody ${section}\`, each with [${section}'s keys](#${section}-and-${key}name)`, namedUse(key)]),
+        ...named.map(([key, section]) => [
+          `\`${key}.<name>\``,
+          `named runs of \`custody ${section}\`, each with [${section}'s keys](#${section}-and-${key}name)`,
+          namedUse(key),
+        ]),
         ...(Object.keys(SECTION_COMMANDS) as ConfigSection[]).map((section) => [
           `\`${section}\``,
-          named.some(([, s]) => s === section) ? `settings for every run of \`custody ${section}\` (a named entry's own values win)` : `settings of \`custody ${section}\``,
+          named.some(([, s]) => s === section)
+            ? `settings for every run of \`custody ${section}\` (a named entry's own values win)`
+            : `settings of \`custody ${section}\``,
           `\`custody ${section}\``,
         ]),
       ],
     ),
     "",
-    ...(Object.entries(SECTION_COMMANDS) as Array<[ConfigSection, CommandSpec]>).flatMap(([section, command]) => sectionKeys(section, command, named.find(([, s]) => s === section)?.[0])),
+    ...(Object.entries(SECTION_COMMANDS) as Array<[ConfigSection, CommandSpec]>).flatMap(([section, command]) =>
+      sectionKeys(section, command, named.find(([, s]) => s === section)?.[0]),
+    ),
     "## The starter `custody init` writes",
     "",
     "```yaml",

@@ -28,7 +28,17 @@ interface Gap {
   pointers?: string[];
 }
 
-const KINDS = ["conventions", "security", "operations", "webhooks", "parameters", "headers", "responses", "schemas", "JSON-RPC"] as const;
+const KINDS = [
+  "conventions",
+  "security",
+  "operations",
+  "webhooks",
+  "parameters",
+  "headers",
+  "responses",
+  "schemas",
+  "JSON-RPC",
+] as const;
 
 export function decisionsPage(): string {
   const openapi = parse(readFileSync(`${SPEC}/openapi.yaml`, "utf8")) as Record<string, unknown>;
@@ -39,7 +49,9 @@ export function decisionsPage(): string {
   return [
     "# Assumed decisions",
     "",
-    generatedNote("the x-source / x-reason of spec/openapi.yaml and spec/openrpc.json, and the gaps of spec/trace.yaml"),
+    generatedNote(
+      "the x-source / x-reason of spec/openapi.yaml and spec/openrpc.json, and the gaps of spec/trace.yaml",
+    ),
     "",
     "Where the seed speaks, the seed wins. Where it is silent, the contract decides once, in the spec: the item carries " +
       "`x-source: assumed` and an `x-reason` that names its source (the real service's public SDK, its docs, or our own choice, said as such); " +
@@ -52,13 +64,26 @@ export function decisionsPage(): string {
     "",
     ...table(
       ["seed", "not shown", "decision", "where"],
-      trace.gaps.map((g) => [`§${g.section}`, prose(g.quote), prose(g.assumption), (g.pointers ?? []).map((p) => `\`${p}\``).join("<br>")]),
+      trace.gaps.map((g) => [
+        `§${g.section}`,
+        prose(g.quote),
+        prose(g.assumption),
+        (g.pointers ?? []).map((p) => `\`${p}\``).join("<br>"),
+      ]),
     ),
     "",
     ...KINDS.flatMap((kind) => {
       const rows = decisions.filter((d) => d.kind === kind);
       if (rows.length === 0) return [];
-      return [`## ${kind[0].toUpperCase()}${kind.slice(1)} (${rows.length})`, "", ...table(["item", "source", "reason"], rows.map((d) => [`${d.what}<br>\`${d.pointer}\``, d.source, prose(d.reason)])), ""];
+      return [
+        `## ${kind[0].toUpperCase()}${kind.slice(1)} (${rows.length})`,
+        "",
+        ...table(
+          ["item", "source", "reason"],
+          rows.map((d) => [`${d.what}<br>\`${d.pointer}\``, d.source, prose(d.reason)]),
+        ),
+        "",
+      ];
     }),
   ].join("\n");
 }
@@ -96,9 +121,11 @@ function kindOf(file: string, path: string[]): string {
 }
 
 function labelOf(file: string, path: string[], node: Record<string, unknown>): string {
-  if (file === "openrpc.json") return typeof node.name === "string" ? `\`${node.name}\`` : `\`${path.join(".") || "document"}\``;
+  if (file === "openrpc.json")
+    return typeof node.name === "string" ? `\`${node.name}\`` : `\`${path.join(".") || "document"}\``;
   const [top, a, b] = path;
-  if (top === "paths" && b !== undefined && HTTP_METHODS.has(b)) return `\`${String(node.operationId ?? "")}\`: ${b.toUpperCase()} \`${a}\``;
+  if (top === "paths" && b !== undefined && HTTP_METHODS.has(b))
+    return `\`${String(node.operationId ?? "")}\`: ${b.toUpperCase()} \`${a}\``;
   if (top === "webhooks") return `\`${a}\``;
   if (top === "components") return `\`${path.slice(2).join(".")}\``;
   return `\`${path.join(".")}\``;

@@ -20,7 +20,10 @@ export function diffChecksPage(): string {
     "",
     "## Operations, parameters, bodies, statuses, security, webhooks, JSON-RPC methods",
     "",
-    ...table(["check id", "level", "what changed"], Object.entries(CHECKS).map(([id, c]) => [`\`${id}\``, c.level, c.about])),
+    ...table(
+      ["check id", "level", "what changed"],
+      Object.entries(CHECKS).map(([id, c]) => [`\`${id}\``, c.level, c.about]),
+    ),
     "",
     "## Schema checks",
     "",
@@ -28,9 +31,20 @@ export function diffChecksPage(): string {
       "(`response-property-enum-value-added`, `rpc-param-type-changed`, `webhook-payload-became-nullable`). The level depends on the direction: " +
       "what the client sends may only get looser, what it receives only tighter.",
     "",
-    ...table(["subject", "top-level prefix", "property prefix", "direction"], subjects.map((s) => [s.label, `\`${s.root}-\``, `\`${s.prop}-\``, s.dir === "request" ? "sent" : "received"])),
+    ...table(
+      ["subject", "top-level prefix", "property prefix", "direction"],
+      subjects.map((s) => [s.label, `\`${s.root}-\``, `\`${s.prop}-\``, s.dir === "request" ? "sent" : "received"]),
+    ),
     "",
-    ...table(["suffix", "sent by the client", "received by the client", "what changed"], Object.entries(SCHEMA_CHECKS).map(([suffix, [sent, received, about]]) => [`\`${suffix}\``, sent, received, about])),
+    ...table(
+      ["suffix", "sent by the client", "received by the client", "what changed"],
+      Object.entries(SCHEMA_CHECKS).map(([suffix, [sent, received, about]]) => [
+        `\`${suffix}\``,
+        sent,
+        received,
+        about,
+      ]),
+    ),
     "",
     "Property additions and removals of request and response bodies are named as oasdiff names them:",
     "",

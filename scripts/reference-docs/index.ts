@@ -11,11 +11,11 @@ import { packageRoot } from "../../lib/package-root.ts";
 import { actionSection } from "./action-section.ts";
 import { checksPage, checksWithoutSends } from "./checks-page.ts";
 import { cliPage } from "./cli-page.ts";
+import { commandsSection } from "./commands-section.ts";
 import { configPage } from "./config-page.ts";
+import { counts, generateOutput, hasCounts, renderCounts } from "./counts.ts";
 import { decisionsPage } from "./decisions-page.ts";
 import { diffChecksPage } from "./diff-checks-page.ts";
-import { commandsSection } from "./commands-section.ts";
-import { counts, generateOutput, hasCounts, renderCounts } from "./counts.ts";
 import { markdownFiles } from "./links.ts";
 
 export const ROOT = packageRoot(import.meta.url);
@@ -46,7 +46,9 @@ export async function outputs(): Promise<Output[]> {
 
 /** Every page of the README and docs/ that gives a count: its numbers made current. */
 async function countOutputs(): Promise<Output[]> {
-  const pages = [join(ROOT, "README.md"), ...markdownFiles(ROOT, join(ROOT, "docs"))].filter((f) => hasCounts(readFileSync(f, "utf8")));
+  const pages = [join(ROOT, "README.md"), ...markdownFiles(ROOT, join(ROOT, "docs"))].filter((f) =>
+    hasCounts(readFileSync(f, "utf8")),
+  );
   if (pages.length === 0) return [];
   const values = await counts();
   return pages.map((file) => {
@@ -98,7 +100,10 @@ async function write(root = ROOT): Promise<string[]> {
 
 async function main(argv: string[]): Promise<number> {
   const missing = checksWithoutSends();
-  if (missing.length) console.error(`docs: ${missing.length} checks say nothing about what they send (declare sends beside their run): ${missing.join(", ")}`);
+  if (missing.length)
+    console.error(
+      `docs: ${missing.length} checks say nothing about what they send (declare sends beside their run): ${missing.join(", ")}`,
+    );
   if (argv.includes("--check")) {
     const behind = await stale();
     if (behind.length === 0) {
@@ -113,4 +118,5 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = await main(process.argv.slice(2));
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)
+  process.exitCode = await main(process.argv.slice(2));

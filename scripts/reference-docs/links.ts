@@ -44,7 +44,10 @@ export function anchorsOf(text: string): Set<string> {
       .split(/(`[^`]*`)/)
       .map((part) => (part.startsWith("`") ? part : part.replace(/<[^>]+>/g, "")))
       .join("");
-    const slug = plain.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, "").replace(/ /g, "-");
+    const slug = plain
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, "")
+      .replace(/ /g, "-");
     const n = seen.get(slug) ?? 0;
     seen.set(slug, n + 1);
     anchors.add(n === 0 ? slug : `${slug}-${n}`);
@@ -78,7 +81,12 @@ export function brokenLinks(root: string, files: readonly string[]): BrokenLink[
         const resolved = path === "" ? file : resolve(dirname(file), decodeURIComponent(path));
         const at = { file: relative(root, file), line: i + 1, target };
         if (!existsSync(resolved)) broken.push({ ...at, problem: `${relative(root, resolved)} does not exist` });
-        else if (fragment !== undefined && resolved.endsWith(".md") && statSync(resolved).isFile() && !anchors(resolved).has(fragment)) {
+        else if (
+          fragment !== undefined &&
+          resolved.endsWith(".md") &&
+          statSync(resolved).isFile() &&
+          !anchors(resolved).has(fragment)
+        ) {
           broken.push({ ...at, problem: `${relative(root, resolved)} has no heading #${fragment}` });
         }
       }

@@ -2,19 +2,35 @@
 
 /** A table cell: one line, pipes escaped, `<…>` kept as text (see inline). */
 export function cell(text: string | undefined): string {
-  return inline((text ?? "").replace(/\s*\n\s*/g, " ").replace(/\|/g, "\\|").trim());
+  return inline(
+    (text ?? "")
+      .replace(/\s*\n\s*/g, " ")
+      .replace(/\|/g, "\\|")
+      .trim(),
+  );
 }
 
 /** Text for Markdown: `<…>` outside code spans is escaped, so GitHub shows it instead of reading HTML (`<br>` stays a line break). */
 export function inline(text: string): string {
   return text
     .split(/(`[^`]*`)/)
-    .map((part) => (part.startsWith("`") ? part : part.replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/&lt;br&gt;/g, "<br>")))
+    .map((part) =>
+      part.startsWith("`")
+        ? part
+        : part
+            .replace(/</g, "&lt;")
+            .replace(/>/g, "&gt;")
+            .replace(/&lt;br&gt;/g, "<br>"),
+    )
     .join("");
 }
 
 /** A table from a header row and rows of cells. */
-export function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>, align?: readonly ("l" | "r")[]): string[] {
+export function table(
+  header: readonly string[],
+  rows: ReadonlyArray<readonly string[]>,
+  align?: readonly ("l" | "r")[],
+): string[] {
   const rule = header.map((_, i) => (align?.[i] === "r" ? "---:" : "---"));
   return [`| ${header.join(" | ")} |`, `|${rule.join("|")}|`, ...rows.map((r) => `| ${r.map(cell).join(" | ")} |`)];
 }

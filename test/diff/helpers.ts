@@ -19,20 +19,41 @@ export function baseSpec(): Doc {
           "x-custody-min-role": "viewer",
           parameters: [{ name: "verbose", in: "query", schema: { type: "boolean" } }],
           responses: {
-            "200": { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/Wallet" } } } },
-            "404": { description: "no", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
+            "200": {
+              description: "ok",
+              content: { "application/json": { schema: { $ref: "#/components/schemas/Wallet" } } },
+            },
+            "404": {
+              description: "no",
+              content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+            },
           },
         },
       },
       "/wallets": {
         post: {
           operationId: "createWallet",
-          requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/CreateWallet" } } } },
-          responses: { "201": { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/Wallet" } } } } },
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: { $ref: "#/components/schemas/CreateWallet" } } },
+          },
+          responses: {
+            "201": {
+              description: "ok",
+              content: { "application/json": { schema: { $ref: "#/components/schemas/Wallet" } } },
+            },
+          },
         },
         get: {
           operationId: "listWallets",
-          responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "array", items: { $ref: "#/components/schemas/Wallet" } } } } } },
+          responses: {
+            "200": {
+              description: "ok",
+              content: {
+                "application/json": { schema: { type: "array", items: { $ref: "#/components/schemas/Wallet" } } },
+              },
+            },
+          },
         },
       },
     },
@@ -45,9 +66,19 @@ export function baseSpec(): Doc {
       },
     },
     components: {
-      securitySchemes: { Key: { type: "apiKey", in: "header", name: "X-Key" }, Bearer: { type: "http", scheme: "bearer" } },
+      securitySchemes: {
+        Key: { type: "apiKey", in: "header", name: "X-Key" },
+        Bearer: { type: "http", scheme: "bearer" },
+      },
       schemas: {
-        Amount: { type: "object", required: ["value", "unit"], properties: { value: { type: "string", pattern: "^[0-9]+$" }, unit: { type: "string", enum: ["wei", "gwei"] } } },
+        Amount: {
+          type: "object",
+          required: ["value", "unit"],
+          properties: {
+            value: { type: "string", pattern: "^[0-9]+$" },
+            unit: { type: "string", enum: ["wei", "gwei"] },
+          },
+        },
         Wallet: {
           allOf: [
             { $ref: "#/components/schemas/Base" },
@@ -64,13 +95,29 @@ export function baseSpec(): Doc {
             },
           ],
         },
-        Base: { type: "object", required: ["id"], properties: { id: { type: "string", readOnly: true }, parent: { $ref: "#/components/schemas/Base" } } },
+        Base: {
+          type: "object",
+          required: ["id"],
+          properties: { id: { type: "string", readOnly: true }, parent: { $ref: "#/components/schemas/Base" } },
+        },
         CreateWallet: {
           type: "object",
           required: ["name"],
-          properties: { name: { type: "string", maxLength: 64 }, type: { type: "string", enum: ["mpc", "hot"] }, count: { type: "integer", minimum: 1, maximum: 10 }, id: { type: "string", readOnly: true } },
+          properties: {
+            name: { type: "string", maxLength: 64 },
+            type: { type: "string", enum: ["mpc", "hot"] },
+            count: { type: "integer", minimum: 1, maximum: 10 },
+            id: { type: "string", readOnly: true },
+          },
         },
-        WalletEvent: { type: "object", required: ["event", "wallet"], properties: { event: { type: "string", enum: ["wallet.created"] }, wallet: { $ref: "#/components/schemas/Wallet" } } },
+        WalletEvent: {
+          type: "object",
+          required: ["event", "wallet"],
+          properties: {
+            event: { type: "string", enum: ["wallet.created"] },
+            wallet: { $ref: "#/components/schemas/Wallet" },
+          },
+        },
         Error: { type: "object", properties: { code: { type: "integer" } } },
       },
     },
@@ -88,7 +135,14 @@ export function rpcSpec(): Doc {
           { name: "address", required: true, schema: { $ref: "#/components/schemas/Address" } },
           { name: "block", required: false, schema: { type: "string" } },
         ],
-        result: { name: "balance", schema: { type: "object", required: ["hex"], properties: { hex: { type: "string" }, decimals: { type: "integer" } } } },
+        result: {
+          name: "balance",
+          schema: {
+            type: "object",
+            required: ["hex"],
+            properties: { hex: { type: "string" }, decimals: { type: "integer" } },
+          },
+        },
       },
       { name: "eth_blockNumber", params: [], result: { name: "n", schema: { type: "string" } } },
     ],

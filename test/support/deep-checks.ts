@@ -8,4 +8,6 @@ import { moneyChecks } from "../../conformance/checks/money/index.ts";
 import { rpcResultChecks } from "../../conformance/checks/rpc/results.ts";
 import { deliveryChecks } from "../../conformance/checks/webhooks/delivery.ts";
 
-export const DEEP_CHECK_IDS: ReadonlySet<string> = new Set([...authzChecks, ...moneyChecks, ...deliveryChecks, ...rpcResultChecks, resourceGraphSequence].map((c) => c.id));
+export const DEEP_CHECK_IDS: ReadonlySet<string> = new Set(
+  [...authzChecks, ...moneyChecks, ...deliveryChecks, ...rpcResultChecks, resourceGraphSequence].map((c) => c.id),
+);

@@ -1,16 +1,17 @@
 // The sandbox behind a fault proxy, for the deep checks (authorization matrix, fuzz): one call
 // starts both and runs a catalog against them.
-import type { Target } from "../../conformance/run/config.ts";
-import type { RecordedExchange } from "../../conformance/transport/probe.ts";
-import { loadGeneratedOperations, type OperationInfo } from "../../conformance/run/operations.ts";
-import type { Report } from "../../conformance/report/model.ts";
-import { runSuite } from "../../conformance/run/runner.ts";
+
+import { freePort } from "../../cli/mock.ts";
 import type { Check } from "../../conformance/checks/check.ts";
 import type { Group } from "../../conformance/checks/types.ts";
+import type { Report } from "../../conformance/report/model.ts";
+import type { Target } from "../../conformance/run/config.ts";
+import { loadGeneratedOperations, type OperationInfo } from "../../conformance/run/operations.ts";
+import { runSuite } from "../../conformance/run/runner.ts";
+import type { RecordedExchange } from "../../conformance/transport/probe.ts";
+import { type SandboxOptions, startSandbox } from "../../reference/sandbox.ts";
 import { signRequest } from "../../runtime/http/hmac.ts";
-import { startSandbox, type SandboxOptions } from "../../reference/sandbox.ts";
-import { startFaultProxy, type ProxiedRequest, type ProxyHooks } from "./fake-proxy.ts";
-import { freePort } from "../../cli/mock.ts";
+import { type ProxiedRequest, type ProxyHooks, startFaultProxy } from "./fake-proxy.ts";
 
 export interface Admin {
   apiKey: string;
@@ -81,9 +82,26 @@ export async function runBehindProxy(opts: {
       target.webhookListenPort = port;
     }
     const operations = await loadGeneratedOperations();
-    const result = await runSuite({ target, options: { level: "full", timeoutMs: opts.timeoutMs ?? 20_000, concurrency: 4, ...(opts.only ? { only: opts.only } : {}) }, operations, catalog: opts.catalog(operations), ...(opts.onExchange ? { onExchange: opts.onExchange } : {}) });
+    const result = await runSuite({
+      target,
+      options: {
+        level: "full",
+        timeoutMs: opts.timeoutMs ?? 20_000,
+        concurrency: 4,
+        ...(opts.only ? { only: opts.only } : {}),
+      },
+      operations,
+      catalog: opts.catalog(operations),
+      ...(opts.onExchange ? { onExchange: opts.onExchange } : {}),
+    });
     if (result.kind !== "completed") throw new Error(JSON.stringify(result));
-    const run: DeepRun = { report: result.report, seen, workspaceId: sandbox.workspace_id, target, sandboxUrl: sandbox.base_url };
+    const run: DeepRun = {
+      report: result.report,
+      seen,
+      workspaceId: sandbox.workspace_id,
+      target,
+      sandboxUrl: sandbox.base_url,
+    };
     await opts.then?.(run);
     return run;
   } finally {
@@ -97,7 +115,10 @@ export async function runBehindProxy(opts: {
 /** Re-signs a request with the admin key, as a deployment that ignores the caller's role would act. */
 export function asAdmin(admin: Admin, r: ProxiedRequest): ProxiedRequest {
   const headers: Record<string, string> = { ...r.headers };
-  for (const [name, value] of Object.entries(signRequest({ ...admin, method: r.method, path: r.path.split("?")[0], body: r.body }))) headers[name.toLowerCase()] = value;
+  for (const [name, value] of Object.entries(
+    signRequest({ ...admin, method: r.method, path: r.path.split("?")[0], body: r.body }),
+  ))
+    headers[name.toLowerCase()] = value;
   return { ...r, headers };
 }
 
@@ -106,8 +127,19 @@ export function keyOf(r: ProxiedRequest): string | undefined {
   return r.headers["access-api-key"];
 }
 
-export function envelope(status: number, data: unknown): { status: number; headers: Record<string, string>; body: string } {
+export function envelope(
+  status: number,
+  data: unknown,
+): { status: number; headers: Record<string, string>; body: string } {
   const ok = status < 300;
-  return { status, headers: { "content-type": "application/json" }, body: JSON.stringify({ success: ok, message: ok ? "success" : "error", code: ok ? 0 : status, data: ok ? data : null }) };
+  return {
+    status,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      success: ok,
+      message: ok ? "success" : "error",
+      code: ok ? 0 : status,
+      data: ok ? data : null,
+    }),
+  };
 }
-

@@ -3,10 +3,10 @@
 // (exports and `cd` carry from one block to the next, as in one terminal), writes its file blocks, starts
 // its background blocks and stops them at the end, then type-checks the TypeScript files the page wrote.
 // It throws at the first step that does not do what the page says, naming the page and the line.
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { blocksOf, type Block } from "./doc-blocks.ts";
+import { type Block, blocksOf } from "./doc-blocks.ts";
 
 const SHELLS = new Set(["sh", "bash", "shell", "console"]);
 const STEP_TIMEOUT_MS = 240_000;

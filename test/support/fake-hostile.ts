@@ -6,7 +6,17 @@ import type { AddressInfo, Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 
-export const HTTP_MODES = ["hang", "reset", "drip", "redirect", "html", "huge", "invalid-json", "wrong-content-type", "echo"] as const;
+export const HTTP_MODES = [
+  "hang",
+  "reset",
+  "drip",
+  "redirect",
+  "html",
+  "huge",
+  "invalid-json",
+  "wrong-content-type",
+  "echo",
+] as const;
 export type HttpMode = (typeof HTTP_MODES)[number];
 export const WS_MODES = ["ws-never-answers", "ws-close-mid-request", "ws-hang-upgrade"] as const;
 export type WsMode = (typeof WS_MODES)[number];
@@ -26,7 +36,7 @@ export async function startHostile(mode: HttpMode | WsMode): Promise<HostileServ
   const timers = new Set<NodeJS.Timeout>();
   let hits = 0;
   // The "other host" a redirect points to: a second server that counts every request it gets.
-  const elsewhere = createServer((req, res) => {
+  const elsewhere = createServer((_req, res) => {
     hits++;
     res.end("{}");
   });
@@ -43,7 +53,10 @@ export async function startHostile(mode: HttpMode | WsMode): Promise<HostileServ
     sockets.add(socket);
     if (mode === "ws-hang-upgrade" || mode === "hang" || mode === "drip") return; // never completes the handshake
     if (mode === "reset") return socket.destroy();
-    if (mode === "redirect") return void socket.end(`HTTP/1.1 302 Found\r\nlocation: http://127.0.0.1:${elsewherePort}/ws\r\ncontent-length: 0\r\n\r\n`);
+    if (mode === "redirect")
+      return void socket.end(
+        `HTTP/1.1 302 Found\r\nlocation: http://127.0.0.1:${elsewherePort}/ws\r\ncontent-length: 0\r\n\r\n`,
+      );
     if (mode !== "ws-never-answers" && mode !== "ws-close-mid-request") {
       return void socket.end("HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: 13\r\n\r\n<html></html>");
     }
@@ -70,7 +83,9 @@ export async function startHostile(mode: HttpMode | WsMode): Promise<HostileServ
         res.writeHead(302, { location: `http://127.0.0.1:${elsewherePort}${req.url}` }).end();
         return;
       case "html":
-        res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><html><body><h1>Welcome to nginx!</h1></body></html>");
+        res
+          .writeHead(200, { "content-type": "text/html" })
+          .end("<!doctype html><html><body><h1>Welcome to nginx!</h1></body></html>");
         return;
       case "huge":
         res.writeHead(200, { "content-type": "application/json" });
@@ -80,14 +95,20 @@ export async function startHostile(mode: HttpMode | WsMode): Promise<HostileServ
         res.writeHead(200, { "content-type": "application/json" }).end('{"success": true, "data": [');
         return;
       case "wrong-content-type":
-        res.writeHead(200, { "content-type": "text/plain" }).end('{"success":true,"message":"success","code":0,"data":null}');
+        res
+          .writeHead(200, { "content-type": "text/plain" })
+          .end('{"success":true,"message":"success","code":0,"data":null}');
         return;
       case "echo":
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ url: req.url, headers: req.headers }));
+        res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ url: req.url, headers: req.headers }));
         return;
       default:
         // WS modes: plain HTTP is a harmless 404 so only the WebSocket checks are hostile.
-        res.writeHead(404, { "content-type": "application/json" }).end('{"success":false,"message":"not found","code":404,"data":null}');
+        res
+          .writeHead(404, { "content-type": "application/json" })
+          .end('{"success":false,"message":"not found","code":404,"data":null}');
     }
   }
 

@@ -34,7 +34,12 @@ export async function startFaultProxy(target: string, hooks: ProxyHooks, port = 
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    let request: ProxiedRequest | null = { method: req.method ?? "GET", path: req.url ?? "/", headers: plain(req.headers), body: Buffer.concat(chunks).toString("utf8") };
+    let request: ProxiedRequest | null = {
+      method: req.method ?? "GET",
+      path: req.url ?? "/",
+      headers: plain(req.headers),
+      body: Buffer.concat(chunks).toString("utf8"),
+    };
     request = hooks.request ? hooks.request(request) : request;
     if (request === null) {
       res.writeHead(200, { "content-type": "application/json" }).end("{}");

@@ -5,47 +5,115 @@ import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { WebSocketServer, type WebSocket } from "ws";
-import { UNAUTHORIZED_BODY } from "../../runtime/envelope.ts";
-import { computeSignature, constantTimeEqual, HMAC_WINDOW_SECONDS } from "../../runtime/http/hmac.ts";
-import { generateWebhookKeyPair, signWebhook, type WebhookProfile } from "../../runtime/webhooks/signature.ts";
-import type { OperationInfo } from "../../conformance/run/operations.ts";
-import { fakeOperations } from "./fake-operations.ts";
 import { base58 } from "@scure/base";
+import { type WebSocket, WebSocketServer } from "ws";
+import type { OperationInfo } from "../../conformance/run/operations.ts";
 import { keypairFromSeed, signBytes } from "../../lib/solana/keys.ts";
 import { decodeTransaction } from "../../lib/solana/transaction.ts";
 import { tronAddressOfEvm } from "../../lib/tron/address.ts";
+import { UNAUTHORIZED_BODY } from "../../runtime/envelope.ts";
+import { computeSignature, constantTimeEqual, HMAC_WINDOW_SECONDS } from "../../runtime/http/hmac.ts";
+import { generateWebhookKeyPair, signWebhook, type WebhookProfile } from "../../runtime/webhooks/signature.ts";
+import { fakeOperations } from "./fake-operations.ts";
 
 export const FAKE_FAULTS = [
   // request authentication
-  "accept-stale-timestamp", "accept-future-timestamp", "accept-milliseconds", "lenient-timestamp-parse",
-  "case-insensitive-signature", "accept-missing-sign", "sign-with-query", "leaky-401", "ignore-body-in-signature",
-  "parsed-body-signature", "narrow-window", "accept-raw-hex-signature", "accept-unknown-key", "accept-empty-key",
-  "ignore-method-in-signature", "ignore-path-in-signature", "cached-signature", "signature-over-other-timestamp", "uppercase-only-signature",
-  "accept-no-credentials", "default-key-when-missing", "timestamp-optional", "skip-signature-check", "accept-raw-digest-signature",
+  "accept-stale-timestamp",
+  "accept-future-timestamp",
+  "accept-milliseconds",
+  "lenient-timestamp-parse",
+  "case-insensitive-signature",
+  "accept-missing-sign",
+  "sign-with-query",
+  "leaky-401",
+  "ignore-body-in-signature",
+  "parsed-body-signature",
+  "narrow-window",
+  "accept-raw-hex-signature",
+  "accept-unknown-key",
+  "accept-empty-key",
+  "ignore-method-in-signature",
+  "ignore-path-in-signature",
+  "cached-signature",
+  "signature-over-other-timestamp",
+  "uppercase-only-signature",
+  "accept-no-credentials",
+  "default-key-when-missing",
+  "timestamp-optional",
+  "skip-signature-check",
+  "accept-raw-digest-signature",
   // envelope
-  "error-data-missing", "success-code-string", "error-as-200", "text-content-type", "no-request-id",
-  "schema-balance-number", "undeclared-418", "pretty-401", "unauthorized-wrong-message", "invalid-body-500",
+  "error-data-missing",
+  "success-code-string",
+  "error-as-200",
+  "text-content-type",
+  "no-request-id",
+  "schema-balance-number",
+  "undeclared-418",
+  "pretty-401",
+  "unauthorized-wrong-message",
+  "invalid-body-500",
   // scopes and roles
-  "ignore-scopes", "ignore-roles", "other-workspace-403", "other-workspace-data", "viewer-cannot-read", "created-key-unusable",
+  "ignore-scopes",
+  "ignore-roles",
+  "other-workspace-403",
+  "other-workspace-data",
+  "viewer-cannot-read",
+  "created-key-unusable",
   // tenant isolation (the key of a second workspace)
-  "tenant-reads-leak", "tenant-writes-leak", "tenant-lists-leak", "tenant-401",
+  "tenant-reads-leak",
+  "tenant-writes-leak",
+  "tenant-lists-leak",
+  "tenant-401",
   // not a fault: a correct deployment's race (a delivery already on its way lands after deleteWebhook returned)
   "in-flight-at-delete",
   // webhooks
-  "webhook-wrong-key", "webhook-unsigned-body", "resend-new-event-id", "resend-no-delivery", "delete-keeps-delivering",
-  "verification-key-short", "delete-status-wrong", "event-missing-type", "no-delivery-log", "webhook-not-listed",
+  "webhook-wrong-key",
+  "webhook-unsigned-body",
+  "resend-new-event-id",
+  "resend-no-delivery",
+  "delete-keeps-delivering",
+  "verification-key-short",
+  "delete-status-wrong",
+  "event-missing-type",
+  "no-delivery-log",
+  "webhook-not-listed",
   "shared-delivery-queue",
   // lifecycle
-  "creation-skips-pending", "creation-never-completes", "no-wallet-created-event", "deposit-address-invalid", "export-csv-missing",
+  "creation-skips-pending",
+  "creation-never-completes",
+  "no-wallet-created-event",
+  "deposit-address-invalid",
+  "export-csv-missing",
   // node access
-  "rpc-no-auth", "rpc-header-key-ignored", "rpc-id-not-echoed", "rpc-parse-error-code", "rpc-method-not-found-code",
-  "rpc-invalid-params-code", "rpc-invalid-request-code", "rpc-no-batch", "rpc-notification-answered", "rpc-block-frozen",
-  "rpc-block-number-decimal", "rpc-ws-no-auth", "rpc-ws-drop-early", "rpc-ws-header-ignored", "rpc-wrong-401-body",
-  "rpc-jsonrpc-version", "rpc-block-fields-decimal", "rpc-ws-notification-answered", "rpc-text-content-type",
-  "rpc-ws-query-key-ignored", "rpc-block-params-lenient",
+  "rpc-no-auth",
+  "rpc-header-key-ignored",
+  "rpc-id-not-echoed",
+  "rpc-parse-error-code",
+  "rpc-method-not-found-code",
+  "rpc-invalid-params-code",
+  "rpc-invalid-request-code",
+  "rpc-no-batch",
+  "rpc-notification-answered",
+  "rpc-block-frozen",
+  "rpc-block-number-decimal",
+  "rpc-ws-no-auth",
+  "rpc-ws-drop-early",
+  "rpc-ws-header-ignored",
+  "rpc-wrong-401-body",
+  "rpc-jsonrpc-version",
+  "rpc-block-fields-decimal",
+  "rpc-ws-notification-answered",
+  "rpc-text-content-type",
+  "rpc-ws-query-key-ignored",
+  "rpc-block-params-lenient",
   // paged lists
-  "paging-ignore-limit", "paging-default-all", "paging-repeat-across-pages", "paging-newest-first", "paging-large-offset-500", "paging-clamp-limit",
+  "paging-ignore-limit",
+  "paging-default-all",
+  "paging-repeat-across-pages",
+  "paging-newest-first",
+  "paging-large-offset-500",
+  "paging-clamp-limit",
 ] as const;
 export type FakeFault = (typeof FAKE_FAULTS)[number];
 
@@ -75,13 +143,44 @@ export interface FakeTarget {
   close(): Promise<void>;
 }
 
-interface KeyRecord { id: string; secret: string; role: "viewer" | "admin" | "owner"; scopes: string[]; workspaceId: string; revoked?: boolean }
-interface Wallet { id: string; name: string; status: "pending" | "success" | "error"; created_at: string; assets: Set<string> }
-interface Webhook { id: string; url: string; event_types: string[] }
-interface Delivery { id: string; webhook_id: string; event_id: string; event_type: string; status: string; attempt_count: number; payload: Record<string, unknown>; workspace_id: string; created_at: string }
+interface KeyRecord {
+  id: string;
+  secret: string;
+  role: "viewer" | "admin" | "owner";
+  scopes: string[];
+  workspaceId: string;
+  revoked?: boolean;
+}
+interface Wallet {
+  id: string;
+  name: string;
+  status: "pending" | "success" | "error";
+  created_at: string;
+  assets: Set<string>;
+}
+interface Webhook {
+  id: string;
+  url: string;
+  event_types: string[];
+}
+interface Delivery {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  status: string;
+  attempt_count: number;
+  payload: Record<string, unknown>;
+  workspace_id: string;
+  created_at: string;
+}
 
 class ApiErr extends Error {
-  constructor(readonly status: number, readonly code: number | string, message: string) {
+  constructor(
+    readonly status: number,
+    readonly code: number | string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -90,7 +189,9 @@ const ROLE_RANK = { viewer: 0, admin: 1, owner: 2 } as const;
 const BLOCK_MS = 200;
 const rid = (p: string) => `${p}_${randomBytes(6).toString("hex")}`;
 
-export async function startFakeTarget(options: { faults?: FakeFault[]; profile?: WebhookProfile } = {}): Promise<FakeTarget> {
+export async function startFakeTarget(
+  options: { faults?: FakeFault[]; profile?: WebhookProfile } = {},
+): Promise<FakeTarget> {
   const faults = new Set<FakeFault>(options.faults ?? []);
   const has = (f: FakeFault) => faults.has(f);
   const workspaceId = "ws_fake";
@@ -114,9 +215,17 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
   const profile = options.profile ?? "standard-webhooks";
 
   const wallets = new Map<string, Wallet>();
-  const seedWallet: Wallet = { id: "wal_seed", name: "seed", status: "success", created_at: new Date().toISOString(), assets: new Set(["eth"]) };
+  const seedWallet: Wallet = {
+    id: "wal_seed",
+    name: "seed",
+    status: "success",
+    created_at: new Date().toISOString(),
+    assets: new Set(["eth"]),
+  };
   wallets.set(seedWallet.id, seedWallet);
-  const withdrawals = new Map<string, Record<string, unknown>>([["wd_seed", { id: "wd_seed", wallet_id: "wal_seed", status: "completed", amount: "0.1" }]]);
+  const withdrawals = new Map<string, Record<string, unknown>>([
+    ["wd_seed", { id: "wd_seed", wallet_id: "wal_seed", status: "completed", amount: "0.1" }],
+  ]);
   const idempotency = new Map<string, string>();
   const webhooks = new Map<string, Webhook>();
   const deliveries = new Map<string, Delivery>();
@@ -133,11 +242,21 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
   async function deliver(webhook: Webhook, delivery: Delivery, body: string): Promise<void> {
     const key = has("webhook-wrong-key") ? otherSigning.privateKey : signing.privateKey;
     const signedBody = has("webhook-unsigned-body") ? JSON.stringify({ id: delivery.event_id }) : body;
-    const headers = signWebhook({ profile, privateKey: key, id: delivery.event_id, body: profile === "canonical-json" ? JSON.parse(signedBody) : signedBody });
+    const headers = signWebhook({
+      profile,
+      privateKey: key,
+      id: delivery.event_id,
+      body: profile === "canonical-json" ? JSON.parse(signedBody) : signedBody,
+    });
     if (profile === "canonical-json") headers["x-webhook-event-id"] = delivery.event_id;
     delivery.attempt_count++;
     try {
-      const res = await fetch(webhook.url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body, signal: AbortSignal.timeout(2_000) });
+      const res = await fetch(webhook.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body,
+        signal: AbortSignal.timeout(2_000),
+      });
       await res.arrayBuffer();
       delivery.status = res.ok ? "delivered" : "failed";
     } catch {
@@ -158,25 +277,56 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
     const createdAt = new Date().toISOString();
     for (const webhook of webhooks.values()) {
       if (!webhook.event_types.includes(type)) continue;
-      const event = { webhook_id: webhook.id, resource_id: String(data.wallet_id ?? data.id ?? ""), url: webhook.url, payload: data, event: has("event-missing-type") ? undefined : type };
-      const delivery: Delivery = { id: rid("dlv"), webhook_id: webhook.id, event_id: eventId, event_type: type, status: "pending", attempt_count: 0, payload: event, workspace_id: workspaceId, created_at: createdAt };
+      const event = {
+        webhook_id: webhook.id,
+        resource_id: String(data.wallet_id ?? data.id ?? ""),
+        url: webhook.url,
+        payload: data,
+        event: has("event-missing-type") ? undefined : type,
+      };
+      const delivery: Delivery = {
+        id: rid("dlv"),
+        webhook_id: webhook.id,
+        event_id: eventId,
+        event_type: type,
+        status: "pending",
+        attempt_count: 0,
+        payload: event,
+        workspace_id: workspaceId,
+        created_at: createdAt,
+      };
       if (!has("no-delivery-log")) deliveries.set(delivery.id, delivery);
       dispatch(webhook, delivery, JSON.stringify(event));
     }
   }
 
   // ---------------------------------------------------------------- handlers
-  type Input = { params: Record<string, string>; query: URLSearchParams; body: Record<string, unknown>; headers: IncomingMessage["headers"]; key: KeyRecord };
+  type Input = {
+    params: Record<string, string>;
+    query: URLSearchParams;
+    body: Record<string, unknown>;
+    headers: IncomingMessage["headers"];
+    key: KeyRecord;
+  };
   const wallet = (id: string) => {
     const w = wallets.get(id);
     if (!w) throw new ApiErr(404, 404, "wallet not found");
     return w;
   };
-  const creation = (w: Wallet) => ({ id: w.id, wallet_id: w.id, status: w.status, workspace_id: workspaceId, name: w.name, wallet_type: "mpc", created_at: w.created_at });
+  const creation = (w: Wallet) => ({
+    id: w.id,
+    wallet_id: w.id,
+    status: w.status,
+    workspace_id: workspaceId,
+    name: w.name,
+    wallet_type: "mpc",
+    created_at: w.created_at,
+  });
   // One address per family: a pseudo EVM address, its Tron encoding, and a real Ed25519 key for Solana.
   const evmAddressOf = (id: string) => `0x${createHash("sha256").update(id).digest("hex").slice(0, 40)}`;
   const solKeyOf = (id: string) => keypairFromSeed(new Uint8Array(createHash("sha256").update(`sol:${id}`).digest()));
-  const addressOf = (id: string, family: string) => (family === "sol" ? solKeyOf(id).address : family === "tron" ? tronAddressOfEvm(evmAddressOf(id)) : evmAddressOf(id));
+  const addressOf = (id: string, family: string) =>
+    family === "sol" ? solKeyOf(id).address : family === "tron" ? tronAddressOfEvm(evmAddressOf(id)) : evmAddressOf(id);
   const signRequests = new Map<string, { wallet_id: string; method: string; hash: string }>();
   const signed = (walletId: string, method: string, hash: string) => {
     const id = rid("sig");
@@ -184,7 +334,14 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
     return { transaction_id: id };
   };
   const handlers: Record<string, (i: Input) => unknown> = {
-    getWalletOverview: (i) => [...wallet(i.params.wallet_id).assets].map((a) => ({ wallet_id: i.params.wallet_id, asset_id: a, symbol: "ETH", balance: has("schema-balance-number") ? 0 : "0", decimals: 18 })),
+    getWalletOverview: (i) =>
+      [...wallet(i.params.wallet_id).assets].map((a) => ({
+        wallet_id: i.params.wallet_id,
+        asset_id: a,
+        symbol: "ETH",
+        balance: has("schema-balance-number") ? 0 : "0",
+        decimals: 18,
+      })),
     getWalletAssetBalance: (i) => {
       const w = wallet(i.params.wallet_id);
       if (!w.assets.has(i.params.asset_id)) throw new ApiErr(404, 404, "asset not attached");
@@ -195,12 +352,14 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
       if (!w) throw new ApiErr(404, 404, "withdrawal not found");
       return w;
     },
-    listWalletWithdrawals: (i) => [...withdrawals.values()].filter((w) => w.wallet_id === wallet(i.params.wallet_id).id),
+    listWalletWithdrawals: (i) =>
+      [...withdrawals.values()].filter((w) => w.wallet_id === wallet(i.params.wallet_id).id),
     getWalletCreationStatus: (i) => creation(wallet(i.params.wallet_id)),
     resendWebhookDelivery: (i) => {
       const d = deliveries.get(i.params.delivery_id);
       if (!d) throw new ApiErr(404, 404, "delivery not found");
-      const webhook = webhooks.get(d.webhook_id) ?? (has("delete-keeps-delivering") ? deletedWebhooks.get(d.webhook_id) : undefined);
+      const webhook =
+        webhooks.get(d.webhook_id) ?? (has("delete-keeps-delivering") ? deletedWebhooks.get(d.webhook_id) : undefined);
       if (webhook && !has("resend-no-delivery")) {
         const body = JSON.stringify(d.payload);
         const copy = { ...d, event_id: has("resend-new-event-id") ? rid("evt") : d.event_id };
@@ -217,12 +376,29 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
       if (has("delete-keeps-delivering")) webhooks.set(w.id, w);
       // The last event made before the delete was still on its way to this webhook: it lands just after.
       const last = [...deliveries.values()].at(-1);
-      if (has("in-flight-at-delete") && last) later(30, () => void deliver(w, { ...last, id: rid("dlv"), webhook_id: w.id, attempt_count: 0 }, JSON.stringify(last.payload)));
+      if (has("in-flight-at-delete") && last)
+        later(
+          30,
+          () =>
+            void deliver(
+              w,
+              { ...last, id: rid("dlv"), webhook_id: w.id, attempt_count: 0 },
+              JSON.stringify(last.payload),
+            ),
+        );
       return { id: w.id, webhook_id: w.id, status: has("delete-status-wrong") ? "removed" : "deleted" };
     },
-    getWebhookVerificationKey: () => ({ public_key: has("verification-key-short") ? randomBytes(16).toString("base64") : signing.publicKeyBase64 }),
+    getWebhookVerificationKey: () => ({
+      public_key: has("verification-key-short") ? randomBytes(16).toString("base64") : signing.publicKeyBase64,
+    }),
     createWallet: (i) => {
-      const w: Wallet = { id: rid("wal"), name: String(i.body.name), status: has("creation-skips-pending") ? "success" : "pending", created_at: new Date().toISOString(), assets: new Set() };
+      const w: Wallet = {
+        id: rid("wal"),
+        name: String(i.body.name),
+        status: has("creation-skips-pending") ? "success" : "pending",
+        created_at: new Date().toISOString(),
+        assets: new Set(),
+      };
       wallets.set(w.id, w);
       if (!has("creation-never-completes")) {
         later(150, () => {
@@ -248,13 +424,19 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
     },
     requestSign: (i) => {
       const w = wallet(i.params.wallet_id);
-      if (i.body.method !== "solana_signMessage") throw new ApiErr(400, 400, "method: this fake signs solana_signMessage only");
-      return signed(w.id, "solana_signMessage", base58.encode(signBytes(new TextEncoder().encode(String(i.body.message)), solKeyOf(w.id).seed)));
+      if (i.body.method !== "solana_signMessage")
+        throw new ApiErr(400, 400, "method: this fake signs solana_signMessage only");
+      return signed(
+        w.id,
+        "solana_signMessage",
+        base58.encode(signBytes(new TextEncoder().encode(String(i.body.message)), solKeyOf(w.id).seed)),
+      );
     },
     signRawTransaction: (i) => {
       const w = wallet(i.params.wallet_id);
       const meta = i.body.meta as { tx_method?: string } | undefined;
-      if (meta?.tx_method !== "solana_signTransaction") throw new ApiErr(400, 400, "this fake signs solana_signTransaction only (it has no chain to send to)");
+      if (meta?.tx_method !== "solana_signTransaction")
+        throw new ApiErr(400, 400, "this fake signs solana_signTransaction only (it has no chain to send to)");
       let message: Uint8Array;
       try {
         message = decodeTransaction(new Uint8Array(Buffer.from(String(i.body.data), "base64"))).messageBytes;
@@ -282,7 +464,13 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
       if (!key) throw new ApiErr(400, 400, "Idempotency-Key is required");
       const existing = idempotency.get(key);
       if (existing) return withdrawals.get(existing);
-      const record = { id: rid("wd"), wallet_id: w.id, status: "pending_approval", amount: String(i.body.amount), recipient_address: String(i.body.recipient_address) };
+      const record = {
+        id: rid("wd"),
+        wallet_id: w.id,
+        status: "pending_approval",
+        amount: String(i.body.amount),
+        recipient_address: String(i.body.recipient_address),
+      };
       withdrawals.set(record.id, record);
       idempotency.set(key, record.id);
       return record;
@@ -300,11 +488,18 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
       return w;
     },
     listWebhooks: () => (has("webhook-not-listed") ? [] : [...webhooks.values()]),
-    listWebhookDeliveries: (i) => [...deliveries.values()].filter((d) => !i.query.get("webhook_id") || d.webhook_id === i.query.get("webhook_id")),
+    listWebhookDeliveries: (i) =>
+      [...deliveries.values()].filter((d) => !i.query.get("webhook_id") || d.webhook_id === i.query.get("webhook_id")),
     createApiKey: (i) => {
       const created = addKey(i.body.role as KeyRecord["role"], i.body.scopes as string[]);
       const rec = keys.get(created.apiKey)!;
-      return { id: rec.id, api_key: rec.id, secret: has("created-key-unusable") ? `${rec.secret}-not-it` : rec.secret, role: rec.role, scopes: rec.scopes };
+      return {
+        id: rec.id,
+        api_key: rec.id,
+        secret: has("created-key-unusable") ? `${rec.secret}-not-it` : rec.secret,
+        role: rec.role,
+        scopes: rec.scopes,
+      };
     },
     revokeApiKey: (i) => {
       const rec = keys.get(i.params.key_id);
@@ -325,7 +520,11 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
 
   // ---------------------------------------------------------------- paged lists
   /** One page of a list handler's items: offset and limit checked (400 outside the bounds), oldest first. */
-  function pageOf(paging: NonNullable<OperationInfo["pagination"]>, items: unknown[], query: URLSearchParams): unknown[] {
+  function pageOf(
+    paging: NonNullable<OperationInfo["pagination"]>,
+    items: unknown[],
+    query: URLSearchParams,
+  ): unknown[] {
     if (has("paging-ignore-limit")) return items;
     const ordered = has("paging-newest-first") ? [...items].reverse() : items;
     const read = (name: string, fallback: number) => (query.has(name) ? Number(query.get(name)) : fallback);
@@ -336,8 +535,10 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
       offset = Number.isInteger(offset) && offset > 0 ? offset : 0;
       limit = Number.isInteger(limit) ? Math.min(Math.max(limit, 1), max) : (paging.defaultLimit ?? 20);
     }
-    if (!Number.isInteger(offset) || offset < 0) throw new ApiErr(400, 400, `query.${paging.offset}: must be a whole number of at least 0`);
-    if (!Number.isInteger(limit) || limit < 1 || (limit > max && !has("paging-default-all"))) throw new ApiErr(400, 400, `query.${paging.limit}: must be a whole number from 1 to ${max}`);
+    if (!Number.isInteger(offset) || offset < 0)
+      throw new ApiErr(400, 400, `query.${paging.offset}: must be a whole number of at least 0`);
+    if (!Number.isInteger(limit) || limit < 1 || (limit > max && !has("paging-default-all")))
+      throw new ApiErr(400, 400, `query.${paging.limit}: must be a whole number from 1 to ${max}`);
     if (has("paging-large-offset-500") && offset >= 10_000) throw new ApiErr(500, 500, "internal error");
     const start = has("paging-repeat-across-pages") && offset > 0 ? offset - 1 : offset;
     return ordered.slice(start, start + limit);
@@ -350,7 +551,8 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
     let keyId = header(req, "access-api-key");
     let ts = header(req, "access-timestamp");
     const sign = header(req, "access-sign");
-    if (has("accept-no-credentials") && keyId === undefined && ts === undefined && sign === undefined) return keys.get(owner.apiKey)!;
+    if (has("accept-no-credentials") && keyId === undefined && ts === undefined && sign === undefined)
+      return keys.get(owner.apiKey)!;
     if (has("default-key-when-missing") && keyId === undefined) keyId = owner.apiKey;
     if (keyId === undefined || (keyId === "" && !has("accept-empty-key"))) return "missing key";
     const tsMissing = ts === undefined || ts === "";
@@ -382,12 +584,40 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
     if (has("skip-signature-check") && rec) return rec;
     if (has("cached-signature") && rec && verified.has(`${keyId}|${ts}|${sign}`)) return rec;
     const signedTs = has("timestamp-optional") && tsMissing ? "" : ts;
-    const candidates = [computeSignature(secret, { method: req.method!, path: has("sign-with-query") && rawQuery ? `${path}?${rawQuery}` : path, timestamp: signedTs, body: signedBody })];
-    if (has("accept-raw-digest-signature")) candidates.push(Buffer.from(Buffer.from(candidates[0], "base64").toString("utf8"), "hex").toString("base64"));
-    if (has("ignore-body-in-signature")) candidates.push(computeSignature(secret, { method: req.method!, path, timestamp: ts, body: "" }));
-    if (has("ignore-method-in-signature")) for (const m of ["GET", "POST", "DELETE"]) candidates.push(computeSignature(secret, { method: m, path, timestamp: ts, body: signedBody }));
-    if (has("ignore-path-in-signature")) candidates.push(computeSignature(secret, { method: req.method!, path: "/api/v1/certify/other-path", timestamp: ts, body: signedBody }), computeSignature(secret, { method: req.method!, path: path.replace(/^\/api\/v1/, ""), timestamp: ts, body: signedBody }));
-    if (has("signature-over-other-timestamp")) candidates.push(computeSignature(secret, { method: req.method!, path, timestamp: String(Number(ts) - 1), body: signedBody }));
+    const candidates = [
+      computeSignature(secret, {
+        method: req.method!,
+        path: has("sign-with-query") && rawQuery ? `${path}?${rawQuery}` : path,
+        timestamp: signedTs,
+        body: signedBody,
+      }),
+    ];
+    if (has("accept-raw-digest-signature"))
+      candidates.push(Buffer.from(Buffer.from(candidates[0], "base64").toString("utf8"), "hex").toString("base64"));
+    if (has("ignore-body-in-signature"))
+      candidates.push(computeSignature(secret, { method: req.method!, path, timestamp: ts, body: "" }));
+    if (has("ignore-method-in-signature"))
+      for (const m of ["GET", "POST", "DELETE"])
+        candidates.push(computeSignature(secret, { method: m, path, timestamp: ts, body: signedBody }));
+    if (has("ignore-path-in-signature"))
+      candidates.push(
+        computeSignature(secret, {
+          method: req.method!,
+          path: "/api/v1/certify/other-path",
+          timestamp: ts,
+          body: signedBody,
+        }),
+        computeSignature(secret, {
+          method: req.method!,
+          path: path.replace(/^\/api\/v1/, ""),
+          timestamp: ts,
+          body: signedBody,
+        }),
+      );
+    if (has("signature-over-other-timestamp"))
+      candidates.push(
+        computeSignature(secret, { method: req.method!, path, timestamp: String(Number(ts) - 1), body: signedBody }),
+      );
     if (has("accept-raw-hex-signature")) candidates.push(Buffer.from(candidates[0], "base64").toString("utf8"));
     const hex = Buffer.from(candidates[0], "base64").toString("utf8");
     if (has("uppercase-only-signature")) candidates[0] = Buffer.from(hex.toUpperCase(), "utf8").toString("base64");
@@ -424,20 +654,30 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
 
   function send(res: ServerResponse, status: number, payload: unknown, raw?: string): void {
     const body = raw ?? JSON.stringify(payload);
-    const headers: Record<string, string> = { "content-type": has("text-content-type") ? "text/plain" : "application/json; charset=utf-8" };
+    const headers: Record<string, string> = {
+      "content-type": has("text-content-type") ? "text/plain" : "application/json; charset=utf-8",
+    };
     if (!has("no-request-id")) headers["x-request-id"] = rid("req");
     res.writeHead(status, headers);
     res.end(body);
   }
   function sendError(res: ServerResponse, err: ApiErr): void {
-    const status = err.status === 404 && has("error-as-200") ? 200 : err.status === 404 && has("undeclared-418") ? 418 : err.status;
+    const status =
+      err.status === 404 && has("error-as-200") ? 200 : err.status === 404 && has("undeclared-418") ? 418 : err.status;
     const envelope: Record<string, unknown> = { success: false, message: err.message, code: err.code, data: null };
     if (has("error-data-missing")) delete envelope.data;
     send(res, status, envelope);
   }
   function sendUnauthorized(res: ServerResponse, reason: string): void {
-    if (has("leaky-401")) return send(res, 401, { success: false, message: `invalid api signature (${reason})`, code: "unauthorized", data: null });
-    if (has("unauthorized-wrong-message")) return send(res, 401, { success: false, message: "forbidden", code: "unauthorized", data: null });
+    if (has("leaky-401"))
+      return send(res, 401, {
+        success: false,
+        message: `invalid api signature (${reason})`,
+        code: "unauthorized",
+        data: null,
+      });
+    if (has("unauthorized-wrong-message"))
+      return send(res, 401, { success: false, message: "forbidden", code: "unauthorized", data: null });
     if (has("pretty-401")) return send(res, 401, undefined, JSON.stringify(JSON.parse(UNAUTHORIZED_BODY), null, 1));
     send(res, 401, undefined, UNAUTHORIZED_BODY);
   }
@@ -455,15 +695,34 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
       const params = { ...(route.re.exec(url.pathname)!.groups ?? {}) } as Record<string, string>;
       for (const k of Object.keys(params)) params[k] = decodeURIComponent(params[k]);
       const op = route.op;
-      if (!has("ignore-roles") && ROLE_RANK[auth.role] < ROLE_RANK[op.minRole as KeyRecord["role"]]) throw new ApiErr(403, 403, "role too low");
-      if (!has("ignore-scopes") && !auth.scopes.includes("*") && !op.scopes.every((s) => auth.scopes.includes(s))) throw new ApiErr(403, 403, "missing scope");
+      if (!has("ignore-roles") && ROLE_RANK[auth.role] < ROLE_RANK[op.minRole as KeyRecord["role"]])
+        throw new ApiErr(403, 403, "role too low");
+      if (!has("ignore-scopes") && !auth.scopes.includes("*") && !op.scopes.every((s) => auth.scopes.includes(s)))
+        throw new ApiErr(403, 403, "missing scope");
       if (has("viewer-cannot-read") && auth.role === "viewer") throw new ApiErr(403, 403, "viewers see nothing");
-      if (params.workspace_id !== undefined && params.workspace_id !== auth.workspaceId && !has("other-workspace-data")) {
-        throw has("other-workspace-403") ? new ApiErr(403, 403, "other workspace") : new ApiErr(404, 404, "workspace not found");
+      if (
+        params.workspace_id !== undefined &&
+        params.workspace_id !== auth.workspaceId &&
+        !has("other-workspace-data")
+      ) {
+        throw has("other-workspace-403")
+          ? new ApiErr(403, 403, "other workspace")
+          : new ApiErr(404, 404, "workspace not found");
       }
       const tenant = tenancy(op, params, auth);
-      if (tenant === "refuse") throw has("tenant-401") ? new ApiErr(401, "unauthorized", "invalid api signature") : has("other-workspace-403") ? new ApiErr(403, 403, "other workspace") : new ApiErr(404, 404, "not found");
-      if (tenant === "empty") return send(res, op.successStatus, { success: true, message: "success", code: 0, data: op.operationId === "getWebhookVerificationKey" ? { public_key: otherSigning.publicKeyBase64 } : [] });
+      if (tenant === "refuse")
+        throw has("tenant-401")
+          ? new ApiErr(401, "unauthorized", "invalid api signature")
+          : has("other-workspace-403")
+            ? new ApiErr(403, 403, "other workspace")
+            : new ApiErr(404, 404, "not found");
+      if (tenant === "empty")
+        return send(res, op.successStatus, {
+          success: true,
+          message: "success",
+          code: 0,
+          data: op.operationId === "getWebhookVerificationKey" ? { public_key: otherSigning.publicKeyBase64 } : [],
+        });
       let parsed: Record<string, unknown> = {};
       if (op.bodySchema) {
         try {
@@ -474,9 +733,20 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
         const check = op.bodySchema.safeParse(parsed);
         if (!check.success) throw new ApiErr(400, 400, `invalid body at ${check.error.issues[0]?.path.join(".")}`);
       }
-      const all = await handlers[op.operationId]({ params, query: url.searchParams, body: parsed, headers: req.headers, key: auth });
+      const all = await handlers[op.operationId]({
+        params,
+        query: url.searchParams,
+        body: parsed,
+        headers: req.headers,
+        key: auth,
+      });
       const data = op.pagination && Array.isArray(all) ? pageOf(op.pagination, all, url.searchParams) : all;
-      send(res, op.successStatus, { success: true, message: "success", code: has("success-code-string") ? "ok" : 0, data });
+      send(res, op.successStatus, {
+        success: true,
+        message: "success",
+        code: has("success-code-string") ? "ok" : 0,
+        data,
+      });
     } catch (err) {
       sendError(res, err instanceof ApiErr ? err : new ApiErr(500, 500, "internal error"));
     }
@@ -491,9 +761,24 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
 
   function rpcOne(req: unknown): object | undefined {
     const r = req as Record<string, unknown>;
-    const idOk = r && typeof r === "object" && !Array.isArray(r) && (!("id" in r) || ["string", "number"].includes(typeof r.id) || r.id === null);
-    if (!r || typeof r !== "object" || Array.isArray(r) || r.jsonrpc !== "2.0" || typeof r.method !== "string" || !idOk) {
-      return rpcError(idOk ? (r as { id?: unknown }).id ?? null : null, has("rpc-invalid-request-code") ? -32603 : -32600, "invalid request");
+    const idOk =
+      r &&
+      typeof r === "object" &&
+      !Array.isArray(r) &&
+      (!("id" in r) || ["string", "number"].includes(typeof r.id) || r.id === null);
+    if (
+      !r ||
+      typeof r !== "object" ||
+      Array.isArray(r) ||
+      r.jsonrpc !== "2.0" ||
+      typeof r.method !== "string" ||
+      !idOk
+    ) {
+      return rpcError(
+        idOk ? ((r as { id?: unknown }).id ?? null) : null,
+        has("rpc-invalid-request-code") ? -32603 : -32600,
+        "invalid request",
+      );
     }
     const notification = !("id" in r);
     const id = has("rpc-id-not-echoed") ? 1 : r.id;
@@ -516,7 +801,17 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
           break;
         }
         const fmt = (x: number) => (has("rpc-block-fields-decimal") ? String(x) : `0x${x.toString(16)}`);
-        out = { jsonrpc: version, id, result: { number: fmt(n), hash: blockHash(n), parentHash: blockHash(n - 1), timestamp: fmt(Math.floor(started / 1000) + n), transactions: [] } };
+        out = {
+          jsonrpc: version,
+          id,
+          result: {
+            number: fmt(n),
+            hash: blockHash(n),
+            parentHash: blockHash(n - 1),
+            timestamp: fmt(Math.floor(started / 1000) + n),
+            transactions: [],
+          },
+        };
         break;
       }
       // The rest of the OpenRPC document's read methods, with the shapes of its result schemas.
@@ -547,7 +842,9 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
   function subscriptionCall(text: string): { id: unknown; method: string } | undefined {
     try {
       const m = JSON.parse(text) as { id?: unknown; method?: unknown };
-      return m && (m.method === "eth_subscribe" || m.method === "eth_unsubscribe") ? { id: m.id, method: m.method } : undefined;
+      return m && (m.method === "eth_subscribe" || m.method === "eth_unsubscribe")
+        ? { id: m.id, method: m.method }
+        : undefined;
     } catch {
       return undefined;
     }
@@ -567,7 +864,8 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
       return out.length > 0 ? JSON.stringify(out) : undefined;
     }
     const one = rpcOne(parsed);
-    if (!one && transport === "ws" && has("rpc-ws-notification-answered")) return JSON.stringify({ jsonrpc: "2.0", id: null, result: hex(head()) });
+    if (!one && transport === "ws" && has("rpc-ws-notification-answered"))
+      return JSON.stringify({ jsonrpc: "2.0", id: null, result: hex(head()) });
     return one ? JSON.stringify(one) : undefined;
   }
 
@@ -575,11 +873,14 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
     if (has("rpc-no-auth") && transport === "http") return true;
     if (has("rpc-ws-no-auth") && transport === "ws") return true;
     const url = new URL(req.url ?? "/", "http://fake");
-    if (url.searchParams.get("api_key") === rpcApiKey && !(transport === "ws" && has("rpc-ws-query-key-ignored"))) return true;
+    if (url.searchParams.get("api_key") === rpcApiKey && !(transport === "ws" && has("rpc-ws-query-key-ignored")))
+      return true;
     const ignoreHeader = has("rpc-header-key-ignored") || (transport === "ws" && has("rpc-ws-header-ignored"));
     return !ignoreHeader && header(req, "authorization") === `APIKEY ${rpcApiKey}`;
   }
-  const RPC_401 = has("rpc-wrong-401-body") ? '{"error":"unauthorized"}' : '{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"unauthorized"}}';
+  const RPC_401 = has("rpc-wrong-401-body")
+    ? '{"error":"unauthorized"}'
+    : '{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"unauthorized"}}';
 
   const rpc = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://fake");
@@ -595,14 +896,19 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
     }
     const answer = rpcText(Buffer.concat(chunks).toString("utf8"), "http");
     if (answer === undefined) res.writeHead(204).end();
-    else res.writeHead(200, { "content-type": has("rpc-text-content-type") ? "text/plain" : "application/json" }).end(answer);
+    else
+      res
+        .writeHead(200, { "content-type": has("rpc-text-content-type") ? "text/plain" : "application/json" })
+        .end(answer);
   });
   const wss = new WebSocketServer({ noServer: true });
   rpc.on("upgrade", (req: IncomingMessage, socket: Duplex, headBuf: Buffer) => {
     const url = new URL(req.url ?? "/", "http://fake");
     if (url.pathname !== "/ws") return socket.destroy();
     if (!rpcKeyOk(req, "ws")) {
-      socket.end(`HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(RPC_401)}\r\nconnection: close\r\n\r\n${RPC_401}`);
+      socket.end(
+        `HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(RPC_401)}\r\nconnection: close\r\n\r\n${RPC_401}`,
+      );
       return;
     }
     wss.handleUpgrade(req, socket, headBuf, (ws: WebSocket) => {
@@ -620,11 +926,27 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
             timer = setInterval(() => {
               for (; last < head(); last++) {
                 const n = last + 1;
-                ws.send(JSON.stringify({ jsonrpc: "2.0", method: "eth_subscription", params: { subscription: "0x1", result: { number: hex(n), hash: blockHash(n), parentHash: blockHash(n - 1), timestamp: hex(Math.floor(started / 1000) + n) } } }));
+                ws.send(
+                  JSON.stringify({
+                    jsonrpc: "2.0",
+                    method: "eth_subscription",
+                    params: {
+                      subscription: "0x1",
+                      result: {
+                        number: hex(n),
+                        hash: blockHash(n),
+                        parentHash: blockHash(n - 1),
+                        timestamp: hex(Math.floor(started / 1000) + n),
+                      },
+                    },
+                  }),
+                );
               }
             }, BLOCK_MS);
           }
-          ws.send(JSON.stringify({ jsonrpc: "2.0", id: sub.id, result: sub.method === "eth_subscribe" ? "0x1" : true }));
+          ws.send(
+            JSON.stringify({ jsonrpc: "2.0", id: sub.id, result: sub.method === "eth_subscribe" ? "0x1" : true }),
+          );
           return;
         }
         const answer = rpcText(data.toString(), "ws");
@@ -634,7 +956,9 @@ export async function startFakeTarget(options: { faults?: FakeFault[]; profile?:
   });
 
   const listen = (server: Server) =>
-    new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
+    new Promise<number>((resolve) =>
+      server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)),
+    );
   const apiPort = await listen(api);
   const rpcPort = await listen(rpc);
 
@@ -672,7 +996,10 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 /** The Target that points the runner at a fake target with its admin (owner) key. */
-export function fakeTargetConfig(t: FakeTarget, over: Partial<import("../../conformance/run/config.ts").Target> = {}): import("../../conformance/run/config.ts").Target {
+export function fakeTargetConfig(
+  t: FakeTarget,
+  over: Partial<import("../../conformance/run/config.ts").Target> = {},
+): import("../../conformance/run/config.ts").Target {
   return {
     baseUrl: t.baseUrl,
     rpcUrl: t.rpcUrl,

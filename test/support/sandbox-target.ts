@@ -12,7 +12,10 @@ export function sandboxTarget(sandbox: Sandbox, baseUrl = sandbox.base_url): Tar
     rpcApiKey: sandbox.rpc_api_key,
     workspaceId: sandbox.workspace_id,
     faucetPrivateKey: sandbox.faucet_private_key,
-    other: { credentials: { apiKey: sandbox.other_api_key, apiSecret: sandbox.other_api_secret }, workspaceId: sandbox.other_workspace_id },
+    other: {
+      credentials: { apiKey: sandbox.other_api_key, apiSecret: sandbox.other_api_secret },
+      workspaceId: sandbox.other_workspace_id,
+    },
     fixtureIds: {},
   };
 }

@@ -13,14 +13,28 @@ export interface SdkTarget {
 }
 
 /** One call as the SDK makes it; answers `data`, or throws like its get/post do. */
-export async function sdkRequest(target: SdkTarget, method: "GET" | "POST", pathAndQuery: string, body?: Record<string, unknown>, extraHeaders: Record<string, string> = {}): Promise<any> {
+export async function sdkRequest(
+  target: SdkTarget,
+  method: "GET" | "POST",
+  pathAndQuery: string,
+  body?: Record<string, unknown>,
+  extraHeaders: Record<string, string> = {},
+): Promise<any> {
   const url = `${target.base_url}/api/v1${pathAndQuery}`;
   const timestamp = String(Math.floor(Date.now() / 1000));
   const raw = body !== undefined && Object.keys(body).length ? JSON.stringify(body) : "";
   const message = `method=${method}&path=${new URL(url).pathname}&timestamp=${timestamp}&body=${raw}`;
   const sign = Buffer.from(createHmac("sha256", target.api_secret).update(message).digest("hex")).toString("base64");
-  const headers: Record<string, string> = { "ACCESS-API-KEY": target.api_key, "ACCESS-TIMESTAMP": timestamp, "ACCESS-SIGN": sign, ...extraHeaders };
-  const init: RequestInit = method === "GET" ? { method, headers } : { method, headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body ?? {}) };
+  const headers: Record<string, string> = {
+    "ACCESS-API-KEY": target.api_key,
+    "ACCESS-TIMESTAMP": timestamp,
+    "ACCESS-SIGN": sign,
+    ...extraHeaders,
+  };
+  const init: RequestInit =
+    method === "GET"
+      ? { method, headers }
+      : { method, headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body ?? {}) };
   const response = await fetch(url, init);
   const data = (await response.json()) as { success: boolean; message?: string; data: unknown };
   if (!response.ok || !data.success) throw new Error(`${method} ${pathAndQuery}: ${response.status} ${data.message}`);
@@ -28,7 +42,11 @@ export async function sdkRequest(target: SdkTarget, method: "GET" | "POST", path
 }
 
 /** The SDK's StatusPoller: 10 attempts (1 s growing by 1.5x there; 200 ms apart here). */
-export async function sdkPoll<T>(read: () => Promise<T>, done: (r: T) => boolean, failed: (r: T) => boolean = () => false): Promise<T> {
+export async function sdkPoll<T>(
+  read: () => Promise<T>,
+  done: (r: T) => boolean,
+  failed: (r: T) => boolean = () => false,
+): Promise<T> {
   for (let attempt = 1; attempt <= 10; attempt++) {
     const r = await read();
     if (failed(r)) throw new Error(`polling failed: ${JSON.stringify(r)}`);

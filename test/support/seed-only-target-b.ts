@@ -21,7 +21,14 @@
 // The only input from beyond the seed is what a certifier cannot do without: the string to sign
 // (seed 5 rule 4 leaves it open; certify signs as the real service's SDK does), implemented here
 // with node:crypto. Each fault of SEED_ONLY_B_FAULTS breaks one seed statement.
-import { createHash, createHmac, generateKeyPairSync, randomBytes, sign as signBytes, timingSafeEqual } from "node:crypto";
+import {
+  createHash,
+  createHmac,
+  generateKeyPairSync,
+  randomBytes,
+  sign as signBytes,
+  timingSafeEqual,
+} from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
@@ -102,25 +109,37 @@ const WITHDRAWALS = 2_600;
 function reversed(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reversed);
   if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(Object.entries(value as Json).reverse().map(([k, v]) => [k, reversed(v)]));
+  return Object.fromEntries(
+    Object.entries(value as Json)
+      .reverse()
+      .map(([k, v]) => [k, reversed(v)]),
+  );
 }
 
 /** JSON with object keys sorted at every depth, no spaces: what the signature covers. */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value === null || typeof value !== "object") return JSON.stringify(value);
-  const entries = Object.keys(value as Json).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Json)[k])}`);
+  const entries = Object.keys(value as Json)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonical((value as Json)[k])}`);
   return `{${entries.join(",")}}`;
 }
 
-export async function startSeedOnlyTargetB(receiverUrl: string, faults: SeedOnlyBFault[] = []): Promise<SeedOnlyTargetB> {
+export async function startSeedOnlyTargetB(
+  receiverUrl: string,
+  faults: SeedOnlyBFault[] = [],
+): Promise<SeedOnlyTargetB> {
   const broken = (f: SeedOnlyBFault) => faults.includes(f);
   const workspace = ulid("wsp");
   const otherWorkspace = ulid("wsp");
   const keys = new Map<string, Key>([
     [ulid("key"), { secret: randomBytes(32).toString("base64url"), role: "owner", workspace }],
     [ulid("key"), { secret: randomBytes(32).toString("base64url"), role: "viewer", workspace }],
-    [ulid("key"), { secret: randomBytes(32).toString("base64url"), role: "owner", scopes: ["balances:read"], workspace }],
+    [
+      ulid("key"),
+      { secret: randomBytes(32).toString("base64url"), role: "owner", scopes: ["balances:read"], workspace },
+    ],
     [ulid("key"), { secret: randomBytes(32).toString("base64url"), role: "owner", workspace: otherWorkspace }],
   ]);
   const [ownerId, viewerId, scopedId, otherId] = [...keys.keys()];
@@ -134,111 +153,277 @@ export async function startSeedOnlyTargetB(receiverUrl: string, faults: SeedOnly
   // ---------------------------------------------------------------- records (seed 2.2-2.9)
   const networkRecord = () => ({
     ...(broken("network-without-id") ? {} : { id: network }),
-    name: "Sepolia", is_evm: true, chain_id: broken("chain-id-string") ? "11155111" : 11155111, native_currency: "ETH",
-    is_testnet: true, internal_code: "ETH_SEPOLIA", confirmation_blocks: 12, disabled: false, logo_url: "https://example.invalid/eth.svg",
+    name: "Sepolia",
+    is_evm: true,
+    chain_id: broken("chain-id-string") ? "11155111" : 11155111,
+    native_currency: "ETH",
+    is_testnet: true,
+    internal_code: "ETH_SEPOLIA",
+    confirmation_blocks: 12,
+    disabled: false,
+    logo_url: "https://example.invalid/eth.svg",
   });
   const assetRecord = () => ({
     ...(broken("asset-without-id") ? {} : { id: asset }),
-    name: "Ether", symbol: "ETH", decimals: broken("asset-decimals-string") ? "18" : 18, address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
-    contract_address: "", asset_type: "native", is_native: true, address_type: "evm", is_whitelisted: true, network_id: network,
-    network: { id: network, name: "Sepolia", chain_id: 11155111 }, price_usd: "3120.55", logo_url: "https://example.invalid/eth.svg",
+    name: "Ether",
+    symbol: "ETH",
+    decimals: broken("asset-decimals-string") ? "18" : 18,
+    address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+    contract_address: "",
+    asset_type: "native",
+    is_native: true,
+    address_type: "evm",
+    is_whitelisted: true,
+    network_id: network,
+    network: { id: network, name: "Sepolia", chain_id: 11155111 },
+    price_usd: "3120.55",
+    logo_url: "https://example.invalid/eth.svg",
   });
   const balanceRecord = () => ({
-    wallet_id: wallet, asset_id: asset, symbol: "ETH", name: "Ether", balance: "1.25", available_balance: "1.25", total_balance: "1.25",
-    on_hold: "0", balance_usd: "3900.69", usd_value: "3900.69", value_usd: "3900.69", price_usd: "3120.55", decimals: 18,
-    asset: assetRecord(), network: networkRecord(), refreshed_at: iso(Date.now() - 5_000),
+    wallet_id: wallet,
+    asset_id: asset,
+    symbol: "ETH",
+    name: "Ether",
+    balance: "1.25",
+    available_balance: "1.25",
+    total_balance: "1.25",
+    on_hold: "0",
+    balance_usd: "3900.69",
+    usd_value: "3900.69",
+    value_usd: "3900.69",
+    price_usd: "3120.55",
+    decimals: 18,
+    asset: assetRecord(),
+    network: networkRecord(),
+    refreshed_at: iso(Date.now() - 5_000),
   });
   const withdrawalRecord = (n: number, of: string) => {
     const id = ulid("wdr");
     return {
-      id, withdrawal_id: id, wallet_id: of, asset_id: asset, network_id: network, amount: `0.${String(n).padStart(4, "0")}`,
-      recipient_address: `0x${createHash("sha256").update(`to${n}`).digest("hex").slice(0, 40)}`, status: "confirmed",
-      tx_hash: `0x${createHash("sha256").update(`tx${n}`).digest("hex")}`, block_number: 7_000_000 + n,
-      block_hash: `0x${createHash("sha256").update(`bh${n}`).digest("hex")}`, gas_used: "21000", effective_gas_price_wei: "1500000007",
-      confirmed_at: iso(created + n * 1000), error: "", status_reason: "",
-      transaction: { nonce: n, type: 2 }, withdrawal_approvals: broken("approvals-not-objects") ? ["owner"] : [{ approver: "owner", decision: "approved" }],
+      id,
+      withdrawal_id: id,
+      wallet_id: of,
+      asset_id: asset,
+      network_id: network,
+      amount: `0.${String(n).padStart(4, "0")}`,
+      recipient_address: `0x${createHash("sha256").update(`to${n}`).digest("hex").slice(0, 40)}`,
+      status: "confirmed",
+      tx_hash: `0x${createHash("sha256").update(`tx${n}`).digest("hex")}`,
+      block_number: 7_000_000 + n,
+      block_hash: `0x${createHash("sha256").update(`bh${n}`).digest("hex")}`,
+      gas_used: "21000",
+      effective_gas_price_wei: "1500000007",
+      confirmed_at: iso(created + n * 1000),
+      error: "",
+      status_reason: "",
+      transaction: { nonce: n, type: 2 },
+      withdrawal_approvals: broken("approvals-not-objects") ? ["owner"] : [{ approver: "owner", decision: "approved" }],
     };
   };
   const withdrawals = Array.from({ length: WITHDRAWALS }, (_, n) => withdrawalRecord(n, wallet));
   const foreignWithdrawals = [withdrawalRecord(WITHDRAWALS, otherWallet)];
   const listed = broken("withdrawals-of-other-wallet") ? [...withdrawals, ...foreignWithdrawals] : withdrawals;
   const creationStatus = {
-    id: ulid("wcs"), wallet_id: wallet, status: "completed", workspace_id: workspace, name: "treasury", wallet_type: "mpc", status_reason: "",
-    mpc_correlation_id: ulid("mpc"), created_at: broken("creation-date-not-iso") ? String(Math.floor(created / 1000)) : iso(created),
-    updated_at: iso(created + 4_000), completed_at: iso(created + 4_000),
+    id: ulid("wcs"),
+    wallet_id: wallet,
+    status: "completed",
+    workspace_id: workspace,
+    name: "treasury",
+    wallet_type: "mpc",
+    status_reason: "",
+    mpc_correlation_id: ulid("mpc"),
+    created_at: broken("creation-date-not-iso") ? String(Math.floor(created / 1000)) : iso(created),
+    updated_at: iso(created + 4_000),
+    completed_at: iso(created + 4_000),
   };
 
   // ---------------------------------------------------------------- webhooks (seed 2.7-2.9, 6)
   const { publicKey, privateKey } = generateKeyPairSync("ed25519");
   const publicKeyBase64 = Buffer.from(publicKey.export({ format: "jwk" }).x!, "base64url").toString("base64");
   const webhook = { id: ulid("whk"), url: receiverUrl, live: true };
-  const event = { event_id: ulid("evt"), event_type: "wallet.created", workspace_id: workspace, occurred_at: iso(created + 4_000), data: { wallet_id: wallet, name: "treasury" } };
+  const event = {
+    event_id: ulid("evt"),
+    event_type: "wallet.created",
+    workspace_id: workspace,
+    occurred_at: iso(created + 4_000),
+    data: { wallet_id: wallet, name: "treasury" },
+  };
   const delivery = {
-    id: ulid("dlv"), webhook_id: webhook.id, event_type: event.event_type, event_id: event.event_id, status: "delivered", attempt_count: 1,
-    workspace_id: workspace, last_attempt_at: iso(created + 5_000), delivered_at: iso(created + 5_000), response_status: 200,
-    response_body: "ok", error: "", payload: event, created_at: iso(created + 5_000), updated_at: iso(created + 5_000),
+    id: ulid("dlv"),
+    webhook_id: webhook.id,
+    event_type: event.event_type,
+    event_id: event.event_id,
+    status: "delivered",
+    attempt_count: 1,
+    workspace_id: workspace,
+    last_attempt_at: iso(created + 5_000),
+    delivered_at: iso(created + 5_000),
+    response_status: 200,
+    response_body: "ok",
+    error: "",
+    payload: event,
+    created_at: iso(created + 5_000),
+    updated_at: iso(created + 5_000),
   };
   const otherDelivery = { ...delivery, id: ulid("dlv"), delivery_id: undefined };
 
   const pace = setInterval(() => {
-    if (webhook.live) void deliver({ event_id: ulid("evt"), event_type: "deposit.detected", workspace_id: workspace, occurred_at: iso(Date.now()), data: { wallet_id: wallet, asset_id: asset } });
+    if (webhook.live)
+      void deliver({
+        event_id: ulid("evt"),
+        event_type: "deposit.detected",
+        workspace_id: workspace,
+        occurred_at: iso(Date.now()),
+        data: { wallet_id: wallet, asset_id: asset },
+      });
   }, 3_000);
 
   async function deliver(body: Json): Promise<void> {
     const signature = signBytes(null, Buffer.from(canonical(body)), privateKey).toString("hex");
-    await fetch(webhook.url, { method: "POST", headers: { "content-type": "application/json", "x-webhook-signature": signature }, body: JSON.stringify(body, null, 2) }).catch(() => undefined);
+    await fetch(webhook.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-webhook-signature": signature },
+      body: JSON.stringify(body, null, 2),
+    }).catch(() => undefined);
   }
 
   // ---------------------------------------------------------------- the wallet API (seed 4, 5, 7)
-  const ok = (data: unknown): Reply => [200, { success: true, message: "success", code: broken("success-code-one") ? "1" : "0", data }];
-  const error = (status: number, code: string, message: string): Reply => [status, { success: false, message, code, data: null }];
+  const ok = (data: unknown): Reply => [
+    200,
+    { success: true, message: "success", code: broken("success-code-one") ? "1" : "0", data },
+  ];
+  const error = (status: number, code: string, message: string): Reply => [
+    status,
+    { success: false, message, code, data: null },
+  ];
   const notFound = (what: string) => error(404, "not_found", `${what} not found`);
   const forbidden = (why: string) => error(403, "forbidden", why);
-  const listBody = JSON.stringify(reversed({ success: true, message: "success", code: broken("success-code-one") ? "1" : "0", data: broken("withdrawals-object") ? { items: listed } : listed }), null, "\t");
+  const listBody = JSON.stringify(
+    reversed({
+      success: true,
+      message: "success",
+      code: broken("success-code-one") ? "1" : "0",
+      data: broken("withdrawals-object") ? { items: listed } : listed,
+    }),
+    null,
+    "\t",
+  );
 
   type Route = (m: RegExpExecArray, key: Key, method: string, query: URLSearchParams, body: unknown) => Reply | string;
   const routes: Array<[string, RegExp, string | undefined, Route]> = [
-    ["GET", /^\/api\/v1\/wallets\/creation-status\/([^/]+)$/, "wallets:read", (m) => (m[1] === wallet ? ok(creationStatus) : notFound("wallet"))],
-    ["GET", /^\/api\/v1\/wallets\/([^/]+)\/overview$/, "balances:read", (m) => (m[1] === wallet ? ok([balanceRecord()]) : notFound("wallet"))],
-    ["GET", /^\/api\/v1\/wallets\/([^/]+)\/balance\/([^/]+)$/, "balances:read", (m) => (m[1] === wallet && m[2] === asset ? ok(balanceRecord()) : notFound("balance"))],
-    ["GET", /^\/api\/v1\/wallets\/([^/]+)\/withdrawals$/, "withdrawals:read", (m) => (m[1] === wallet ? listBody : notFound("wallet"))],
-    ["GET", /^\/api\/v1\/withdrawals\/([^/]+)$/, "withdrawals:read", (m) => {
-      const found = [...withdrawals, ...foreignWithdrawals].find((w) => w.id === m[1]);
-      if (found && broken("withdrawal-read-other")) return ok(withdrawals[(withdrawals.indexOf(found) + 1) % withdrawals.length]);
-      return found ? ok(found) : notFound("withdrawal");
-    }],
-    ["GET", /^\/api\/v1\/wallets\/([^/]+)\/deposit-address$/, "wallets:read", (m, _key, _method, query) => {
-      const wanted = query.get("asset_id") ?? asset;
-      return m[1] === wallet && wanted === asset ? ok({ asset_id: asset, network_id: network, address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed" }) : notFound("deposit address");
-    }],
-    ["POST", /^\/api\/v1\/wallets$/, "wallets:write", (_m, key, _method, _query, body) => {
-      const name = (body as { name?: unknown } | undefined)?.name;
-      if (key.role === "viewer") return forbidden("viewers may not create wallets");
-      if (typeof name !== "string" || !name) return error(400, "bad_request", "name is required");
-      const id = ulid("wlt");
-      const type = broken("wallet-created-renamed") ? "WalletCreated" : "wallet.created";
-      setTimeout(() => { if (webhook.live) void deliver({ event_id: ulid("evt"), event_type: type, workspace_id: workspace, occurred_at: iso(Date.now()), data: { wallet_id: id, name } }); }, 150);
-      return ok({ id, name, status: "pending" });
-    }],
-    ["GET", /^\/api\/v1\/workspaces\/([^/]+)\/webhook-verification-key$/, undefined, () => ok(broken("key-as-bare-string") ? publicKeyBase64 : { public_key: publicKeyBase64 })],
-    ["GET", /^\/api\/v1\/workspaces\/([^/]+)\/transactions\/export$/, "transactions:read", (_m, key) =>
-      key.role === "viewer" && broken("viewer-refused-transactions") ? forbidden("viewers may not export") : ok({ format: "json", items: listed.slice(0, 3) })],
-    ["POST", /^\/api\/v1\/workspaces\/([^/]+)\/webhook-logs\/([^/]+)\/resend$/, "webhooks:write", (m) => {
-      if (m[2] !== delivery.id) return notFound("delivery");
-      delivery.attempt_count++;
-      delivery.status = "queued";
-      delivery.updated_at = iso(Date.now());
-      const sent = broken("resend-new-event") ? { ...event, event_id: ulid("evt") } : event;
-      if (webhook.live) setTimeout(() => void deliver(sent), 20);
-      const record = broken("resend-other-delivery") ? otherDelivery : delivery;
-      return ok({ ...record, attempt_count: broken("attempt-count-string") ? String(record.attempt_count) : record.attempt_count });
-    }],
-    ["DELETE", /^\/api\/v1\/workspaces\/([^/]+)\/webhooks\/([^/]+)$/, "webhooks:write", (m, key) => {
-      if (key.role === "viewer") return forbidden("viewers may not change settings");
-      if (m[2] !== webhook.id) return notFound("webhook");
-      webhook.live = false;
-      return ok({ id: webhook.id, webhook_id: broken("delete-result-not-2.8") ? 7 : webhook.id, status: "deleted" });
-    }],
+    [
+      "GET",
+      /^\/api\/v1\/wallets\/creation-status\/([^/]+)$/,
+      "wallets:read",
+      (m) => (m[1] === wallet ? ok(creationStatus) : notFound("wallet")),
+    ],
+    [
+      "GET",
+      /^\/api\/v1\/wallets\/([^/]+)\/overview$/,
+      "balances:read",
+      (m) => (m[1] === wallet ? ok([balanceRecord()]) : notFound("wallet")),
+    ],
+    [
+      "GET",
+      /^\/api\/v1\/wallets\/([^/]+)\/balance\/([^/]+)$/,
+      "balances:read",
+      (m) => (m[1] === wallet && m[2] === asset ? ok(balanceRecord()) : notFound("balance")),
+    ],
+    [
+      "GET",
+      /^\/api\/v1\/wallets\/([^/]+)\/withdrawals$/,
+      "withdrawals:read",
+      (m) => (m[1] === wallet ? listBody : notFound("wallet")),
+    ],
+    [
+      "GET",
+      /^\/api\/v1\/withdrawals\/([^/]+)$/,
+      "withdrawals:read",
+      (m) => {
+        const found = [...withdrawals, ...foreignWithdrawals].find((w) => w.id === m[1]);
+        if (found && broken("withdrawal-read-other"))
+          return ok(withdrawals[(withdrawals.indexOf(found) + 1) % withdrawals.length]);
+        return found ? ok(found) : notFound("withdrawal");
+      },
+    ],
+    [
+      "GET",
+      /^\/api\/v1\/wallets\/([^/]+)\/deposit-address$/,
+      "wallets:read",
+      (m, _key, _method, query) => {
+        const wanted = query.get("asset_id") ?? asset;
+        return m[1] === wallet && wanted === asset
+          ? ok({ asset_id: asset, network_id: network, address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed" })
+          : notFound("deposit address");
+      },
+    ],
+    [
+      "POST",
+      /^\/api\/v1\/wallets$/,
+      "wallets:write",
+      (_m, key, _method, _query, body) => {
+        const name = (body as { name?: unknown } | undefined)?.name;
+        if (key.role === "viewer") return forbidden("viewers may not create wallets");
+        if (typeof name !== "string" || !name) return error(400, "bad_request", "name is required");
+        const id = ulid("wlt");
+        const type = broken("wallet-created-renamed") ? "WalletCreated" : "wallet.created";
+        setTimeout(() => {
+          if (webhook.live)
+            void deliver({
+              event_id: ulid("evt"),
+              event_type: type,
+              workspace_id: workspace,
+              occurred_at: iso(Date.now()),
+              data: { wallet_id: id, name },
+            });
+        }, 150);
+        return ok({ id, name, status: "pending" });
+      },
+    ],
+    [
+      "GET",
+      /^\/api\/v1\/workspaces\/([^/]+)\/webhook-verification-key$/,
+      undefined,
+      () => ok(broken("key-as-bare-string") ? publicKeyBase64 : { public_key: publicKeyBase64 }),
+    ],
+    [
+      "GET",
+      /^\/api\/v1\/workspaces\/([^/]+)\/transactions\/export$/,
+      "transactions:read",
+      (_m, key) =>
+        key.role === "viewer" && broken("viewer-refused-transactions")
+          ? forbidden("viewers may not export")
+          : ok({ format: "json", items: listed.slice(0, 3) }),
+    ],
+    [
+      "POST",
+      /^\/api\/v1\/workspaces\/([^/]+)\/webhook-logs\/([^/]+)\/resend$/,
+      "webhooks:write",
+      (m) => {
+        if (m[2] !== delivery.id) return notFound("delivery");
+        delivery.attempt_count++;
+        delivery.status = "queued";
+        delivery.updated_at = iso(Date.now());
+        const sent = broken("resend-new-event") ? { ...event, event_id: ulid("evt") } : event;
+        if (webhook.live) setTimeout(() => void deliver(sent), 20);
+        const record = broken("resend-other-delivery") ? otherDelivery : delivery;
+        return ok({
+          ...record,
+          attempt_count: broken("attempt-count-string") ? String(record.attempt_count) : record.attempt_count,
+        });
+      },
+    ],
+    [
+      "DELETE",
+      /^\/api\/v1\/workspaces\/([^/]+)\/webhooks\/([^/]+)$/,
+      "webhooks:write",
+      (m, key) => {
+        if (key.role === "viewer") return forbidden("viewers may not change settings");
+        if (m[2] !== webhook.id) return notFound("webhook");
+        webhook.live = false;
+        return ok({ id: webhook.id, webhook_id: broken("delete-result-not-2.8") ? 7 : webhook.id, status: "deleted" });
+      },
+    ],
   ];
 
   function route(method: string, path: string, key: Key, query: URLSearchParams, body: unknown): Reply | string {
@@ -249,7 +434,8 @@ export async function startSeedOnlyTargetB(receiverUrl: string, faults: SeedOnly
       // Every record here is the first workspace's: another workspace's key is refused them all.
       if (key.workspace !== workspace && !broken("tenant-ignored")) return forbidden("another workspace");
       const lax = scope === "webhooks:write" && broken("scope-writes-ignored");
-      if (key.scopes && !lax && (!scope || !key.scopes.includes(scope))) return forbidden(`the key lacks ${scope ?? "the scope"}`);
+      if (key.scopes && !lax && (!scope || !key.scopes.includes(scope)))
+        return forbidden(`the key lacks ${scope ?? "the scope"}`);
       return handle(match, key, method, query, body);
     }
     return notFound("route");
@@ -268,7 +454,9 @@ export async function startSeedOnlyTargetB(receiverUrl: string, faults: SeedOnly
       if (!/^\d+(\.\d+)?$/.test(ts)) return undefined;
       if (!broken("timestamp-unchecked") && Math.abs(Date.now() / 1000 - Number(ts)) > WINDOW_S) return undefined;
     }
-    const expected = createHmac("sha256", key?.secret ?? DUMMY).update(`method=${req.method}&path=${path}&timestamp=${ts}&body=${body}`).digest("hex");
+    const expected = createHmac("sha256", key?.secret ?? DUMMY)
+      .update(`method=${req.method}&path=${path}&timestamp=${ts}&body=${body}`)
+      .digest("hex");
     if (!/^[A-Za-z0-9+/]+={0,2}$/.test(sig)) return undefined;
     const given = Buffer.from(Buffer.from(sig, "base64").toString("latin1").toLowerCase(), "latin1");
     const want = Buffer.from(expected, "latin1");
@@ -278,7 +466,8 @@ export async function startSeedOnlyTargetB(receiverUrl: string, faults: SeedOnly
     return key;
   }
 
-  const write = (res: ServerResponse, status: number, text: string) => res.writeHead(status, { "content-type": "application/json;charset=UTF-8" }).end(text);
+  const write = (res: ServerResponse, status: number, text: string) =>
+    res.writeHead(status, { "content-type": "application/json;charset=UTF-8" }).end(text);
   const api = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -286,12 +475,25 @@ export async function startSeedOnlyTargetB(receiverUrl: string, faults: SeedOnly
     const text = Buffer.concat(chunks).toString("utf8");
     // This deployment signs the path with its query string.
     const key = authenticate(req, `${url.pathname}${url.search}`, text);
-    if (!key) return write(res, 401, JSON.stringify({ code: "unauthorized", data: null, message: "invalid api signature", success: false }));
+    if (!key)
+      return write(
+        res,
+        401,
+        JSON.stringify({ code: "unauthorized", data: null, message: "invalid api signature", success: false }),
+      );
     let body: unknown;
     try {
       body = text ? JSON.parse(text) : undefined;
     } catch {
-      return write(res, 400, JSON.stringify(reversed({ success: false, message: "body is not JSON", code: "bad_request", data: null }), null, "\t"));
+      return write(
+        res,
+        400,
+        JSON.stringify(
+          reversed({ success: false, message: "body is not JSON", code: "bad_request", data: null }),
+          null,
+          "\t",
+        ),
+      );
     }
     const reply = route(req.method ?? "GET", url.pathname, key, url.searchParams, body);
     if (typeof reply === "string") return write(res, 200, reply);
@@ -305,25 +507,41 @@ export async function startSeedOnlyTargetB(receiverUrl: string, faults: SeedOnly
   const hex = (n: number) => `0x${n.toString(16)}`;
   const hashOf = (n: number) => `0x${createHash("sha256").update(`b-block-${n}`).digest("hex")}`;
   const block = (n: number, full: boolean) => ({
-    number: hex(n), hash: hashOf(n), parentHash: hashOf(n - 1), timestamp: hex(1_710_000_000 + n),
+    number: hex(n),
+    hash: hashOf(n),
+    parentHash: hashOf(n - 1),
+    timestamp: hex(1_710_000_000 + n),
     transactions: full ? [{ hash: hashOf(-n), blockNumber: hex(n) }] : [hashOf(-n)],
   });
   const rpcError = (id: unknown, code: number, message: string) => ({ jsonrpc: "2.0", id, error: { code, message } });
 
   function answerOne(msg: unknown): object | undefined {
     if (!msg || typeof msg !== "object" || Array.isArray(msg)) return rpcError(null, -32600, "invalid request");
-    const { jsonrpc, id = null, method, params } = msg as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
+    const {
+      jsonrpc,
+      id = null,
+      method,
+      params,
+    } = msg as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
     if (jsonrpc !== "2.0" || typeof method !== "string") return rpcError(id, -32600, "invalid request");
     if (!("id" in msg)) return undefined;
     if (params !== undefined && !Array.isArray(params)) return rpcError(id, -32602, "params must be an array");
     const list = (params ?? []) as unknown[];
     if (method === "eth_blockNumber") {
-      return params === undefined && broken("params-required") ? rpcError(id, -32602, "params required") : { jsonrpc: "2.0", id, result: hex(head()) };
+      return params === undefined && broken("params-required")
+        ? rpcError(id, -32602, "params required")
+        : { jsonrpc: "2.0", id, result: hex(head()) };
     }
     if (method === "eth_getBlockByNumber") {
       const [tag = "latest", full = false] = list;
-      const n = tag === "latest" || tag === "pending" ? head() - (broken("latest-behind") ? 30 : 0) : tag === "earliest" ? 0
-        : typeof tag === "string" && /^0x[0-9a-fA-F]+$/.test(tag) && !broken("hex-number-refused") ? parseInt(tag, 16) : NaN;
+      const n =
+        tag === "latest" || tag === "pending"
+          ? head() - (broken("latest-behind") ? 30 : 0)
+          : tag === "earliest"
+            ? 0
+            : typeof tag === "string" && /^0x[0-9a-fA-F]+$/.test(tag) && !broken("hex-number-refused")
+              ? parseInt(tag, 16)
+              : NaN;
       if (Number.isNaN(n) || typeof full !== "boolean") return rpcError(id, -32602, "invalid block");
       return { jsonrpc: "2.0", id, result: n > head() ? null : block(n, full) };
     }
@@ -346,20 +564,26 @@ export async function startSeedOnlyTargetB(receiverUrl: string, faults: SeedOnly
     return all.length === 0 ? undefined : JSON.stringify(all);
   }
 
-  const keyOf = (req: IncomingMessage) => new URL(req.url ?? "/", "http://b").searchParams.get("api_key") ?? /^APIKEY (.+)$/.exec(req.headers.authorization ?? "")?.[1];
+  const keyOf = (req: IncomingMessage) =>
+    new URL(req.url ?? "/", "http://b").searchParams.get("api_key") ??
+    /^APIKEY (.+)$/.exec(req.headers.authorization ?? "")?.[1];
   const rpc = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    if (req.method !== "POST" || new URL(req.url ?? "/", "http://b").pathname !== "/rpc") return void res.writeHead(404).end();
-    if (keyOf(req) !== rpcApiKey) return void res.writeHead(401, { "content-type": "application/json" }).end('{"message":"api key required"}');
+    if (req.method !== "POST" || new URL(req.url ?? "/", "http://b").pathname !== "/rpc")
+      return void res.writeHead(404).end();
+    if (keyOf(req) !== rpcApiKey)
+      return void res.writeHead(401, { "content-type": "application/json" }).end('{"message":"api key required"}');
     const reply = answer(Buffer.concat(chunks).toString("utf8"));
     if (reply === undefined) return void res.writeHead(204).end();
     res.writeHead(200, { "content-type": "application/json" }).end(reply);
   });
   const sockets = new WebSocketServer({ noServer: true });
   rpc.on("upgrade", (req: IncomingMessage, socket: Duplex, headBytes: Buffer) => {
-    if (new URL(req.url ?? "/", "http://b").pathname !== "/ws") return void socket.end("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n");
-    if (keyOf(req) !== rpcApiKey) return void socket.end("HTTP/1.1 401 Unauthorized\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
+    if (new URL(req.url ?? "/", "http://b").pathname !== "/ws")
+      return void socket.end("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n");
+    if (keyOf(req) !== rpcApiKey)
+      return void socket.end("HTTP/1.1 401 Unauthorized\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
     sockets.handleUpgrade(req, socket, headBytes, (ws) => {
       ws.on("message", (data) => {
         const reply = answer(data.toString());
@@ -368,7 +592,10 @@ export async function startSeedOnlyTargetB(receiverUrl: string, faults: SeedOnly
     });
   });
 
-  const listen = (server: Server) => new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
+  const listen = (server: Server) =>
+    new Promise<number>((resolve) =>
+      server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)),
+    );
   const [apiPort, rpcPort] = [await listen(api), await listen(rpc)];
   const pair = (id: string) => ({ apiKey: id, apiSecret: keys.get(id)!.secret });
   return {

@@ -27,7 +27,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
-import { verifySignature, parseTimestamp, isWithinWindow, unixSeconds } from "../../runtime/http/hmac.ts";
+import { isWithinWindow, parseTimestamp, unixSeconds, verifySignature } from "../../runtime/http/hmac.ts";
 import { signWebhook } from "../../runtime/webhooks/signature.ts";
 
 export const SEED_ONLY_FAULTS = [
@@ -76,8 +76,9 @@ export const SEED_ONLY_FAULT_CHECKS: Array<[SeedOnlyFault, string]> = [
 ];
 
 /** Faults caught by a SHOULD check of --level seed (the seed leaves the rule open), with that check. */
-export const SEED_ONLY_SHOULD_FAULT_CHECKS: Array<[SeedOnlyFault, string]> = [["scope-withdrawals-ignored", "scope.balances-read-no-withdrawals"]];
-
+export const SEED_ONLY_SHOULD_FAULT_CHECKS: Array<[SeedOnlyFault, string]> = [
+  ["scope-withdrawals-ignored", "scope.balances-read-no-withdrawals"],
+];
 
 interface Key {
   secret: string;
@@ -124,7 +125,12 @@ export interface SeedOnlyOptions {
 function ed25519Pair() {
   const { privateKey, publicKey } = generateKeyPairSync("ed25519");
   const spki = publicKey.export({ type: "spki", format: "der" });
-  return { privateKey, seed: new Uint8Array(privateKey.export({ type: "pkcs8", format: "der" }).subarray(-32)), spki, raw: spki.subarray(12) };
+  return {
+    privateKey,
+    seed: new Uint8Array(privateKey.export({ type: "pkcs8", format: "der" }).subarray(-32)),
+    spki,
+    raw: spki.subarray(12),
+  };
 }
 
 /** Starts the deployment; its webhook delivers to `receiverUrl`. */
@@ -149,44 +155,90 @@ export async function startSeedOnlyTarget(
   const signing = ed25519Pair();
   const signer = broken("signed-other-key") ? ed25519Pair() : signing;
   const publicKeyBase64 = (options.keyFormat === "spki" ? signing.spki : signing.raw).toString("base64");
-  const withdrawal = { id: num(), wallet_id: wallet, asset_id: asset, amount: "0.5", status: "settled", block_number: broken("block-number-string") ? "12" : 12, confirmed_at: new Date().toISOString() };
+  const withdrawal = {
+    id: num(),
+    wallet_id: wallet,
+    asset_id: asset,
+    amount: "0.5",
+    status: "settled",
+    block_number: broken("block-number-string") ? "12" : 12,
+    confirmed_at: new Date().toISOString(),
+  };
   const webhook = { id: num(), url: receiverUrl, live: true };
   const second = { id: num(), url: receiverUrl, live: true };
   const webhooks = [webhook, second];
   const event = { id: num(), type: "wallet.created", data: { wallet_id: wallet } };
-  const delivery = { id: num(), webhook_id: options.deliveryOfSecondWebhook ? second.id : webhook.id, event_id: event.id, event_type: event.type, status: "sent", attempt_count: 1, workspace_id: workspace, payload: event };
+  const delivery = {
+    id: num(),
+    webhook_id: options.deliveryOfSecondWebhook ? second.id : webhook.id,
+    event_id: event.id,
+    event_type: event.type,
+    status: "sent",
+    attempt_count: 1,
+    workspace_id: workspace,
+    payload: event,
+  };
 
-  const notFound: Reply = [404, { success: false, message: "success", code: 0, data: broken("error-data") ? {} : null }];
-  const refuse = (status: number, message: string): Reply => [status, { success: false, message, code: status, data: null }];
+  const notFound: Reply = [
+    404,
+    { success: false, message: "success", code: 0, data: broken("error-data") ? {} : null },
+  ];
+  const refuse = (status: number, message: string): Reply => [
+    status,
+    { success: false, message, code: status, data: null },
+  ];
   const ok = (data: unknown): Reply => [200, { success: true, message: "success", code: 0, data }];
-  const balanceOf = () => ({ asset_id: asset, wallet_id: wallet, symbol: "ETH", balance: broken("balance-number") ? 1.5 : "1.5", decimals: 18 });
+  const balanceOf = () => ({
+    asset_id: asset,
+    wallet_id: wallet,
+    symbol: "ETH",
+    balance: broken("balance-number") ? 1.5 : "1.5",
+    decimals: 18,
+  });
 
   async function redeliver(): Promise<void> {
-    const sent = broken("resend-new-event") ? { ...event, id: num() } : broken("resend-names-new-event") ? { ...event, id: delivery.event_id } : event;
+    const sent = broken("resend-new-event")
+      ? { ...event, id: num() }
+      : broken("resend-names-new-event")
+        ? { ...event, id: delivery.event_id }
+        : event;
     const target = webhooks.find((w) => w.id === delivery.webhook_id)!;
     await post(target.url, sent);
   }
 
   async function post(url: string, sent: Sent): Promise<void> {
     const body = JSON.stringify(sent);
-    await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...signatureHeaders(sent.id, body) }, body }).catch(() => undefined);
+    await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...signatureHeaders(sent.id, body) },
+      body,
+    }).catch(() => undefined);
   }
 
   /** A new event to every live webhook (every webhook, deleted ones too, with delivers-after-delete). */
   async function emit(sent: Sent): Promise<void> {
     await Promise.all(webhooks.filter((w) => w.live || broken("delivers-after-delete")).map((w) => post(w.url, sent)));
   }
-  const pace = setInterval(() => void emit({ id: num(), type: "balance.refreshed", data: { wallet_id: wallet } }), 2_500);
+  const pace = setInterval(
+    () => void emit({ id: num(), type: "balance.refreshed", data: { wallet_id: wallet } }),
+    2_500,
+  );
 
   function signatureHeaders(id: string, body: string): Record<string, string> {
     if (profile !== "own-scheme") return signWebhook({ profile, privateKey: signer.seed, id, body });
     const t = String(Math.floor(Date.now() / 1000));
-    return { "x-deployment-signature": `t=${t},ed25519=${signBytes(null, Buffer.from(`${t}.${body}`), signer.privateKey).toString("base64")}`, "x-deployment-event": id };
+    return {
+      "x-deployment-signature": `t=${t},ed25519=${signBytes(null, Buffer.from(`${t}.${body}`), signer.privateKey).toString("base64")}`,
+      "x-deployment-event": id,
+    };
   }
 
   /** The eight operations of seed section 4, matched on the path's segments. */
   function route(method: string, parts: string[], key: Key): Reply {
-    const loose = (scope: string) => broken("scope-ignored") || (scope === "webhooks:write" && broken("scope-writes-ignored")) || (scope === "withdrawals:read" && broken("scope-withdrawals-ignored"));
+    const loose = (scope: string) =>
+      broken("scope-ignored") ||
+      (scope === "webhooks:write" && broken("scope-writes-ignored")) ||
+      (scope === "withdrawals:read" && broken("scope-withdrawals-ignored"));
     const may = (scope: string) => key.scopes.includes("*") || key.scopes.includes(scope) || loose(scope);
     // Every record here is the first workspace's: the second one's key finds none of them.
     const served = broken("tenant-ignored") || (broken("tenant-writes-ignored") && method !== "GET");
@@ -194,7 +246,14 @@ export async function startSeedOnlyTarget(
     const [a, b, c, d, e] = parts;
     if (method === "GET" && a === "wallets" && b === "creation-status" && c !== undefined && d === undefined) {
       if (!may("wallets:read")) return refuse(404, "not found");
-      return c === wallet ? ok({ wallet_id: broken("creation-status-other-wallet") ? num() : wallet, status: "ready", workspace_id: workspace, created_at: new Date(0).toISOString() }) : notFound;
+      return c === wallet
+        ? ok({
+            wallet_id: broken("creation-status-other-wallet") ? num() : wallet,
+            status: "ready",
+            workspace_id: workspace,
+            created_at: new Date(0).toISOString(),
+          })
+        : notFound;
     }
     if (method === "GET" && a === "wallets" && c === "overview" && d === undefined) {
       if (!may("balances:read")) return refuse(404, "not found");
@@ -216,12 +275,21 @@ export async function startSeedOnlyTarget(
     if (method === "POST" && a === "wallets" && b === undefined) {
       if (key.role === "viewer" || !may("wallets:write")) return refuse(403, "may not create wallets");
       const created = num();
-      setTimeout(() => void emit({ id: num(), type: broken("wallet-created-renamed") ? "wallet.ready" : "wallet.created", data: { wallet_id: created } }), 100);
+      setTimeout(
+        () =>
+          void emit({
+            id: num(),
+            type: broken("wallet-created-renamed") ? "wallet.ready" : "wallet.created",
+            data: { wallet_id: created },
+          }),
+        100,
+      );
       return ok({ wallet_id: created, status: "pending" });
     }
     if (a !== "workspaces" || b === undefined) return notFound;
     if (b !== workspace) return refuse(404, "workspace not found");
-    if (method === "GET" && c === "webhook-verification-key" && d === undefined) return ok({ public_key: publicKeyBase64 });
+    if (method === "GET" && c === "webhook-verification-key" && d === undefined)
+      return ok({ public_key: publicKeyBase64 });
     if (method === "POST" && c === "webhook-logs" && d !== undefined && e === "resend" && parts.length === 5) {
       if (key.role === "viewer") return refuse(403, "role may not requeue");
       if (!may("webhooks:write")) return refuse(404, "not found");
@@ -233,7 +301,8 @@ export async function startSeedOnlyTarget(
       return ok({ ...delivery });
     }
     if (method === "DELETE" && c === "webhooks" && d !== undefined && e === undefined) {
-      if (key.role === "viewer" && !broken("viewer-deletes-webhook")) return refuse(403, "role may not change settings");
+      if (key.role === "viewer" && !broken("viewer-deletes-webhook"))
+        return refuse(403, "role may not change settings");
       if (!may("webhooks:write")) return refuse(404, "not found");
       const doomed = webhooks.find((w) => w.id === d);
       if (!doomed) return notFound;
@@ -251,7 +320,9 @@ export async function startSeedOnlyTarget(
     const key = keys.get(id);
     const when = parseTimestamp(ts);
     if (!key || when === undefined || !isWithinWindow(when, unixSeconds())) return undefined;
-    return verifySignature(key.secret, { method: req.method ?? "GET", path, timestamp: ts, body }, sign) ? key : undefined;
+    return verifySignature(key.secret, { method: req.method ?? "GET", path, timestamp: ts, body }, sign)
+      ? key
+      : undefined;
   }
 
   const send = (res: ServerResponse, [status, body]: Reply) => {
@@ -265,7 +336,8 @@ export async function startSeedOnlyTarget(
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const url = new URL(req.url ?? "/", "http://x");
     const key = authenticate(req, url.pathname, Buffer.concat(chunks).toString("utf8"));
-    if (!key) return send(res, [401, { success: false, message: "invalid api signature", code: "unauthorized", data: null }]);
+    if (!key)
+      return send(res, [401, { success: false, message: "invalid api signature", code: "unauthorized", data: null }]);
     const parts = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
     if (parts[0] !== "api" || parts[1] !== "v1") return send(res, notFound);
     send(res, route(req.method ?? "GET", parts.slice(2), key));
@@ -281,7 +353,10 @@ export async function startSeedOnlyTarget(
     number: hex(n),
     hash: hash(`block${n}`),
     timestamp: hex(1_700_000_000 + n),
-    transactions: (full && !broken("full-flag-ignored")) || broken("full-transactions") ? [{ hash: hash(`tx${n}`), blockNumber: hex(n) }] : [hash(`tx${n}`)],
+    transactions:
+      (full && !broken("full-flag-ignored")) || broken("full-transactions")
+        ? [{ hash: hash(`tx${n}`), blockNumber: hex(n) }]
+        : [hash(`tx${n}`)],
   });
   const rpcError = (id: unknown, code: number, message: string) => ({ jsonrpc: "2.0", id, error: { code, message } });
 
@@ -292,14 +367,17 @@ export async function startSeedOnlyTarget(
     } catch {
       return rpcError(null, -32700, "parse error");
     }
-    if (Array.isArray(msg) || typeof msg !== "object" || msg === null) return rpcError(null, -32600, "batches are not supported");
-    if (msg.jsonrpc !== "2.0" || typeof msg.method !== "string") return rpcError(msg.id ?? null, -32600, "invalid request");
+    if (Array.isArray(msg) || typeof msg !== "object" || msg === null)
+      return rpcError(null, -32600, "batches are not supported");
+    if (msg.jsonrpc !== "2.0" || typeof msg.method !== "string")
+      return rpcError(msg.id ?? null, -32600, "invalid request");
     if (!("id" in msg)) return undefined;
     const params = Array.isArray(msg.params) ? msg.params : [];
     if (msg.method === "eth_blockNumber") return { jsonrpc: "2.0", id: msg.id, result: hex(head()) };
     if (msg.method === "eth_getBlockByNumber") {
       const [tag, full] = params;
-      const n = tag === "latest" ? head() : typeof tag === "string" && /^0x[0-9a-f]+$/.test(tag) ? parseInt(tag, 16) : NaN;
+      const n =
+        tag === "latest" ? head() : typeof tag === "string" && /^0x[0-9a-f]+$/.test(tag) ? parseInt(tag, 16) : NaN;
       if (Number.isNaN(n) || typeof full !== "boolean") return rpcError(msg.id, -32602, "expected [block, boolean]");
       return { jsonrpc: "2.0", id: msg.id, result: n > head() ? null : block(n, full) };
     }
@@ -313,15 +391,18 @@ export async function startSeedOnlyTarget(
   const rpc = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    if (!keyOk(req)) return void res.writeHead(403, { "content-type": "application/json" }).end('{"message":"forbidden"}');
-    if (req.method !== "POST" || new URL(req.url ?? "/", "http://x").pathname !== "/rpc") return void res.writeHead(404).end();
+    if (!keyOk(req))
+      return void res.writeHead(403, { "content-type": "application/json" }).end('{"message":"forbidden"}');
+    if (req.method !== "POST" || new URL(req.url ?? "/", "http://x").pathname !== "/rpc")
+      return void res.writeHead(404).end();
     const reply = answer(Buffer.concat(chunks).toString("utf8"));
     if (reply === undefined) return void res.writeHead(204).end();
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(reply));
   });
   const sockets = new WebSocketServer({ noServer: true });
   rpc.on("upgrade", (req: IncomingMessage, socket: Duplex, headBytes: Buffer) => {
-    if (new URL(req.url ?? "/", "http://x").pathname !== "/ws") return void socket.end("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n");
+    if (new URL(req.url ?? "/", "http://x").pathname !== "/ws")
+      return void socket.end("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n");
     if (!keyOk(req)) return void socket.end("HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
     sockets.handleUpgrade(req, socket, headBytes, (ws) => {
       ws.on("message", (data) => {
@@ -331,7 +412,10 @@ export async function startSeedOnlyTarget(
     });
   });
 
-  const listen = (server: Server) => new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
+  const listen = (server: Server) =>
+    new Promise<number>((resolve) =>
+      server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)),
+    );
   const [apiPort, rpcPort] = [await listen(api), await listen(rpc)];
   const pair = (id: string) => ({ apiKey: id, apiSecret: keys.get(id)!.secret });
   return {

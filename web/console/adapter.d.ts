@@ -1,7 +1,15 @@
 // Types of adapter.js (plain JS so that the browser loads it as it is).
 // biome-ignore lint/suspicious/noExplicitAny: answers are untyped JSON the plain-JavaScript console reads freely
 type Json = any;
-export type Call = (operationId: string, input: { params?: Record<string, string>; query?: Record<string, string>; headers?: Record<string, string>; body?: unknown }) => Promise<Json>;
+export type Call = (
+  operationId: string,
+  input: {
+    params?: Record<string, string>;
+    query?: Record<string, string>;
+    headers?: Record<string, string>;
+    body?: unknown;
+  },
+) => Promise<Json>;
 export interface Ctx {
   workspace_id: string;
 }
@@ -38,7 +46,12 @@ export interface DeliveryView {
   payload?: Record<string, unknown>;
   created_at?: string;
 }
-export function latest(call: Call, operationId: string, input: { params?: Record<string, string>; query?: Record<string, string> }, n: number): Promise<Json[]>;
+export function latest(
+  call: Call,
+  operationId: string,
+  input: { params?: Record<string, string>; query?: Record<string, string> },
+  n: number,
+): Promise<Json[]>;
 export function listWallets(call: Call, ctx: Ctx, n?: number): Promise<WalletView[]>;
 export function creationStatus(call: Call, ctx: Ctx, walletId: string): Promise<string>;
 export function createWallet(call: Call, ctx: Ctx, name: string): Promise<{ id: string; status: string }>;
@@ -54,7 +67,12 @@ export function nativeAssets(call: Call): Promise<NativeAssetView[]>;
 export function depositAddress(call: Call, ctx: Ctx, walletId: string, assetId: string): Promise<string>;
 export function balances(call: Call, ctx: Ctx, walletId: string): Promise<BalanceView[]>;
 export function withdrawals(call: Call, ctx: Ctx, walletId: string, n?: number): Promise<WithdrawalView[]>;
-export function requestWithdrawal(call: Call, ctx: Ctx, walletId: string, w: { assetId: string; amount: string; to: string; note?: string }): Promise<WithdrawalView>;
+export function requestWithdrawal(
+  call: Call,
+  ctx: Ctx,
+  walletId: string,
+  w: { assetId: string; amount: string; to: string; note?: string },
+): Promise<WithdrawalView>;
 export function getWithdrawal(call: Call, ctx: Ctx, id: string): Promise<WithdrawalView>;
 export function approveWithdrawal(call: Call, ctx: Ctx, id: string): Promise<WithdrawalView>;
 export function rejectWithdrawal(call: Call, ctx: Ctx, id: string, reason?: string): Promise<WithdrawalView>;
@@ -86,5 +104,10 @@ export interface TransactionView {
   created_at: string;
 }
 export function createWebhook(call: Call, ctx: Ctx, url: string, eventTypes: string[]): Promise<unknown>;
-export function transactions(call: Call, ctx: Ctx, direction?: "deposit" | "withdrawal", n?: number): Promise<TransactionView[]>;
+export function transactions(
+  call: Call,
+  ctx: Ctx,
+  direction?: "deposit" | "withdrawal",
+  n?: number,
+): Promise<TransactionView[]>;
 export const EVENT_TYPES: string[];

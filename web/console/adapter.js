@@ -67,7 +67,15 @@ async function findEnd(call, operationId, input) {
 }
 
 /** The webhook event types of the spec (what "add endpoint" subscribes to). */
-export const EVENT_TYPES = ["wallet.created", "deposit.pending", "deposit.confirmed", "withdrawal.pending", "withdrawal.executed", "withdrawal.confirmed", "withdrawal.failed"];
+export const EVENT_TYPES = [
+  "wallet.created",
+  "deposit.pending",
+  "deposit.confirmed",
+  "withdrawal.pending",
+  "withdrawal.executed",
+  "withdrawal.confirmed",
+  "withdrawal.failed",
+];
 
 /** The newest `n` wallets (default 20), oldest first. @returns {Promise<Array<{ id: string, name: string, status: string, created_at: string }>>} */
 export async function listWallets(call, ctx, n = 20) {
@@ -91,18 +99,38 @@ export async function createWallet(call, ctx, name) {
 /** A network's native coin: what the faucet sends; `addressType` (evm, sol) picks the network, default the first. */
 export async function nativeAsset(call, addressType) {
   const assets = (await call("listAssets", { query: { limit: String(PAGE) } })) ?? [];
-  const native = assets.find((a) => a.is_native && (addressType === undefined || a.address_type === addressType)) ?? (addressType === undefined ? assets[0] : undefined);
-  if (native === undefined) throw new Error(addressType === undefined ? "the deployment lists no assets" : `the deployment lists no native ${addressType} asset`);
-  return { id: native.id, symbol: native.symbol ?? native.id, decimals: native.decimals ?? 18, addressType: native.address_type ?? "evm" };
+  const native =
+    assets.find((a) => a.is_native && (addressType === undefined || a.address_type === addressType)) ??
+    (addressType === undefined ? assets[0] : undefined);
+  if (native === undefined)
+    throw new Error(
+      addressType === undefined
+        ? "the deployment lists no assets"
+        : `the deployment lists no native ${addressType} asset`,
+    );
+  return {
+    id: native.id,
+    symbol: native.symbol ?? native.id,
+    decimals: native.decimals ?? 18,
+    addressType: native.address_type ?? "evm",
+  };
 }
 
 /** The native coins of the networks that move funds (not disabled), in catalog order. */
 export async function nativeAssets(call) {
-  const [assets, networks] = await Promise.all([call("listAssets", { query: { limit: String(PAGE) } }), call("listNetworks", { query: { limit: String(PAGE) } })]);
+  const [assets, networks] = await Promise.all([
+    call("listAssets", { query: { limit: String(PAGE) } }),
+    call("listNetworks", { query: { limit: String(PAGE) } }),
+  ]);
   const disabled = new Set((networks ?? []).filter((n) => n.disabled).map((n) => n.id));
   return (assets ?? [])
     .filter((a) => a.is_native && !disabled.has(a.network_id))
-    .map((a) => ({ id: a.id, symbol: a.symbol ?? a.id, decimals: a.decimals ?? 18, addressType: a.address_type ?? "evm" }));
+    .map((a) => ({
+      id: a.id,
+      symbol: a.symbol ?? a.id,
+      decimals: a.decimals ?? 18,
+      addressType: a.address_type ?? "evm",
+    }));
 }
 
 /** The wallet's deposit address for `assetId`, attaching the asset first when it is not attached yet. */
@@ -159,7 +187,9 @@ export async function approveWithdrawal(call, ctx, id) {
 
 export async function rejectWithdrawal(call, ctx, id, reason) {
   void ctx;
-  return withdrawalView(await call("rejectWithdrawal", { params: { withdrawal_id: id }, body: reason ? { reason } : {} }));
+  return withdrawalView(
+    await call("rejectWithdrawal", { params: { withdrawal_id: id }, body: reason ? { reason } : {} }),
+  );
 }
 
 function withdrawalView(w) {
@@ -177,7 +207,9 @@ function withdrawalView(w) {
 
 /** The newest `n` deliveries of the workspace's log (default 50), newest first, with each delivery's payload. */
 export async function webhookDeliveries(call, ctx, n = 50) {
-  const rows = (await latest(call, "listWebhookDeliveries", { params: { workspace_id: ctx.workspace_id } }, n)).reverse();
+  const rows = (
+    await latest(call, "listWebhookDeliveries", { params: { workspace_id: ctx.workspace_id } }, n)
+  ).reverse();
   return rows.map((d) => ({
     id: d.id ?? d.delivery_id,
     event_type: d.event_type ?? d.payload?.event ?? d.payload?.type,
@@ -220,7 +252,10 @@ export async function enableWebhook(call, ctx, id) {
 
 /** Requeues the endpoint's failed deliveries created since `since` (ISO date-time); resolves with how many. */
 export async function requeueFailedDeliveries(call, ctx, id, since) {
-  const data = await call("requeueFailedWebhookDeliveries", { params: { workspace_id: ctx.workspace_id, webhook_id: id }, body: { since } });
+  const data = await call("requeueFailedWebhookDeliveries", {
+    params: { workspace_id: ctx.workspace_id, webhook_id: id },
+    body: { since },
+  });
   return data?.requeued ?? 0;
 }
 
@@ -231,7 +266,12 @@ export async function createWebhook(call, ctx, url, eventTypes) {
 
 /** The workspace's newest `n` transactions (default 100) as on-chain transactions (status pending → confirmed), oldest first; `direction` narrows them. */
 export async function transactions(call, ctx, direction, n = 100) {
-  const rows = await latest(call, "listTransactions", { params: { workspace_id: ctx.workspace_id }, ...(direction ? { query: { direction } } : {}) }, n);
+  const rows = await latest(
+    call,
+    "listTransactions",
+    { params: { workspace_id: ctx.workspace_id }, ...(direction ? { query: { direction } } : {}) },
+    n,
+  );
   return rows.map((t) => ({
     id: t.id,
     wallet_id: t.wallet_id,

@@ -72,9 +72,16 @@ async function act(what, work) {
 }
 
 function walletRow(wallet) {
-  const chain = el("select", { className: "chain", ariaLabel: "chain shown" }, ...natives.map((n) => el("option", { value: n.id, textContent: n.symbol })));
+  const chain = el(
+    "select",
+    { className: "chain", ariaLabel: "chain shown" },
+    ...natives.map((n) => el("option", { value: n.id, textContent: n.symbol })),
+  );
   chain.onchange = () => {
-    shown.set(wallet.id, natives.find((n) => n.id === chain.value));
+    shown.set(
+      wallet.id,
+      natives.find((n) => n.id === chain.value),
+    );
     void refresh();
   };
   const amount = el("input", { className: "amount", value: "1", inputMode: "decimal", ariaLabel: "deposit amount" });
@@ -84,7 +91,11 @@ function walletRow(wallet) {
     return act(`deposit of ${amount.value} ${asset.symbol} to ${wallet.name}`, async () => {
       const address = addresses.get(`${wallet.id}:${asset.id}`);
       if (!address) throw new Error("the wallet has no deposit address yet");
-      const { tx_hash } = await sandboxAction(config, "faucet", { address, amount: amount.value, chain: asset.addressType });
+      const { tx_hash } = await sandboxAction(config, "faucet", {
+        address,
+        amount: amount.value,
+        chain: asset.addressType,
+      });
       sent.set(tx_hash, { wallet: wallet.name, amount: amount.value, symbol: asset.symbol, status: "sent" });
     });
   };
@@ -92,7 +103,13 @@ function walletRow(wallet) {
   const wTo = el("input", { placeholder: "recipient (0x… or base58)", size: 14, ariaLabel: "recipient address" });
   const withdraw = el("button", { textContent: "Request" });
   withdraw.onclick = () =>
-    act(`withdrawal of ${wAmount.value} ${assetOf(wallet.id).symbol} from ${wallet.name}`, () => api.requestWithdrawal(call, ctx, wallet.id, { assetId: assetOf(wallet.id).id, amount: wAmount.value, to: wTo.value.trim() }));
+    act(`withdrawal of ${wAmount.value} ${assetOf(wallet.id).symbol} from ${wallet.name}`, () =>
+      api.requestWithdrawal(call, ctx, wallet.id, {
+        assetId: assetOf(wallet.id).id,
+        amount: wAmount.value,
+        to: wTo.value.trim(),
+      }),
+    );
   return el(
     "tr",
     {},
@@ -109,7 +126,14 @@ async function refreshWallets() {
   const wallets = await api.listWallets(call, ctx);
   for (const w of wallets) walletNames.set(w.id, w.name);
   const tbody = document.querySelector("#wallets tbody");
-  if (wallets.length === 0) tbody.replaceChildren(el("tr", { className: "none" }, el("td", { colSpan: 6, className: "empty", textContent: "No wallets yet: create one above." })));
+  if (wallets.length === 0)
+    tbody.replaceChildren(
+      el(
+        "tr",
+        { className: "none" },
+        el("td", { colSpan: 6, className: "empty", textContent: "No wallets yet: create one above." }),
+      ),
+    );
   else tbody.querySelector("tr.none")?.remove();
   const withdrawals = [];
   for (const wallet of [...wallets].reverse()) {
@@ -122,7 +146,9 @@ async function refreshWallets() {
     row.querySelector(".address").textContent = addresses.get(key);
     const rows = await api.balances(call, ctx, wallet.id);
     const b = rows.find((r) => r.asset_id === asset.id);
-    row.querySelector(".balance").textContent = b ? `${b.available} ${b.symbol}${b.on_hold !== "0" ? ` (${b.on_hold} on hold)` : ""}` : `0 ${asset.symbol}`;
+    row.querySelector(".balance").textContent = b
+      ? `${b.available} ${b.symbol}${b.on_hold !== "0" ? ` (${b.on_hold} on hold)` : ""}`
+      : `0 ${asset.symbol}`;
     for (const w of await api.withdrawals(call, ctx, wallet.id)) withdrawals.push({ ...w, walletName: wallet.name });
   }
   return withdrawals;
@@ -135,7 +161,8 @@ function refreshWithdrawals(withdrawals) {
       const approve = el("button", { textContent: "Approve", className: "approve" });
       approve.onclick = () => act(`approving ${w.id}`, () => api.approveWithdrawal(call, ctx, w.id));
       const reject = el("button", { textContent: "Reject", className: "reject" });
-      reject.onclick = () => act(`rejecting ${w.id}`, () => api.rejectWithdrawal(call, ctx, w.id, "rejected in the sandbox console"));
+      reject.onclick = () =>
+        act(`rejecting ${w.id}`, () => api.rejectWithdrawal(call, ctx, w.id, "rejected in the sandbox console"));
       return el(
         "tr",
         {},
@@ -165,13 +192,27 @@ async function refreshDeposits() {
   const rows = new Map();
   for (const t of listed) {
     const wallet = walletNames.get(t.wallet_id) ?? t.wallet_id;
-    rows.set(hashKey(t.tx_hash) ?? t.id, { wallet, amount: t.amount, symbol: symbolOf(t.asset_id), hash: t.tx_hash ?? "", status: t.status });
+    rows.set(hashKey(t.tx_hash) ?? t.id, {
+      wallet,
+      amount: t.amount,
+      symbol: symbolOf(t.asset_id),
+      hash: t.tx_hash ?? "",
+      status: t.status,
+    });
   }
   for (const [hash, d] of sent) if (!rows.has(hashKey(hash))) rows.set(hashKey(hash), { ...d, hash });
   const tbody = document.querySelector("#deposits tbody");
-  for (const [key, d] of rows) { // oldest first: each row goes on top
+  for (const [key, d] of rows) {
+    // oldest first: each row goes on top
     const row = rowFor(tbody, key, () =>
-      el("tr", {}, el("td", { textContent: d.wallet }), el("td", { textContent: `${d.amount} ${d.symbol}`.trim() }), el("td", {}, el("code", { textContent: d.hash })), el("td", { className: "d-status" })),
+      el(
+        "tr",
+        {},
+        el("td", { textContent: d.wallet }),
+        el("td", { textContent: `${d.amount} ${d.symbol}`.trim() }),
+        el("td", {}, el("code", { textContent: d.hash })),
+        el("td", { className: "d-status" }),
+      ),
     );
     badge(row.querySelector(".d-status"), d.status);
   }
@@ -180,7 +221,8 @@ async function refreshDeposits() {
 /** What an endpoint's health says in words: its failure streak, the next probe, why it was disabled. */
 function healthText(w) {
   if (w.state === "disabled") return `disabled ${w.disabled_at}: ${w.disabled_reason ?? ""}`;
-  if (w.state === "backing_off") return `${w.failures} failures in a row since ${w.failing_since}; next attempt at ${w.backoff_until}`;
+  if (w.state === "backing_off")
+    return `${w.failures} failures in a row since ${w.failing_since}; next attempt at ${w.backoff_until}`;
   return w.failures > 0 ? `${w.failures} failed attempt(s) since ${w.failing_since}` : "";
 }
 
@@ -196,7 +238,10 @@ async function refreshEndpoints() {
       const requeue = el("button", { textContent: "Requeue failed", className: "requeue" });
       requeue.title = "Requeue every failed delivery of this endpoint";
       requeue.onclick = () =>
-        act(`requeueing the failed deliveries of ${w.url}`, async () => `${await api.requeueFailedDeliveries(call, ctx, w.id, w.created_at)} requeued`);
+        act(
+          `requeueing the failed deliveries of ${w.url}`,
+          async () => `${await api.requeueFailedDeliveries(call, ctx, w.id, w.created_at)} requeued`,
+        );
       return el(
         "tr",
         {},
@@ -226,7 +271,16 @@ async function refreshDeliveries() {
         el("td", { className: "dl-status" }),
         el("td", { className: "dl-attempts" }),
         el("td", { className: "dl-answer" }),
-        el("td", {}, el("details", {}, el("summary", { textContent: "payload" }), el("pre", { textContent: JSON.stringify(d.payload, null, 2) }))),
+        el(
+          "td",
+          {},
+          el(
+            "details",
+            {},
+            el("summary", { textContent: "payload" }),
+            el("pre", { textContent: JSON.stringify(d.payload, null, 2) }),
+          ),
+        ),
         el("td", {}, resend),
       );
     });

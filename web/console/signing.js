@@ -3,8 +3,16 @@
 const encoder = new TextEncoder();
 
 async function signature(secret, method, path, timestamp, body) {
-  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(`method=${method}&path=${path}&timestamp=${timestamp}&body=${body}`)));
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
+  const mac = new Uint8Array(
+    await crypto.subtle.sign(
+      "HMAC",
+      key,
+      encoder.encode(`method=${method}&path=${path}&timestamp=${timestamp}&body=${body}`),
+    ),
+  );
   const hex = Array.from(mac, (b) => b.toString(16).padStart(2, "0")).join("");
   return btoa(hex);
 }
@@ -37,7 +45,9 @@ export function operationCaller(config, operations) {
   return (operationId, { params = {}, query, headers, body } = {}) => {
     const op = operations[operationId];
     if (!op) throw new Error(`this sandbox has no operation ${operationId}`);
-    const path = op.path.replace(/\{([^}]+)\}/g, (_, name) => encodeURIComponent(params[name] ?? (name === "workspace_id" ? config.workspace_id : "")));
+    const path = op.path.replace(/\{([^}]+)\}/g, (_, name) =>
+      encodeURIComponent(params[name] ?? (name === "workspace_id" ? config.workspace_id : "")),
+    );
     return signedFetch(config, op.method, path, { query, headers, body });
   };
 }

@@ -1,16 +1,16 @@
 // The negative authentication matrix (seed 5 rule 1, brief "Request authentication"): for each
 // operation, a request whose signature is right in every part but one must get 401 with the one
 // unauthorized envelope. One check per broken part, so a report names exactly what leaked through.
-import { randomBytes, createHmac } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { HMAC_HEADERS, unixSeconds } from "../../../runtime/http/hmac.ts";
-import { authHeaders } from "../../transport/api.ts";
 import type { Credentials } from "../../run/config.ts";
 import type { CheckContext } from "../../run/context.ts";
+import { authHeaders } from "../../transport/api.ts";
+import type { HttpExchange } from "../../transport/probe.ts";
+import type { Check } from "../check.ts";
 import { expectUnauthorized } from "../expect.ts";
 import { CheckFailed, skip } from "../outcome.ts";
-import type { HttpExchange } from "../../transport/probe.ts";
 import { knownIds, mapLimit, operationsInScope, planRequest, type RequestPlan } from "../request-plans.ts";
-import type { Check } from "../check.ts";
 import type { Level, Severity } from "../types.ts";
 
 /** One request to send: the headers (auth ones included), and optionally a different body or path. */
@@ -31,9 +31,19 @@ export function sendCase(ctx: CheckContext, plan: RequestPlan, c: AuthCase): Pro
 }
 
 /** Correct headers for the plan, with optional overrides of the signed parts. */
-export function signed(plan: RequestPlan, creds: Credentials, over: { method?: string; path?: string; body?: string; timestamp?: string | number } = {}): Record<string, string> {
+export function signed(
+  plan: RequestPlan,
+  creds: Credentials,
+  over: { method?: string; path?: string; body?: string; timestamp?: string | number } = {},
+): Record<string, string> {
   const ts = over.timestamp ?? unixSeconds();
-  const headers = authHeaders(creds, over.method ?? plan.method, over.path ?? plan.path, over.body ?? plan.body ?? "", ts);
+  const headers = authHeaders(
+    creds,
+    over.method ?? plan.method,
+    over.path ?? plan.path,
+    over.body ?? plan.body ?? "",
+    ts,
+  );
   headers[HMAC_HEADERS.timestamp] = String(ts);
   return headers;
 }
@@ -80,7 +90,8 @@ export function negativeCheck(spec: {
       const plans = operationsInScope(ctx)
         .map((op) => planRequest(op, ids))
         .filter((plan) => !spec.withBodyOnly || plan.body !== undefined);
-      if (plans.length === 0) skip(spec.withBodyOnly ? "no operation with a request body in scope" : "no operation in scope");
+      if (plans.length === 0)
+        skip(spec.withBodyOnly ? "no operation with a request body in scope" : "no operation in scope");
       await failEachThatFails(ctx, plans, PER_CHECK_CONCURRENCY, async (plan) => {
         for (const c of spec.build(plan, ctx.config.admin)) {
           if (ctx.signal.aborted) break;
@@ -95,7 +106,12 @@ export function negativeCheck(spec: {
  * Runs `task` for each item, `limit` at a time, and fails the check once, summing up every item whose
  * task failed a rule (CheckFailed); any other error propagates.
  */
-export async function failEachThatFails<T>(ctx: CheckContext, items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+export async function failEachThatFails<T>(
+  ctx: CheckContext,
+  items: T[],
+  limit: number,
+  task: (item: T) => Promise<void>,
+): Promise<void> {
   const failures = (
     await mapLimit(
       items,
@@ -118,7 +134,8 @@ export async function failEachThatFails<T>(ctx: CheckContext, items: T[], limit:
 /** One failure for a matrix row: the first reason and evidence, and how many operations failed. */
 export function summarize(failures: CheckFailed[], total: number): CheckFailed {
   const first = failures[0];
-  const more = failures.length > 1 ? ` (and ${failures.length - 1} more of ${total} operations)` : ` (1 of ${total} operations)`;
+  const more =
+    failures.length > 1 ? ` (and ${failures.length - 1} more of ${total} operations)` : ` (1 of ${total} operations)`;
   const others = failures.slice(1, 6).map((f) => f.message.split(":")[0]);
   return new CheckFailed(`${first.message}${more}`, {
     ...first.evidence,

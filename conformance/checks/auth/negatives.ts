@@ -17,7 +17,8 @@ const A_DAY_S = 86_400;
  * request. Which inputs are signed is the spec's (x-custody-hmac, after the real service's SDK); a
  * deployment that signs otherwise fails auth.valid-signature and the preflight first.
  */
-const SIGNED_FOR_ANOTHER_REQUEST = "(a signature made for another request is a wrong credential; signed inputs as x-custody-hmac)";
+const SIGNED_FOR_ANOTHER_REQUEST =
+  "(a signature made for another request is a wrong credential; signed inputs as x-custody-hmac)";
 
 /** No authentication headers at all. */
 export const noCredentials = negativeCheck({
@@ -49,7 +50,10 @@ export const missingTimestamp = negativeCheck({
   build: (plan, creds) => [
     { label: "ACCESS-TIMESTAMP missing", headers: without(signed(plan, creds), T) },
     // A deployment that treats a missing timestamp as empty (and skips the window) accepts this one.
-    { label: "ACCESS-TIMESTAMP missing, signed over an empty timestamp", headers: without(signed(plan, creds, { timestamp: "" }), T) },
+    {
+      label: "ACCESS-TIMESTAMP missing, signed over an empty timestamp",
+      headers: without(signed(plan, creds, { timestamp: "" }), T),
+    },
   ],
 });
 
@@ -91,7 +95,9 @@ export const wrongSecret = negativeCheck({
   title: "A signature made with the wrong secret is refused with 401",
   seedRef: SEED5,
   sends: "every operation in scope signed with a random secret",
-  build: (plan, creds) => [{ label: "a wrong secret", headers: signed(plan, { apiKey: creds.apiKey, apiSecret: randomSecret() }) }],
+  build: (plan, creds) => [
+    { label: "a wrong secret", headers: signed(plan, { apiKey: creds.apiKey, apiSecret: randomSecret() }) },
+  ],
 });
 
 /** Signed for another HTTP method than the one sent. */
@@ -102,7 +108,10 @@ export const otherMethod = negativeCheck({
   seedRef: `${SEED5} ${SIGNED_FOR_ANOTHER_REQUEST}`,
   sends: "every operation in scope signed over the other method (GET ↔ POST)",
   build: (plan, creds) => [
-    { label: "a signature over another method", headers: signed(plan, creds, { method: plan.method === "GET" ? "POST" : "GET" }) },
+    {
+      label: "a signature over another method",
+      headers: signed(plan, creds, { method: plan.method === "GET" ? "POST" : "GET" }),
+    },
   ],
 });
 
@@ -115,7 +124,10 @@ export const otherPath = negativeCheck({
   sends: "every operation in scope signed over another path, and over the path without /api/v1",
   build: (plan, creds) => [
     { label: "a signature over another path", headers: signed(plan, creds, { path: "/api/v1/certify/other-path" }) },
-    { label: "a signature over the path without /api/v1", headers: signed(plan, creds, { path: plan.path.replace(/^\/api\/v1/, "") }) },
+    {
+      label: "a signature over the path without /api/v1",
+      headers: signed(plan, creds, { path: plan.path.replace(/^\/api\/v1/, "") }),
+    },
   ],
 });
 
@@ -126,7 +138,9 @@ export const otherBody = negativeCheck({
   title: "A signature over another body is refused with 401",
   seedRef: `${SEED5} ${SIGNED_FOR_ANOTHER_REQUEST}`,
   sends: "every operation in scope signed over another body",
-  build: (plan, creds) => [{ label: "a signature over another body", headers: signed(plan, creds, { body: '{"certify":"other body"}' }) }],
+  build: (plan, creds) => [
+    { label: "a signature over another body", headers: signed(plan, creds, { body: '{"certify":"other body"}' }) },
+  ],
 });
 
 /** Signed over another timestamp than the one sent. */
@@ -138,7 +152,12 @@ export const otherTimestamp = negativeCheck({
   sends: "every operation in scope signed over the second before ACCESS-TIMESTAMP",
   build: (plan, creds) => {
     const now = unixSeconds();
-    return [{ label: "a signature over another timestamp", headers: { ...signed(plan, creds, { timestamp: now - 1 }), [T]: String(now) } }];
+    return [
+      {
+        label: "a signature over another timestamp",
+        headers: { ...signed(plan, creds, { timestamp: now - 1 }), [T]: String(now) },
+      },
+    ];
   },
 });
 
@@ -153,7 +172,10 @@ export const bodyTampered = negativeCheck({
   build: (plan, creds) => {
     const headers = signed(plan, creds);
     const body = plan.body ?? "{}";
-    const extended = body.trim().startsWith("{") && body.trim() !== "{}" ? body.replace(/}\s*$/, ',"certify":true}') : '{"certify":true}';
+    const extended =
+      body.trim().startsWith("{") && body.trim() !== "{}"
+        ? body.replace(/}\s*$/, ',"certify":true}')
+        : '{"certify":true}';
     return [
       { label: "one space added to the body after signing", headers, body: `${body} ` },
       { label: "a member added to the body after signing", headers, body: extended },
@@ -189,7 +211,10 @@ export const staleTimestamp = negativeCheck({
   seedRef: `${SEED5}; assumed: ±300 s window (the real service's docs/api-key-signing.md; the seed leaves the skew open, so a full-level SHOULD)`,
   sends: "every operation in scope signed with a timestamp 360 s old, and a day old",
   build: (plan, creds) => [
-    { label: `a timestamp ${OUTSIDE_WINDOW_S} s old`, headers: signed(plan, creds, { timestamp: unixSeconds() - OUTSIDE_WINDOW_S }) },
+    {
+      label: `a timestamp ${OUTSIDE_WINDOW_S} s old`,
+      headers: signed(plan, creds, { timestamp: unixSeconds() - OUTSIDE_WINDOW_S }),
+    },
   ],
 });
 
@@ -204,7 +229,10 @@ export const futureTimestamp = negativeCheck({
   seedRef: `${SEED5}; assumed: ±300 s window (the real service's docs/api-key-signing.md; the seed leaves the skew open, so a full-level SHOULD)`,
   sends: "every operation in scope signed with a timestamp 360 s ahead",
   build: (plan, creds) => [
-    { label: `a timestamp ${OUTSIDE_WINDOW_S} s ahead`, headers: signed(plan, creds, { timestamp: unixSeconds() + OUTSIDE_WINDOW_S }) },
+    {
+      label: `a timestamp ${OUTSIDE_WINDOW_S} s ahead`,
+      headers: signed(plan, creds, { timestamp: unixSeconds() + OUTSIDE_WINDOW_S }),
+    },
   ],
 });
 
@@ -215,7 +243,9 @@ export const timestampMilliseconds = negativeCheck({
   title: "A timestamp in milliseconds is refused with 401",
   seedRef: "§5 (ACCESS-TIMESTAMP is Unix seconds)",
   sends: "every operation in scope signed with the timestamp in milliseconds",
-  build: (plan, creds) => [{ label: "a timestamp in milliseconds", headers: signed(plan, creds, { timestamp: Date.now() }) }],
+  build: (plan, creds) => [
+    { label: "a timestamp in milliseconds", headers: signed(plan, creds, { timestamp: Date.now() }) },
+  ],
 });
 
 /** Timestamps that are not a number of seconds at all, each correctly signed as sent. */

@@ -4,12 +4,12 @@ import { UNAUTHORIZED_BODY } from "../../../runtime/envelope.ts";
 import { unixSeconds } from "../../../runtime/http/hmac.ts";
 import { canonicalJson } from "../../../runtime/webhooks/signature.ts";
 import type { CheckContext } from "../../run/context.ts";
-import { envelopeProblem, failWith } from "../expect.ts";
 import { isRead } from "../../run/operations.ts";
-import { fail, skip } from "../outcome.ts";
 import type { HttpExchange } from "../../transport/probe.ts";
-import { knownIds, mapLimit, operationsInScope, planRequest, type RequestPlan } from "../request-plans.ts";
 import type { Check } from "../check.ts";
+import { envelopeProblem, failWith } from "../expect.ts";
+import { fail, skip } from "../outcome.ts";
+import { knownIds, mapLimit, operationsInScope, planRequest, type RequestPlan } from "../request-plans.ts";
 import { failEachThatFails, randomKeyId, randomSecret, sendCase, signed } from "./matrix.ts";
 
 // Inside the ±300 s window with a margin for clock skew between the runner and the target.
@@ -17,7 +17,9 @@ const NEAR_EDGE_S = 290;
 
 function readPlans(ctx: CheckContext): RequestPlan[] {
   const ids = knownIds(ctx);
-  return operationsInScope(ctx).filter(isRead).map((op) => planRequest(op, ids));
+  return operationsInScope(ctx)
+    .filter(isRead)
+    .map((op) => planRequest(op, ids));
 }
 
 /** The read whose path parameters are all known, so it reaches a real record; else any read. */
@@ -43,7 +45,13 @@ function expectAccepted(ex: HttpExchange, what: string): void {
 /** Every read operation accepts a correctly signed request. */
 export const validSignature: Check = {
   id: "auth.valid-signature",
-  statements: ["s4.base-url", "s4.no-body-no-query", "s4.path-params-strings-required", "s5.three-headers", "s9.prefix"],
+  statements: [
+    "s4.base-url",
+    "s4.no-body-no-query",
+    "s4.path-params-strings-required",
+    "s5.three-headers",
+    "s9.prefix",
+  ],
   group: "auth",
   title: "A correctly signed request is accepted on every read operation (positive control)",
   severity: "MUST",
@@ -54,7 +62,10 @@ export const validSignature: Check = {
     const plans = readPlans(ctx);
     if (plans.length === 0) skip("no read operation in scope");
     await failEachThatFails(ctx, plans, 6, async (plan) => {
-      expectAccepted(await sendCase(ctx, plan, { label: "valid", headers: signed(plan, ctx.config.admin) }), `a correctly signed ${plan.op.operationId}`);
+      expectAccepted(
+        await sendCase(ctx, plan, { label: "valid", headers: signed(plan, ctx.config.admin) }),
+        `a correctly signed ${plan.op.operationId}`,
+      );
     });
   },
 };
@@ -73,7 +84,10 @@ export const queryNotSigned: Check = {
     const withQuery = readPlans(ctx).filter((p) => p.query !== undefined);
     const plans = withQuery.length > 0 ? withQuery : [{ ...bestReadPlan(ctx), query: { certify: "1" } }];
     for (const plan of plans) {
-      const ex = await sendCase(ctx, plan, { label: "signed without the query", headers: signed(plan, ctx.config.admin) });
+      const ex = await sendCase(ctx, plan, {
+        label: "signed without the query",
+        headers: signed(plan, ctx.config.admin),
+      });
       expectAccepted(ex, `${plan.op.operationId} with a query string, signed over the path alone,`);
     }
   },
@@ -92,8 +106,14 @@ export const windowEdge: Check = {
   async run(ctx) {
     const plan = bestReadPlan(ctx);
     for (const offset of [-NEAR_EDGE_S, NEAR_EDGE_S]) {
-      const ex = await sendCase(ctx, plan, { label: "near the edge", headers: signed(plan, ctx.config.admin, { timestamp: unixSeconds() + offset }) });
-      expectAccepted(ex, `a timestamp ${Math.abs(offset)} s ${offset < 0 ? "old" : "ahead"} (if the target's clock is off by more than 10 s, this fails too)`);
+      const ex = await sendCase(ctx, plan, {
+        label: "near the edge",
+        headers: signed(plan, ctx.config.admin, { timestamp: unixSeconds() + offset }),
+      });
+      expectAccepted(
+        ex,
+        `a timestamp ${Math.abs(offset)} s ${offset < 0 ? "old" : "ahead"} (if the target's clock is off by more than 10 s, this fails too)`,
+      );
     }
   },
 };
@@ -107,7 +127,8 @@ export const identical401: Check = {
   id: "auth.identical-401",
   statements: ["s4.all-need-auth", "s5.rule1-401-envelope", "s7.auth-failed"],
   group: "auth",
-  title: "Every authentication failure gets the same 401 answer (same status and JSON envelope: no hint which part was wrong)",
+  title:
+    "Every authentication failure gets the same 401 answer (same status and JSON envelope: no hint which part was wrong)",
   severity: "MUST",
   seedRef: "§5 rule 1; §7",
   level: "seed",
@@ -124,13 +145,18 @@ export const identical401: Check = {
       { label: "a stale timestamp", headers: signed(plan, creds, { timestamp: unixSeconds() - 3_600 }) },
     ];
     const seen = new Map<string, { label: string; ex: HttpExchange }>();
-    await mapLimit(plans, 6, async (plan) => {
-      for (const v of variants(plan)) {
-        const ex = await sendCase(ctx, plan, v);
-        const key = `${ex.response.status}|${canonicalBody(ex.response.text)}`;
-        if (!seen.has(key)) seen.set(key, { label: `${plan.op.operationId} with ${v.label}`, ex });
-      }
-    }, ctx.signal);
+    await mapLimit(
+      plans,
+      6,
+      async (plan) => {
+        for (const v of variants(plan)) {
+          const ex = await sendCase(ctx, plan, v);
+          const key = `${ex.response.status}|${canonicalBody(ex.response.text)}`;
+          if (!seen.has(key)) seen.set(key, { label: `${plan.op.operationId} with ${v.label}`, ex });
+        }
+      },
+      ctx.signal,
+    );
     if (seen.size > 1) {
       const [a, b] = [...seen.values()];
       fail(
@@ -139,7 +165,8 @@ export const identical401: Check = {
       );
     }
     const only = [...seen.values()][0];
-    if (only && only.ex.response.status !== 401) failWith(only.ex, `${only.label}: expected HTTP 401, got ${only.ex.response.status}`);
+    if (only && only.ex.response.status !== 401)
+      failWith(only.ex, `${only.label}: expected HTTP 401, got ${only.ex.response.status}`);
   },
 };
 

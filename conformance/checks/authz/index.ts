@@ -3,9 +3,9 @@
 // x-custody-scopes. Allowed: never 401/403 (nor 5xx). Not allowed: 403 with the error envelope.
 // Another workspace: 403 or 404, never data. Writes carry ids nobody has (requests.ts).
 import type { Check } from "../check.ts";
-import { viewerMatrix, scopedMatrix } from "./key-matrices.ts";
-import { scopeByScopeMatrix } from "./scope-matrix.ts";
 import { adminMatrix } from "./admin-matrix.ts";
+import { scopedMatrix, viewerMatrix } from "./key-matrices.ts";
 import { otherWorkspaceMatrix } from "./other-workspace.ts";
+import { scopeByScopeMatrix } from "./scope-matrix.ts";
 
 export const authzChecks: Check[] = [viewerMatrix, scopedMatrix, scopeByScopeMatrix, adminMatrix, otherWorkspaceMatrix];

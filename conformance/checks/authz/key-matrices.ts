@@ -1,6 +1,6 @@
 // The matrix rows of the viewer key and the scoped key.
 import type { Check } from "../check.ts";
-import { type MatrixKey } from "./keys.ts";
+import type { MatrixKey } from "./keys.ts";
 import { knownIds, row, verdict } from "./matrix-cells.ts";
 
 export const viewerMatrix: Check = {
@@ -16,7 +16,12 @@ export const viewerMatrix: Check = {
   timeoutScale: 3,
   sends: "every operation with the viewer key",
   async run(ctx) {
-    const key: MatrixKey = { label: "viewer key", credentials: await ctx.need("viewer-key"), role: "viewer", scopes: ["*"] };
+    const key: MatrixKey = {
+      label: "viewer key",
+      credentials: await ctx.need("viewer-key"),
+      role: "viewer",
+      scopes: ["*"],
+    };
     verdict("viewer key", await row(ctx, key, await knownIds(ctx)), ctx.operations.length);
   },
 };
@@ -34,7 +39,11 @@ export const scopedMatrix: Check = {
   timeoutScale: 3,
   sends: "every operation with the balances:read key",
   async run(ctx) {
-    const key: MatrixKey = { label: "balances:read key", credentials: await ctx.need("scoped-key"), scopes: ["balances:read"] };
+    const key: MatrixKey = {
+      label: "balances:read key",
+      credentials: await ctx.need("scoped-key"),
+      scopes: ["balances:read"],
+    };
     verdict("balances:read key", await row(ctx, key, await knownIds(ctx)), ctx.operations.length);
   },
 };

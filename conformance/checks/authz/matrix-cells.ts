@@ -1,13 +1,13 @@
 // One row of the authorization matrix: every operation tried with one key, each cell judged against the spec's roles and scopes.
 import type { CheckContext } from "../../run/context.ts";
-import { envelopeProblem } from "../expect.ts";
-import { CheckFailed } from "../outcome.ts";
 import type { OperationInfo } from "../../run/operations.ts";
 import type { HttpExchange } from "../../transport/probe.ts";
+import { envelopeProblem } from "../expect.ts";
+import { CheckFailed } from "../outcome.ts";
+import { mapLimit } from "../request-plans.ts";
 import type { Evidence } from "../types.ts";
 import { allows, type MatrixKey } from "./keys.ts";
 import { cellRequest, type KnownIds } from "./requests.ts";
-import { mapLimit } from "../request-plans.ts";
 
 export interface WrongCell {
   operationId: string;
@@ -46,7 +46,13 @@ export async function row(ctx: CheckContext, key: MatrixKey, ids: KnownIds): Pro
       const { args } = cellRequest(op, ids, allowed);
       const ex = await ctx.call(op.operationId, { ...args, credentials: key.credentials });
       const problem = allowed ? allowedProblem(ex) : refusedProblem(ex);
-      return problem ? { operationId: op.operationId, message: `${op.operationId} (${describeOp(op)}) ${problem}`, evidence: ex.evidence } : undefined;
+      return problem
+        ? {
+            operationId: op.operationId,
+            message: `${op.operationId} (${describeOp(op)}) ${problem}`,
+            evidence: ex.evidence,
+          }
+        : undefined;
     },
     ctx.signal,
   );
@@ -77,10 +83,16 @@ function refusedProblem(ex: HttpExchange): string | undefined {
 
 export function verdict(label: string, wrong: WrongCell[], cells: number): void {
   if (wrong.length === 0) return;
-  const listed = wrong.slice(0, 6).map((w) => w.message).join("; ");
+  const listed = wrong
+    .slice(0, 6)
+    .map((w) => w.message)
+    .join("; ");
   const more = wrong.length > 6 ? `; and ${wrong.length - 6} more` : "";
-  throw new CheckFailed(`${label}: ${wrong.length} of ${cells} operations answered against the spec: ${listed}${more}`, {
-    ...wrong[0].evidence,
-    details: { wrong: wrong.map((w) => w.message) },
-  });
+  throw new CheckFailed(
+    `${label}: ${wrong.length} of ${cells} operations answered against the spec: ${listed}${more}`,
+    {
+      ...wrong[0].evidence,
+      details: { wrong: wrong.map((w) => w.message) },
+    },
+  );
 }

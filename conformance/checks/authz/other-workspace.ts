@@ -2,8 +2,8 @@
 import { randomUUID } from "node:crypto";
 import { pathParams } from "../../run/operations.ts";
 import type { Check } from "../check.ts";
+import { verdict, type WrongCell } from "./matrix-cells.ts";
 import { cellRequest } from "./requests.ts";
-import { WrongCell, verdict } from "./matrix-cells.ts";
 
 export const otherWorkspaceMatrix: Check = {
   id: "authz.other-workspace",
@@ -25,7 +25,12 @@ export const otherWorkspaceMatrix: Check = {
       const { args } = cellRequest(op, { workspace_id: other }, false);
       const ex = await ctx.call(op.operationId, args);
       const status = ex.response.status;
-      if (status !== 403 && status !== 404) wrong.push({ operationId: op.operationId, message: `${op.operationId} answered HTTP ${status} for another workspace`, evidence: ex.evidence });
+      if (status !== 403 && status !== 404)
+        wrong.push({
+          operationId: op.operationId,
+          message: `${op.operationId} answered HTTP ${status} for another workspace`,
+          evidence: ex.evidence,
+        });
     }
     verdict("another workspace", wrong, cells);
   },

@@ -2,11 +2,11 @@
 // validates before it authorizes still reaches its authorization), with ids of this workspace's
 // records for reads and, wherever a wrong answer could move or change anything, ids nobody has.
 import { randomUUID } from "node:crypto";
-import type { CallArgs } from "../../run/context.ts";
 import { Prng } from "../../fuzz/prng.ts";
 import { inputSchema } from "../../fuzz/schema.ts";
 import { validValue } from "../../fuzz/values.ts";
-import { isRead, pathParams, type OperationInfo } from "../../run/operations.ts";
+import type { CallArgs } from "../../run/context.ts";
+import { isRead, type OperationInfo, pathParams } from "../../run/operations.ts";
 
 /** Operations that create a record without an id to point elsewhere: the allowed cell sends `{}` (400, not 403). */
 const CREATES = new Set(["createWallet", "createWebhook", "createApiKey"]);
@@ -46,7 +46,10 @@ export function cellRequest(op: OperationInfo, ids: KnownIds, allowed: boolean):
   if (op.bodySchema) {
     const body = allowed && CREATES.has(op.operationId) ? {} : validValue(inputSchema(op, "body") ?? {}, prng);
     // Ids inside bodies point nowhere either (asset ids of attachAsset and withdrawals).
-    args.body = body && typeof body === "object" && !Array.isArray(body) ? withPlaceholderIds(body as Record<string, unknown>) : body;
+    args.body =
+      body && typeof body === "object" && !Array.isArray(body)
+        ? withPlaceholderIds(body as Record<string, unknown>)
+        : body;
   }
   return { args, realIds };
 }
@@ -61,6 +64,8 @@ function withPlaceholderIds(body: Record<string, unknown>): Record<string, unkno
 
 function textual(value: unknown): Record<string, string> {
   const out: Record<string, string> = {};
-  if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = typeof v === "string" ? v : JSON.stringify(v);
+  if (value && typeof value === "object")
+    for (const [k, v] of Object.entries(value))
+      if (v !== undefined) out[k] = typeof v === "string" ? v : JSON.stringify(v);
   return out;
 }

@@ -1,8 +1,8 @@
 // The matrix row of a key per scope the spec names.
 import type { Check } from "../check.ts";
-import { createMatrixKey, specScopes } from "./keys.ts";
 import { mapLimit } from "../request-plans.ts";
-import { WrongCell, knownIds, row, verdict } from "./matrix-cells.ts";
+import { createMatrixKey, specScopes } from "./keys.ts";
+import { knownIds, row, verdict, type WrongCell } from "./matrix-cells.ts";
 
 const SCOPE_KEYS_AT_ONCE = 3;
 
@@ -22,8 +22,14 @@ export const scopeByScopeMatrix: Check = {
     const ids = await knownIds(ctx);
     const wrong: WrongCell[] = [];
     const scopes = specScopes(ctx.operations);
-    const rows = await mapLimit(scopes, SCOPE_KEYS_AT_ONCE, async (scope) => row(ctx, await createMatrixKey(ctx, ids.workspace_id!, "admin", [scope]), ids), ctx.signal);
-    for (const [index, cells] of rows.entries()) for (const cell of cells ?? []) wrong.push({ ...cell, message: `[${scopes[index]}] ${cell.message}` });
+    const rows = await mapLimit(
+      scopes,
+      SCOPE_KEYS_AT_ONCE,
+      async (scope) => row(ctx, await createMatrixKey(ctx, ids.workspace_id!, "admin", [scope]), ids),
+      ctx.signal,
+    );
+    for (const [index, cells] of rows.entries())
+      for (const cell of cells ?? []) wrong.push({ ...cell, message: `[${scopes[index]}] ${cell.message}` });
     ctx.fact("authz", `${scopes.length} single-scope keys × ${ctx.operations.length} operations`);
     verdict("single-scope keys", wrong, scopes.length * ctx.operations.length);
   },

@@ -4,7 +4,12 @@
 import type { Check } from "../check.ts";
 import { solanaAddress, tronAddress, tronAddressSameKey } from "./addresses.ts";
 import { solanaSignMessage, solanaSignTransaction } from "./signing.ts";
-import { solanaDepositConfirmation, solanaDepositDetected, solanaSendTransaction, solanaWithdrawal } from "./solana-money.ts";
+import {
+  solanaDepositConfirmation,
+  solanaDepositDetected,
+  solanaSendTransaction,
+  solanaWithdrawal,
+} from "./solana-money.ts";
 
 export const chainsChecks: readonly Check[] = [
   solanaAddress,

@@ -1,7 +1,8 @@
 // Refusals of an unknown wallet and of an invalid body.
-import { expectError } from "../expect.ts";
+
 import { fillPath } from "../../transport/api.ts";
 import type { Check } from "../check.ts";
+import { expectError } from "../expect.ts";
 import { unknownWalletId } from "./samples.ts";
 
 export const notFoundOverview: Check = {
@@ -15,7 +16,11 @@ export const notFoundOverview: Check = {
   sends: "getWalletOverview of a wallet id nobody has, signed",
   async run(ctx) {
     const op = ctx.operation("getWalletOverview");
-    const ex = await ctx.api.send({ method: op.method, path: fillPath(op, { wallet_id: unknownWalletId() }), credentials: ctx.config.admin });
+    const ex = await ctx.api.send({
+      method: op.method,
+      path: fillPath(op, { wallet_id: unknownWalletId() }),
+      credentials: ctx.config.admin,
+    });
     expectError(ex, 404, undefined, "the overview of an unknown wallet");
   },
 };
@@ -30,8 +35,17 @@ export const invalidBody: Check = {
   sends: "createWallet with a body that is not JSON, then with a name that is a number",
   async run(ctx) {
     const op = ctx.operation("createWallet");
-    for (const [body, what] of [["{not json", "a body that is not JSON"], ['{"name":123}', "a name that is not a string"]] as const) {
-      const ex = await ctx.api.send({ method: op.method, path: op.path, body, credentials: ctx.config.admin, headers: { "content-type": "application/json" } });
+    for (const [body, what] of [
+      ["{not json", "a body that is not JSON"],
+      ['{"name":123}', "a name that is not a string"],
+    ] as const) {
+      const ex = await ctx.api.send({
+        method: op.method,
+        path: op.path,
+        body,
+        credentials: ctx.config.admin,
+        headers: { "content-type": "application/json" },
+      });
       expectError(ex, 400, 400, `createWallet with ${what}`);
     }
   },

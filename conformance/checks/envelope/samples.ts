@@ -5,8 +5,8 @@ import { CheckContext, type Suite } from "../../run/context.ts";
 import type { OperationInfo } from "../../run/operations.ts";
 import { findOperation, isRead } from "../../run/operations.ts";
 import type { HttpExchange } from "../../transport/probe.ts";
-import { knownIds, mapLimit, operationsInScope, planRequest } from "../request-plans.ts";
 import { sendCase, signed } from "../auth/matrix.ts";
+import { knownIds, mapLimit, operationsInScope, planRequest } from "../request-plans.ts";
 
 export interface Sample {
   op: OperationInfo;
@@ -44,9 +44,17 @@ async function gather(ctx: CheckContext): Promise<Sample[]> {
   const overview = findOperation(ctx.operations, "getWalletOverview") ?? reads[0];
   if (overview) {
     const unauth = planRequest(overview, ids);
-    out.push({ op: overview, label: `${overview.operationId} without credentials`, ex: await sendCase(ctx, unauth, { label: "none", headers: {} }) });
+    out.push({
+      op: overview,
+      label: `${overview.operationId} without credentials`,
+      ex: await sendCase(ctx, unauth, { label: "none", headers: {} }),
+    });
     const missing = planRequest(overview, { ...ids, wallet_id: unknownWalletId() });
-    out.push({ op: overview, label: `${overview.operationId} of an unknown wallet`, ex: await sendCase(ctx, missing, { label: "signed", headers: signed(missing, ctx.config.admin) }) });
+    out.push({
+      op: overview,
+      label: `${overview.operationId} of an unknown wallet`,
+      ex: await sendCase(ctx, missing, { label: "signed", headers: signed(missing, ctx.config.admin) }),
+    });
   }
   return out;
 }

@@ -4,6 +4,7 @@
 // smallest case that still fails the same way and names the seed that reproduces it.
 // Safety: operations that move funds, sign, delete or mint credentials get only invalid cases, with
 // ids nobody has, unless --allow-writes (test networks and sandboxes only).
-export { judgeAnswer } from "./one-case.ts";
+
 export { isGuarded } from "./guarded.ts";
-export { fuzzChecks, type FuzzOptions } from "./operation-checks.ts";
+export { judgeAnswer } from "./one-case.ts";
+export { type FuzzOptions, fuzzChecks } from "./operation-checks.ts";

@@ -1,13 +1,14 @@
 // One fuzz check per operation (`certify --fuzz N`).
-import type { CheckContext } from "../../run/context.ts";
+
 import { drawCase } from "../../fuzz/cases.ts";
 import { Prng } from "../../fuzz/prng.ts";
+import type { CheckContext } from "../../run/context.ts";
 import type { OperationInfo } from "../../run/operations.ts";
-import { CheckFailed } from "../outcome.ts";
 import type { Check } from "../check.ts";
+import { CheckFailed } from "../outcome.ts";
 import type { Level } from "../types.ts";
 import { isGuarded } from "./guarded.ts";
-import { describe, attempt } from "./one-case.ts";
+import { attempt, describe } from "./one-case.ts";
 import { shrink } from "./shrink.ts";
 
 export interface FuzzOptions {
@@ -27,7 +28,12 @@ const ID_FIXTURES = ["workspace", "wallet", "asset"] as const;
  * One check per operation. At --level full every operation, MUST. At --level seed only the seed's
  * operations, as SHOULD: the seed states the envelope of answers, not how invalid input is refused.
  */
-export function fuzzChecks(operations: OperationInfo[], options: FuzzOptions, level: Level = "full", after: string[] = []): Check[] {
+export function fuzzChecks(
+  operations: OperationInfo[],
+  options: FuzzOptions,
+  level: Level = "full",
+  after: string[] = [],
+): Check[] {
   const deadline = options.timeSeconds !== undefined ? Date.now() + options.timeSeconds * 1000 : undefined;
   const inScope = level === "full" ? operations : operations.filter((op) => op.source === "seed");
   return inScope.map((op) => ({
@@ -48,7 +54,12 @@ export function fuzzChecks(operations: OperationInfo[], options: FuzzOptions, le
   }));
 }
 
-async function fuzzOperation(ctx: CheckContext, operationId: string, options: FuzzOptions, deadline?: number): Promise<void> {
+async function fuzzOperation(
+  ctx: CheckContext,
+  operationId: string,
+  options: FuzzOptions,
+  deadline?: number,
+): Promise<void> {
   const op = ctx.operation(operationId);
   const guarded = isGuarded(op) && !options.allowWrites;
   const prng = new Prng(options.seed, op.operationId);
@@ -66,10 +77,23 @@ async function fuzzOperation(ctx: CheckContext, operationId: string, options: Fu
     const smallest = await shrink(ctx, op, c, failure);
     throw new CheckFailed(
       `${smallest.failure.message} — ${describe(smallest.case)}; seed ${options.seed}, case ${index} (reproduce: --fuzz ${options.cases} --seed ${options.seed} --only fuzz)`,
-      { ...smallest.failure.evidence, details: { seed: options.seed, case: index, valid: smallest.case.valid, reason: smallest.case.reason, mutation: smallest.case.mutation, shrinkSteps: smallest.steps } },
+      {
+        ...smallest.failure.evidence,
+        details: {
+          seed: options.seed,
+          case: index,
+          valid: smallest.case.valid,
+          reason: smallest.case.reason,
+          mutation: smallest.case.mutation,
+          shrinkSteps: smallest.steps,
+        },
+      },
     );
   }
-  ctx.fact("fuzz", `${sent} cases (${valid} valid, ${sent - valid} invalid), seed ${options.seed}${guarded ? ", invalid only (guarded; --allow-writes)" : ""}`);
+  ctx.fact(
+    "fuzz",
+    `${sent} cases (${valid} valid, ${sent - valid} invalid), seed ${options.seed}${guarded ? ", invalid only (guarded; --allow-writes)" : ""}`,
+  );
 }
 
 async function knownIds(ctx: CheckContext): Promise<Record<string, string>> {

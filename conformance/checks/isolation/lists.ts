@@ -1,11 +1,12 @@
 // The other workspace's own lists with its own key: none may show a record of the first workspace.
 // Every read whose path names at most a workspace (given the other workspace's id) is asked, and its
 // answer searched for the first workspace's id and the ids of every record the run holds there.
-import type { Check } from "../check.ts";
+
 import type { CheckContext } from "../../run/context.ts";
 import { isRead, pathParams } from "../../run/operations.ts";
-import { skip } from "../outcome.ts";
+import type { Check } from "../check.ts";
 import { readList } from "../list-reader.ts";
+import { skip } from "../outcome.ts";
 import { recordsOf } from "./records.ts";
 import { fromExchange, verdict, type WrongCell } from "./verdict.ts";
 
@@ -13,19 +14,33 @@ export const listsExcludeOther: Check = {
   id: "isolation.lists-exclude-other",
   statements: ["s1.mpc-wallets-in-workspace"],
   group: "isolation",
-  title: "Another workspace's lists (wallets, transactions, webhooks, deliveries, keys, audit) show none of this workspace's records",
+  title:
+    "Another workspace's lists (wallets, transactions, webhooks, deliveries, keys, audit) show none of this workspace's records",
   severity: "MUST",
   seedRef: "§1 (wallets and webhooks are a workspace's); assumed: the list operations of the spec; OWASP API1:2023",
   level: "full",
   requires: ["other-tenant", "workspace"],
-  awaits: ["wallet", "asset", "peer-asset", "money-funds", "withdrawal", "webhook", "delivery", "viewer-key", "scoped-key", "deposit"],
+  awaits: [
+    "wallet",
+    "asset",
+    "peer-asset",
+    "money-funds",
+    "withdrawal",
+    "webhook",
+    "delivery",
+    "viewer-key",
+    "scoped-key",
+    "deposit",
+  ],
   timeoutScale: 3,
   sends: "every list of the other workspace with its own key, looking for this workspace's id and record ids",
   async run(ctx) {
     const other = await ctx.need("other-tenant");
-    if (!other.workspaceId) skip("the other workspace's id is not known: pass --other-workspace-id", "--other-workspace-id");
+    if (!other.workspaceId)
+      skip("the other workspace's id is not known: pass --other-workspace-id", "--other-workspace-id");
     const ours = await ownIds(ctx);
-    if (other.workspaceId === ours[0]) skip("--other-workspace-id names this workspace: isolation cannot be told apart");
+    if (other.workspaceId === ours[0])
+      skip("--other-workspace-id names this workspace: isolation cannot be told apart");
     const wrong: WrongCell[] = [];
     const notJudged: string[] = [];
     let tried = 0;
@@ -40,13 +55,28 @@ export const listsExcludeOther: Check = {
       }
       tried++;
       // A paged list is read to its end: a leaked record may sit past the first page.
-      const rest = op.pagination ? await readList(ctx, op.operationId, args).then((r) => JSON.stringify(r.items), () => "") : "";
+      const rest = op.pagination
+        ? await readList(ctx, op.operationId, args).then(
+            (r) => JSON.stringify(r.items),
+            () => "",
+          )
+        : "";
       const text = `${ex.response.text}${rest}`.toLowerCase();
       const seen = ours.filter((id) => text.includes(id.toLowerCase()));
-      if (seen.length > 0) wrong.push(fromExchange(ex, `${op.operationId} of the other workspace shows ${seen.slice(0, 3).join(", ")} of this one`));
+      if (seen.length > 0)
+        wrong.push(
+          fromExchange(ex, `${op.operationId} of the other workspace shows ${seen.slice(0, 3).join(", ")} of this one`),
+        );
     }
-    ctx.fact("isolation", `${tried} reads of the other workspace searched for ${ours.length} ids of this one${notJudged.length ? `; not judged: ${notJudged.join(", ")}` : ""}`);
-    if (tried === 0) skip(`none of the other workspace's own reads succeeded (${notJudged.join(", ")}): check --other-workspace-id`, "--other-workspace-id");
+    ctx.fact(
+      "isolation",
+      `${tried} reads of the other workspace searched for ${ours.length} ids of this one${notJudged.length ? `; not judged: ${notJudged.join(", ")}` : ""}`,
+    );
+    if (tried === 0)
+      skip(
+        `none of the other workspace's own reads succeeded (${notJudged.join(", ")}): check --other-workspace-id`,
+        "--other-workspace-id",
+      );
     verdict("the other workspace's reads", wrong, tried);
   },
 };
@@ -56,7 +86,13 @@ async function ownIds(ctx: CheckContext): Promise<string[]> {
   const records = await recordsOf(ctx);
   const ids = new Set<string>(Object.values(records).filter((v): v is string => typeof v === "string"));
   const add = (v: string | undefined) => v && ids.add(v);
-  const [peer, money, viewer, scoped, deposit] = await Promise.all([ctx.settle("peer-asset"), ctx.settle("money-funds"), ctx.settle("viewer-key"), ctx.settle("scoped-key"), ctx.settle("deposit")]);
+  const [peer, money, viewer, scoped, deposit] = await Promise.all([
+    ctx.settle("peer-asset"),
+    ctx.settle("money-funds"),
+    ctx.settle("viewer-key"),
+    ctx.settle("scoped-key"),
+    ctx.settle("deposit"),
+  ]);
   if (peer.ok) add(peer.value.walletId);
   if (money.ok) add(money.value.asset.walletId);
   if (viewer.ok && !ctx.config.viewer) add(viewer.value.apiKey);

@@ -1,15 +1,18 @@
 // The first workspace's records the isolation checks address: the ones the run created or was
 // given, never invented ids (a refusal of an id nobody has says nothing about isolation), and how a
 // request to them is filled in.
-import type { CallArgs, CheckContext } from "../../run/context.ts";
-import { inputSchema } from "../../fuzz/schema.ts";
+
 import { Prng } from "../../fuzz/prng.ts";
+import { inputSchema } from "../../fuzz/schema.ts";
 import { validValue } from "../../fuzz/values.ts";
+import type { CallArgs, CheckContext } from "../../run/context.ts";
 import type { OperationInfo } from "../../run/operations.ts";
 import { pathParams } from "../../run/operations.ts";
 
 /** Path parameters that name a record of the first workspace, by the parameter's name. */
-export type Records = Partial<Record<"workspace_id" | "wallet_id" | "asset_id" | "withdrawal_id" | "webhook_id" | "delivery_id" | "key_id", string>>;
+export type Records = Partial<
+  Record<"workspace_id" | "wallet_id" | "asset_id" | "withdrawal_id" | "webhook_id" | "delivery_id" | "key_id", string>
+>;
 
 /** The records the run holds (created at --level full, given by flags at --level seed). */
 export async function recordsOf(ctx: CheckContext): Promise<Records> {

@@ -6,20 +6,20 @@
 // made for the purpose when the run creates records: a webhook of the run, a pending withdrawal to a
 // burn address, an API key; all marked and removed at the end.
 import { randomInt, randomUUID } from "node:crypto";
-import type { Check } from "../check.ts";
-import type { CallArgs, CheckContext, Suite } from "../../run/context.ts";
-import type { Credentials } from "../../run/config.ts";
-import { registerWebhook } from "../../provision/webhook.ts";
-import { firstString } from "../../provision/util.ts";
-import { readList } from "../list-reader.ts";
-import { inputSchema } from "../../fuzz/schema.ts";
 import { Prng } from "../../fuzz/prng.ts";
+import { inputSchema } from "../../fuzz/schema.ts";
 import { validValue } from "../../fuzz/values.ts";
+import { firstString } from "../../provision/util.ts";
+import { registerWebhook } from "../../provision/webhook.ts";
+import type { Credentials } from "../../run/config.ts";
+import type { CallArgs, CheckContext, Suite } from "../../run/context.ts";
 import { findOperation, isRead, type OperationInfo } from "../../run/operations.ts";
-import { skip } from "../outcome.ts";
 import type { HttpExchange } from "../../transport/probe.ts";
+import type { Check } from "../check.ts";
+import { readList } from "../list-reader.ts";
+import { skip } from "../outcome.ts";
 import { operationsInScope } from "../request-plans.ts";
-import { addressable, recordsOf, requestFor, type Records } from "./records.ts";
+import { addressable, type Records, recordsOf, requestFor } from "./records.ts";
 import { fromExchange, refusalProblem, verdict, type WrongCell } from "./verdict.ts";
 
 const BURN = "0x000000000000000000000000000000000000dEaD";
@@ -39,14 +39,17 @@ export const writesRefused: Check = {
   skipsWithout: [["webhook", "delivery"]],
   statements: ["s1.mpc-wallets-in-workspace", "s1.webhooks-registered", "s5.access-api-key"],
   group: "isolation",
-  title: "Another workspace's key changes none of this workspace's records: each write to them is refused (4xx, not 401) and changes nothing",
+  title:
+    "Another workspace's key changes none of this workspace's records: each write to them is refused (4xx, not 401) and changes nothing",
   severity: "MUST",
-  seedRef: "§1 (wallets, withdrawals, webhooks and deliveries are a workspace's); §4 operations 6-7; §5 (the API key identifies who calls); OWASP API1:2023",
+  seedRef:
+    "§1 (wallets, withdrawals, webhooks and deliveries are a workspace's); §4 operations 6-7; §5 (the API key identifies who calls); OWASP API1:2023",
   level: "seed",
   requires: ["other-tenant", "workspace"],
   awaits: ["wallet", "asset", "webhook", "delivery", "deposit"],
   timeoutScale: 4,
-  sends: "the writes to this workspace's records with the other workspace's key (seed level: operations 6 and 7; full level: every write, aimed at records made for the purpose), then reads with this workspace's key to see nothing changed",
+  sends:
+    "the writes to this workspace's records with the other workspace's key (seed level: operations 6 and 7; full level: every write, aimed at records made for the purpose), then reads with this workspace's key to see nothing changed",
   async run(ctx) {
     const other = await ctx.need("other-tenant");
     const records = await recordsOf(ctx);
@@ -54,7 +57,11 @@ export const writesRefused: Check = {
     try {
       const made = ctx.suite.supply === "create" ? await targets(ctx, undo) : {};
       const cells = writeCells({ ctx, r: { ...records, ...made.records }, made });
-      if (cells.length === 0) skip("no write to the workspace's records could be addressed: pass --webhook-id and --delivery-id (or --level full)", "--webhook-id and --delivery-id");
+      if (cells.length === 0)
+        skip(
+          "no write to the workspace's records could be addressed: pass --webhook-id and --delivery-id (or --level full)",
+          "--webhook-id and --delivery-id",
+        );
       const wrong: WrongCell[] = [];
       for (const cell of cells) {
         const sent = await ctx.sendJudged(cell.op.operationId, cell.args, other.credentials);
@@ -67,10 +74,16 @@ export const writesRefused: Check = {
           continue;
         }
         const changed = await cell.changed?.();
-        if (changed) wrong.push(fromExchange(ex, `${cell.op.operationId} was refused with HTTP ${ex.response.status}, yet ${changed}`));
+        if (changed)
+          wrong.push(
+            fromExchange(ex, `${cell.op.operationId} was refused with HTTP ${ex.response.status}, yet ${changed}`),
+          );
       }
       const tried = cells.filter((c) => !ctx.skippedCells.some((s) => s.cell === c.op.operationId));
-      ctx.fact("isolation", `${tried.length} writes tried with the other workspace's key: ${tried.map((c) => c.op.operationId).join(", ")}`);
+      ctx.fact(
+        "isolation",
+        `${tried.length} writes tried with the other workspace's key: ${tried.map((c) => c.op.operationId).join(", ")}`,
+      );
       if (tried.length === 0) skip(`no write could be judged: ${ctx.notJudged()}`);
       verdict("writes to this workspace's records with another workspace's key", wrong, tried.length);
     } finally {
@@ -112,14 +125,25 @@ async function targets(ctx: CheckContext, undo: Array<() => Promise<unknown>>): 
   const pendingWithdrawal = funded ? await createPendingWithdrawal(ctx) : undefined;
   if (pendingWithdrawal) {
     records.withdrawal_id = pendingWithdrawal.id;
-    undo.push(() => ctx.call("rejectWithdrawal", { params: { withdrawal_id: pendingWithdrawal.id }, body: { reason: "custody certify isolation" } }));
+    undo.push(() =>
+      ctx.call("rejectWithdrawal", {
+        params: { withdrawal_id: pendingWithdrawal.id },
+        body: { reason: "custody certify isolation" },
+      }),
+    );
   }
   return { records, funded, ...(key ? { key } : {}), ...(pendingWithdrawal ? { pendingWithdrawal } : {}) };
 }
 
-async function createTargetKey(ctx: CheckContext, workspaceId: string): Promise<{ id: string; credentials: Credentials } | undefined> {
+async function createTargetKey(
+  ctx: CheckContext,
+  workspaceId: string,
+): Promise<{ id: string; credentials: Credentials } | undefined> {
   if (!findOperation(ctx.operations, "createApiKey")) return undefined;
-  const ex = await ctx.call("createApiKey", { params: { workspace_id: workspaceId }, body: { name: ctx.suite.marker.name("isolation-key"), role: "viewer", scopes: ["balances:read"] } });
+  const ex = await ctx.call("createApiKey", {
+    params: { workspace_id: workspaceId },
+    body: { name: ctx.suite.marker.name("isolation-key"), role: "viewer", scopes: ["balances:read"] },
+  });
   const data = dataOf(ex);
   const secret = firstString(data, "secret", "api_secret");
   const apiKey = firstString(data, "api_key", "key_id", "id");
@@ -127,7 +151,9 @@ async function createTargetKey(ctx: CheckContext, workspaceId: string): Promise<
   ctx.redactor.addKeyId(apiKey);
   const id = firstString(data, "id", "key_id") ?? apiKey;
   if (ex.response.status >= 300 || !id || !secret || !apiKey) return undefined;
-  ctx.suite.removeAtEnd(`API key ${id} (isolation)`, "revokeApiKey", { params: { workspace_id: workspaceId, key_id: id } });
+  ctx.suite.removeAtEnd(`API key ${id} (isolation)`, "revokeApiKey", {
+    params: { workspace_id: workspaceId, key_id: id },
+  });
   return { id, credentials: { apiKey, apiSecret: secret } };
 }
 
@@ -137,16 +163,29 @@ async function createPendingWithdrawal(ctx: CheckContext): Promise<{ id: string;
   if (!asset.ok) return undefined;
   const ex = await ctx.call("createWithdrawal", {
     params: { wallet_id: asset.value.walletId },
-    body: { asset_id: asset.value.assetId, amount: "0.0001", recipient_address: BURN, notes: ctx.suite.marker.description("isolation target") },
+    body: {
+      asset_id: asset.value.assetId,
+      amount: "0.0001",
+      recipient_address: BURN,
+      notes: ctx.suite.marker.description("isolation target"),
+    },
     headers: { "Idempotency-Key": `certify-${randomUUID()}` },
   });
   const data = dataOf(ex);
   const w = (data?.withdrawal ?? data) as Record<string, unknown> | undefined;
   const id = firstString(w, "id", "withdrawal_id");
   if (ex.response.status >= 300 || !id) return undefined;
-  ctx.suite.removeAtEnd(`withdrawal ${id} (isolation, pending)`, "rejectWithdrawal", { params: { withdrawal_id: id }, body: { reason: "custody certify" } });
+  ctx.suite.removeAtEnd(`withdrawal ${id} (isolation, pending)`, "rejectWithdrawal", {
+    params: { withdrawal_id: id },
+    body: { reason: "custody certify" },
+  });
   if (data?.auto_approved === true) return undefined;
-  return { id, status: (await ownData(ctx, "getWithdrawal", { params: { withdrawal_id: id } }) as Record<string, unknown> | undefined)?.status ?? w?.status };
+  return {
+    id,
+    status:
+      ((await ownData(ctx, "getWithdrawal", { params: { withdrawal_id: id } })) as Record<string, unknown> | undefined)
+        ?.status ?? w?.status,
+  };
 }
 
 interface CellContext {
@@ -174,7 +213,12 @@ function writeCells(c: CellContext): WriteCell[] {
   return cells;
 }
 
-type Special = { body?: unknown; headers?: Record<string, string>; changed?: WriteCell["changed"]; created?: WriteCell["created"] };
+type Special = {
+  body?: unknown;
+  headers?: Record<string, string>;
+  changed?: WriteCell["changed"];
+  created?: WriteCell["created"];
+};
 
 /**
  * The writes whose request or aftermath the suite knows: a valid body (the one the run itself sends
@@ -193,18 +237,29 @@ const SPECIAL: Record<string, (c: CellContext) => Special | null> = {
       headers: { "Idempotency-Key": `certify-${randomUUID()}` },
       changed: async () => {
         const list = await ownList(ctx, "listWalletWithdrawals", { params: { wallet_id: r.wallet_id! } });
-        const exists = Array.isArray(list) && list.some((w) => Number((w as Record<string, unknown>).amount) === Number(amount));
+        const exists =
+          Array.isArray(list) && list.some((w) => Number((w as Record<string, unknown>).amount) === Number(amount));
         return exists ? `a withdrawal of ${amount} from wallet ${r.wallet_id} exists` : undefined;
       },
       created: (ex) => {
         const w = (dataOf(ex)?.withdrawal ?? dataOf(ex)) as Record<string, unknown> | undefined;
         const id = firstString(w, "id", "withdrawal_id");
-        if (id) ctx.suite.removeAtEnd(`withdrawal ${id} (made with the other workspace's key)`, "rejectWithdrawal", { params: { withdrawal_id: id }, body: { reason: "custody certify" } });
+        if (id)
+          ctx.suite.removeAtEnd(`withdrawal ${id} (made with the other workspace's key)`, "rejectWithdrawal", {
+            params: { withdrawal_id: id },
+            body: { reason: "custody certify" },
+          });
       },
     };
   },
-  approveWithdrawal: ({ ctx, made }) => (made.pendingWithdrawal ? { body: { comment: "custody certify isolation" }, changed: statusKept(ctx, made.pendingWithdrawal) } : null),
-  rejectWithdrawal: ({ ctx, made }) => (made.pendingWithdrawal ? { body: { reason: "custody certify isolation" }, changed: statusKept(ctx, made.pendingWithdrawal) } : null),
+  approveWithdrawal: ({ ctx, made }) =>
+    made.pendingWithdrawal
+      ? { body: { comment: "custody certify isolation" }, changed: statusKept(ctx, made.pendingWithdrawal) }
+      : null,
+  rejectWithdrawal: ({ ctx, made }) =>
+    made.pendingWithdrawal
+      ? { body: { reason: "custody certify isolation" }, changed: statusKept(ctx, made.pendingWithdrawal) }
+      : null,
   createWebhook: ({ ctx, r }) => {
     const url = receiverUrl(ctx.suite, "isolationforeign");
     if (!url) return null;
@@ -212,11 +267,16 @@ const SPECIAL: Record<string, (c: CellContext) => Special | null> = {
       body: { url, event_types: ["wallet.created"], description: ctx.suite.marker.description("isolation") },
       changed: async () => {
         const list = await ownList(ctx, "listWebhooks", { params: { workspace_id: r.workspace_id! } });
-        return Array.isArray(list) && list.some((w) => (w as Record<string, unknown>).url === url) ? `a webhook to ${url} is registered in the workspace` : undefined;
+        return Array.isArray(list) && list.some((w) => (w as Record<string, unknown>).url === url)
+          ? `a webhook to ${url} is registered in the workspace`
+          : undefined;
       },
       created: (ex) => {
         const id = firstString(dataOf(ex), "id", "webhook_id");
-        if (id) ctx.suite.removeAtEnd(`webhook ${id} (made with the other workspace's key)`, "deleteWebhook", { params: { workspace_id: r.workspace_id, webhook_id: id } });
+        if (id)
+          ctx.suite.removeAtEnd(`webhook ${id} (made with the other workspace's key)`, "deleteWebhook", {
+            params: { workspace_id: r.workspace_id, webhook_id: id },
+          });
       },
     };
   },
@@ -224,7 +284,10 @@ const SPECIAL: Record<string, (c: CellContext) => Special | null> = {
     changed: async () => {
       if (ctx.level !== "full") return undefined;
       const list = await ownList(ctx, "listWebhooks", { params: { workspace_id: r.workspace_id! } });
-      return Array.isArray(list) && !list.some((w) => firstString(w as Record<string, unknown>, "id", "webhook_id") === r.webhook_id) ? `webhook ${r.webhook_id} is gone` : undefined;
+      return Array.isArray(list) &&
+        !list.some((w) => firstString(w as Record<string, unknown>, "id", "webhook_id") === r.webhook_id)
+        ? `webhook ${r.webhook_id} is gone`
+        : undefined;
     },
   }),
   createApiKey: ({ ctx, r }) => {
@@ -233,13 +296,18 @@ const SPECIAL: Record<string, (c: CellContext) => Special | null> = {
       body: { name, role: "viewer", scopes: ["balances:read"] },
       changed: async () => {
         const list = await ownList(ctx, "listApiKeys", { params: { workspace_id: r.workspace_id! } });
-        return Array.isArray(list) && list.some((k) => (k as Record<string, unknown>).name === name) ? `an API key named ${name} exists in the workspace` : undefined;
+        return Array.isArray(list) && list.some((k) => (k as Record<string, unknown>).name === name)
+          ? `an API key named ${name} exists in the workspace`
+          : undefined;
       },
       created: (ex) => {
         const data = dataOf(ex);
         ctx.redactor.addSecret(firstString(data, "secret", "api_secret"));
         const id = firstString(data, "id", "key_id");
-        if (id) ctx.suite.removeAtEnd(`API key ${id} (made with the other workspace's key)`, "revokeApiKey", { params: { workspace_id: r.workspace_id, key_id: id } });
+        if (id)
+          ctx.suite.removeAtEnd(`API key ${id} (made with the other workspace's key)`, "revokeApiKey", {
+            params: { workspace_id: r.workspace_id, key_id: id },
+          });
       },
     };
   },
@@ -249,7 +317,10 @@ const SPECIAL: Record<string, (c: CellContext) => Special | null> = {
     return {
       changed: async () => {
         if (!r.wallet_id) return undefined;
-        const ex = await ctx.call("getWalletOverview", { params: { wallet_id: r.wallet_id }, credentials: key.credentials });
+        const ex = await ctx.call("getWalletOverview", {
+          params: { wallet_id: r.wallet_id },
+          credentials: key.credentials,
+        });
         return ex.response.status === 401 ? `API key ${r.key_id} no longer authenticates` : undefined;
       },
     };
@@ -259,9 +330,13 @@ const SPECIAL: Record<string, (c: CellContext) => Special | null> = {
 /** The withdrawal still has the status it had before the other key tried to approve or reject it. */
 function statusKept(ctx: CheckContext, withdrawal: { id: string; status: unknown }): WriteCell["changed"] {
   return async () => {
-    const data = (await ownData(ctx, "getWithdrawal", { params: { withdrawal_id: withdrawal.id } })) as Record<string, unknown> | undefined;
+    const data = (await ownData(ctx, "getWithdrawal", { params: { withdrawal_id: withdrawal.id } })) as
+      | Record<string, unknown>
+      | undefined;
     const status = data?.status;
-    return status !== undefined && status !== withdrawal.status ? `withdrawal ${withdrawal.id} went from ${String(withdrawal.status)} to ${String(status)}` : undefined;
+    return status !== undefined && status !== withdrawal.status
+      ? `withdrawal ${withdrawal.id} went from ${String(withdrawal.status)} to ${String(status)}`
+      : undefined;
   };
 }
 
@@ -284,7 +359,11 @@ function headersFor(op: OperationInfo): Record<string, string> | undefined {
   if (!schema) return undefined;
   const value = validValue(schema, new Prng("isolation", `${op.operationId}/headers`));
   if (!value || typeof value !== "object") return undefined;
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]),
+  );
 }
 
 function receiverUrl(suite: Suite, channel: string): string | undefined {

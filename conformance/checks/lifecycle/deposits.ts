@@ -1,8 +1,8 @@
 // Deposits: the address, detection, confirmation, and the balance the chain shows.
-import { type CheckContext } from "../../run/context.ts";
-import { fail, skip } from "../outcome.ts";
+import type { CheckContext } from "../../run/context.ts";
 import { eventIdOf, type ReceivedDelivery } from "../../transport/receiver.ts";
 import type { Check } from "../check.ts";
+import { fail, skip } from "../outcome.ts";
 import { decimalToUnits, unitsToDecimal } from "../units.ts";
 import { owned } from "./owned.ts";
 
@@ -37,11 +37,15 @@ export const depositDetected: Check = {
   level: "full",
   requires: ["faucet", "receiver", "webhook"],
   timeoutScale: 4,
-  sends: "a transfer from the faucet key to the deposit address (over the target's node access); waits for deposit.pending",
+  sends:
+    "a transfer from the faucet key to the deposit address (over the target's node access); waits for deposit.pending",
   async run(ctx) {
     const deposit = await owned(ctx, "deposit");
     if (!deposit.webhookWatched) skip("deposit events could not be watched (no webhook of ours)");
-    if (!deposit.pendingEvent) fail(`no deposit.pending event mentioning transaction ${deposit.txHash} arrived`, { details: { tx_hash: deposit.txHash } });
+    if (!deposit.pendingEvent)
+      fail(`no deposit.pending event mentioning transaction ${deposit.txHash} arrived`, {
+        details: { tx_hash: deposit.txHash },
+      });
     if (deposit.confirmedEvent) {
       const order = await madeInOrder(ctx, deposit.pendingEvent, deposit.confirmedEvent);
       if (order) fail(order, { details: { tx_hash: deposit.txHash } });
@@ -58,20 +62,32 @@ const POSTED_TOGETHER_MS = 1_000;
  * makes both events at once and posts them together, so their arrival order proves nothing. Only
  * when the log does not say is the arrival order used, and then only a clear gap.
  */
-async function madeInOrder(ctx: CheckContext, pending: ReceivedDelivery, confirmed: ReceivedDelivery): Promise<string | undefined> {
+async function madeInOrder(
+  ctx: CheckContext,
+  pending: ReceivedDelivery,
+  confirmed: ReceivedDelivery,
+): Promise<string | undefined> {
   const made = await createdAtOf(ctx, [eventIdOf(pending), eventIdOf(confirmed)]);
   if (made[0] !== undefined && made[1] !== undefined) {
-    return made[1] < made[0] ? `the delivery log made deposit.confirmed (${new Date(made[1]).toISOString()}) before deposit.pending (${new Date(made[0]).toISOString()})` : undefined;
+    return made[1] < made[0]
+      ? `the delivery log made deposit.confirmed (${new Date(made[1]).toISOString()}) before deposit.pending (${new Date(made[0]).toISOString()})`
+      : undefined;
   }
-  return pending.receivedAt - confirmed.receivedAt > POSTED_TOGETHER_MS ? `deposit.confirmed arrived ${pending.receivedAt - confirmed.receivedAt} ms before deposit.pending` : undefined;
+  return pending.receivedAt - confirmed.receivedAt > POSTED_TOGETHER_MS
+    ? `deposit.confirmed arrived ${pending.receivedAt - confirmed.receivedAt} ms before deposit.pending`
+    : undefined;
 }
 
 /** created_at (epoch ms) of the logged deliveries of these events to the run's webhook, where the log has them. */
 async function createdAtOf(ctx: CheckContext, eventIds: Array<string | undefined>): Promise<Array<number | undefined>> {
   const workspace = await ctx.settle("workspace");
   const webhook = await ctx.settle("webhook");
-  if (!workspace.ok || !webhook.ok || !ctx.operations.some((op) => op.operationId === "listWebhookDeliveries")) return eventIds.map(() => undefined);
-  const ex = await ctx.call("listWebhookDeliveries", { params: { workspace_id: workspace.value }, query: { webhook_id: webhook.value.id } });
+  if (!workspace.ok || !webhook.ok || !ctx.operations.some((op) => op.operationId === "listWebhookDeliveries"))
+    return eventIds.map(() => undefined);
+  const ex = await ctx.call("listWebhookDeliveries", {
+    params: { workspace_id: workspace.value },
+    query: { webhook_id: webhook.value.id },
+  });
   const list = ex.response.status === 200 ? (JSON.parse(ex.response.text) as { data?: unknown }).data : undefined;
   const items = (Array.isArray(list) ? list : []) as Array<Record<string, unknown>>;
   return eventIds.map((id) => {
@@ -83,7 +99,14 @@ async function createdAtOf(ctx: CheckContext, eventIds: Array<string | undefined
 
 export const depositConfirmation: Check = {
   id: "lifecycle.deposit-confirmation",
-  statements: ["s1.deposits-no-approval", "s1.deposit-detected-then-confirmed", "s1.approvals-outbound-only", "s3.deposit-balance-when-confirmed", "s3.deposit-no-approval", "s4.op2-wallet-asset-balance"],
+  statements: [
+    "s1.deposits-no-approval",
+    "s1.deposit-detected-then-confirmed",
+    "s1.approvals-outbound-only",
+    "s3.deposit-balance-when-confirmed",
+    "s3.deposit-no-approval",
+    "s4.op2-wallet-asset-balance",
+  ],
   awaits: ["deposit"],
   group: "lifecycle",
   title: "A deposit reaches the balance only after its confirmations, without any approval",
@@ -97,7 +120,10 @@ export const depositConfirmation: Check = {
     const d = await owned(ctx, "deposit");
     const last = d.observations[d.observations.length - 1];
     if (!d.reflected) {
-      fail(`the balance never showed the deposit of ${d.amount} (last seen ${JSON.stringify(last?.balance)})`, last?.evidence);
+      fail(
+        `the balance never showed the deposit of ${d.amount} (last seen ${JSON.stringify(last?.balance)})`,
+        last?.evidence,
+      );
     }
     for (const obs of d.observations) {
       const units = decimalToUnits(obs.balance, d.decimals);
@@ -128,9 +154,16 @@ export const balanceMatchesChain: Check = {
     const d = await ctx.need("deposit");
     if (!d.reflected) skip("the deposit never reached the balance (see lifecycle.deposit-confirmation)");
     const api = decimalToUnits(d.apiBalance, d.decimals);
-    if (api === undefined || d.chainBalanceUnits === undefined) fail(`cannot compare: API balance ${JSON.stringify(d.apiBalance)}, chain ${String(d.chainBalanceUnits)}`, d.finalEvidence);
+    if (api === undefined || d.chainBalanceUnits === undefined)
+      fail(
+        `cannot compare: API balance ${JSON.stringify(d.apiBalance)}, chain ${String(d.chainBalanceUnits)}`,
+        d.finalEvidence,
+      );
     if (api !== d.chainBalanceUnits) {
-      fail(`API balance ${d.apiBalance} differs from the chain's ${unitsToDecimal(d.chainBalanceUnits, d.decimals)}`, d.finalEvidence);
+      fail(
+        `API balance ${d.apiBalance} differs from the chain's ${unitsToDecimal(d.chainBalanceUnits, d.decimals)}`,
+        d.finalEvidence,
+      );
     }
   },
 };

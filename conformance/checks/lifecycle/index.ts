@@ -3,10 +3,10 @@
 // The slow parts (creation, confirmations) are prerequisites started at the beginning of the run,
 // so their waits overlap with the other groups.
 import type { Check } from "../check.ts";
-import { walletCreation, walletCreatedEvent } from "./wallet-creation.ts";
-import { depositAddress, depositDetected, depositConfirmation, balanceMatchesChain } from "./deposits.ts";
-import { withdrawalIdempotency, withdrawalReceipt, walletToWallet } from "./withdrawals.ts";
+import { balanceMatchesChain, depositAddress, depositConfirmation, depositDetected } from "./deposits.ts";
 import { transactionsExport } from "./transactions-export.ts";
+import { walletCreatedEvent, walletCreation } from "./wallet-creation.ts";
+import { walletToWallet, withdrawalIdempotency, withdrawalReceipt } from "./withdrawals.ts";
 
 export const lifecycleChecks: Check[] = [
   walletCreation,

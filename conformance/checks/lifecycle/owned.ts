@@ -1,6 +1,7 @@
 // A prerequisite this run created itself (a record it was given is not the lifecycle's to judge).
-import { type CheckContext } from "../../run/context.ts";
+
 import type { FixtureValues } from "../../provision/registry.ts";
+import type { CheckContext } from "../../run/context.ts";
 import { skip } from "../outcome.ts";
 import type { Prerequisite } from "../types.ts";
 

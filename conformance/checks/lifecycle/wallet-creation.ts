@@ -1,12 +1,20 @@
 // A wallet is created asynchronously and announced by wallet.created.
-import { fail } from "../outcome.ts";
+
 import { eventPayloadOf } from "../../transport/receiver.ts";
 import type { Check } from "../check.ts";
+import { fail } from "../outcome.ts";
 import { owned } from "./owned.ts";
 
 export const walletCreation: Check = {
   id: "lifecycle.wallet-creation",
-  statements: ["s1.mpc-wallets-in-workspace", "s1.async-wallet-creation", "s2.6.wallet-creation-status", "s3.creation-status-pending", "s4.op5-wallet-creation-status", "s4.partial-create-wallet"],
+  statements: [
+    "s1.mpc-wallets-in-workspace",
+    "s1.async-wallet-creation",
+    "s2.6.wallet-creation-status",
+    "s3.creation-status-pending",
+    "s4.op5-wallet-creation-status",
+    "s4.partial-create-wallet",
+  ],
   awaits: ["wallet"],
   group: "lifecycle",
   title: "createWallet answers 202 pending; the creation status then reaches success",
@@ -19,8 +27,10 @@ export const walletCreation: Check = {
     const wallet = await owned(ctx, "wallet");
     const created = wallet.created!;
     const expected = ctx.operation("createWallet").successStatus;
-    if (created.httpStatus !== expected) fail(`createWallet answered HTTP ${created.httpStatus}, not ${expected}`, created.evidence);
-    if (created.status !== "pending") fail(`createWallet answered status ${JSON.stringify(created.status)}, not "pending"`, created.evidence);
+    if (created.httpStatus !== expected)
+      fail(`createWallet answered HTTP ${created.httpStatus}, not ${expected}`, created.evidence);
+    if (created.status !== "pending")
+      fail(`createWallet answered status ${JSON.stringify(created.status)}, not "pending"`, created.evidence);
     const last = wallet.statuses[wallet.statuses.length - 1];
     if (last !== "success") fail(`creation status went ${wallet.statuses.join(" → ")}`, wallet.finalEvidence);
   },

@@ -1,9 +1,19 @@
 // What a withdrawal holds: an overdraft is refused, a rejection releases the hold.
 import { randomUUID } from "node:crypto";
-import { expectError, expectSuccess, failWith } from "../expect.ts";
 import type { Check } from "../check.ts";
+import { expectError, expectSuccess, failWith } from "../expect.ts";
 import { decimalToUnits, unitsToDecimal } from "../units.ts";
-import { AMOUNT, funded, submit, withdrawalId, release, cleanupReject, holding, withdrawalIds, COMMON } from "./funded-withdrawals.ts";
+import {
+  AMOUNT,
+  COMMON,
+  cleanupReject,
+  funded,
+  holding,
+  release,
+  submit,
+  withdrawalId,
+  withdrawalIds,
+} from "./funded-withdrawals.ts";
 
 export const overdraftRefused: Check = {
   ...COMMON,
@@ -21,12 +31,18 @@ export const overdraftRefused: Check = {
     if (ex.response.status < 400 || ex.response.status >= 500) {
       const made = [...(await withdrawalIds(ctx, f))].filter((id) => !ids.has(id));
       for (const id of made) cleanupReject(ctx, id);
-      failWith(ex, `a withdrawal of ${tooMuch} (available ${unitsToDecimal(before.available, f.asset.decimals)}) answered HTTP ${ex.response.status}`);
+      failWith(
+        ex,
+        `a withdrawal of ${tooMuch} (available ${unitsToDecimal(before.available, f.asset.decimals)}) answered HTTP ${ex.response.status}`,
+      );
     }
     expectError(ex, [400, 409], undefined, "an overdraft");
     const after = await holding(ctx, f, "after the refused overdraft");
     if (after.onHold !== before.onHold || after.available !== before.available) {
-      failWith(after.ex, `after the refused overdraft on_hold went ${unitsToDecimal(before.onHold, f.asset.decimals)} → ${unitsToDecimal(after.onHold, f.asset.decimals)}, available ${unitsToDecimal(before.available, f.asset.decimals)} → ${unitsToDecimal(after.available, f.asset.decimals)}`);
+      failWith(
+        after.ex,
+        `after the refused overdraft on_hold went ${unitsToDecimal(before.onHold, f.asset.decimals)} → ${unitsToDecimal(after.onHold, f.asset.decimals)}, available ${unitsToDecimal(before.available, f.asset.decimals)} → ${unitsToDecimal(after.available, f.asset.decimals)}`,
+      );
     }
   },
 };
@@ -45,12 +61,19 @@ export const rejectReleases: Check = {
     cleanupReject(ctx, id);
     const held = await holding(ctx, f, "with the withdrawal pending");
     const amount = decimalToUnits(AMOUNT, f.asset.decimals)!;
-    if (before.available - held.available < amount) failWith(held.ex, `a pending withdrawal of ${AMOUNT} left available_balance at ${unitsToDecimal(held.available, f.asset.decimals)} (was ${unitsToDecimal(before.available, f.asset.decimals)})`);
+    if (before.available - held.available < amount)
+      failWith(
+        held.ex,
+        `a pending withdrawal of ${AMOUNT} left available_balance at ${unitsToDecimal(held.available, f.asset.decimals)} (was ${unitsToDecimal(before.available, f.asset.decimals)})`,
+      );
     const rejected = await release(ctx, id);
     expectSuccess(rejected, ctx.operation("rejectWithdrawal"), "rejectWithdrawal");
     const after = await holding(ctx, f, "after the reject");
     if (after.available !== before.available || after.onHold !== before.onHold) {
-      failWith(after.ex, `after reject, available is ${unitsToDecimal(after.available, f.asset.decimals)} and on_hold ${unitsToDecimal(after.onHold, f.asset.decimals)}; before the withdrawal they were ${unitsToDecimal(before.available, f.asset.decimals)} and ${unitsToDecimal(before.onHold, f.asset.decimals)}`);
+      failWith(
+        after.ex,
+        `after reject, available is ${unitsToDecimal(after.available, f.asset.decimals)} and on_hold ${unitsToDecimal(after.onHold, f.asset.decimals)}; before the withdrawal they were ${unitsToDecimal(before.available, f.asset.decimals)} and ${unitsToDecimal(before.onHold, f.asset.decimals)}`,
+      );
     }
   },
 };

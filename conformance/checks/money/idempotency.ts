@@ -1,10 +1,21 @@
 // Idempotency-Key: a replay, a conflicting body, racing submits.
 import { randomUUID } from "node:crypto";
+import type { Check } from "../check.ts";
 import { expectError, failWith } from "../expect.ts";
 import { fail } from "../outcome.ts";
-import type { Check } from "../check.ts";
 import { decimalToUnits, unitsToDecimal } from "../units.ts";
-import { AMOUNT, funded, submit, withdrawalId, release, cleanupReject, holding, identicalSubmits, withdrawalIds, COMMON } from "./funded-withdrawals.ts";
+import {
+  AMOUNT,
+  COMMON,
+  cleanupReject,
+  funded,
+  holding,
+  identicalSubmits,
+  release,
+  submit,
+  withdrawalId,
+  withdrawalIds,
+} from "./funded-withdrawals.ts";
 
 export const sameKeySameBody: Check = {
   ...COMMON,
@@ -24,7 +35,11 @@ export const sameKeySameBody: Check = {
     const held = await holding(ctx, f, "with the withdrawal and its replay pending");
     const amount = decimalToUnits(AMOUNT, f.asset.decimals)!;
     // One hold: the amount (plus whatever fee reserve) once, never twice.
-    if (held.onHold - before.onHold >= 2n * amount) failWith(held.ex, `on_hold grew by ${unitsToDecimal(held.onHold - before.onHold, f.asset.decimals)} after one withdrawal of ${AMOUNT} and its replay`);
+    if (held.onHold - before.onHold >= 2n * amount)
+      failWith(
+        held.ex,
+        `on_hold grew by ${unitsToDecimal(held.onHold - before.onHold, f.asset.decimals)} after one withdrawal of ${AMOUNT} and its replay`,
+      );
     await release(ctx, first);
   },
 };
@@ -64,10 +79,18 @@ export const concurrentSubmits: Check = {
     const ids = new Set<string>();
     for (const ex of answers) {
       if (ex.response.status >= 200 && ex.response.status < 300) ids.add(withdrawalId(ctx, ex));
-      else if (ex.response.status !== 409) failWith(ex, `a concurrent identical submit answered HTTP ${ex.response.status} (expected the same withdrawal, or 409 while the first is in flight)`);
+      else if (ex.response.status !== 409)
+        failWith(
+          ex,
+          `a concurrent identical submit answered HTTP ${ex.response.status} (expected the same withdrawal, or 409 while the first is in flight)`,
+        );
     }
     for (const id of ids) cleanupReject(ctx, id);
-    if (ids.size !== 1 || made.length !== 1) fail(`5 identical submits with one Idempotency-Key made ${made.length} withdrawals (answers named ${ids.size})`, answers[0].evidence);
+    if (ids.size !== 1 || made.length !== 1)
+      fail(
+        `5 identical submits with one Idempotency-Key made ${made.length} withdrawals (answers named ${ids.size})`,
+        answers[0].evidence,
+      );
     await release(ctx, made[0]);
   },
 };

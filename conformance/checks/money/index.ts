@@ -8,8 +8,15 @@
 // what is available, never what is there). The checks run one after the other:
 // they read the same balance.
 import type { Check } from "../check.ts";
-import { sameKeySameBody, sameKeyOtherBody, concurrentSubmits } from "./idempotency.ts";
 import { overdraftRefused, rejectReleases } from "./holds.ts";
+import { concurrentSubmits, sameKeyOtherBody, sameKeySameBody } from "./idempotency.ts";
 import { oneTransferOnChain } from "./one-transfer.ts";
 
-export const moneyChecks: Check[] = [sameKeySameBody, sameKeyOtherBody, concurrentSubmits, overdraftRefused, rejectReleases, oneTransferOnChain];
+export const moneyChecks: Check[] = [
+  sameKeySameBody,
+  sameKeyOtherBody,
+  concurrentSubmits,
+  overdraftRefused,
+  rejectReleases,
+  oneTransferOnChain,
+];

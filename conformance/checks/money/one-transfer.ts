@@ -1,12 +1,12 @@
 // Identical submits move the funds once on chain.
 import { randomBytes } from "node:crypto";
-import { pollUntil } from "../../run/context.ts";
 import type { CheckContext } from "../../run/context.ts";
+import { pollUntil } from "../../run/context.ts";
+import type { Check } from "../check.ts";
 import { expectSuccess, failWith } from "../expect.ts";
 import { fail } from "../outcome.ts";
-import type { Check } from "../check.ts";
 import { decimalToUnits, unitsToDecimal } from "../units.ts";
-import { AMOUNT, funded, identicalSubmits, COMMON } from "./funded-withdrawals.ts";
+import { AMOUNT, COMMON, funded, identicalSubmits } from "./funded-withdrawals.ts";
 
 const TERMINAL = new Set(["completed", "failed", "rejected"]);
 
@@ -22,16 +22,21 @@ export const oneTransferOnChain: Check = {
   timeoutScale: 8,
   title: "Identical submits with one Idempotency-Key, approved, move the amount once on chain",
   seedRef: "§1 (withdrawals follow policy and approvals); assumed: Idempotency-Key on createWithdrawal",
-  sends: "5 identical createWithdrawal of 0.0001 to a fresh address, approveWithdrawal, getWithdrawal until completed; eth_getBalance of that address (moves funds)",
+  sends:
+    "5 identical createWithdrawal of 0.0001 to a fresh address, approveWithdrawal, getWithdrawal until completed; eth_getBalance of that address (moves funds)",
   async run(ctx) {
     const f = await funded(ctx);
     // A fresh recipient: its chain balance starts at zero, so every transfer to it is counted.
     const recipient = `0x${randomBytes(20).toString("hex")}`;
     const target = { ...f, recipient };
     const { answers, made } = await identicalSubmits(ctx, target);
-    if (made.length !== 1) fail(`5 identical submits with one Idempotency-Key made ${made.length} withdrawals`, answers[0].evidence);
+    if (made.length !== 1)
+      fail(`5 identical submits with one Idempotency-Key made ${made.length} withdrawals`, answers[0].evidence);
     const id = made[0];
-    const approve = await ctx.call("approveWithdrawal", { params: { withdrawal_id: id }, body: { comment: "custody certify money path" } });
+    const approve = await ctx.call("approveWithdrawal", {
+      params: { withdrawal_id: id },
+      body: { comment: "custody certify money path" },
+    });
     expectSuccess(approve, ctx.operation("approveWithdrawal"), "approveWithdrawal");
     const limit = 3 * ctx.timeoutMs;
     const final = await pollUntil(
@@ -48,13 +53,27 @@ export const oneTransferOnChain: Check = {
     if (final.status !== "completed") failWith(final.ex, `withdrawal ${id} ended ${final.status}, not completed`);
     const amount = decimalToUnits(AMOUNT, f.asset.decimals)!;
     // Arrived once, and nothing more arrives while a few more blocks are mined.
-    const arrived = await pollUntil(async () => ((await chainBalance(ctx, recipient)) ?? 0n) > 0n || undefined, limit, 250, ctx.suite.signal);
-    if (!arrived) failWith(final.ex, `withdrawal ${id} is completed but ${recipient} received nothing on chain within ${limit} ms`);
+    const arrived = await pollUntil(
+      async () => ((await chainBalance(ctx, recipient)) ?? 0n) > 0n || undefined,
+      limit,
+      250,
+      ctx.suite.signal,
+    );
+    if (!arrived)
+      failWith(final.ex, `withdrawal ${id} is completed but ${recipient} received nothing on chain within ${limit} ms`);
     const head = Number(BigInt(String(await ctx.suite.rpc().resultHttp("eth_blockNumber"))));
-    await pollUntil(async () => Number(BigInt(String(await ctx.suite.rpc().resultHttp("eth_blockNumber")))) >= head + 2 || undefined, limit, 250, ctx.suite.signal);
+    await pollUntil(
+      async () => Number(BigInt(String(await ctx.suite.rpc().resultHttp("eth_blockNumber")))) >= head + 2 || undefined,
+      limit,
+      250,
+      ctx.suite.signal,
+    );
     const received = (await chainBalance(ctx, recipient)) ?? 0n;
     if (received !== amount) {
-      failWith(final.ex, `5 identical submits, one withdrawal of ${AMOUNT} approved: ${recipient} received ${unitsToDecimal(received, f.asset.decimals)} on chain (${received > amount ? "more than one transfer" : "less than the amount"})`);
+      failWith(
+        final.ex,
+        `5 identical submits, one withdrawal of ${AMOUNT} approved: ${recipient} received ${unitsToDecimal(received, f.asset.decimals)} on chain (${received > amount ? "more than one transfer" : "less than the amount"})`,
+      );
     }
   },
 };

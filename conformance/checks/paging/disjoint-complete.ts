@@ -1,11 +1,12 @@
 // Pages are disjoint and together complete, also while records are created.
-import type { Check } from "../check.ts";
-import type { CheckContext } from "../../run/context.ts";
-import { expectSuccess, failWith } from "../expect.ts";
+
 import { firstString } from "../../provision/util.ts";
-import { type Item } from "../list-reader.ts";
+import type { CheckContext } from "../../run/context.ts";
 import type { OperationInfo } from "../../run/operations.ts";
-import { COMMON, pagingOf, query, pageItems } from "./pages.ts";
+import type { Check } from "../check.ts";
+import { expectSuccess, failWith } from "../expect.ts";
+import type { Item } from "../list-reader.ts";
+import { COMMON, pageItems, pagingOf, query } from "./pages.ts";
 
 /** Wallets created between page reads by paging.disjoint-complete. */
 const CREATED_WHILE_PAGING = 3;
@@ -13,7 +14,12 @@ const CREATED_WHILE_PAGING = 3;
 /** How many items the list holds: probes of one item at doubling offsets, then a binary search. */
 async function listLength(ctx: CheckContext, op: OperationInfo, params: Record<string, string>): Promise<number> {
   const p = pagingOf(op);
-  const has = async (offset: number) => pageItems(op, await ctx.call(op.operationId, { params, query: query(p, offset, 1) }), `${op.operationId} at offset ${offset}`).length > 0;
+  const has = async (offset: number) =>
+    pageItems(
+      op,
+      await ctx.call(op.operationId, { params, query: query(p, offset, 1) }),
+      `${op.operationId} at offset ${offset}`,
+    ).length > 0;
   if (!(await has(0))) return 0;
   let [lo, hi] = [0, 1];
   while (hi < 2 ** 31 && (await has(hi))) [lo, hi] = [hi, hi * 2];
@@ -48,23 +54,46 @@ export const disjointComplete: Check = {
     for (let pages = 0; pages < 20; pages++) {
       last = await ctx.call("listWallets", { params, query: query(p, offset, size) });
       const items = pageItems(op, last, `listWallets at offset ${offset} limit ${size}`).map((w) => String(w.id));
-      if (items.length > size) failWith(last, `limit ${size} answered ${items.length} items: the limit is not honoured`);
+      if (items.length > size)
+        failWith(last, `limit ${size} answered ${items.length} items: the limit is not honoured`);
       const again = items.find((id) => seen.includes(id));
-      if (again) failWith(last, `wallet ${again} is on two pages (again at offset ${offset}): pages read while records were created repeat an item`, { seen, created });
+      if (again)
+        failWith(
+          last,
+          `wallet ${again} is on two pages (again at offset ${offset}): pages read while records were created repeat an item`,
+          { seen, created },
+        );
       seen.push(...items);
       offset += items.length;
       if (items.length < size) break;
       if (created.length < CREATED_WHILE_PAGING) {
-        const made = await ctx.call("createWallet", { body: { name: ctx.suite.marker.name(`paging-${created.length}`), wallet_type: "mpc" } });
-        created.push(String(firstString(expectSuccess(made, ctx.operation("createWallet"), "createWallet") as Item, "wallet_id", "id")));
+        const made = await ctx.call("createWallet", {
+          body: { name: ctx.suite.marker.name(`paging-${created.length}`), wallet_type: "mpc" },
+        });
+        created.push(
+          String(
+            firstString(expectSuccess(made, ctx.operation("createWallet"), "createWallet") as Item, "wallet_id", "id"),
+          ),
+        );
       }
     }
     const skipped = baseline.filter((id) => !seen.includes(id));
-    if (skipped.length > 0) failWith(last, `${skipped.length} wallet(s) listed before paging began were on no page (${skipped.join(", ")}): pages read while records were created skip items`, { baseline, seen, created });
+    if (skipped.length > 0)
+      failWith(
+        last,
+        `${skipped.length} wallet(s) listed before paging began were on no page (${skipped.join(", ")}): pages read while records were created skip items`,
+        { baseline, seen, created },
+      );
     const positions = baseline.map((id) => seen.indexOf(id));
-    if (positions.some((at, i) => i > 0 && at < positions[i - 1])) failWith(last, "the pages list the wallets in another order than one read did", { baseline, seen });
+    if (positions.some((at, i) => i > 0 && at < positions[i - 1]))
+      failWith(last, "the pages list the wallets in another order than one read did", { baseline, seen });
     const lastOld = Math.max(...positions, -1);
     const early = created.filter((id) => seen.includes(id) && seen.indexOf(id) < lastOld);
-    if (early.length > 0) failWith(last, `wallet(s) created while paging (${early.join(", ")}) were listed before older ones: the order is not creation order, oldest first`, { baseline, seen, created });
+    if (early.length > 0)
+      failWith(
+        last,
+        `wallet(s) created while paging (${early.join(", ")}) were listed before older ones: the order is not creation order, oldest first`,
+        { baseline, seen, created },
+      );
   },
 };

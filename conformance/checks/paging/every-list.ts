@@ -1,10 +1,11 @@
 // Every list operation pages.
-import type { Check } from "../check.ts";
+
 import type { CheckContext } from "../../run/context.ts";
-import { failWith } from "../expect.ts";
 import type { OperationInfo } from "../../run/operations.ts";
+import type { Check } from "../check.ts";
+import { failWith } from "../expect.ts";
 import { skip } from "../outcome.ts";
-import { COMMON, pagingOf, query, pageItems } from "./pages.ts";
+import { COMMON, pageItems, pagingOf, query } from "./pages.ts";
 
 /** An offset no list reaches: the page there must be empty, not an error. */
 const FAR_OFFSET = 1_000_000;
@@ -39,11 +40,21 @@ export const everyList: Check = {
       tried++;
       const one = await ctx.call(op.operationId, { params, query: query(p, 0, 1) });
       const got = pageItems(op, one, `${op.operationId} with limit 1`);
-      if (got.length > 1) failWith(one, `${op.operationId} with limit 1 answered ${got.length} items: the limit is not honoured`);
-      if (p.maxLimit !== undefined) pageItems(op, await ctx.call(op.operationId, { params, query: query(p, 0, p.maxLimit) }), `${op.operationId} with limit ${p.maxLimit} (the maximum)`);
+      if (got.length > 1)
+        failWith(one, `${op.operationId} with limit 1 answered ${got.length} items: the limit is not honoured`);
+      if (p.maxLimit !== undefined)
+        pageItems(
+          op,
+          await ctx.call(op.operationId, { params, query: query(p, 0, p.maxLimit) }),
+          `${op.operationId} with limit ${p.maxLimit} (the maximum)`,
+        );
       const far = await ctx.call(op.operationId, { params, query: query(p, FAR_OFFSET, undefined) });
       const beyond = pageItems(op, far, `${op.operationId} at offset ${FAR_OFFSET}`);
-      if (beyond.length > 0) failWith(far, `${op.operationId} at offset ${FAR_OFFSET} answered ${beyond.length} items: past the end the page must be empty`);
+      if (beyond.length > 0)
+        failWith(
+          far,
+          `${op.operationId} at offset ${FAR_OFFSET} answered ${beyond.length} items: past the end the page must be empty`,
+        );
     }
     if (tried === 0) skip("no paged list takes only workspace_id or wallet_id");
   },

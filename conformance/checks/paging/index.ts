@@ -8,9 +8,9 @@
 // goes, deleted at the end of the run; and three
 // wallets while it pages listWallets (wallets have no delete: they stay, like the run's other wallets).
 import type { Check } from "../check.ts";
-import { pageSizes } from "./page-sizes.ts";
+import { badLimit } from "./bad-limit.ts";
 import { disjointComplete } from "./disjoint-complete.ts";
 import { everyList } from "./every-list.ts";
-import { badLimit } from "./bad-limit.ts";
+import { pageSizes } from "./page-sizes.ts";
 
 export const pagingChecks: Check[] = [pageSizes, disjointComplete, everyList, badLimit];

@@ -3,6 +3,6 @@
 // through still changes nothing real, except at seed level for deleting a webhook (see there).
 import type { Check } from "../check.ts";
 import { viewerCanRead } from "./viewer-reads.ts";
-import { viewerCannotWithdraw, viewerCannotChangeSettings } from "./viewer-refused.ts";
+import { viewerCannotChangeSettings, viewerCannotWithdraw } from "./viewer-refused.ts";
 
 export const roleChecks: Check[] = [viewerCanRead, viewerCannotWithdraw, viewerCannotChangeSettings];

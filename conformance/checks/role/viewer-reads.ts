@@ -1,14 +1,15 @@
 // The viewer role reads what it may (seed 1, 5).
 import type { CheckContext } from "../../run/context.ts";
-import { expectSuccess, failWith } from "../expect.ts";
 import { findOperation } from "../../run/operations.ts";
 import type { Check } from "../check.ts";
+import { expectSuccess, failWith } from "../expect.ts";
 
 export const viewerCanRead: Check = {
   id: "role.viewer-can-read",
   statements: ["s1.workspace-roles", "s1.balances-per-wallet-and-asset", "s5.rule3-viewer-reads", "s4.partial-export"],
   group: "role",
-  title: "A viewer sees balances and transactions (the workspace export; at full level also the transaction list and audit logs)",
+  title:
+    "A viewer sees balances and transactions (the workspace export; at full level also the transaction list and audit logs)",
   severity: "MUST",
   seedRef: "§5 rule 3 (a Viewer can see balances, transactions and audit logs); §4 (the transactions export)",
   level: "seed",
@@ -40,10 +41,17 @@ export const viewerCanRead: Check = {
  */
 async function expectViewerSeesTransactions(ctx: CheckContext, workspaceId: string): Promise<void> {
   if (!findOperation(ctx.operations, "exportTransactions")) return;
-  const sent = await ctx.sendJudged("exportTransactions", { params: { workspace_id: workspaceId } }, await ctx.need("viewer-key"));
+  const sent = await ctx.sendJudged(
+    "exportTransactions",
+    { params: { workspace_id: workspaceId } },
+    await ctx.need("viewer-key"),
+  );
   if (!sent?.control) return;
   const { ex: viewer, control: owner } = sent;
   if (viewer.response.status < 200 || viewer.response.status > 299) {
-    failWith(viewer, `exportTransactions with a viewer key: HTTP ${viewer.response.status}, where the owner's key gets HTTP ${owner.response.status} (a Viewer can see transactions, seed 5 rule 3)`);
+    failWith(
+      viewer,
+      `exportTransactions with a viewer key: HTTP ${viewer.response.status}, where the owner's key gets HTTP ${owner.response.status} (a Viewer can see transactions, seed 5 rule 3)`,
+    );
   }
 }

@@ -1,17 +1,26 @@
 // Node access over HTTP (seed 4.1, 5): the key by query and by header, refusal without it,
 // standard EVM reads, and strict JSON-RPC 2.0 framing (brief "Node access").
 import type { CheckContext } from "../../run/context.ts";
+import type { HttpExchange } from "../../transport/probe.ts";
+import {
+  HEX_DATA_32,
+  HEX_QUANTITY,
+  type KeyPlacement,
+  parseRpcBatch,
+  parseRpcResponse,
+  RPC_UNAUTHORIZED,
+  type RpcResponse,
+} from "../../transport/rpc.ts";
+import type { Check } from "../check.ts";
 import { failWith } from "../expect.ts";
 import { fail } from "../outcome.ts";
-import { HEX_DATA_32, HEX_QUANTITY, parseRpcBatch, parseRpcResponse, RPC_UNAUTHORIZED, type KeyPlacement, type RpcResponse } from "../../transport/rpc.ts";
-import type { Check } from "../check.ts";
-import type { HttpExchange } from "../../transport/probe.ts";
 import { knownIds } from "../request-plans.ts";
 
 /** eth_blockNumber answers a hex quantity. */
 async function blockNumberOver(ctx: CheckContext, placement: KeyPlacement): Promise<bigint> {
   const { ex, response } = await ctx.rpc.callHttp("eth_blockNumber", [], placement);
-  if (ex.response.status !== 200) failWith(ex, `eth_blockNumber with the key in the ${placement}: HTTP ${ex.response.status}`);
+  if (ex.response.status !== 200)
+    failWith(ex, `eth_blockNumber with the key in the ${placement}: HTTP ${ex.response.status}`);
   expectResult(ex, response);
   if (typeof response.result !== "string" || !HEX_QUANTITY.test(response.result)) {
     failWith(ex, `eth_blockNumber result ${JSON.stringify(response.result)} is not a hex quantity`);
@@ -27,14 +36,21 @@ function expectResult(ex: HttpExchange, r: RpcResponse): void {
 
 function expectErrorCode(ex: HttpExchange, r: RpcResponse, code: number, what: string): void {
   if (r.jsonrpc !== "2.0") failWith(ex, `${what}: jsonrpc is ${JSON.stringify(r.jsonrpc)}`);
-  if (!r.error || r.error.code !== code) failWith(ex, `${what}: expected error ${code}, got ${JSON.stringify(r.error ?? r.result)}`);
+  if (!r.error || r.error.code !== code)
+    failWith(ex, `${what}: expected error ${code}, got ${JSON.stringify(r.error ?? r.result)}`);
   if (typeof r.error.message !== "string") failWith(ex, `${what}: error without a message`);
   if ("result" in r) failWith(ex, `${what}: both result and error`);
 }
 
 export const httpBlockNumber: Check = {
   id: "rpc.http-block-number",
-  statements: ["s1.node-access-http-ws", "s4.1.http-transport", "s4.1.request-shape", "s4.1.block-number", "s5.node-access-key"],
+  statements: [
+    "s1.node-access-http-ws",
+    "s4.1.http-transport",
+    "s4.1.request-shape",
+    "s4.1.block-number",
+    "s5.node-access-key",
+  ],
   group: "rpc",
   title: "eth_blockNumber over HTTP (key in api_key) is a hex quantity",
   severity: "MUST",
@@ -84,11 +100,13 @@ export const latestBlock: Check = {
   id: "rpc.get-block-latest",
   statements: ["s4.1.get-block-by-number-params", "s4.1.get-block-by-number-result"],
   group: "rpc",
-  title: "eth_getBlockByNumber(\"latest\", false) has hash, number and timestamp as hex; a block with transactions gives their hashes for false and the transactions for true",
+  title:
+    'eth_getBlockByNumber("latest", false) has hash, number and timestamp as hex; a block with transactions gives their hashes for false and the transactions for true',
   severity: "MUST",
   seedRef: "§4.1 ([block tag or hex number, boolean for full transactions])",
   level: "seed",
-  sends: 'eth_getBlockByNumber("latest", false) over HTTP; then a block with transactions (getWithdrawal of --withdrawal-id for its block_number, else up to 32 blocks back from the head) with false and with true',
+  sends:
+    'eth_getBlockByNumber("latest", false) over HTTP; then a block with transactions (getWithdrawal of --withdrawal-id for its block_number, else up to 32 blocks back from the head) with false and with true',
   run: async (ctx) => {
     const { ex, response } = await ctx.rpc.callHttp("eth_getBlockByNumber", ["latest", false]);
     expectResult(ex, response);
@@ -96,27 +114,46 @@ export const latestBlock: Check = {
     if (!block || typeof block !== "object") failWith(ex, "result is not a block object");
     const bad: string[] = [];
     if (typeof block.hash !== "string" || !HEX_DATA_32.test(block.hash)) bad.push(`hash ${JSON.stringify(block.hash)}`);
-    if (typeof block.number !== "string" || !HEX_QUANTITY.test(block.number)) bad.push(`number ${JSON.stringify(block.number)}`);
-    if (typeof block.timestamp !== "string" || !HEX_QUANTITY.test(block.timestamp)) bad.push(`timestamp ${JSON.stringify(block.timestamp)}`);
+    if (typeof block.number !== "string" || !HEX_QUANTITY.test(block.number))
+      bad.push(`number ${JSON.stringify(block.number)}`);
+    if (typeof block.timestamp !== "string" || !HEX_QUANTITY.test(block.timestamp))
+      bad.push(`timestamp ${JSON.stringify(block.timestamp)}`);
     if (bad.length > 0) failWith(ex, `block fields are not hex: ${bad.join(", ")}`);
     expectTransactionsAs(ex, block, false, "latest");
     // The latest block is often empty: the flag is judged on a block that has transactions.
     const found = await blockWithTransactions(ctx, BigInt(block.number as string));
-    if (!found) return ctx.fact("full-transactions", "no block with transactions at --withdrawal-id's block_number or among the 32 before the head: the flag was judged on empty blocks only");
+    if (!found)
+      return ctx.fact(
+        "full-transactions",
+        "no block with transactions at --withdrawal-id's block_number or among the 32 before the head: the flag was judged on empty blocks only",
+      );
     const full = await ctx.rpc.callHttp("eth_getBlockByNumber", [found.tag, true]);
     expectResult(full.ex, full.response);
     expectTransactionsAs(full.ex, full.response.result as Record<string, unknown>, true, found.tag);
-    ctx.fact("full-transactions", `block ${found.tag} (${found.count} transactions): hashes for false, objects for true`);
+    ctx.fact(
+      "full-transactions",
+      `block ${found.tag} (${found.count} transactions): hashes for false, objects for true`,
+    );
   },
 };
 
 /** Seed 4.1: the boolean asks for full transactions (true: objects) or their hashes (false: strings). */
-function expectTransactionsAs(ex: HttpExchange, block: Record<string, unknown> | null, full: boolean, tag: string): void {
+function expectTransactionsAs(
+  ex: HttpExchange,
+  block: Record<string, unknown> | null,
+  full: boolean,
+  tag: string,
+): void {
   const txs = block?.transactions;
   if (txs === undefined) return;
-  if (!Array.isArray(txs)) failWith(ex, `eth_getBlockByNumber(${JSON.stringify(tag)}, ${full}): transactions is not an array`);
+  if (!Array.isArray(txs))
+    failWith(ex, `eth_getBlockByNumber(${JSON.stringify(tag)}, ${full}): transactions is not an array`);
   const wrong = full ? txs.some((t) => typeof t !== "object" || t === null) : txs.some((t) => typeof t !== "string");
-  if (wrong) failWith(ex, `eth_getBlockByNumber(${JSON.stringify(tag)}, ${full}) returned ${full ? "hashes, not transaction objects" : "transaction objects, not hashes"}`);
+  if (wrong)
+    failWith(
+      ex,
+      `eth_getBlockByNumber(${JSON.stringify(tag)}, ${full}) returned ${full ? "hashes, not transaction objects" : "transaction objects, not hashes"}`,
+    );
 }
 
 /** Looked for so that the flag is seen doing something. */
@@ -126,12 +163,17 @@ const BLOCKS_SCANNED = 32;
  * A block that has transactions, read with `false` (its hashes checked on the way): the block of a known
  * withdrawal (operation 3's block_number, seed 2.5) first, else the newest of the 32 before the head.
  */
-async function blockWithTransactions(ctx: CheckContext, head: bigint): Promise<{ tag: string; count: number } | undefined> {
+async function blockWithTransactions(
+  ctx: CheckContext,
+  head: bigint,
+): Promise<{ tag: string; count: number } | undefined> {
   const withdrawalId = knownIds(ctx).withdrawal_id;
   const candidates: bigint[] = [];
   if (withdrawalId !== undefined) {
     const ex = await ctx.call("getWithdrawal", { params: { withdrawal_id: withdrawalId } }).catch(() => undefined);
-    const number = ex ? (jsonOrUndefined(ex.response.text) as { data?: { block_number?: unknown } } | undefined)?.data?.block_number : undefined;
+    const number = ex
+      ? (jsonOrUndefined(ex.response.text) as { data?: { block_number?: unknown } } | undefined)?.data?.block_number
+      : undefined;
     if (typeof number === "number" && Number.isSafeInteger(number) && number >= 0) candidates.push(BigInt(number));
   }
   for (let n = head; n > head - BigInt(BLOCKS_SCANNED) && n >= 0n; n--) candidates.push(n);
@@ -157,7 +199,10 @@ function jsonOrUndefined(text: string): unknown {
 }
 
 /** The head as eth_blockNumber says it, read right before and right after something else. */
-async function headAround<T>(ctx: CheckContext, between: () => Promise<T>): Promise<{ before: bigint; value: T; after: bigint }> {
+async function headAround<T>(
+  ctx: CheckContext,
+  between: () => Promise<T>,
+): Promise<{ before: bigint; value: T; after: bigint }> {
   const before = await blockNumberOver(ctx, "query");
   const value = await between();
   const after = await blockNumberOver(ctx, "query");
@@ -169,9 +214,15 @@ async function blockAt(ctx: CheckContext, tag: string): Promise<{ ex: HttpExchan
   const { ex, response } = await ctx.rpc.callHttp("eth_getBlockByNumber", [tag, false]);
   expectResult(ex, response);
   const block = response.result as Record<string, unknown> | null;
-  if (!block || typeof block !== "object") failWith(ex, `eth_getBlockByNumber(${JSON.stringify(tag)}, false) answered ${JSON.stringify(block)}, not a block object`);
-  if (typeof block.number !== "string" || !HEX_QUANTITY.test(block.number)) failWith(ex, `block number ${JSON.stringify(block.number)} is not hex`);
-  if (typeof block.hash !== "string" || !HEX_DATA_32.test(block.hash)) failWith(ex, `block hash ${JSON.stringify(block.hash)} is not hex`);
+  if (!block || typeof block !== "object")
+    failWith(
+      ex,
+      `eth_getBlockByNumber(${JSON.stringify(tag)}, false) answered ${JSON.stringify(block)}, not a block object`,
+    );
+  if (typeof block.number !== "string" || !HEX_QUANTITY.test(block.number))
+    failWith(ex, `block number ${JSON.stringify(block.number)} is not hex`);
+  if (typeof block.hash !== "string" || !HEX_DATA_32.test(block.hash))
+    failWith(ex, `block hash ${JSON.stringify(block.hash)} is not hex`);
   return { ex, number: BigInt(block.number), hash: block.hash };
 }
 
@@ -184,15 +235,19 @@ export const latestIsHead: Check = {
   id: "rpc.latest-is-head",
   statements: ["s4.1.get-block-by-number-params", "s4.1.block-number"],
   group: "rpc",
-  title: "eth_getBlockByNumber(\"latest\") is the head: within one block of eth_blockNumber read before and after",
+  title: 'eth_getBlockByNumber("latest") is the head: within one block of eth_blockNumber read before and after',
   severity: "MUST",
   seedRef: "§4.1 (the tag latest; eth_blockNumber is the current block number)",
   level: "seed",
-  sends: "eth_blockNumber, eth_getBlockByNumber(\"latest\", false), eth_blockNumber again, over HTTP",
+  sends: 'eth_blockNumber, eth_getBlockByNumber("latest", false), eth_blockNumber again, over HTTP',
   run: async (ctx) => {
     const { before, value: latest, after } = await headAround(ctx, () => blockAt(ctx, "latest"));
     if (latest.number + 1n < before || latest.number > after + 1n) {
-      failWith(latest.ex, `latest is block ${latest.number}, but eth_blockNumber answered ${before} before and ${after} after (more than one block apart)`, { before: String(before), latest: String(latest.number), after: String(after) });
+      failWith(
+        latest.ex,
+        `latest is block ${latest.number}, but eth_blockNumber answered ${before} before and ${after} after (more than one block apart)`,
+        { before: String(before), latest: String(latest.number), after: String(after) },
+      );
     }
   },
 };
@@ -206,11 +261,12 @@ export const blockByHexNumber: Check = {
   id: "rpc.get-block-by-hex-number",
   statements: ["s4.1.get-block-by-number-params", "s4.1.get-block-by-number-result"],
   group: "rpc",
-  title: "eth_getBlockByNumber with a hex number answers that block: the latest block asked for by its number has the same hash",
+  title:
+    "eth_getBlockByNumber with a hex number answers that block: the latest block asked for by its number has the same hash",
   severity: "MUST",
   seedRef: "§4.1 ([block tag or hex number, boolean])",
   level: "seed",
-  sends: "eth_getBlockByNumber(\"latest\"), then the same block by its hex number, over HTTP",
+  sends: 'eth_getBlockByNumber("latest"), then the same block by its hex number, over HTTP',
   run: async (ctx) => {
     let mismatch: { ex: HttpExchange; message: string } | undefined;
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -218,7 +274,10 @@ export const blockByHexNumber: Check = {
       const hex = `0x${latest.number.toString(16)}`;
       const again = await blockAt(ctx, hex);
       if (again.number === latest.number && again.hash === latest.hash) return;
-      mismatch = { ex: again.ex, message: `block ${hex} asked for by number is ${again.number} with hash ${again.hash}; as latest it was ${latest.hash}` };
+      mismatch = {
+        ex: again.ex,
+        message: `block ${hex} asked for by number is ${again.number} with hash ${again.hash}; as latest it was ${latest.hash}`,
+      };
     }
     failWith(mismatch!.ex, mismatch!.message);
   },
@@ -239,7 +298,8 @@ export const paramsOptional: Check = {
     if (ex.response.status !== 200) failWith(ex, `eth_blockNumber without params: HTTP ${ex.response.status}`);
     const r = parseRpcResponse(ex);
     expectResult(ex, r);
-    if (typeof r.result !== "string" || !HEX_QUANTITY.test(r.result)) failWith(ex, `eth_blockNumber without params answered ${JSON.stringify(r.result)}, not a hex quantity`);
+    if (typeof r.result !== "string" || !HEX_QUANTITY.test(r.result))
+      failWith(ex, `eth_blockNumber without params answered ${JSON.stringify(r.result)}, not a hex quantity`);
   },
 };
 
@@ -250,17 +310,24 @@ export const blockParamsRequired: Check = {
   group: "rpc",
   title: "eth_getBlockByNumber without its params is an error, not a block",
   severity: "SHOULD",
-  seedRef: "§4.1 (params optional only for methods without parameters); assumed: a missing boolean is refused (the seed does not oblige a node to refuse it, so a full-level SHOULD)",
+  seedRef:
+    "§4.1 (params optional only for methods without parameters); assumed: a missing boolean is refused (the seed does not oblige a node to refuse it, so a full-level SHOULD)",
   level: "full",
-  sends: "eth_getBlockByNumber without params, with [] and with [\"latest\"] alone",
+  sends: 'eth_getBlockByNumber without params, with [] and with ["latest"] alone',
   run: async (ctx) => {
     for (const params of [undefined, [], ["latest"]]) {
-      const payload = params === undefined ? { jsonrpc: "2.0", id: 11, method: "eth_getBlockByNumber" } : { jsonrpc: "2.0", id: 11, method: "eth_getBlockByNumber", params };
+      const payload =
+        params === undefined
+          ? { jsonrpc: "2.0", id: 11, method: "eth_getBlockByNumber" }
+          : { jsonrpc: "2.0", id: 11, method: "eth_getBlockByNumber", params };
       const ex = await ctx.rpc.post(payload);
       if (ex.response.status >= 400) continue;
       const r = parseRpcResponse(ex);
       if (!r.error && r.result !== undefined && r.result !== null) {
-        failWith(ex, `eth_getBlockByNumber with params ${JSON.stringify(params ?? "(none)")} returned a block instead of an error`);
+        failWith(
+          ex,
+          `eth_getBlockByNumber with params ${JSON.stringify(params ?? "(none)")} returned a block instead of an error`,
+        );
       }
     }
   },
@@ -279,7 +346,8 @@ export const idEcho: Check = {
     for (const id of [7, 0]) {
       const ex = await ctx.rpc.post({ jsonrpc: "2.0", id, method: "eth_blockNumber", params: [] });
       const r = parseRpcResponse(ex);
-      if (JSON.stringify(r.id) !== JSON.stringify(id)) failWith(ex, `request id ${JSON.stringify(id)} came back as ${JSON.stringify(r.id)}`);
+      if (JSON.stringify(r.id) !== JSON.stringify(id))
+        failWith(ex, `request id ${JSON.stringify(id)} came back as ${JSON.stringify(r.id)}`);
       if (r.jsonrpc !== "2.0") failWith(ex, `jsonrpc is ${JSON.stringify(r.jsonrpc)}, not "2.0"`);
     }
   },
@@ -299,7 +367,8 @@ export const idEchoAny: Check = {
     for (const id of ["certify-id", null]) {
       const ex = await ctx.rpc.post({ jsonrpc: "2.0", id, method: "eth_blockNumber", params: [] });
       const r = parseRpcResponse(ex);
-      if (JSON.stringify(r.id) !== JSON.stringify(id)) failWith(ex, `request id ${JSON.stringify(id)} came back as ${JSON.stringify(r.id)}`);
+      if (JSON.stringify(r.id) !== JSON.stringify(id))
+        failWith(ex, `request id ${JSON.stringify(id)} came back as ${JSON.stringify(r.id)}`);
     }
   },
 };
@@ -315,14 +384,31 @@ export const contentType: Check = {
   sends: "eth_blockNumber over HTTP",
   run: async (ctx) => {
     const { ex } = await ctx.rpc.callHttp("eth_blockNumber");
-    if (!/^application\/json/i.test(ex.response.headers["content-type"] ?? "")) failWith(ex, `content-type is ${ex.response.headers["content-type"] ?? "missing"}`);
+    if (!/^application\/json/i.test(ex.response.headers["content-type"] ?? ""))
+      failWith(ex, `content-type is ${ex.response.headers["content-type"] ?? "missing"}`);
   },
 };
 
 const refusedCases = (ctx: CheckContext): Array<[string, () => Promise<HttpExchange>]> => [
   ["no key", () => ctx.rpc.post({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }, "none")],
-  ["a wrong key in api_key", () => ctx.rpc.post({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }, "query", `${ctx.config.rpcApiKey}-wrong`)],
-  ["a wrong key in authorization", () => ctx.rpc.post({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }, "header", `${ctx.config.rpcApiKey}-wrong`)],
+  [
+    "a wrong key in api_key",
+    () =>
+      ctx.rpc.post(
+        { jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] },
+        "query",
+        `${ctx.config.rpcApiKey}-wrong`,
+      ),
+  ],
+  [
+    "a wrong key in authorization",
+    () =>
+      ctx.rpc.post(
+        { jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] },
+        "header",
+        `${ctx.config.rpcApiKey}-wrong`,
+      ),
+  ],
 ];
 
 /** Seed 5: the key is what grants node access; how a refusal looks is not shown, so any refusal will do. */
@@ -345,7 +431,8 @@ export const unauthorized: Check = {
       } catch {
         failWith(ex, `${what}: HTTP ${ex.response.status} with a body that is neither a refusal nor JSON-RPC`);
       }
-      if (body && "result" in body && !body.error) failWith(ex, `${what}: answered with a result (HTTP ${ex.response.status})`);
+      if (body && "result" in body && !body.error)
+        failWith(ex, `${what}: answered with a result (HTTP ${ex.response.status})`);
     }
   },
 };
@@ -370,7 +457,8 @@ export const unauthorizedBody: Check = {
       } catch {
         failWith(ex, `${what}: the 401 body is not JSON`);
       }
-      if (JSON.stringify(body) !== JSON.stringify(RPC_UNAUTHORIZED)) failWith(ex, `${what}: the 401 body is not ${JSON.stringify(RPC_UNAUTHORIZED)}`);
+      if (JSON.stringify(body) !== JSON.stringify(RPC_UNAUTHORIZED))
+        failWith(ex, `${what}: the 401 body is not ${JSON.stringify(RPC_UNAUTHORIZED)}`);
     }
   },
 };
@@ -440,7 +528,12 @@ export const invalidParams: Check = {
   level: "full",
   sends: 'eth_getBlockByNumber("not-a-block", "not-a-bool")',
   run: async (ctx) => {
-    const ex = await ctx.rpc.post({ jsonrpc: "2.0", id: 10, method: "eth_getBlockByNumber", params: ["not-a-block", "not-a-bool"] });
+    const ex = await ctx.rpc.post({
+      jsonrpc: "2.0",
+      id: 10,
+      method: "eth_getBlockByNumber",
+      params: ["not-a-block", "not-a-bool"],
+    });
     expectErrorCode(ex, parseRpcResponse(ex), -32602, "eth_getBlockByNumber with bad params");
   },
 };
@@ -462,7 +555,8 @@ export const batch: Check = {
     ]);
     const list = parseRpcBatch(ex);
     const ids = list.map((r) => r.id).sort();
-    if (JSON.stringify(ids) !== JSON.stringify(["a", "b"])) failWith(ex, `batch answered ids ${JSON.stringify(ids)}, expected "a" and "b" (the notification gets none)`);
+    if (JSON.stringify(ids) !== JSON.stringify(["a", "b"]))
+      failWith(ex, `batch answered ids ${JSON.stringify(ids)}, expected "a" and "b" (the notification gets none)`);
     const a = list.find((r) => r.id === "a")!;
     const b = list.find((r) => r.id === "b")!;
     if (typeof a.result !== "string") failWith(ex, "the eth_blockNumber member has no result");
@@ -486,7 +580,8 @@ export const notification: Check = {
     if (ex.response.text.trim() !== "") failWith(ex, `a notification was answered: ${ex.response.text.slice(0, 120)}`);
     if (ex.response.status >= 300) failWith(ex, `a notification got HTTP ${ex.response.status}`);
     const batchEx = await ctx.rpc.post([{ jsonrpc: "2.0", method: "eth_blockNumber", params: [] }]);
-    if (batchEx.response.text.trim() !== "") failWith(batchEx, `a batch of notifications was answered: ${batchEx.response.text.slice(0, 120)}`);
+    if (batchEx.response.text.trim() !== "")
+      failWith(batchEx, `a batch of notifications was answered: ${batchEx.response.text.slice(0, 120)}`);
   },
 };
 

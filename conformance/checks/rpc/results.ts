@@ -4,8 +4,8 @@
 // eth_sendRawTransaction is not called: a valid call would broadcast a transaction.
 import type { ZodType } from "zod";
 import * as R from "../../../generated/rpc.ts";
-import type { Check } from "../check.ts";
 import type { CheckContext } from "../../run/context.ts";
+import type { Check } from "../check.ts";
 import { fail } from "../outcome.ts";
 import type { Evidence } from "../types.ts";
 
@@ -27,9 +27,17 @@ async function calls(ctx: CheckContext): Promise<Call[]> {
     { method: "eth_getBlockByNumber", params: ["latest", false], schema: R.EthGetBlockByNumberResultSchema },
     { method: "eth_getBlockByNumber", params: ["latest", true], schema: R.EthGetBlockByNumberResultSchema },
     { method: "eth_getBalance", params: [PROBE_ADDRESS, "latest"], schema: R.EthGetBalanceResultSchema },
-    { method: "eth_getTransactionCount", params: [PROBE_ADDRESS, "latest"], schema: R.EthGetTransactionCountResultSchema },
+    {
+      method: "eth_getTransactionCount",
+      params: [PROBE_ADDRESS, "latest"],
+      schema: R.EthGetTransactionCountResultSchema,
+    },
     { method: "eth_call", params: [{ to: PROBE_ADDRESS, data: "0x" }, "latest"], schema: R.EthCallResultSchema },
-    { method: "eth_estimateGas", params: [{ from: PROBE_ADDRESS, to: PROBE_ADDRESS, value: "0x0" }], schema: R.EthEstimateGasResultSchema },
+    {
+      method: "eth_estimateGas",
+      params: [{ from: PROBE_ADDRESS, to: PROBE_ADDRESS, value: "0x0" }],
+      schema: R.EthEstimateGasResultSchema,
+    },
   ];
   const hash = (await recentTransaction(ctx)) ?? `0x${"0".repeat(64)}`;
   list.push(
@@ -43,7 +51,9 @@ async function recentTransaction(ctx: CheckContext): Promise<string | undefined>
   const head = await ctx.rpc.resultHttp("eth_blockNumber").catch(() => undefined);
   if (typeof head !== "string") return undefined;
   for (let n = BigInt(head), seen = 0; n >= 0n && seen < 20; n--, seen++) {
-    const block = (await ctx.rpc.resultHttp("eth_getBlockByNumber", [`0x${n.toString(16)}`, false]).catch(() => undefined)) as { transactions?: unknown[] } | undefined;
+    const block = (await ctx.rpc
+      .resultHttp("eth_getBlockByNumber", [`0x${n.toString(16)}`, false])
+      .catch(() => undefined)) as { transactions?: unknown[] } | undefined;
     const tx = block?.transactions?.[0];
     if (typeof tx === "string") return tx;
   }
@@ -60,7 +70,8 @@ function issueOf(schema: ZodType, value: unknown): string | undefined {
 export const resultsMatchSchemas: Check = {
   id: "rpc.results-match-schemas",
   group: "rpc",
-  title: "Every JSON-RPC method the suite can call safely answers a result its OpenRPC schema accepts (hex quantities, hashes, blocks, receipts)",
+  title:
+    "Every JSON-RPC method the suite can call safely answers a result its OpenRPC schema accepts (hex quantities, hashes, blocks, receipts)",
   severity: "MUST",
   seedRef: "§4.1 (standard Ethereum JSON-RPC); assumed: the result schemas of spec/openrpc.json",
   level: "full",
@@ -77,11 +88,14 @@ export const resultsMatchSchemas: Check = {
           ? "no result"
           : issueOf(call.schema, response.result);
       if (problem) {
-        wrong.push(`${call.method}(${JSON.stringify(call.params).slice(1, -1).slice(0, 60)}) answered ${JSON.stringify(response.result ?? null).slice(0, 80)}: ${problem}`);
+        wrong.push(
+          `${call.method}(${JSON.stringify(call.params).slice(1, -1).slice(0, 60)}) answered ${JSON.stringify(response.result ?? null).slice(0, 80)}: ${problem}`,
+        );
         evidence ??= ex.evidence;
       }
     }
-    if (wrong.length > 0) fail(`${wrong.length} JSON-RPC results break their OpenRPC schema: ${wrong.join("; ")}`, evidence);
+    if (wrong.length > 0)
+      fail(`${wrong.length} JSON-RPC results break their OpenRPC schema: ${wrong.join("; ")}`, evidence);
   },
 };
 
@@ -107,7 +121,8 @@ function blockNumberOf(header: unknown): bigint | undefined {
 export const newHeadsSubscription: Check = {
   id: "rpc.ws-new-heads",
   group: "rpc",
-  title: "eth_subscribe newHeads notifies once per new block (headers valid, numbers consecutive) and eth_unsubscribe stops it",
+  title:
+    "eth_subscribe newHeads notifies once per new block (headers valid, numbers consecutive) and eth_unsubscribe stops it",
   severity: "MUST",
   seedRef: "§4.1 (WebSocket node access); assumed: eth_subscribe/eth_unsubscribe of spec/openrpc.json",
   level: "full",
@@ -117,21 +132,34 @@ export const newHeadsSubscription: Check = {
     const conn = await ctx.rpc.openWs("query");
     try {
       const sub = await ctx.rpc.callWs(conn, "eth_subscribe", ["newHeads"]);
-      if (sub.error || issueOf(R.EthSubscribeResultSchema, sub.result)) fail(`eth_subscribe newHeads answered ${JSON.stringify(sub.error ?? sub.result)}`, conn.evidence());
+      if (sub.error || issueOf(R.EthSubscribeResultSchema, sub.result))
+        fail(`eth_subscribe newHeads answered ${JSON.stringify(sub.error ?? sub.result)}`, conn.evidence());
       const id = sub.result as string;
       const wait = ctx.timeoutMs * 1.5;
       const heads: Array<{ number: bigint; at: number }> = [];
       while (heads.length < 2) {
-        const text = await conn.next(wait).catch(() => fail(`eth_subscribe answered ${id} but no newHeads notification came within ${wait} ms (${heads.length} so far)`, conn.evidence()));
+        const text = await conn
+          .next(wait)
+          .catch(() =>
+            fail(
+              `eth_subscribe answered ${id} but no newHeads notification came within ${wait} ms (${heads.length} so far)`,
+              conn.evidence(),
+            ),
+          );
         const n = notificationOf(text);
         if (!n || n.subscription !== id) continue;
         const problem = issueOf(R.RpcBlockHeaderSchema, n.result);
         if (problem) fail(`a newHeads notification is not a block header: ${problem}`, conn.evidence());
         heads.push({ number: BigInt((n.result as { number: string }).number), at: Date.now() });
       }
-      if (heads[1].number !== heads[0].number + 1n) fail(`consecutive newHeads notifications named blocks ${heads[0].number} and ${heads[1].number} (one per block expected)`, conn.evidence());
+      if (heads[1].number !== heads[0].number + 1n)
+        fail(
+          `consecutive newHeads notifications named blocks ${heads[0].number} and ${heads[1].number} (one per block expected)`,
+          conn.evidence(),
+        );
       const off = await ctx.rpc.callWs(conn, "eth_unsubscribe", [id]);
-      if (off.result !== true) fail(`eth_unsubscribe answered ${JSON.stringify(off.error ?? off.result)}`, conn.evidence());
+      if (off.result !== true)
+        fail(`eth_unsubscribe answered ${JSON.stringify(off.error ?? off.result)}`, conn.evidence());
       // A notification of a block made before the unsubscribe may still be on its way; one of a block
       // newer than the head read after it is a subscription that did not stop.
       const head = await ctx.rpc.resultHttp("eth_blockNumber");
@@ -145,7 +173,11 @@ export const newHeadsSubscription: Check = {
         if (text === undefined) break;
         const n = notificationOf(text);
         const number = n && n.subscription === id ? blockNumberOf(n.result) : undefined;
-        if (number !== undefined && number > headAfter) fail(`a newHeads notification of block ${number} arrived after eth_unsubscribe answered true (the head was ${headAfter} then)`, conn.evidence());
+        if (number !== undefined && number > headAfter)
+          fail(
+            `a newHeads notification of block ${number} arrived after eth_unsubscribe answered true (the head was ${headAfter} then)`,
+            conn.evidence(),
+          );
       }
     } finally {
       conn.close();

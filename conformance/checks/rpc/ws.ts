@@ -1,13 +1,17 @@
 // Node access over WebSocket (seed 4.1, 5): the key by query and by header, refusal of the upgrade
 // without it, a request sent the instant the socket opens, and a Substrate-style client.
 import type { CheckContext } from "../../run/context.ts";
-import { CheckFailed, fail } from "../outcome.ts";
-import { HEX_QUANTITY, RPC_UNAUTHORIZED, type KeyPlacement, type RpcResponse } from "../../transport/rpc.ts";
-import type { Check } from "../check.ts";
+import { HEX_QUANTITY, type KeyPlacement, RPC_UNAUTHORIZED, type RpcResponse } from "../../transport/rpc.ts";
 import type { WsConnection } from "../../transport/ws-probe.ts";
+import type { Check } from "../check.ts";
+import { CheckFailed, fail } from "../outcome.ts";
 
 /** Opens, runs `body`, and always closes. */
-async function withSocket<T>(ctx: CheckContext, placement: KeyPlacement, body: (conn: WsConnection) => Promise<T>): Promise<T> {
+async function withSocket<T>(
+  ctx: CheckContext,
+  placement: KeyPlacement,
+  body: (conn: WsConnection) => Promise<T>,
+): Promise<T> {
   const conn = await ctx.rpc.openWs(placement);
   try {
     return await body(conn);
@@ -19,7 +23,8 @@ async function withSocket<T>(ctx: CheckContext, placement: KeyPlacement, body: (
 async function blockNumberOverWs(ctx: CheckContext, conn: WsConnection): Promise<void> {
   const r = await ctx.rpc.callWs(conn, "eth_blockNumber");
   if (r.jsonrpc !== "2.0") fail(`jsonrpc is ${JSON.stringify(r.jsonrpc)}`, conn.evidence());
-  if (typeof r.result !== "string" || !HEX_QUANTITY.test(r.result)) fail(`eth_blockNumber over WebSocket answered ${JSON.stringify(r.result ?? r.error)}`, conn.evidence());
+  if (typeof r.result !== "string" || !HEX_QUANTITY.test(r.result))
+    fail(`eth_blockNumber over WebSocket answered ${JSON.stringify(r.result ?? r.error)}`, conn.evidence());
 }
 
 export const wsQueryKey: Check = {
@@ -31,8 +36,7 @@ export const wsQueryKey: Check = {
   seedRef: "§4.1; §5 node access",
   level: "seed",
   sends: "eth_blockNumber over a WebSocket opened with the key in api_key",
-  run: (ctx) =>
-    withSocket(ctx, "query", (conn) => blockNumberOverWs(ctx, conn)),
+  run: (ctx) => withSocket(ctx, "query", (conn) => blockNumberOverWs(ctx, conn)),
 };
 
 export const wsHeaderKey: Check = {
@@ -44,8 +48,7 @@ export const wsHeaderKey: Check = {
   seedRef: "§5 node access",
   level: "seed",
   sends: "eth_blockNumber over a WebSocket opened with `authorization: APIKEY <key>`",
-  run: (ctx) =>
-    withSocket(ctx, "header", (conn) => blockNumberOverWs(ctx, conn)),
+  run: (ctx) => withSocket(ctx, "header", (conn) => blockNumberOverWs(ctx, conn)),
 };
 
 export const wsUnauthorized: Check = {
@@ -66,7 +69,8 @@ export const wsUnauthorized: Check = {
       if (!attempt.ok) continue; // refused at the upgrade: any status will do
       try {
         const r = await ctx.rpc.callWs(attempt.connection, "eth_blockNumber", []).catch(() => undefined);
-        if (r && !r.error && r.result !== undefined) fail(`the WebSocket opened with ${what} and answered eth_blockNumber`);
+        if (r && !r.error && r.result !== undefined)
+          fail(`the WebSocket opened with ${what} and answered eth_blockNumber`);
       } finally {
         attempt.connection.close();
       }
@@ -94,9 +98,20 @@ export const wsUnauthorized401: Check = {
         attempt.connection.close();
         fail(`the WebSocket opened with ${what}`);
       }
-      if (attempt.status !== 401) throw new CheckFailed(`with ${what}: ${attempt.reason}, expected the upgrade refused with HTTP 401`, attempt.evidence);
-      if (attempt.body !== undefined && attempt.body.trim() !== "" && attempt.body.trim() !== JSON.stringify(RPC_UNAUTHORIZED)) {
-        throw new CheckFailed(`with ${what}: the 401 body is not ${JSON.stringify(RPC_UNAUTHORIZED)}`, attempt.evidence);
+      if (attempt.status !== 401)
+        throw new CheckFailed(
+          `with ${what}: ${attempt.reason}, expected the upgrade refused with HTTP 401`,
+          attempt.evidence,
+        );
+      if (
+        attempt.body !== undefined &&
+        attempt.body.trim() !== "" &&
+        attempt.body.trim() !== JSON.stringify(RPC_UNAUTHORIZED)
+      ) {
+        throw new CheckFailed(
+          `with ${what}: the 401 body is not ${JSON.stringify(RPC_UNAUTHORIZED)}`,
+          attempt.evidence,
+        );
       }
     }
   },
@@ -118,7 +133,8 @@ export const wsImmediateRequest: Check = {
     });
     try {
       const r = await ctx.rpc.awaitId(conn, id);
-      if (typeof r.result !== "string") fail(`the immediate request was answered ${JSON.stringify(r.error ?? r)}`, conn.evidence());
+      if (typeof r.result !== "string")
+        fail(`the immediate request was answered ${JSON.stringify(r.error ?? r)}`, conn.evidence());
     } finally {
       conn.close();
     }
@@ -139,7 +155,8 @@ export const wsFraming: Check = {
       for (const id of [42, 0]) {
         conn.send({ jsonrpc: "2.0", id, method: "eth_blockNumber", params: [] });
         const r = await ctx.rpc.awaitId(conn, id);
-        if (typeof r.result !== "string") fail(`id ${JSON.stringify(id)} was answered without a result`, conn.evidence());
+        if (typeof r.result !== "string")
+          fail(`id ${JSON.stringify(id)} was answered without a result`, conn.evidence());
       }
     }),
 };
@@ -159,22 +176,26 @@ export const wsStrictJsonRpc: Check = {
       for (const id of ["ws-string-id", null]) {
         conn.send({ jsonrpc: "2.0", id, method: "eth_blockNumber", params: [] });
         const r = await ctx.rpc.awaitId(conn, id);
-        if (typeof r.result !== "string") fail(`id ${JSON.stringify(id)} was answered without a result`, conn.evidence());
+        if (typeof r.result !== "string")
+          fail(`id ${JSON.stringify(id)} was answered without a result`, conn.evidence());
       }
       // A notification first, then a request: the first message must answer the request.
       conn.send({ jsonrpc: "2.0", method: "eth_blockNumber", params: [] });
       conn.send({ jsonrpc: "2.0", id: "after-notification", method: "eth_blockNumber", params: [] });
       const first = JSON.parse(await conn.next(ctx.timeoutMs)) as { id?: unknown };
-      if (first.id !== "after-notification") fail(`a notification was answered over WebSocket (${JSON.stringify(first).slice(0, 120)})`, conn.evidence());
+      if (first.id !== "after-notification")
+        fail(`a notification was answered over WebSocket (${JSON.stringify(first).slice(0, 120)})`, conn.evidence());
       conn.send("{not json");
       const parse = JSON.parse(await conn.next(ctx.timeoutMs)) as { error?: { code?: unknown } };
-      if (parse.error?.code !== -32700) fail(`invalid JSON over WebSocket answered ${JSON.stringify(parse).slice(0, 120)}`, conn.evidence());
+      if (parse.error?.code !== -32700)
+        fail(`invalid JSON over WebSocket answered ${JSON.stringify(parse).slice(0, 120)}`, conn.evidence());
       conn.send([
         { jsonrpc: "2.0", id: "b1", method: "eth_blockNumber", params: [] },
         { jsonrpc: "2.0", id: "b2", method: "eth_blockNumber", params: [] },
       ]);
       const batch = JSON.parse(await conn.next(ctx.timeoutMs)) as unknown;
-      if (!Array.isArray(batch) || batch.length !== 2) fail(`a batch over WebSocket answered ${JSON.stringify(batch).slice(0, 120)}`, conn.evidence());
+      if (!Array.isArray(batch) || batch.length !== 2)
+        fail(`a batch over WebSocket answered ${JSON.stringify(batch).slice(0, 120)}`, conn.evidence());
     }),
 };
 
@@ -182,7 +203,8 @@ export const substrateClient: Check = {
   id: "rpc.substrate-client",
   statements: ["s1.substrate-clients", "s4.1.substrate-api-key-query"],
   group: "rpc",
-  title: "A Substrate-style client (@polkadot/rpc-provider WsProvider when installed, else the same exchange; key in api_key) connects and gets answers",
+  title:
+    "A Substrate-style client (@polkadot/rpc-provider WsProvider when installed, else the same exchange; key in api_key) connects and gets answers",
   severity: "MUST",
   seedRef: "§1; §4.1 (Substrate-style clients, api_key query)",
   level: "seed",
@@ -200,19 +222,36 @@ export const substrateClient: Check = {
     const stepMs = Math.floor(ctx.timeoutMs * 0.8);
     const provider = new WsProvider(url, false, {}, stepMs);
     const errors: string[] = [];
-    provider.on("error", (e: unknown) => errors.push(e instanceof Error ? e.message : String((e as { message?: unknown })?.message ?? "error")));
-    const evidence = { request: { method: "GET (websocket upgrade, WsProvider)", url: ctx.redactor.url(url), headers: {} } };
+    provider.on("error", (e: unknown) =>
+      errors.push(e instanceof Error ? e.message : String((e as { message?: unknown })?.message ?? "error")),
+    );
+    const evidence = {
+      request: { method: "GET (websocket upgrade, WsProvider)", url: ctx.redactor.url(url), headers: {} },
+    };
     try {
       await withDeadline(provider.connect(), stepMs, "WsProvider.connect");
       await withDeadline(provider.isReady, stepMs, "WsProvider ready");
-      const block = await withDeadline(provider.send<string>("eth_blockNumber", []), stepMs, "eth_blockNumber via WsProvider");
-      if (typeof block !== "string" || !HEX_QUANTITY.test(block)) fail(`WsProvider got ${JSON.stringify(block)} for eth_blockNumber`, evidence);
-      const latest = await withDeadline(provider.send<Record<string, unknown>>("eth_getBlockByNumber", ["latest", false]), stepMs, "eth_getBlockByNumber via WsProvider");
-      if (!latest || typeof latest.hash !== "string") fail("WsProvider got no block for eth_getBlockByNumber", evidence);
+      const block = await withDeadline(
+        provider.send<string>("eth_blockNumber", []),
+        stepMs,
+        "eth_blockNumber via WsProvider",
+      );
+      if (typeof block !== "string" || !HEX_QUANTITY.test(block))
+        fail(`WsProvider got ${JSON.stringify(block)} for eth_blockNumber`, evidence);
+      const latest = await withDeadline(
+        provider.send<Record<string, unknown>>("eth_getBlockByNumber", ["latest", false]),
+        stepMs,
+        "eth_getBlockByNumber via WsProvider",
+      );
+      if (!latest || typeof latest.hash !== "string")
+        fail("WsProvider got no block for eth_getBlockByNumber", evidence);
     } catch (err) {
       if (err instanceof CheckFailed) throw err.evidence ? err : new CheckFailed(err.message, evidence);
       if ((err as Error).name === "CheckSkipped") throw err;
-      fail(`WsProvider: ${ctx.redactor.text((err as Error).message)}${errors.length ? ` (${ctx.redactor.text(errors[0])})` : ""}`, evidence);
+      fail(
+        `WsProvider: ${ctx.redactor.text((err as Error).message)}${errors.length ? ` (${ctx.redactor.text(errors[0])})` : ""}`,
+        evidence,
+      );
     } finally {
       await provider.disconnect().catch(() => undefined);
     }
@@ -230,7 +269,8 @@ async function substrateStyleExchange(ctx: CheckContext): Promise<void> {
     conn.send({ jsonrpc: "2.0", id: 2, method: "eth_getBlockByNumber", params: ["latest", false] });
     const what = "(a Substrate-style exchange; @polkadot/rpc-provider is not installed)";
     const [block, latest] = (await ctx.rpc.awaitIds(conn, [1, 2])) as [RpcResponse, RpcResponse];
-    if (typeof block.result !== "string" || !HEX_QUANTITY.test(block.result)) fail(`eth_blockNumber answered ${JSON.stringify(block.result ?? block.error)} ${what}`, conn.evidence());
+    if (typeof block.result !== "string" || !HEX_QUANTITY.test(block.result))
+      fail(`eth_blockNumber answered ${JSON.stringify(block.result ?? block.error)} ${what}`, conn.evidence());
     const hash = (latest.result as Record<string, unknown> | null | undefined)?.hash;
     if (typeof hash !== "string") fail(`eth_getBlockByNumber answered no block ${what}`, conn.evidence());
   });
@@ -246,4 +286,13 @@ function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise
   ]).finally(() => clearTimeout(timer));
 }
 
-export const wsRpcChecks: Check[] = [wsQueryKey, wsHeaderKey, wsUnauthorized, wsUnauthorized401, wsImmediateRequest, wsFraming, wsStrictJsonRpc, substrateClient];
+export const wsRpcChecks: Check[] = [
+  wsQueryKey,
+  wsHeaderKey,
+  wsUnauthorized,
+  wsUnauthorized401,
+  wsImmediateRequest,
+  wsFraming,
+  wsStrictJsonRpc,
+  substrateClient,
+];

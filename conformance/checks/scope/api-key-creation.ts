@@ -1,7 +1,8 @@
 // Creating an API key with scopes (seed 5).
+
+import type { Check } from "../check.ts";
 import { failWith } from "../expect.ts";
 import { skip } from "../outcome.ts";
-import type { Check } from "../check.ts";
 
 /** The owner key creates an API key whose secret is shown once (full level; feeds the restricted-key checks). */
 export const apiKeyCreation: Check = {
@@ -22,7 +23,10 @@ export const apiKeyCreation: Check = {
       skip(result.reason);
     }
     const wallet = await ctx.need("wallet");
-    const ex = await ctx.call("getWalletOverview", { params: { wallet_id: wallet.walletId }, credentials: result.value });
+    const ex = await ctx.call("getWalletOverview", {
+      params: { wallet_id: wallet.walletId },
+      credentials: result.value,
+    });
     if (ex.response.status === 401) failWith(ex, "the key createApiKey returned does not authenticate");
   },
 };

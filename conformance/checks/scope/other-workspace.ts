@@ -1,7 +1,7 @@
 // Another workspace's records are refused, without saying whether that workspace exists.
 import { randomUUID } from "node:crypto";
-import { expectError, expectRefusal, failWith } from "../expect.ts";
 import type { Check } from "../check.ts";
+import { expectError, expectRefusal, failWith } from "../expect.ts";
 
 /** A key created for one workspace is refused another workspace's records (without saying it exists). */
 export const otherWorkspaceRefused: Check = {
@@ -10,11 +10,14 @@ export const otherWorkspaceRefused: Check = {
   group: "scope",
   title: "Another workspace's records are refused (403 or 404, never data)",
   severity: "MUST",
-  seedRef: "§1 (wallets live inside a workspace); §4 operation 8 (the key of the workspace in the path); §7 (errors are the error envelope)",
+  seedRef:
+    "§1 (wallets live inside a workspace); §4 operation 8 (the key of the workspace in the path); §7 (errors are the error envelope)",
   level: "seed",
   sends: "getWebhookVerificationKey of a workspace id nobody has",
   async run(ctx) {
-    const ex = await ctx.call("getWebhookVerificationKey", { params: { workspace_id: `certify-other-${randomUUID()}` } });
+    const ex = await ctx.call("getWebhookVerificationKey", {
+      params: { workspace_id: `certify-other-${randomUUID()}` },
+    });
     if (ctx.level === "full") expectError(ex, [403, 404], undefined, "the verification key of another workspace");
     else expectRefusal("seed", ex, "the verification key of another workspace");
   },
@@ -30,7 +33,9 @@ export const otherWorkspaceNotFound: Check = {
   level: "full",
   sends: "getWebhookVerificationKey of a workspace id nobody has",
   async run(ctx) {
-    const ex = await ctx.call("getWebhookVerificationKey", { params: { workspace_id: `certify-other-${randomUUID()}` } });
+    const ex = await ctx.call("getWebhookVerificationKey", {
+      params: { workspace_id: `certify-other-${randomUUID()}` },
+    });
     if (ex.response.status !== 404) failWith(ex, `expected 404 for another workspace, got ${ex.response.status}`);
   },
 };

@@ -13,7 +13,7 @@ export function newEventLeak(
   onUrl: readonly ReceivedDelivery[],
   deletedAt: number,
   after: number,
-  requeuedId?: string
+  requeuedId?: string,
 ): { id: string; delivery: ReceivedDelivery; why: string } | undefined {
   const copies = (list: readonly ReceivedDelivery[]) => {
     const counts = new Map<string, ReceivedDelivery[]>();
@@ -48,7 +48,7 @@ export const IN_FLIGHT_MS = 1_000;
 export function watchAfterDelete(
   before: readonly ReceivedDelivery[],
   timeoutMs: number,
-  requeuedId?: string
+  requeuedId?: string,
 ): { ms: number; why: string } {
   const firsts = new Map<string, number>();
   before.forEach((d, i) => {

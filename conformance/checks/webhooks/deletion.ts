@@ -1,32 +1,46 @@
 // Deleting a webhook stops its deliveries (seed 6).
-import type { CheckContext } from "../../run/context.ts";
-import { expectSuccess, failWith } from "../expect.ts";
+
 import { createWalletAndWait } from "../../provision/wallet.ts";
 import { registerWebhook } from "../../provision/webhook.ts";
-import { fail, skip } from "../outcome.ts";
+import type { CheckContext } from "../../run/context.ts";
 import type { HttpExchange } from "../../transport/probe.ts";
 import { carriesEventId, eventIdOf, eventTypeOf, type ReceivedDelivery } from "../../transport/receiver.ts";
-import { IN_FLIGHT_MS, namesOtherWebhook, newEventLeak, watchAfterDelete } from "./after-delete.ts";
 import type { Check } from "../check.ts";
-import { deliveryEvidence } from "./received.ts";
+import { expectSuccess, failWith } from "../expect.ts";
+import { fail, skip } from "../outcome.ts";
+import { IN_FLIGHT_MS, namesOtherWebhook, newEventLeak, watchAfterDelete } from "./after-delete.ts";
 import { expectSeedRecord } from "./delivery-log.ts";
+import { deliveryEvidence } from "./received.ts";
 
 export const deleteStopsDelivery: Check = {
   id: "webhooks.delete-stops-delivery",
   skipsWithout: ["webhook", "delivery", "event"],
   statements: ["s2.8.webhook-delete-result", "s3.delete-result-deleted", "s4.op7-delete-webhook"],
   group: "webhooks",
-  title: "Operation 7 answers the webhook's WebhookDeleteResult with status deleted, and nothing is delivered to that webhook afterwards",
+  title:
+    "Operation 7 answers the webhook's WebhookDeleteResult with status deleted, and nothing is delivered to that webhook afterwards",
   severity: "MUST",
   seedRef: "§2.8; §4 operation 7",
   level: "seed",
   requires: ["receiver", "workspace"],
-  after: ["webhooks.resend-same-event", "webhooks.delivery-signature", "webhooks.tampered-body-rejected", "webhooks.delivery-logged"],
+  after: [
+    "webhooks.resend-same-event",
+    "webhooks.delivery-signature",
+    "webhooks.tampered-body-rejected",
+    "webhooks.delivery-logged",
+  ],
   // At --level seed operation 7 deletes --webhook-id itself, which the isolation checks and the
   // viewer's refused delete aim at first.
-  afterAtSeed: ["isolation.reads-refused", "isolation.writes-refused", "role.viewer-cannot-change-settings", "scope.balances-read-only", "webhooks.wallet-created-name"],
+  afterAtSeed: [
+    "isolation.reads-refused",
+    "isolation.writes-refused",
+    "role.viewer-cannot-change-settings",
+    "scope.balances-read-only",
+    "webhooks.wallet-created-name",
+  ],
   timeoutScale: 2,
-  sends: "deleteWebhook (at full level of a second webhook of the run, then createWallet to cause an event; at seed level --webhook-id, then resendWebhookDelivery of --delivery-id, which must be a delivery of that webhook; watches twice the longest interval between earlier deliveries, at most --timeout-ms)",
+  sends:
+    "deleteWebhook (at full level of a second webhook of the run, then createWallet to cause an event; at seed level --webhook-id, then resendWebhookDelivery of --delivery-id, which must be a delivery of that webhook; watches twice the longest interval between earlier deliveries, at most --timeout-ms)",
   run: (ctx) => (ctx.level === "full" ? deleteOwnWebhook(ctx) : deleteGivenWebhook(ctx)),
 };
 
@@ -52,8 +66,14 @@ async function deleteOwnWebhook(ctx: CheckContext): Promise<void> {
   if (!reachedPrimary) skip("no new event reached the primary webhook either, so deletion cannot be told apart");
   // One event goes to every webhook at about the same time: a copy for the deleted one would be close behind.
   await ctx.sleep(Math.min(1_000, ctx.timeoutMs / 4));
-  const leak = leakAfterDelete(receiver.deliveries, doomed.channel!, deletedAt, (d) => d.body.includes(wallet.walletId));
-  if (leak) fail(`webhook ${doomed.id} still received ${String(eventTypeOf(leak.delivery))} after it was deleted (${leak.why})`, deliveryEvidence(leak.delivery));
+  const leak = leakAfterDelete(receiver.deliveries, doomed.channel!, deletedAt, (d) =>
+    d.body.includes(wallet.walletId),
+  );
+  if (leak)
+    fail(
+      `webhook ${doomed.id} still received ${String(eventTypeOf(leak.delivery))} after it was deleted (${leak.why})`,
+      deliveryEvidence(leak.delivery),
+    );
 }
 
 /**
@@ -72,7 +92,8 @@ export function leakAfterDelete(
     if (d.receivedAt < deletedAt) continue;
     if (isNew(d)) return { delivery: d, why: "an event made after the delete" };
     const id = eventIdOf(d);
-    if (id !== undefined && onChannel.slice(0, index).some((e) => eventIdOf(e) === id)) return { delivery: d, why: `event ${id} delivered again` };
+    if (id !== undefined && onChannel.slice(0, index).some((e) => eventIdOf(e) === id))
+      return { delivery: d, why: `event ${id} delivered again` };
   }
   return undefined;
 }
@@ -94,26 +115,44 @@ async function deleteGivenWebhook(ctx: CheckContext): Promise<void> {
   if (!first.ok) skip(first.reason, first.needs);
   const channel = first.value.channel;
   const known = delivery.eventId ?? first.value.requeuedEventId ?? eventIdOf(first.value);
-  const watch = watchAfterDelete(receiver.deliveries.filter((d) => d.channel === channel), ctx.timeoutMs, known);
+  const watch = watchAfterDelete(
+    receiver.deliveries.filter((d) => d.channel === channel),
+    ctx.timeoutMs,
+    known,
+  );
   const ex = await ctx.call("deleteWebhook", { params: { workspace_id: workspaceId, webhook_id: webhook.id } });
   expectDeleted(ctx, ex, webhook.id);
   const deletedAt = Date.now();
-  const resend = await ctx.call("resendWebhookDelivery", { params: { workspace_id: workspaceId, delivery_id: delivery.deliveryId } });
+  const resend = await ctx.call("resendWebhookDelivery", {
+    params: { workspace_id: workspaceId, delivery_id: delivery.deliveryId },
+  });
   const record = resend.response.status < 300 ? deliveryRecordIn(resend.response.text) : {};
   // The requeued delivery is another webhook's (seed 2.7 names its webhook_id): its arrival is that
   // webhook's and says nothing of the deleted one.
   if (record.webhookId !== undefined && record.webhookId !== webhook.id) {
-    skip(`--delivery-id ${delivery.deliveryId} is a delivery of webhook ${record.webhookId} (operation 6's answer), not of the deleted --webhook-id ${webhook.id}: give a delivery of that webhook to show that it gets nothing after deletion`);
+    skip(
+      `--delivery-id ${delivery.deliveryId} is a delivery of webhook ${record.webhookId} (operation 6's answer), not of the deleted --webhook-id ${webhook.id}: give a delivery of that webhook to show that it gets nothing after deletion`,
+    );
   }
   const eventId = record.eventId ?? known;
   await ctx.sleep(watch.ms);
   ctx.fact("watched", `${watch.ms} ms after the delete (${watch.why})`);
   const grace = Math.min(IN_FLIGHT_MS, watch.ms / 4);
-  const requeued = receiver.deliveries.find((d) => d.receivedAt >= deletedAt && eventId !== undefined && carriesEventId(d, eventId));
-  if (requeued) fail(`webhook ${webhook.id} still received the requeued event ${eventId} after it was deleted (watched ${watch.ms} ms: ${watch.why})`, deliveryEvidence(requeued));
+  const requeued = receiver.deliveries.find(
+    (d) => d.receivedAt >= deletedAt && eventId !== undefined && carriesEventId(d, eventId),
+  );
+  if (requeued)
+    fail(
+      `webhook ${webhook.id} still received the requeued event ${eventId} after it was deleted (watched ${watch.ms} ms: ${watch.why})`,
+      deliveryEvidence(requeued),
+    );
   const onUrl = receiver.deliveries.filter((d) => d.channel === channel && !namesOtherWebhook(d, webhook.id));
   const leak = newEventLeak(onUrl, deletedAt, deletedAt + grace, eventId);
-  if (leak) fail(`webhook ${webhook.id} still received event ${leak.id} after it was deleted: ${leak.why} (watched ${watch.ms} ms: ${watch.why})`, deliveryEvidence(leak.delivery));
+  if (leak)
+    fail(
+      `webhook ${webhook.id} still received event ${leak.id} after it was deleted: ${leak.why} (watched ${watch.ms} ms: ${watch.why})`,
+      deliveryEvidence(leak.delivery),
+    );
 }
 
 /** event_id and webhook_id of operation 6's WebhookDelivery record (seed 2.7), those it names. */
@@ -130,6 +169,13 @@ function deliveryRecordIn(text: string): { eventId?: string; webhookId?: string 
 /** Operation 7's answer: a WebhookDeleteResult (seed 2.8) of the webhook asked for, status "deleted" (seed 3). */
 function expectDeleted(ctx: CheckContext, ex: HttpExchange, webhookId: string): void {
   const data = expectSuccess(ex, ctx.operation("deleteWebhook")) as Record<string, unknown>;
-  expectSeedRecord(ex, data, "WebhookDeleteResult", { [webhookId]: ["webhook_id", "id"] }, "the delete result (operation 7)");
-  if (data?.status !== "deleted") failWith(ex, `deleteWebhook answered status ${JSON.stringify(data?.status)}, not "deleted"`);
+  expectSeedRecord(
+    ex,
+    data,
+    "WebhookDeleteResult",
+    { [webhookId]: ["webhook_id", "id"] },
+    "the delete result (operation 7)",
+  );
+  if (data?.status !== "deleted")
+    failWith(ex, `deleteWebhook answered status ${JSON.stringify(data?.status)}, not "deleted"`);
 }

@@ -4,16 +4,25 @@
 // carries the same event again.
 import { randomUUID } from "node:crypto";
 import { webhookEventSchemas } from "../../../generated/webhooks.ts";
-import type { Check } from "../check.ts";
-import type { CheckContext } from "../../run/context.ts";
-import { failWith } from "../expect.ts";
 import { firstString, successRecord } from "../../provision/util.ts";
+import type { CheckContext } from "../../run/context.ts";
+import { eventIdOf, eventTypeOf, type ReceivedDelivery, type WebhookReceiver } from "../../transport/receiver.ts";
+import type { Check } from "../check.ts";
+import { failWith } from "../expect.ts";
 import { findInList } from "../list-reader.ts";
 import { fail, skip } from "../outcome.ts";
-import { eventIdOf, eventTypeOf, type ReceivedDelivery, type WebhookReceiver } from "../../transport/receiver.ts";
 
 function attemptsEvidence(attempts: ReceivedDelivery[]) {
-  return { details: { attempts: attempts.map((a) => ({ attempt: a.attempt, answered: a.failedWith ?? 200, event_id: eventIdOf(a), body: a.body.slice(0, 1024) })) } };
+  return {
+    details: {
+      attempts: attempts.map((a) => ({
+        attempt: a.attempt,
+        answered: a.failedWith ?? 200,
+        event_id: eventIdOf(a),
+        body: a.body.slice(0, 1024),
+      })),
+    },
+  };
 }
 
 const done = (status: unknown) => status === "delivered" || status === "failed";
@@ -22,7 +31,12 @@ const done = (status: unknown) => status === "delivered" || status === "failed";
 async function logEntry(ctx: CheckContext, workspaceId: string, webhookId: string, eventId: string | undefined) {
   if (eventId === undefined) return { log: undefined, entry: undefined };
   try {
-    const { item, ex } = await findInList(ctx, "listWebhookDeliveries", { params: { workspace_id: workspaceId }, query: { webhook_id: webhookId } }, (i) => i.event_id === eventId);
+    const { item, ex } = await findInList(
+      ctx,
+      "listWebhookDeliveries",
+      { params: { workspace_id: workspaceId }, query: { webhook_id: webhookId } },
+      (i) => i.event_id === eventId,
+    );
     return { log: ex, entry: item };
   } catch {
     return { log: undefined, entry: undefined };
@@ -33,29 +47,46 @@ async function logEntry(ctx: CheckContext, workspaceId: string, webhookId: strin
  * Waits for the third attempt of our event. Stops early when a retry carries another event id, or
  * when the deployment's log calls the delivery finished although the receiver never answered 2xx.
  */
-async function awaitThirdAttempt(ctx: CheckContext, receiver: WebhookReceiver, ours: (d: ReceivedDelivery) => boolean, workspaceId: string, webhookId: string): Promise<ReceivedDelivery[]> {
+async function awaitThirdAttempt(
+  ctx: CheckContext,
+  receiver: WebhookReceiver,
+  ours: (d: ReceivedDelivery) => boolean,
+  workspaceId: string,
+  webhookId: string,
+): Promise<ReceivedDelivery[]> {
   const limit = ctx.timeoutMs * 24;
   const deadline = Date.now() + limit;
   let finishedSince: number | undefined;
   for (let round = 0; Date.now() < deadline && !ctx.signal.aborted; round++) {
     const attempts = receiver.deliveries.filter(ours);
     const ids = new Set(attempts.map((a) => eventIdOf(a)));
-    if (ids.size > 1) fail("a retry carries another event id than the first attempt (a retry must be the same event)", attemptsEvidence(attempts));
+    if (ids.size > 1)
+      fail(
+        "a retry carries another event id than the first attempt (a retry must be the same event)",
+        attemptsEvidence(attempts),
+      );
     if (attempts.some((a) => (a.attempt ?? 0) >= 3)) return attempts;
     if (attempts.length > 0 && round % 4 === 3) {
       const { entry } = await logEntry(ctx, workspaceId, webhookId, eventIdOf(attempts[0]));
       if (entry && done(entry.status)) finishedSince ??= Date.now();
       // A short grace for an attempt in flight; then the log says it will not come.
       if (finishedSince !== undefined && Date.now() - finishedSince > 3_000) {
-        fail(`the delivery log says ${String(entry?.status)} after ${attempts.length} attempt(s) the receiver refused (${describeAttempts(attempts)}): it was not retried`, attemptsEvidence(attempts));
+        fail(
+          `the delivery log says ${String(entry?.status)} after ${attempts.length} attempt(s) the receiver refused (${describeAttempts(attempts)}): it was not retried`,
+          attemptsEvidence(attempts),
+        );
       }
     }
     // Woken by the next attempt at once; the log is read every few rounds.
     await receiver.waitFor((d) => ours(d) && !attempts.includes(d), Math.min(500, deadline - Date.now()), ctx.signal);
   }
   const attempts = receiver.deliveries.filter(ours);
-  if (attempts.length === 0) fail("no wallet.created reached the retry webhook, though the check created a wallet", attemptsEvidence(attempts));
-  fail(`after ${describeAttempts(attempts)} the event was not delivered again within ${limit} ms`, attemptsEvidence(attempts));
+  if (attempts.length === 0)
+    fail("no wallet.created reached the retry webhook, though the check created a wallet", attemptsEvidence(attempts));
+  fail(
+    `after ${describeAttempts(attempts)} the event was not delivered again within ${limit} ms`,
+    attemptsEvidence(attempts),
+  );
 }
 
 function describeAttempts(attempts: ReceivedDelivery[]): string {
@@ -66,21 +97,30 @@ function describeAttempts(attempts: ReceivedDelivery[]): string {
 export const retrySameEvent: Check = {
   id: "webhooks.retry-same-event",
   group: "webhooks",
-  title: "A delivery answered 500, then cut off without an answer, is retried with the same event id and body, and logged",
+  title:
+    "A delivery answered 500, then cut off without an answer, is retried with the same event id and body, and logged",
   severity: "MUST",
   seedRef: "§6 (deliveries are logged); assumed: x-custody-webhook-delivery (failed attempts are retried)",
   level: "full",
   requires: ["receiver", "workspace"],
   // The spec's schedule retries after 30 s and 120 s; the sandbox is quicker.
   timeoutScale: 25,
-  sends: "createWebhook for wallet.created, createWallet; the receiver answers 500, then nothing; listWebhookDeliveries",
+  sends:
+    "createWebhook for wallet.created, createWallet; the receiver answers 500, then nothing; listWebhookDeliveries",
   async run(ctx) {
     const receiver = await ctx.need("receiver");
     const workspaceId = await ctx.need("workspace");
     const channel = `retry${randomUUID().slice(0, 8)}`;
     // Both failures are answered at once (no time-out to sit out): this check is about retries.
     receiver.failFirst(channel, ["error", "drop"]);
-    const hook = await ctx.call("createWebhook", { params: { workspace_id: workspaceId }, body: { url: receiver.url(channel), event_types: ["wallet.created"], description: ctx.suite.marker.description("retry webhook") } });
+    const hook = await ctx.call("createWebhook", {
+      params: { workspace_id: workspaceId },
+      body: {
+        url: receiver.url(channel),
+        event_types: ["wallet.created"],
+        description: ctx.suite.marker.description("retry webhook"),
+      },
+    });
     const webhookId = firstString(successRecord(ctx.suite, "createWebhook", hook), "id", "webhook_id");
     if (!webhookId) failWith(hook, "createWebhook answered without an id");
     const remove = { params: { workspace_id: workspaceId, webhook_id: webhookId } };
@@ -94,21 +134,39 @@ export const retrySameEvent: Check = {
   },
 };
 
-async function expectRetried(ctx: CheckContext, receiver: WebhookReceiver, channel: string, workspaceId: string, webhookId: string): Promise<void> {
+async function expectRetried(
+  ctx: CheckContext,
+  receiver: WebhookReceiver,
+  channel: string,
+  workspaceId: string,
+  webhookId: string,
+): Promise<void> {
   const created = await ctx.call("createWallet", { body: { name: ctx.suite.marker.name("retry-wallet") } });
   const walletId = firstString(successRecord(ctx.suite, "createWallet", created), "id", "wallet_id");
   if (!walletId) failWith(created, "createWallet answered without an id");
   // The receiver fails the first event the channel gets (this wallet's, or one another check's wallet
   // caused first), and only that one; the check follows that event.
-  const ours = (d: ReceivedDelivery) => d.channel === channel && receiver.plannedEvent(channel) !== undefined && eventIdOf(d) === receiver.plannedEvent(channel);
+  const ours = (d: ReceivedDelivery) =>
+    d.channel === channel &&
+    receiver.plannedEvent(channel) !== undefined &&
+    eventIdOf(d) === receiver.plannedEvent(channel);
   const attempts = await awaitThirdAttempt(ctx, receiver, ours, workspaceId, webhookId);
   const first = attempts[0];
   const sameEvent = attempts.every((a) => eventIdOf(a) === eventIdOf(first) && eventIdOf(a) !== undefined);
-  if (!sameEvent) fail("the retries carry another event id than the first attempt (a retry must be the same event)", attemptsEvidence(attempts));
-  if (!attempts.every((a) => a.body === first.body)) fail("the retries carry another body than the first attempt (the same signed event must be sent again)", attemptsEvidence(attempts));
+  if (!sameEvent)
+    fail(
+      "the retries carry another event id than the first attempt (a retry must be the same event)",
+      attemptsEvidence(attempts),
+    );
+  if (!attempts.every((a) => a.body === first.body))
+    fail(
+      "the retries carry another body than the first attempt (the same signed event must be sent again)",
+      attemptsEvidence(attempts),
+    );
   // The log records an attempt once its answer is in, which may be just after the receiver saw it.
   let found = await logEntry(ctx, workspaceId, webhookId, eventIdOf(first));
-  const counted = (e: Record<string, unknown> | undefined) => e !== undefined && (typeof e.attempt_count !== "number" || e.attempt_count >= 3);
+  const counted = (e: Record<string, unknown> | undefined) =>
+    e !== undefined && (typeof e.attempt_count !== "number" || e.attempt_count >= 3);
   const deadline = Date.now() + ctx.timeoutMs / 2;
   while (!counted(found.entry) && Date.now() < deadline && !ctx.signal.aborted) {
     await ctx.sleep(100);
@@ -117,7 +175,8 @@ async function expectRetried(ctx: CheckContext, receiver: WebhookReceiver, chann
   const { log, entry } = found;
   if (!log) fail(`the delivery log of webhook ${webhookId} could not be read`);
   if (!entry) failWith(log, `the delivery log of webhook ${webhookId} has no entry for event ${eventIdOf(first)}`);
-  if (typeof entry.attempt_count === "number" && entry.attempt_count < 3) failWith(log, `the delivery log counts ${entry.attempt_count} attempts; the receiver saw 3`);
+  if (typeof entry.attempt_count === "number" && entry.attempt_count < 3)
+    failWith(log, `the delivery log counts ${entry.attempt_count} attempts; the receiver saw 3`);
   ctx.fact("retries", `${attempts.length} attempts of event ${eventIdOf(first)}`);
 }
 
@@ -136,7 +195,15 @@ export const eventsMatchSchema: Check = {
     const receiver = await ctx.need("receiver");
     const events = receiver.deliveries.filter((d) => d.event !== undefined);
     if (events.length === 0) skip("no event reached the receiver");
-    const schemas = webhookEventSchemas as Record<string, { safeParse(v: unknown): { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } } }>;
+    const schemas = webhookEventSchemas as Record<
+      string,
+      {
+        safeParse(v: unknown): {
+          success: boolean;
+          error?: { issues: Array<{ path: PropertyKey[]; message: string }> };
+        };
+      }
+    >;
     const problems: string[] = [];
     const types = new Set<string>();
     for (const d of events) {
@@ -150,11 +217,17 @@ export const eventsMatchSchema: Check = {
       const result = schema.safeParse(d.event);
       if (!result.success) {
         const issue = result.error?.issues[0];
-        problems.push(`${type} ${eventIdOf(d) ?? ""}: ${issue?.path.map(String).join(".") || "(root)"}: ${issue?.message}`);
+        problems.push(
+          `${type} ${eventIdOf(d) ?? ""}: ${issue?.path.map(String).join(".") || "(root)"}: ${issue?.message}`,
+        );
       }
     }
     ctx.fact("events", `${events.length} deliveries, types ${[...types].sort().join(", ")}`);
-    if (problems.length > 0) fail(`${problems.length} of ${events.length} delivered events break their schema: ${problems.slice(0, 5).join("; ")}`, attemptsEvidence(events.slice(0, 3)));
+    if (problems.length > 0)
+      fail(
+        `${problems.length} of ${events.length} delivered events break their schema: ${problems.slice(0, 5).join("; ")}`,
+        attemptsEvidence(events.slice(0, 3)),
+      );
   },
 };
 

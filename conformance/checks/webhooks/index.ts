@@ -2,11 +2,11 @@
 // requeue with operation 6 and deletion with operation 7. The profile the deployment's signatures
 // matched is reported as a fact.
 import type { Check } from "../check.ts";
-import { verificationKeyCheck, deliverySignature, tamperedBodyRejected } from "./signatures.ts";
-import { registration } from "./registration.ts";
-import { eventShape } from "./event-shape.ts";
-import { deliveryLogged, resendSameEvent } from "./delivery-log.ts";
 import { deleteStopsDelivery } from "./deletion.ts";
+import { deliveryLogged, resendSameEvent } from "./delivery-log.ts";
+import { eventShape } from "./event-shape.ts";
+import { registration } from "./registration.ts";
+import { deliverySignature, tamperedBodyRejected, verificationKeyCheck } from "./signatures.ts";
 import { walletCreatedName } from "./wallet-created.ts";
 
 export const webhookChecks: Check[] = [

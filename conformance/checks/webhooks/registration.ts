@@ -1,9 +1,10 @@
 // Registering a webhook (seed 6).
+
+import { firstString } from "../../provision/util.ts";
+import type { Check } from "../check.ts";
 import { failWith } from "../expect.ts";
 import { findInList } from "../list-reader.ts";
-import { firstString } from "../../provision/util.ts";
 import { skip } from "../outcome.ts";
-import type { Check } from "../check.ts";
 
 export const registration: Check = {
   id: "webhooks.registration",
@@ -24,7 +25,12 @@ export const registration: Check = {
       skip(result.reason);
     }
     const workspaceId = await ctx.need("workspace");
-    const { item, ex } = await findInList(ctx, "listWebhooks", { params: { workspace_id: workspaceId } }, (w) => firstString(w, "id", "webhook_id") === result.value.id);
+    const { item, ex } = await findInList(
+      ctx,
+      "listWebhooks",
+      { params: { workspace_id: workspaceId } },
+      (w) => firstString(w, "id", "webhook_id") === result.value.id,
+    );
     if (!item) failWith(ex, `webhook ${result.value.id} is not in listWebhooks`);
   },
 };

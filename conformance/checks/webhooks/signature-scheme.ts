@@ -6,7 +6,7 @@
 // published key over content holding the whole body proves the delivery signed; the tampered-body
 // check then re-verifies with the same scheme. Nothing verifying is not called a seed break when a
 // signature is there: certify says what it tried and the run is incomplete, not failed.
-import { createPublicKey, verify as verifySignature, type KeyObject } from "node:crypto";
+import { createPublicKey, type KeyObject, verify as verifySignature } from "node:crypto";
 import { canonicalJson, verifyWebhook, type WebhookProfile } from "../../../runtime/webhooks/signature.ts";
 import type { ReceivedDelivery } from "../../transport/receiver.ts";
 
@@ -36,7 +36,8 @@ export function ed25519PublicKey(base64: string, allowSpki: boolean): Uint8Array
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(base64.trim())) return undefined;
   const bytes = Buffer.from(base64.trim(), "base64");
   if (bytes.length === 32) return new Uint8Array(bytes);
-  if (allowSpki && bytes.length === 44 && bytes.subarray(0, 12).equals(SPKI_PREFIX)) return new Uint8Array(bytes.subarray(12));
+  if (allowSpki && bytes.length === 44 && bytes.subarray(0, 12).equals(SPKI_PREFIX))
+    return new Uint8Array(bytes.subarray(12));
   return undefined;
 }
 
@@ -44,14 +45,31 @@ export function ed25519PublicKey(base64: string, allowSpki: boolean): Uint8Array
  * The scheme this delivery's signature verifies in. `required` (from --webhook-profile) admits that
  * profile only; `search` (seed level) looks beyond custody's profiles when they do not verify.
  */
-export function findSignatureScheme(key: Uint8Array, delivery: Pick<ReceivedDelivery, "headers" | "body">, options: { required?: WebhookProfile; search: boolean }): SchemeSearch {
+export function findSignatureScheme(
+  key: Uint8Array,
+  delivery: Pick<ReceivedDelivery, "headers" | "body">,
+  options: { required?: WebhookProfile; search: boolean },
+): SchemeSearch {
   const publicKeyBase64 = Buffer.from(key).toString("base64");
-  const profiled = verifyWebhook({ publicKeyBase64, headers: delivery.headers, body: delivery.body, profile: options.required });
+  const profiled = verifyWebhook({
+    publicKeyBase64,
+    headers: delivery.headers,
+    body: delivery.body,
+    profile: options.required,
+  });
   if (profiled.ok) {
     const profile = profiled.profile;
-    return { ok: true, scheme: { description: profile, profile, verifies: (body, headers = delivery.headers) => verifyWebhook({ publicKeyBase64, headers, body, profile }).ok } };
+    return {
+      ok: true,
+      scheme: {
+        description: profile,
+        profile,
+        verifies: (body, headers = delivery.headers) => verifyWebhook({ publicKeyBase64, headers, body, profile }).ok,
+      },
+    };
   }
-  if (options.required || !options.search) return { ok: false, reason: profiled.reason, profile: profiled.profile, signatureSeen: true };
+  if (options.required || !options.search)
+    return { ok: false, reason: profiled.reason, profile: profiled.profile, signatureSeen: true };
   const seen = signatureCandidates(delivery.headers);
   const found = searchScheme(key, delivery, seen);
   if (found) return { ok: true, scheme: found };
@@ -72,12 +90,24 @@ interface Candidate {
 }
 
 /** Headers that never hold a signature. */
-const NOT_SIGNATURES = new Set(["content-type", "content-length", "host", "user-agent", "connection", "accept", "accept-encoding", "date", "transfer-encoding", "keep-alive"]);
+const NOT_SIGNATURES = new Set([
+  "content-type",
+  "content-length",
+  "host",
+  "user-agent",
+  "connection",
+  "accept",
+  "accept-encoding",
+  "date",
+  "transfer-encoding",
+  "keep-alive",
+]);
 
 function headerEntries(headers: Headers): Array<[string, string]> {
   const entries: Array<[string, string]> = [];
   for (const [name, value] of Object.entries(headers)) {
-    for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) entries.push([name.toLowerCase(), v]);
+    for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value])
+      entries.push([name.toLowerCase(), v]);
   }
   return entries;
 }
@@ -113,7 +143,7 @@ function signatureCandidates(headers: Headers): Candidate[] {
     for (const { param, text } of parts(value)) {
       const jws = /^([A-Za-z0-9_-]+)\.\.([A-Za-z0-9_-]{86})$/.exec(text);
       const signature = jws ? Buffer.from(jws[2], "base64url") : decode64(text);
-      if (!signature || signature.length !== 64) continue;
+      if (signature?.length !== 64) continue;
       const id = `${header}|${signature.toString("hex")}|${jws?.[1] ?? ""}`;
       if (seen.has(id)) continue;
       seen.add(id);
@@ -124,7 +154,10 @@ function signatureCandidates(headers: Headers): Candidate[] {
 }
 
 /** Values a signed content may embed: unix timestamps (s or ms) and ids from headers or their parameters. */
-function embeddedValues(headers: Headers): { timestamps: Array<{ from: string; value: string }>; ids: Array<{ from: string; value: string }> } {
+function embeddedValues(headers: Headers): {
+  timestamps: Array<{ from: string; value: string }>;
+  ids: Array<{ from: string; value: string }>;
+} {
   const timestamps: Array<{ from: string; value: string }> = [];
   const ids: Array<{ from: string; value: string }> = [];
   for (const [header, value] of headerEntries(headers)) {
@@ -155,13 +188,25 @@ function contents(headers: Headers, body: string): Content[] {
   for (const t of timestamps) {
     list.push({ description: `"{t}.{body}", t from ${t.from}`, bytes: (b) => Buffer.from(`${t.value}.${b}`) });
     list.push({ description: `"{t}{body}", t from ${t.from}`, bytes: (b) => Buffer.from(`${t.value}${b}`) });
-    for (const id of ids) list.push({ description: `"{id}.{t}.{body}", id from ${id.from}, t from ${t.from}`, bytes: (b) => Buffer.from(`${id.value}.${t.value}.${b}`) });
+    for (const id of ids)
+      list.push({
+        description: `"{id}.{t}.{body}", id from ${id.from}, t from ${t.from}`,
+        bytes: (b) => Buffer.from(`${id.value}.${t.value}.${b}`),
+      });
   }
   return list;
 }
 
-function searchScheme(key: Uint8Array, delivery: Pick<ReceivedDelivery, "headers" | "body">, candidates: Candidate[]): SignatureScheme | undefined {
-  const publicKey: KeyObject = createPublicKey({ key: Buffer.concat([SPKI_PREFIX, Buffer.from(key)]), format: "der", type: "spki" });
+function searchScheme(
+  key: Uint8Array,
+  delivery: Pick<ReceivedDelivery, "headers" | "body">,
+  candidates: Candidate[],
+): SignatureScheme | undefined {
+  const publicKey: KeyObject = createPublicKey({
+    key: Buffer.concat([SPKI_PREFIX, Buffer.from(key)]),
+    format: "der",
+    type: "spki",
+  });
   const check = (signature: Buffer, message: Buffer) => {
     try {
       return verifySignature(null, message, publicKey, signature);
@@ -174,15 +219,20 @@ function searchScheme(key: Uint8Array, delivery: Pick<ReceivedDelivery, "headers
     if (candidate.jwsHeader !== undefined) {
       const jws = (body: string) => Buffer.from(`${candidate.jwsHeader}.${Buffer.from(body).toString("base64url")}`);
       if (check(candidate.signature, jws(delivery.body))) {
-        return { description: `Ed25519 detached JWS over the body, in ${where}`, verifies: (body) => check(candidate.signature, jws(body)) };
+        return {
+          description: `Ed25519 detached JWS over the body, in ${where}`,
+          verifies: (body) => check(candidate.signature, jws(body)),
+        };
       }
       continue;
     }
     for (const content of contents(delivery.headers, delivery.body)) {
       if (!check(candidate.signature, content.bytes(delivery.body))) continue;
-      return { description: `Ed25519 over ${content.description}, signature in ${where}`, verifies: (body) => check(candidate.signature, content.bytes(body)) };
+      return {
+        description: `Ed25519 over ${content.description}, signature in ${where}`,
+        verifies: (body) => check(candidate.signature, content.bytes(body)),
+      };
     }
   }
   return undefined;
 }
-

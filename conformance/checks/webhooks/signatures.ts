@@ -1,11 +1,11 @@
 // The verification key and the signature of each delivery (seed 6).
 import type { CheckContext } from "../../run/context.ts";
+import type { ReceivedDelivery } from "../../transport/receiver.ts";
+import type { Check } from "../check.ts";
 import { expectSuccess, failWith } from "../expect.ts";
 import { fail, skip } from "../outcome.ts";
-import { type ReceivedDelivery } from "../../transport/receiver.ts";
-import type { Check } from "../check.ts";
-import { ed25519PublicKey, findSignatureScheme } from "./signature-scheme.ts";
 import { deliveryEvidence, ownedEvent } from "./received.ts";
+import { ed25519PublicKey, findSignatureScheme } from "./signature-scheme.ts";
 
 /**
  * Operation 8, validated: its key's 32 raw bytes. The contract publishes base64 of the raw key; at
@@ -21,7 +21,10 @@ export async function verificationKey(ctx: CheckContext): Promise<Uint8Array> {
   const raw = ed25519PublicKey(key, seed);
   if (!raw) {
     const length = Buffer.from(key, "base64").length;
-    failWith(ex, `public_key is not base64 of a 32-byte Ed25519 key${seed ? " or of its 44-byte SPKI DER form" : " (the contract's raw form)"} (decodes to ${length} bytes)`);
+    failWith(
+      ex,
+      `public_key is not base64 of a 32-byte Ed25519 key${seed ? " or of its 44-byte SPKI DER form" : " (the contract's raw form)"} (decodes to ${length} bytes)`,
+    );
   }
   return raw;
 }
@@ -33,7 +36,12 @@ function signatureScheme(ctx: CheckContext, key: Uint8Array, d: ReceivedDelivery
 
 export const verificationKeyCheck: Check = {
   id: "webhooks.verification-key",
-  statements: ["s1.deliveries-signed", "s2.9.webhook-verification-key", "s4.op8-webhook-verification-key", "s6.signed-ed25519"],
+  statements: [
+    "s1.deliveries-signed",
+    "s2.9.webhook-verification-key",
+    "s4.op8-webhook-verification-key",
+    "s6.signed-ed25519",
+  ],
   group: "webhooks",
   title: "Operation 8 gives a base64 Ed25519 public key (32 raw bytes; at seed level its SPKI DER form too)",
   severity: "MUST",
@@ -57,7 +65,8 @@ export const deliverySignature: Check = {
   seedRef: "§6 (deliveries are signed, Ed25519)",
   level: "seed",
   requires: ["receiver", "workspace"],
-  sends: "nothing new: verifies a delivery the receiver got with the key of getWebhookVerificationKey (custody's two profiles; at seed level also an Ed25519 signature found in any header, over the body, its canonical JSON, `{t}.{body}`, `{t}{body}`, `{id}.{t}.{body}` or as a detached JWS)",
+  sends:
+    "nothing new: verifies a delivery the receiver got with the key of getWebhookVerificationKey (custody's two profiles; at seed level also an Ed25519 signature found in any header, over the body, its canonical JSON, `{t}.{body}`, `{t}{body}`, `{id}.{t}.{body}` or as a detached JWS)",
   async run(ctx) {
     const event = await ownedEvent(ctx);
     const key = await verificationKey(ctx);
@@ -69,7 +78,10 @@ export const deliverySignature: Check = {
       const why = `the delivery does not verify with the published key: ${found.reason}${found.profile ? ` (profile ${found.profile}${required ? ", required by --webhook-profile" : ""})` : ""}`;
       // A signature is there, in headers of no profile custody knows, over content certify cannot
       // name: not a seed break it can show. Headers of a known profile that do not verify are one.
-      if (ctx.level === "seed" && !required && found.signatureSeen && found.profile === undefined) skip(`${why}. The seed shows neither the header nor the signed content; if yours is one of custody's profiles, name it with --webhook-profile`);
+      if (ctx.level === "seed" && !required && found.signatureSeen && found.profile === undefined)
+        skip(
+          `${why}. The seed shows neither the header nor the signed content; if yours is one of custody's profiles, name it with --webhook-profile`,
+        );
       fail(why, deliveryEvidence(event));
     }
     ctx.fact("profile", found.scheme.profile ?? found.scheme.description);
@@ -92,17 +104,28 @@ export const tamperedBodyRejected: Check = {
     const event = await ownedEvent(ctx);
     const key = await verificationKey(ctx);
     const found = signatureScheme(ctx, key, event);
-    if (!found.ok) skip(`the untampered delivery does not verify either (${found.reason}); see webhooks.delivery-signature`);
+    if (!found.ok)
+      skip(`the untampered delivery does not verify either (${found.reason}); see webhooks.delivery-signature`);
     const { scheme } = found;
     const tampered = tamperBody(event.body);
     const attempts: Array<[string, boolean]> = [["a changed body", scheme.verifies(tampered)]];
     if (scheme.profile === "standard-webhooks") {
       const ts = Number(event.headers["webhook-timestamp"]);
-      attempts.push(["a changed webhook-id", scheme.verifies(event.body, { ...event.headers, "webhook-id": `${String(event.headers["webhook-id"])}x` })]);
-      attempts.push(["a changed webhook-timestamp", scheme.verifies(event.body, { ...event.headers, "webhook-timestamp": String(ts - 1) })]);
+      attempts.push([
+        "a changed webhook-id",
+        scheme.verifies(event.body, { ...event.headers, "webhook-id": `${String(event.headers["webhook-id"])}x` }),
+      ]);
+      attempts.push([
+        "a changed webhook-timestamp",
+        scheme.verifies(event.body, { ...event.headers, "webhook-timestamp": String(ts - 1) }),
+      ]);
     }
     const accepted = attempts.filter(([, verified]) => verified).map(([what]) => what);
-    if (accepted.length > 0) fail(`the signature still verifies with ${accepted.join(", ")}`, deliveryEvidence(event, { tampered_body: tampered, scheme: scheme.description }));
+    if (accepted.length > 0)
+      fail(
+        `the signature still verifies with ${accepted.join(", ")}`,
+        deliveryEvidence(event, { tampered_body: tampered, scheme: scheme.description }),
+      );
   },
 };
 

@@ -2,12 +2,13 @@
 // completion emits wallet.created", §6). At seed level the request's body is not shown, so the
 // smallest one that works is used: `{}`, then a name. A deployment that refuses both is not judged
 // (the answer is named); one that creates a wallet must announce it under that event type.
-import type { Check } from "../check.ts";
-import type { CheckContext } from "../../run/context.ts";
+
 import { firstString } from "../../provision/util.ts";
-import { fail, skip } from "../outcome.ts";
+import type { CheckContext } from "../../run/context.ts";
 import type { HttpExchange } from "../../transport/probe.ts";
 import type { ReceivedDelivery } from "../../transport/receiver.ts";
+import type { Check } from "../check.ts";
+import { fail, skip } from "../outcome.ts";
 
 const EVENT = "wallet.created";
 
@@ -24,7 +25,8 @@ export const walletCreatedName: Check = {
   // Its delivery must not be taken for a requeued one, and the webhook must still be there.
   after: ["webhooks.resend-same-event"],
   timeoutScale: 2,
-  sends: "createWallet with `{}`, then with a name when `{}` is refused (the wallet stays: the seed shows no way to remove one); waits for the delivery that mentions the new wallet",
+  sends:
+    "createWallet with `{}`, then with a name when `{}` is refused (the wallet stays: the seed shows no way to remove one); waits for the delivery that mentions the new wallet",
   async run(ctx) {
     const receiver = await ctx.need("receiver");
     const since = Date.now();
@@ -34,11 +36,11 @@ export const walletCreatedName: Check = {
     const announced = await receiver.waitFor(
       (d) => d.receivedAt >= since && strings(d.event, 0).includes(walletId),
       waitMs,
-      ctx.signal
+      ctx.signal,
     );
     if (!announced) {
       skip(
-        `no delivery mentioning wallet ${walletId} reached the receiver within ${waitMs} ms of its creation (--timeout-ms): the seed shows no subscriptions, so the webhook may not be sent it`
+        `no delivery mentioning wallet ${walletId} reached the receiver within ${waitMs} ms of its creation (--timeout-ms): the seed shows no subscriptions, so the webhook may not be sent it`,
       );
     }
     if (names(announced, EVENT)) return;
@@ -50,7 +52,7 @@ export const walletCreatedName: Check = {
       {
         ...ex.evidence,
         details: { received_delivery: { headers: announced.headers, body: announced.body.slice(0, 4096) } },
-      }
+      },
     );
   },
 };
@@ -66,16 +68,16 @@ async function createSmallest(ctx: CheckContext): Promise<{ ex: HttpExchange; wa
     if (!walletId)
       skip(
         `createWallet ${JSON.stringify(
-          body
-        )} was accepted, but its answer names no wallet id, so the event that announces it cannot be told apart`
+          body,
+        )} was accepted, but its answer names no wallet id, so the event that announces it cannot be told apart`,
       );
     ctx.fact("created", `wallet ${walletId} with ${JSON.stringify(body)}`);
     return { ex, walletId };
   }
   skip(
     `createWallet refused the smallest bodies (${tried.join(
-      "; "
-    )}): the seed does not show its payload, so the event that announces a wallet is not judged`
+      "; ",
+    )}): the seed does not show its payload, so the event that announces a wallet is not judged`,
   );
 }
 

@@ -31,7 +31,9 @@ export interface NativeTransactionMetadata {
 }
 
 /** The error of a failed transaction: a fieldless code, or an object (see tx-errors.ts). */
-export type NativeTransactionError = number | { index?: number; accountIndex?: number; err?: () => number | { code: number } };
+export type NativeTransactionError =
+  | number
+  | { index?: number; accountIndex?: number; err?: () => number | { code: number } };
 
 export interface NativeFailedTransaction {
   err(): NativeTransactionError;
@@ -56,7 +58,13 @@ export interface NativeLiteSvm {
 
 export interface LiteSvmBinding {
   LiteSvm: new () => NativeLiteSvm;
-  Account: new (lamports: bigint, data: Uint8Array, owner: Uint8Array, executable: boolean, rentEpoch: bigint) => NativeAccount;
+  Account: new (
+    lamports: bigint,
+    data: Uint8Array,
+    owner: Uint8Array,
+    executable: boolean,
+    rentEpoch: bigint,
+  ) => NativeAccount;
   FailedTransactionMetadata: abstract new () => NativeFailedTransaction;
 }
 
@@ -74,12 +82,17 @@ export function loadLiteSvm(env: NodeJS.ProcessEnv = process.env): LiteSvmBindin
     try {
       return (cached = require(override) as LiteSvmBinding);
     } catch (error) {
-      throw new SolanaRuntimeUnavailable(`${LITESVM_PATH_ENV}=${override} could not be loaded: ${(error as Error).message.split("\n")[0]}`);
+      throw new SolanaRuntimeUnavailable(
+        `${LITESVM_PATH_ENV}=${override} could not be loaded: ${(error as Error).message.split("\n")[0]}`,
+      );
     }
   }
   const platform = `${process.platform}-${process.arch}`;
   const candidates = PLATFORM_PACKAGES[platform];
-  if (!candidates) throw new SolanaRuntimeUnavailable(`the Solana runtime (LiteSVM) has no build for ${platform}; the sandbox runs without Solana`);
+  if (!candidates)
+    throw new SolanaRuntimeUnavailable(
+      `the Solana runtime (LiteSVM) has no build for ${platform}; the sandbox runs without Solana`,
+    );
   for (const pkg of candidates) {
     try {
       return (cached = require(pkg) as LiteSvmBinding);
@@ -87,5 +100,7 @@ export function loadLiteSvm(env: NodeJS.ProcessEnv = process.env): LiteSvmBindin
       // not installed (another libc), or not loadable here: try the next
     }
   }
-  throw new SolanaRuntimeUnavailable(`the Solana runtime needs ${candidates[0]}@${LITESVM_VERSION} (an optional dependency): npm install ${candidates[0]}@${LITESVM_VERSION}, or set ${LITESVM_PATH_ENV}`);
+  throw new SolanaRuntimeUnavailable(
+    `the Solana runtime needs ${candidates[0]}@${LITESVM_VERSION} (an optional dependency): npm install ${candidates[0]}@${LITESVM_VERSION}, or set ${LITESVM_PATH_ENV}`,
+  );
 }

@@ -13,13 +13,29 @@
 //   - a ledger (ledger.ts) replayed on start, and a faucet account funded at genesis.
 import { createHash, randomBytes } from "node:crypto";
 import { base58 } from "@scure/base";
-import { keypairFromSeed, signBytes, type SolanaKeypair } from "../../../lib/solana/keys.ts";
+import { keypairFromSeed, type SolanaKeypair, signBytes } from "../../../lib/solana/keys.ts";
 import { transferMessage } from "../../../lib/solana/system-program.ts";
-import { decodeTransaction, encodeTransaction, WireFormatError, type Transaction } from "../../../lib/solana/transaction.ts";
-import { BLOCKHASH_VALID_SLOTS, DEFAULT_SLOT_MS, FINALIZED_DEPTH, LAMPORTS_PER_SIGNATURE, LAMPORTS_PER_SOL } from "./constants.ts";
+import {
+  decodeTransaction,
+  encodeTransaction,
+  type Transaction,
+  WireFormatError,
+} from "../../../lib/solana/transaction.ts";
+import {
+  BLOCKHASH_VALID_SLOTS,
+  DEFAULT_SLOT_MS,
+  FINALIZED_DEPTH,
+  LAMPORTS_PER_SIGNATURE,
+  LAMPORTS_PER_SOL,
+} from "./constants.ts";
 import { Ledger, type LedgerContents } from "./ledger.ts";
-import { loadLiteSvm, type NativeFailedTransaction, type NativeLiteSvm, type NativeTransactionMetadata } from "./litesvm-binding.ts";
-import { transactionErrorJson, transactionErrorText, type TransactionErrorJson } from "./tx-errors.ts";
+import {
+  loadLiteSvm,
+  type NativeFailedTransaction,
+  type NativeLiteSvm,
+  type NativeTransactionMetadata,
+} from "./litesvm-binding.ts";
+import { type TransactionErrorJson, transactionErrorJson, transactionErrorText } from "./tx-errors.ts";
 
 export type Commitment = "processed" | "confirmed" | "finalized";
 export { BLOCKHASH_VALID_SLOTS, FINALIZED_DEPTH, LAMPORTS_PER_SIGNATURE, LAMPORTS_PER_SOL } from "./constants.ts";
@@ -126,11 +142,19 @@ export class SolanaRuntime {
       faucet_lamports: String(opts.faucetLamports ?? DEFAULT_FAUCET_LAMPORTS),
       created_at: new Date(this.#now()).toISOString(),
     };
-    if (genesis.faucet !== this.faucet.address) throw new Error(`the Solana ledger was created with another faucet (${genesis.faucet}); remove it or start with the same seed`);
+    if (genesis.faucet !== this.faucet.address)
+      throw new Error(
+        `the Solana ledger was created with another faucet (${genesis.faucet}); remove it or start with the same seed`,
+      );
     if (!contents.genesis) ledger.writeGenesis(genesis);
-    this.genesisHash = base58.encode(createHash("sha256").update(`custody-solana-genesis/${genesis.ledger_id}/${genesis.faucet}`).digest());
+    this.genesisHash = base58.encode(
+      createHash("sha256").update(`custody-solana-genesis/${genesis.ledger_id}/${genesis.faucet}`).digest(),
+    );
     const system = new Uint8Array(32);
-    this.#svm.setAccount(this.faucet.publicKey, new this.#binding.Account(BigInt(genesis.faucet_lamports), new Uint8Array(0), system, false, 0n));
+    this.#svm.setAccount(
+      this.faucet.publicKey,
+      new this.#binding.Account(BigInt(genesis.faucet_lamports), new Uint8Array(0), system, false, 0n),
+    );
     this.#record(this.faucet.address, 0, BigInt(genesis.faucet_lamports));
     this.#enterSlot(0, Math.floor(Date.parse(genesis.created_at) / 1000));
     this.#replay(contents);
@@ -163,7 +187,11 @@ export class SolanaRuntime {
     return Math.max(0, this.#head - FINALIZED_DEPTH);
   }
 
-  latestBlockhash(commitment: Commitment = "finalized"): { blockhash: string; lastValidBlockHeight: number; slot: number } {
+  latestBlockhash(commitment: Commitment = "finalized"): {
+    blockhash: string;
+    lastValidBlockHeight: number;
+    slot: number;
+  } {
     const slot = this.slotAt(commitment);
     return { blockhash: this.#blockhashes.get(slot)!, lastValidBlockHeight: slot + BLOCKHASH_VALID_SLOTS, slot };
   }
@@ -181,9 +209,19 @@ export class SolanaRuntime {
     return 0n;
   }
 
-  account(address: Uint8Array): { lamports: bigint; data: Uint8Array; owner: Uint8Array; executable: boolean; rentEpoch: bigint } | undefined {
+  account(
+    address: Uint8Array,
+  ): { lamports: bigint; data: Uint8Array; owner: Uint8Array; executable: boolean; rentEpoch: bigint } | undefined {
     const a = this.#svm.getAccount(address);
-    return a ? { lamports: a.lamports(), data: a.data(), owner: a.owner(), executable: a.executable(), rentEpoch: a.rentEpoch() } : undefined;
+    return a
+      ? {
+          lamports: a.lamports(),
+          data: a.data(),
+          owner: a.owner(),
+          executable: a.executable(),
+          rentEpoch: a.rentEpoch(),
+        }
+      : undefined;
   }
 
   minimumBalanceForRentExemption(dataLength: number): bigint {
@@ -198,8 +236,14 @@ export class SolanaRuntime {
     const tx = this.#landed.get(signature);
     if (!tx) return undefined;
     const depth = this.#head - tx.slot;
-    const confirmationStatus: Commitment = depth >= FINALIZED_DEPTH ? "finalized" : depth >= 1 ? "confirmed" : "processed";
-    return { slot: tx.slot, confirmations: confirmationStatus === "finalized" ? null : depth, err: tx.err, confirmationStatus };
+    const confirmationStatus: Commitment =
+      depth >= FINALIZED_DEPTH ? "finalized" : depth >= 1 ? "confirmed" : "processed";
+    return {
+      slot: tx.slot,
+      confirmations: confirmationStatus === "finalized" ? null : depth,
+      err: tx.err,
+      confirmationStatus,
+    };
   }
 
   /** The block of `slot`, or undefined when it is in the future or too old to be kept (and was empty). */
@@ -249,13 +293,18 @@ export class SolanaRuntime {
    * (malformed, bad signature, and with preflight an expired blockhash, a duplicate or a failing simulation).
    */
   sendTransaction(wire: Uint8Array, opts: { skipPreflight?: boolean } = {}): string {
-    if (this.#closed) throw new SolanaTransactionRejected(-32603, "the Solana runtime is stopped", "ClusterMaintenance");
+    if (this.#closed)
+      throw new SolanaTransactionRejected(-32603, "the Solana runtime is stopped", "ClusterMaintenance");
     let tx: Transaction;
     try {
       tx = decodeTransaction(wire);
     } catch (error) {
       const reason = error instanceof WireFormatError ? error.message : "not a transaction";
-      throw new SolanaTransactionRejected(-32602, `invalid transaction: failed to deserialize: ${reason}`, "SanitizeFailure");
+      throw new SolanaTransactionRejected(
+        -32602,
+        `invalid transaction: failed to deserialize: ${reason}`,
+        "SanitizeFailure",
+      );
     }
     const signature = base58.encode(tx.signatures[0]!);
     const preflight = !opts.skipPreflight;
@@ -268,12 +317,18 @@ export class SolanaRuntime {
       return signature; // dropped: it can never land
     }
     if (preflight) {
-      const simulated = tx.message.version === "legacy" ? this.#svm.simulateLegacyTransaction(wire) : this.#svm.simulateVersionedTransaction(wire);
+      const simulated =
+        tx.message.version === "legacy"
+          ? this.#svm.simulateLegacyTransaction(wire)
+          : this.#svm.simulateVersionedTransaction(wire);
       if (isFailure(simulated)) throw this.#rejection(simulated);
     }
     const keys = tx.message.accountKeys.map((k) => base58.encode(k));
     const pre = tx.message.accountKeys.map((k) => this.#svm.getBalance(k) ?? 0n);
-    const result = tx.message.version === "legacy" ? this.#svm.sendLegacyTransaction(wire) : this.#svm.sendVersionedTransaction(wire);
+    const result =
+      tx.message.version === "legacy"
+        ? this.#svm.sendLegacyTransaction(wire)
+        : this.#svm.sendVersionedTransaction(wire);
     const post = tx.message.accountKeys.map((k) => this.#svm.getBalance(k) ?? 0n);
     // A failure that charged nothing never reached a block (a bad signature, an unfunded fee payer).
     if (isFailure(result) && post[0] === pre[0]) {
@@ -290,7 +345,10 @@ export class SolanaRuntime {
 
   /** Sends `lamports` from the faucet (requestAirdrop, the console and custody trigger). */
   airdrop(to: Uint8Array, lamports: bigint): string {
-    const message = transferMessage({ from: this.faucet.publicKey, to, lamports }, base58.decode(this.latestBlockhash("processed").blockhash));
+    const message = transferMessage(
+      { from: this.faucet.publicKey, to, lamports },
+      base58.decode(this.latestBlockhash("processed").blockhash),
+    );
     return this.sendTransaction(encodeTransaction([signBytes(message, this.faucet.seed)], message));
   }
 
@@ -342,7 +400,16 @@ export class SolanaRuntime {
     }
   }
 
-  #land(a: { tx: Transaction; wire: Uint8Array; signature: string; keys: string[]; pre: bigint[]; post: bigint[]; time: number; result: NativeTransactionMetadata | NativeFailedTransaction }): LandedTransaction {
+  #land(a: {
+    tx: Transaction;
+    wire: Uint8Array;
+    signature: string;
+    keys: string[];
+    pre: bigint[];
+    post: bigint[];
+    time: number;
+    result: NativeTransactionMetadata | NativeFailedTransaction;
+  }): LandedTransaction {
     const r = a.result;
     const meta = isFailure(r) ? r.meta() : r;
     const err = isFailure(r) ? transactionErrorJson(r.err()) : null;
@@ -393,7 +460,10 @@ export class SolanaRuntime {
       const tx = decodeTransaction(wire);
       const keys = tx.message.accountKeys.map((k) => base58.encode(k));
       const pre = tx.message.accountKeys.map((k) => this.#svm.getBalance(k) ?? 0n);
-      const result = tx.message.version === "legacy" ? this.#svm.sendLegacyTransaction(wire) : this.#svm.sendVersionedTransaction(wire);
+      const result =
+        tx.message.version === "legacy"
+          ? this.#svm.sendLegacyTransaction(wire)
+          : this.#svm.sendVersionedTransaction(wire);
       const post = tx.message.accountKeys.map((k) => this.#svm.getBalance(k) ?? 0n);
       this.#land({ tx, wire, signature: base58.encode(tx.signatures[0]!), keys, pre, post, time: entry.time, result });
     }
@@ -406,8 +476,14 @@ export class SolanaRuntime {
 
   #rejection(failed: NativeFailedTransaction): SolanaTransactionRejected {
     const err = transactionErrorJson(failed.err());
-    if (err === "SignatureFailure") return new SolanaTransactionRejected(-32003, "Transaction signature verification failure", err);
-    return new SolanaTransactionRejected(-32002, `Transaction simulation failed: ${transactionErrorText(err)}`, err, failed.meta().logs());
+    if (err === "SignatureFailure")
+      return new SolanaTransactionRejected(-32003, "Transaction signature verification failure", err);
+    return new SolanaTransactionRejected(
+      -32002,
+      `Transaction simulation failed: ${transactionErrorText(err)}`,
+      err,
+      failed.meta().logs(),
+    );
   }
 }
 

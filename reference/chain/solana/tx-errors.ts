@@ -7,26 +7,95 @@ export type TransactionErrorJson = string | Record<string, unknown>;
 
 // Orders of litesvm 1.5.0's TransactionErrorFieldless and InstructionErrorFieldless enums.
 const TRANSACTION_ERRORS = [
-  "AccountInUse", "AccountLoadedTwice", "AccountNotFound", "ProgramAccountNotFound", "InsufficientFundsForFee",
-  "InvalidAccountForFee", "AlreadyProcessed", "BlockhashNotFound", "CallChainTooDeep", "MissingSignatureForFee",
-  "InvalidAccountIndex", "SignatureFailure", "InvalidProgramForExecution", "SanitizeFailure", "ClusterMaintenance",
-  "AccountBorrowOutstanding", "WouldExceedMaxBlockCostLimit", "UnsupportedVersion", "InvalidWritableAccount",
-  "WouldExceedMaxAccountCostLimit", "WouldExceedAccountDataBlockLimit", "TooManyAccountLocks", "AddressLookupTableNotFound",
-  "InvalidAddressLookupTableOwner", "InvalidAddressLookupTableData", "InvalidAddressLookupTableIndex", "InvalidRentPayingAccount",
-  "WouldExceedMaxVoteCostLimit", "WouldExceedAccountDataTotalLimit", "MaxLoadedAccountsDataSizeExceeded", "ResanitizationNeeded",
-  "InvalidLoadedAccountsDataSizeLimit", "UnbalancedTransaction", "ProgramCacheHitMaxLimit", "CommitCancelled",
+  "AccountInUse",
+  "AccountLoadedTwice",
+  "AccountNotFound",
+  "ProgramAccountNotFound",
+  "InsufficientFundsForFee",
+  "InvalidAccountForFee",
+  "AlreadyProcessed",
+  "BlockhashNotFound",
+  "CallChainTooDeep",
+  "MissingSignatureForFee",
+  "InvalidAccountIndex",
+  "SignatureFailure",
+  "InvalidProgramForExecution",
+  "SanitizeFailure",
+  "ClusterMaintenance",
+  "AccountBorrowOutstanding",
+  "WouldExceedMaxBlockCostLimit",
+  "UnsupportedVersion",
+  "InvalidWritableAccount",
+  "WouldExceedMaxAccountCostLimit",
+  "WouldExceedAccountDataBlockLimit",
+  "TooManyAccountLocks",
+  "AddressLookupTableNotFound",
+  "InvalidAddressLookupTableOwner",
+  "InvalidAddressLookupTableData",
+  "InvalidAddressLookupTableIndex",
+  "InvalidRentPayingAccount",
+  "WouldExceedMaxVoteCostLimit",
+  "WouldExceedAccountDataTotalLimit",
+  "MaxLoadedAccountsDataSizeExceeded",
+  "ResanitizationNeeded",
+  "InvalidLoadedAccountsDataSizeLimit",
+  "UnbalancedTransaction",
+  "ProgramCacheHitMaxLimit",
+  "CommitCancelled",
 ];
 const INSTRUCTION_ERRORS = [
-  "GenericError", "InvalidArgument", "InvalidInstructionData", "InvalidAccountData", "AccountDataTooSmall", "InsufficientFunds",
-  "IncorrectProgramId", "MissingRequiredSignature", "AccountAlreadyInitialized", "UninitializedAccount", "UnbalancedInstruction",
-  "ModifiedProgramId", "ExternalAccountLamportSpend", "ExternalAccountDataModified", "ReadonlyLamportChange", "ReadonlyDataModified",
-  "DuplicateAccountIndex", "ExecutableModified", "RentEpochModified", "NotEnoughAccountKeys", "AccountDataSizeChanged",
-  "AccountNotExecutable", "AccountBorrowFailed", "AccountBorrowOutstanding", "DuplicateAccountOutOfSync", "InvalidError",
-  "ExecutableDataModified", "ExecutableLamportChange", "ExecutableAccountNotRentExempt", "UnsupportedProgramId", "CallDepth",
-  "MissingAccount", "ReentrancyNotAllowed", "MaxSeedLengthExceeded", "InvalidSeeds", "InvalidRealloc", "ComputationalBudgetExceeded",
-  "PrivilegeEscalation", "ProgramEnvironmentSetupFailure", "ProgramFailedToComplete", "ProgramFailedToCompile", "Immutable",
-  "IncorrectAuthority", "AccountNotRentExempt", "InvalidAccountOwner", "ArithmeticOverflow", "UnsupportedSysvar", "IllegalOwner",
-  "MaxAccountsDataAllocationsExceeded", "MaxAccountsExceeded", "MaxInstructionTraceLengthExceeded", "BuiltinProgramsMustConsumeComputeUnits",
+  "GenericError",
+  "InvalidArgument",
+  "InvalidInstructionData",
+  "InvalidAccountData",
+  "AccountDataTooSmall",
+  "InsufficientFunds",
+  "IncorrectProgramId",
+  "MissingRequiredSignature",
+  "AccountAlreadyInitialized",
+  "UninitializedAccount",
+  "UnbalancedInstruction",
+  "ModifiedProgramId",
+  "ExternalAccountLamportSpend",
+  "ExternalAccountDataModified",
+  "ReadonlyLamportChange",
+  "ReadonlyDataModified",
+  "DuplicateAccountIndex",
+  "ExecutableModified",
+  "RentEpochModified",
+  "NotEnoughAccountKeys",
+  "AccountDataSizeChanged",
+  "AccountNotExecutable",
+  "AccountBorrowFailed",
+  "AccountBorrowOutstanding",
+  "DuplicateAccountOutOfSync",
+  "InvalidError",
+  "ExecutableDataModified",
+  "ExecutableLamportChange",
+  "ExecutableAccountNotRentExempt",
+  "UnsupportedProgramId",
+  "CallDepth",
+  "MissingAccount",
+  "ReentrancyNotAllowed",
+  "MaxSeedLengthExceeded",
+  "InvalidSeeds",
+  "InvalidRealloc",
+  "ComputationalBudgetExceeded",
+  "PrivilegeEscalation",
+  "ProgramEnvironmentSetupFailure",
+  "ProgramFailedToComplete",
+  "ProgramFailedToCompile",
+  "Immutable",
+  "IncorrectAuthority",
+  "AccountNotRentExempt",
+  "InvalidAccountOwner",
+  "ArithmeticOverflow",
+  "UnsupportedSysvar",
+  "IllegalOwner",
+  "MaxAccountsDataAllocationsExceeded",
+  "MaxAccountsExceeded",
+  "MaxInstructionTraceLengthExceeded",
+  "BuiltinProgramsMustConsumeComputeUnits",
   "BorshIoError",
 ];
 
@@ -44,12 +113,19 @@ export function transactionErrorJson(err: NativeTransactionError): TransactionEr
   const name = err.constructor?.name ?? "";
   if (name.endsWith("InstructionError") && typeof err.err === "function") {
     const inner = err.err();
-    const detail = typeof inner === "number" ? (INSTRUCTION_ERRORS[inner] ?? `InstructionError${inner}`) : "code" in inner ? { Custom: inner.code } : "BorshIoError";
+    const detail =
+      typeof inner === "number"
+        ? (INSTRUCTION_ERRORS[inner] ?? `InstructionError${inner}`)
+        : "code" in inner
+          ? { Custom: inner.code }
+          : "BorshIoError";
     return { InstructionError: [err.index ?? 0, detail] };
   }
-  if (name.endsWith("InsufficientFundsForRent")) return { InsufficientFundsForRent: { account_index: err.accountIndex ?? 0 } };
+  if (name.endsWith("InsufficientFundsForRent"))
+    return { InsufficientFundsForRent: { account_index: err.accountIndex ?? 0 } };
   if (name.endsWith("DuplicateInstruction")) return { DuplicateInstruction: err.index ?? 0 };
-  if (name.endsWith("ProgramExecutionTemporarilyRestricted")) return { ProgramExecutionTemporarilyRestricted: { account_index: err.accountIndex ?? 0 } };
+  if (name.endsWith("ProgramExecutionTemporarilyRestricted"))
+    return { ProgramExecutionTemporarilyRestricted: { account_index: err.accountIndex ?? 0 } };
   return name.replace(/^TransactionError/, "") || "UnknownError";
 }
 
@@ -59,9 +135,13 @@ export function transactionErrorText(json: TransactionErrorJson): string {
   const [key, value] = Object.entries(json)[0] ?? ["UnknownError", undefined];
   if (key === "InstructionError" && Array.isArray(value)) {
     const [index, detail] = value as [number, unknown];
-    const what = typeof detail === "string" ? detail : `custom program error: 0x${Number((detail as { Custom: number }).Custom).toString(16)}`;
+    const what =
+      typeof detail === "string"
+        ? detail
+        : `custom program error: 0x${Number((detail as { Custom: number }).Custom).toString(16)}`;
     return `Error processing Instruction ${index}: ${what}`;
   }
-  if (key === "InsufficientFundsForRent") return `Transaction results in an account (${(value as { account_index: number }).account_index}) with insufficient funds for rent`;
+  if (key === "InsufficientFundsForRent")
+    return `Transaction results in an account (${(value as { account_index: number }).account_index}) with insufficient funds for rent`;
   return key;
 }

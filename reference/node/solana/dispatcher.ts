@@ -4,12 +4,22 @@
 // follow Solana's RPC (solana.com/docs/rpc); every answer about state carries {context: {slot}}.
 import { signatureBytes } from "../../../lib/solana/keys.ts";
 import { decodeMessage, WireFormatError } from "../../../lib/solana/transaction.ts";
-import { LAMPORTS_PER_SIGNATURE, SolanaTransactionRejected, type SolanaRuntime } from "../../chain/solana/runtime.ts";
+import { LAMPORTS_PER_SIGNATURE, type SolanaRuntime, SolanaTransactionRejected } from "../../chain/solana/runtime.ts";
 import type { CallContext, PayloadHandler } from "../dispatch.ts";
 import { toRpcError } from "../dispatch.ts";
 import { answerPayload } from "../framing.ts";
-import { METHOD_NOT_FOUND, RpcFault, type RpcErrorObject } from "../jsonrpc.ts";
-import { commitmentOf, configAt, decodeEncoded, integerAt, invalid, paramsOf, pubkeyAt, stringAt, type Params } from "./params.ts";
+import { METHOD_NOT_FOUND, type RpcErrorObject, RpcFault } from "../jsonrpc.ts";
+import {
+  commitmentOf,
+  configAt,
+  decodeEncoded,
+  integerAt,
+  invalid,
+  type Params,
+  paramsOf,
+  pubkeyAt,
+  stringAt,
+} from "./params.ts";
 import type { SolanaSubscriptions } from "./subscriptions.ts";
 import { accountView, blockView, statusView, transactionView } from "./views.ts";
 
@@ -31,7 +41,12 @@ export class SolanaDispatcher implements PayloadHandler {
   }
 
   handle(text: string, ctx: CallContext): Promise<string | undefined> {
-    return answerPayload(text, async (method, request) => this.#call(method, request, ctx), this.maxBatchSize, toSolanaRpcError);
+    return answerPayload(
+      text,
+      async (method, request) => this.#call(method, request, ctx),
+      this.maxBatchSize,
+      toSolanaRpcError,
+    );
   }
 
   #call(method: string, request: Record<string, unknown>, ctx: CallContext): unknown {
@@ -59,7 +74,8 @@ function context(slot: number) {
 
 /** The subscriber of a WebSocket call; over HTTP, subscriptions are not found. */
 function ws(ctx: CallContext) {
-  if (!ctx.subscriber) throw new RpcFault(METHOD_NOT_FOUND, "Method not found: subscriptions need the WebSocket endpoint");
+  if (!ctx.subscriber)
+    throw new RpcFault(METHOD_NOT_FOUND, "Method not found: subscriptions need the WebSocket endpoint");
   return ctx.subscriber;
 }
 
@@ -75,13 +91,23 @@ function clusterMethods(r: SolanaRuntime): Record<string, Method> {
     getTransactionCount: () => r.transactionsInSlots(0, r.head).length,
     getEpochInfo: (p) => {
       const slot = r.slotAt(commitmentOf(configAt(p, 0)));
-      return { absoluteSlot: slot, blockHeight: slot, epoch: Math.floor(slot / SLOTS_PER_EPOCH), slotIndex: slot % SLOTS_PER_EPOCH, slotsInEpoch: SLOTS_PER_EPOCH, transactionCount: r.transactionsInSlots(0, slot).length };
+      return {
+        absoluteSlot: slot,
+        blockHeight: slot,
+        epoch: Math.floor(slot / SLOTS_PER_EPOCH),
+        slotIndex: slot % SLOTS_PER_EPOCH,
+        slotsInEpoch: SLOTS_PER_EPOCH,
+        transactionCount: r.transactionsInSlots(0, slot).length,
+      };
     },
     getLatestBlockhash: (p) => {
       const { blockhash, lastValidBlockHeight, slot } = r.latestBlockhash(commitmentOf(configAt(p, 0)));
       return { ...context(slot), value: { blockhash, lastValidBlockHeight } };
     },
-    isBlockhashValid: (p) => ({ ...context(r.slotAt(commitmentOf(configAt(p, 1)))), value: r.isBlockhashValid(stringAt(p, 0, "blockhash")) }),
+    isBlockhashValid: (p) => ({
+      ...context(r.slotAt(commitmentOf(configAt(p, 1)))),
+      value: r.isBlockhashValid(stringAt(p, 0, "blockhash")),
+    }),
   };
 }
 
@@ -101,12 +127,17 @@ function accountMethods(r: SolanaRuntime): Record<string, Method> {
     },
     getMultipleAccounts: (p) => {
       const keys = Array.isArray(p[0]) ? p[0] : undefined;
-      if (!keys || keys.length > 100) throw invalid("pubkeys (parameter 1) must be an array of at most 100 public keys");
+      if (!keys || keys.length > 100)
+        throw invalid("pubkeys (parameter 1) must be an array of at most 100 public keys");
       const config = configAt(p, 1);
       const slot = r.slotAt(commitmentOf(config));
-      return { ...context(slot), value: keys.map((_, i) => accountView(r, pubkeyAt(keys, i).bytes, slot, config.encoding)) };
+      return {
+        ...context(slot),
+        value: keys.map((_, i) => accountView(r, pubkeyAt(keys, i).bytes, slot, config.encoding)),
+      };
     },
-    getMinimumBalanceForRentExemption: (p) => Number(r.minimumBalanceForRentExemption(p.length === 0 ? 0 : integerAt(p, 0, "data length"))),
+    getMinimumBalanceForRentExemption: (p) =>
+      Number(r.minimumBalanceForRentExemption(p.length === 0 ? 0 : integerAt(p, 0, "data length"))),
     getFeeForMessage: (p) => {
       const bytes = decodeEncoded(stringAt(p, 0, "message"), "base64", "message");
       let signers: number;
@@ -132,8 +163,15 @@ function transactionMethods(r: SolanaRuntime): Record<string, Method> {
     requestAirdrop: (p) => r.airdrop(pubkeyAt(p, 0).bytes, BigInt(integerAt(p, 1, "lamports"))),
     getSignatureStatuses: (p) => {
       const signatures = Array.isArray(p[0]) ? p[0] : undefined;
-      if (!signatures || signatures.length > MAX_SIGNATURES_PER_CALL) throw invalid(`signatures (parameter 1) must be an array of at most ${MAX_SIGNATURES_PER_CALL} signatures`);
-      return { ...context(r.head), value: signatures.map((s) => { const status = typeof s === "string" ? r.signatureStatus(s) : undefined; return status ? statusView(status) : null; }) };
+      if (!signatures || signatures.length > MAX_SIGNATURES_PER_CALL)
+        throw invalid(`signatures (parameter 1) must be an array of at most ${MAX_SIGNATURES_PER_CALL} signatures`);
+      return {
+        ...context(r.head),
+        value: signatures.map((s) => {
+          const status = typeof s === "string" ? r.signatureStatus(s) : undefined;
+          return status ? statusView(status) : null;
+        }),
+      };
     },
     getTransaction: (p) => {
       const signature = stringAt(p, 0, "signature");
@@ -148,14 +186,29 @@ function transactionMethods(r: SolanaRuntime): Record<string, Method> {
       const key = pubkeyAt(p, 0, "address");
       const config = configAt(p, 1);
       const limit = config.limit === undefined ? 1000 : Number(config.limit);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw invalid("limit must be an integer from 1 to 1000");
-      const newestFirst = r.transactionsInSlots(0, r.slotAt(commitmentOf(config))).filter((t) => t.accountKeys.includes(key.text)).reverse();
-      const start = typeof config.before === "string" ? newestFirst.findIndex((t) => t.signature === config.before) + 1 : 0;
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+        throw invalid("limit must be an integer from 1 to 1000");
+      const newestFirst = r
+        .transactionsInSlots(0, r.slotAt(commitmentOf(config)))
+        .filter((t) => t.accountKeys.includes(key.text))
+        .reverse();
+      const start =
+        typeof config.before === "string" ? newestFirst.findIndex((t) => t.signature === config.before) + 1 : 0;
       const stop = typeof config.until === "string" ? newestFirst.findIndex((t) => t.signature === config.until) : -1;
-      return newestFirst.slice(start, stop < 0 ? undefined : stop).slice(0, limit).map((t) => {
-        const status = r.signatureStatus(t.signature)!;
-        return { signature: t.signature, slot: t.slot, err: t.err, memo: null, blockTime: t.blockTime, confirmationStatus: status.confirmationStatus };
-      });
+      return newestFirst
+        .slice(start, stop < 0 ? undefined : stop)
+        .slice(0, limit)
+        .map((t) => {
+          const status = r.signatureStatus(t.signature)!;
+          return {
+            signature: t.signature,
+            slot: t.slot,
+            err: t.err,
+            memo: null,
+            blockTime: t.blockTime,
+            confirmationStatus: status.confirmationStatus,
+          };
+        });
     },
   };
 }
@@ -166,7 +219,10 @@ function blockMethods(r: SolanaRuntime): Record<string, Method> {
     getBlock: (p) => {
       const slot = integerAt(p, 0, "slot");
       const config = typeof p[1] === "string" ? { encoding: p[1] } : configAt(p, 1);
-      const block = slot <= r.slotAt(commitmentOf(config) === "processed" ? "confirmed" : commitmentOf(config)) ? r.block(slot) : undefined;
+      const block =
+        slot <= r.slotAt(commitmentOf(config) === "processed" ? "confirmed" : commitmentOf(config))
+          ? r.block(slot)
+          : undefined;
       if (!block) throw new RpcFault(-32004, `Block not available for slot ${slot}`);
       return blockView(r, block, config);
     },
@@ -201,8 +257,11 @@ function subscriptionMethods(subs: SolanaSubscriptions): Record<string, Method> 
 /** Refusals of a transaction carry what web3.js's SendTransactionError reads (data.err, data.logs). */
 function toSolanaRpcError(error: unknown): RpcErrorObject {
   if (error instanceof SolanaTransactionRejected) {
-    return { code: error.code, message: error.message, data: { err: error.err, logs: error.logs, accounts: null, unitsConsumed: 0, returnData: null } };
+    return {
+      code: error.code,
+      message: error.message,
+      data: { err: error.err, logs: error.logs, accounts: null, unitsConsumed: 0, returnData: null },
+    };
   }
   return toRpcError(error);
 }
-

@@ -4,7 +4,7 @@
 import { base58 } from "@scure/base";
 import { addressBytes } from "../../../lib/solana/keys.ts";
 import type { Commitment } from "../../chain/solana/runtime.ts";
-import { INVALID_PARAMS, RpcFault, isPlainObject } from "../jsonrpc.ts";
+import { INVALID_PARAMS, isPlainObject, RpcFault } from "../jsonrpc.ts";
 
 export type Params = readonly unknown[];
 
@@ -32,7 +32,16 @@ export function configAt(params: Params, i: number): Record<string, unknown> {
   return v;
 }
 
-const COMMITMENTS: Record<string, Commitment> = { processed: "processed", confirmed: "confirmed", finalized: "finalized", recent: "processed", single: "confirmed", singleGossip: "confirmed", root: "finalized", max: "finalized" };
+const COMMITMENTS: Record<string, Commitment> = {
+  processed: "processed",
+  confirmed: "confirmed",
+  finalized: "finalized",
+  recent: "processed",
+  single: "confirmed",
+  singleGossip: "confirmed",
+  root: "finalized",
+  max: "finalized",
+};
 
 /** The config's commitment; Solana's RPC defaults to finalized. */
 export function commitmentOf(config: Record<string, unknown>): Commitment {
@@ -51,7 +60,8 @@ export function stringAt(params: Params, i: number, what: string): string {
 
 export function integerAt(params: Params, i: number, what: string): number {
   const v = params[i];
-  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0) throw invalid(`${what} (parameter ${i + 1}) must be a non-negative integer`);
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0)
+    throw invalid(`${what} (parameter ${i + 1}) must be a non-negative integer`);
   return v;
 }
 

@@ -4,11 +4,11 @@
 // wsEndpoint. API keys as for the EVM node access (auth.ts): `authorization: APIKEY <key>` or ?api_key=.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createKeyCheck, type ApiKeys } from "../auth.ts";
+import type { SolanaRuntime } from "../../chain/solana/runtime.ts";
+import { type ApiKeys, createKeyCheck } from "../auth.ts";
 import { createHttpTransport } from "../http-transport.ts";
 import { errorText, INVALID_REQUEST, NULL_ID } from "../jsonrpc.ts";
 import { createWsTransport, refuseUpgrade } from "../ws-transport.ts";
-import type { SolanaRuntime } from "../../chain/solana/runtime.ts";
 import { SolanaDispatcher } from "./dispatcher.ts";
 import { SolanaSubscriptions } from "./subscriptions.ts";
 
@@ -37,8 +37,20 @@ export async function startSolanaRpc(options: SolanaRpcOptions): Promise<SolanaR
   const subs = new SolanaSubscriptions(options.runtime);
   const dispatcher = new SolanaDispatcher(options.runtime, subs);
   const handleRequest = createHttpTransport({ path: "/", maxBodyBytes: MiB, checkKey, dispatcher });
-  const ws = createWsTransport({ path: "/", checkKey, dispatcher, hub: subs, maxMessageBytes: MiB, pingIntervalMs: 30_000, maxInFlight: 1024, maxBufferedBytes: 16 * MiB });
-  const notFound = errorText(NULL_ID, { code: INVALID_REQUEST, message: "not found: POST / (JSON-RPC) or WebSocket /" });
+  const ws = createWsTransport({
+    path: "/",
+    checkKey,
+    dispatcher,
+    hub: subs,
+    maxMessageBytes: MiB,
+    pingIntervalMs: 30_000,
+    maxInFlight: 1024,
+    maxBufferedBytes: 16 * MiB,
+  });
+  const notFound = errorText(NULL_ID, {
+    code: INVALID_REQUEST,
+    message: "not found: POST / (JSON-RPC) or WebSocket /",
+  });
   const build = (): Server => {
     const server = createServer((req, res) => {
       if (handleRequest(req, res)) return;
@@ -59,7 +71,15 @@ export async function startSolanaRpc(options: SolanaRpcOptions): Promise<SolanaR
     async close() {
       ws.close();
       subs.close();
-      await Promise.all([http, wsServer].map((s) => new Promise<void>((resolve) => { s.close(() => resolve()); s.closeAllConnections(); })));
+      await Promise.all(
+        [http, wsServer].map(
+          (s) =>
+            new Promise<void>((resolve) => {
+              s.close(() => resolve());
+              s.closeAllConnections();
+            }),
+        ),
+      );
     },
   };
 }
@@ -76,8 +96,12 @@ async function listenPair(build: () => Server, host: string, port: number): Prom
       return [first, second];
     } catch (error) {
       await new Promise<void>((resolve) => first.close(() => resolve()));
-      if (port !== 0) throw new Error(`the Solana RPC needs ports ${p} and ${p + 1} (web3.js opens the WebSocket on port + 1); ${p + 1} is taken: ${(error as Error).message}`);
-      if (attempt >= PAIR_ATTEMPTS) throw new Error(`found no two free adjacent ports for the Solana RPC after ${PAIR_ATTEMPTS} tries`);
+      if (port !== 0)
+        throw new Error(
+          `the Solana RPC needs ports ${p} and ${p + 1} (web3.js opens the WebSocket on port + 1); ${p + 1} is taken: ${(error as Error).message}`,
+        );
+      if (attempt >= PAIR_ATTEMPTS)
+        throw new Error(`found no two free adjacent ports for the Solana RPC after ${PAIR_ATTEMPTS} tries`);
     }
   }
 }

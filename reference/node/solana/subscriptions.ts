@@ -9,7 +9,15 @@ import { accountView } from "./views.ts";
 type Subscription =
   | { kind: "signature"; owner: Subscriber; signature: string; commitment: Commitment }
   | { kind: "slot"; owner: Subscriber }
-  | { kind: "account"; owner: Subscriber; address: Uint8Array; key: string; commitment: Commitment; encoding: unknown; last: bigint };
+  | {
+      kind: "account";
+      owner: Subscriber;
+      address: Uint8Array;
+      key: string;
+      commitment: Commitment;
+      encoding: unknown;
+      last: bigint;
+    };
 
 const RANK: Record<Commitment, number> = { processed: 0, confirmed: 1, finalized: 2 };
 
@@ -75,7 +83,12 @@ export class SolanaSubscriptions {
 
   #onSlot(slot: number): void {
     for (const [id, sub] of [...this.#subs]) {
-      if (sub.kind === "slot") notify(sub.owner, "slotNotification", id, { parent: Math.max(0, slot - 1), root: this.runtime.slotAt("finalized"), slot });
+      if (sub.kind === "slot")
+        notify(sub.owner, "slotNotification", id, {
+          parent: Math.max(0, slot - 1),
+          root: this.runtime.slotAt("finalized"),
+          slot,
+        });
       else if (sub.kind === "signature") this.#checkSignature(id);
       else this.#checkAccount(id, sub);
     }
@@ -83,10 +96,13 @@ export class SolanaSubscriptions {
 
   #checkSignature(id: number): void {
     const sub = this.#subs.get(id);
-    if (!sub || sub.kind !== "signature") return;
+    if (sub?.kind !== "signature") return;
     const status = this.runtime.signatureStatus(sub.signature);
     if (!status || RANK[status.confirmationStatus] < RANK[sub.commitment]) return;
-    notify(sub.owner, "signatureNotification", id, { context: { slot: this.runtime.slotAt(sub.commitment) }, value: { err: status.err } });
+    notify(sub.owner, "signatureNotification", id, {
+      context: { slot: this.runtime.slotAt(sub.commitment) },
+      value: { err: status.err },
+    });
     this.#drop(id);
   }
 
@@ -95,7 +111,10 @@ export class SolanaSubscriptions {
     const lamports = this.runtime.balance(sub.key, slot);
     if (lamports === sub.last) return;
     sub.last = lamports;
-    notify(sub.owner, "accountNotification", id, { context: { slot }, value: accountView(this.runtime, sub.address, slot, sub.encoding) });
+    notify(sub.owner, "accountNotification", id, {
+      context: { slot },
+      value: accountView(this.runtime, sub.address, slot, sub.encoding),
+    });
   }
 }
 
