@@ -14,8 +14,6 @@ import { followPage, stopAll } from "./support/doc-follow.ts";
 import { type PackedInstall, packedInstall } from "./support/packed-install.ts";
 
 const ROOT = packageRoot(import.meta.url);
-/** Pages written elsewhere that may not carry markers yet; they take part by adding them, nothing else. */
-const NOT_YET_MARKED = new Set(["docs/guides/certify-in-ci.md", "docs/guides/let-an-agent-use-the-wallet-api.md"]);
 
 const pages = ["README.md", ...markdownFiles(join(ROOT, "docs")).map((f) => relative(ROOT, f))].sort();
 const text = (page: string) => readFileSync(join(ROOT, page), "utf8");
@@ -29,7 +27,7 @@ afterAll(async () => {
 describe("doc markers", () => {
   it("every page with code blocks takes part, and marks each shell, TypeScript, JavaScript and Python block", () => {
     const withCode = pages.filter((p) => blocksOf(text(p)).some((b) => CHECKED_LANGS.has(b.lang)));
-    expect(withCode.filter((p) => !takesPart(text(p)) && !NOT_YET_MARKED.has(p))).toEqual([]);
+    expect(withCode.filter((p) => !takesPart(text(p))))).toEqual([]);
     const missing = withCode
       .filter(takesPartOf)
       .flatMap((p) => unmarked(text(p)).map((b) => `${p}:${b.line} (${b.lang})`));
