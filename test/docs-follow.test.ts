@@ -27,7 +27,7 @@ afterAll(async () => {
 describe("doc markers", () => {
   it("every page with code blocks takes part, and marks each shell, TypeScript, JavaScript and Python block", () => {
     const withCode = pages.filter((p) => blocksOf(text(p)).some((b) => CHECKED_LANGS.has(b.lang)));
-    expect(withCode.filter((p) => !takesPart(text(p))))).toEqual([]);
+    expect(withCode.filter((p) => !takesPart(text(p)))).toEqual([]);
     const missing = withCode
       .filter(takesPartOf)
       .flatMap((p) => unmarked(text(p)).map((b) => `${p}:${b.line} (${b.lang})`));
