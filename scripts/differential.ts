@@ -7,7 +7,7 @@ import addFormatsModule from "ajv-formats";
 import fc from "fast-check";
 import { mulberry32 } from "../conformance/fuzz/prng.ts";
 import { resolvePointer } from "../generator/load/json-pointer.ts";
-import type { SchemaResolver } from "../generator/model/resolve-schema.ts";
+import type { ResolvedSchemas } from "../generator/model/types.ts";
 import type { Schema, SchemaObject, SpecModel } from "../generator/model/types.ts";
 
 export interface Disagreement {
@@ -189,7 +189,7 @@ class Sampler {
   private readonly pool: unknown[];
 
   constructor(
-    private readonly resolver: SchemaResolver,
+    private readonly resolver: ResolvedSchemas,
     seed: number,
   ) {
     this.random = mulberry32(seed);

@@ -4,7 +4,7 @@
 // schemas (schema-diff.ts, `description-changed`).
 import type { DiffContext } from "../context.ts";
 import { type At, child, isObj } from "../document.ts";
-import type { OperationPair } from "./operations.ts";
+import type { OperationPair } from "./operation-pair.ts";
 import { paramsOf } from "./parameters.ts";
 
 export function checkDescriptions(ctx: DiffContext, pair: OperationPair): void {

@@ -3,15 +3,14 @@
 // type are the same type. Named components become references; everything else is written inline.
 import { directedNames, hiddenProperties } from "../model/directions.ts";
 import { propertyKey } from "../model/names.ts";
-import type { SchemaResolver } from "../model/resolve-schema.ts";
 import { type Branch, branchesOf, jsonTypeText, literalValues } from "../model/schema-shape.ts";
-import type { Direction, NamedSchema, Schema, SchemaObject } from "../model/types.ts";
+import type { Direction, NamedSchema, ResolvedSchemas, Schema, SchemaObject } from "../model/types.ts";
 import { codeJson, commentText } from "../spec-text.ts";
 
 export interface TypeContext {
   document: unknown;
   components: ReadonlyMap<string, NamedSchema>;
-  resolver: SchemaResolver;
+  resolver: ResolvedSchemas;
   /** Prefix for component names (e.g. "T." outside types.ts). */
   prefix?: string;
   /** Who sends the value: hidden properties are left out and $refs name the direction's variants. */

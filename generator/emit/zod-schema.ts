@@ -6,10 +6,9 @@
 // The text is classic zod or zod/mini as the context's dialect spells it (zod-dialect.ts).
 import { directedNames, hiddenIn, hiddenProperties } from "../model/directions.ts";
 import { isPrototypeMember, objectLiteralKey } from "../model/names.ts";
-import type { SchemaResolver } from "../model/resolve-schema.ts";
 import { patternFlags } from "../model/resolve-schema.ts";
 import { type Branch, branchesOf, jsonTypeText, literalValues } from "../model/schema-shape.ts";
-import type { Direction, NamedSchema, Schema, SchemaObject } from "../model/types.ts";
+import type { Direction, NamedSchema, ResolvedSchemas, Schema, SchemaObject } from "../model/types.ts";
 import { codeJson } from "../spec-text.ts";
 import { indent } from "./ts-type.ts";
 import { type ZodCheck, type ZodDialect, zodDialect } from "./zod-dialect.ts";
@@ -17,7 +16,7 @@ import { type ZodCheck, type ZodDialect, zodDialect } from "./zod-dialect.ts";
 export interface ZodContext {
   document: unknown;
   components: ReadonlyMap<string, NamedSchema>;
-  resolver: SchemaResolver;
+  resolver: ResolvedSchemas;
   /** Values arrive as strings (path, query, header): numbers and booleans are coerced. */
   coerce?: boolean;
   /** For coerced arrays: repeated keys (default) or one comma-separated value. */

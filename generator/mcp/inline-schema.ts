@@ -3,8 +3,7 @@
 // arrays written as the type, no member named like a keyword ("$ref" in SCIM documents: clients that
 // resolve refs naively take it for one; outputs still accept it). Inputs drop readOnly members;
 // outputs are loosened (loosen): an output schema stricter than the real answers turns good calls into errors.
-import type { SchemaResolver } from "../model/resolve-schema.ts";
-import type { Schema, SchemaObject } from "../model/types.ts";
+import type { ResolvedSchemas, Schema, SchemaObject } from "../model/types.ts";
 
 export type Direction = "input" | "output";
 type Json = Record<string, unknown>;
@@ -39,7 +38,7 @@ const SCHEMA_VALUES = new Set([
 const MAX_DEPTH = 12;
 
 export function inlineSchema(
-  resolver: SchemaResolver,
+  resolver: ResolvedSchemas,
   schema: Schema | undefined,
   direction: Direction,
   seen: readonly string[] = [],
@@ -77,7 +76,7 @@ export function inlineSchema(
 }
 
 /** Inputs leave out what only the server writes (readOnly), outputs what only the client sends (writeOnly). */
-function keeps(resolver: SchemaResolver, schema: Schema, direction: Direction): boolean {
+function keeps(resolver: ResolvedSchemas, schema: Schema, direction: Direction): boolean {
   const node = resolver.resolve(schema);
   if (typeof node !== "object") return true;
   const target = typeof node.$ref === "string" ? resolver.component(node.$ref)?.schema : node;

@@ -6,8 +6,7 @@
 // in its closure (through $ref, allOf, anyOf, oneOf, items, prefixItems, properties and
 // additionalProperties: what the emitters print), so specs without these keywords print as before.
 import type { NameRegistry } from "./names.ts";
-import type { SchemaResolver } from "./resolve-schema.ts";
-import type { Direction, NamedSchema, Schema, SchemaObject } from "./types.ts";
+import type { Direction, NamedSchema, ResolvedSchemas, Schema, SchemaObject } from "./types.ts";
 
 const KEYWORD: Record<Direction, "readOnly" | "writeOnly"> = { request: "readOnly", response: "writeOnly" };
 /** Type-name suffix of each direction's variant: what a client writes, what it reads. */
@@ -15,7 +14,7 @@ const SUFFIX: Record<Direction, string> = { request: "Writable", response: "Read
 export const DIRECTIONS: readonly Direction[] = ["request", "response"];
 
 /** Whether a property (its schema under `properties`) is left out of values sent in `direction`. */
-export function hiddenIn(direction: Direction, property: Schema | undefined, resolver: SchemaResolver): boolean {
+export function hiddenIn(direction: Direction, property: Schema | undefined, resolver: ResolvedSchemas): boolean {
   const keyword = KEYWORD[direction];
   const node = resolver.resolve(property);
   if (typeof node !== "object") return false;
@@ -31,7 +30,7 @@ export function hiddenIn(direction: Direction, property: Schema | undefined, res
 export function hiddenProperties(
   direction: Direction | undefined,
   schema: SchemaObject,
-  resolver: SchemaResolver,
+  resolver: ResolvedSchemas,
 ): Set<string> {
   const out = new Set<string>();
   if (direction === undefined) return out;
@@ -43,7 +42,7 @@ export function hiddenProperties(
 /** Claims variant names (after every other name, so existing names never move) and records them. */
 export function assignDirectionVariants(
   schemas: readonly NamedSchema[],
-  resolver: SchemaResolver,
+  resolver: ResolvedSchemas,
   names: NameRegistry,
 ): void {
   const hiding = Object.fromEntries(DIRECTIONS.map((d) => [d, hidingComponents(d, schemas, resolver)])) as Record<
@@ -74,7 +73,7 @@ export function assignDirectionVariants(
 function hidingComponents(
   direction: Direction,
   schemas: readonly NamedSchema[],
-  resolver: SchemaResolver,
+  resolver: ResolvedSchemas,
 ): Set<string> {
   const referrers = new Map<string, string[]>();
   const out = new Set<string>();
@@ -98,7 +97,7 @@ function hidingComponents(
 function ownTreeHides(
   direction: Direction,
   node: Schema,
-  resolver: SchemaResolver,
+  resolver: ResolvedSchemas,
   refs: Set<string>,
   seen: Set<object>,
 ): boolean {
@@ -123,7 +122,7 @@ function ownTreeHides(
 }
 
 /** The variant stays a plain z.object when its base is one and it keeps a key (else it prints as a record). */
-function variantIsZodObject(direction: Direction, named: NamedSchema, resolver: SchemaResolver): boolean {
+function variantIsZodObject(direction: Direction, named: NamedSchema, resolver: ResolvedSchemas): boolean {
   if (!named.zodObject) return false;
   const target = resolver.resolve(named.schema);
   if (typeof target !== "object") return false;

@@ -4,8 +4,7 @@
 
 import { codeJson } from "../spec-text.ts";
 import { isPrototypeMember, propertyKey } from "./names.ts";
-import type { SchemaResolver } from "./resolve-schema.ts";
-import type { Schema, SchemaObject } from "./types.ts";
+import type { ResolvedSchemas, Schema, SchemaObject } from "./types.ts";
 
 export type Branch = "string" | "number" | "integer" | "boolean" | "null" | "array" | "object";
 
@@ -71,7 +70,7 @@ export function jsonTypeText(value: unknown): string {
 }
 
 /** Whether a component's zod const is a plain ZodObject (what z.discriminatedUnion and .extend need). */
-export function isPlainZodObject(schema: Schema, resolver: SchemaResolver): boolean {
+export function isPlainZodObject(schema: Schema, resolver: ResolvedSchemas): boolean {
   const target = resolver.resolve(schema);
   if (typeof target !== "object" || typeof target.$ref === "string") return false;
   const branches = branchesOf(target);
@@ -100,7 +99,7 @@ function rawRulesAbsent(schema: SchemaObject): boolean {
 }
 
 /** A resolved schema both emitters print as one object type: an interface in types.ts. */
-export function isInterfaceShape(schema: Schema, resolver: SchemaResolver): boolean {
+export function isInterfaceShape(schema: Schema, resolver: ResolvedSchemas): boolean {
   const target = resolver.resolve(schema);
   if (typeof target !== "object" || typeof target.$ref === "string") return false;
   const branches = branchesOf(target);

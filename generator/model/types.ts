@@ -38,7 +38,6 @@ export interface SchemaObject {
 }
 
 import type { SpecProblem } from "../load/spec-error.ts";
-import type { SchemaResolver } from "./resolve-schema.ts";
 
 export interface NamedSchema {
   /** "#/components/schemas/<original>" */
@@ -223,7 +222,7 @@ export interface RpcModel {
   document: Record<string, unknown>;
   schemas: NamedSchema[];
   /** Resolves the OpenRPC document's schemas. */
-  resolver: SchemaResolver;
+  resolver: ResolvedSchemas;
 }
 
 export interface SpecModel {
@@ -238,7 +237,7 @@ export interface SpecModel {
   schemas: NamedSchema[];
   schemasByRef: Map<string, NamedSchema>;
   /** The resolved form of every schema (see resolve-schema.ts); both emitters print from it. */
-  resolver: SchemaResolver;
+  resolver: ResolvedSchemas;
   /** Keywords the generated validators do not express, and other things generate reports but accepts. */
   warnings: SpecProblem[];
   /** What --lenient repaired in the document. */
@@ -251,4 +250,14 @@ export interface SpecModel {
   /** x-custody-webhook-delivery without its x-* annotations (time-out, schedule, isolation, targets). */
   webhookDelivery?: Record<string, unknown>;
   rpc?: RpcModel;
+}
+
+/**
+ * What the model needs of the schema resolver: resolve-schema.ts's SchemaResolver implements it. Declared
+ * here, so the model's types import nothing of the resolver (no circle of imports).
+ */
+export interface ResolvedSchemas {
+  resolve(schema: Schema | undefined, pointer?: string): Schema;
+  component(ref: string): NamedSchema | undefined;
+  readonly report: { readonly errors: SpecProblem[]; readonly warnings: SpecProblem[] };
 }
