@@ -56,13 +56,27 @@ export function implementationsInUse(root: string): { hmac: string; ed25519: str
 
 const NAMES: Record<string, string> = { node: "node:crypto", noble: "@noble/ed25519" };
 
-export async function benchCrypto(ctx: BenchContext): Promise<SectionResult> {
-  const entries: ResultEntry[] = [];
-  const sliceMs = ctx.quick ? 200 : 500;
-  const plan = { warmups: 1, runs: ctx.quick ? 3 : 7 };
-  const inUse = implementationsInUse(ctx.root);
-  ctx.log(`crypto: ${plan.warmups} warm-up + ${plan.runs} slices of ${sliceMs} ms per implementation`);
+/** What the measurements share: the slice length, the alternation plan and the implementations in use. */
+interface Plan {
+  sliceMs: number;
+  plan: { warmups: number; runs: number };
+  inUse: { hmac: string; ed25519: string };
+}
 
+/** One `alternate` run of the same operation through node:crypto and through noble; samples by name. */
+function nodeAgainstNoble(p: Plan, node: () => unknown, noble: () => unknown) {
+  return alternate(
+    [
+      { name: "node", run: async () => opsPerSecond(p.sliceMs, node) },
+      { name: "noble", run: async () => opsPerSecond(p.sliceMs, noble) },
+    ],
+    p.plan,
+  );
+}
+
+/** HMAC-SHA256 ACCESS-SIGN of a GET and of a POST with a body, after checking both give the same bytes. */
+async function measureAccessSign(p: Plan): Promise<ResultEntry[]> {
+  const entries: ResultEntry[] = [];
   const secret = "s3cr3t-api-secret-0123456789abcdef";
   const getParts: SignatureParts = {
     method: "GET",
@@ -86,17 +100,16 @@ export async function benchCrypto(ctx: BenchContext): Promise<SectionResult> {
   ] as const) {
     if (computeSignature(secret, parts) !== nobleAccessSign(secret, parts))
       throw new Error("noble and node:crypto ACCESS-SIGN differ; the comparison would be meaningless");
-    const samples = await alternate(
-      [
-        { name: "node", run: async () => opsPerSecond(sliceMs, () => computeSignature(secret, parts)) },
-        { name: "noble", run: async () => opsPerSecond(sliceMs, () => nobleAccessSign(secret, parts)) },
-      ],
-      plan,
+    const samples = await nodeAgainstNoble(
+      p,
+      () => computeSignature(secret, parts),
+      () => nobleAccessSign(secret, parts),
     );
-    const [ours, other] = inUse.hmac === "@noble/hashes" ? (["noble", "node"] as const) : (["node", "noble"] as const);
+    const [ours, other] =
+      p.inUse.hmac === "@noble/hashes" ? (["noble", "node"] as const) : (["node", "noble"] as const);
     entries.push(
       entry(
-        `HMAC-SHA256 ACCESS-SIGN (${label}), in use: ${inUse.hmac}`,
+        `HMAC-SHA256 ACCESS-SIGN (${label}), in use: ${p.inUse.hmac}`,
         median(samples[ours]),
         ours === "node" ? "@noble/hashes" : "node:crypto",
         median(samples[other]),
@@ -104,7 +117,11 @@ export async function benchCrypto(ctx: BenchContext): Promise<SectionResult> {
       ),
     );
   }
+  return entries;
+}
 
+/** The webhook fixture: a key, an event body, its Standard Webhooks content and node's signature of it. */
+function webhookFixture() {
   const seed = new Uint8Array(32).map((_, i) => i + 1);
   const body = JSON.stringify({
     id: "evt_0123456789",
@@ -122,23 +139,35 @@ export async function benchCrypto(ctx: BenchContext): Promise<SectionResult> {
   ) {
     throw new Error("noble and node:crypto Ed25519 disagree; the comparison would be meaningless");
   }
-  const oursName = inUse.ed25519 === "@noble/ed25519" ? "noble" : "node";
+  return { seed, body, message, publicKey, signature };
+}
+
+type Fixture = ReturnType<typeof webhookFixture>;
+
+/** The backend in use and the other one, by their short names. */
+function ed25519Names(p: Plan) {
+  const oursName = p.inUse.ed25519 === "@noble/ed25519" ? "noble" : "node";
   const otherName = oursName === "node" ? "noble" : "node";
+  return { oursName, otherName } as const;
+}
+
+/** Ed25519 sign and verify alone, per backend. */
+async function measureEd25519(p: Plan, f: Fixture): Promise<ResultEntry[]> {
+  const entries: ResultEntry[] = [];
+  const { oursName, otherName } = ed25519Names(p);
   const ops: Array<[string, (b: Ed25519Backend) => unknown]> = [
-    ["sign", (b) => b.sign(message, seed)],
-    ["verify", (b) => b.verify(signature, message, publicKey)],
+    ["sign", (b) => b.sign(f.message, f.seed)],
+    ["verify", (b) => b.verify(f.signature, f.message, f.publicKey)],
   ];
   for (const [label, op] of ops) {
-    const samples = await alternate(
-      [
-        { name: "node", run: async () => opsPerSecond(sliceMs, () => op(webhookCrypto.node)) },
-        { name: "noble", run: async () => opsPerSecond(sliceMs, () => op(webhookCrypto.noble)) },
-      ],
-      plan,
+    const samples = await nodeAgainstNoble(
+      p,
+      () => op(webhookCrypto.node),
+      () => op(webhookCrypto.noble),
     );
     entries.push(
       entry(
-        `Ed25519 webhook ${label}, in use: ${inUse.ed25519}`,
+        `Ed25519 webhook ${label}, in use: ${p.inUse.ed25519}`,
         median(samples[oursName]),
         NAMES[otherName],
         median(samples[otherName]),
@@ -146,7 +175,14 @@ export async function benchCrypto(ctx: BenchContext): Promise<SectionResult> {
       ),
     );
   }
-  // The whole receiver path (header parsing, canonical JSON, hex and base64 decoding, verify), per backend.
+  return entries;
+}
+
+/** The whole receiver path (header parsing, canonical JSON, hex and base64 decoding, verify), per backend. */
+async function measureReceiver(p: Plan, f: Fixture): Promise<ResultEntry[]> {
+  const entries: ResultEntry[] = [];
+  const { oursName, otherName } = ed25519Names(p);
+  const { seed, body } = f;
   const deliveries = [
     ["canonical-json", signWebhook({ profile: "canonical-json", privateKey: seed, body })],
     [
@@ -160,22 +196,20 @@ export async function benchCrypto(ctx: BenchContext): Promise<SectionResult> {
       }),
     ],
   ] as const;
-  const publicKeyBase64 = Buffer.from(publicKey).toString("base64");
+  const publicKeyBase64 = Buffer.from(f.publicKey).toString("base64");
   for (const [profile, headers] of deliveries) {
     const verify = (backend: Ed25519Backend) =>
       verifyWebhook({ publicKeyBase64, headers, body, now: 1_700_000_000, backend });
     if (!verify(webhookCrypto.node).ok || !verify(webhookCrypto.noble).ok)
       throw new Error(`verifyWebhook refuses its own ${profile} delivery`);
-    const samples = await alternate(
-      [
-        { name: "node", run: async () => opsPerSecond(sliceMs, () => verify(webhookCrypto.node)) },
-        { name: "noble", run: async () => opsPerSecond(sliceMs, () => verify(webhookCrypto.noble)) },
-      ],
-      plan,
+    const samples = await nodeAgainstNoble(
+      p,
+      () => verify(webhookCrypto.node),
+      () => verify(webhookCrypto.noble),
     );
     entries.push(
       entry(
-        `verifyWebhook (${profile}), in use: ${inUse.ed25519}`,
+        `verifyWebhook (${profile}), in use: ${p.inUse.ed25519}`,
         median(samples[oursName]),
         NAMES[otherName],
         median(samples[otherName]),
@@ -183,6 +217,18 @@ export async function benchCrypto(ctx: BenchContext): Promise<SectionResult> {
       ),
     );
   }
+  return entries;
+}
+
+export async function benchCrypto(ctx: BenchContext): Promise<SectionResult> {
+  const sliceMs = ctx.quick ? 200 : 500;
+  const plan = { warmups: 1, runs: ctx.quick ? 3 : 7 };
+  const inUse = implementationsInUse(ctx.root);
+  ctx.log(`crypto: ${plan.warmups} warm-up + ${plan.runs} slices of ${sliceMs} ms per implementation`);
+  const p: Plan = { sliceMs, plan, inUse };
+  const entries: ResultEntry[] = [...(await measureAccessSign(p))];
+  const fixture = webhookFixture();
+  entries.push(...(await measureEd25519(p, fixture)), ...(await measureReceiver(p, fixture)));
   const notes = [
     `crypto: the code uses ${inUse.hmac} for HMAC-SHA256 (runtime/http/hmac.ts) and ${inUse.ed25519} by default for Ed25519 (runtime/webhooks/signature.ts); ratio > 1 means that choice is the faster one.`,
   ];

@@ -212,45 +212,45 @@ const fmt = (v: number | undefined | null, digits = 1) =>
       : v.toFixed(digits);
 const n = (v: number) => v.toLocaleString("en-US");
 
-async function main(): Promise<void> {
-  const { sizes: counts, runs, write } = args();
-  fs.mkdirSync(WORK, { recursive: true });
-  const load = os.loadavg()[0];
-  const sizes: Size[] = [];
-  for (const count of counts) {
-    const dir = path.join(WORK, String(count));
-    fs.rmSync(dir, { recursive: true, force: true });
-    process.stderr.write(`lists: filling ${n(count)} wallets, withdrawals and deliveries…\n`);
-    const filled = await fill(dir, count);
-    const bytes = dirBytes(dir);
-    // Restart twice (the first also warms the page cache the second reads from): both are reported.
-    const restarts: Started[] = [];
-    let server = await start(dir);
-    restarts.push(server.info);
-    await server.stop();
-    server = await start(dir);
-    restarts.push(server.info);
-    process.stderr.write(
-      `lists: ${n(count)}: ${n(filled.records)} records, restart ${restarts.map((r) => r.start_ms).join(" / ")} ms\n`,
-    );
-    const transport = createTransport({
-      baseUrl: server.info.base_url,
-      apiKey: server.info.api_key,
-      apiSecret: server.info.api_secret,
-      retry: false,
-      timeoutMs: 60_000,
-    });
-    sizes.push({ n: count, dir, filled, dirBytes: bytes, restarts, server, transport });
-  }
+interface Row {
+  name: string;
+  small: number | undefined;
+  large: number | undefined;
+  unit: string;
+  goal?: string;
+  met?: boolean;
+}
 
-  const rows: {
-    name: string;
-    small: number | undefined;
-    large: number | undefined;
-    unit: string;
-    goal?: string;
-    met?: boolean;
-  }[] = [];
+/** Fills a fresh data directory with `count` of each record, restarts on it twice and connects a client. */
+async function prepareSize(count: number): Promise<Size> {
+  const dir = path.join(WORK, String(count));
+  fs.rmSync(dir, { recursive: true, force: true });
+  process.stderr.write(`lists: filling ${n(count)} wallets, withdrawals and deliveries…\n`);
+  const filled = await fill(dir, count);
+  const bytes = dirBytes(dir);
+  // Restart twice (the first also warms the page cache the second reads from): both are reported.
+  const restarts: Started[] = [];
+  let server = await start(dir);
+  restarts.push(server.info);
+  await server.stop();
+  server = await start(dir);
+  restarts.push(server.info);
+  process.stderr.write(
+    `lists: ${n(count)}: ${n(filled.records)} records, restart ${restarts.map((r) => r.start_ms).join(" / ")} ms\n`,
+  );
+  const transport = createTransport({
+    baseUrl: server.info.base_url,
+    apiKey: server.info.api_key,
+    apiSecret: server.info.api_secret,
+    retry: false,
+    timeoutMs: 60_000,
+  });
+  return { n: count, dir, filled, dirBytes: bytes, restarts, server, transport };
+}
+
+/** Request latency of each list query and of the health check, idle and under list load; then memory, servers stopped. */
+async function measureRequests(sizes: Size[], runs: number): Promise<Row[]> {
+  const rows: Row[] = [];
   // A restarted large heap is still being marked by the collector for a while: let it settle first.
   await new Promise((r) => setTimeout(r, 5_000));
   try {
@@ -278,9 +278,13 @@ async function main(): Promise<void> {
   } finally {
     for (const s of sizes) s.peakRssMB = await s.server.stop();
   }
-  const [small, large] = sizes;
+  return rows;
+}
+
+/** The restart phases (medians of the two restarts) beside each other for the two sizes. */
+function restartRows(small: Size, large: Size): Row[] {
   const restart = (s: Size, key: keyof Started) => median(s.restarts.map((r) => Number(r[key])));
-  rows.push(
+  return [
     {
       name: "restart: startSandbox on the data directory (median of 2)",
       small: restart(small, "start_ms"),
@@ -313,6 +317,12 @@ async function main(): Promise<void> {
       large: restart(large, "app_ms"),
       unit: "ms",
     },
+  ];
+}
+
+/** Memory, store size and fill/stop times beside each other for the two sizes. */
+function storeRows(small: Size, large: Size): Row[] {
+  return [
     { name: "server RSS after the requests", small: small.rssMB, large: large.rssMB, unit: "MB" },
     { name: "server peak RSS", small: small.peakRssMB ?? undefined, large: large.peakRssMB ?? undefined, unit: "MB" },
     { name: "records in the store", small: small.filled.records, large: large.filled.records, unit: "" },
@@ -330,8 +340,11 @@ async function main(): Promise<void> {
       large: large.filled.close_ms,
       unit: "ms",
     },
-  );
+  ];
+}
 
+/** The Markdown table of the rows, with the conditions of the run under it. */
+function renderTable(rows: Row[], small: Size, large: Size, runs: number, load: number): string {
   const header = `| measure | ${n(small.n)} | ${n(large.n)} | ratio | goal |\n|---|---:|---:|---:|---|`;
   const body = rows
     .map((r) => {
@@ -343,8 +356,11 @@ async function main(): Promise<void> {
     .join("\n");
   const when = new Date().toISOString().slice(0, 16).replace("T", " ");
   const conditions = `${when} UTC, node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), load average ${load.toFixed(1)} at the start (the machine is shared), ${runs} runs per figure, medians; latency measured by the client (signing, HTTP over loopback, parsing), the two sizes interleaved.`;
-  const table = `${header}\n${body}\n\n${conditions}`;
-  process.stdout.write(`${table}\n`);
+  return `${header}\n${body}\n\n${conditions}`;
+}
+
+/** Writes the results file and, with --write, the table between the markers of the measurements page. */
+function saveResults(table: string, rows: Row[], load: number, runs: number, counts: number[], write: boolean): void {
   fs.writeFileSync(
     RESULTS,
     `${JSON.stringify({ at: new Date().toISOString(), load, runs, sizes: counts, rows }, null, 2)}\n`,
@@ -357,6 +373,20 @@ async function main(): Promise<void> {
     );
     fs.writeFileSync(DOC, next);
   }
+}
+
+async function main(): Promise<void> {
+  const { sizes: counts, runs, write } = args();
+  fs.mkdirSync(WORK, { recursive: true });
+  const load = os.loadavg()[0];
+  const sizes: Size[] = [];
+  for (const count of counts) sizes.push(await prepareSize(count));
+  const rows = await measureRequests(sizes, runs);
+  const [small, large] = sizes;
+  rows.push(...restartRows(small, large), ...storeRows(small, large));
+  const table = renderTable(rows, small, large, runs, load);
+  process.stdout.write(`${table}\n`);
+  saveResults(table, rows, load, runs, counts, write);
 }
 
 main().catch((error: unknown) => {

@@ -117,95 +117,121 @@ async function stopAll(children: Array<ServerChild<unknown> | undefined>): Promi
   return Promise.all(children.map((c) => (c ? c.stop() : Promise.resolve(null))));
 }
 
-export async function benchServing(ctx: BenchContext): Promise<SectionResult> {
-  const notes: string[] = [];
-  const entries: ResultEntry[] = [];
-  let sandbox: ServerChild<SandboxInfo> | undefined;
-  let floor: ServerChild<{ base_url: string }> | undefined;
-  let prism: ServerChild<{ base_url: string }> | undefined;
+/** The children a section starts, stopped together at its end. */
+interface Servers {
+  sandbox?: ServerChild<SandboxInfo>;
+  floor?: ServerChild<{ base_url: string }>;
+  prism?: ServerChild<{ base_url: string }>;
+}
+
+/** The sandbox and the overview request every contender serves. */
+interface Target {
+  info: SandboxInfo;
+  path: string;
+}
+
+/** Starts the sandbox, the floor (answering the sandbox's own overview) and Prism; a note instead when serving must be skipped. */
+async function startServing(ctx: BenchContext, s: Servers, notes: string[]): Promise<Target | string> {
   try {
-    try {
-      sandbox = await startSandboxChild(ctx);
-    } catch (error) {
-      return { entries, notes: [`serving: skipped, the sandbox did not start: ${(error as Error).message}`] };
-    }
-    const info = sandbox.info;
-    const path = overviewPath(info.wallet_id);
-    const sample = await fetchOnce(info.base_url, path, overviewHeaders(info));
-    if (sample.status !== 200)
-      return {
-        entries,
-        notes: [
-          `serving: skipped, the sandbox answered the overview with HTTP ${sample.status}: ${sample.body.slice(0, 200)}`,
-        ],
-      };
-    floor = await startFloorChild(ctx, sample.body);
-    try {
-      prism = await startPrismChild(ctx);
-    } catch (error) {
-      notes.push(`serving: Prism did not start: ${(error as Error).message}`);
-    }
-    const plan = loadPlan(ctx.quick);
-    ctx.log(
-      `serving: ${plan.warmups} warm-up + ${plan.runs} runs of ${plan.durationMs} ms per target, ${CONNECTIONS} connections`,
-    );
-    const load = (origin: string) => () =>
-      httpLoad({
-        origin,
-        method: "GET",
-        path,
-        headers: overviewHeaders(info),
-        expectStatus: 200,
-        connections: CONNECTIONS,
-        durationMs: plan.durationMs,
-      });
-    const results: Record<string, LoadResult[]> = { ours: [], floor: [], prism: [] };
-    const record = (name: string, run: () => Promise<LoadResult>) => async () => {
-      const r = await run();
-      results[name].push(r);
-      ctx.log(`  ${name}: ${r.perSecond.toFixed(0)} req/s${r.errors ? ` (${r.errors} errors)` : ""}`);
-      return r.perSecond;
-    };
-    const contenders = [
-      { name: "ours", run: record("ours", load(info.base_url)) },
-      { name: "floor", run: record("floor", load(floor.info.base_url)) },
-      ...(prism ? [{ name: "prism", run: record("prism", load(prism.info.base_url)) }] : []),
-    ];
-    await alternate(contenders, plan);
-    // alternate() also ran warm-ups; keep only the measured runs (the last `runs` of each).
-    const measured = (name: string) => results[name].slice(-plan.runs);
-    const ours = summarize("ours", measured("ours"));
-    const floorFigure = summarize("floor", measured("floor"));
+    s.sandbox = await startSandboxChild(ctx);
+  } catch (error) {
+    return `serving: skipped, the sandbox did not start: ${(error as Error).message}`;
+  }
+  const info = s.sandbox.info;
+  const path = overviewPath(info.wallet_id);
+  const sample = await fetchOnce(info.base_url, path, overviewHeaders(info));
+  if (sample.status !== 200)
+    return `serving: skipped, the sandbox answered the overview with HTTP ${sample.status}: ${sample.body.slice(0, 200)}`;
+  s.floor = await startFloorChild(ctx, sample.body);
+  try {
+    s.prism = await startPrismChild(ctx);
+  } catch (error) {
+    notes.push(`serving: Prism did not start: ${(error as Error).message}`);
+  }
+  return { info, path };
+}
+
+/** Load runs against each server in turn; the throughput entries against the floor and against Prism. */
+async function measureServing(ctx: BenchContext, s: Servers, t: Target, entries: ResultEntry[]): Promise<void> {
+  const { info, path } = t;
+  const floor = s.floor!;
+  const prism = s.prism;
+  const plan = loadPlan(ctx.quick);
+  ctx.log(
+    `serving: ${plan.warmups} warm-up + ${plan.runs} runs of ${plan.durationMs} ms per target, ${CONNECTIONS} connections`,
+  );
+  const load = (origin: string) => () =>
+    httpLoad({
+      origin,
+      method: "GET",
+      path,
+      headers: overviewHeaders(info),
+      expectStatus: 200,
+      connections: CONNECTIONS,
+      durationMs: plan.durationMs,
+    });
+  const results: Record<string, LoadResult[]> = { ours: [], floor: [], prism: [] };
+  const record = (name: string, run: () => Promise<LoadResult>) => async () => {
+    const r = await run();
+    results[name].push(r);
+    ctx.log(`  ${name}: ${r.perSecond.toFixed(0)} req/s${r.errors ? ` (${r.errors} errors)` : ""}`);
+    return r.perSecond;
+  };
+  const contenders = [
+    { name: "ours", run: record("ours", load(info.base_url)) },
+    { name: "floor", run: record("floor", load(floor.info.base_url)) },
+    ...(prism ? [{ name: "prism", run: record("prism", load(prism.info.base_url)) }] : []),
+  ];
+  await alternate(contenders, plan);
+  // alternate() also ran warm-ups; keep only the measured runs (the last `runs` of each).
+  const measured = (name: string) => results[name].slice(-plan.runs);
+  const ours = summarize("ours", measured("ours"));
+  const floorFigure = summarize("floor", measured("floor"));
+  entries.push(
+    entry(
+      "serving GET overview (10 conns)",
+      ours.value,
+      "node:http floor, constant envelope",
+      floorFigure.value,
+      "req/s",
+      joinNotes(ours.note, floorFigure.note, "goal: ratio ≥ 0.60"),
+    ),
+  );
+  if (prism) {
+    const prismFigure = summarize("prism", measured("prism"));
     entries.push(
       entry(
         "serving GET overview (10 conns)",
         ours.value,
-        "node:http floor, constant envelope",
-        floorFigure.value,
+        "prism mock (checks header presence only)",
+        prismFigure.value,
         "req/s",
-        joinNotes(ours.note, floorFigure.note, "goal: ratio ≥ 0.60"),
+        joinNotes(ours.note, prismFigure.note),
       ),
     );
-    if (prism) {
-      const prismFigure = summarize("prism", measured("prism"));
-      entries.push(
-        entry(
-          "serving GET overview (10 conns)",
-          ours.value,
-          "prism mock (checks header presence only)",
-          prismFigure.value,
-          "req/s",
-          joinNotes(ours.note, prismFigure.note),
-        ),
-      );
-    }
+  }
+}
+
+/** Stops the servers; their peak memory as entries when the sandbox reported its own. */
+async function stopAndRecordRss(s: Servers, entries: ResultEntry[]): Promise<void> {
+  const [oursRss, floorRss, prismRss] = await stopAll([s.sandbox, s.floor, s.prism]);
+  if (s.sandbox && oursRss !== null) {
+    entries.push(entry("serving peak RSS (whole sandbox incl. chain)", oursRss, "node:http floor", floorRss, "MB"));
+    if (s.prism)
+      entries.push(entry("serving peak RSS (whole sandbox incl. chain)", oursRss, "prism mock", prismRss, "MB"));
+  }
+}
+
+export async function benchServing(ctx: BenchContext): Promise<SectionResult> {
+  const notes: string[] = [];
+  const entries: ResultEntry[] = [];
+  const servers: Servers = {};
+  try {
+    const target = await startServing(ctx, servers, notes);
+    if (typeof target === "string") return { entries, notes: [target] };
+    await measureServing(ctx, servers, target, entries);
   } finally {
-    const [oursRss, floorRss, prismRss] = await stopAll([sandbox, floor, prism]);
-    if (sandbox && oursRss !== null) {
-      entries.push(entry("serving peak RSS (whole sandbox incl. chain)", oursRss, "node:http floor", floorRss, "MB"));
-      if (prism)
-        entries.push(entry("serving peak RSS (whole sandbox incl. chain)", oursRss, "prism mock", prismRss, "MB"));
-    }
+    await stopAndRecordRss(servers, entries);
   }
   return { entries, notes };
 }
@@ -235,90 +261,116 @@ async function loadGeneratedClient(): Promise<ClientConstructor> {
   throw new Error("generated/client.ts exports no client class with getWalletOverview");
 }
 
+/** What one client measurement needs: the client class, the sandbox, the request and the load plan. */
+interface ClientRig extends Target {
+  Client: ClientConstructor;
+  plan: Plan;
+}
+
+/** Starts the sandbox and the floor (answering the sandbox's own overview); a note instead when the section must be skipped. */
+async function startClientTargets(ctx: BenchContext, s: Servers): Promise<Target | string> {
+  try {
+    s.sandbox = await startSandboxChild(ctx);
+  } catch (error) {
+    return `client: skipped, the sandbox did not start: ${(error as Error).message}`;
+  }
+  const info = s.sandbox.info;
+  const path = overviewPath(info.wallet_id);
+  const sample = await fetchOnce(info.base_url, path, overviewHeaders(info));
+  if (sample.status !== 200) return `client: skipped, overview answered HTTP ${sample.status}`;
+  s.floor = await startFloorChild(ctx, sample.body);
+  return { info, path };
+}
+
+/** The generated client's closed loop against `origin`, through its own pool; calls per second. */
+async function clientRun(rig: ClientRig, origin: string, results: LoadResult[]): Promise<number> {
+  const { info, plan } = rig;
+  const pool = new Pool(origin, { connections: CONNECTIONS });
+  const client = new rig.Client({
+    baseUrl: origin,
+    apiKey: info.api_key,
+    apiSecret: info.api_secret,
+    dispatcher: pool,
+    retry: false,
+  });
+  try {
+    const r = await closedLoop(CONNECTIONS, plan.durationMs, async () => {
+      await client.getWalletOverview({ params: { wallet_id: info.wallet_id } });
+    });
+    results.push(r);
+    return r.perSecond;
+  } finally {
+    await pool.close();
+  }
+}
+
+/** The same request with headers signed once beforehand: what no client can beat. */
+async function rawRun(rig: ClientRig, origin: string, results: LoadResult[]): Promise<number> {
+  const r = await httpLoad({
+    origin,
+    method: "GET",
+    path: rig.path,
+    headers: overviewHeaders(rig.info),
+    expectStatus: 200,
+    connections: CONNECTIONS,
+    durationMs: rig.plan.durationMs,
+  });
+  results.push(r);
+  return r.perSecond;
+}
+
+/** The generated client against raw undici on one server, interleaved; its entry. */
+async function measureClientAgainst(
+  ctx: BenchContext,
+  rig: ClientRig,
+  target: string,
+  origin: string,
+): Promise<ResultEntry> {
+  const { plan } = rig;
+  const results: Record<"client" | "raw", LoadResult[]> = { client: [], raw: [] };
+  await alternate(
+    [
+      { name: "client", run: () => clientRun(rig, origin, results.client) },
+      { name: "raw", run: () => rawRun(rig, origin, results.raw) },
+    ],
+    plan,
+  );
+  const c = summarize("client", results.client.slice(-plan.runs));
+  const raw = summarize("raw", results.raw.slice(-plan.runs));
+  ctx.log(`  against ${target}: client ${c.value?.toFixed(0)} calls/s, raw ${raw.value?.toFixed(0)} calls/s`);
+  return entry(
+    `generated client getWalletOverview vs ${target}`,
+    c.value,
+    "raw undici, pre-signed headers",
+    raw.value,
+    "calls/s",
+    joinNotes(c.note, raw.note, "client signs, parses, validates with zod; goal: ratio ≥ 0.80"),
+  );
+}
+
 export async function benchClient(ctx: BenchContext): Promise<SectionResult> {
   const notes: string[] = [];
   const entries: ResultEntry[] = [];
-  let sandbox: ServerChild<SandboxInfo> | undefined;
-  let floor: ServerChild<{ base_url: string }> | undefined;
+  const servers: Servers = {};
   try {
     const Client = await loadGeneratedClient();
-    try {
-      sandbox = await startSandboxChild(ctx);
-    } catch (error) {
-      return { entries, notes: [`client: skipped, the sandbox did not start: ${(error as Error).message}`] };
-    }
-    const info = sandbox.info;
-    const path = overviewPath(info.wallet_id);
-    const sample = await fetchOnce(info.base_url, path, overviewHeaders(info));
-    if (sample.status !== 200) return { entries, notes: [`client: skipped, overview answered HTTP ${sample.status}`] };
-    floor = await startFloorChild(ctx, sample.body);
+    const started = await startClientTargets(ctx, servers);
+    if (typeof started === "string") return { entries, notes: [started] };
     const plan = loadPlan(ctx.quick);
     ctx.log(
       `client: ${plan.warmups} warm-up + ${plan.runs} runs of ${plan.durationMs} ms per contender, ${CONNECTIONS} callers`,
     );
+    const rig: ClientRig = { ...started, Client, plan };
     for (const [target, origin] of [
-      ["the sandbox", info.base_url],
-      ["the floor server", floor.info.base_url],
+      ["the sandbox", started.info.base_url],
+      ["the floor server", servers.floor!.info.base_url],
     ] as const) {
-      const results: Record<"client" | "raw", LoadResult[]> = { client: [], raw: [] };
-      const clientRun = async () => {
-        const pool = new Pool(origin, { connections: CONNECTIONS });
-        const client = new Client({
-          baseUrl: origin,
-          apiKey: info.api_key,
-          apiSecret: info.api_secret,
-          dispatcher: pool,
-          retry: false,
-        });
-        try {
-          const r = await closedLoop(CONNECTIONS, plan.durationMs, async () => {
-            await client.getWalletOverview({ params: { wallet_id: info.wallet_id } });
-          });
-          results.client.push(r);
-          return r.perSecond;
-        } finally {
-          await pool.close();
-        }
-      };
-      // The same request with headers signed once beforehand: what no client can beat.
-      const rawRun = async () => {
-        const r = await httpLoad({
-          origin,
-          method: "GET",
-          path,
-          headers: overviewHeaders(info),
-          expectStatus: 200,
-          connections: CONNECTIONS,
-          durationMs: plan.durationMs,
-        });
-        results.raw.push(r);
-        return r.perSecond;
-      };
-      await alternate(
-        [
-          { name: "client", run: clientRun },
-          { name: "raw", run: rawRun },
-        ],
-        plan,
-      );
-      const c = summarize("client", results.client.slice(-plan.runs));
-      const raw = summarize("raw", results.raw.slice(-plan.runs));
-      ctx.log(`  against ${target}: client ${c.value?.toFixed(0)} calls/s, raw ${raw.value?.toFixed(0)} calls/s`);
-      entries.push(
-        entry(
-          `generated client getWalletOverview vs ${target}`,
-          c.value,
-          "raw undici, pre-signed headers",
-          raw.value,
-          "calls/s",
-          joinNotes(c.note, raw.note, "client signs, parses, validates with zod; goal: ratio ≥ 0.80"),
-        ),
-      );
+      entries.push(await measureClientAgainst(ctx, rig, target, origin));
     }
   } catch (error) {
     notes.push(`client: ${(error as Error).message}`);
   } finally {
-    await stopAll([sandbox, floor]);
+    await stopAll([servers.sandbox, servers.floor]);
   }
   return { entries, notes };
 }

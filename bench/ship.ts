@@ -5,7 +5,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BenchContext, SectionResult } from "./context.ts";
-import { alternate, entry, median } from "./stats.ts";
+import { alternate, entry, median, type ResultEntry } from "./stats.ts";
 
 const INSTALLED_BUDGET_MB = 400;
 
@@ -29,13 +29,26 @@ function sizeOf(dir: string): number {
   return total;
 }
 
-export async function benchShip(ctx: BenchContext): Promise<SectionResult> {
+/** The CLI and the two environments it is started in: compiled dist/ and tsx on the sources. */
+interface Cli {
+  bin: string;
+  compiledEnv: NodeJS.ProcessEnv;
+  sourceEnv: NodeJS.ProcessEnv;
+}
+
+/** Builds dist/; the CLI's path and both environments. */
+function buildCli(ctx: BenchContext): Cli {
   const bin = join(ctx.root, "bin", "custody.js");
   ctx.log("building dist/");
   execFileSync(process.execPath, [join(ctx.root, "scripts", "build.mjs")], { cwd: ctx.root, stdio: "ignore" });
   const compiledEnv = { ...process.env, CUSTODY_COMPILED: "1" };
   const sourceEnv = { ...process.env, CUSTODY_COMPILED: undefined };
+  return { bin, compiledEnv, sourceEnv };
+}
 
+/** `custody --help`, compiled against tsx and against node's own start. */
+async function measureHelp(ctx: BenchContext, cli: Cli): Promise<ResultEntry[]> {
+  const { bin, compiledEnv, sourceEnv } = cli;
   ctx.log("custody --help: compiled vs tsx");
   const runs = ctx.quick ? 7 : 21;
   const help = await alternate(
@@ -46,7 +59,7 @@ export async function benchShip(ctx: BenchContext): Promise<SectionResult> {
     ],
     { runs, warmups: 2 },
   );
-  const entries = [
+  return [
     entry(
       "custody --help: start time",
       median(help.compiled),
@@ -64,7 +77,11 @@ export async function benchShip(ctx: BenchContext): Promise<SectionResult> {
       "what node itself needs to start on this machine",
     ),
   ];
+}
 
+/** `certify --sandbox`, compiled against tsx. */
+async function measureCertify(ctx: BenchContext, cli: Cli): Promise<ResultEntry> {
+  const { bin, compiledEnv, sourceEnv } = cli;
   ctx.log("certify --sandbox: compiled vs tsx");
   const certify = await alternate(
     [
@@ -73,10 +90,17 @@ export async function benchShip(ctx: BenchContext): Promise<SectionResult> {
     ],
     { runs: ctx.quick ? 1 : 3, warmups: 0 },
   );
-  entries.push(
-    entry("certify --sandbox: wall time", median(certify.compiled), "tsx on the sources", median(certify.tsx), "s"),
+  return entry(
+    "certify --sandbox: wall time",
+    median(certify.compiled),
+    "tsx on the sources",
+    median(certify.tsx),
+    "s",
   );
+}
 
+/** `npm pack`, then the tarball installed into an empty project: its node_modules against the budget. */
+function measureInstall(ctx: BenchContext): ResultEntry {
   ctx.log("npm pack + install into an empty project");
   const dir = ctx.scratch("ship");
   const name = execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", dir], {
@@ -97,16 +121,21 @@ export async function benchShip(ctx: BenchContext): Promise<SectionResult> {
   });
   const installedMb = sizeOf(join(app, "node_modules")) / 1e6;
   const chainMb = ["@foundry-rs"].reduce((sum, pkg) => sum + sizeOf(join(app, "node_modules", pkg)) / 1e6, 0);
-  entries.push(
-    entry(
-      "npm install custody tarball: node_modules",
-      installedMb,
-      "budget",
-      INSTALLED_BUDGET_MB,
-      "MB",
-      `tarball: ${files} files, ${(statSync(tarball).size / 1e3).toFixed(0)} kB; of which the chain engine (anvil, @foundry-rs) ${chainMb.toFixed(0)} MB`,
-    ),
+  return entry(
+    "npm install custody tarball: node_modules",
+    installedMb,
+    "budget",
+    INSTALLED_BUDGET_MB,
+    "MB",
+    `tarball: ${files} files, ${(statSync(tarball).size / 1e3).toFixed(0)} kB; of which the chain engine (anvil, @foundry-rs) ${chainMb.toFixed(0)} MB`,
   );
+}
+
+export async function benchShip(ctx: BenchContext): Promise<SectionResult> {
+  const cli = buildCli(ctx);
+  const entries = await measureHelp(ctx, cli);
+  entries.push(await measureCertify(ctx, cli));
+  entries.push(measureInstall(ctx));
   return {
     entries,
     notes: [

@@ -96,6 +96,109 @@ export async function benchWebhookIsolation(ctx: BenchContext): Promise<SectionR
   };
 }
 
+/** The hanging receiver's counts: requests it got, open now, most open at once. */
+interface HangingCounts {
+  requests: number;
+  open: number;
+  openMax: number;
+}
+
+/** A receiver that reads each request and never answers, counting what it holds open. */
+function listenHanging(counts: HangingCounts): Promise<Listening> {
+  return listen((req) => {
+    counts.requests++;
+    counts.openMax = Math.max(counts.openMax, ++counts.open);
+    req.resume();
+    req.socket.once("close", () => counts.open--);
+  });
+}
+
+/** Subscribes the bad endpoints (with `withBad`) and then the healthy ones; the refusing and healthy ids. */
+async function registerEndpoints(
+  client: CustodialWalletServiceClient,
+  ws: string,
+  withBad: boolean,
+  hanging: Listening,
+  healthy: Listening[],
+): Promise<{ refusing: string[]; healthyIds: string[] }> {
+  const register = async (url: string) =>
+    (await client.createWebhook({ params: { workspace_id: ws }, body: { url, event_types: ["wallet.created"] } })).id;
+  const refusing: string[] = [];
+  if (withBad) {
+    for (let i = 0; i < REFUSING; i++) refusing.push(await register(`${REFUSED_URL}/r${i}`));
+    for (let i = 0; i < HANGING; i++) await register(`${hanging.url}/h${i}`);
+  }
+  const healthyIds: string[] = [];
+  for (const h of healthy) healthyIds.push(await register(h.url));
+  return { refusing, healthyIds };
+}
+
+/** Creates the wallets on schedule and waits (60 s at most) for every healthy arrival; the sandbox's CPU time meanwhile. */
+async function sendEvents(
+  ctx: BenchContext,
+  client: CustodialWalletServiceClient,
+  healthy: Listening[],
+  pid: number,
+): Promise<number | null> {
+  const cpu0 = cpuMsOf(pid);
+  const started = Date.now();
+  for (let i = 0; i < EVENTS; i++) {
+    await sleep(started + i * EVERY_MS - Date.now());
+    void client
+      .createWallet({ body: { name: `bench-isolation-${i}` } })
+      .catch((e: unknown) => ctx.log(`webhook-isolation: createWallet failed: ${String(e)}`));
+  }
+  const deadline = Date.now() + 60_000;
+  while (healthy.some((h) => h.arrivals.size < EVENTS) && Date.now() < deadline) await sleep(50);
+  const cpu1 = cpuMsOf(pid);
+  return cpu0 === null || cpu1 === null ? null : cpu1 - cpu0;
+}
+
+/** The event time of each delivery: its created_at in the delivery log (written with the event); arrival − that. */
+async function healthyLatencies(
+  client: CustodialWalletServiceClient,
+  ws: string,
+  healthy: Listening[],
+  healthyIds: string[],
+): Promise<number[]> {
+  const latencies: number[] = [];
+  for (let i = 0; i < HEALTHY; i++) {
+    for await (const d of client.listWebhookDeliveries.all({
+      params: { workspace_id: ws },
+      query: { webhook_id: healthyIds[i] },
+    })) {
+      const at = healthy[i].arrivals.get(d.event_id as string);
+      if (at !== undefined) latencies.push(at - Date.parse(d.created_at as string));
+    }
+  }
+  return latencies;
+}
+
+/** The refusing endpoints' failed attempts and how many are backing off (nothing without `withBad`). */
+async function refuserFigures(
+  client: CustodialWalletServiceClient,
+  ws: string,
+  withBad: boolean,
+  refusing: string[],
+): Promise<{ refusedAttempts: number; backingOff: number }> {
+  const endpoints = [];
+  if (withBad) for await (const w of client.listWebhooks.all({ params: { workspace_id: ws } })) endpoints.push(w);
+  const refusers = endpoints.filter((w) => refusing.includes(w.id as string));
+  return {
+    refusedAttempts: refusers.reduce((n, w) => n + (w.consecutive_failures ?? 0), 0),
+    backingOff: refusers.filter((w) => w.delivery_state === "backing_off").length,
+  };
+}
+
+/** Logs a run's figures, and a shortfall of arrivals. */
+function logRun(ctx: BenchContext, withBad: boolean, figures: RunFigures): void {
+  if (figures.arrivals < HEALTHY * EVENTS)
+    ctx.log(`webhook-isolation: only ${figures.arrivals} of ${HEALTHY * EVENTS} healthy arrivals within 60 s`);
+  ctx.log(
+    `webhook-isolation ${withBad ? "loaded" : "clean"}: p50 ${figures.p50} ms, p99 ${figures.p99} ms, max ${figures.max} ms over ${figures.arrivals} arrivals; sandbox CPU ${figures.sandboxCpuMs ?? "n/a"} ms, load average ${figures.load}`,
+  );
+}
+
 async function oneRun(ctx: BenchContext, withBad: boolean): Promise<RunFigures> {
   const child = await spawnServer<SandboxInfo>({
     args: ["--import", "tsx", join(ctx.root, "bench/servers/sandbox-webhooks.ts")],
@@ -104,15 +207,8 @@ async function oneRun(ctx: BenchContext, withBad: boolean): Promise<RunFigures> 
   });
   const sandbox = child.info;
   const healthy = await Promise.all(Array.from({ length: HEALTHY }, () => listen((_req, res) => res.end("ok"))));
-  let open = 0;
-  let openMax = 0;
-  let hangingRequests = 0;
-  const hanging = await listen((req) => {
-    hangingRequests++;
-    openMax = Math.max(openMax, ++open);
-    req.resume();
-    req.socket.once("close", () => open--);
-  });
+  const counts: HangingCounts = { requests: 0, open: 0, openMax: 0 };
+  const hanging = await listenHanging(counts);
   try {
     const client = new CustodialWalletServiceClient({
       baseUrl: sandbox.base_url,
@@ -120,59 +216,23 @@ async function oneRun(ctx: BenchContext, withBad: boolean): Promise<RunFigures> 
       apiSecret: sandbox.api_secret,
     });
     const ws = sandbox.workspace_id;
-    const register = async (url: string) =>
-      (await client.createWebhook({ params: { workspace_id: ws }, body: { url, event_types: ["wallet.created"] } })).id;
-    const refusing: string[] = [];
-    if (withBad) {
-      for (let i = 0; i < REFUSING; i++) refusing.push(await register(`${REFUSED_URL}/r${i}`));
-      for (let i = 0; i < HANGING; i++) await register(`${hanging.url}/h${i}`);
-    }
-    const healthyIds: string[] = [];
-    for (const h of healthy) healthyIds.push(await register(h.url));
-
-    const cpu0 = cpuMsOf(sandbox.pid);
-    const started = Date.now();
-    for (let i = 0; i < EVENTS; i++) {
-      await sleep(started + i * EVERY_MS - Date.now());
-      void client
-        .createWallet({ body: { name: `bench-isolation-${i}` } })
-        .catch((e: unknown) => ctx.log(`webhook-isolation: createWallet failed: ${String(e)}`));
-    }
-    const deadline = Date.now() + 60_000;
-    while (healthy.some((h) => h.arrivals.size < EVENTS) && Date.now() < deadline) await sleep(50);
-    const cpu1 = cpuMsOf(sandbox.pid);
-
-    // The event time of each delivery: its created_at in the delivery log (written with the event).
-    const latencies: number[] = [];
-    for (let i = 0; i < HEALTHY; i++) {
-      for await (const d of client.listWebhookDeliveries.all({
-        params: { workspace_id: ws },
-        query: { webhook_id: healthyIds[i] },
-      })) {
-        const at = healthy[i].arrivals.get(d.event_id as string);
-        if (at !== undefined) latencies.push(at - Date.parse(d.created_at as string));
-      }
-    }
-    const endpoints = [];
-    if (withBad) for await (const w of client.listWebhooks.all({ params: { workspace_id: ws } })) endpoints.push(w);
-    const refusers = endpoints.filter((w) => refusing.includes(w.id as string));
+    const { refusing, healthyIds } = await registerEndpoints(client, ws, withBad, hanging, healthy);
+    const sandboxCpuMs = await sendEvents(ctx, client, healthy, sandbox.pid);
+    const latencies = await healthyLatencies(client, ws, healthy, healthyIds);
+    const { refusedAttempts, backingOff } = await refuserFigures(client, ws, withBad, refusing);
     const figures: RunFigures = {
       p50: percentile(latencies, 0.5),
       p99: percentile(latencies, 0.99),
       max: Math.max(...latencies),
       arrivals: latencies.length,
-      refusedAttempts: refusers.reduce((n, w) => n + (w.consecutive_failures ?? 0), 0),
-      backingOff: refusers.filter((w) => w.delivery_state === "backing_off").length,
-      hangingRequests,
-      hangingOpenMax: openMax,
-      sandboxCpuMs: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0,
+      refusedAttempts,
+      backingOff,
+      hangingRequests: counts.requests,
+      hangingOpenMax: counts.openMax,
+      sandboxCpuMs,
       load: Math.round(loadavg()[0] * 10) / 10,
     };
-    if (figures.arrivals < HEALTHY * EVENTS)
-      ctx.log(`webhook-isolation: only ${figures.arrivals} of ${HEALTHY * EVENTS} healthy arrivals within 60 s`);
-    ctx.log(
-      `webhook-isolation ${withBad ? "loaded" : "clean"}: p50 ${figures.p50} ms, p99 ${figures.p99} ms, max ${figures.max} ms over ${figures.arrivals} arrivals; sandbox CPU ${figures.sandboxCpuMs ?? "n/a"} ms, load average ${figures.load}`,
-    );
+    logRun(ctx, withBad, figures);
     return figures;
   } finally {
     await child.stop();

@@ -143,8 +143,9 @@ function table(rows: Row[], seed: number, compiled: boolean, drawn: number): str
   return lines.join("\n");
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
+/** The command line's options. */
+function parseOptions() {
+  return parseArgs({
     options: {
       n: { type: "string", default: "300" },
       seed: { type: "string", default: "1" },
@@ -161,24 +162,62 @@ async function main(): Promise<void> {
       "budget-minutes": { type: "string" },
       resume: { type: "boolean", default: false },
     },
-  });
-  const seed = Number(values.seed);
-  // --files: documents given by path (no corpus needed), named by their path.
-  const files = values.files?.split(",").map((f) => resolve(f));
-  const api = files ? "" : ensureCorpus(values.cache ?? defaultCacheDir());
-  const ids =
-    files ?? (values.only ? values.only.split(",") : drawDocuments(listDocuments(api), Number(values.n), seed));
-  const work = join(ROOT, `.tmp-corpus-${seed}`);
-  if (!values.resume) await rm(work, { recursive: true, force: true });
-  await mkdir(work, { recursive: true });
+  }).values;
+}
+
+type Options = ReturnType<typeof parseOptions>;
+
+/** What the generation loop works on: the options, the documents (by path with --files, else corpus ids) and the folder. */
+interface Run {
+  values: Options;
+  files?: string[];
+  api: string;
+  ids: string[];
+  work: string;
+}
+
+/** The document's folder under the run's: its index and its name, made safe for a path. */
+function documentDir(run: Run, i: number, id: string): string {
+  return join(
+    run.work,
+    `${String(i).padStart(3, "0")}-${(run.files ? basename(id) : id).replace(/[^A-Za-z0-9.-]+/g, "_")}`,
+  );
+}
+
+/** Generates one document in its child (alternating which generator goes first), saves and logs its report; its row. */
+async function generateDocument(run: Run, rows: Row[], i: number, id: string, dir: string): Promise<Row> {
+  const { values, files, api, ids } = run;
+  const saved = join(dir, "report.json");
+  const compared = rows.filter((r) => r.report?.differential).length;
+  const flags = [
+    ...(i % 2 === 1 ? ["--ots-first"] : []),
+    ...(values.differential && compared < Number(values["differential-max"]) ? ["--differential"] : []),
+  ];
+  const { report, failure } = await runChild(
+    files ? id : join(api, `${id}.json`),
+    dir,
+    flags,
+    Number(values.timeout) * 1000,
+  );
+  const row: Row = { id, dir, report, failure };
+  rows.push(row);
+  await mkdir(dir, { recursive: true });
+  await writeFile(saved, JSON.stringify({ report, failure }));
+  const cu = report?.custody;
+  console.error(
+    `[${i + 1}/${ids.length}] ${id}: custody ${cu?.status ?? failure} ${cu?.ms?.toFixed(0) ?? ""} ms, openapi-typescript ${report?.ots.status ?? "-"} ${report?.ots.ms?.toFixed(0) ?? ""} ms${report?.differential ? `, differential ${report.differential.disagreements}/${report.differential.instances}` : ""}`,
+  );
+  return row;
+}
+
+/** Every document's row: a saved report as it is, else generated now, until the time budget is spent. */
+async function generateDocuments(run: Run): Promise<Row[]> {
+  const { values, ids } = run;
   const rows: Row[] = [];
   const started = performance.now();
   const budgetMs = values["budget-minutes"] === undefined ? Infinity : Number(values["budget-minutes"]) * 60_000;
   for (const [i, id] of ids.entries()) {
-    const dir = join(
-      work,
-      `${String(i).padStart(3, "0")}-${(files ? basename(id) : id).replace(/[^A-Za-z0-9.-]+/g, "_")}`,
-    );
+    const dir = documentDir(run, i, id);
     const saved = join(dir, "report.json");
     if (existsSync(saved)) {
       rows.push({
@@ -189,44 +228,44 @@ async function main(): Promise<void> {
       continue;
     }
     if (performance.now() - started > budgetMs) break;
-    const compared = rows.filter((r) => r.report?.differential).length;
-    const flags = [
-      ...(i % 2 === 1 ? ["--ots-first"] : []),
-      ...(values.differential && compared < Number(values["differential-max"]) ? ["--differential"] : []),
-    ];
-    const { report, failure } = await runChild(
-      files ? id : join(api, `${id}.json`),
-      dir,
-      flags,
-      Number(values.timeout) * 1000,
-    );
-    rows.push({ id, dir, report, failure });
-    await mkdir(dir, { recursive: true });
-    await writeFile(saved, JSON.stringify({ report, failure }));
-    const cu = report?.custody;
-    console.error(
-      `[${i + 1}/${ids.length}] ${id}: custody ${cu?.status ?? failure} ${cu?.ms?.toFixed(0) ?? ""} ms, openapi-typescript ${report?.ots.status ?? "-"} ${report?.ots.ms?.toFixed(0) ?? ""} ms${report?.differential ? `, differential ${report.differential.disagreements}/${report.differential.instances}` : ""}`,
-    );
+    await generateDocument(run, rows, i, id, dir);
   }
   console.error(`generation done in ${((performance.now() - started) / 60000).toFixed(1)} min`);
-  const compile = !values["no-compile"];
-  if (compile) {
-    const batch = Number(values.batch);
-    const custodyDirs = rows
-      .filter((r) => r.report && ["generated", "lenient"].includes(r.report.custody.status))
-      .map((r) => join(r.dir, "custody"));
-    const custody = await compileBatches(custodyDirs, batch, (d) =>
-      console.error(`tsc custody outputs: ${d}/${custodyDirs.length}`),
-    );
-    const otsDirs = rows.filter((r) => r.report?.ots.status === "generated").map((r) => join(r.dir, "ots"));
-    const ots = await compileBatches(otsDirs, batch * 2, (d) =>
-      console.error(`tsc openapi-typescript outputs: ${d}/${otsDirs.length}`),
-    );
-    for (const r of rows) {
-      r.custodyCompile = custody.get(join(r.dir, "custody"));
-      r.otsCompile = ots.get(join(r.dir, "ots"));
-    }
+  return rows;
+}
+
+/** Compiles custody's and openapi-typescript's outputs in batches; each row gets its two verdicts. */
+async function compileOutputs(rows: Row[], batch: number): Promise<void> {
+  const custodyDirs = rows
+    .filter((r) => r.report && ["generated", "lenient"].includes(r.report.custody.status))
+    .map((r) => join(r.dir, "custody"));
+  const custody = await compileBatches(custodyDirs, batch, (d) =>
+    console.error(`tsc custody outputs: ${d}/${custodyDirs.length}`),
+  );
+  const otsDirs = rows.filter((r) => r.report?.ots.status === "generated").map((r) => join(r.dir, "ots"));
+  const ots = await compileBatches(otsDirs, batch * 2, (d) =>
+    console.error(`tsc openapi-typescript outputs: ${d}/${otsDirs.length}`),
+  );
+  for (const r of rows) {
+    r.custodyCompile = custody.get(join(r.dir, "custody"));
+    r.otsCompile = ots.get(join(r.dir, "ots"));
   }
+}
+
+async function main(): Promise<void> {
+  const values = parseOptions();
+  const seed = Number(values.seed);
+  // --files: documents given by path (no corpus needed), named by their path.
+  const files = values.files?.split(",").map((f) => resolve(f));
+  const api = files ? "" : ensureCorpus(values.cache ?? defaultCacheDir());
+  const ids =
+    files ?? (values.only ? values.only.split(",") : drawDocuments(listDocuments(api), Number(values.n), seed));
+  const work = join(ROOT, `.tmp-corpus-${seed}`);
+  if (!values.resume) await rm(work, { recursive: true, force: true });
+  await mkdir(work, { recursive: true });
+  const rows = await generateDocuments({ values, files, api, ids, work });
+  const compile = !values["no-compile"];
+  if (compile) await compileOutputs(rows, Number(values.batch));
   const text = table(rows, seed, compile, ids.length);
   console.log(text);
   if (values.json) await writeFile(values.json, JSON.stringify({ seed, package: CORPUS_PACKAGE, rows }, null, 1));
