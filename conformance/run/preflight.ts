@@ -4,7 +4,7 @@
 // section 5, {rpc_url}/rpc with the api_key query parameter and the WebSocket address (4.1).
 import { HMAC_WINDOW_SECONDS } from "../../runtime/http/hmac.ts";
 import { ApiClient, authHeaders, placeholderId } from "../transport/api.ts";
-import type { HttpProbe } from "../transport/probe.ts";
+import type { HttpProbe, HttpResponse, TransportFailureKind } from "../transport/probe.ts";
 import type { Redactor } from "../transport/redact.ts";
 import { RpcClient } from "../transport/rpc.ts";
 import { tryOpenWs } from "../transport/ws-probe.ts";
@@ -47,12 +47,7 @@ export interface PreflightInput {
 
 export async function preflight(input: PreflightInput): Promise<PreflightResult> {
   const steps: PreflightStep[] = [];
-  const stop = (cls: PreflightClass, ...lines: string[]): PreflightResult => ({
-    steps,
-    failure: { class: cls, lines: lines.map((l) => input.redactor.text(l)) },
-  });
   const { target, http, timeoutMs } = input;
-  const now = input.now ?? Date.now;
 
   // 1. The wallet API answers operation 1 (seed 4) with the envelope (seed 2.1), signed with the admin key.
   const api = new ApiClient(http, target.baseUrl);
@@ -73,76 +68,137 @@ export async function preflight(input: PreflightInput): Promise<PreflightResult>
     });
     return input.nodeAccess ? { steps, ...(await nodeAccessSteps(input, steps)) } : { steps };
   }
-  if (!signed.ok) {
-    if (signed.kind === "unreachable" || signed.kind === "timeout" || signed.kind === "reset") {
-      steps.push({ step: "wallet-api", ok: false, detail: signed.reason });
-      return stop(
-        "unreachable",
-        `target unreachable: ${target.baseUrl}: ${signed.reason}`,
-        "check --base-url (and --timeout-ms for a slow target)",
-      );
-    }
-    steps.push({ step: "wallet-api", ok: false, detail: signed.reason });
-    return stop("not-the-service", `${target.baseUrl} is not the wallet API: ${signed.reason}`, "check --base-url");
-  }
+  if (!signed.ok) return walletApiFailed(input, steps, signed.kind, signed.reason);
   const res = signed.exchange.response;
   const envelope = envelopeOf(res.text);
-  if (!envelope) {
-    const type = res.headers["content-type"] ?? "no content-type";
-    steps.push({ step: "wallet-api", ok: false, detail: `HTTP ${res.status} ${type} without the envelope` });
-    return stop(
-      "not-the-service",
-      `${target.baseUrl} answers (HTTP ${res.status}, ${type}) but not with the service's JSON envelope (success, message, code, data) on GET ${path}`,
-      "check --base-url: it is the wallet API base, to which /api/v1/... is appended",
-    );
-  }
+  if (!envelope) return withoutEnvelope(input, steps, res, path);
   steps.push({ step: "wallet-api", ok: true, detail: `HTTP ${res.status} with the envelope` });
 
   // 2. The admin credentials are accepted (seed 5 rule 1: a refusal is a 401).
-  if (res.status === 401) {
-    const lines = [
-      `the deployment refused the credentials (HTTP 401, message ${JSON.stringify(envelope.message)}): check --api-key and --api-secret`,
-    ];
-    const serverDate = Date.parse(res.headers.date ?? "");
-    if (Number.isFinite(serverDate)) {
-      const skew = Math.round((now() - serverDate) / 1000);
-      if (Math.abs(skew) > HMAC_WINDOW_SECONDS) {
-        lines.push(
-          `and the clock: the server's Date is ${new Date(serverDate).toISOString()}, ours is ${new Date(now()).toISOString()} (${Math.abs(skew)} s apart; ACCESS-TIMESTAMP is checked against a window)`,
-        );
-      }
-    }
-    steps.push({ step: "credentials", ok: false, detail: "HTTP 401" });
-    return stop("credentials-refused", ...lines);
-  }
+  if (res.status === 401) return credentialsRefused(input, steps, res, envelope);
   steps.push({ step: "credentials", ok: true, detail: `accepted (HTTP ${res.status})` });
 
   // 3. The workspace given is the key's: operation 8 (seed 4) is a read of it that every role may make.
   if (target.workspaceId !== undefined) {
-    const keyPath = `/api/v1/workspaces/${encodeURIComponent(target.workspaceId)}/webhook-verification-key`;
-    const read = await http.attempt({
-      method: "GET",
-      url: api.url(keyPath),
-      headers: authHeaders(target.admin, "GET", keyPath, ""),
-      timeoutMs,
-    });
-    const status = read.ok ? read.exchange.response.status : undefined;
-    if (status === 403 || status === 404) {
-      steps.push({ step: "workspace", ok: false, detail: `HTTP ${status} on operation 8` });
-      return stop(
-        "workspace-refused",
-        `the deployment refused workspace ${target.workspaceId} to this key (HTTP ${status} on GET ${keyPath}, operation 8): check --workspace-id (the workspace of --api-key)`,
-        "if it is right, operation 8 refuses this key its own workspace's verification key",
-      );
-    }
-    steps.push({
-      step: "workspace",
-      ok: true,
-      detail: status === undefined ? "not answered (the checks will say)" : `HTTP ${status} on operation 8`,
-    });
+    const refused = await workspaceStep(input, steps, api, target.workspaceId);
+    if (refused !== undefined) return refused;
   }
   if (!input.nodeAccess) return { steps };
   return { steps, ...(await nodeAccessSteps(input, steps)) };
+}
+
+/** The result that stops the run: the steps so far and the failure, its lines redacted. */
+function stopWith(
+  input: PreflightInput,
+  steps: PreflightStep[],
+  cls: PreflightClass,
+  ...lines: string[]
+): PreflightResult {
+  return { steps, failure: { class: cls, lines: lines.map((l) => input.redactor.text(l)) } };
+}
+
+/** Step 1 failed at the transport: unreachable, or something that is not the wallet API. */
+function walletApiFailed(
+  input: PreflightInput,
+  steps: PreflightStep[],
+  kind: TransportFailureKind,
+  reason: string,
+): PreflightResult {
+  const { target } = input;
+  if (kind === "unreachable" || kind === "timeout" || kind === "reset") {
+    steps.push({ step: "wallet-api", ok: false, detail: reason });
+    return stopWith(
+      input,
+      steps,
+      "unreachable",
+      `target unreachable: ${target.baseUrl}: ${reason}`,
+      "check --base-url (and --timeout-ms for a slow target)",
+    );
+  }
+  steps.push({ step: "wallet-api", ok: false, detail: reason });
+  return stopWith(
+    input,
+    steps,
+    "not-the-service",
+    `${target.baseUrl} is not the wallet API: ${reason}`,
+    "check --base-url",
+  );
+}
+
+/** Step 1 answered, but not with the service's envelope. */
+function withoutEnvelope(
+  input: PreflightInput,
+  steps: PreflightStep[],
+  res: HttpResponse,
+  path: string,
+): PreflightResult {
+  const type = res.headers["content-type"] ?? "no content-type";
+  steps.push({ step: "wallet-api", ok: false, detail: `HTTP ${res.status} ${type} without the envelope` });
+  return stopWith(
+    input,
+    steps,
+    "not-the-service",
+    `${input.target.baseUrl} answers (HTTP ${res.status}, ${type}) but not with the service's JSON envelope (success, message, code, data) on GET ${path}`,
+    "check --base-url: it is the wallet API base, to which /api/v1/... is appended",
+  );
+}
+
+/** Step 2 failed: the credentials were refused (a 401), with the clock named when it is too far off. */
+function credentialsRefused(
+  input: PreflightInput,
+  steps: PreflightStep[],
+  res: HttpResponse,
+  envelope: { message: unknown },
+): PreflightResult {
+  const now = input.now ?? Date.now;
+  const lines = [
+    `the deployment refused the credentials (HTTP 401, message ${JSON.stringify(envelope.message)}): check --api-key and --api-secret`,
+  ];
+  const serverDate = Date.parse(res.headers.date ?? "");
+  if (Number.isFinite(serverDate)) {
+    const skew = Math.round((now() - serverDate) / 1000);
+    if (Math.abs(skew) > HMAC_WINDOW_SECONDS) {
+      lines.push(
+        `and the clock: the server's Date is ${new Date(serverDate).toISOString()}, ours is ${new Date(now()).toISOString()} (${Math.abs(skew)} s apart; ACCESS-TIMESTAMP is checked against a window)`,
+      );
+    }
+  }
+  steps.push({ step: "credentials", ok: false, detail: "HTTP 401" });
+  return stopWith(input, steps, "credentials-refused", ...lines);
+}
+
+/** Step 3: operation 8 on the workspace given; the result that stops the run if it is refused. */
+async function workspaceStep(
+  input: PreflightInput,
+  steps: PreflightStep[],
+  api: ApiClient,
+  workspaceId: string,
+): Promise<PreflightResult | undefined> {
+  const { target, http, timeoutMs } = input;
+  const keyPath = `/api/v1/workspaces/${encodeURIComponent(workspaceId)}/webhook-verification-key`;
+  const read = await http.attempt({
+    method: "GET",
+    url: api.url(keyPath),
+    headers: authHeaders(target.admin, "GET", keyPath, ""),
+    timeoutMs,
+  });
+  const status = read.ok ? read.exchange.response.status : undefined;
+  if (status === 403 || status === 404) {
+    steps.push({ step: "workspace", ok: false, detail: `HTTP ${status} on operation 8` });
+    return stopWith(
+      input,
+      steps,
+      "workspace-refused",
+      `the deployment refused workspace ${workspaceId} to this key (HTTP ${status} on GET ${keyPath}, operation 8): check --workspace-id (the workspace of --api-key)`,
+      "if it is right, operation 8 refuses this key its own workspace's verification key",
+    );
+  }
+  steps.push({
+    step: "workspace",
+    ok: true,
+    detail: status === undefined ? "not answered (the checks will say)" : `HTTP ${status} on operation 8`,
+  });
+  return undefined;
 }
 
 /** Steps 3 and 4: node access over HTTP and WebSocket; the failure that stops the run, if any. */

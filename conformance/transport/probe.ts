@@ -190,26 +190,8 @@ export class HttpProbe {
       res.body.on("error", () => undefined);
       const headers = flattenHeaders(res.headers);
       partial = { status: res.statusCode, headers };
-      if (res.statusCode >= 300 && res.statusCode < 400) {
-        res.body.destroy();
-        const location = headers.location ?? "(no location header)";
-        return this.failure(
-          `redirected to ${this.redactor.url(location)} (redirects are never followed)`,
-          "redirect",
-          requestEvidence(),
-          partial,
-        );
-      }
-      const declared = Number(headers["content-length"]);
-      if (Number.isFinite(declared) && declared > this.maxBodyBytes) {
-        res.body.destroy();
-        return this.failure(
-          `response body exceeds ${formatBytes(this.maxBodyBytes)} (content-length ${declared})`,
-          "too-large",
-          requestEvidence(),
-          partial,
-        );
-      }
+      const refused = this.refusedBeforeBody(res.body, partial, requestEvidence);
+      if (refused !== undefined) return refused;
       phase = "body";
       const chunks: Buffer[] = [];
       for await (const chunk of res.body) {
@@ -254,6 +236,39 @@ export class HttpProbe {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * A redirect, or a content-length over the body limit: the failure, with the body destroyed unread.
+   * Undefined when the body is to be read.
+   */
+  private refusedBeforeBody(
+    body: { destroy(): unknown },
+    partial: { status: number; headers: Record<string, string> },
+    requestEvidence: () => RequestEvidence,
+  ): HttpAttempt | undefined {
+    const { status, headers } = partial;
+    if (status >= 300 && status < 400) {
+      body.destroy();
+      const location = headers.location ?? "(no location header)";
+      return this.failure(
+        `redirected to ${this.redactor.url(location)} (redirects are never followed)`,
+        "redirect",
+        requestEvidence(),
+        partial,
+      );
+    }
+    const declared = Number(headers["content-length"]);
+    if (Number.isFinite(declared) && declared > this.maxBodyBytes) {
+      body.destroy();
+      return this.failure(
+        `response body exceeds ${formatBytes(this.maxBodyBytes)} (content-length ${declared})`,
+        "too-large",
+        requestEvidence(),
+        partial,
+      );
+    }
+    return undefined;
   }
 
   /** Evidence of a request without sending it (for checks that fail before sending). */

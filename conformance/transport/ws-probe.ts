@@ -42,21 +42,7 @@ export function tryOpenWs(options: WsOpenOptions): Promise<WsOpenAttempt> {
     };
     const refuse = (reason: string, status?: number, body?: string, headers?: Record<string, string>) => {
       socket.terminate();
-      finish({
-        ok: false,
-        reason,
-        status,
-        body,
-        evidence: {
-          request: requestEvidence,
-          response: {
-            status,
-            headers: headers ? options.redactor.headers(headers) : undefined,
-            body: body === undefined ? undefined : truncate(options.redactor.body(body)),
-            error: reason,
-          },
-        },
-      });
+      finish(refusal(options.redactor, requestEvidence, reason, status, body, headers));
     };
     let socket: WebSocket;
     try {
@@ -83,22 +69,7 @@ export function tryOpenWs(options: WsOpenOptions): Promise<WsOpenAttempt> {
       options.onOpen?.(socket);
       finish({ ok: true, connection });
     });
-    socket.on("unexpected-response", (_req, res: IncomingMessage) => {
-      const status = res.statusCode ?? 0;
-      const headers = flattenHeaders(res.headers as Record<string, string | string[] | undefined>);
-      if (status >= 300 && status < 400) {
-        refuse(
-          `WebSocket upgrade redirected to ${options.redactor.url(headers.location ?? "(no location)")} (redirects are never followed)`,
-          status,
-          undefined,
-          headers,
-        );
-        return;
-      }
-      readBounded(res, 64 * 1024, Math.min(options.timeoutMs, 2_000)).then((body) =>
-        refuse(`WebSocket upgrade refused with HTTP ${status}`, status, body, headers),
-      );
-    });
+    socket.on("unexpected-response", (_req, res: IncomingMessage) => refuseUpgrade(res, options, refuse));
     socket.on("error", (err: Error & { code?: string }) => {
       if (!settled) refuse(`WebSocket failed to open: ${describeWsError(err)}`);
     });
@@ -106,6 +77,54 @@ export function tryOpenWs(options: WsOpenOptions): Promise<WsOpenAttempt> {
       if (!settled) refuse(`WebSocket closed during the handshake (code ${code})`);
     });
   });
+}
+
+/** The failed attempt: the reason, and evidence of the request and of what answered, redacted. */
+function refusal(
+  redactor: Redactor,
+  requestEvidence: RequestEvidence,
+  reason: string,
+  status?: number,
+  body?: string,
+  headers?: Record<string, string>,
+): WsOpenAttempt {
+  return {
+    ok: false,
+    reason,
+    status,
+    body,
+    evidence: {
+      request: requestEvidence,
+      response: {
+        status,
+        headers: headers ? redactor.headers(headers) : undefined,
+        body: body === undefined ? undefined : truncate(redactor.body(body)),
+        error: reason,
+      },
+    },
+  };
+}
+
+/** An HTTP answer instead of the upgrade: a redirect is refused at once, else after reading a bounded body. */
+function refuseUpgrade(
+  res: IncomingMessage,
+  options: WsOpenOptions,
+  refuse: (reason: string, status?: number, body?: string, headers?: Record<string, string>) => void,
+): void {
+  const status = res.statusCode ?? 0;
+  const headers = flattenHeaders(res.headers as Record<string, string | string[] | undefined>);
+  if (status >= 300 && status < 400) {
+    refuse(
+      `WebSocket upgrade redirected to ${options.redactor.url(headers.location ?? "(no location)")} (redirects are never followed)`,
+      status,
+      undefined,
+      headers,
+    );
+    return;
+  }
+  readBounded(res, 64 * 1024, Math.min(options.timeoutMs, 2_000)).then((body) =>
+    refuse(`WebSocket upgrade refused with HTTP ${status}`, status, body, headers),
+  );
 }
 
 /** Opens a socket or throws CheckFailed with the reason and evidence. */

@@ -41,64 +41,13 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
     clientTracking: false,
   });
   const connections = new Set<Connection>();
-  // Keepalive: a connection that did not answer the previous ping is dead (half-open TCP) and dropped.
-  const pinger = setInterval(() => {
-    for (const conn of connections) {
-      if (!conn.alive) {
-        conn.ws.terminate();
-        continue;
-      }
-      conn.alive = false;
-      conn.ws.ping();
-    }
-  }, options.pingIntervalMs);
+  const pinger = setInterval(() => pingAll(connections), options.pingIntervalMs);
   pinger.unref();
-
-  function attach(ws: WebSocket): void {
-    const conn: Connection = {
-      ws,
-      alive: true,
-      inFlight: 0,
-      subscriptions: new Set(),
-      send(text) {
-        if (ws.readyState !== ws.OPEN) return;
-        if (ws.bufferedAmount > options.maxBufferedBytes) {
-          ws.terminate(); // a client that does not read must not make the server buffer without bound
-          return;
-        }
-        ws.send(text);
-      },
-    };
-    connections.add(conn);
-    ws.on("pong", () => {
-      conn.alive = true;
-    });
-    ws.on("message", (data) => {
-      if (conn.inFlight >= options.maxInFlight) {
-        ws.close(1008, "too many requests in flight");
-        return;
-      }
-      conn.inFlight++;
-      void options.dispatcher.handle(textOf(data), { transport: "ws", subscriber: conn }).then((answer) => {
-        conn.inFlight--;
-        if (answer !== undefined) conn.send(answer);
-      });
-    });
-    ws.on("close", () => {
-      connections.delete(conn);
-      options.hub.unsubscribeAll(conn);
-    });
-    ws.on("error", () => {
-      // ws closes the connection itself (e.g. message over maxPayload → 1009); "close" cleans up.
-    });
-  }
+  const attach = (ws: WebSocket): void => attachConnection(ws, options, connections);
 
   return {
     handleUpgrade(req, socket, head) {
-      const url = req.url ?? "/";
-      const q = url.indexOf("?");
-      const requestPath = q < 0 ? url : url.slice(0, q);
-      if (requestPath !== options.path && requestPath !== `${options.path}/`) return false;
+      if (!isTransportPath(req.url ?? "/", options.path)) return false;
       if (!options.checkKey(presentedKey(req))) {
         refuseUpgrade(socket, 401, "Unauthorized", UNAUTHORIZED_RPC_BODY, { "WWW-Authenticate": "APIKEY" });
         return true;
@@ -113,6 +62,70 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
       wss.close();
     },
   };
+}
+
+/** Keepalive: a connection that did not answer the previous ping is dead (half-open TCP) and dropped. */
+function pingAll(connections: Set<Connection>): void {
+  for (const conn of connections) {
+    if (!conn.alive) {
+      conn.ws.terminate();
+      continue;
+    }
+    conn.alive = false;
+    conn.ws.ping();
+  }
+}
+
+/** Whether a request URL (its query ignored) is the transport's path, with or without a trailing slash. */
+function isTransportPath(url: string, path: string): boolean {
+  const q = url.indexOf("?");
+  const requestPath = q < 0 ? url : url.slice(0, q);
+  return requestPath === path || requestPath === `${path}/`;
+}
+
+/** The connection record of an upgraded socket; its send drops a client that lets unsent data pile up. */
+function newConnection(ws: WebSocket, options: WsTransportOptions): Connection {
+  return {
+    ws,
+    alive: true,
+    inFlight: 0,
+    subscriptions: new Set(),
+    send(text) {
+      if (ws.readyState !== ws.OPEN) return;
+      if (ws.bufferedAmount > options.maxBufferedBytes) {
+        ws.terminate(); // a client that does not read must not make the server buffer without bound
+        return;
+      }
+      ws.send(text);
+    },
+  };
+}
+
+/** Tracks an upgraded socket: pongs, messages (bounded in flight) to the dispatcher, cleanup on close. */
+function attachConnection(ws: WebSocket, options: WsTransportOptions, connections: Set<Connection>): void {
+  const conn = newConnection(ws, options);
+  connections.add(conn);
+  ws.on("pong", () => {
+    conn.alive = true;
+  });
+  ws.on("message", (data) => {
+    if (conn.inFlight >= options.maxInFlight) {
+      ws.close(1008, "too many requests in flight");
+      return;
+    }
+    conn.inFlight++;
+    void options.dispatcher.handle(textOf(data), { transport: "ws", subscriber: conn }).then((answer) => {
+      conn.inFlight--;
+      if (answer !== undefined) conn.send(answer);
+    });
+  });
+  ws.on("close", () => {
+    connections.delete(conn);
+    options.hub.unsubscribeAll(conn);
+  });
+  ws.on("error", () => {
+    // ws closes the connection itself (e.g. message over maxPayload → 1009); "close" cleans up.
+  });
 }
 
 /** Writes a complete HTTP/1.1 response on an upgrade socket and closes it. */

@@ -14,6 +14,7 @@ import {
   MAX_RPC_RESPONSE_BYTES,
   makeRequest,
   outcomeOf,
+  type RpcCall,
   type RpcClient,
   type RpcClientOptions,
   type RpcParams,
@@ -41,104 +42,129 @@ export interface HttpRpcOptions extends RpcClientOptions {
   dispatcher?: unknown;
 }
 
+/** What one client keeps: built once by httpRpc, read and updated by the module-level functions below. */
+interface HttpRpcState {
+  readonly options: HttpRpcOptions;
+  readonly target: URL;
+  readonly authHeaders: Record<string, string>;
+  /** Chosen on the first call, so that creating a client stays synchronous. */
+  sender: Promise<RpcDispatcher | undefined> | undefined;
+  nextId: number;
+}
+
 export function httpRpc(options: HttpRpcOptions): RpcClient {
   const { url, headers: authHeaders } = applyRpcAuth(options.url, options.apiKey, options.auth);
-  const target = new URL(url);
-  // Chosen on the first call, so that creating a client stays synchronous.
-  let sender: Promise<RpcDispatcher | undefined> | undefined;
-  let nextId = 1;
-
-  /** POSTs one JSON-RPC payload; returns the parsed answer, or undefined for an empty one. */
-  async function post(payload: unknown): Promise<unknown> {
-    const timeoutMs = options.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
-    sender ??= chooseDispatcher(options.dispatcher);
-    const dispatcher = await sender;
-    const signal = AbortSignal.timeout(timeoutMs);
-    let status: number;
-    let text: string;
-    try {
-      const headers = {
-        "content-type": "application/json",
-        accept: "application/json",
-        ...options.headers,
-        ...authHeaders,
-      };
-      if (dispatcher === undefined) {
-        const res = await fetch(target, {
-          method: "POST",
-          headers,
-          body: JSON.stringify(payload),
-          signal,
-          redirect: "manual",
-        });
-        status = res.status;
-        text = await readCapped(webChunks(res.body), () => void res.body?.cancel().catch(() => undefined));
-      } else {
-        const res = await dispatcher.request({
-          origin: target.origin,
-          path: target.pathname + target.search,
-          method: "POST",
-          headers,
-          body: JSON.stringify(payload),
-          signal,
-        });
-        status = res.statusCode;
-        text = await readCapped(res.body, () => res.body.destroy());
-      }
-    } catch (error) {
-      if (error instanceof RpcTransportError) throw error;
-      if (signal.aborted)
-        throw new RpcTransportError(
-          "timeout",
-          `JSON-RPC request to ${target.origin}${target.pathname} timed out after ${timeoutMs} ms`,
-          { cause: error },
-        );
-      throw new RpcTransportError(
-        "network",
-        `JSON-RPC request to ${target.origin}${target.pathname} failed: ${(error as Error)?.message ?? error}`,
-        { cause: error },
-      );
-    }
-    return parseAnswer(status, text);
-  }
-
-  function single(parsed: unknown, id: number): BatchOutcome {
-    // An error with id null (unauthorized, parse error) answers this request too.
-    const problem = responseProblem(parsed, id);
-    if (problem !== undefined)
-      throw new RpcTransportError("invalid_response", problem, { body: JSON.stringify(parsed) });
-    return outcomeOf(parsed as Record<string, unknown>);
-  }
-
+  const state: HttpRpcState = { options, target: new URL(url), authHeaders, sender: undefined, nextId: 1 };
   return {
     async request<T>(method: string, params?: RpcParams): Promise<T> {
-      const id = nextId++;
-      return unwrap<T>(single(await post(makeRequest(id, method, params)), id));
+      const id = state.nextId++;
+      return unwrap<T>(single(await post(state, makeRequest(id, method, params)), id));
     },
     async notify(method, params) {
-      await post(makeRequest(undefined, method, params));
+      await post(state, makeRequest(undefined, method, params));
     },
     async batch(calls) {
-      const ids = calls.map(() => nextId++);
-      const parsed = await post(calls.map((call, i) => makeRequest(ids[i], call.method, call.params)));
-      if (!Array.isArray(parsed)) {
-        // A whole-batch error (e.g. unauthorized) is one object; it answers every call.
-        if (isRecord(parsed) && isRecord(parsed.error)) return calls.map(() => outcomeOf(parsed));
-        throw new RpcTransportError("invalid_response", "a batch must be answered with an array", {
-          body: JSON.stringify(parsed),
-        });
-      }
-      const byId = new Map<unknown, Record<string, unknown>>();
-      for (const item of parsed) if (isRecord(item)) byId.set(item.id, item);
-      return ids.map((id) => {
-        const item = byId.get(id);
-        return item === undefined
-          ? { ok: false as const, error: new JsonRpcError(-32603, `no response for id ${id}`) }
-          : outcomeOf(item);
-      });
+      const ids = calls.map(() => state.nextId++);
+      const parsed = await post(
+        state,
+        calls.map((call, i) => makeRequest(ids[i], call.method, call.params)),
+      );
+      return batchOutcomes(parsed, calls, ids);
     },
     async close() {},
   };
+}
+
+/** POSTs one JSON-RPC payload; returns the parsed answer, or undefined for an empty one. */
+async function post(state: HttpRpcState, payload: unknown): Promise<unknown> {
+  const timeoutMs = state.options.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
+  state.sender ??= chooseDispatcher(state.options.dispatcher);
+  const dispatcher = await state.sender;
+  const signal = AbortSignal.timeout(timeoutMs);
+  const { target } = state;
+  let status: number;
+  let text: string;
+  try {
+    const headers = requestHeaders(state);
+    if (dispatcher === undefined) {
+      const res = await fetch(target, {
+        method: "POST",
+        headers,
+        body: JSON.stringify(payload),
+        signal,
+        redirect: "manual",
+      });
+      status = res.status;
+      text = await readCapped(webChunks(res.body), () => void res.body?.cancel().catch(() => undefined));
+    } else {
+      const res = await dispatcher.request({
+        origin: target.origin,
+        path: target.pathname + target.search,
+        method: "POST",
+        headers,
+        body: JSON.stringify(payload),
+        signal,
+      });
+      status = res.statusCode;
+      text = await readCapped(res.body, () => res.body.destroy());
+    }
+  } catch (error) {
+    throw transportFailure(target, error, signal, timeoutMs);
+  }
+  return parseAnswer(status, text);
+}
+
+/** The headers of every POST: JSON both ways, then the caller's, then the auth ones. */
+function requestHeaders(state: HttpRpcState): Record<string, string> {
+  return {
+    "content-type": "application/json",
+    accept: "application/json",
+    ...state.options.headers,
+    ...state.authHeaders,
+  };
+}
+
+/** The error a failed POST throws: its own RpcTransportError, else a time-out or a network failure. */
+function transportFailure(target: URL, error: unknown, signal: AbortSignal, timeoutMs: number): unknown {
+  if (error instanceof RpcTransportError) return error;
+  if (signal.aborted)
+    return new RpcTransportError(
+      "timeout",
+      `JSON-RPC request to ${target.origin}${target.pathname} timed out after ${timeoutMs} ms`,
+      { cause: error },
+    );
+  return new RpcTransportError(
+    "network",
+    `JSON-RPC request to ${target.origin}${target.pathname} failed: ${(error as Error)?.message ?? error}`,
+    { cause: error },
+  );
+}
+
+/** The outcome of one request from its parsed answer. */
+function single(parsed: unknown, id: number): BatchOutcome {
+  // An error with id null (unauthorized, parse error) answers this request too.
+  const problem = responseProblem(parsed, id);
+  if (problem !== undefined) throw new RpcTransportError("invalid_response", problem, { body: JSON.stringify(parsed) });
+  return outcomeOf(parsed as Record<string, unknown>);
+}
+
+/** The outcomes of a batch, in the order of its calls, from the parsed answer. */
+function batchOutcomes(parsed: unknown, calls: readonly RpcCall[], ids: number[]): BatchOutcome[] {
+  if (!Array.isArray(parsed)) {
+    // A whole-batch error (e.g. unauthorized) is one object; it answers every call.
+    if (isRecord(parsed) && isRecord(parsed.error)) return calls.map(() => outcomeOf(parsed));
+    throw new RpcTransportError("invalid_response", "a batch must be answered with an array", {
+      body: JSON.stringify(parsed),
+    });
+  }
+  const byId = new Map<unknown, Record<string, unknown>>();
+  for (const item of parsed) if (isRecord(item)) byId.set(item.id, item);
+  return ids.map((id) => {
+    const item = byId.get(id);
+    return item === undefined
+      ? { ok: false as const, error: new JsonRpcError(-32603, `no response for id ${id}`) }
+      : outcomeOf(item);
+  });
 }
 
 /** The parsed answer to a POST, or undefined for an empty 2xx one; an HTTP failure without a JSON-RPC error throws. */
