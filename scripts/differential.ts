@@ -7,8 +7,7 @@ import addFormatsModule from "ajv-formats";
 import fc from "fast-check";
 import { mulberry32 } from "../conformance/fuzz/prng.ts";
 import { resolvePointer } from "../generator/load/json-pointer.ts";
-import type { ResolvedSchemas } from "../generator/model/types.ts";
-import type { Schema, SchemaObject, SpecModel } from "../generator/model/types.ts";
+import type { ResolvedSchemas, Schema, SchemaObject, SpecModel } from "../generator/model/types.ts";
 
 export interface Disagreement {
   component: string;
