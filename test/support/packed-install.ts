@@ -38,6 +38,7 @@ export function run(
 
 async function packAndInstall(work: string): Promise<PackedInstall> {
   const own = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+    dependencies: Record<string, string>;
     devDependencies: Record<string, string>;
   };
   const packed = await run(NPM, ["pack", "--silent", "--pack-destination", work], ROOT);
@@ -46,7 +47,8 @@ async function packAndInstall(work: string): Promise<PackedInstall> {
   const project = join(work, "app");
   mkdirSync(project);
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
-  const devs = USER_DEV_TOOLS.map((name) => `${name}@${own.devDependencies[name]}`);
+  // The versions custody itself is tested with (typescript is also one of its dependencies).
+  const devs = USER_DEV_TOOLS.map((name) => `${name}@${own.devDependencies[name] ?? own.dependencies[name]}`);
   const flags = ["--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"];
   const installed = await run(NPM, ["install", ...flags, tarball, ...devs], project);
   if (installed.code !== 0) throw new Error(`npm install of the tarball failed:\n${installed.stderr}`);
