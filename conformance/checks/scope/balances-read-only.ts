@@ -48,7 +48,8 @@ export const balancesReadOnly: Check = {
       refused.push(
         ...withdrawalReads(ctx, wallet.walletId),
         ["getWallet", { wallet_id: wallet.walletId }],
-        ["listWallets", {}],
+        // The workspace's own list (an unfilled path is refused by every deployment, so it would show nothing).
+        ["listWallets", { workspace_id: await ctx.need("workspace") }],
       );
     refused.push(...(await webhookWrites(ctx)));
     const tried = await expectRefusedEach(ctx, refused, creds, "a balances:read key");
