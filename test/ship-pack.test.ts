@@ -140,25 +140,23 @@ describe("custody installed from its tarball", () => {
     // The client entry point pulls no server, webhook or JSON-RPC code, and no Node-only module.
     const reached = await importClosure(join(project, "sdk", "dist", "client.js"));
     expect(
-      reached.files.filter((f) =>
-        /\/(server|webhooks|rpc)(\/|\.js)|http-client|http-exchange|jsonrpc|webhook-/.test(f),
-      ),
+      reached.files.filter((f) => /\/(server|webhooks|rpc|jsonrpc)(\/|\.js)|\/http\/(client|exchange)\.js$/.test(f)),
     ).toEqual([]);
     expect(reached.packages.filter((p) => p.startsWith("node:") || p === "undici" || p === "ws")).toEqual([]);
     expect(reached.dynamic).toEqual([]);
     // ./webhooks and ./rpc run on every runtime too: no Node module, no undici; ws only imported lazily (on Node).
     const webhooks = await importClosure(join(project, "sdk", "dist", "webhooks.js"));
-    expect(webhooks.files.some((f) => f.endsWith("webhook-signature.js"))).toBe(true);
+    expect(webhooks.files.some((f) => f.endsWith("webhooks/signature.js"))).toBe(true);
     expect(
       [...webhooks.packages, ...webhooks.dynamic].filter((p) => p.startsWith("node:") || p === "undici" || p === "ws"),
     ).toEqual([]);
     const rpcEntry = await importClosure(join(project, "sdk", "dist", "rpc.js"));
-    expect(rpcEntry.files.some((f) => f.endsWith("rpc-socket.js"))).toBe(true);
+    expect(rpcEntry.files.some((f) => f.endsWith("jsonrpc/socket.js"))).toBe(true);
     expect(rpcEntry.packages.filter((p) => p.startsWith("node:") || p === "undici" || p === "ws")).toEqual([]);
     expect(rpcEntry.dynamic).toEqual(["ws"]);
     for (const text of [
       await readFile(join(project, "sdk", "dist", "client.js"), "utf8"),
-      await readFile(join(project, "sdk", "dist", "runtime", "http-client.js"), "utf8"),
+      await readFile(join(project, "sdk", "dist", "runtime", "http", "client.js"), "utf8"),
     ]) {
       expect(text).not.toContain(ROOT);
       expect(text).not.toMatch(/from "[^"]*\.ts"/);
