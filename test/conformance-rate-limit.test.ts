@@ -95,7 +95,9 @@ describe("a rate-limited deployment", () => {
         target,
         options: {
           level: "full",
-          timeoutMs: 10_000,
+          // An outer bound: a check may run ten of these in all, and at four test files per 2 cores a
+          // check of 40 operations with every fourth request waited out can need more than 100 s.
+          timeoutMs: 30_000,
           concurrency: 8,
           only: ["envelope", "auth", "authz", "isolation", "webhooks", "paging"],
         },
