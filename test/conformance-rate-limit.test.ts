@@ -19,17 +19,27 @@ afterAll(async () => {
   }
 });
 
-/** Forwards to `upstream`, but answers `refuse(n)` requests (n counts from 1) 429 without forwarding them. */
+/**
+ * Forwards to `upstream`, but answers `refuse(n)` requests (n counts from 1) 429 without forwarding them.
+ * With `once`, a request resent after its 429 (same method, path and headers) is forwarded: with
+ * checks running concurrently, a global "every fourth" would otherwise refuse one request seven
+ * times in a row now and then, which is certify's retry limit, not what this test is about.
+ */
 async function rateLimitingGateway(
   upstream: string,
   refuse: (n: number) => boolean,
   retryAfter = "0",
+  once = false,
 ): Promise<{ url: string; refused: () => number }> {
   const target = new URL(upstream);
   let n = 0;
   let refused = 0;
+  const refusedBefore = new Set<string>();
   const server = http.createServer((req, res) => {
-    if (refuse(++n)) {
+    const key = `${req.method} ${req.url} ${JSON.stringify(req.headers)}`;
+    if (once && refusedBefore.delete(key)) n++;
+    else if (refuse(++n)) {
+      if (once) refusedBefore.add(key);
       refused++;
       req.resume();
       res
@@ -85,11 +95,36 @@ describe("the probe", () => {
   });
 });
 
+describe("the probe, when the check's time limit ends during a wait", () => {
+  it("reports the wait it was in, not the 429 it was waiting out", async () => {
+    const upstream = http.createServer((_req, res) => res.writeHead(200).end("ok"));
+    servers.push(upstream);
+    await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", r));
+    const slow = await rateLimitingGateway(
+      `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+      () => true,
+      "5",
+    );
+    const limit = new AbortController();
+    // The time limit ends once the 429 has been answered, while the probe waits out its Retry-After.
+    const probe = new HttpProbe({ timeoutMs: 20_000, redactor: new Redactor(), onExchange: () => limit.abort() });
+    const attempt = probe.attempt({ method: "GET", url: `${slow.url}/x` }, limit.signal);
+    const result = await attempt;
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect([result.kind, result.reason]).toEqual([
+      "aborted",
+      "still waiting out a 429 (refused 1 time(s)) when the check's time limit was reached",
+    ]);
+    await probe.close();
+  });
+});
+
 describe("a rate-limited deployment", () => {
   it("certifies: every fourth request refused with 429 costs waits, never a check", async () => {
     const sandbox = await startSandbox({});
     try {
-      const gateway = await rateLimitingGateway(sandbox.base_url, (n) => n % 4 === 0);
+      const gateway = await rateLimitingGateway(sandbox.base_url, (n) => n % 4 === 0, "0", true);
       const target = sandboxTarget(sandbox, gateway.url);
       const result = await runSuite({
         target,

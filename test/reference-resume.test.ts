@@ -180,8 +180,10 @@ describe("restart with a data directory", () => {
         return d?.status === "delivered" && d;
       });
       expect(delivered.attempt_count).toBeGreaterThanOrEqual(2);
+      // At least once: an attempt in flight when the first app closed is aborted unrecorded and sent
+      // again; its request may still reach the receiver after the receiver started answering 200.
       const ok = receiver.received.filter((r) => r.answeredWith === 200);
-      expect(ok).toHaveLength(1);
+      expect(ok.length).toBeGreaterThanOrEqual(1);
       expect(ok[0].headers["webhook-id"]).toBe(failing.event_id);
       expect(new Set(receiver.received.map((r) => r.headers["webhook-id"]))).toEqual(new Set([failing.event_id]));
       await second.app.close();

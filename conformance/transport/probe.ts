@@ -135,8 +135,8 @@ export class HttpProbe {
   async attempt(req: HttpRequest, signal?: AbortSignal): Promise<HttpAttempt> {
     for (let retry = 0; ; retry++) {
       const result = await this.recordedAttempt(req, signal);
-      if (!result.ok || result.exchange.response.status !== 429 || retry >= RATE_LIMIT_RETRIES || signal?.aborted)
-        return result;
+      if (!result.ok || result.exchange.response.status !== 429 || retry >= RATE_LIMIT_RETRIES) return result;
+      if (signal?.aborted) return this.rateLimitWaitEnded(result.exchange, retry + 1);
       // At most half a request's time-out: the check's own time limit restarts with each answer.
       const wait = Math.min(retryAfterMs(result.exchange.response.headers["retry-after"], retry), this.timeoutMs / 2);
       this.rateLimited.requests++;
@@ -145,8 +145,14 @@ export class HttpProbe {
         () => true,
         () => false,
       );
-      if (!resumed) return result;
+      // A 429 waited out is no answer: the time limit ended the wait, so the request has none.
+      if (!resumed) return this.rateLimitWaitEnded(result.exchange, retry + 1);
     }
+  }
+
+  private rateLimitWaitEnded(exchange: HttpExchange, refusals: number): HttpAttempt {
+    const reason = `still waiting out a 429 (refused ${refusals} time(s)) when the check's time limit was reached`;
+    return { ok: false, kind: "aborted", reason, evidence: exchange.evidence };
   }
 
   /** One exchange, shown to onExchange (--har) when someone listens. */
