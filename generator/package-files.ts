@@ -34,6 +34,11 @@ export { custodyManifest, custodyVersion } from "../lib/version.ts";
 /** Modules of the output that get a subpath export of their own. */
 const ENTRY_POINTS = ["client", "server", "webhooks", "rpc", "schemas", "types", "operations"];
 
+/** The MCP server's bin, when the output has one: `npx NAME-mcp` beside the SDK (NAME without its scope). */
+function mcpBinOf(spec: PackageSpec, sources: readonly EmittedFile[]): string | undefined {
+  return sources.some((f) => f.path === "mcp.ts") ? `${spec.name.split("/").pop()}-mcp` : undefined;
+}
+
 export function packageFiles(
   spec: PackageSpec,
   model: SpecModel,
@@ -42,8 +47,7 @@ export function packageFiles(
   custody: Manifest,
 ): EmittedFile[] {
   const { dependencies, devDependencies } = outputNeeds(sources, custody);
-  // The MCP server's bin, when the output has one: `npx NAME-mcp` beside the SDK.
-  const mcpBin = sources.some((f) => f.path === "mcp.ts") ? `${spec.name.split("/").pop()}-mcp` : undefined;
+  const mcpBin = mcpBinOf(spec, sources);
   const pkg = {
     name: spec.name,
     version: spec.version,
