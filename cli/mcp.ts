@@ -7,6 +7,7 @@ import { loadToolTable } from "../generator/mcp/load.ts";
 import { packagePath } from "../lib/package-root.ts";
 import type { ApiTarget } from "../lib/target.ts";
 import { custodyVersion } from "../lib/version.ts";
+import { ApiError, TransportError } from "../runtime/errors.ts";
 import { createTransport } from "../runtime/http/transport.ts";
 import { clientInvoke, type Invoke, type McpRunOptions, startMcp, transportInvoke } from "../runtime/mcp/index.ts";
 import { startSandboxWorker } from "./certify-sandbox.ts";
@@ -34,13 +35,20 @@ export interface McpTarget {
 export async function resolveMcpTarget(values: Values, ctx: ConfigContext): Promise<McpTarget> {
   const env = ctx.env ?? process.env;
   let merged = values;
+  let entry: string | undefined;
   if (values.target !== undefined) {
     const config = configOf(values.config, ctx);
     if (config === undefined)
       throw new ConfigError("--target needs a config file with targets (custody init writes one)");
     merged = withConfig(values, config, "certify", { kind: "targets", name: values.target }, env);
+    entry = `targets.${values.target} of ${config.file}`;
   }
-  if (!values.sandbox) return { target: callTarget(merged, MCP_OPTIONS, env), close: async () => undefined };
+  if (!values.sandbox) {
+    const target = callTarget(merged, MCP_OPTIONS, env);
+    // Messages name the config file's entry, unless the running sandbox's file filled the gaps.
+    const named = entry !== undefined && target.source === "flags/environment";
+    return { target: named ? { ...target, source: entry } : target, close: async () => undefined };
+  }
   const sandbox = await startSandboxWorker();
   const target = resolveApiTarget({
     values: merged,
@@ -50,6 +58,14 @@ export async function resolveMcpTarget(values: Values, ctx: ConfigContext): Prom
     sandboxSource: "--sandbox",
   });
   return { target, close: sandbox.close };
+}
+
+/** Where these settings came from: the config file's entry, the flags and variables, or a sandbox's file. */
+function settingsOf(source: string | undefined, keys: Array<"base-url" | "api-key" | "api-secret">): string {
+  if (source?.startsWith("targets.")) return `${keys.join(" and ")} of ${source}`;
+  if (source === "flags/environment")
+    return `${keys.map((k) => `--${k}`).join(" and ")} (or ${keys.map((k) => MCP_OPTIONS[k].env).join(", ")})`;
+  return `${keys.join(" and ")} in ${source ?? "the sandbox's file"}`;
 }
 
 function runOptions(values: Values): McpRunOptions {
@@ -82,7 +98,11 @@ function runOptions(values: Values): McpRunOptions {
   };
 }
 
-/** The generated client for custody's own contract (its validation and errors); the runtime call for another document. */
+/**
+ * The generated client for custody's own contract (its validation and errors), once its credentials
+ * were accepted; the runtime call for another document, whose operations say nothing of which one
+ * is safe to try first.
+ */
 async function invokerFor(own: boolean, target: ApiTarget): Promise<Invoke> {
   const options = {
     baseUrl: target.baseUrl,
@@ -92,7 +112,30 @@ async function invokerFor(own: boolean, target: ApiTarget): Promise<Invoke> {
   };
   if (!own) return transportInvoke(createTransport(options));
   const { CustodialWalletServiceClient } = await import("../generated/client.ts");
-  return clientInvoke(new CustodialWalletServiceClient(options));
+  const client = new CustodialWalletServiceClient(options);
+  await checkCredentials(target, () => client.listNetworks({ query: { limit: 1 } }));
+  return clientInvoke(client);
+}
+
+/**
+ * One read before serving, so a wrong key or URL stops the command with one line naming the setting
+ * (the person sees it in the client's server log) instead of failing every tool call later.
+ */
+async function checkCredentials(target: ApiTarget, read: () => Promise<unknown>): Promise<void> {
+  try {
+    await read();
+  } catch (error) {
+    const where = (keys: Parameters<typeof settingsOf>[1]) => settingsOf(target.source, keys);
+    if (error instanceof ApiError && error.status === 401)
+      throw new UsageError(
+        `${target.baseUrl} refused the credentials (HTTP 401: ${error.shortMessage}): check ${where(["api-key", "api-secret"])}`,
+      );
+    if (error instanceof TransportError)
+      throw new UsageError(
+        `no answer from ${target.baseUrl} (${error.kind}: ${error.shortMessage}): check ${where(["base-url"])}`,
+      );
+    throw error;
+  }
 }
 
 export async function run(argv: string[], ctx: ConfigContext = {}): Promise<number> {
@@ -107,10 +150,11 @@ export async function run(argv: string[], ctx: ConfigContext = {}): Promise<numb
   // On stdio, standard output is the protocol: anything printed there would break the session.
   if (!run.http) console.log = console.error;
   const specPath = values.spec ?? packagePath(import.meta.url, "spec/openapi.yaml");
-  const { title, apiVersion, table } = await loadToolTable(specPath);
+  // The target first: a wrong setting is told before the document is read.
   const { target, close } = await resolveMcpTarget(values, { ...ctx, env });
   const log = (line: string) => void process.stderr.write(`custody mcp: ${line}\n`);
   try {
+    const { title, apiVersion, table } = await loadToolTable(specPath);
     const serving = await startMcp(
       {
         name: `custody-mcp (${title} ${apiVersion})`,

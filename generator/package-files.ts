@@ -2,6 +2,7 @@
 // package: package.json (exports, types, dependency ranges, engines), tsconfig.json (tsc builds
 // src/ → dist/ with declarations) and README.md (install, build, usage, dependencies).
 import type { EmittedFile } from "./emit/context.ts";
+import { MCP_ENV_PREFIX } from "./emit/mcp-file.ts";
 import { type GuideOptions, sdkGuide, sdkStart } from "./emit/readme-file.ts";
 import { renderTemplate } from "./emit/templates.ts";
 import { wireTestsSource } from "./emit/wire-tests-file.ts";
@@ -33,6 +34,11 @@ export { custodyManifest, custodyVersion } from "../lib/version.ts";
 /** Modules of the output that get a subpath export of their own. */
 const ENTRY_POINTS = ["client", "server", "webhooks", "rpc", "schemas", "types", "operations"];
 
+/** The MCP server's bin, when the output has one: `npx NAME-mcp` beside the SDK (NAME without its scope). */
+function mcpBinOf(spec: PackageSpec, sources: readonly EmittedFile[]): string | undefined {
+  return sources.some((f) => f.path === "mcp.ts") ? `${spec.name.split("/").pop()}-mcp` : undefined;
+}
+
 export function packageFiles(
   spec: PackageSpec,
   model: SpecModel,
@@ -41,6 +47,7 @@ export function packageFiles(
   custody: Manifest,
 ): EmittedFile[] {
   const { dependencies, devDependencies } = outputNeeds(sources, custody);
+  const mcpBin = mcpBinOf(spec, sources);
   const pkg = {
     name: spec.name,
     version: spec.version,
@@ -61,10 +68,7 @@ export function packageFiles(
     },
     files: ["dist", "src", "test", "README.md"],
     sideEffects: false,
-    // The MCP server's bin, when the output has one: `npx NAME-mcp` beside the SDK.
-    ...(sources.some((f) => f.path === "mcp.ts")
-      ? { bin: { [`${spec.name.split("/").pop()}-mcp`]: "./dist/mcp.js" } }
-      : {}),
+    ...(mcpBin ? { bin: { [mcpBin]: "./dist/mcp.js" } } : {}),
     scripts: { build: "tsc -p tsconfig.json", test: "node --test test/wire.test.js", prepack: "npm run build" },
     engines: { node: custody.engines?.node ?? ">=20.19" },
     dependencies,
@@ -105,6 +109,8 @@ export function packageFiles(
     dependencies: Object.entries(dependencies).map(([dep, range]) => ({ name: dep, range })),
     devDependencies: Object.entries(devDependencies).map(([dep, range]) => ({ name: dep, range })),
     engine: pkg.engines.node,
+    mcpBin,
+    mcpEnv: MCP_ENV_PREFIX,
   });
   return [
     { path: "package.json", content: `${JSON.stringify(pkg, null, 2)}\n` },

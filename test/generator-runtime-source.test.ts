@@ -92,6 +92,7 @@ describe("generate outside custody", () => {
     for (const dep of Object.keys(pkg.dependencies)) expect(readme).toContain(`\`${dep}\``);
     expect(readme).toMatch(/## Webhook verification/);
     expect(readme).toMatch(/## JSON-RPC/);
+    expect(readme).not.toMatch(/MCP|-mcp/); // generated without --mcp: no server, no word of one
     // Regenerating changes nothing, and --check says so.
     const again = await generate({
       ...SPEC,
@@ -100,6 +101,24 @@ describe("generate outside custody", () => {
       check: true,
     });
     expect(again.files.filter((f) => f.changed)).toEqual([]);
+  });
+
+  it("--package with --mcp: the README says how to start the bin and that it is read-only by default", async () => {
+    const out = join(work, "sdk-mcp");
+    await generate({ ...SPEC, outDir: out, package: parsePackageSpec("@acme/wallet-sdk@2.0.1"), mcp: true });
+    const pkg = JSON.parse(await readFile(join(out, "package.json"), "utf8"));
+    expect(pkg.bin).toEqual({ "wallet-sdk-mcp": "./dist/mcp.js" });
+    const readme = await readFile(join(out, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("## MCP server for AI agents"), readme.indexOf("## Reference"));
+    expect(section).toContain("npx wallet-sdk-mcp\n");
+    expect(section).toContain("CUSTODY_BASE_URL=https://… CUSTODY_API_KEY=… CUSTODY_API_SECRET=… npx wallet-sdk-mcp");
+    expect(section).toMatch(/read-only by default/);
+    for (const flag of ["--allow-writes", "--allow-funds", "--help"]) expect(section).toContain(flag);
+    // Every flag it names is one the bin takes, and it links nowhere.
+    const { parseMcpArgs } = await import("../runtime/mcp/main.ts");
+    for (const [flag] of section.matchAll(/--[a-z-]+/g))
+      expect(() => parseMcpArgs(flag === "--audit-log" ? [flag, "f"] : [flag]), flag).not.toThrow(/Unknown option/);
+    expect(section).not.toMatch(/\]\(|https?:\/\/(?!…)/);
   });
 
   it("parsePackageSpec names a bad name or version in one line", () => {

@@ -2,7 +2,7 @@
 // lists and their hints, a read answer checked against its output schema, a withdrawal that a
 // person must confirm and that is never made twice, secrets absent everywhere, and one stdio run of
 // the real command.
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -17,6 +17,7 @@ import { trigger } from "../cli/trigger.ts";
 import { CustodialWalletServiceClient } from "../generated/client.ts";
 import { loadToolTable } from "../generator/mcp/load.ts";
 import {
+  argumentDigest,
   clientInvoke,
   createMcpServer,
   fileAuditSink,
@@ -207,6 +208,8 @@ describe("custody mcp over the sandbox", () => {
   }, 90_000);
 
   it("offers three dynamic tools under the same rules", async () => {
+    const auditLines = () => (existsSync(auditFile) ? readFileSync(auditFile, "utf8").split("\n").filter(Boolean) : []);
+    const earlier = auditLines().length;
     const client = await connect({}, { dynamic: true });
     expect(names((await client.listTools()).tools)).toEqual([
       "list_operations",
@@ -215,8 +218,61 @@ describe("custody mcp over the sandbox", () => {
     ]);
     const listed = (await call(client, "list_operations", {})).structuredContent as { data: { effect: string }[] };
     expect(new Set(listed.data.map((o) => o.effect))).toEqual(new Set(["read"]));
+    const described = (await call(client, "describe_operation", { operation: "getHealth" })).structuredContent as {
+      data: { name: string };
+    };
+    expect(described.data.name).toBe("getHealth");
+    expect((await call(client, "describe_operation", { operation: "createWithdrawal" })).isError).toBe(true);
     expect((await call(client, "call_operation", { operation: "createWithdrawal", arguments: {} })).isError).toBe(true);
     expect((await call(client, "call_operation", { operation: "getHealth" })).isError).toBeFalsy();
+    // Every one of those calls is one audit line, in the format of the operations' own.
+    const lines = auditLines()
+      .slice(earlier)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map(({ time, duration_ms, ...rest }) => [typeof time, typeof duration_ms, rest])).toEqual([
+      ["string", "number", { tool: "list_operations", effect: "read", args_sha256: argumentDigest({}), outcome: "ok" }],
+      [
+        "string",
+        "number",
+        {
+          tool: "describe_operation",
+          operation: "getHealth",
+          effect: "read",
+          args_sha256: argumentDigest({ operation: "getHealth" }),
+          outcome: "ok",
+        },
+      ],
+      [
+        "string",
+        "number",
+        {
+          tool: "describe_operation",
+          effect: "read",
+          args_sha256: argumentDigest({ operation: "createWithdrawal" }),
+          outcome: "refused",
+        },
+      ],
+      [
+        "string",
+        "number",
+        {
+          tool: "call_operation",
+          args_sha256: argumentDigest({ operation: "createWithdrawal", arguments: {} }),
+          outcome: "refused",
+        },
+      ],
+      [
+        "string",
+        "number",
+        expect.objectContaining({
+          tool: "getHealth",
+          operation: "getHealth",
+          effect: "read",
+          outcome: "ok",
+          status: 200,
+        }),
+      ],
+    ]);
   });
 
   it("serves the real command over stdio (tools/list and a call)", async () => {

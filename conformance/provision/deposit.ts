@@ -3,7 +3,7 @@ import { fail, skip } from "../checks/outcome.ts";
 import { balanceOf, decimalToUnits } from "../checks/units.ts";
 import { pollUntil, type Suite } from "../run/context.ts";
 import { sendNativeTransfer } from "../transport/deposit-sender.ts";
-import { eventMentions, eventTypeOf, type ReceivedDelivery } from "../transport/receiver.ts";
+import { depositEvent } from "../transport/receiver.ts";
 import type { BalanceObservation, DepositFixture } from "./registry.ts";
 
 export const DEPOSIT_AMOUNT = "0.01";
@@ -38,10 +38,7 @@ export async function provideDeposit(suite: Suite): Promise<DepositFixture> {
     webhookWatched: webhook.ok && receiver !== undefined && webhook.value.channel !== undefined,
   };
   const channel = webhook.ok ? webhook.value.channel : undefined;
-  const matches = (type: string) => (d: ReceivedDelivery) =>
-    d.channel === channel &&
-    eventTypeOf(d) === type &&
-    (eventMentions(d, sent.hash) || eventMentions(d, asset.address!));
+  const matches = (type: string) => depositEvent(channel, type, sent.hash, asset.address!);
   const pending = fixture.webhookWatched
     ? receiver!.waitFor(matches("deposit.pending"), 3 * timeoutMs, suite.signal)
     : undefined;

@@ -8,7 +8,7 @@ import { fail, skip } from "../checks/outcome.ts";
 import { balanceOf, decimalToUnits } from "../checks/units.ts";
 import { pollUntil, type Suite } from "../run/context.ts";
 import { missing } from "../run/supply.ts";
-import { eventMentions, eventTypeOf, type ReceivedDelivery } from "../transport/receiver.ts";
+import { depositEvent } from "../transport/receiver.ts";
 import type { SolanaRpcClient } from "../transport/solana-rpc.ts";
 import type { SolAssetFixture, SolDepositFixture, SolObservation } from "./registry.ts";
 import { firstString, successRecord } from "./util.ts";
@@ -82,10 +82,7 @@ export async function provideSolDeposit(suite: Suite): Promise<SolDepositFixture
     webhookWatched: webhook.ok && receiver !== undefined && webhook.value.channel !== undefined,
   };
   const channel = webhook.ok ? webhook.value.channel : undefined;
-  const matches = (type: string) => (d: ReceivedDelivery) =>
-    d.channel === channel &&
-    eventTypeOf(d) === type &&
-    (eventMentions(d, signature) || eventMentions(d, asset.address));
+  const matches = (type: string) => depositEvent(channel, type, signature, asset.address);
   if (fixture.webhookWatched) {
     void receiver!.waitFor(matches("deposit.pending"), limit * 2, suite.signal).then((d) => (fixture.pendingEvent = d));
     void receiver!

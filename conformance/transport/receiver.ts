@@ -257,3 +257,17 @@ export function eventPayloadOf(d: ReceivedDelivery): Record<string, unknown> {
 export function eventMentions(d: ReceivedDelivery, needle: string): boolean {
   return d.body.toLowerCase().includes(needle.toLowerCase());
 }
+
+/**
+ * A deposit's event of `type` on `channel`: one that names the transaction (hash or signature) or
+ * the address it paid, anywhere, since the seed shows no payload shape (seed 6).
+ */
+export function depositEvent(
+  channel: string | undefined,
+  type: string,
+  transaction: string,
+  address: string,
+): (d: ReceivedDelivery) => boolean {
+  return (d) =>
+    d.channel === channel && eventTypeOf(d) === type && (eventMentions(d, transaction) || eventMentions(d, address));
+}

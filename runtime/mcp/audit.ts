@@ -8,8 +8,10 @@ export type Outcome = "ok" | "error" | "declined" | "cancelled" | "no-elicitatio
 
 export interface AuditEntry {
   tool: string;
-  operation: string;
-  effect: Effect;
+  /** The API operation the tool names; absent for dynamic mode's list_operations and a call of no offered operation. */
+  operation?: string;
+  /** Absent only when a call_operation named no offered operation. */
+  effect?: Effect;
   args_sha256: string;
   outcome: Outcome;
   status?: number;

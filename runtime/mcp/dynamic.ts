@@ -3,6 +3,8 @@
 // apply: a call names an operation the policy exposes, or it is refused.
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { errorAnswer, successAnswer, type ToolAnswer } from "./answer.ts";
+import { argumentDigest } from "./arguments.ts";
+import type { Outcome } from "./audit.ts";
 import { type CallContext, callTool } from "./call.ts";
 import type { ToolPolicy } from "./policy.ts";
 import { annotationsOf } from "./policy.ts";
@@ -63,30 +65,55 @@ export async function callDynamic(
   args: Record<string, unknown>,
   signal?: AbortSignal,
 ): Promise<ToolAnswer> {
-  const find = (id: unknown) => exposed.find((op) => op.tool === id || op.operationId === id);
+  const named = name === "list_operations" ? undefined : args.operation;
+  const op = named === undefined ? undefined : exposed.find((o) => o.tool === named || o.operationId === named);
+  const audited = auditor(ctx, name, args, op);
   if (name === "list_operations") {
     const rows = exposed.filter(
-      (op) =>
-        (args.tag === undefined || op.tag === args.tag) && (args.effect === undefined || op.effect === args.effect),
+      (o) => (args.tag === undefined || o.tag === args.tag) && (args.effect === undefined || o.effect === args.effect),
     );
-    return successAnswer({
-      data: rows.map((op) => ({ name: op.tool, title: op.title, tag: op.tag, effect: op.effect })),
-    });
+    return audited(
+      "ok",
+      successAnswer({ data: rows.map((o) => ({ name: o.tool, title: o.title, tag: o.tag, effect: o.effect })) }),
+    );
   }
-  const op = find(args.operation);
   if (name === "describe_operation" || name === "call_operation") {
     if (op === undefined)
-      return errorAnswer(`no operation ${JSON.stringify(args.operation)} is offered here: call list_operations`);
+      return audited(
+        "refused",
+        errorAnswer(`no operation ${JSON.stringify(args.operation)} is offered here: call list_operations`),
+      );
     if (name === "describe_operation") {
       const tool = toolOf(op, ctx.defaults ?? {});
-      return successAnswer({ data: { ...tool, annotations: annotationsOf(op), effect: op.effect } });
+      return audited("ok", successAnswer({ data: { ...tool, annotations: annotationsOf(op), effect: op.effect } }));
     }
     const inner = args.arguments ?? {};
     if (inner === null || typeof inner !== "object" || Array.isArray(inner))
-      return errorAnswer("arguments must be an object");
+      return audited("refused", errorAnswer("arguments must be an object"));
+    // Audited by callTool, as the operation's own tool.
     return callTool(ctx, op, inner as Record<string, unknown>, signal);
   }
   return errorAnswer(
     `unknown tool ${JSON.stringify(name)}: this server offers list_operations, describe_operation and call_operation`,
   );
+}
+
+/**
+ * The audit line of a dynamic tool that calls no operation: listing and describing read only this
+ * server's catalog (effect read); a refused call_operation carries the effect of what it named.
+ */
+function auditor(ctx: CallContext, tool: string, args: Record<string, unknown>, op: ToolOperation | undefined) {
+  const started = performance.now();
+  return (outcome: Outcome, answer: ToolAnswer): ToolAnswer => {
+    const effect = tool === "call_operation" ? op?.effect : "read";
+    ctx.audit?.({
+      tool,
+      ...(op ? { operation: op.operationId } : {}),
+      ...(effect ? { effect } : {}),
+      args_sha256: argumentDigest(args),
+      outcome,
+      duration_ms: Math.round(performance.now() - started),
+    });
+    return answer;
+  };
 }
