@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import LongestFirst from "./test/support/longest-first.ts";
 
 // Most test files spend their time waiting (on a chain's blocks, webhook retries, child processes), not
 // computing, so two files per core keep the cores busy; vitest's default (cores - 1) ran one file at a
@@ -19,6 +20,7 @@ export default defineConfig({
     maxWorkers: workers,
     setupFiles: ["test/support/file-cpu.ts"],
     reporters: ["default", "./test/support/slowest-files.ts"],
+    sequence: { sequencer: LongestFirst },
     // One scratch folder per run for the tarball install that test files share (test/support/packed-install.ts).
     globalSetup: ["test/support/pack-share.ts"],
   },

@@ -1,9 +1,12 @@
 // The layering of docs/explanation/architecture.md as data, checked against the import graph of every
 // hand-written source (static, type-only and dynamic imports; read from the text, nothing is loaded),
 // and no import cycle among those files.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { type ImportEdge, importCycles, importsOf, sourceFiles } from "./support/import-graph.ts";
+import { LONGEST_FILES } from "./support/longest-first.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const ALL_DIRS = [
@@ -175,5 +178,12 @@ describe("import cycles", () => {
       ...importsOf(ROOT, "lib/d.ts", 'import { a } from "./a.ts";'),
     ];
     expect(importCycles(edges)).toEqual([["lib/a.ts", "lib/b.ts", "lib/c.ts"]]);
+  });
+});
+
+describe("the test run's order", () => {
+  it("names only test files that exist (test/support/longest-first.ts)", () => {
+    const root = fileURLToPath(new URL("..", import.meta.url));
+    expect(LONGEST_FILES.filter((file) => !existsSync(join(root, file)))).toEqual([]);
   });
 });

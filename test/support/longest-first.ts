@@ -1,0 +1,35 @@
+// The order test files start in: longest first, so that no long file starts near the end and holds
+// the run open while the other workers sit idle. vitest orders by the durations of earlier runs when
+// it has them (node_modules/.vite/vitest); on a fresh clone (CI) it has none and starts larger files
+// first, which put the two longest files (small files that wait on npm and tsc) last. The list holds
+// the files that took longest in CI (its slowest-files summary); a stale list costs minutes, never a
+// result.
+import { relative } from "node:path";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
+
+export const LONGEST_FILES = [
+  "test/docs-follow.test.ts",
+  "test/ship-pack.test.ts",
+  "test/conformance-deep.test.ts",
+  "test/conformance-seed-only.test.ts",
+  "test/conformance-fake-target.test.ts",
+  "test/generator-github.test.ts",
+  "test/generator-compile.test.ts",
+  "test/generator-zod-mini.test.ts",
+  "test/conformance-reference.test.ts",
+  "test/frontend-browser.test.ts",
+  "test/certify-image.test.ts",
+  "test/conformance-seed-only-b.test.ts",
+];
+
+export default class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const root = this.ctx.config.root;
+    const rank = (spec: TestSpecification) => {
+      const at = LONGEST_FILES.indexOf(relative(root, spec.moduleId));
+      return at === -1 ? LONGEST_FILES.length : at;
+    };
+    return sorted.sort((a, b) => rank(a) - rank(b));
+  }
+}
