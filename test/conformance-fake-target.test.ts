@@ -12,8 +12,8 @@ import { runSuite } from "../conformance/run/runner.ts";
 import { signRequest } from "../runtime/http/hmac.ts";
 import { DEEP_CHECK_IDS } from "./support/deep-checks.ts";
 import { type FakeFault, type FakeTarget, fakeTargetConfig, startFakeTarget } from "./support/fake-target.ts";
-import { SEED_ONLY_FAULT_CHECKS, SEED_ONLY_SHOULD_FAULT_CHECKS } from "./support/seed-only-target.ts";
 import { SEED_CHAIN_FAULT_CHECKS } from "./support/seed-only-chain-target.ts";
+import { SEED_ONLY_FAULT_CHECKS, SEED_ONLY_SHOULD_FAULT_CHECKS } from "./support/seed-only-target.ts";
 import { SEED_ONLY_B_FAULT_CHECKS } from "./support/seed-only-target-b.ts";
 
 const started: FakeTarget[] = [];

@@ -23,10 +23,14 @@ const DEPOSIT_CHECKS = ["lifecycle.seed-deposit-confirmation", "lifecycle.seed-d
 const operations = await loadGeneratedOperations();
 /** What each failure says: the break itself, not some other symptom. */
 const SAYS: Record<SeedChainFault, RegExp> = {
-  "credits-before-confirmations": /^operation 1 showed balance 10000000000000000 \(was 0\) with [1-4] of 5 confirmations/,
-  "never-credits": /^operation 1's balance stayed 0 up to head \d+, 3000 ms past the deposit's 5 confirmations .*never reached it$/,
-  "credits-twice": /^operation 1's balance went from 0 to 20000000000000000: a rise of 20000000000000000 base units, not the deposit of 0\.01/,
-  "holds-for-approval": /^certify approved nothing, .* still not in operation 1's balance \(0\); on_hold rose by it \(0 → 10000000000000000\)/,
+  "credits-before-confirmations":
+    /^operation 1 showed balance 10000000000000000 \(was 0\) with [1-4] of 5 confirmations/,
+  "never-credits":
+    /^operation 1's balance stayed 0 up to head \d+, 3000 ms past the deposit's 5 confirmations .*never reached it$/,
+  "credits-twice":
+    /^operation 1's balance went from 0 to 20000000000000000: a rise of 20000000000000000 base units, not the deposit of 0\.01/,
+  "holds-for-approval":
+    /^certify approved nothing, .* still not in operation 1's balance \(0\); on_hold rose by it \(0 → 10000000000000000\)/,
 };
 let chain: EmbeddedChain;
 /** One funded key per run, so runs side by side never draw the same nonce. */
@@ -71,7 +75,8 @@ async function certifyDeposits(faults: SeedChainFault[], faucet = true): Promise
       options: { level: "seed", timeoutMs: 3_000, concurrency: 2, only: ["lifecycle"] },
       operations,
     });
-    if (result.kind !== "completed") throw new Error(`the preflight stopped the run: ${result.failure.lines.join(" ")}`);
+    if (result.kind !== "completed")
+      throw new Error(`the preflight stopped the run: ${result.failure.lines.join(" ")}`);
     return result.report;
   } finally {
     await t.close();
@@ -108,7 +113,9 @@ describe("deposits at --level seed, against deployment C (chain-backed, written 
     const report = await certifyDeposits([], false);
     for (const c of report.checks) {
       expect([c.id, c.status, c.severity, c.needs]).toEqual([c.id, "skipped", "SHOULD", "--faucet-private-key"]);
-      expect(c.message).toMatch(/pass --faucet-private-key \(a MUST at --level seed only when --faucet-private-key is given\)$/);
+      expect(c.message).toMatch(
+        /pass --faucet-private-key \(a MUST at --level seed only when --faucet-private-key is given\)$/,
+      );
     }
     expect(report.summary.must.skipped).toBe(0);
     const t = {
@@ -118,7 +125,11 @@ describe("deposits at --level seed, against deployment C (chain-backed, written 
       admin: { apiKey: "k", apiSecret: "s" },
       rpcApiKey: "r",
     };
-    const without = planRun(CATALOG, { ...t, fixtureIds: { walletId: "w", assetId: "a" } }, { level: "seed", timeoutMs: 1, concurrency: 1 });
+    const without = planRun(
+      CATALOG,
+      { ...t, fixtureIds: { walletId: "w", assetId: "a" } },
+      { level: "seed", timeoutMs: 1, concurrency: 1 },
+    );
     const need = without.needs.find((n) => n.needs === "--faucet-private-key");
     expect(need).toEqual({ needs: "--faucet-private-key", prerequisite: "faucet", must: [], should: DEPOSIT_CHECKS });
     const withKey = planRun(

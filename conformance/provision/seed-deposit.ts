@@ -144,7 +144,10 @@ async function expectNativeCoinOfTheNode(suite: Suite, entry: Json | undefined):
     inapplicable(`operation 1 shows the asset as a token (contract_address ${asset.contract_address})`);
   if (network.is_evm === false) inapplicable("operation 1 shows the asset's network with is_evm false");
   if (typeof network.chain_id === "number") {
-    const node = await suite.rpc().resultHttp("eth_chainId").catch(() => undefined);
+    const node = await suite
+      .rpc()
+      .resultHttp("eth_chainId")
+      .catch(() => undefined);
     if (typeof node === "string" && /^0x[0-9a-f]+$/i.test(node) && Number(BigInt(node)) !== network.chain_id)
       inapplicable(`the asset's network has chain_id ${network.chain_id}, the node access ${Number(BigInt(node))}`);
   }

@@ -108,7 +108,10 @@ export async function runSuite(input: RunInput): Promise<RunResult> {
       finishedAt: new Date(),
       results,
       // A check that is a MUST only with an input the run lacks is no MUST left out either.
-      notSelected: selection.notSelected.map((c) => ({ ...c, severity: severityIn(c, suite.level, target, suite.supply) })),
+      notSelected: selection.notSelected.map((c) => ({
+        ...c,
+        severity: severityIn(c, suite.level, target, suite.supply),
+      })),
       preflight: checked.steps,
       redactor,
       interrupted: stop.signal.aborted ? String(stop.signal.reason) : null,

@@ -33,14 +33,20 @@ const needed = (d: SeedDepositFixture) => d.confirmationBlocks ?? 1;
 
 /** Facts every deposit check reports: where the deposit went and how its confirmations were counted. */
 function depositFacts(ctx: CheckContext, d: SeedDepositFixture): void {
-  ctx.fact("deposit", `${d.amount} to ${d.address} (getDepositAddress, ${d.addressForm}), tx ${d.txHash} in block ${d.txBlock}`);
+  ctx.fact(
+    "deposit",
+    `${d.amount} to ${d.address} (getDepositAddress, ${d.addressForm}), tx ${d.txHash} in block ${d.txBlock}`,
+  );
   ctx.fact(
     "confirmations",
     d.confirmationBlocks !== undefined
       ? `${d.confirmationBlocks} (network.confirmation_blocks of operation 1's answer)`
       : "the deployment shows no network.confirmation_blocks: judged against 1, the transaction's own block",
   );
-  ctx.fact("reads", `operation 1 read ${d.observations.length} times, heads ${d.observations[0]?.head}-${d.observations.at(-1)?.head}`);
+  ctx.fact(
+    "reads",
+    `operation 1 read ${d.observations.length} times, heads ${d.observations[0]?.head}-${d.observations.at(-1)?.head}`,
+  );
 }
 
 export const seedDepositConfirmation: Check = {
@@ -50,7 +56,8 @@ export const seedDepositConfirmation: Check = {
   title:
     "A deposit to the address of getDepositAddress leaves operation 1's balance unchanged until the network's confirmations, then raises it by the deposit",
   severity: "MUST",
-  seedRef: "§3 deposit rule 2; §4 (getDepositAddress returns the deposit address; operation 1); §2.4 confirmation_blocks",
+  seedRef:
+    "§3 deposit rule 2; §4 (getDepositAddress returns the deposit address; operation 1); §2.4 confirmation_blocks",
   level: "seed",
   requires: ["faucet"],
   awaits: ["seed-deposit"],
@@ -110,7 +117,8 @@ export const seedDepositNoApproval: Check = {
         `certify approved nothing, and ${d.graceMs} ms past its ${needed(d)} confirmations the deposit of ${d.amount} was still not in operation 1's balance (${d.before.balance})${held ? `; ${held}` : ""}: a deposit never requires an approval`,
         last?.evidence,
       );
-    if (held) fail(`the deposit reached the balance, but ${held}: a deposit never requires an approval`, last?.evidence);
+    if (held)
+      fail(`the deposit reached the balance, but ${held}: a deposit never requires an approval`, last?.evidence);
   },
 };
 
