@@ -105,11 +105,13 @@ export const SUPPLY: Record<Prerequisite, SupplyRule> = {
     given: (t) => !!t.faucetPrivateKey,
   },
   deposit: { flag: "--faucet-private-key", creatable: true, what: "deposit", from: { create: ["faucet", "asset"] } },
+  // Never made without the key, at any level (so no "or --level full"); when the run creates fixtures,
+  // its provider deposits to a wallet of its own, which needs nothing more than creating the asset.
   "seed-deposit": {
     flag: "--faucet-private-key",
-    creatable: true,
+    creatable: false,
     what: "deposit through the node access",
-    from: { given: ["faucet", "asset"], create: ["faucet"] },
+    from: { given: ["faucet", "asset"] },
   },
   "withdrawal-executed": {
     flag: "--faucet-private-key",
