@@ -12,6 +12,7 @@ import { runSuite } from "../conformance/run/runner.ts";
 import { signRequest } from "../runtime/http/hmac.ts";
 import { DEEP_CHECK_IDS } from "./support/deep-checks.ts";
 import { type FakeFault, type FakeTarget, fakeTargetConfig, startFakeTarget } from "./support/fake-target.ts";
+import { SEED_CHAIN_FAULT_CHECKS } from "./support/seed-only-chain-target.ts";
 import { SEED_ONLY_FAULT_CHECKS, SEED_ONLY_SHOULD_FAULT_CHECKS } from "./support/seed-only-target.ts";
 import { SEED_ONLY_B_FAULT_CHECKS } from "./support/seed-only-target-b.ts";
 
@@ -301,11 +302,16 @@ describe.concurrent("each fault is detected by the check for its rule", () => {
 
 describe("fault coverage", () => {
   it("every check that the fake can exercise has at least one fault", () => {
-    // Faults of the independent seed-only deployments (test/conformance-seed-only*.test.ts) count too.
+    // Faults of the independent seed-only deployments (test/conformance-seed-only*.test.ts and the
+    // chain-backed one of test/conformance-seed-deposits.test.ts) count too.
     const covered = new Set(
-      [...FAULTS, ...SEED_ONLY_FAULT_CHECKS, ...SEED_ONLY_SHOULD_FAULT_CHECKS, ...SEED_ONLY_B_FAULT_CHECKS].map(
-        ([, id]) => id,
-      ),
+      [
+        ...FAULTS,
+        ...SEED_ONLY_FAULT_CHECKS,
+        ...SEED_ONLY_SHOULD_FAULT_CHECKS,
+        ...SEED_ONLY_B_FAULT_CHECKS,
+        ...SEED_CHAIN_FAULT_CHECKS,
+      ].map(([, id]) => id),
     );
     // The chain-driven lifecycle checks need a funded chain; their faults run against the reference.
     const needsChain = new Set([

@@ -159,7 +159,8 @@ export const CERTIFY_OPTIONS = {
     env: "CUSTODY_FAUCET_PRIVATE_KEY",
     secret: true,
     section: "deposits (lifecycle and money checks)",
-    description: "a funded chain key",
+    description:
+      "a funded chain key; it sends 0.01 of the native coin to the deposit address, at --level seed too (the two seed-level deposit checks are MUSTs only with it)",
   },
   "solana-rpc-url": {
     type: "string",

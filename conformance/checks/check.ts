@@ -15,6 +15,12 @@ export interface Check extends CheckIdentity {
    * without them. An inner list is satisfied by any one of its members. certify --plan reads this.
    */
   skipsWithout?: Array<Prerequisite | Prerequisite[]>;
+  /**
+   * At --level seed, a MUST only when this prerequisite can be had (its flag given): without it the
+   * check is skipped naming the flag and counts as a SHOULD, so the verdict does not wait for it.
+   * The plan (plan.ts) and the runner decide it with `severityIn`.
+   */
+  mustOnlyWith?: Prerequisite;
   /** Ids of checks that must have finished first (ordering, e.g. delete after resend). */
   after?: string[];
   /** More such ids at --level seed only, where the check shares a given record with them. */

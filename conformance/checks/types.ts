@@ -82,6 +82,7 @@ export type Prerequisite =
   | "scoped-key" // an API key limited to balances:read
   | "faucet" // a funded chain key to send deposits
   | "deposit" // a deposit made and watched to confirmation
+  | "seed-deposit" // a deposit to the address of getDepositAddress in the seed's form, operation 1 read each block
   | "withdrawal-executed" // a withdrawal driven to a terminal state
   | "sol-asset" // the wallet's Solana native asset and its deposit address
   | "sol-deposit" // a SOL deposit made through the Solana RPC and watched to confirmation

@@ -22,3 +22,13 @@ export function balanceOf(record: unknown): string | undefined {
     if (typeof r[key] === "string") return r[key] as string;
   return undefined;
 }
+
+/** The native coin of an EVM network counts in wei (18 decimals). */
+export const NATIVE_DECIMALS = 18;
+
+/** Two balance strings of one amount ("1.50" and "1.5"); compared as text when either is not a decimal. */
+export function sameAmount(a: string, b: string): boolean {
+  const x = decimalToUnits(a, NATIVE_DECIMALS + 60);
+  const y = decimalToUnits(b, NATIVE_DECIMALS + 60);
+  return x !== undefined && y !== undefined ? x === y : a === b;
+}

@@ -2,6 +2,7 @@ import { expectSuccess } from "../checks/expect.ts";
 import { fail, skip } from "../checks/outcome.ts";
 import { balanceOf, decimalToUnits } from "../checks/units.ts";
 import { pollUntil, type Suite } from "../run/context.ts";
+import { missing } from "../run/supply.ts";
 import { sendNativeTransfer } from "../transport/deposit-sender.ts";
 import { depositEvent } from "../transport/receiver.ts";
 import type { BalanceObservation, DepositFixture } from "./registry.ts";
@@ -15,6 +16,7 @@ const OBSERVE_EVERY_MS = 150;
  * until the balance shows the deposit (and deposit.confirmed arrived, when webhooks are watched).
  */
 export async function provideDeposit(suite: Suite): Promise<DepositFixture> {
+  drivenOnlyWhenCreating(suite);
   const faucet = await suite.fixtures.need("faucet");
   const asset = await suite.fixtures.need("asset");
   if (!asset.address) skip("no deposit address to send to");
@@ -63,6 +65,11 @@ export async function provideDeposit(suite: Suite): Promise<DepositFixture> {
   );
   if (fixture.reflected) await recordFinalBalances(suite, fixture, asset.walletId, asset.assetId);
   return fixture;
+}
+
+/** The full level's deposits go to records the run creates; at seed level only the seed-deposit fixture sends one. */
+export function drivenOnlyWhenCreating(suite: Suite): void {
+  if (suite.supply === "given") missing("deposit", suite.supply, "deposits are driven only when fixtures are created");
 }
 
 /** Reads the balance, then the chain head: if the head is still short of confirmation, so was the server's. */

@@ -7,6 +7,7 @@ import { provideFaucet, provideScopedKey, provideViewerKey } from "./keys.ts";
 import { provideMoneyFunds } from "./money.ts";
 import { provideOtherTenant } from "./other-tenant.ts";
 import { FixtureRegistry, type Providers } from "./registry.ts";
+import { provideSeedDeposit } from "./seed-deposit.ts";
 import { provideSolAsset, provideSolDeposit } from "./solana.ts";
 import { provideWallet } from "./wallet.ts";
 import { provideWebhook } from "./webhook.ts";
@@ -28,6 +29,7 @@ export const PROVIDERS: Providers<Suite> = {
   "scoped-key": provideScopedKey,
   faucet: provideFaucet,
   deposit: provideDeposit,
+  "seed-deposit": provideSeedDeposit,
   "withdrawal-executed": provideExecutedWithdrawal,
   "sol-asset": provideSolAsset,
   "sol-deposit": provideSolDeposit,

@@ -4,7 +4,7 @@ import { balanceOf, decimalToUnits } from "../checks/units.ts";
 import { pollUntil, type Suite } from "../run/context.ts";
 import { sendNativeTransfer } from "../transport/deposit-sender.ts";
 import { attachNativeAsset } from "./asset.ts";
-import { DEPOSIT_AMOUNT, waitForReceiptBlock } from "./deposit.ts";
+import { DEPOSIT_AMOUNT, drivenOnlyWhenCreating, waitForReceiptBlock } from "./deposit.ts";
 import type { MoneyFundsFixture } from "./registry.ts";
 import { createWalletAndWait } from "./wallet.ts";
 
@@ -14,6 +14,7 @@ import { createWalletAndWait } from "./wallet.ts";
  * of one never show in the balances and withdrawal lists the other reads.
  */
 export async function provideMoneyFunds(suite: Suite): Promise<MoneyFundsFixture> {
+  drivenOnlyWhenCreating(suite);
   const faucet = await suite.fixtures.need("faucet");
   const wallet = await createWalletAndWait(suite, suite.marker.name("money-wallet"));
   const asset = await attachNativeAsset(suite, wallet.walletId);

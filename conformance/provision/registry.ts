@@ -74,6 +74,42 @@ export interface DepositFixture {
   finalEvidence?: Evidence;
 }
 
+/** One read of operation 1 while the seed-level deposit confirms: the asset's entry, then the chain head. */
+export interface SeedBalanceRead {
+  atMs: number;
+  /** The entry's balance (seed 2.2 balance, else total_balance or available_balance); "0" when the asset is not listed. */
+  balance: string;
+  onHold?: string;
+  available?: string;
+  /** Whether operation 1 listed the asset at all. */
+  listed: boolean;
+  /** Chain head read right after operation 1 answered. */
+  head: number;
+  evidence: Evidence;
+}
+
+/** The seed-level deposit: where it went, how it confirms, and operation 1 before it and at every block after. */
+export interface SeedDepositFixture {
+  walletId: string;
+  assetId: string;
+  address: string;
+  /** How getDepositAddress was asked (the path alone, or with ?asset_id=). */
+  addressForm: string;
+  txHash: string;
+  txBlock: number;
+  amount: string;
+  /** The deposit in base units (wei). */
+  amountUnits: bigint;
+  /** network.confirmation_blocks as the deployment shows it (seed 2.4), when it does. */
+  confirmationBlocks?: number;
+  /** The head at which the deposit has its confirmations (txBlock + confirmation_blocks - 1). */
+  confirmedHead: number;
+  /** How long after that head was seen the balance was still watched. */
+  graceMs: number;
+  before: SeedBalanceRead;
+  observations: SeedBalanceRead[];
+}
+
 export interface WithdrawalFixture {
   id: string;
   idempotencyKey: string;
@@ -167,6 +203,7 @@ export interface FixtureValues {
   "scoped-key": Credentials;
   faucet: string;
   deposit: DepositFixture;
+  "seed-deposit": SeedDepositFixture;
   "withdrawal-executed": WithdrawalFixture;
   "sol-asset": SolAssetFixture;
   "sol-deposit": SolDepositFixture;

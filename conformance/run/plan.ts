@@ -50,13 +50,15 @@ export function planRun(catalog: readonly Check[], target: Target, options: RunO
     return {
       id: check.id,
       group: check.group,
-      severity: check.severity,
+      severity: severityIn(check, options.level, target, supply),
       runs: unmet === undefined,
       ...(unmet ? { unmet } : {}),
     };
   });
   const must = checks.filter((c) => c.severity === "MUST");
-  const notSelectedMust = selection.notSelected.filter((c) => c.severity === "MUST").length;
+  const notSelectedMust = selection.notSelected.filter(
+    (c) => severityIn(c, options.level, target, supply) === "MUST",
+  ).length;
   return {
     level: options.level,
     supply,
@@ -70,6 +72,16 @@ export function planRun(catalog: readonly Check[], target: Target, options: RunO
     },
     needs: needsOfPlan(checks),
   };
+}
+
+/**
+ * The check's severity in a run: its own, except at --level seed for a check that is a MUST only with
+ * an input (`mustOnlyWith`, e.g. --faucet-private-key) the run does not have: a SHOULD then, so its
+ * skip names the flag without holding the verdict back.
+ */
+export function severityIn(check: Check, level: Level, target: Target, mode: SupplyMode): Severity {
+  if (level !== "seed" || !check.mustOnlyWith) return check.severity;
+  return unmetPrerequisite(check.mustOnlyWith, target, mode) ? "SHOULD" : check.severity;
 }
 
 /** The first prerequisite of the check that cannot be had, or undefined when it will run. */

@@ -19,6 +19,7 @@ import { CheckContext, Suite } from "./context.ts";
 import { selectChecks } from "./levels.ts";
 import { runBoundMs } from "./marker.ts";
 import type { OperationInfo } from "./operations.ts";
+import { severityIn } from "./plan.ts";
 import { type PreflightFailure, type PreflightResult, preflight } from "./preflight.ts";
 import { onProgress } from "./progress.ts";
 import { Slots } from "./slots.ts";
@@ -106,7 +107,11 @@ export async function runSuite(input: RunInput): Promise<RunResult> {
       startedAt,
       finishedAt: new Date(),
       results,
-      notSelected: selection.notSelected,
+      // A check that is a MUST only with an input the run lacks is no MUST left out either.
+      notSelected: selection.notSelected.map((c) => ({
+        ...c,
+        severity: severityIn(c, suite.level, target, suite.supply),
+      })),
       preflight: checked.steps,
       redactor,
       interrupted: stop.signal.aborted ? String(stop.signal.reason) : null,
@@ -354,6 +359,13 @@ function delay(ms: number): Promise<undefined> {
   return new Promise((resolve) => setTimeout(() => resolve(undefined), ms).unref());
 }
 
+/** Said of a check that is a MUST only with an input this run lacks (severityIn). */
+function optInNote(check: Check, result: CheckResult): string {
+  return result.severity !== check.severity && result.status === "skipped"
+    ? ` (a MUST at --level seed only when ${result.needs ?? "that input"} is given)`
+    : "";
+}
+
 function toResult(
   suite: Suite,
   check: Check,
@@ -367,7 +379,7 @@ function toResult(
     id: check.id,
     group: check.group,
     title: check.title,
-    severity: check.severity,
+    severity: severityIn(check, suite.level, suite.config, suite.supply),
     seedRef: check.seedRef,
     level: check.level,
     status: outcome.status,
@@ -380,7 +392,7 @@ function toResult(
     result.skipKind = outcome.kind ?? (outcome.needs ? "input" : "inapplicable");
     if (outcome.needs) result.needs = outcome.needs;
   }
-  if (outcome.message !== undefined) result.message = r.text(outcome.message);
+  if (outcome.message !== undefined) result.message = r.text(outcome.message + optInNote(check, result));
   if (outcome.status === "failed" && outcome.evidence) result.evidence = r.value(outcome.evidence);
   if (Object.keys(facts).length > 0) result.facts = r.value(facts);
   return result;

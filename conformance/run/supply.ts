@@ -96,14 +96,23 @@ export const SUPPLY: Record<Prerequisite, SupplyRule> = {
     given: (t) => !!t.scoped,
     from: { create: ["workspace"] },
   },
-  // Deposits are driven only when the run creates fixtures.
+  // The key is given in every mode; the full-level deposit is driven only when the run creates fixtures,
+  // the seed-level one also to --wallet-id/--asset-id at seed level.
   faucet: {
     flag: "--faucet-private-key",
     creatable: false,
     what: "funded chain key",
-    given: (t, mode) => mode === "create" && !!t.faucetPrivateKey,
+    given: (t) => !!t.faucetPrivateKey,
   },
   deposit: { flag: "--faucet-private-key", creatable: true, what: "deposit", from: { create: ["faucet", "asset"] } },
+  // Never made without the key, at any level (so no "or --level full"); when the run creates fixtures,
+  // its provider deposits to a wallet of its own, which needs nothing more than creating the asset.
+  "seed-deposit": {
+    flag: "--faucet-private-key",
+    creatable: false,
+    what: "deposit through the node access",
+    from: { given: ["faucet", "asset"] },
+  },
   "withdrawal-executed": {
     flag: "--faucet-private-key",
     creatable: true,

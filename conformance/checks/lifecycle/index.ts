@@ -4,6 +4,7 @@
 // so their waits overlap with the other groups.
 import type { Check } from "../check.ts";
 import { balanceMatchesChain, depositAddress, depositConfirmation, depositDetected } from "./deposits.ts";
+import { seedDepositConfirmation, seedDepositNoApproval } from "./seed-deposits.ts";
 import { transactionsExport } from "./transactions-export.ts";
 import { walletCreatedEvent, walletCreation } from "./wallet-creation.ts";
 import { walletToWallet, withdrawalIdempotency, withdrawalReceipt } from "./withdrawals.ts";
@@ -15,6 +16,8 @@ export const lifecycleChecks: Check[] = [
   depositDetected,
   depositConfirmation,
   balanceMatchesChain,
+  seedDepositConfirmation,
+  seedDepositNoApproval,
   withdrawalIdempotency,
   withdrawalReceipt,
   walletToWallet,
