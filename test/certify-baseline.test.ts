@@ -10,6 +10,7 @@ import { freePort } from "../cli/mock.ts";
 import { failureKey, parseBaseline } from "../conformance/report/baseline.ts";
 import type { Report } from "../conformance/report/model.ts";
 import { loadGeneratedOperations, type OperationInfo } from "../conformance/run/operations.ts";
+import { seedLevelFlags } from "./support/seed-only-flags.ts";
 import { type SeedOnlyFault, startSeedOnlyTarget } from "./support/seed-only-target.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "custody-baseline-"));
@@ -28,59 +29,7 @@ async function certify(
   const files = { json: join(dir, "r.json"), junit: join(dir, "r.xml"), html: join(dir, "r.html") };
   try {
     const code = await run(
-      [
-        "--base-url",
-        t.baseUrl,
-        "--rpc-url",
-        t.rpcUrl,
-        "--api-key",
-        t.owner.apiKey,
-        "--api-secret",
-        t.owner.apiSecret,
-        "--rpc-api-key",
-        t.rpcApiKey,
-        "--level",
-        "seed",
-        "--workspace-id",
-        t.workspaceId,
-        "--wallet-id",
-        t.walletId,
-        "--asset-id",
-        t.assetId,
-        "--withdrawal-id",
-        t.withdrawalId,
-        "--webhook-id",
-        t.webhookId,
-        "--delivery-id",
-        t.deliveryId,
-        "--webhook-receiver-url",
-        `http://127.0.0.1:${port}`,
-        "--viewer-api-key",
-        t.viewer.apiKey,
-        "--viewer-api-secret",
-        t.viewer.apiSecret,
-        "--scoped-api-key",
-        t.scoped.apiKey,
-        "--scoped-api-secret",
-        t.scoped.apiSecret,
-        "--other-api-key",
-        t.other.apiKey,
-        "--other-api-secret",
-        t.other.apiSecret,
-        "--other-workspace-id",
-        t.otherWorkspaceId,
-        "--timeout-ms",
-        "6000",
-        "--no-color",
-        "--quiet",
-        "--json",
-        files.json,
-        "--junit",
-        files.junit,
-        "--html",
-        files.html,
-        ...extra,
-      ],
+      [...seedLevelFlags(t, port, 6000), "--json", files.json, "--junit", files.junit, "--html", files.html, ...extra],
       { env: {}, operations, signals: false, stdout: (s) => (out.text += s), stderr: (s) => (out.text += s) },
     );
     const read = (f: string) => readFileSync(f, "utf8");

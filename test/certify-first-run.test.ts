@@ -15,6 +15,7 @@ import type { OperationInfo } from "../conformance/run/operations.ts";
 import { loadGeneratedOperations } from "../conformance/run/operations.ts";
 import { RECEIVER_UNREACHED } from "../conformance/run/supply.ts";
 import { main as actionStep } from "../scripts/certify-action.ts";
+import { fixtureFlags } from "./support/seed-only-flags.ts";
 import { type SeedOnlyTarget, startSeedOnlyTarget } from "./support/seed-only-target.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "custody-first-run-"));
@@ -108,25 +109,7 @@ describe("a first CI run, followed to the letter", () => {
     timeout: 120_000,
   }, async () => {
     const cwd = join(dir, "fixtures");
-    const fixtures = [
-      "--workspace-id",
-      t.workspaceId,
-      "--wallet-id",
-      t.walletId,
-      "--asset-id",
-      t.assetId,
-      "--withdrawal-id",
-      t.withdrawalId,
-      "--webhook-id",
-      t.webhookId,
-      "--delivery-id",
-      t.deliveryId,
-      "--webhook-receiver-url",
-      receiverUrl,
-      "--restricted-keys",
-      "--other-workspace-id",
-      t.otherWorkspaceId,
-    ];
+    const fixtures = [...fixtureFlags(t, receiverUrl), "--restricted-keys"];
     await init(["--ci", "github", "--base-url", t.baseUrl, "--rpc-url", t.rpcUrl, ...fixtures], {
       cwd,
       stdout: () => undefined,

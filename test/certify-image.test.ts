@@ -14,6 +14,7 @@ import { run as init } from "../cli/init.ts";
 import { freePort } from "../cli/mock.ts";
 import type { Report } from "../conformance/report/model.ts";
 import { packedInstall } from "./support/packed-install.ts";
+import { fixtureFlags } from "./support/seed-only-flags.ts";
 import { startSeedOnlyTarget } from "./support/seed-only-target.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -46,25 +47,7 @@ describe("the certify image", () => {
     const t = await startSeedOnlyTarget(`http://127.0.0.1:${receiverPort}/hooks`);
     try {
       const config = join(work, "config");
-      const fixtures = [
-        "--workspace-id",
-        t.workspaceId,
-        "--wallet-id",
-        t.walletId,
-        "--asset-id",
-        t.assetId,
-        "--withdrawal-id",
-        t.withdrawalId,
-        "--webhook-id",
-        t.webhookId,
-        "--delivery-id",
-        t.deliveryId,
-        "--webhook-receiver-url",
-        `http://127.0.0.1:${receiverPort}`,
-        "--restricted-keys",
-        "--other-workspace-id",
-        t.otherWorkspaceId,
-      ];
+      const fixtures = [...fixtureFlags(t, `http://127.0.0.1:${receiverPort}`), "--restricted-keys"];
       await init(["--base-url", t.baseUrl, "--rpc-url", t.rpcUrl, ...fixtures], {
         cwd: config,
         stdout: () => undefined,

@@ -14,6 +14,7 @@ import type { Report } from "../conformance/report/model.ts";
 import type { Target } from "../conformance/run/config.ts";
 import { loadGeneratedOperations } from "../conformance/run/operations.ts";
 import { runSuite } from "../conformance/run/runner.ts";
+import { seedLevelFlags } from "./support/seed-only-flags.ts";
 import {
   SEED_ONLY_B_FAULT_CHECKS,
   type SeedOnlyBFault,
@@ -32,54 +33,7 @@ async function startB(faults: SeedOnlyBFault[] = []): Promise<{ t: SeedOnlyTarge
 }
 
 function seedFlags(t: SeedOnlyTargetB, port: number): string[] {
-  return [
-    "--base-url",
-    t.baseUrl,
-    "--rpc-url",
-    t.rpcUrl,
-    "--api-key",
-    t.owner.apiKey,
-    "--api-secret",
-    t.owner.apiSecret,
-    "--rpc-api-key",
-    t.rpcApiKey,
-    "--level",
-    "seed",
-    "--workspace-id",
-    t.workspaceId,
-    "--wallet-id",
-    t.walletId,
-    "--asset-id",
-    t.assetId,
-    "--withdrawal-id",
-    t.withdrawalId,
-    "--webhook-id",
-    t.webhookId,
-    "--delivery-id",
-    t.deliveryId,
-    "--viewer-api-key",
-    t.viewer.apiKey,
-    "--viewer-api-secret",
-    t.viewer.apiSecret,
-    "--scoped-api-key",
-    t.scoped.apiKey,
-    "--scoped-api-secret",
-    t.scoped.apiSecret,
-    "--other-api-key",
-    t.other.apiKey,
-    "--other-api-secret",
-    t.other.apiSecret,
-    "--other-workspace-id",
-    t.otherWorkspaceId,
-    "--webhook-receiver-url",
-    `http://127.0.0.1:${port}`,
-    "--webhook-listen",
-    `127.0.0.1:${port}`,
-    "--timeout-ms",
-    "8000",
-    "--no-color",
-    "--quiet",
-  ];
+  return seedLevelFlags(t, port, 8000);
 }
 
 async function certifyB(

@@ -10,6 +10,7 @@ import { freePort } from "../cli/mock.ts";
 import { CATALOG } from "../conformance/checks/catalog.ts";
 import type { Report } from "../conformance/report/model.ts";
 import { loadGeneratedOperations } from "../conformance/run/operations.ts";
+import { seedLevelFlags } from "./support/seed-only-flags.ts";
 import {
   SEED_ONLY_FAULT_CHECKS,
   SEED_ONLY_SHOULD_FAULT_CHECKS,
@@ -41,60 +42,12 @@ async function certifySeedOnly(
   const json = join(dir, `${faults.join("+") || "clean"}-${port}.json`);
   let out = "";
   try {
-    const code = await run(
-      [
-        "--base-url",
-        t.baseUrl,
-        "--rpc-url",
-        t.rpcUrl,
-        "--api-key",
-        t.owner.apiKey,
-        "--api-secret",
-        t.owner.apiSecret,
-        "--rpc-api-key",
-        t.rpcApiKey,
-        "--level",
-        "seed",
-        "--workspace-id",
-        t.workspaceId,
-        "--wallet-id",
-        t.walletId,
-        "--asset-id",
-        t.assetId,
-        "--withdrawal-id",
-        t.withdrawalId,
-        "--webhook-id",
-        t.webhookId,
-        "--delivery-id",
-        t.deliveryId,
-        "--viewer-api-key",
-        t.viewer.apiKey,
-        "--viewer-api-secret",
-        t.viewer.apiSecret,
-        "--scoped-api-key",
-        t.scoped.apiKey,
-        "--scoped-api-secret",
-        t.scoped.apiSecret,
-        "--other-api-key",
-        t.other.apiKey,
-        "--other-api-secret",
-        t.other.apiSecret,
-        "--other-workspace-id",
-        t.otherWorkspaceId,
-        "--webhook-receiver-url",
-        receiverUrl,
-        "--webhook-listen",
-        `127.0.0.1:${port}`,
-        "--timeout-ms",
-        "8000",
-        "--json",
-        json,
-        "--no-color",
-        "--quiet",
-        ...extra,
-      ],
-      { env: {}, operations: await loadGeneratedOperations(), stdout: (s) => (out += s), stderr: (s) => (out += s) },
-    );
+    const code = await run([...seedLevelFlags(t, port, 8000), "--json", json, ...extra], {
+      env: {},
+      operations: await loadGeneratedOperations(),
+      stdout: (s) => (out += s),
+      stderr: (s) => (out += s),
+    });
     if (code === 2) throw new Error(`the run stopped: ${out}`);
     return { code, out, report: JSON.parse(readFileSync(json, "utf8")) as Report };
   } finally {
