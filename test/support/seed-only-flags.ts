@@ -8,6 +8,7 @@ export interface SeedOnlyDeployment {
   owner: { apiKey: string; apiSecret: string };
   viewer: { apiKey: string; apiSecret: string };
   scoped: { apiKey: string; apiSecret: string };
+  /** The owner key of a second workspace, which owns none of the records here. */
   other: { apiKey: string; apiSecret: string };
   otherWorkspaceId: string;
   rpcApiKey: string;

@@ -33,6 +33,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
+import type { SeedOnlyDeployment } from "./seed-only-flags.ts";
 
 /** Each fault, the check that must catch it, and the seed statement (spec/trace.yaml) it breaks. */
 export const SEED_ONLY_B_FAULT_CHECKS = [
@@ -65,23 +66,8 @@ export const SEED_ONLY_B_FAULT_CHECKS = [
 
 export type SeedOnlyBFault = (typeof SEED_ONLY_B_FAULT_CHECKS)[number][0];
 
-export interface SeedOnlyTargetB {
-  baseUrl: string;
-  rpcUrl: string;
+export interface SeedOnlyTargetB extends SeedOnlyDeployment {
   wsUrl: string;
-  owner: { apiKey: string; apiSecret: string };
-  viewer: { apiKey: string; apiSecret: string };
-  scoped: { apiKey: string; apiSecret: string };
-  /** The owner key of a second workspace, which owns none of the records here. */
-  other: { apiKey: string; apiSecret: string };
-  otherWorkspaceId: string;
-  rpcApiKey: string;
-  workspaceId: string;
-  walletId: string;
-  assetId: string;
-  withdrawalId: string;
-  webhookId: string;
-  deliveryId: string;
   /** Bytes of operation 4's answer for the wallet. */
   withdrawalListBytes: number;
   close(): Promise<void>;

@@ -29,6 +29,7 @@ import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { isWithinWindow, parseTimestamp, unixSeconds, verifySignature } from "../../runtime/http/hmac.ts";
 import { signWebhook } from "../../runtime/webhooks/signature.ts";
+import type { SeedOnlyDeployment } from "./seed-only-flags.ts";
 
 export const SEED_ONLY_FAULTS = [
   "resend-new-event", // §6: a requeue re-delivers the same event
@@ -87,23 +88,8 @@ interface Key {
   workspace: string;
 }
 
-export interface SeedOnlyTarget {
-  baseUrl: string;
-  rpcUrl: string;
+export interface SeedOnlyTarget extends SeedOnlyDeployment {
   wsUrl: string;
-  owner: { apiKey: string; apiSecret: string };
-  viewer: { apiKey: string; apiSecret: string };
-  scoped: { apiKey: string; apiSecret: string };
-  /** The owner key of a second workspace, which owns nothing here. */
-  other: { apiKey: string; apiSecret: string };
-  otherWorkspaceId: string;
-  rpcApiKey: string;
-  workspaceId: string;
-  walletId: string;
-  assetId: string;
-  withdrawalId: string;
-  webhookId: string;
-  deliveryId: string;
   close(): Promise<void>;
 }
 
