@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATALOG } from "../conformance/checks/catalog.ts";
 import type { Report } from "../conformance/report/model.ts";
+import { renderPlan } from "../conformance/report/plan-text.ts";
 import type { Target } from "../conformance/run/config.ts";
 import { loadGeneratedOperations } from "../conformance/run/operations.ts";
 import { planRun } from "../conformance/run/plan.ts";
@@ -132,6 +133,9 @@ describe("deposits at --level seed, against deployment C (chain-backed, written 
     );
     const need = without.needs.find((n) => n.needs === "--faucet-private-key");
     expect(need).toEqual({ needs: "--faucet-private-key", prerequisite: "faucet", must: [], should: DEPOSIT_CHECKS });
+    expect(renderPlan(without, [], () => undefined)).toContain(
+      "--faucet-private-key: 2 checks (2 SHOULD here, MUST once given)",
+    );
     const withKey = planRun(
       CATALOG,
       { ...t, fixtureIds: { walletId: "w", assetId: "a" }, faucetPrivateKey: keys[0] },

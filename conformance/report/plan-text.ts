@@ -28,9 +28,11 @@ export function renderPlan(plan: Plan, preflight: PreflightStep[], hint: FlagHin
   if (plan.needs.length > 0) lines.push("will not run, and what enables them:");
   for (const need of plan.needs) {
     const count = need.must.length + need.should.length;
+    const becomeMust = need.should.filter((id) => plan.checks.some((c) => c.id === id && c.mustOnceGiven)).length;
     lines.push(
       `  ${need.needs}${enabledBy(need.needs, hint)}: ${count} check${count === 1 ? "" : "s"}` +
-        `${need.must.length ? ` (${need.must.length} MUST)` : ""}`,
+        `${need.must.length ? ` (${need.must.length} MUST)` : ""}` +
+        `${becomeMust ? ` (${becomeMust} SHOULD here, MUST once given)` : ""}`,
     );
     lines.push(`    ${[...need.must, ...need.should].join(", ")}`);
   }

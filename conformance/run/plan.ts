@@ -21,6 +21,8 @@ export interface PlannedCheck {
   runs: boolean;
   /** For one that will not run: what would let it. */
   unmet?: Unmet;
+  /** A SHOULD here that is a MUST once its input is given (mustOnlyWith). */
+  mustOnceGiven?: true;
 }
 
 /** Checks that will not run for the same missing input, and that input. */
@@ -47,12 +49,14 @@ export function planRun(catalog: readonly Check[], target: Target, options: RunO
   const selection = selectChecks(catalog, options.level, options.only);
   const checks = selection.selected.map((check): PlannedCheck => {
     const unmet = unmetOf(check, target, supply);
+    const severity = severityIn(check, options.level, target, supply);
     return {
       id: check.id,
       group: check.group,
-      severity: severityIn(check, options.level, target, supply),
+      severity,
       runs: unmet === undefined,
       ...(unmet ? { unmet } : {}),
+      ...(severity !== check.severity ? { mustOnceGiven: true as const } : {}),
     };
   });
   const must = checks.filter((c) => c.severity === "MUST");
