@@ -10,7 +10,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 /** Where the bundles live inside .custody-run/ (compiledSources leaves this folder alone). */
 export const BUNDLE_DIR = "bundles";
@@ -30,13 +30,23 @@ export async function bundledEntry(runDir, entry) {
     // Node's own resolution: "main" and the node/import conditions, never a "module" field it ignores.
     mainFields: ["main"],
     conditions: [],
+    // Without comments and indentation: node decodes and V8 parses the whole file on every run; this
+    // makes it a quarter smaller and all ASCII (non-ASCII in comments made decoding it 4-8 times slower).
+    // Names are kept, so stack traces still say which function failed.
+    minifyWhitespace: true,
+    charset: "ascii",
+    legalComments: "none", // a local run cache, never distributed
     write: false,
     metafile: true,
     outfile: out,
     logLevel: "silent",
     plugins: [unbundledCommonJs(), ownUrls()],
   });
-  const inputs = Object.keys(result.metafile.inputs).map((p) => join(process.cwd(), p));
+  // This file too: a bundle made with other options is stale.
+  const inputs = [
+    fileURLToPath(import.meta.url),
+    ...Object.keys(result.metafile.inputs).map((p) => join(process.cwd(), p)),
+  ];
   writeAtomically(out, result.outputFiles[0].contents);
   // The folder too: a moved clone's bundle would name the old place's files.
   writeAtomically(inputsFile, JSON.stringify({ runDir, inputs }));
