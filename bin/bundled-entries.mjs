@@ -1,7 +1,7 @@
 // One file per entry point of .custody-run/ (bin/compiled-sources.mjs' output), for the commands that
-// load most: a module graph of ~900 files (viem alone brings 358 of them, of which the sandbox uses a
-// few functions) costs each thread about 1 s of CPU to resolve, read and link, a bundle about a third
-// of that (docs/measurements/certify.md). esbuild bundles the ES modules, those of node_modules
+// load most: the sandbox's ~730 modules (viem alone brings 358, of which it uses a few functions) cost
+// its thread 1.2-1.6 s of CPU to resolve, read and link, its bundle a third of that; the runner's ~300
+// a quarter less (docs/measurements/certify.md). esbuild bundles the ES modules, those of node_modules
 // included, and leaves every CommonJS file external, imported by its absolute URL, so node loads it
 // as it would unbundled (its require, __dirname and native addons untouched). Each bundled module
 // keeps its own URL: `import.meta.url` becomes the URL of the file it was read from, so relative

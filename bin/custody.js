@@ -3,7 +3,7 @@
 // In a clone, where the TypeScript sources sit beside it, it compiles them to .custody-run/ (only the
 // files changed since the last run; bin/compiled-sources.mjs), bundles that into one file
 // (bin/bundled-entries.mjs) and runs it, so a fresh clone works without a build, a stale dist/ is
-// never picked up, and no run pays for a TypeScript loader or for linking ~500 modules.
+// never picked up, and no run pays for a TypeScript loader or for linking hundreds of modules.
 // CUSTODY_COMPILED=1 runs dist/ there too (the start-time benchmark does); CUSTODY_TSX=1 runs the
 // sources through tsx (stack traces with TypeScript lines), as does a source esbuild cannot compile.
 import { existsSync } from "node:fs";
