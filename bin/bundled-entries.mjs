@@ -7,7 +7,17 @@
 // keeps its own URL: `import.meta.url` becomes the URL of the file it was read from, so relative
 // paths (workers, templates, createRequire) resolve as before. A bundle is rebuilt when one of the
 // files it was made from is newer than it.
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -15,11 +25,29 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 /** Where the bundles live inside .custody-run/ (compiledSources leaves this folder alone). */
 export const BUNDLE_DIR = "bundles";
 
-/** The bundle of runDir/entry (e.g. "cli/main.js"), up to date; returns its path. Throws when esbuild cannot bundle it. */
+/** A build lock older than this was left by a process that died while bundling. */
+const STALE_LOCK_MS = 120_000;
+
+/**
+ * The bundle of runDir/entry (e.g. "cli/main.js"), up to date; returns its path. While another process
+ * bundles it, returns the entry itself (the modules, unbundled): one build at a time, and nobody waits.
+ * Throws when esbuild cannot bundle it.
+ */
 export async function bundledEntry(runDir, entry) {
   const out = join(runDir, BUNDLE_DIR, `${entry.replace(/\.m?js$/, "").replaceAll("/", "-")}.mjs`);
   const inputsFile = `${out}.inputs.json`;
   if (isFresh(runDir, out, inputsFile)) return out;
+  const lock = `${out}.lock`;
+  if (!takeLock(lock)) return join(runDir, entry);
+  try {
+    await build(runDir, entry, out, inputsFile);
+  } finally {
+    rmSync(lock, { force: true });
+  }
+  return out;
+}
+
+async function build(runDir, entry, out, inputsFile) {
   const esbuild = createRequire(import.meta.url)("esbuild");
   const result = await esbuild.build({
     entryPoints: [join(runDir, entry)],
@@ -50,7 +78,22 @@ export async function bundledEntry(runDir, entry) {
   writeAtomically(out, result.outputFiles[0].contents);
   // The folder too: a moved clone's bundle would name the old place's files.
   writeAtomically(inputsFile, JSON.stringify({ runDir, inputs }));
-  return out;
+}
+
+/** Creates the lock file, or false when another process holds it (a stale one is taken over). */
+function takeLock(lock) {
+  mkdirSync(dirname(lock), { recursive: true });
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      closeSync(openSync(lock, "wx"));
+      return true;
+    } catch (error) {
+      if (error?.code !== "EEXIST") throw error;
+      if (Date.now() - mtime(lock) < STALE_LOCK_MS) return false;
+      rmSync(lock, { force: true });
+    }
+  }
+  return false;
 }
 
 function isFresh(runDir, out, inputsFile) {

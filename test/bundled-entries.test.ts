@@ -1,7 +1,7 @@
 // The clone runs .custody-run/'s entry points bundled into one file each (bin/bundled-entries.mjs):
 // a bundled module still sees its own URL (relative files, workers), CommonJS stays node's to load,
 // and a bundle follows every change of a file it was made from.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -61,6 +61,18 @@ describe("bundledEntry", () => {
     write(".custody-run/lib/where.js", "export const where = `${import.meta.url}#changed`;\n", -2); // newer than the bundle
     const mod = await run(await bundledEntry(runDir, "cli/main.js"));
     expect(mod.url).toBe(`${pathToFileURL(join(runDir, "lib/where.js")).href}#changed`);
+  });
+
+  it("runs the modules unbundled while another process bundles, and takes over a lock left by a dead one", async () => {
+    write(".custody-run/lib/where.js", `export const where = \`\${import.meta.url}#again\`;\n`, -4); // stale bundle
+    const lock = join(runDir, "bundles/cli-main.mjs.lock");
+    writeFileSync(lock, "");
+    expect(await bundledEntry(runDir, "cli/main.js")).toBe(join(runDir, "cli/main.js"));
+    const old = Date.now() / 1000 - 600;
+    utimesSync(lock, old, old);
+    const mod = await run(await bundledEntry(runDir, "cli/main.js"));
+    expect(mod.url).toBe(`${pathToFileURL(join(runDir, "lib/where.js")).href}#again`);
+    expect(existsSync(lock)).toBe(false);
   });
 
   it("throws on an entry esbuild cannot bundle", async () => {
