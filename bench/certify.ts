@@ -90,8 +90,8 @@ async function servedCount(baseUrl: string): Promise<number> {
 }
 
 /**
- * The revision before certify's CPU per run was halved (sources compiled once instead of loaded through
- * tsx, see docs/measurements/certify.md): measured in the same run as today's, interleaved.
+ * The revision before the CPU work of issue 35 (sources compiled once instead of loaded through tsx,
+ * then bundled; see docs/measurements/certify.md): measured in the same run as today's, interleaved.
  */
 export const CERTIFY_BEFORE_REF = "3ecbbde";
 /** The goals of `custody certify --sandbox` on the quiet 2-core reference machine (median of 10). */

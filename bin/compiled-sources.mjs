@@ -6,7 +6,8 @@
 // stale code. The folders are tsconfig.build.json's, the ones dist/ is built from.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
+import { BUNDLE_DIR } from "./bundled-entries.mjs";
 
 export const RUN_DIR = ".custody-run";
 
@@ -28,7 +29,10 @@ export function compiledSources(root) {
       writeAtomically(target, source.endsWith(".ts") ? compile(esbuild, source) : readFileSync(source));
     }
   }
-  for (const file of filesUnder(out)) if (!wanted.has(file) && !file.endsWith(".tmp")) rmSync(file, { force: true });
+  const bundles = join(out, BUNDLE_DIR);
+  for (const file of filesUnder(out))
+    if (!wanted.has(file) && !file.endsWith(".tmp") && !file.startsWith(`${bundles}${sep}`))
+      rmSync(file, { force: true });
   return out;
 }
 

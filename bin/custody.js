@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Entry point. Installed, custody runs its compiled JavaScript (dist/, made by `npm run build`).
 // In a clone, where the TypeScript sources sit beside it, it compiles them to .custody-run/ (only the
-// files changed since the last run; bin/compiled-sources.mjs) and runs that, so a fresh clone works
-// without a build, a stale dist/ is never picked up, and no run pays for a TypeScript loader.
+// files changed since the last run; bin/compiled-sources.mjs), bundles that into one file
+// (bin/bundled-entries.mjs) and runs it, so a fresh clone works without a build, a stale dist/ is
+// never picked up, and no run pays for a TypeScript loader or for linking hundreds of modules.
 // CUSTODY_COMPILED=1 runs dist/ there too (the start-time benchmark does); CUSTODY_TSX=1 runs the
 // sources through tsx (stack traces with TypeScript lines), as does a source esbuild cannot compile.
 import { existsSync } from "node:fs";
@@ -33,7 +34,17 @@ async function fromCompiledSources() {
   } catch {
     return null;
   }
-  return import(pathToFileURL(join(dir, "cli", "main.js")).href);
+  return import(pathToFileURL(await bundleOrModule(dir, "cli/main.js")).href);
+}
+
+/** The bundle of a compiled entry (bin/bundled-entries.mjs), or the entry itself when it cannot be bundled. */
+async function bundleOrModule(dir, entry) {
+  try {
+    const { bundledEntry } = await import("./bundled-entries.mjs");
+    return await bundledEntry(dir, entry);
+  } catch {
+    return join(dir, entry);
+  }
 }
 
 async function fromTsx() {

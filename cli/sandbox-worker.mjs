@@ -1,19 +1,34 @@
 // Worker thread of `custody certify --sandbox`: runs the reference deployment on its own event loop
 // (a second core), so the deployment and the runner that certifies it do not take turns on one thread.
 // Plain JavaScript, so it starts without a TS loader: installed, it loads the compiled sandbox beside
-// it (dist/); in a clone, the TypeScript sources through tsx, as bin/custody.js does.
+// it (dist/); in a clone's .custody-run/, that sandbox bundled into one file (bin/bundled-entries.mjs,
+// as bin/custody.js does for the runner); else the TypeScript sources through tsx.
 // Messages: in, "close"; out, { type: "ready", handle } | { type: "error", message } | { type: "closed" }.
 import { existsSync } from "node:fs";
+import { basename, dirname } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { parentPort, workerData } from "node:worker_threads";
 
 const compiled = new URL("../reference/sandbox.js", import.meta.url);
 const source = new URL("../reference/sandbox.ts", import.meta.url);
+const runDir = dirname(dirname(fileURLToPath(import.meta.url)));
 
 async function load() {
-  if (existsSync(compiled)) return import(compiled.href);
+  if (existsSync(compiled)) return import((await bundled()) ?? compiled.href);
   const { register } = await import("tsx/esm/api");
   register();
   return import(source.href);
+}
+
+/** The sandbox's bundle when this file runs from a clone's .custody-run/; undefined when it cannot be made. */
+async function bundled() {
+  if (basename(runDir) !== ".custody-run") return undefined;
+  try {
+    const { bundledEntry } = await import(new URL("../../bin/bundled-entries.mjs", import.meta.url).href);
+    return pathToFileURL(await bundledEntry(runDir, "reference/sandbox.js")).href;
+  } catch {
+    return undefined;
+  }
 }
 
 try {

@@ -49,7 +49,7 @@ export interface SandboxCredentials {
 export interface Sandbox extends SandboxCredentials {
   /** The running core, for in-process tests and tools. */
   app: ReferenceApp;
-  /** How long each start-up phase took, in ms (store: replaying the data directory; app: indexes and resuming work). */
+  /** How long each start-up phase took, in ms (store: replaying the data directory; chain: both chains, started together; app: indexes and resuming work). */
   startup: { store_ms: number; chain_ms: number; app_ms: number; servers_ms: number };
   /** Stops both servers, the background work, flushes the store and closes the chain. Idempotent. */
   close(): Promise<void>;
@@ -82,15 +82,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
   try {
     const { values } = ensureSeeded(store, fresh, new Date());
-    const backend = await startChain(options, values, logError);
-    cleanups.push(() => backend.close());
-    startup.chain_ms = lap();
-
     const rpcApiKeys = new Set([values.rpcApiKey]);
-    const solana =
+    // Both chains start at once: LiteSVM loads while the EVM node starts up in its own process.
+    const [evm, sol] = await Promise.allSettled([
+      startChain(options, values, logError),
       options.solana === false
         ? undefined
-        : await startSolanaSide({
+        : startSolanaSide({
             faucetPrivateKey: values.faucetPrivateKey,
             apiKeys: rpcApiKeys,
             host,
@@ -98,8 +96,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
             slotMs: options.solanaSlotMs,
             dataDir: options.dataDir,
             log: logError,
-          });
-    if (solana) cleanups.push(() => solana.close());
+          }),
+    ]);
+    if (evm.status === "fulfilled") cleanups.push(() => evm.value.close());
+    if (sol.status === "fulfilled" && sol.value) cleanups.push(() => sol.value?.close());
+    if (evm.status === "rejected") throw evm.reason;
+    if (sol.status === "rejected") throw sol.reason;
+    const backend = evm.value;
+    const solana = sol.value;
+    startup.chain_ms = lap();
 
     const app = referenceApp(options, store, backend, solana?.runtime, values, logError);
     cleanups.push(() => app.close());

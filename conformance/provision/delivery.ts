@@ -2,6 +2,7 @@ import { findInList } from "../checks/list-reader.ts";
 import { fail, skip } from "../checks/outcome.ts";
 import { pollUntil, type Suite } from "../run/context.ts";
 import { missing, RECEIVER_UNREACHED } from "../run/supply.ts";
+import type { HttpExchange } from "../transport/probe.ts";
 import { carriesEventId, eventIdOf, eventTypeOf } from "../transport/receiver.ts";
 import type { DeliveryFixture, EventFixture } from "./registry.ts";
 import { firstString, successRecord } from "./util.ts";
@@ -19,7 +20,7 @@ export async function provideDelivery(suite: Suite): Promise<DeliveryFixture> {
   const webhook = await suite.fixtures.need("webhook");
   const event = await suite.fixtures.need("event");
   const eventId = eventIdOf(event);
-  let evidence;
+  let last: HttpExchange | undefined; // its evidence is built only if the wait fails
   const limit = suite.options.timeoutMs;
   const found = await pollUntil(
     async () => {
@@ -29,14 +30,15 @@ export async function provideDelivery(suite: Suite): Promise<DeliveryFixture> {
         { params: { workspace_id: workspaceId }, query: { webhook_id: webhook.id } },
         (d) => d.event_id === eventId,
       );
-      evidence = ex.evidence;
+      last = ex;
       return item ? firstString(item, "id", "delivery_id") : undefined;
     },
     limit,
     200,
     suite.signal,
   );
-  if (!found) fail(`no logged delivery with event_id ${eventId} for webhook ${webhook.id} after ${limit} ms`, evidence);
+  if (!found)
+    fail(`no logged delivery with event_id ${eventId} for webhook ${webhook.id} after ${limit} ms`, last?.evidence);
   return { deliveryId: found, eventId };
 }
 

@@ -59,11 +59,12 @@ export async function provideExecutedWithdrawal(suite: Suite): Promise<Withdrawa
 
   let approved = false;
   const limit = 3 * suite.options.timeoutMs;
-  let lastEvidence = firstEx.evidence;
+  // The last answer; its evidence is built (redacted) only if the wait fails.
+  let lastEx = firstEx;
   const final = await pollUntil(
     async () => {
       const ex = await suite.call("getWithdrawal", { params: { withdrawal_id: id } });
-      lastEvidence = ex.evidence;
+      lastEx = ex;
       const record = successRecord(suite, "getWithdrawal", ex);
       if (record.status === "pending_approval" && !approved) {
         const approve = await suite.call("approveWithdrawal", {
@@ -79,7 +80,7 @@ export async function provideExecutedWithdrawal(suite: Suite): Promise<Withdrawa
     250,
     suite.signal,
   );
-  if (!final) fail(`withdrawal ${id} did not reach completed/failed within ${limit} ms`, lastEvidence);
+  if (!final) fail(`withdrawal ${id} did not reach completed/failed within ${limit} ms`, lastEx.evidence);
   return {
     id,
     idempotencyKey,

@@ -310,15 +310,12 @@ async function withTimeLimit(
     }
   })();
   const timedOut = new Promise<"idle" | "cap">((resolve) => {
-    const arm = () => {
-      clearTimeout(idle);
-      idle = setTimeout(() => resolve("idle"), limitMs);
-    };
+    // Each answer restarts the same timer (refresh: no new timer per exchange).
+    idle = setTimeout(() => resolve("idle"), limitMs);
     onProgress(controller.signal, () => {
       answered = true;
-      arm();
+      idle?.refresh();
     });
-    arm();
     cap = setTimeout(() => resolve("cap"), LIMIT_CAP_FACTOR * limitMs);
   });
   const stop = new Promise<"stopped">((resolve) =>

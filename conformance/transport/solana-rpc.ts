@@ -20,8 +20,7 @@ export interface SignatureStatus {
 
 export class SolanaRpcClient {
   private nextId = 1;
-  /** The last exchange, as evidence for a failure found in its answer. */
-  last: Evidence | undefined;
+  #lastExchange: HttpExchange | undefined;
 
   constructor(
     private readonly url: string,
@@ -52,7 +51,7 @@ export class SolanaRpcClient {
       },
       this.signal,
     );
-    this.last = ex.evidence;
+    this.#lastExchange = ex;
     let body: unknown;
     try {
       body = JSON.parse(ex.response.text);
@@ -62,6 +61,11 @@ export class SolanaRpcClient {
     if (body === null || typeof body !== "object" || Array.isArray(body))
       throw new CheckFailed(`Solana RPC ${method}: the answer is not a JSON-RPC object`, ex.evidence);
     return { ex, body: body as { result?: unknown; error?: { code?: unknown; message?: unknown } } };
+  }
+
+  /** The last exchange's evidence, for a failure found in its answer (built only when read). */
+  get last(): Evidence | undefined {
+    return this.#lastExchange?.evidence;
   }
 
   async latestBlockhash(
