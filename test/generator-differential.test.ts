@@ -20,6 +20,7 @@ const SPECS = [
   "nullable-30",
   "nullable-31",
   "additional-properties",
+  "closed-composition",
   "mini-custody",
   "names",
   "public-apis-30",

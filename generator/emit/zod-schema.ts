@@ -247,8 +247,8 @@ function rawRules(schema: SchemaObject, ctx: ZodContext, depth: number): ZodChec
     const entries = Object.entries(schema.dependentSchemas).map(([k, s]) => `${codeJson(k)}: ${sub(s)}`);
     object.push(`dependentSchemas: { ${entries.join(", ")} }`);
   }
-  if (isRecord(schema.patternProperties)) {
-    const patterns = Object.entries(schema.patternProperties)
+  if (isRecord(schema.patternProperties) || closedBesideComposition(schema)) {
+    const patterns = Object.entries(schema.patternProperties ?? {})
       .filter(([p]) => patternFlags(p) !== undefined)
       .map(([p, s]) => `[new RegExp(${codeJson(p)}${patternFlags(p) ? `, "${patternFlags(p)}"` : ""}), ${sub(s)}]`);
     object.push(`patterns: [${patterns.join(", ")}]`);
@@ -274,6 +274,19 @@ function rawRules(schema: SchemaObject, ctx: ZodContext, depth: number): ZodChec
     rules.push({ kind: "refine", args: `conditionRule(${args.join(", ")}), "if/then/else"` });
   }
   return rules;
+}
+
+/**
+ * A closed object (`additionalProperties: false`) that is intersected with allOf/anyOf/oneOf members.
+ * zod's intersection refuses a key only when both sides refuse it, so the strictObject alone would
+ * let through any key a member accepts (a z.object member accepts every key), where JSON Schema
+ * refuses every key `properties` does not declare: the keys are checked on the raw value as well.
+ */
+function closedBesideComposition(schema: SchemaObject): boolean {
+  return (
+    schema.additionalProperties === false &&
+    ["allOf", "anyOf", "oneOf"].some((k) => Array.isArray(schema[k]) && (schema[k] as unknown[]).length > 0)
+  );
 }
 
 function anyOfZod(members: Schema[], ctx: ZodContext, depth: number): string {
