@@ -8,9 +8,10 @@
 //        [--files a.yaml,b.json] (these documents instead of the directory's)
 //        [--no-ots] (custody alone: openapi-typescript takes about three times custody's time, and a run about
 //        custody's refusals, compiles and validators does not need it; the time rows are then left out)
-// Each document's report is saved in its folder (.tmp-corpus-<seed>/); --resume skips the documents that
-// have one, and --budget-minutes stops drawing new documents after M minutes (the table then says how
-// many of the N were done), so a long run can be finished later.
+// Each document's report is saved in its folder (.tmp-corpus-<seed>/), and tsc's verdict on each output
+// beside it; --resume skips the documents that have a report and the outputs that have a verdict, and
+// --budget-minutes stops drawing new documents after M minutes (the table then says how many of the N
+// were done), so a long run can be finished later.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -206,6 +207,8 @@ async function generateDocument(run: Run, rows: Row[], i: number, id: string, di
     ...(values.differential && compared < Number(values["differential-max"]) ? ["--differential"] : []),
     ...(values["no-ots"] ? ["--no-ots"] : []),
   ];
+  // The outputs are written again: a verdict on the old ones no longer holds.
+  for (const out of ["custody", "ots"]) await rm(join(dir, `${out}.verdict.json`), { force: true });
   const { report, failure } = await runChild(
     files ? id : join(api, `${id}.json`),
     dir,
@@ -247,18 +250,34 @@ async function generateDocuments(run: Run): Promise<Row[]> {
   return rows;
 }
 
+/**
+ * tsc's verdicts on output folders, each kept beside its folder (`<dir>.verdict.json`) so that a run
+ * with --resume compiles only the outputs it has no verdict for (generating a document again removes it).
+ */
+async function compileSaved(dirs: string[], batch: number, label: string): Promise<Map<string, CompileVerdict>> {
+  const verdicts = new Map<string, CompileVerdict>();
+  const todo: string[] = [];
+  for (const dir of dirs) {
+    const saved = `${dir}.verdict.json`;
+    if (existsSync(saved)) verdicts.set(dir, JSON.parse(await readFile(saved, "utf8")) as CompileVerdict);
+    else todo.push(dir);
+  }
+  const fresh = await compileBatches(todo, batch, (d) => console.error(`tsc ${label} outputs: ${d}/${todo.length}`));
+  for (const [dir, verdict] of fresh) {
+    verdicts.set(dir, verdict);
+    await writeFile(`${dir}.verdict.json`, JSON.stringify(verdict));
+  }
+  return verdicts;
+}
+
 /** Compiles custody's and openapi-typescript's outputs in batches; each row gets its two verdicts. */
 async function compileOutputs(rows: Row[], batch: number): Promise<void> {
   const custodyDirs = rows
     .filter((r) => r.report && ["generated", "lenient"].includes(r.report.custody.status))
     .map((r) => join(r.dir, "custody"));
-  const custody = await compileBatches(custodyDirs, batch, (d) =>
-    console.error(`tsc custody outputs: ${d}/${custodyDirs.length}`),
-  );
+  const custody = await compileSaved(custodyDirs, batch, "custody");
   const otsDirs = rows.filter((r) => r.report?.ots.status === "generated").map((r) => join(r.dir, "ots"));
-  const ots = await compileBatches(otsDirs, batch * 2, (d) =>
-    console.error(`tsc openapi-typescript outputs: ${d}/${otsDirs.length}`),
-  );
+  const ots = await compileSaved(otsDirs, batch * 2, "openapi-typescript");
   for (const r of rows) {
     r.custodyCompile = custody.get(join(r.dir, "custody"));
     r.otsCompile = ots.get(join(r.dir, "ots"));
