@@ -21,6 +21,7 @@ const SPECS = [
   "nullable-31",
   "additional-properties",
   "closed-composition",
+  "keyword-names",
   "mini-custody",
   "names",
   "public-apis-30",
