@@ -300,6 +300,8 @@ function closedBesideComposition(schema: SchemaObject): boolean {
  */
 function closedAllOfMembers(schema: SchemaObject, ctx: ZodContext): string[][] {
   const out: string[][] = [];
+  // A closed composite is closed over its members (resolve-schema.ts, closedOverRecursive): its own check holds.
+  if (schema.additionalProperties === false) return out;
   for (const member of (schema.allOf as Schema[] | undefined) ?? []) {
     let target = ctx.resolver.resolve(member);
     if (typeof target === "object" && typeof target.$ref === "string") {
