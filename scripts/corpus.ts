@@ -6,9 +6,12 @@
 //   nice node --import tsx scripts/corpus.ts --n 300 --seed 1 [--differential [--differential-max K]] [--batch 20]
 //        [--timeout 240] [--cache DIR] [--json FILE] [--keep] [--no-compile] [--budget-minutes M] [--resume]
 //        [--files a.yaml,b.json] (these documents instead of the directory's)
-// Each document's report is saved in its folder (.tmp-corpus-<seed>/); --resume skips the documents that
-// have one, and --budget-minutes stops drawing new documents after M minutes (the table then says how
-// many of the N were done), so a long run can be finished later.
+//        [--no-ots] (custody alone: openapi-typescript takes about three times custody's time, and a run about
+//        custody's refusals, compiles and validators does not need it; the time rows are then left out)
+// Each document's report is saved in its folder (.tmp-corpus-<seed>/), and tsc's verdict on each output
+// beside it; --resume skips the documents that have a report and the outputs that have a verdict, and
+// --budget-minutes stops drawing new documents after M minutes (the table then says how many of the N
+// were done), so a long run can be finished later.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -65,6 +68,14 @@ const median = (xs: number[]) => {
   return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
+/** The two rows comparing generation times, over the documents both tools generated. */
+function timeRows(both: Row[], sumO: number, sumC: number, ratios: number[]): string[] {
+  return [
+    `| generate time, sum over the ${both.length} both generate | ${(sumO / 1000).toFixed(1)} s | ${(sumC / 1000).toFixed(1)} s |`,
+    `| time ratio custody / openapi-typescript | | ${(sumC / sumO).toFixed(2)}x of the sum, ${median(ratios).toFixed(2)}x per-document median |`,
+  ];
+}
+
 function table(rows: Row[], seed: number, compiled: boolean, drawn: number): string {
   const n = rows.length;
   const c = (r: Row) => r.report?.custody;
@@ -76,28 +87,29 @@ function table(rows: Row[], seed: number, compiled: boolean, drawn: number): str
   const sumC = both.reduce((s, r) => s + (c(r)!.ms as number), 0);
   const sumO = both.reduce((s, r) => s + (r.report!.ots.ms as number), 0);
   const ratios = both.map((r) => (c(r)!.ms as number) / (r.report!.ots.ms as number));
+  // --no-ots: openapi-typescript's column says so, and there is no ratio to give.
+  const skipped = rows.length > 0 && rows.every((r) => r.report?.ots.status === "skipped");
+  const ots = (cell: string) => (skipped ? "not run" : cell);
   const lines = [
     `corpus: ${rows.some((r) => r.id.startsWith("/")) ? "--files" : CORPUS_PACKAGE}, seed ${seed}, N = ${n}${n < drawn ? ` (of ${drawn} drawn: the time budget ran out; --resume goes on)` : ""}`,
     "",
     "| | openapi-typescript 7 | custody generate |",
     "|---|---:|---:|",
-    `| generated | ${pct(otsGen, n)} | ${pct(custodyGen, n)} (strict ${strict}, --lenient ${lenient}) |`,
+    `| generated | ${ots(pct(otsGen, n))} | ${pct(custodyGen, n)} (strict ${strict}, --lenient ${lenient}) |`,
   ];
   if (compiled) {
     const okC = rows.filter((r) => r.custodyCompile?.ok).length;
     const okO = rows.filter((r) => r.otsCompile?.ok).length;
-    lines.push(`| compiled (tsc --strict) | ${pct(okO, otsGen)} | ${pct(okC, custodyGen)} |`);
+    lines.push(`| compiled (tsc --strict) | ${ots(pct(okO, otsGen))} | ${pct(okC, custodyGen)} |`);
   }
-  lines.push(`| refused or failed | ${n - otsGen} | ${n - custodyGen} |`);
+  lines.push(`| refused or failed | ${ots(String(n - otsGen))} | ${n - custodyGen} |`);
   // With the local runtime the output imports zod alone: any other package is a document's text read as code.
   const foreign = rows.filter((r) => (c(r)?.imports ?? []).some((name) => name !== "zod"));
   lines.push(`| output importing a package besides zod | | ${foreign.length} |`);
-  lines.push(
-    `| generate time, sum over the ${both.length} both generate | ${(sumO / 1000).toFixed(1)} s | ${(sumC / 1000).toFixed(1)} s |`,
-  );
-  lines.push(
-    `| time ratio custody / openapi-typescript | | ${(sumC / sumO).toFixed(2)}x of the sum, ${median(ratios).toFixed(2)}x per-document median |`,
-  );
+  if (skipped) {
+    const sum = rows.reduce((s, r) => s + (c(r)?.ms ?? 0), 0);
+    lines.push(`| generate time, sum | | ${(sum / 1000).toFixed(1)} s |`);
+  } else lines.push(...timeRows(both, sumO, sumC, ratios));
   const notes: string[] = [];
   for (const r of rows) {
     const cu = c(r);
@@ -161,6 +173,7 @@ function parseOptions() {
       files: { type: "string" },
       "budget-minutes": { type: "string" },
       resume: { type: "boolean", default: false },
+      "no-ots": { type: "boolean", default: false },
     },
   }).values;
 }
@@ -192,7 +205,10 @@ async function generateDocument(run: Run, rows: Row[], i: number, id: string, di
   const flags = [
     ...(i % 2 === 1 ? ["--ots-first"] : []),
     ...(values.differential && compared < Number(values["differential-max"]) ? ["--differential"] : []),
+    ...(values["no-ots"] ? ["--no-ots"] : []),
   ];
+  // The outputs are written again: a verdict on the old ones no longer holds.
+  for (const out of ["custody", "ots"]) await rm(join(dir, `${out}.verdict.json`), { force: true });
   const { report, failure } = await runChild(
     files ? id : join(api, `${id}.json`),
     dir,
@@ -234,18 +250,34 @@ async function generateDocuments(run: Run): Promise<Row[]> {
   return rows;
 }
 
+/**
+ * tsc's verdicts on output folders, each kept beside its folder (`<dir>.verdict.json`) so that a run
+ * with --resume compiles only the outputs it has no verdict for (generating a document again removes it).
+ */
+async function compileSaved(dirs: string[], batch: number, label: string): Promise<Map<string, CompileVerdict>> {
+  const verdicts = new Map<string, CompileVerdict>();
+  const todo: string[] = [];
+  for (const dir of dirs) {
+    const saved = `${dir}.verdict.json`;
+    if (existsSync(saved)) verdicts.set(dir, JSON.parse(await readFile(saved, "utf8")) as CompileVerdict);
+    else todo.push(dir);
+  }
+  const fresh = await compileBatches(todo, batch, (d) => console.error(`tsc ${label} outputs: ${d}/${todo.length}`));
+  for (const [dir, verdict] of fresh) {
+    verdicts.set(dir, verdict);
+    await writeFile(`${dir}.verdict.json`, JSON.stringify(verdict));
+  }
+  return verdicts;
+}
+
 /** Compiles custody's and openapi-typescript's outputs in batches; each row gets its two verdicts. */
 async function compileOutputs(rows: Row[], batch: number): Promise<void> {
   const custodyDirs = rows
     .filter((r) => r.report && ["generated", "lenient"].includes(r.report.custody.status))
     .map((r) => join(r.dir, "custody"));
-  const custody = await compileBatches(custodyDirs, batch, (d) =>
-    console.error(`tsc custody outputs: ${d}/${custodyDirs.length}`),
-  );
+  const custody = await compileSaved(custodyDirs, batch, "custody");
   const otsDirs = rows.filter((r) => r.report?.ots.status === "generated").map((r) => join(r.dir, "ots"));
-  const ots = await compileBatches(otsDirs, batch * 2, (d) =>
-    console.error(`tsc openapi-typescript outputs: ${d}/${otsDirs.length}`),
-  );
+  const ots = await compileSaved(otsDirs, batch * 2, "openapi-typescript");
   for (const r of rows) {
     r.custodyCompile = custody.get(join(r.dir, "custody"));
     r.otsCompile = ots.get(join(r.dir, "ots"));

@@ -64,13 +64,23 @@ export function ajvFor(
 
 const DATA_KEYS = new Set(["example", "examples", "default", "enum", "const"]);
 
-function convert(node: unknown, version: "3.0" | "3.1", known: Set<string>): unknown {
+/**
+ * Keys whose value maps names to schemas: a name there (a property called `nullable`, `default` or
+ * `format`, as googleapis.com/datastream's columns have) is data, never the keyword.
+ */
+const SCHEMA_MAPS = new Set(["properties", "patternProperties", "dependentSchemas", "$defs", "definitions", "schemas"]);
+
+function convert(node: unknown, version: "3.0" | "3.1", known: Set<string>, names = false): unknown {
   if (node === null || typeof node !== "object") return node;
   if (Array.isArray(node)) return node.map((n) => convert(n, version, known));
   const record = node as Record<string, unknown>;
   const out: Record<string, unknown> = {};
+  if (names) {
+    for (const [name, value] of Object.entries(record)) out[name] = convert(value, version, known);
+    return out;
+  }
   for (const [key, value] of Object.entries(record))
-    out[key] = DATA_KEYS.has(key) ? value : convert(value, version, known);
+    out[key] = DATA_KEYS.has(key) ? value : convert(value, version, known, SCHEMA_MAPS.has(key));
   if (typeof out.format === "string" && !known.has(out.format)) delete out.format;
   if (version === "3.0") {
     for (const [flag, bound] of [

@@ -20,6 +20,8 @@ const SPECS = [
   "nullable-30",
   "nullable-31",
   "additional-properties",
+  "closed-composition",
+  "keyword-names",
   "mini-custody",
   "names",
   "public-apis-30",

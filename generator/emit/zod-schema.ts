@@ -247,8 +247,8 @@ function rawRules(schema: SchemaObject, ctx: ZodContext, depth: number): ZodChec
     const entries = Object.entries(schema.dependentSchemas).map(([k, s]) => `${codeJson(k)}: ${sub(s)}`);
     object.push(`dependentSchemas: { ${entries.join(", ")} }`);
   }
-  if (isRecord(schema.patternProperties)) {
-    const patterns = Object.entries(schema.patternProperties)
+  if (isRecord(schema.patternProperties) || closedBesideComposition(schema)) {
+    const patterns = Object.entries(schema.patternProperties ?? {})
       .filter(([p]) => patternFlags(p) !== undefined)
       .map(([p, s]) => `[new RegExp(${codeJson(p)}${patternFlags(p) ? `, "${patternFlags(p)}"` : ""}), ${sub(s)}]`);
     object.push(`patterns: [${patterns.join(", ")}]`);
@@ -259,6 +259,10 @@ function rawRules(schema: SchemaObject, ctx: ZodContext, depth: number): ZodChec
   }
   if (object.length > 0)
     rules.push({ kind: "refine", args: `objectRule({ ${object.join(", ")} }), "object keywords"` });
+  for (const declared of closedAllOfMembers(schema, ctx)) {
+    const rule = `objectRule({ patterns: [], declared: ${codeJson(declared)}, additional: false })`;
+    rules.push({ kind: "refine", args: `${rule}, "closed allOf member"` });
+  }
   const array: string[] = [];
   if (schema.uniqueItems === true) array.push("uniqueItems: true");
   if (schema.contains !== undefined) {
@@ -274,6 +278,42 @@ function rawRules(schema: SchemaObject, ctx: ZodContext, depth: number): ZodChec
     rules.push({ kind: "refine", args: `conditionRule(${args.join(", ")}), "if/then/else"` });
   }
   return rules;
+}
+
+/**
+ * A closed object (`additionalProperties: false`) that is intersected with allOf/anyOf/oneOf members.
+ * zod's intersection refuses a key only when both sides refuse it, so the strictObject alone would
+ * let through any key a member accepts (a z.object member accepts every key), where JSON Schema
+ * refuses every key `properties` does not declare: the keys are checked on the raw value as well.
+ */
+function closedBesideComposition(schema: SchemaObject): boolean {
+  return (
+    schema.additionalProperties === false &&
+    ["allOf", "anyOf", "oneOf"].some((k) => Array.isArray(schema[k]) && (schema[k] as unknown[]).length > 0)
+  );
+}
+
+/**
+ * The same forgiveness from the other side: an allOf member the model could not merge (a recursive
+ * $ref) that is a plain closed object is printed as a strictObject inside the intersection, so its
+ * keys are checked on the raw value too. The declared properties of each such member.
+ */
+function closedAllOfMembers(schema: SchemaObject, ctx: ZodContext): string[][] {
+  const out: string[][] = [];
+  // A closed composite is closed over its members (resolve-schema.ts, closedOverRecursive): its own check holds.
+  if (schema.additionalProperties === false) return out;
+  for (const member of (schema.allOf as Schema[] | undefined) ?? []) {
+    let target = ctx.resolver.resolve(member);
+    if (typeof target === "object" && typeof target.$ref === "string") {
+      const named = ctx.resolver.component(target.$ref);
+      target = named === undefined ? true : ctx.resolver.resolve(named.schema);
+    }
+    if (typeof target !== "object" || target.additionalProperties !== false) continue;
+    // Those carry their own raw-value check (rawRules on the member).
+    if (isRecord(target.patternProperties) || closedBesideComposition(target)) continue;
+    out.push(Object.keys((target.properties as object | undefined) ?? {}));
+  }
+  return out;
 }
 
 function anyOfZod(members: Schema[], ctx: ZodContext, depth: number): string {

@@ -257,7 +257,8 @@ export class SchemaResolver {
     if (!ownAsserts && members.length === 1 && typeof members[0] === "object" && typeof members[0].$ref === "string")
       return keepAccessFlags(members[0], own);
     const parts = members.map((member) => this.inlineable(member));
-    const closed = closedOver(own, parts);
+    const overRecursive = closedOver(own, parts) ? undefined : this.closedOverRecursive(own, members, parts);
+    const closed = closedOver(own, parts) || overRecursive !== undefined;
     let merged: Schema = closed ? opened(own) : own;
     const kept: Schema[] = [];
     parts.forEach((part, i) => {
@@ -266,6 +267,10 @@ export class SchemaResolver {
     });
     if (merged === false) return false;
     if (closed && typeof merged === "object") merged.additionalProperties = false;
+    // The recursive members' properties are declared beside them (any value: each member still
+    // checks its own), so the composite's closing admits them.
+    if (overRecursive !== undefined && typeof merged === "object")
+      merged.properties = { ...Object.fromEntries(overRecursive.map((n) => [n, true])), ...(merged.properties ?? {}) };
     if (typeof merged === "object" && Array.isArray(merged.type) && Array.isArray(merged.enum)) {
       const types = merged.type;
       merged.enum = merged.enum.filter((v) => fitsTypes(v, types));
@@ -274,6 +279,30 @@ export class SchemaResolver {
     if (merged === true) merged = {};
     if (Object.keys(merged).length === 0 && kept.length === 1) return kept[0];
     return { ...merged, allOf: kept };
+  }
+
+  /**
+   * A composite whose only unmergeable members are recursive component refs is closed over them too
+   * when it would be with their schemas in place (closedOver): the names those members declare, else
+   * undefined (azure.com/logic's ExpressionRoot: `{properties: {path}, allOf: [$ref: Expression]}`,
+   * Expression closed and recursive).
+   */
+  private closedOverRecursive(
+    own: SchemaObject,
+    members: readonly Schema[],
+    parts: readonly (Schema | undefined)[],
+  ): string[] | undefined {
+    const names: string[] = [];
+    const targets = parts.map((part, i) => {
+      if (part !== undefined) return part;
+      const member = members[i];
+      const named =
+        typeof member === "object" && typeof member.$ref === "string" ? this.component(member.$ref) : undefined;
+      if (named === undefined || typeof named.schema !== "object") return undefined;
+      names.push(...Object.keys((named.schema.properties as object | undefined) ?? {}));
+      return named.schema;
+    });
+    return names.length > 0 && closedOver(own, targets) ? names : undefined;
   }
 
   /** A member's keywords for merging: component refs by their resolved schema unless recursive. */

@@ -2,7 +2,7 @@
 // hangs takes only its child down): custody generate (strict, then --lenient when strict refuses) and
 // openapi-typescript's Node API, each timed in-process, outputs written for the batched tsc; with
 // --differential, the generated zod schemas compared with ajv (scripts/differential.ts).
-//   node --import tsx scripts/corpus/generate-one.ts DOC OUT [--ots-first] [--differential]
+//   node --import tsx scripts/corpus/generate-one.ts DOC OUT [--ots-first] [--differential] [--no-ots]
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -28,7 +28,8 @@ export interface CustodyOutcome {
 }
 
 export interface OtsOutcome {
-  status: "generated" | "failed";
+  /** skipped: --no-ots (a run about custody alone, at a quarter of the cost). */
+  status: "generated" | "failed" | "skipped";
   ms?: number;
   reason?: string;
 }
@@ -100,10 +101,10 @@ async function main(argv: string[]): Promise<void> {
   const [doc, out] = argv.map((a) => resolve(a));
   const otsFirst = argv.includes("--ots-first");
   let custody: Awaited<ReturnType<typeof runCustody>> | undefined;
-  let ots: OtsOutcome | undefined;
-  if (otsFirst) ots = await runOts(doc, join(out, "ots"));
+  let ots: OtsOutcome | undefined = argv.includes("--no-ots") ? { status: "skipped" } : undefined;
+  if (otsFirst && !ots) ots = await runOts(doc, join(out, "ots"));
   custody = await runCustody(doc, join(out, "custody"));
-  if (!otsFirst) ots = await runOts(doc, join(out, "ots"));
+  if (!ots) ots = await runOts(doc, join(out, "ots"));
   const report: DocumentReport = { custody: custody.outcome, ots: ots as OtsOutcome };
   if (argv.includes("--differential") && custody.model) {
     const schemas = await import(pathToFileURL(join(out, "custody", "schemas.ts")).href);
