@@ -23,6 +23,14 @@ export function balanceOf(record: unknown): string | undefined {
   return undefined;
 }
 
+/** The asset an overview entry names: `asset_id`, else `asset.id` (both shapes are in use); undefined when none. */
+export function assetIdOf(record: unknown): string | undefined {
+  const r = (record ?? {}) as Record<string, unknown>;
+  if (typeof r.asset_id === "string") return r.asset_id;
+  const nested = (r.asset ?? {}) as Record<string, unknown>;
+  return typeof nested.id === "string" ? nested.id : undefined;
+}
+
 /** The native coin of an EVM network counts in wei (18 decimals). */
 export const NATIVE_DECIMALS = 18;
 

@@ -7,7 +7,7 @@
 // until the confirmations passed and the deployment had --timeout-ms more to show it.
 import { expectEnvelope, expectSuccess } from "../checks/expect.ts";
 import { CheckFailed, CheckSkipped } from "../checks/outcome.ts";
-import { balanceOf, decimalToUnits, NATIVE_DECIMALS, sameAmount } from "../checks/units.ts";
+import { assetIdOf, balanceOf, decimalToUnits, NATIVE_DECIMALS, sameAmount } from "../checks/units.ts";
 import { pollUntil, type Suite } from "../run/context.ts";
 import { sendNativeTransfer } from "../transport/deposit-sender.ts";
 import { attachNativeAsset } from "./asset.ts";
@@ -196,9 +196,9 @@ async function readBalance(
 /** The overview's entry of the asset (asset_id or asset.id; the only entry when none names an asset). */
 function entryOf(data: unknown, assetId: string): Json | undefined {
   const items = (Array.isArray(data) ? data : []).filter((i): i is Json => !!i && typeof i === "object");
-  const named = items.find((i) => i.asset_id === assetId || (i.asset as Json | undefined)?.id === assetId);
+  const named = items.find((i) => assetIdOf(i) === assetId);
   if (named) return named;
-  const anonymous = items.filter((i) => i.asset_id === undefined && (i.asset as Json | undefined)?.id === undefined);
+  const anonymous = items.filter((i) => assetIdOf(i) === undefined);
   return items.length === 1 && anonymous.length === 1 ? anonymous[0] : undefined;
 }
 

@@ -257,8 +257,9 @@ export class SchemaResolver {
     if (!ownAsserts && members.length === 1 && typeof members[0] === "object" && typeof members[0].$ref === "string")
       return keepAccessFlags(members[0], own);
     const parts = members.map((member) => this.inlineable(member));
-    const overRecursive = closedOver(own, parts) ? undefined : this.closedOverRecursive(own, members, parts);
-    const closed = closedOver(own, parts) || overRecursive !== undefined;
+    const closedAsIs = closedOver(own, parts);
+    const overRecursive = closedAsIs ? undefined : this.closedOverRecursive(own, members, parts);
+    const closed = closedAsIs || overRecursive !== undefined;
     let merged: Schema = closed ? opened(own) : own;
     const kept: Schema[] = [];
     parts.forEach((part, i) => {

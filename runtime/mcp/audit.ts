@@ -22,6 +22,19 @@ export interface AuditEntry {
 
 export type AuditSink = (entry: AuditEntry) => void;
 
+/**
+ * Starts one call's audit line: the returned function writes it, with the outcome and the time since
+ * this start. It reads `entry` when it writes, so fields learned during the call (the digest of the
+ * completed arguments, the idempotency key) are in it.
+ */
+export function startAudit(
+  sink: AuditSink | undefined,
+  entry: Omit<AuditEntry, "outcome" | "duration_ms">,
+): (outcome: Outcome) => void {
+  const started = performance.now();
+  return (outcome) => sink?.({ ...entry, outcome, duration_ms: Math.round(performance.now() - started) });
+}
+
 /** Appends to `file` (created when missing); the sink never throws into a tool call. */
 export function fileAuditSink(
   file: string,

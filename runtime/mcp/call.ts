@@ -12,7 +12,7 @@ import {
   type RequestParts,
   requestParts,
 } from "./arguments.ts";
-import { type AuditEntry, type AuditSink, type Outcome, redactValue } from "./audit.ts";
+import { type AuditEntry, type AuditSink, type Outcome, redactValue, startAudit } from "./audit.ts";
 import { type Confirmation, confirmFunds } from "./confirm.ts";
 import type { ToolPolicy } from "./policy.ts";
 import type { ToolOperation } from "./tool-table.ts";
@@ -70,15 +70,15 @@ export async function callTool(
   given: Arguments,
   signal?: AbortSignal,
 ): Promise<ToolAnswer> {
-  const started = performance.now();
-  const entry: Partial<AuditEntry> = {
+  const entry: Omit<AuditEntry, "outcome" | "duration_ms"> = {
     tool: op.tool,
     operation: op.operationId,
     effect: op.effect,
     args_sha256: argumentDigest(given),
   };
+  const audit = startAudit(ctx.audit, entry);
   const finish = (outcome: Outcome, answer: ToolAnswer): ToolAnswer => {
-    ctx.audit?.({ ...(entry as AuditEntry), outcome, duration_ms: Math.round(performance.now() - started) });
+    audit(outcome);
     return redactValue(answer, ctx.redact) as ToolAnswer;
   };
   let args: Arguments;

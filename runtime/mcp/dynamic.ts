@@ -4,7 +4,7 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { errorAnswer, successAnswer, type ToolAnswer } from "./answer.ts";
 import { argumentDigest } from "./arguments.ts";
-import type { Outcome } from "./audit.ts";
+import { type Outcome, startAudit } from "./audit.ts";
 import { type CallContext, callTool } from "./call.ts";
 import type { ToolPolicy } from "./policy.ts";
 import { annotationsOf } from "./policy.ts";
@@ -103,17 +103,15 @@ export async function callDynamic(
  * server's catalog (effect read); a refused call_operation carries the effect of what it named.
  */
 function auditor(ctx: CallContext, tool: string, args: Record<string, unknown>, op: ToolOperation | undefined) {
-  const started = performance.now();
+  const effect = tool === "call_operation" ? op?.effect : "read";
+  const audit = startAudit(ctx.audit, {
+    tool,
+    ...(op ? { operation: op.operationId } : {}),
+    ...(effect ? { effect } : {}),
+    args_sha256: argumentDigest(args),
+  });
   return (outcome: Outcome, answer: ToolAnswer): ToolAnswer => {
-    const effect = tool === "call_operation" ? op?.effect : "read";
-    ctx.audit?.({
-      tool,
-      ...(op ? { operation: op.operationId } : {}),
-      ...(effect ? { effect } : {}),
-      args_sha256: argumentDigest(args),
-      outcome,
-      duration_ms: Math.round(performance.now() - started),
-    });
+    audit(outcome);
     return answer;
   };
 }

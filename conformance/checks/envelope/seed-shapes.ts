@@ -13,6 +13,7 @@ import { skip } from "../outcome.ts";
 import { identityProblem } from "../record-identity.ts";
 import type { SeedTableName } from "../seed-tables.ts";
 import { seedListProblems, seedProblems } from "../seed-walk.ts";
+import { assetIdOf } from "../units.ts";
 
 function successData(ex: HttpExchange, what: string): unknown {
   const env = expectEnvelope(ex);
@@ -84,17 +85,9 @@ export const overviewListsAsset: Check = {
     const data = successData(ex, "the overview");
     if (!Array.isArray(data) || data.length === 0)
       failWith(ex, `the overview of wallet ${asset.walletId} is empty although asset ${asset.assetId} is attached`);
-    const mentions = (item: unknown) => {
-      const r = item as Record<string, unknown>;
-      return r?.asset_id === asset.assetId || (r?.asset as Record<string, unknown> | undefined)?.id === asset.assetId;
-    };
     // A record that names no asset at all cannot be matched; only a list naming other assets is a break.
-    const named = data.filter(
-      (item) =>
-        typeof (item as Record<string, unknown>)?.asset_id === "string" ||
-        typeof ((item as Record<string, unknown>)?.asset as Record<string, unknown> | undefined)?.id === "string",
-    );
-    if (named.length > 0 && !data.some(mentions))
+    const named = data.filter((item) => assetIdOf(item) !== undefined);
+    if (named.length > 0 && !data.some((item) => assetIdOf(item) === asset.assetId))
       failWith(ex, `the overview of wallet ${asset.walletId} does not list asset ${asset.assetId}`);
   },
 };
