@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import LongestFirst from "./test/support/longest-first.ts";
 
 // Most test files spend their time waiting (on a chain's blocks, webhook retries, child processes), not
@@ -10,6 +10,8 @@ const workers = Number(process.env.CUSTODY_TEST_WORKERS) || Math.max(2, availabl
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // Corpus, scale and long fuzz runs: `npm run test:scale` (vitest.scale.config.ts), run by CI after this.
+    exclude: [...configDefaults.exclude, "test/**/*.scale.test.ts"],
     // Outer bounds only, for a hung test: every test waits on events (a block, a delivery, a child's
     // output), never on a guess of how long a step takes, so a machine busy with other work (a 2-core
     // machine at load 30 runs a tsc of 12 CPU-seconds in three minutes) is slow, not failing. Tests set no

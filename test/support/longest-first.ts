@@ -13,7 +13,7 @@ export const LONGEST_FILES = [
   "test/conformance-deep.test.ts",
   "test/conformance-seed-only.test.ts",
   "test/conformance-fake-target.test.ts",
-  "test/generator-github.test.ts",
+  "test/generator-github.scale.test.ts",
   "test/generator-compile.test.ts",
   "test/generator-zod-mini.test.ts",
   "test/conformance-reference.test.ts",

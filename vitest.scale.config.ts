@@ -1,0 +1,9 @@
+// `npm run test:scale`: the corpus, scale and long fuzz runs (files named *.scale.test.ts), kept out of
+// `npm test` so that the suite answers in minutes; CI runs both (.ci/run).
+import { configDefaults, defineConfig } from "vitest/config";
+import suite from "./vitest.config.ts";
+
+export default defineConfig({
+  ...suite,
+  test: { ...suite.test, include: ["test/**/*.scale.test.ts"], exclude: configDefaults.exclude },
+});
