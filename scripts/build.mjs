@@ -3,6 +3,9 @@
 // ".ts" specifiers (rewritten here, so consumers need no allowImportingTsExtensions) and the
 // workers written as .mjs (spec validation, certify's sandbox) and the console's adapter (plain JS the
 // browser loads, which `custody trigger` imports too) are copied beside the modules that import them.
+// CUSTODY_BUILD_NO_CHECK=1 emits without type checking (tsc --noCheck: the same JavaScript, and
+// declarations that differ only in the order of inferred members), for the test suite's pack
+// (test/support/packed-install.ts), where `npm run typecheck` does the checking; a plain build checks.
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -13,7 +16,8 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const dist = join(root, "dist");
 rmSync(dist, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-execFileSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });
+const noCheck = process.env.CUSTODY_BUILD_NO_CHECK === "1" ? ["--noCheck"] : [];
+execFileSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json"), ...noCheck], { stdio: "inherit" });
 
 const SPECIFIER = /((?:from|import)\s*\(?\s*")(\.{1,2}\/[^"]+)\.ts(")/g;
 for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true })) {

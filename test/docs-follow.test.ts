@@ -2,7 +2,8 @@
 // (has markers, test/support/doc-blocks.ts) is run block by block in an empty project where custody is
 // installed from its packed tarball (no clone), and fails at the first step that does not do what the
 // page says. Every shell, TypeScript, JavaScript and Python block of such a page is either run or says
-// why not.
+// why not. The TypeScript files the pages write are type-checked after the last page, all in one tsc
+// program (with a file that must not compile, to show the check names the page it fails for).
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -10,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packageRoot } from "../lib/package-root.ts";
 import { markdownFiles } from "../scripts/reference-docs/links.ts";
 import { blocksOf, CHECKED_LANGS, parseMarker, takesPart, unmarked } from "./support/doc-blocks.ts";
-import { followPage, stopAll } from "./support/doc-follow.ts";
+import { followPage, type PageTypeScript, stopAll, typeCheckPages } from "./support/doc-follow.ts";
 import { type PackedInstall, packedInstall } from "./support/packed-install.ts";
 
 const ROOT = packageRoot(import.meta.url);
@@ -81,8 +82,17 @@ describe("doc markers", () => {
   });
 });
 
+/** A page whose TypeScript does not compile, checked with the real pages' files: only it may fail. */
+async function wrongPage(): Promise<PageTypeScript> {
+  const project = mkdtempSync(join(scratch, "wrong-types-"));
+  const page = ["<!-- file: src/wrong.ts -->", "```ts", 'export const count: number = "three";', "```"].join("\n");
+  const { typescript } = await followPage(page, { page: "wrong-types.md", project });
+  return { page: "wrong-types.md", project, files: typescript };
+}
+
 describe("the pages, followed in an empty project with custody installed from its tarball", () => {
   let install: PackedInstall;
+  const typescript: PageTypeScript[] = [];
   beforeAll(async () => {
     install = await packedInstall();
   }, 600_000);
@@ -91,11 +101,31 @@ describe("the pages, followed in an empty project with custody installed from it
     it(page, { timeout: 600_000 }, async () => {
       const project = mkdtempSync(join(scratch, `${page.replace(/\W+/g, "-")}-`));
       const env = { CUSTODY_SANDBOX_FILE: join(project, ".doc-state", "sandbox.json") };
-      const log = await followPage(text(page), { page, project, modules: join(install.project, "node_modules"), env });
-      console.log(log.join("\n"));
-      expect(log.length).toBeGreaterThan(0);
+      const followed = await followPage(text(page), {
+        page,
+        project,
+        modules: join(install.project, "node_modules"),
+        env,
+      });
+      console.log(followed.log.join("\n"));
+      expect(followed.log.length).toBeGreaterThan(0);
+      if (followed.typescript.length) typescript.push({ page, project, files: followed.typescript });
     });
   }
+
+  it("the TypeScript the pages write compiles (one tsc program for all of them)", { timeout: 600_000 }, async () => {
+    const pagesWithTypes = typescript.map((p) => p.page);
+    const failures = await typeCheckPages(
+      [...typescript, await wrongPage()],
+      join(install.project, "node_modules"),
+      scratch,
+    );
+    console.log(`type-checked: ${[...pagesWithTypes, "wrong-types.md"].join(", ")}`);
+    expect(Object.keys(failures), JSON.stringify(failures, null, 2)).toEqual(["wrong-types.md"]);
+    expect(failures["wrong-types.md"]).toMatch(
+      /src\/wrong\.ts\(1,14\): error TS2322: Type 'string' is not assignable to type 'number'/,
+    );
+  });
 });
 
 function takesPartOf(page: string): boolean {

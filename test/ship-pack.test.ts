@@ -4,8 +4,8 @@
 // (`custody certify --sandbox` from the same install is the README's step, run as written by
 // test/docs-follow.test.ts.)
 import { type ChildProcess, spawn } from "node:child_process";
-import { readdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -118,12 +118,39 @@ describe("custody installed from its tarball", () => {
         include: ["client"],
       }),
     );
-    const checked = await run(
-      process.execPath,
-      [join(project, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"],
-      project,
-    );
+    // The project's own compiler over its tsconfig.json, without skipLibCheck: every diagnostic of the
+    // client and of custody's declarations (an import a .d.ts cannot resolve is one), as tsc reports them.
+    await writeFile(join(project, "check-types.mjs"), CHECK_TYPES);
+    const checked = await run(process.execPath, ["check-types.mjs"], project);
     expect(checked.code, checked.stdout + checked.stderr).toBe(0);
+    const declarations = Number(/\((\d+) of custody\)/.exec(checked.stdout)?.[1]);
+    expect(declarations, checked.stdout).toBeGreaterThan(0);
+    // …and the same script fails on a custody declaration that names a module that is not there.
+    const probe = join(project, "types-probe");
+    const probeFiles: Record<string, string> = {
+      "package.json": '{"type":"module"}',
+      "tsconfig.json": JSON.stringify({
+        compilerOptions: {
+          module: "NodeNext",
+          target: "ES2022",
+          lib: ["ES2022"],
+          strict: true,
+          noEmit: true,
+          types: [],
+        },
+      }),
+      "client/use.ts": 'import { x } from "custody";\nexport const y: number = x;\n',
+      "node_modules/custody/package.json":
+        '{"name":"custody","type":"module","exports":{".":{"types":"./index.d.ts"}}}',
+      "node_modules/custody/index.d.ts": 'import type { Nope } from "./nope.js";\nexport declare const x: Nope;\n',
+    };
+    for (const [file, text] of Object.entries(probeFiles)) {
+      await mkdir(dirname(join(probe, file)), { recursive: true });
+      await writeFile(join(probe, file), text);
+    }
+    const refused = await run(process.execPath, [join(project, "check-types.mjs")], probe);
+    expect(refused.code, refused.stdout + refused.stderr).toBe(1);
+    expect(refused.stdout).toContain("node_modules/custody/index.d.ts(1,27): error TS2307");
   });
 
   it("generates an SDK package, builds it with plain tsc, and calls a running sandbox from plain node", async () => {
@@ -257,6 +284,28 @@ console.log(JSON.stringify({ networks: networks.length, denied: denied instanceo
     }
   });
 });
+
+/**
+ * tsc -p tsconfig.json as a script of the project, asking for the diagnostics of the project's own files
+ * and custody's declarations only: the other packages' declarations (@types/node, zod, undici-types)
+ * are not custody's to prove, and checking them all cost twice as much as the rest.
+ */
+const CHECK_TYPES = `import ts from "typescript";
+const fail = (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\\n")); };
+const config = ts.getParsedCommandLineOfConfigFile("tsconfig.json", {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: fail });
+if (config.options.skipLibCheck) throw new Error("tsconfig.json skips the declarations this checks");
+const program = ts.createProgram({ rootNames: config.fileNames, options: config.options });
+const ours = program.getSourceFiles().filter((f) => !f.fileName.includes("/node_modules/") || f.fileName.includes("/node_modules/custody/"));
+const diagnostics = [
+  ...config.errors, ...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics(),
+  ...ours.flatMap((f) => [...program.getSyntacticDiagnostics(f), ...program.getSemanticDiagnostics(f)]),
+];
+const host = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => process.cwd(), getNewLine: () => "\\n" };
+console.log(ts.formatDiagnostics(diagnostics, host));
+const custody = ours.filter((f) => f.fileName.includes("/node_modules/custody/")).length;
+console.log(\`checked: \${ours.length} files of client/ and node_modules/custody/ (\${custody} of custody)\`);
+process.exitCode = diagnostics.length ? 1 : 0;
+`;
 
 /** Every file a module reaches through relative imports, and the bare specifiers it imports on the way (statically, or lazily with import()). */
 async function importClosure(entry: string): Promise<{ files: string[]; packages: string[]; dynamic: string[] }> {

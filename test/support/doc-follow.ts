@@ -1,11 +1,13 @@
 // Follows one Markdown page to the letter (the markers of test/support/doc-blocks.ts): in a fresh project
 // folder that has custody installed from its tarball, it runs the page's shell blocks in order with bash
 // (exports and `cd` carry from one block to the next, as in one terminal), writes its file blocks, starts
-// its background blocks and stops them at the end, then type-checks the TypeScript files the page wrote.
-// It throws at the first step that does not do what the page says, naming the page and the line.
+// its background blocks and stops them at the end, and parses the JavaScript files the page wrote.
+// It throws at the first step that does not do what the page says, naming the page and the line. The
+// TypeScript files a page wrote and did not compile itself are type-checked by typeCheckPages, one tsc
+// program for every page of the run (the compiler's libraries, @types/node and zod read once, not per page).
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { type Block, blocksOf } from "./doc-blocks.ts";
 
 const SHELLS = new Set(["sh", "bash", "shell", "console"]);
@@ -38,8 +40,15 @@ interface Page extends FollowOptions {
   ranTsc: boolean;
 }
 
-/** Runs the page; resolves with the log of what ran, rejects at the first step that fails. */
-export async function followPage(text: string, options: FollowOptions): Promise<string[]> {
+export interface Followed {
+  /** What ran, one line per step. */
+  log: string[];
+  /** The TypeScript files the page wrote (absolute) that its own tsc did not compile: for typeCheckPages. */
+  typescript: string[];
+}
+
+/** Runs the page; resolves with what ran, rejects at the first step that fails. */
+export async function followPage(text: string, options: FollowOptions): Promise<Followed> {
   const page: Page = {
     ...options,
     state: join(options.project, ".doc-state"),
@@ -55,18 +64,18 @@ export async function followPage(text: string, options: FollowOptions): Promise<
   if (options.modules) symlinkSync(options.modules, join(page.project, "node_modules"), "dir");
   writeFileSync(join(page.state, "cwd"), page.project);
   const log: string[] = [];
+  let typescript: string[] = [];
   try {
     for (const block of blocksOf(text)) {
       const started = performance.now();
       const step = await followBlock(page, block);
       if (step) log.push(`${step} (${seconds(started)})`);
     }
-    const started = performance.now();
-    log.push(...(await checkWritten(page)).map((line) => `${line} (${seconds(started)})`));
+    typescript = await checkWritten(page, log);
   } finally {
     await Promise.all(page.background.map(stopGroup));
   }
-  return log;
+  return { log, typescript };
 }
 
 async function followBlock(page: Page, block: Block): Promise<string | undefined> {
@@ -158,36 +167,76 @@ function bash(page: Page, code: string) {
   return { process: child, done, until };
 }
 
-/** The files the page wrote: TypeScript type-checked with the project's tsc, JavaScript parsed by node. */
-async function checkWritten(page: Page): Promise<string[]> {
+/**
+ * The files the page wrote: JavaScript parsed by node; returns the TypeScript ones its own tsc run did
+ * not compile (absolute paths), for typeCheckPages.
+ */
+async function checkWritten(page: Page, log: string[]): Promise<string[]> {
   const ts = page.written.filter((f) => /\.(ts|mts)$/.test(f));
   const js = page.written.filter((f) => /\.(js|mjs)$/.test(f));
-  const log: string[] = [];
-  if (ts.length && compiledByPage(page, ts)) log.push(`${page.page}: ${ts.join(", ")} compiled by the page's own tsc`);
-  else if (ts.length) {
-    const config = join(page.state, "tsconfig.json");
-    const compilerOptions = {
-      module: "NodeNext",
-      moduleResolution: "NodeNext",
-      target: "ES2022",
-      strict: true,
-      skipLibCheck: true,
-      noEmit: true,
-      types: ["node"],
-    };
-    writeFileSync(config, JSON.stringify({ compilerOptions, files: ts.map((f) => join(page.project, f)) }));
-    const tsc = join(page.project, "node_modules", "typescript", "bin", "tsc");
-    if (!existsSync(tsc))
-      throw new Error(`${page.page}: TypeScript files to check but no typescript installed in the project`);
-    const { code, output } = await runQuiet(process.execPath, [tsc, "-p", config], page.project);
-    if (code !== 0) throw new Error(`${page.page}: the TypeScript it shows does not compile:\n${tail(output)}`);
-    log.push(`${page.page}: tsc ${ts.join(", ")}`);
-  }
   for (const file of js) {
     const { code, output } = await runQuiet(process.execPath, ["--check", file], page.project);
     if (code !== 0) throw new Error(`${page.page}: ${file} is not valid JavaScript:\n${tail(output)}`);
   }
-  return log;
+  if (!ts.length) return [];
+  if (compiledByPage(page, ts)) {
+    log.push(`${page.page}: ${ts.join(", ")} compiled by the page's own tsc`);
+    return [];
+  }
+  log.push(`${page.page}: ${ts.join(", ")} left for the type check of every page`);
+  return ts.map((f) => join(page.project, f));
+}
+
+/** A page and the TypeScript files it wrote that are still to be type-checked. */
+export interface PageTypeScript {
+  page: string;
+  project: string;
+  files: string[];
+}
+
+/**
+ * Type-checks the TypeScript files of several pages in one tsc program (strict NodeNext, as a user's
+ * project; each file a module of its own, so two pages never share a scope) with the typescript and
+ * @types/node installed in `modules`. Resolves with each page that does not compile and tsc's lines for it.
+ */
+export async function typeCheckPages(
+  pages: readonly PageTypeScript[],
+  modules: string,
+  scratch: string,
+): Promise<Record<string, string>> {
+  const files = pages.flatMap((p) => p.files);
+  if (!files.length) return {};
+  const tsc = join(modules, "typescript", "bin", "tsc");
+  if (!existsSync(tsc)) throw new Error(`TypeScript files to check but no typescript installed in ${modules}`);
+  // Files outside a page's project (none today) find typescript's and node's types here.
+  if (!existsSync(join(scratch, "node_modules"))) symlinkSync(modules, join(scratch, "node_modules"), "dir");
+  const compilerOptions = {
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    target: "ES2022",
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+    types: ["node"],
+    moduleDetection: "force",
+    pretty: false,
+  };
+  const config = join(scratch, "tsconfig.pages.json");
+  writeFileSync(config, JSON.stringify({ compilerOptions, files }));
+  const { code, output } = await runQuiet(process.execPath, [tsc, "-p", config], scratch);
+  if (code === 0) return {};
+  const failures: Record<string, string> = {};
+  let owner = "";
+  for (const line of output.split("\n")) {
+    // A diagnostic starts with its file's path (relative to scratch); the lines after it continue it.
+    if (/^\S.*\(\d+,\d+\): /.test(line)) {
+      const at = join(scratch, line.slice(0, line.indexOf("(")));
+      owner = pages.find((p) => !relative(p.project, at).startsWith(".."))?.page ?? "(no page)";
+    } else if (/^\S/.test(line)) owner = "(no page)";
+    if (line.trim()) failures[owner] = `${failures[owner] ?? ""}${line}\n`;
+  }
+  if (!Object.keys(failures).length) failures["(no page)"] = `tsc exited ${code}:\n${tail(output)}`;
+  return failures;
 }
 
 /** Whether the page's own tsc run already compiled every TypeScript file it wrote (its tsconfig.json includes them). */
