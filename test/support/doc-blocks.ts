@@ -7,7 +7,7 @@
 //   <!-- run: expect="HTTP 200" -->       … and print this text (or expect='"quoted"')
 //   <!-- run: background until="text" --> start it, wait until it prints the text, stop it at the page's end
 //   <!-- file: src/app.ts -->             write the block to this file of the project (.ts files are
-//                                         type-checked with the project's tsc at the page's end)
+//                                         type-checked with the installed tsc after the last page)
 //   <!-- not-run: reason -->              not run; the reason says why (a deployment of your own, a clone…)
 //
 // A page takes part by having markers; in such a page every shell, TypeScript, JavaScript and Python
