@@ -126,13 +126,25 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
   if (!existsSync(spec)) throw new UsageError(`spec not found: ${spec}`);
   prismScript(); // fails with the install line before anything starts
   const prismPort = await freePort(MOCK_DEFAULT_HOST);
+  // The front port first: a port already taken is one line, before Prism's seconds of start-up are spent.
+  const proxy = createMockProxy({
+    upstream: urlFor(MOCK_DEFAULT_HOST, prismPort),
+    specFile: spec,
+    corsOrigins: options.corsOrigins,
+  });
+  const front = await listen(proxy, { host, port: options.port ?? 0 }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === "EADDRINUSE")
+      throw new UsageError(
+        `port ${options.port} on ${host} is already in use; choose another with --port (0 picks a free one)`,
+      );
+    throw err;
+  });
   const child = spawnPrism(spec, prismPort);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  let front: RunningServer | undefined;
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      await front?.close();
+      await front.close();
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill("SIGTERM");
       const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
@@ -141,19 +153,6 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
     })());
   try {
     await waitUntilListening(child);
-    const proxy = createMockProxy({
-      upstream: urlFor(MOCK_DEFAULT_HOST, prismPort),
-      specFile: spec,
-      corsOrigins: options.corsOrigins,
-    });
-    front = await listen(proxy, { host, port: options.port ?? 0 }).catch((err: NodeJS.ErrnoException) => {
-      // One clear line instead of a stack when the port is taken.
-      if (err.code === "EADDRINUSE")
-        throw new UsageError(
-          `port ${options.port} on ${host} is already in use; choose another with --port (0 picks a free one)`,
-        );
-      throw err;
-    });
   } catch (error) {
     await stop();
     throw error;
