@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import path from "node:path";
 import { parseCorsOrigins } from "../runtime/server/cors.ts";
-import { listen, type RunningServer } from "../runtime/server/listen.ts";
+import { listen } from "../runtime/server/listen.ts";
 import { packageFile } from "../web/locate.ts";
 import { createMockProxy } from "../web/mock-proxy.ts";
 import {
