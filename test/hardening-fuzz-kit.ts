@@ -1,8 +1,9 @@
 // Shared by test/hardening-fuzz-server.test.ts, its .scale.test.ts (thousands of cases in CI) and
 // scripts/fuzz.ts (the long run): fast-check arbitraries that build hostile HTTP/1.1 requests byte by
 // byte for every operation of generated/operations.ts, a raw-socket client that sends exactly those
-// bytes, and the checks every answer must pass. Requests are written by hand (not with fetch or http.request) so that malformed
-// targets, invalid percent-encodings, duplicate headers and invalid UTF-8 reach the server unchanged.
+// bytes, and the checks every answer must pass. Requests are written by hand (not with fetch or
+// http.request) so that malformed targets, invalid percent-encodings, duplicate headers and invalid
+// UTF-8 reach the server unchanged.
 import net from "node:net";
 import fc from "fast-check";
 import { type OperationEntry, operationList } from "../generated/operations.ts";
