@@ -1,6 +1,7 @@
 // The sandbox behind a fault proxy, for the deep checks (authorization matrix, fuzz): one call
 // starts both and runs a catalog against them.
 
+import { afterAll, beforeAll } from "vitest";
 import { freePort } from "../../cli/mock.ts";
 import type { Check } from "../../conformance/checks/check.ts";
 import type { Group } from "../../conformance/checks/types.ts";
@@ -9,7 +10,7 @@ import type { Target } from "../../conformance/run/config.ts";
 import { loadGeneratedOperations, type OperationInfo } from "../../conformance/run/operations.ts";
 import { runSuite } from "../../conformance/run/runner.ts";
 import type { RecordedExchange } from "../../conformance/transport/probe.ts";
-import { type SandboxOptions, startSandbox } from "../../reference/sandbox.ts";
+import { type Sandbox, type SandboxOptions, startSandbox } from "../../reference/sandbox.ts";
 import { signRequest } from "../../runtime/http/hmac.ts";
 import { type ProxiedRequest, type ProxyHooks, startFaultProxy } from "./fake-proxy.ts";
 
@@ -37,15 +38,17 @@ export async function runBehindProxy(opts: {
   /** In front of the runner's webhook receiver (between the deployment and the runner). */
   deliveries?: ProxyHooks;
   catalog: (operations: OperationInfo[]) => Check[];
-  /** Options of the sandbox behind the proxy. */
+  /** Options of the sandbox behind the proxy (started for this run alone). */
   sandbox?: SandboxOptions;
+  /** A sandbox already running (sharedSandbox) to put the proxies in front of, instead of a fresh one; left running. */
+  running?: Sandbox;
   only?: Group[];
   timeoutMs?: number;
   onExchange?: (e: RecordedExchange) => void;
   /** Runs before the sandbox and the proxies close (to replay against them). */
   then?: (run: DeepRun) => Promise<void>;
 }): Promise<DeepRun> {
-  const sandbox = await startSandbox(opts.sandbox ?? {});
+  const sandbox = opts.running ?? (await startSandbox(opts.sandbox ?? {}));
   const admin = { apiKey: sandbox.api_key, apiSecret: sandbox.api_secret };
   const seen: ProxiedRequest[] = [];
   const hooks = opts.hooks?.(admin, sandbox.base_url) ?? {};
@@ -108,8 +111,27 @@ export async function runBehindProxy(opts: {
     await receiverProxy?.close();
     await rpcProxy?.close();
     await proxy.close();
-    await sandbox.close();
+    if (!opts.running) await sandbox.close();
   }
+}
+
+/**
+ * One sandbox for the tests of the enclosing describe block (started before them, closed after them):
+ * each run puts its own proxies, with its own fault, in front of it, and certify removes what each run
+ * created, so a run sees the deployment with exactly its fault.
+ */
+export function sharedSandbox(options: SandboxOptions = {}): () => Sandbox {
+  let sandbox: Sandbox | undefined;
+  beforeAll(async () => {
+    sandbox = await startSandbox(options);
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+  return () => {
+    if (!sandbox) throw new Error("sharedSandbox: used outside the tests of its describe block");
+    return sandbox;
+  };
 }
 
 /** Re-signs a request with the admin key, as a deployment that ignores the caller's role would act. */
