@@ -30,8 +30,31 @@ export const CERTIFY_SANDBOX_OPTIONS = {
 /** How long the sandbox may take to start (a cold anvil, a loaded machine) before certify gives up. */
 const START_LIMIT_MS = 60_000;
 
+/**
+ * Where bin/custody.js leaves the sandbox's thread it started before the command line loaded
+ * (`custody certify --sandbox`): a process-wide key, because bin/custody.js and this module (inside the
+ * command line's bundle) share no module instance.
+ */
+export const EARLY_SANDBOX_WORKER = Symbol.for("custody.early-sandbox-worker");
+
+/** The thread bin/custody.js started early for this same worker file, taken over (once), or undefined. */
+function adoptEarlyWorker(url: URL): Worker | undefined {
+  const slot = globalThis as { [EARLY_SANDBOX_WORKER]?: { worker: Worker; url: string } };
+  const early = slot[EARLY_SANDBOX_WORKER];
+  delete slot[EARLY_SANDBOX_WORKER];
+  if (early?.url !== url.href) {
+    void early?.worker.terminate();
+    return undefined;
+  }
+  early.worker.ref();
+  return early.worker;
+}
+
 export function startSandboxWorker(options: Record<string, unknown> = CERTIFY_SANDBOX_OPTIONS): Promise<SandboxHandle> {
-  const worker = new Worker(new URL("./sandbox-worker.mjs", import.meta.url), { workerData: { options } });
+  const url = new URL("./sandbox-worker.mjs", import.meta.url);
+  // Its code may be loaded already (bin/custody.js); either way it starts once told the options.
+  const worker = adoptEarlyWorker(url) ?? new Worker(url);
+  worker.postMessage({ type: "start", options });
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= new Promise<void>((resolve) => {
