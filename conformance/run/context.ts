@@ -267,6 +267,13 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * How often a wait on a chain asks again (a receipt, a balance, a head, a withdrawal's status): a few
+ * times per block or slot of the fast networks certify meets (sandboxes mine every 0.1-0.25 s), so a
+ * wait ends within a fraction of a block of what it waits for, for a few requests more per block.
+ */
+export const CHAIN_POLL_MS = 100;
+
 /** Polls `probe` every `intervalMs` until it returns a value or `timeoutMs` passes (then undefined). */
 export async function pollUntil<T>(
   probe: () => Promise<T | undefined>,
