@@ -6,7 +6,7 @@
 import { expectSuccess } from "../checks/expect.ts";
 import { fail, skip } from "../checks/outcome.ts";
 import { balanceOf, decimalToUnits } from "../checks/units.ts";
-import { CHAIN_POLL_MS, pollUntil, type Suite } from "../run/context.ts";
+import { pollUntil, type Suite } from "../run/context.ts";
 import { missing } from "../run/supply.ts";
 import { depositEvent } from "../transport/receiver.ts";
 import type { SolanaRpcClient } from "../transport/solana-rpc.ts";
@@ -16,6 +16,7 @@ import { firstString, successRecord } from "./util.ts";
 export const SOL_DEPOSIT = "0.5";
 /** What the throwaway payer is funded with: the deposit, its fee, and the rent-exempt minimum left over. */
 const PAYER_LAMPORTS = 1_000_000_000n;
+const OBSERVE_EVERY_MS = 150;
 
 export async function provideSolAsset(suite: Suite): Promise<SolAssetFixture> {
   if (suite.supply === "given") missing("sol-asset", suite.supply);
@@ -97,7 +98,7 @@ export async function provideSolDeposit(suite: Suite): Promise<SolDepositFixture
       return fixture.reflected && (!fixture.webhookWatched || fixture.confirmedEvent) ? true : undefined;
     },
     limit * 2,
-    CHAIN_POLL_MS,
+    OBSERVE_EVERY_MS,
     suite.signal,
   );
   if (fixture.reflected) {

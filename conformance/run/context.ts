@@ -268,9 +268,10 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /**
- * How often a wait on a chain asks again (a receipt, a balance, a head, a withdrawal's status): a few
- * times per block or slot of the fast networks certify meets (sandboxes mine every 0.1-0.25 s), so a
- * wait ends within a fraction of a block of what it waits for, for a few requests more per block.
+ * How often a wait of a few EVM blocks asks again (a receipt, a balance, a head, a withdrawal's status):
+ * at least once per block of the fast chains certify meets (the certified sandbox mines every 150 ms),
+ * so such a wait ends within a fraction of a block of what it waits for, for a request or two more.
+ * The Solana waits (32 slots) keep a slower pace: there a poll more saves little and costs more.
  */
 export const CHAIN_POLL_MS = 100;
 

@@ -4,7 +4,7 @@
 
 import type { FixtureValues } from "../../provision/registry.ts";
 import type { CheckContext } from "../../run/context.ts";
-import { CHAIN_POLL_MS, pollUntil } from "../../run/context.ts";
+import { pollUntil } from "../../run/context.ts";
 import { expectSuccess } from "../expect.ts";
 import { fail, skip } from "../outcome.ts";
 import type { Evidence, Prerequisite } from "../types.ts";
@@ -48,7 +48,7 @@ export async function web3Result(
         : undefined;
     },
     ctx.timeoutMs * 2,
-    CHAIN_POLL_MS,
+    250,
     ctx.signal,
   );
   if (!done)

@@ -7,7 +7,7 @@ import { addressBytes, keypairFromSeed } from "../../../lib/solana/keys.ts";
 import { transferMessage } from "../../../lib/solana/system-program.ts";
 import { encodeTransaction } from "../../../lib/solana/transaction.ts";
 import type { CheckContext } from "../../run/context.ts";
-import { CHAIN_POLL_MS, pollUntil } from "../../run/context.ts";
+import { pollUntil } from "../../run/context.ts";
 import type { SolanaRpcClient } from "../../transport/solana-rpc.ts";
 import type { Check } from "../check.ts";
 import { expectSuccess } from "../expect.ts";
@@ -146,7 +146,7 @@ export const solanaWithdrawal: Check = {
         return data.status === "completed" || data.status === "failed" || data.status === "rejected" ? data : undefined;
       },
       ctx.timeoutMs * 4,
-      CHAIN_POLL_MS,
+      250,
       ctx.signal,
     );
     if (!final)
