@@ -15,8 +15,9 @@ export interface SandboxHandle extends SandboxCredentials {
  * every 150 ms (the default is 1 s) with the same 3 confirmations, so deposits and withdrawals settle
  * six times sooner (the runner's chain waits ask every CHAIN_POLL_MS, at least once per such block);
  * webhook retries after 0.25 s and 0.5 s (the default starts at 1 s; the spec's schedule is the
- * deployment's to shorten, x-custody-webhook-delivery); a new wallet completes after 100 ms (default
- * 500 ms; asynchronous creation is the rule, its delay the deployment's); Solana slots every 50 ms
+ * deployment's to shorten, x-custody-webhook-delivery); a new wallet completes after 50 ms (default
+ * 500 ms; asynchronous creation is the rule, its delay the deployment's; the runner asks every 100 ms,
+ * so the second ask finds it complete); Solana slots every 50 ms
  * (the default is 400 ms) with the same 32 confirmations, so a SOL deposit confirms in about 1.6 s
  * instead of 12.8 s. The fault tests of the reference deployment (test/conformance-reference.test.ts)
  * run its defaults.
@@ -24,7 +25,7 @@ export interface SandboxHandle extends SandboxCredentials {
 export const CERTIFY_SANDBOX_OPTIONS = {
   blockTimeSeconds: 0.15,
   webhookRetry: { initialDelayMs: 250 },
-  walletCreationDelayMs: 100,
+  walletCreationDelayMs: 50,
   solanaSlotMs: 50,
 } as const;
 
