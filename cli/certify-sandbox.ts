@@ -12,26 +12,51 @@ export interface SandboxHandle extends SandboxCredentials {
 
 /**
  * How the certified sandbox runs. The checks' rules do not depend on these; the waits do: blocks
- * every 250 ms (the default is 1 s) with the same 3 confirmations, so deposits and withdrawals settle
- * four times sooner; webhook retries after 0.25 s and 0.5 s (the default starts at 1 s; the spec's
- * schedule is the deployment's to shorten, x-custody-webhook-delivery); a new wallet completes after
- * 100 ms (default 500 ms; asynchronous creation is the rule, its delay the deployment's); Solana slots
- * every 50 ms (the default is 400 ms) with the same 32 confirmations, so a SOL deposit confirms in
- * about 1.6 s instead of 12.8 s. The fault
- * tests of the reference deployment (test/conformance-reference.test.ts) run its defaults.
+ * every 150 ms (the default is 1 s) with the same 3 confirmations, so deposits and withdrawals settle
+ * six times sooner (the runner's chain waits ask every CHAIN_POLL_MS, at least once per such block);
+ * webhook retries after 0.25 s and 0.5 s (the default starts at 1 s; the spec's schedule is the
+ * deployment's to shorten, x-custody-webhook-delivery); a new wallet completes after 50 ms (default
+ * 500 ms; asynchronous creation is the rule, its delay the deployment's; the runner asks every 100 ms,
+ * so the second ask finds it complete); Solana slots every 50 ms
+ * (the default is 400 ms) with the same 32 confirmations, so a SOL deposit confirms in about 1.6 s
+ * instead of 12.8 s. The fault tests of the reference deployment (test/conformance-reference.test.ts)
+ * run its defaults.
  */
 export const CERTIFY_SANDBOX_OPTIONS = {
-  blockTimeSeconds: 0.25,
+  blockTimeSeconds: 0.15,
   webhookRetry: { initialDelayMs: 250 },
-  walletCreationDelayMs: 100,
+  walletCreationDelayMs: 50,
   solanaSlotMs: 50,
 } as const;
 
 /** How long the sandbox may take to start (a cold anvil, a loaded machine) before certify gives up. */
 const START_LIMIT_MS = 60_000;
 
+/**
+ * Where bin/custody.js leaves the sandbox's thread it started before the command line loaded
+ * (`custody certify --sandbox`): a process-wide key, because bin/custody.js and this module (inside the
+ * command line's bundle) share no module instance.
+ */
+export const EARLY_SANDBOX_WORKER = Symbol.for("custody.early-sandbox-worker");
+
+/** The thread bin/custody.js started early for this same worker file, taken over (once), or undefined. */
+function adoptEarlyWorker(url: URL): Worker | undefined {
+  const slot = globalThis as { [EARLY_SANDBOX_WORKER]?: { worker: Worker; url: string } };
+  const early = slot[EARLY_SANDBOX_WORKER];
+  delete slot[EARLY_SANDBOX_WORKER];
+  if (early?.url !== url.href) {
+    void early?.worker.terminate();
+    return undefined;
+  }
+  early.worker.ref();
+  return early.worker;
+}
+
 export function startSandboxWorker(options: Record<string, unknown> = CERTIFY_SANDBOX_OPTIONS): Promise<SandboxHandle> {
-  const worker = new Worker(new URL("./sandbox-worker.mjs", import.meta.url), { workerData: { options } });
+  const url = new URL("./sandbox-worker.mjs", import.meta.url);
+  // Its code may be loaded already (bin/custody.js); either way it starts once told the options.
+  const worker = adoptEarlyWorker(url) ?? new Worker(url);
+  worker.postMessage({ type: "start", options });
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= new Promise<void>((resolve) => {

@@ -3,7 +3,11 @@
 // Plain JavaScript, so it starts without a TS loader: installed, it loads the compiled sandbox beside
 // it (dist/); in a clone's .custody-run/, that sandbox bundled into one file (bin/bundled-entries.mjs,
 // as bin/custody.js does for the runner); else the TypeScript sources through tsx.
-// Messages: in, "close"; out, { type: "ready", handle } | { type: "error", message } | { type: "closed" }.
+// The sandbox's code loads at once; the sandbox starts once the options are known: from workerData,
+// or from a "start" message when bin/custody.js started this thread early, before the command line
+// had loaded (cli/certify-sandbox.ts adopts the thread and sends them).
+// Messages: in, { type: "start", options } | "close"; out, { type: "ready", handle } |
+// { type: "error", message } | { type: "closed" }.
 import { existsSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -31,9 +35,23 @@ async function bundled() {
   }
 }
 
+/** The options: workerData's, else the first "start" message's. Listened for before loading, so none is missed. */
+function optionsWanted() {
+  if (workerData?.options) return Promise.resolve(workerData.options);
+  return new Promise((resolve) => {
+    const onStart = (message) => {
+      if (message?.type !== "start") return;
+      parentPort.off("message", onStart);
+      resolve(message.options ?? {});
+    };
+    parentPort.on("message", onStart);
+  });
+}
+
+const options = optionsWanted();
 try {
   const { startSandbox, sandboxCredentials } = await load();
-  const sandbox = await startSandbox(workerData?.options ?? {});
+  const sandbox = await startSandbox(await options);
   parentPort.on("message", (message) => {
     if (message !== "close") return;
     sandbox.close().finally(() => {
@@ -44,6 +62,8 @@ try {
   // The credentials record crosses the thread boundary; the running parts stay here.
   parentPort.postMessage({ type: "ready", handle: sandboxCredentials(sandbox) });
 } catch (error) {
+  // An early thread reports only once it is adopted (the start message), to the one listening then.
+  await options;
   parentPort.postMessage({ type: "error", message: error instanceof Error ? error.message : String(error) });
   parentPort.close();
 }

@@ -1,14 +1,13 @@
 import { expectSuccess } from "../checks/expect.ts";
 import { fail, skip } from "../checks/outcome.ts";
 import { balanceOf, decimalToUnits } from "../checks/units.ts";
-import { pollUntil, type Suite } from "../run/context.ts";
+import { CHAIN_POLL_MS, pollUntil, type Suite } from "../run/context.ts";
 import { missing } from "../run/supply.ts";
 import { sendNativeTransfer } from "../transport/deposit-sender.ts";
 import { depositEvent } from "../transport/receiver.ts";
 import type { BalanceObservation, DepositFixture } from "./registry.ts";
 
 export const DEPOSIT_AMOUNT = "0.01";
-const OBSERVE_EVERY_MS = 150;
 
 /**
  * Sends a deposit to the wallet's deposit address with the faucet key, then watches: the balance
@@ -60,7 +59,7 @@ export async function provideDeposit(suite: Suite): Promise<DepositFixture> {
       return fixture.reflected && (!fixture.webhookWatched || fixture.confirmedEvent) ? true : undefined;
     },
     observeLimit,
-    OBSERVE_EVERY_MS,
+    CHAIN_POLL_MS,
     suite.signal,
   );
   if (fixture.reflected) await recordFinalBalances(suite, fixture, asset.walletId, asset.assetId);
@@ -116,7 +115,7 @@ export async function waitForReceipt(suite: Suite, hash: string): Promise<Record
         : undefined;
     },
     limit,
-    250,
+    CHAIN_POLL_MS,
     suite.signal,
   );
   if (!receipt) fail(`transaction ${hash} has no receipt after ${limit} ms`);

@@ -1,7 +1,7 @@
 import { expectSuccess } from "../checks/expect.ts";
 import { skip } from "../checks/outcome.ts";
 import { balanceOf, decimalToUnits } from "../checks/units.ts";
-import { pollUntil, type Suite } from "../run/context.ts";
+import { CHAIN_POLL_MS, pollUntil, type Suite } from "../run/context.ts";
 import { sendNativeTransfer } from "../transport/deposit-sender.ts";
 import { attachNativeAsset } from "./asset.ts";
 import { DEPOSIT_AMOUNT, drivenOnlyWhenCreating, waitForReceiptBlock } from "./deposit.ts";
@@ -34,7 +34,7 @@ export async function provideMoneyFunds(suite: Suite): Promise<MoneyFundsFixture
       return units !== undefined && units >= amount ? true : undefined;
     },
     3 * suite.options.timeoutMs,
-    150,
+    CHAIN_POLL_MS,
     suite.signal,
   );
   return { asset, address: asset.address, depth: asset.confirmationBlocks ?? 1, reflected: reflected === true };

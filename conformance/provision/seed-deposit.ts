@@ -8,15 +8,13 @@
 import { expectEnvelope, expectSuccess } from "../checks/expect.ts";
 import { CheckFailed, CheckSkipped } from "../checks/outcome.ts";
 import { assetIdOf, balanceOf, decimalToUnits, NATIVE_DECIMALS, sameAmount } from "../checks/units.ts";
-import { pollUntil, type Suite } from "../run/context.ts";
+import { CHAIN_POLL_MS, pollUntil, type Suite } from "../run/context.ts";
 import { sendNativeTransfer } from "../transport/deposit-sender.ts";
 import { attachNativeAsset } from "./asset.ts";
 import { blockNumber, DEPOSIT_AMOUNT, waitForReceiptBlock } from "./deposit.ts";
 import type { SeedBalanceRead, SeedDepositFixture } from "./registry.ts";
 import { createWalletAndWait } from "./wallet.ts";
 
-/** Often enough to read operation 1 at least once per block of any network in use (and of a fast sandbox). */
-const READ_EVERY_MS = 150;
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 type Json = Record<string, unknown>;
@@ -202,7 +200,7 @@ function entryOf(data: unknown, assetId: string): Json | undefined {
   return items.length === 1 && anonymous.length === 1 ? anonymous[0] : undefined;
 }
 
-/** Reads operation 1 every READ_EVERY_MS until the balance moved and a block passed its confirmations, or the grace after them ran out. */
+/** Reads operation 1 every CHAIN_POLL_MS (at least once per block of a fast sandbox) until the balance moved and a block passed its confirmations, or the grace after them ran out. */
 async function observe(suite: Suite, fixture: SeedDepositFixture): Promise<void> {
   let confirmedAt: number | undefined;
   let movedAt: number | undefined;
@@ -216,7 +214,7 @@ async function observe(suite: Suite, fixture: SeedDepositFixture): Promise<void>
       return confirmedAt !== undefined && read.atMs - confirmedAt > fixture.graceMs ? true : undefined;
     },
     3 * suite.options.timeoutMs,
-    READ_EVERY_MS,
+    CHAIN_POLL_MS,
     suite.signal,
   );
 }

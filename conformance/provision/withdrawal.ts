@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { expectSuccess } from "../checks/expect.ts";
 import { fail, skip } from "../checks/outcome.ts";
-import { pollUntil, type Suite } from "../run/context.ts";
+import { CHAIN_POLL_MS, pollUntil, type Suite } from "../run/context.ts";
 import { missing } from "../run/supply.ts";
 import type { WithdrawalFixture } from "./registry.ts";
 import { firstString, successRecord } from "./util.ts";
@@ -77,7 +77,7 @@ export async function provideExecutedWithdrawal(suite: Suite): Promise<Withdrawa
       return TERMINAL.has(String(record.status)) ? { data: record, evidence: ex.evidence } : undefined;
     },
     limit,
-    250,
+    CHAIN_POLL_MS,
     suite.signal,
   );
   if (!final) fail(`withdrawal ${id} did not reach completed/failed within ${limit} ms`, lastEx.evidence);

@@ -267,6 +267,14 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * How often a wait of a few EVM blocks asks again (a receipt, a balance, a head, a withdrawal's status):
+ * at least once per block of the fast chains certify meets (the certified sandbox mines every 150 ms),
+ * so such a wait ends within a fraction of a block of what it waits for, for a request or two more.
+ * The Solana waits (32 slots) keep a slower pace: there a poll more saves little and costs more.
+ */
+export const CHAIN_POLL_MS = 100;
+
 /** Polls `probe` every `intervalMs` until it returns a value or `timeoutMs` passes (then undefined). */
 export async function pollUntil<T>(
   probe: () => Promise<T | undefined>,

@@ -1,5 +1,5 @@
 // Withdrawals: idempotency, the receipt on chain, a transfer between two wallets.
-import { pollUntil } from "../../run/context.ts";
+import { CHAIN_POLL_MS, pollUntil } from "../../run/context.ts";
 import type { Check } from "../check.ts";
 import { expectSuccess, failWith } from "../expect.ts";
 import { readList } from "../list-reader.ts";
@@ -132,7 +132,7 @@ export const walletToWallet: Check = {
         return units !== undefined && units >= expected ? true : undefined;
       },
       ctx.timeoutMs * 3,
-      250,
+      CHAIN_POLL_MS,
       ctx.signal,
     );
     if (!reached)

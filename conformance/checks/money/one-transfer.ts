@@ -1,7 +1,7 @@
 // Identical submits move the funds once on chain.
 import { randomBytes } from "node:crypto";
 import type { CheckContext } from "../../run/context.ts";
-import { pollUntil } from "../../run/context.ts";
+import { CHAIN_POLL_MS, pollUntil } from "../../run/context.ts";
 import type { Check } from "../check.ts";
 import { expectSuccess, failWith } from "../expect.ts";
 import { fail } from "../outcome.ts";
@@ -46,7 +46,7 @@ export const oneTransferOnChain: Check = {
         return TERMINAL.has(String(w?.status)) ? { status: String(w.status), ex } : undefined;
       },
       limit,
-      250,
+      CHAIN_POLL_MS,
       ctx.suite.signal,
     );
     if (!final) fail(`withdrawal ${id}, approved, reached no final status within ${limit} ms`, approve.evidence);
@@ -56,7 +56,7 @@ export const oneTransferOnChain: Check = {
     const arrived = await pollUntil(
       async () => ((await chainBalance(ctx, recipient)) ?? 0n) > 0n || undefined,
       limit,
-      250,
+      CHAIN_POLL_MS,
       ctx.suite.signal,
     );
     if (!arrived)
@@ -65,7 +65,7 @@ export const oneTransferOnChain: Check = {
     await pollUntil(
       async () => Number(BigInt(String(await ctx.suite.rpc().resultHttp("eth_blockNumber")))) >= head + 2 || undefined,
       limit,
-      250,
+      CHAIN_POLL_MS,
       ctx.suite.signal,
     );
     const received = (await chainBalance(ctx, recipient)) ?? 0n;

@@ -23,15 +23,15 @@ export const deleteStopsDelivery: Check = {
   seedRef: "§2.8; §4 operation 7",
   level: "seed",
   requires: ["receiver", "workspace"],
-  after: [
+  // At --level seed operation 7 deletes --webhook-id itself, which the checks of its deliveries, the
+  // isolation checks and the viewer's refused delete aim at first. At full level it deletes a webhook
+  // of its own and judges only that webhook's channel, so it runs beside them (its watch after the
+  // delete overlaps theirs).
+  afterAtSeed: [
     "webhooks.resend-same-event",
     "webhooks.delivery-signature",
     "webhooks.tampered-body-rejected",
     "webhooks.delivery-logged",
-  ],
-  // At --level seed operation 7 deletes --webhook-id itself, which the isolation checks and the
-  // viewer's refused delete aim at first.
-  afterAtSeed: [
     "isolation.reads-refused",
     "isolation.writes-refused",
     "role.viewer-cannot-change-settings",
