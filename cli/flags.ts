@@ -39,7 +39,7 @@ export function parseFlags<const O extends Record<string, FlagSpec>>(
       strict: true,
     });
   } catch (error) {
-    throw usageErrorOf(error as Error & { code?: string }, opts.usage);
+    throw withDashHint(usageErrorOf(error as Error & { code?: string }, opts.usage), argv, options);
   }
   for (const [name, value] of Object.entries(parsed.values)) {
     if (value === "" || (Array.isArray(value) && value.includes(""))) throw new UsageError(`--${name} needs a value`);
@@ -75,6 +75,18 @@ function dashValues(argv: readonly string[], options: Record<string, FlagSpec>):
     } else out.push(arg);
   }
   return out;
+}
+
+/**
+ * `--api-secret --x…` where `--x…` is no flag of the command: most likely a value that starts with `--` (a
+ * base64url secret may), which only `--api-secret=--x…` passes; say so instead of only "needs a value".
+ */
+function withDashHint(error: UsageError, argv: readonly string[], options: Record<string, FlagSpec>): UsageError {
+  const missing = /^(--[^\s]+) needs a value$/.exec(error.message)?.[1];
+  const next = missing === undefined ? undefined : argv[argv.indexOf(missing) + 1];
+  if (next === undefined || !next.startsWith("--") || next === "--" || next.slice(2).split("=")[0] in options)
+    return error;
+  return new UsageError(`${missing} needs a value; a value that starts with '-' is written ${missing}=<value>`);
 }
 
 /** parseArgs' messages, shortened to what the user needs: which flag, and what is wrong with it. */

@@ -52,6 +52,7 @@ describe("parseFlags", () => {
     [["-x"], "unknown option '-x'\n\nUSAGE"],
     [["--port"], "--port needs a value"],
     [["--port", "--json"], "--port needs a value"],
+    [["--port", "--x9"], "--port needs a value; a value that starts with '-' is written --port=<value>"],
     [["--port="], "--port needs a value"],
     [["--port", ""], "--port needs a value"],
     [["--tag", "a", "--tag="], "--tag needs a value"],
