@@ -1,77 +1,97 @@
-// The generated files compile (tsc --noEmit with the project's settings) for every fixture spec, for
-// our spec, and for a real public spec an npm package ships (Rebilly's API, in @redocly/openapi-core).
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { join } from "node:path";
+// The generated files compile (tsc --noEmit with the project's settings) for every fixture spec and for
+// our spec, in classic zod with every component's type z.infer of its schema, and in zod/mini
+// (`--zod mini`) for the fixture documents test/generator-zod-mini.test.ts compares: one tsc program
+// over all of them, its diagnostics told apart by folder. A real public spec an npm package ships
+// (Rebilly's 1 MB API) compiles in test/generator-compile.scale.test.ts (npm run test:scale).
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { parse } from "yaml";
 import { generate, renderFiles } from "../generator/index.ts";
-import { typecheck } from "../generator/typecheck.ts";
+import { type TypecheckResult, typecheck } from "../generator/typecheck.ts";
 import { writeTypeMatch } from "../scripts/type-match.ts";
+import { operationIds } from "./support/count-operations.ts";
+import { MINI_FIXTURES } from "./support/zod-agreement.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const FIXTURES = join(ROOT, "test/fixtures/specs");
-const REBILLY = join(ROOT, "node_modules/@redocly/openapi-core/src/benchmark/benches/rebilly.yaml");
 const GOOD_FIXTURES = [
-  "keywords",
-  "keywords-30",
-  "discriminator",
-  "recursive",
-  "allof",
-  "closed-allof",
-  "nullable-30",
-  "nullable-31",
-  "additional-properties",
-  "default-only",
-  "names",
-  "mini-custody",
+  ...["keywords", "keywords-30", "discriminator", "recursive", "allof", "closed-allof", "nullable-30"],
+  ...["nullable-31", "additional-properties", "default-only", "names", "mini-custody"],
 ];
 let work: string;
-
-beforeAll(async () => {
-  work = await mkdtemp(join(ROOT, ".tmp-gen-compile-"));
-});
-afterAll(async () => {
-  await rm(work, { recursive: true, force: true });
-});
+let checked: TypecheckResult;
+let ourOperations: number;
 
 /** Generates, then writes type-match.ts (T.X and z.infer<typeof XSchema> mutually assignable, per component). */
-async function generateWithTypeMatch(specPath: string, outDir: string, rpcSpecPath?: string): Promise<void> {
+async function generateWithTypeMatch(specPath: string, outDir: string, rpcSpecPath?: string): Promise<number> {
   const { model } = await renderFiles({ specPath, outDir, rpcSpecPath });
-  await generate({ specPath, outDir, rpcSpecPath });
+  const result = await generate({ specPath, outDir, rpcSpecPath });
   expect(
     await writeTypeMatch(
       outDir,
       model.schemas.map((s) => s.typeName),
     ),
   ).toBe(model.schemas.length);
+  return result.operations;
 }
 
-const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
-
-function countOperations(doc: { paths?: Record<string, Record<string, unknown>> }): number {
-  return Object.values(doc.paths ?? {}).reduce((n, item) => n + HTTP_METHODS.filter((m) => item[m]).length, 0);
+/** The fixture's zod/mini output, as test/generator-zod-mini.test.ts renders it (runtime/ compiled once). */
+async function generateMini(name: string, outDir: string): Promise<void> {
+  const specPath = join(FIXTURES, `${name}.yaml`);
+  const { files } = await renderFiles({ specPath, outDir, zod: "mini", runtime: "local" });
+  for (const f of files) {
+    await mkdir(join(outDir, f.path, ".."), { recursive: true });
+    await writeFile(join(outDir, f.path), f.content);
+  }
 }
 
-it("fixture specs and our spec compile, and every component's type is z.infer of its schema", async () => {
+/** tsc's diagnostics in files under `dir`, and those outside every output (runtime/, which all share). */
+function diagnosticsOf(dir: string): string[] {
+  const outputs = ["classic", "ours", "mini"].map((d) => relative(ROOT, join(work, d)));
+  const own = relative(ROOT, dir);
+  return checked.output
+    .split("\n")
+    .filter((line) => line !== "")
+    .filter((line) => line.startsWith(own) || !outputs.some((o) => line.startsWith(o)));
+}
+
+beforeAll(async () => {
+  work = await mkdtemp(join(ROOT, ".tmp-gen-compile-"));
   for (const name of GOOD_FIXTURES)
-    await generateWithTypeMatch(join(FIXTURES, `${name}.yaml`), join(work, "fixtures", name));
-  await generateWithTypeMatch(join(ROOT, "spec/openapi.yaml"), join(work, "ours"), join(ROOT, "spec/openrpc.json"));
-  const result = await typecheck([join(work, "fixtures"), join(work, "ours")]);
-  expect(result.output).toBe("");
-  expect(result.ok).toBe(true);
+    await generateWithTypeMatch(join(FIXTURES, `${name}.yaml`), join(work, "classic", name));
+  ourOperations = await generateWithTypeMatch(
+    join(ROOT, "spec/openapi.yaml"),
+    join(work, "ours"),
+    join(ROOT, "spec/openrpc.json"),
+  );
+  for (const name of MINI_FIXTURES) await generateMini(name, join(work, "mini", name));
+  checked = await typecheck([join(work, "classic"), join(work, "ours"), join(work, "mini")]);
+});
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
 });
 
-it("a public spec from an npm package (Rebilly, 1 MB, OpenAPI 3.0) compiles with no operation dropped", async () => {
-  const out = join(work, "rebilly");
-  const result = await generate({ specPath: REBILLY, outDir: out });
-  const doc = parse(await readFile(REBILLY, "utf8")) as Parameters<typeof countOperations>[0];
-  const expected = countOperations(doc);
-  expect(expected).toBeGreaterThan(300);
-  expect(result.operations).toBe(expected);
-  const client = await readFile(join(out, "client.ts"), "utf8");
-  expect(client.match(/^ {2}\w+\(input: T\.\w+Input/gm)).toHaveLength(expected);
-  const checked = await typecheck([out], { maxOldSpaceMb: 4096 });
-  expect(checked.output).toBe("");
+it("fixture specs and our spec compile, and every component's type is z.infer of its schema", () => {
+  expect(diagnosticsOf(join(work, "classic"))).toEqual([]);
+  expect(diagnosticsOf(join(work, "ours"))).toEqual([]);
+  expect(checked.ok).toBe(true);
+});
+
+it("our spec keeps every operation: a client method each (paginated ones a PagedOperation)", async () => {
+  const doc = parse(await readFile(join(ROOT, "spec/openapi.yaml"), "utf8")) as Parameters<typeof operationIds>[0];
+  const expected = operationIds(doc);
+  expect(expected.length).toBeGreaterThan(30);
+  expect(ourOperations).toBe(expected.length);
+  const client = await readFile(join(work, "ours", "client.ts"), "utf8");
+  const methods = [
+    ...client.matchAll(/^ {2}(?:(\w+)\(input: T\.\w+Input|readonly (\w+): PagedOperation<T\.\w+Input)/gm),
+  ];
+  expect(methods.map((m) => m[1] ?? m[2]).sort()).toEqual([...expected].sort());
+});
+
+it("the fixture documents' zod/mini output compiles with tsc --strict", () => {
+  expect(diagnosticsOf(join(work, "mini"))).toEqual([]);
   expect(checked.ok).toBe(true);
 });
