@@ -14,12 +14,12 @@ import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../cli/config-file.ts";
 import { generateRuns, parseGenerateArgs } from "../cli/generate.ts";
-import { generate, parsePackageSpec, renderFiles, type ZodFlavour } from "../generator/index.ts";
+import { renderFiles, type ZodFlavour } from "../generator/index.ts";
 import type { SpecModel } from "../generator/model/types.ts";
+import { contractPackage } from "./support/contract-package.ts";
 import { type Counts, compare, importModule, MINI_FIXTURES } from "./support/zod-agreement.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const TSC = join(ROOT, "node_modules/typescript/bin/tsc");
 /** Instances per component, per parameter schema, and drawn for every other schema (the scale file: 30, 60, 120). */
 const COUNTS: Counts = { perComponent: 10, perParameters: 20, sample: 40 };
 
@@ -44,16 +44,10 @@ describe("this contract, as packages built with plain tsc", () => {
   const builds: Partial<Record<ZodFlavour, { code: number; output: string }>> = {};
 
   beforeAll(async () => {
-    for (const zod of ["classic", "mini"] as const) {
-      dirs[zod] = join(work, `package-${zod}`);
-      const pkg = parsePackageSpec(`@acme/wallet-${zod}@1.0.0`);
-      const specs = { specPath: join(ROOT, "spec/openapi.yaml"), rpcSpecPath: join(ROOT, "spec/openrpc.json") };
-      await generate({ ...specs, outDir: dirs[zod], package: pkg, zod, runtime: "vendor" });
-    }
-    // Both builds at once: each is one tsc process.
-    const tsc = (zod: ZodFlavour) => run([TSC, "-p", "tsconfig.json"], dirs[zod]);
-    const [classic, mini] = await Promise.all([tsc("classic"), tsc("mini")]);
+    // Both at once, each one tsc process; the classic one is shared with test/sdk-runtimes.test.ts.
+    const [classic, mini] = await Promise.all([contractPackage("classic"), contractPackage("mini")]);
     Object.assign(builds, { classic, mini });
+    Object.assign(dirs, { classic: classic.dir, mini: mini.dir });
   }, 300_000);
 
   it("both build; mini's sources import zod/mini and never classic zod", async () => {
@@ -83,10 +77,16 @@ describe("this contract, as packages built with plain tsc", () => {
   }, 120_000);
 
   it("one call of the mini client bundles zod/mini and none of classic zod", async () => {
-    const entry = join(dirs.mini, "entry.ts");
+    // The entries live in this file's folder: the packages' folders are shared with other test files.
     const client = `new CustodialWalletServiceClient({ baseUrl: "https://w.example", apiKey: "k", apiSecret: "s" })`;
     const call = `${client}.getWalletOverview({ params: { wallet_id: "w" } });`;
-    await writeFile(entry, `import { CustodialWalletServiceClient } from "./src/client.ts";\n${call}\n`);
+    const entryOf = async (zod: ZodFlavour) => {
+      const file = join(work, `entry-${zod}.ts`);
+      const from = JSON.stringify(join(dirs[zod], "src/client.ts"));
+      await writeFile(file, `import { CustodialWalletServiceClient } from ${from};\n${call}\n`);
+      return file;
+    };
+    const entry = await entryOf("mini");
     const inputsOf = async (file: string) => {
       const options = { bundle: true, minify: true, platform: "browser", format: "esm", write: false } as const;
       const result = await build({ entryPoints: [file], ...options, metafile: true, logLevel: "silent" });
@@ -96,9 +96,9 @@ describe("this contract, as packages built with plain tsc", () => {
     expect(inputs.some((p) => p.includes("node_modules/zod/v4/mini/"))).toBe(true);
     expect(inputs.filter((p) => p.includes("node_modules/zod/v4/classic/"))).toEqual([]);
     // The same check on the default output finds classic zod: it can fail.
-    const classicEntry = join(dirs.classic, "entry.ts");
-    await writeFile(classicEntry, await readFile(entry, "utf8"));
-    expect((await inputsOf(classicEntry)).some((p) => p.includes("node_modules/zod/v4/classic/"))).toBe(true);
+    expect((await inputsOf(await entryOf("classic"))).some((p) => p.includes("node_modules/zod/v4/classic/"))).toBe(
+      true,
+    );
   }, 60_000);
 });
 
