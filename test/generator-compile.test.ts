@@ -3,7 +3,8 @@
 // (`--zod mini`) for the fixture documents test/generator-zod-mini.test.ts compares: one tsc program
 // over all of them, its diagnostics told apart by folder. The same program compiles the output of a
 // document whose every text is hostile (test/support/hostile-spec.ts; test/generator-spec-text.test.ts
-// reads its text) and of Swagger 2.0's petstore (test/generator-swagger2.test.ts checks the conversion).
+// reads its text), of Swagger 2.0's petstore (test/generator-swagger2.test.ts checks the conversion) and
+// of the readOnly/writeOnly fixture with its probe (test/support/read-write-only-probe.ts).
 // A real public spec an npm package ships
 // (Rebilly's 1 MB API) compiles in test/generator-compile.scale.test.ts (npm run test:scale).
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -16,12 +17,13 @@ import { type TypecheckResult, typecheck } from "../generator/typecheck.ts";
 import { writeTypeMatch } from "../scripts/type-match.ts";
 import { operationIds } from "./support/count-operations.ts";
 import { hostileSpec } from "./support/hostile-spec.ts";
+import { writeReadWriteOnlyProbe } from "./support/read-write-only-probe.ts";
 import { MINI_FIXTURES } from "./support/zod-agreement.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const FIXTURES = join(ROOT, "test/fixtures/specs");
 const PETSTORE = join(ROOT, "test/fixtures/swagger2/petstore-2.0.yaml");
-const OUTPUTS = ["classic", "ours", "mini", "hostile", "swagger2"];
+const OUTPUTS = ["classic", "ours", "mini", "hostile", "swagger2", "read-write-only"];
 const GOOD_FIXTURES = [
   ...["keywords", "keywords-30", "discriminator", "recursive", "allof", "closed-allof", "nullable-30"],
   ...["nullable-31", "additional-properties", "default-only", "names", "mini-custody"],
@@ -29,6 +31,7 @@ const GOOD_FIXTURES = [
 let work: string;
 let checked: TypecheckResult;
 let ourOperations: number;
+let readWriteOnly: { matched: number; names: number };
 
 /** Generates, then writes type-match.ts (T.X and z.infer<typeof XSchema> mutually assignable, per component). */
 async function generateWithTypeMatch(specPath: string, outDir: string, rpcSpecPath?: string): Promise<number> {
@@ -77,6 +80,7 @@ beforeAll(async () => {
   await writeFile(hostile, JSON.stringify(hostileSpec()));
   await generate({ specPath: hostile, outDir: join(work, "hostile"), runtime: "local" });
   await generate({ specPath: PETSTORE, outDir: join(work, "swagger2"), runtime: "local" });
+  readWriteOnly = await writeReadWriteOnlyProbe(join(work, "read-write-only"));
   checked = await typecheck(OUTPUTS.map((d) => join(work, d)));
 });
 afterAll(async () => {
@@ -113,5 +117,11 @@ it("a document whose every text is hostile compiles", () => {
 
 it("Swagger 2.0's petstore, converted, compiles", () => {
   expect(diagnosticsOf(join(work, "swagger2"))).toEqual([]);
+  expect(checked.ok).toBe(true);
+});
+
+it("readOnly/writeOnly: the output compiles, hidden properties are type errors, and every type is z.infer of its schema", () => {
+  expect(readWriteOnly.matched).toBe(readWriteOnly.names);
+  expect(diagnosticsOf(join(work, "read-write-only"))).toEqual([]);
   expect(checked.ok).toBe(true);
 });
