@@ -4,7 +4,8 @@
 // over all of them, its diagnostics told apart by folder. The same program compiles the output of a
 // document whose every text is hostile (test/support/hostile-spec.ts; test/generator-spec-text.test.ts
 // reads its text), of Swagger 2.0's petstore (test/generator-swagger2.test.ts checks the conversion) and
-// of the readOnly/writeOnly fixture with its probe (test/support/read-write-only-probe.ts).
+// of the readOnly/writeOnly fixture with its probe (test/support/read-write-only-probe.ts), and the
+// closed-allof fixture with a vendored runtime and its shapes (test/support/closed-allof-shapes.ts).
 // A real public spec an npm package ships
 // (Rebilly's 1 MB API) compiles in test/generator-compile.scale.test.ts (npm run test:scale).
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -15,6 +16,7 @@ import { parse } from "yaml";
 import { generate, renderFiles } from "../generator/index.ts";
 import { type TypecheckResult, typecheck } from "../generator/typecheck.ts";
 import { writeTypeMatch } from "../scripts/type-match.ts";
+import { writeClosedAllOfShapes } from "./support/closed-allof-shapes.ts";
 import { operationIds } from "./support/count-operations.ts";
 import { hostileSpec } from "./support/hostile-spec.ts";
 import { writeReadWriteOnlyProbe } from "./support/read-write-only-probe.ts";
@@ -23,7 +25,7 @@ import { MINI_FIXTURES } from "./support/zod-agreement.ts";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const FIXTURES = join(ROOT, "test/fixtures/specs");
 const PETSTORE = join(ROOT, "test/fixtures/swagger2/petstore-2.0.yaml");
-const OUTPUTS = ["classic", "ours", "mini", "hostile", "swagger2", "read-write-only"];
+const OUTPUTS = ["classic", "ours", "mini", "hostile", "swagger2", "read-write-only", "closed-allof"];
 const GOOD_FIXTURES = [
   ...["keywords", "keywords-30", "discriminator", "recursive", "allof", "closed-allof", "nullable-30"],
   ...["nullable-31", "additional-properties", "default-only", "names", "mini-custody"],
@@ -81,6 +83,7 @@ beforeAll(async () => {
   await generate({ specPath: hostile, outDir: join(work, "hostile"), runtime: "local" });
   await generate({ specPath: PETSTORE, outDir: join(work, "swagger2"), runtime: "local" });
   readWriteOnly = await writeReadWriteOnlyProbe(join(work, "read-write-only"));
+  await writeClosedAllOfShapes(join(work, "closed-allof"));
   checked = await typecheck(OUTPUTS.map((d) => join(work, d)));
 });
 afterAll(async () => {
@@ -123,5 +126,10 @@ it("Swagger 2.0's petstore, converted, compiles", () => {
 it("readOnly/writeOnly: the output compiles, hidden properties are type errors, and every type is z.infer of its schema", () => {
   expect(readWriteOnly.matched).toBe(readWriteOnly.names);
   expect(diagnosticsOf(join(work, "read-write-only"))).toEqual([]);
+  expect(checked.ok).toBe(true);
+});
+
+it("closed allOfs with a vendored runtime: the output compiles, its types take the real shapes and refuse an unknown member", () => {
+  expect(diagnosticsOf(join(work, "closed-allof"))).toEqual([]);
   expect(checked.ok).toBe(true);
 });
