@@ -1,44 +1,19 @@
 // The generated zod schemas judged against ajv (JSON Schema 2020-12 with ajv-formats) on fixture
 // specs that use every keyword the generator expresses: sampled and fast-check-mutated instances,
 // zero disagreements; every response example in the fixtures passes its schema; loading repairs.
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generate, renderFiles, SpecError } from "../generator/index.ts";
-import type { SpecModel } from "../generator/model/types.ts";
+import { generate, SpecError } from "../generator/index.ts";
 import { differential } from "../scripts/differential.ts";
+import { DIFFERENTIAL_SPECS, expectAgreement, FIXTURES, ROOT, render } from "./support/differential-specs.ts";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const FIXTURES = join(ROOT, "test/fixtures/specs");
-const SPECS = [
-  "keywords",
-  "keywords-30",
-  "allof",
-  "discriminator",
-  "recursive",
-  "nullable-30",
-  "nullable-31",
-  "additional-properties",
-  "closed-composition",
-  "keyword-names",
-  "mini-custody",
-  "names",
-  "public-apis-30",
-  "public-apis-31",
-].map((n) => join(FIXTURES, `${n}.yaml`));
-SPECS.push(join(ROOT, "spec/openapi.yaml"));
+/**
+ * Instances per component here; test/generator-differential.scale.test.ts runs the same specs with
+ * many more. Each component still gets sampled and mutated instances of every kind the sampler makes.
+ */
+const PER_COMPONENT = 12;
 let work: string;
-
-type Checker = { safeParse(value: unknown): { success: boolean } };
-
-async function render(specPath: string, name: string): Promise<{ model: SpecModel; schemas: Record<string, Checker> }> {
-  const out = join(work, name);
-  const { model, files } = await renderFiles({ specPath, outDir: out });
-  await mkdir(out, { recursive: true });
-  for (const f of files) await writeFile(join(out, f.path), f.content);
-  return { model, schemas: (await import(pathToFileURL(resolve(out, "schemas.ts")).href)) as Record<string, Checker> };
-}
 
 beforeAll(async () => {
   work = await mkdtemp(join(ROOT, ".tmp-gen-diff-"));
@@ -48,58 +23,19 @@ afterAll(async () => {
 });
 
 describe("generated zod agrees with ajv; response examples pass", () => {
-  for (const [i, spec] of SPECS.entries()) {
+  for (const [i, spec] of DIFFERENTIAL_SPECS.entries()) {
     it(spec.slice(ROOT.length), async () => {
-      const { model, schemas } = await render(spec, `d${i}`);
-      const result = differential(model, schemas, { seed: 7, perComponent: 40 });
-      expect(result.components + result.generic.length).toBe(model.schemas.length);
-      expect(result.disagreements).toEqual([]);
-      expect(result.instances).toBeGreaterThan(result.components * 40);
-      let examples = 0;
-      for (const example of responseExamples(model)) {
-        const named = model.resolver.component(example.ref);
-        if (named === undefined) continue;
-        examples++;
-        expect(
-          schemas[named.schemaName].safeParse(example.value).success,
-          `${example.where} fits ${named.originalName}`,
-        ).toBe(true);
-      }
-      if (spec.includes("keywords")) expect(examples).toBeGreaterThan(0);
+      await expectAgreement(spec, join(work, `d${i}`), PER_COMPONENT);
     });
   }
 
   it("the comparison fails when a validator is wrong (a `not` that accepts everything)", async () => {
-    const { model, schemas } = await render(join(FIXTURES, "keywords.yaml"), "broken");
+    const { model, schemas } = await render(join(FIXTURES, "keywords.yaml"), join(work, "broken"));
     const broken = { ...schemas, NotSchema: { safeParse: () => ({ success: true }) } };
-    expect(differential(model, broken, { seed: 7, perComponent: 40 }).disagreements.length).toBeGreaterThan(0);
+    const result = differential(model, broken, { seed: 7, perComponent: PER_COMPONENT });
+    expect(result.disagreements.length).toBeGreaterThan(0);
   });
 });
-
-/** Media-type `example` and `examples.*.value` of every response whose schema is a component ref. */
-function responseExamples(model: SpecModel): { ref: string; value: unknown; where: string }[] {
-  const out: { ref: string; value: unknown; where: string }[] = [];
-  const paths = (model.document.paths ?? {}) as Record<
-    string,
-    Record<string, { responses?: Record<string, { content?: Record<string, Record<string, unknown>> }> }>
-  >;
-  for (const [path, item] of Object.entries(paths)) {
-    for (const [method, op] of Object.entries(item)) {
-      for (const [status, response] of Object.entries(op?.responses ?? {})) {
-        for (const media of Object.values(response?.content ?? {})) {
-          const ref = (media.schema as { $ref?: unknown } | undefined)?.$ref;
-          if (typeof ref !== "string") continue;
-          const where = `${method} ${path} ${status}`;
-          if (Object.hasOwn(media, "example")) out.push({ ref, value: media.example, where });
-          for (const [name, ex] of Object.entries((media.examples ?? {}) as Record<string, { value?: unknown }>)) {
-            if (ex && Object.hasOwn(ex, "value")) out.push({ ref, value: ex.value, where: `${where} (${name})` });
-          }
-        }
-      }
-    }
-  }
-  return out;
-}
 
 describe("loading", () => {
   const doc = (schema: string, version = "3.1.0") =>

@@ -1,7 +1,8 @@
 // A document's text is data: each escaper keeps it inside its context, and a document whose every
-// piece of text is hostile (test/support/hostile-spec.ts) generates output that compiles (tsc
-// --strict), imports exactly what the same document with plain text imports, and carries the text
-// intact (string literals round-trip, doc comments and the README read it).
+// piece of text is hostile (test/support/hostile-spec.ts) generates output that imports exactly what
+// the same document with plain text imports and carries the text intact (string literals round-trip,
+// doc comments and the README read it). That output compiles (tsc --strict) in the one tsc program of
+// test/generator-compile.test.ts.
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -9,7 +10,6 @@ import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../generator/index.ts";
 import { codeJson, commentText, lineCommentText, markdownCode, markdownText } from "../generator/spec-text.ts";
-import { typecheck } from "../generator/typecheck.ts";
 import { HOSTILE, hostile, hostileSpec } from "./support/hostile-spec.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -59,7 +59,7 @@ describe("escapers keep text inside its context", () => {
   });
 });
 
-it("a document whose every text is hostile generates, compiles, imports what plain text imports, and keeps the text", async () => {
+it("a document whose every text is hostile generates, imports what plain text imports, and keeps the text", async () => {
   const specs = { hostile: hostileSpec(), plain: hostileSpec((place) => place.replace(/\W/g, "_")) };
   const needs: Record<string, unknown> = {};
   for (const [name, doc] of Object.entries(specs)) {
@@ -74,8 +74,6 @@ it("a document whose every text is hostile generates, compiles, imports what pla
   }
   expect(needs.hostile).toEqual(needs.plain);
   const out = join(work, "hostile");
-  const checked = await typecheck([out]);
-  expect(checked.output).toBe("");
   const read = (file: string) => readFile(join(out, file), "utf8");
   const [types, client, readme] = await Promise.all([read("types.ts"), read("client.ts"), read("README.md")]);
   // Each doc comment reads the text, line by line (U+2028 and U+2029 are line breaks there).

@@ -2,38 +2,26 @@
 // generated both ways as packages, each built with plain tsc; the compiled validators of both agree
 // (accept or reject, and the parsed value) on the differential test's instances (scripts/differential.ts)
 // and on parameter texts; the mini package's wire tests pass and its client bundles without classic zod.
-// The fixture documents (every keyword the generator expresses; two public APIs) compile strict in mini
-// and agree as well. The flag is also a key of custody.config.yaml's sdks.
+// The fixture documents (every keyword the generator expresses; two public APIs) agree as well (their
+// mini output compiles strict in test/generator-compile.test.ts's tsc program). The counts of instances
+// here are defaults; test/generator-zod-mini.scale.test.ts compares the same documents at large counts.
+// The flag is also a key of custody.config.yaml's sdks.
 import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { isDeepStrictEqual } from "node:util";
+import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../cli/config-file.ts";
 import { generateRuns, parseGenerateArgs } from "../cli/generate.ts";
-import { mulberry32 } from "../conformance/fuzz/prng.ts";
-import { generate, parsePackageSpec, renderFiles, type ZodFlavour } from "../generator/index.ts";
+import { renderFiles, type ZodFlavour } from "../generator/index.ts";
 import type { SpecModel } from "../generator/model/types.ts";
-import { typecheck } from "../generator/typecheck.ts";
-import { differential } from "../scripts/differential.ts";
+import { contractPackage } from "./support/contract-package.ts";
+import { type Counts, compare, importModule, MINI_FIXTURES } from "./support/zod-agreement.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const FIXTURES = [
-  ...["keywords", "keywords-30", "allof", "discriminator", "recursive", "nullable-30", "nullable-31"],
-  ...["additional-properties", "mini-custody", "names", "default-only", "public-apis-30", "public-apis-31"],
-];
-const TSC = join(ROOT, "node_modules/typescript/bin/tsc");
-
-interface Parsed {
-  success: boolean;
-  data?: unknown;
-}
-interface Checker {
-  safeParse(value: unknown): Parsed;
-}
-type Module = Record<string, unknown>;
+/** Instances per component, per parameter schema, and drawn for every other schema (the scale file: 30, 60, 120). */
+const COUNTS: Counts = { perComponent: 10, perParameters: 20, sample: 40 };
 
 let work: string;
 beforeAll(async () => {
@@ -51,123 +39,15 @@ function run(args: string[], cwd: string): Promise<{ code: number; output: strin
   });
 }
 
-/** Every instance both sides judged differently (or parsed to different values). */
-class Agreement {
-  readonly disagreements: { schema: string; instance: unknown; classic: Parsed; mini: Parsed }[] = [];
-  readonly pool: unknown[] = [];
-  compared = 0;
-
-  judge(schema: string, classic: Checker, mini: Checker, instance: unknown): Parsed {
-    const a = classic.safeParse(instance);
-    const b = mini.safeParse(instance);
-    this.compared++;
-    if (a.success !== b.success || (a.success && !isDeepStrictEqual(a.data, b.data))) {
-      const [classic, mini] = [a, b].map((r) => ({ success: r.success, data: r.data }));
-      this.disagreements.push({ schema, instance, classic, mini });
-    }
-    return b;
-  }
-
-  /** The mini module's schemas, each also asking the classic one (for differential()). */
-  paired(classic: Module, mini: Module): Record<string, Checker> {
-    const out: Record<string, Checker> = {};
-    for (const [name, schema] of Object.entries(mini)) {
-      if (!isChecker(schema) || !isChecker(classic[name])) continue;
-      out[name] = {
-        safeParse: (value) => {
-          this.pool.push(value);
-          return this.judge(name, classic[name] as Checker, schema, value);
-        },
-      };
-    }
-    return out;
-  }
-}
-
-async function importModule(path: string): Promise<Module> {
-  return (await import(pathToFileURL(path).href)) as Module;
-}
-
-function isChecker(value: unknown): value is Checker {
-  return typeof (value as Checker | undefined)?.safeParse === "function";
-}
-
-/** Texts a parameter may arrive as: numbers, booleans, lists, formats, and what none of them accepts. */
-const TEXTS: unknown[] = [
-  ...["", "0", "1", "7", "-1", "1.5", "1e3", "20", "100", "101", "true", "false", "yes", "abc", "a,b", "1,2"],
-  ...["3f1c2a9e-7b4d-4e0a-9c61-5d2b8f0e4a17", "2025-01-02T03:04:05Z", ["1", "2"], ["a"], []],
-];
-
-/** Objects of parameter texts for each operation's params/query/headers schema. */
-function parameterInstances(model: SpecModel, random: () => number): Map<string, unknown[]> {
-  const out = new Map<string, unknown[]>();
-  for (const op of model.operations) {
-    const locations = [
-      [op.names.paramsSchema, op.params.path],
-      [op.names.querySchema, op.params.query],
-      [op.names.headersSchema, op.params.header],
-    ] as const;
-    for (const [name, params] of locations) {
-      if (params.length === 0) continue;
-      const instances = Array.from({ length: 60 }, () => {
-        const value: Record<string, unknown> = {};
-        for (const p of params) {
-          const schema = typeof p.schema === "object" ? p.schema : {};
-          const own = [...(Array.isArray(schema.enum) ? schema.enum : []), schema.default, schema.example];
-          const choices = [...TEXTS, ...own.filter((v) => v !== undefined).map(String)];
-          if (random() < 0.75) value[p.key] = choices[Math.floor(random() * choices.length)];
-        }
-        return value;
-      });
-      out.set(name, instances);
-    }
-  }
-  return out;
-}
-
-/**
- * Both modules judged: the components through differential() (which also holds mini to ajv), then
- * every other exported schema (parameters, bodies, each status of a response record) on parameter
- * texts or on a sample of the components' instances.
- */
-function compare(model: SpecModel, classic: Module, mini: Module): { agreement: Agreement; ajv: unknown[] } {
-  const agreement = new Agreement();
-  const result = differential(model, agreement.paired(classic, mini), { seed: 11, perComponent: 30 });
-  const random = mulberry32(11);
-  const texts = parameterInstances(model, random);
-  const sample = () => Array.from({ length: 120 }, () => agreement.pool[Math.floor(random() * agreement.pool.length)]);
-  for (const [name, value] of Object.entries(classic)) {
-    const other = mini[name];
-    // A response record (status → schema) is compared status by status.
-    const pairs: [string, Checker, Checker][] = isChecker(value)
-      ? [[name, value, other as Checker]]
-      : Object.entries((value ?? {}) as Module)
-          .filter(([, s]) => isChecker(s))
-          .map(([status, s]) => [`${name}.${status}`, s as Checker, (other as Module)[status] as Checker]);
-    for (const [label, a, b] of pairs) {
-      expect(isChecker(b), `${label} exists in both`).toBe(true);
-      const instances = [...(texts.get(name) ?? []), ...sample(), undefined];
-      for (const instance of instances) agreement.judge(label, a, b, instance);
-    }
-  }
-  return { agreement, ajv: result.disagreements };
-}
-
 describe("this contract, as packages built with plain tsc", () => {
   const dirs: Record<ZodFlavour, string> = { classic: "", mini: "" };
   const builds: Partial<Record<ZodFlavour, { code: number; output: string }>> = {};
 
   beforeAll(async () => {
-    for (const zod of ["classic", "mini"] as const) {
-      dirs[zod] = join(work, `package-${zod}`);
-      const pkg = parsePackageSpec(`@acme/wallet-${zod}@1.0.0`);
-      const specs = { specPath: join(ROOT, "spec/openapi.yaml"), rpcSpecPath: join(ROOT, "spec/openrpc.json") };
-      await generate({ ...specs, outDir: dirs[zod], package: pkg, zod, runtime: "vendor" });
-    }
-    // Both builds at once: each is one tsc process.
-    const tsc = (zod: ZodFlavour) => run([TSC, "-p", "tsconfig.json"], dirs[zod]);
-    const [classic, mini] = await Promise.all([tsc("classic"), tsc("mini")]);
+    // Both at once, each one tsc process; the classic one is shared with test/sdk-runtimes.test.ts.
+    const [classic, mini] = await Promise.all([contractPackage("classic"), contractPackage("mini")]);
     Object.assign(builds, { classic, mini });
+    Object.assign(dirs, { classic: classic.dir, mini: mini.dir });
   }, 300_000);
 
   it("both build; mini's sources import zod/mini and never classic zod", async () => {
@@ -183,7 +63,7 @@ describe("this contract, as packages built with plain tsc", () => {
   it("the compiled validators agree on every instance", async () => {
     const load = async (zod: ZodFlavour) => importModule(join(dirs[zod], "dist/schemas.js"));
     const { model } = await renderFiles({ specPath: join(ROOT, "spec/openapi.yaml"), outDir: join(work, "unused") });
-    const { agreement, ajv } = compare(model, await load("classic"), await load("mini"));
+    const { agreement, ajv } = compare(model, await load("classic"), await load("mini"), COUNTS);
     expect(agreement.disagreements).toEqual([]);
     expect(ajv).toEqual([]);
     expect(agreement.compared).toBeGreaterThan(20_000);
@@ -197,10 +77,16 @@ describe("this contract, as packages built with plain tsc", () => {
   }, 120_000);
 
   it("one call of the mini client bundles zod/mini and none of classic zod", async () => {
-    const entry = join(dirs.mini, "entry.ts");
+    // The entries live in this file's folder: the packages' folders are shared with other test files.
     const client = `new CustodialWalletServiceClient({ baseUrl: "https://w.example", apiKey: "k", apiSecret: "s" })`;
     const call = `${client}.getWalletOverview({ params: { wallet_id: "w" } });`;
-    await writeFile(entry, `import { CustodialWalletServiceClient } from "./src/client.ts";\n${call}\n`);
+    const entryOf = async (zod: ZodFlavour) => {
+      const file = join(work, `entry-${zod}.ts`);
+      const from = JSON.stringify(join(dirs[zod], "src/client.ts"));
+      await writeFile(file, `import { CustodialWalletServiceClient } from ${from};\n${call}\n`);
+      return file;
+    };
+    const entry = await entryOf("mini");
     const inputsOf = async (file: string) => {
       const options = { bundle: true, minify: true, platform: "browser", format: "esm", write: false } as const;
       const result = await build({ entryPoints: [file], ...options, metafile: true, logLevel: "silent" });
@@ -210,9 +96,9 @@ describe("this contract, as packages built with plain tsc", () => {
     expect(inputs.some((p) => p.includes("node_modules/zod/v4/mini/"))).toBe(true);
     expect(inputs.filter((p) => p.includes("node_modules/zod/v4/classic/"))).toEqual([]);
     // The same check on the default output finds classic zod: it can fail.
-    const classicEntry = join(dirs.classic, "entry.ts");
-    await writeFile(classicEntry, await readFile(entry, "utf8"));
-    expect((await inputsOf(classicEntry)).some((p) => p.includes("node_modules/zod/v4/classic/"))).toBe(true);
+    expect((await inputsOf(await entryOf("classic"))).some((p) => p.includes("node_modules/zod/v4/classic/"))).toBe(
+      true,
+    );
   }, 60_000);
 });
 
@@ -221,11 +107,12 @@ describe("fixture documents: every keyword, two public APIs", () => {
   const models = new Map<string, SpecModel>();
 
   beforeAll(async () => {
-    for (const name of FIXTURES) {
+    for (const name of MINI_FIXTURES) {
       for (const zod of ["classic", "mini"] as const) {
         const dir = out(zod, name);
         const specPath = join(ROOT, "test/fixtures/specs", `${name}.yaml`);
-        const { model, files } = await renderFiles({ specPath, outDir: dir, zod, runtime: "vendor" });
+        // runtime/ itself (not a copy per fixture): only the schemas are compared here.
+        const { model, files } = await renderFiles({ specPath, outDir: dir, zod, runtime: "local" });
         for (const f of files) {
           await mkdir(join(dir, f.path, ".."), { recursive: true });
           await writeFile(join(dir, f.path), f.content);
@@ -235,16 +122,10 @@ describe("fixture documents: every keyword, two public APIs", () => {
     }
   }, 120_000);
 
-  it("mini's output compiles with tsc --strict", async () => {
-    const result = await typecheck([join(work, "fixtures", "mini")]);
-    expect(result.output).toBe("");
-    expect(result.ok).toBe(true);
-  }, 300_000);
-
-  for (const name of FIXTURES) {
+  for (const name of MINI_FIXTURES) {
     it(`${name}: mini and classic agree`, async () => {
       const load = async (zod: ZodFlavour) => importModule(resolve(out(zod, name), "schemas.ts"));
-      const { agreement, ajv } = compare(models.get(name)!, await load("classic"), await load("mini"));
+      const { agreement, ajv } = compare(models.get(name)!, await load("classic"), await load("mini"), COUNTS);
       expect(agreement.disagreements).toEqual([]);
       expect(ajv).toEqual([]);
       expect(agreement.compared).toBeGreaterThan(100);
@@ -255,7 +136,7 @@ describe("fixture documents: every keyword, two public APIs", () => {
     const load = async (zod: ZodFlavour) => importModule(resolve(out(zod, "keywords"), "schemas.ts"));
     const acceptsAll = { safeParse: (value: unknown) => ({ success: true, data: value }) };
     const mini = { ...(await load("mini")), NotSchema: acceptsAll };
-    const { agreement } = compare(models.get("keywords")!, await load("classic"), mini);
+    const { agreement } = compare(models.get("keywords")!, await load("classic"), mini, COUNTS);
     expect(agreement.disagreements.some((d) => d.schema === "NotSchema")).toBe(true);
   }, 60_000);
 });

@@ -4,8 +4,8 @@
 // webhooks-rpc.mjs (the ./webhooks and ./rpc entry points) against them. The edge-style runtime is
 // Vercel's edge-runtime (a VM context with web APIs only), running the entries bundled by esbuild for
 // the browser platform.
-import { execFileSync, spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -14,8 +14,8 @@ import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocketServer } from "ws";
 import { parse } from "yaml";
-import { generate } from "../generator/index.ts";
 import { generateWebhookKeyPair, signWebhook, webhookHmac } from "../runtime/webhooks/signature.ts";
+import { contractPackage } from "./support/contract-package.ts";
 
 const ROOT = join(import.meta.dirname, "..");
 const DIR = join(ROOT, ".tmp-sdk-runtimes");
@@ -45,18 +45,10 @@ const keys: string[] = [];
 beforeAll(async () => {
   rmSync(DIR, { recursive: true, force: true });
   mkdirSync(DIR, { recursive: true });
-  await generate({
-    specPath: join(ROOT, "spec", "openapi.yaml"),
-    rpcSpecPath: join(ROOT, "spec", "openrpc.json"),
-    outDir: join(DIR, "sdk"),
-    runtime: "vendor",
-    package: { name: "runtime-sdk", version: "1.0.0" },
-  });
-  execFileSync(
-    process.execPath,
-    [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", join(DIR, "sdk", "tsconfig.json")],
-    { stdio: "pipe" },
-  );
+  // The built package (shared with test/generator-zod-mini.test.ts), linked where the scripts import it.
+  const built = await contractPackage("classic");
+  expect(built.output).toBe("");
+  symlinkSync(built.dir, join(DIR, "sdk"), "dir");
   for (const file of ["call.mjs", "webhooks-rpc.mjs"])
     copyFileSync(join(ROOT, "test", "fixtures", "sdk-runtimes", file), join(DIR, file));
   ({ server: nodeServer, url: nodeUrl } = await startNodeServer());

