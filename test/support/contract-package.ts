@@ -4,11 +4,11 @@
 // folder (test/support/pack-share.ts); the others wait for its result file. The package's node_modules
 // is a link to the project's, so zod, undici and ws resolve as they would in a user's project.
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, watch, writeFileSync } from "node:fs";
+import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { inject } from "vitest";
 import { generate, parsePackageSpec, type ZodFlavour } from "../../generator/index.ts";
+import { runOnce } from "./run-once.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const TSC = join(ROOT, "node_modules/typescript/bin/tsc");
@@ -22,25 +22,8 @@ export interface BuiltPackage {
 }
 
 /** The contract's package in this zod flavour, built with tsc: made by the first caller of the run. */
-export async function contractPackage(zod: ZodFlavour): Promise<BuiltPackage> {
-  const share = join(inject("packShare"), `contract-${zod}`);
-  const result = join(`${share}.json`);
-  try {
-    mkdirSync(share);
-  } catch {
-    await whenExists(result);
-    const done = JSON.parse(readFileSync(result, "utf8")) as BuiltPackage | { error: string };
-    if ("error" in done) throw new Error(`the shared build of the contract's package failed: ${done.error}`);
-    return done;
-  }
-  try {
-    const done = await build(zod, share);
-    publish(result, done);
-    return done;
-  } catch (error) {
-    publish(result, { error: (error as Error).message });
-    throw error;
-  }
+export function contractPackage(zod: ZodFlavour): Promise<BuiltPackage> {
+  return runOnce(`contract-${zod}`, (dir) => build(zod, dir));
 }
 
 async function build(zod: ZodFlavour, dir: string): Promise<BuiltPackage> {
@@ -54,26 +37,4 @@ async function build(zod: ZodFlavour, dir: string): Promise<BuiltPackage> {
     );
   });
   return { dir, ...built };
-}
-
-/** Resolves when `file` exists, watching its folder (no polling). */
-function whenExists(file: string): Promise<void> {
-  return new Promise((resolve) => {
-    const watcher = watch(join(file, ".."), () => {
-      if (existsSync(file)) {
-        watcher.close();
-        resolve();
-      }
-    });
-    if (existsSync(file)) {
-      watcher.close();
-      resolve();
-    }
-  });
-}
-
-/** Written whole, then renamed into place: a waiting process never reads half of it. */
-function publish(file: string, value: unknown): void {
-  writeFileSync(`${file}.part`, JSON.stringify(value));
-  renameSync(`${file}.part`, file);
 }

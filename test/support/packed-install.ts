@@ -3,10 +3,10 @@
 // Test files run in separate processes: the first to ask packs and installs under a lock (an atomic
 // mkdir); the others wait for its result file. The folder comes from test/support/pack-share.ts.
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, renameSync, watch, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { inject } from "vitest";
 import { packageRoot } from "../../lib/package-root.ts";
+import { runOnce } from "./run-once.ts";
 
 const ROOT = packageRoot(import.meta.url);
 
@@ -59,53 +59,15 @@ async function packAndInstall(work: string): Promise<PackedInstall> {
   return { work, tarball, project };
 }
 
-/** Resolves when `file` exists, watching its folder (no polling). */
-function whenExists(file: string): Promise<void> {
-  return new Promise((resolve) => {
-    const watcher = watch(join(file, ".."), () => {
-      if (existsSync(file)) {
-        watcher.close();
-        resolve();
-      }
-    });
-    if (existsSync(file)) {
-      watcher.close();
-      resolve();
-    }
-  });
-}
-
-/** Written whole, then renamed into place: a waiting process never reads half of it. */
-function publish(file: string, value: unknown): void {
-  writeFileSync(`${file}.part`, JSON.stringify(value));
-  renameSync(`${file}.part`, file);
-}
-
 /** The shared install: made by the first caller of the run, read by the others. */
 export async function packedInstall(): Promise<PackedInstall> {
   // CUSTODY_PACKED_WORK: a folder an earlier run packed and installed into (work/…tgz, work/app), for
   // trying a page again without packing; npm test never sets it.
   const reuse = process.env.CUSTODY_PACKED_WORK;
   if (reuse) return JSON.parse(readFileSync(join(reuse, "install.json"), "utf8")) as PackedInstall;
-  const share = inject("packShare");
-  const result = join(share, "result.json");
-  try {
-    mkdirSync(join(share, "lock"));
-  } catch {
-    await whenExists(result);
-    const done = JSON.parse(readFileSync(result, "utf8")) as PackedInstall | { error: string };
-    if ("error" in done) throw new Error(`the shared install failed: ${done.error}`);
-    return done;
-  }
-  const work = join(share, "work");
-  mkdirSync(work);
-  try {
+  return runOnce("install", async (work) => {
     const done = await packAndInstall(work);
     writeFileSync(join(work, "install.json"), JSON.stringify(done));
-    publish(result, done);
     return done;
-  } catch (error) {
-    publish(result, { error: (error as Error).message });
-    throw error;
-  }
+  });
 }
