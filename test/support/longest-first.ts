@@ -14,7 +14,7 @@ export const LONGEST_FILES = [
   "test/conformance-seed-only.test.ts",
   "test/conformance-fake-target.test.ts",
   "test/generator-github.scale.test.ts",
-  "test/generator-compile.test.ts",
+  "test/generator-compile.scale.test.ts",
   "test/generator-zod-mini.test.ts",
   "test/conformance-reference.test.ts",
   "test/frontend-browser.test.ts",
