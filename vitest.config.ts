@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
+import { FRESH_PROCESS_FILES } from "./test/support/fresh-process.ts";
 import LongestFirst from "./test/support/longest-first.ts";
 
 // Most test files spend their time waiting (on a chain's blocks, webhook retries, child processes), not
@@ -9,9 +10,6 @@ const workers = Number(process.env.CUSTODY_TEST_WORKERS) || Math.max(2, availabl
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    // Corpus, scale and long fuzz runs: `npm run test:scale` (vitest.scale.config.ts), run by CI after this.
-    exclude: [...configDefaults.exclude, "test/**/*.scale.test.ts"],
     // Outer bounds only, for a hung test: every test waits on events (a block, a delivery, a child's
     // output), never on a guess of how long a step takes, so a machine busy with other work (a 2-core
     // machine at load 30 runs a tsc of 12 CPU-seconds in three minutes) is slow, not failing. Tests set no
@@ -25,5 +23,20 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     // One scratch folder per run for the tarball install that test files share (test/support/packed-install.ts).
     globalSetup: ["test/support/pack-share.ts"],
+    // Most files share worker processes (no module reloaded per file); the few that leave something behind
+    // in their process get a fresh one each (test/support/fresh-process.ts says which, and why).
+    // Corpus, scale and long fuzz runs: `npm run test:scale` (vitest.scale.config.ts), run by CI after this.
+    projects: [
+      { extends: true, test: { name: "fresh", include: FRESH_PROCESS_FILES } },
+      {
+        extends: true,
+        test: {
+          name: "shared",
+          isolate: false,
+          include: ["test/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, "test/**/*.scale.test.ts", ...FRESH_PROCESS_FILES],
+        },
+      },
+    ],
   },
 });

@@ -5,5 +5,6 @@ import suite from "./vitest.config.ts";
 
 export default defineConfig({
   ...suite,
-  test: { ...suite.test, include: ["test/**/*.scale.test.ts"], exclude: configDefaults.exclude },
+  // Each file in a fresh process: few files, each minutes long.
+  test: { ...suite.test, projects: undefined, include: ["test/**/*.scale.test.ts"], exclude: configDefaults.exclude },
 });

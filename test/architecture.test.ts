@@ -1,10 +1,11 @@
 // The layering of docs/explanation/architecture.md as data, checked against the import graph of every
 // hand-written source (static, type-only and dynamic imports; read from the text, nothing is loaded),
 // and no import cycle among those files.
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { FRESH_PROCESS_FILES, PROCESS_WIDE, PROCESS_WIDE_EXAMPLES } from "./support/fresh-process.ts";
 import { type ImportEdge, importCycles, importsOf, sourceFiles } from "./support/import-graph.ts";
 import { LONGEST_FILES } from "./support/longest-first.ts";
 
@@ -185,5 +186,17 @@ describe("the test run's order", () => {
   it("names only test files that exist (test/support/longest-first.ts)", () => {
     const root = fileURLToPath(new URL("..", import.meta.url));
     expect(LONGEST_FILES.filter((file) => !existsSync(join(root, file)))).toEqual([]);
+  });
+
+  it("runs in a fresh process every file that leaves something behind in its process (test/support/fresh-process.ts)", () => {
+    const root = fileURLToPath(new URL("..", import.meta.url));
+    expect(FRESH_PROCESS_FILES.filter((file) => !existsSync(join(root, file)))).toEqual([]);
+    const shared = readdirSync(join(root, "test"))
+      .filter((name) => name.endsWith(".test.ts") && !name.endsWith(".scale.test.ts"))
+      .map((name) => `test/${name}`)
+      .filter((file) => !FRESH_PROCESS_FILES.includes(file));
+    expect(shared.filter((file) => PROCESS_WIDE.test(readFileSync(join(root, file), "utf8")))).toEqual([]);
+    // The rule itself: each kind of leftover it names is recognised.
+    for (const [line, leaves] of PROCESS_WIDE_EXAMPLES) expect(PROCESS_WIDE.test(line), line).toBe(leaves);
   });
 });

@@ -1,0 +1,46 @@
+// Which test files run in a fresh process each (vitest's isolation) and which share a worker process with
+// other files. Sharing saves each file the start of a process and the loading of custody's modules again
+// (about a second of CPU per file); a file may share only when it leaves nothing behind in the process.
+// test/architecture.test.ts holds the list to the rule: a file that mocks a module, stubs a global or sets
+// an environment variable must be listed here.
+
+/** Files that change what the whole process sees, or that failed when sharing one. */
+export const FRESH_PROCESS_FILES = [
+  // vi.mock / vi.spyOn of modules and objects other files use (node:crypto, console, the CLI's modules)
+  "test/hardening-auth.test.ts",
+  "test/cli-config.test.ts",
+  "test/frontend-cli.test.ts",
+  "test/generator-change.test.ts",
+  "test/generator-check.test.ts",
+  "test/generator-errors.test.ts",
+  "test/hardening-generator.test.ts",
+  "test/runtime-jsonrpc-client.test.ts",
+  "test/docs-reference.test.ts",
+  // environment variables and globals (CUSTODY_*; the scripts these files write set globals in their own
+  // processes, which the rule cannot tell apart)
+  "test/reference-solana-absent.test.ts",
+  "test/sdk-client.test.ts",
+  "test/ship-pack.test.ts",
+  "test/sdk-runtimes.test.ts",
+  // failed in a shared worker while the files above were not yet kept apart; kept apart too (a fresh
+  // process costs about a second each)
+  "test/conformance-hostile-target.test.ts",
+  "test/reference-webhooks.test.ts",
+  "test/mcp-http.test.ts",
+];
+
+/** What makes a file leave something behind in its process (the rule above). */
+export const PROCESS_WIDE =
+  /vi\.(mock|doMock|spyOn|stubGlobal|stubEnv)\(|globalThis\.[A-Za-z]+ *=[^=]|process\.env(\.[A-Z_]+|\[[^\]]+\]) *=[^=]|delete process\.env|process\.chdir\(|setGlobalDispatcher\(/;
+
+/** Lines the rule must tell apart (here, not in the test, whose text the rule reads). */
+export const PROCESS_WIDE_EXAMPLES: [line: string, leavesSomething: boolean][] = [
+  ['vi.mock("node:crypto", async () => ({}))', true],
+  ['vi.spyOn(console, "log")', true],
+  ["globalThis.WebSocket = FakeSocket;", true],
+  ["process.env.CUSTODY_LOG_LEVEL = 'loud';", true],
+  ["delete process.env.CUSTODY_LOG_LEVEL;", true],
+  ["const env = { ...process.env, CUSTODY_COMPILED: undefined };", false],
+  ["if (globalThis.WebSocket === undefined) return;", false],
+  ["const level = process.env.CUSTODY_LOG_LEVEL ?? 'info';", false],
+];
