@@ -39,7 +39,7 @@ beforeAll(async () => {
   process.env.CUSTODY_SANDBOX_FILE = FILE;
   for (const name of ["CUSTODY_BASE_URL", "CUSTODY_API_KEY", "CUSTODY_API_SECRET", "CUSTODY_WORKSPACE_ID"])
     delete process.env[name];
-  child = spawn(process.execPath, [BIN, "sandbox", "--block-time", "0"], {
+  child = spawn(process.execPath, [BIN, "sandbox", "--block-time", "0", "--port", "0", "--rpc-port", "0"], {
     env: { ...process.env, CUSTODY_SANDBOX_FILE: FILE },
     stdio: ["pipe", "pipe", "pipe"],
   });
