@@ -189,7 +189,12 @@ describe("custody installed from its tarball", () => {
       expect(text).not.toMatch(/from "[^"]*\.ts"/);
     }
 
-    const started = await startUntil(bin, ["sandbox", "--json", "--port", "0", "--rpc-port", "0"], project, /^\{.*"base_url"/);
+    const started = await startUntil(
+      bin,
+      ["sandbox", "--json", "--port", "0", "--rpc-port", "0"],
+      project,
+      /^\{.*"base_url"/,
+    );
     sandbox = started.child;
     const sb = JSON.parse(started.line) as Record<string, string>;
     await writeFile(
