@@ -137,7 +137,7 @@ async function deleteGivenWebhook(ctx: CheckContext): Promise<void> {
   const eventId = record.eventId ?? known;
   await ctx.sleep(watch.ms);
   ctx.fact("watched", `${watch.ms} ms after the delete (${watch.why})`);
-  const grace = Math.min(IN_FLIGHT_MS, watch.ms / 4);
+  const grace = Math.min(IN_FLIGHT_MS, watch.ms / 3);
   const requeued = receiver.deliveries.find(
     (d) => d.receivedAt >= deletedAt && eventId !== undefined && carriesEventId(d, eventId),
   );
