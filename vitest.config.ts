@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
-import { FRESH_PROCESS_FILES } from "./test/support/fresh-process.ts";
+import { FRESH_PROCESS_GLOBS } from "./test/support/fresh-process.ts";
 import LongestFirst from "./test/support/longest-first.ts";
 
 // Most test files spend their time waiting (on a chain's blocks, webhook retries, child processes), not
@@ -27,14 +27,14 @@ export default defineConfig({
     // in their process get a fresh one each (test/support/fresh-process.ts says which, and why).
     // Corpus, scale and long fuzz runs: `npm run test:scale` (vitest.scale.config.ts), run by CI after this.
     projects: [
-      { extends: true, test: { name: "fresh", include: FRESH_PROCESS_FILES } },
+      { extends: true, test: { name: "fresh", include: FRESH_PROCESS_GLOBS } },
       {
         extends: true,
         test: {
           name: "shared",
           isolate: false,
           include: ["test/**/*.test.ts"],
-          exclude: [...configDefaults.exclude, "test/**/*.scale.test.ts", ...FRESH_PROCESS_FILES],
+          exclude: [...configDefaults.exclude, "test/**/*.scale.test.ts", ...FRESH_PROCESS_GLOBS],
         },
       },
     ],

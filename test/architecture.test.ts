@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { FRESH_PROCESS_FILES, PROCESS_WIDE, PROCESS_WIDE_EXAMPLES } from "./support/fresh-process.ts";
+import { FRESH_PROCESS_FILES, PROCESS_WIDE, PROCESS_WIDE_EXAMPLES, runsFresh } from "./support/fresh-process.ts";
 import { type ImportEdge, importCycles, importsOf, sourceFiles } from "./support/import-graph.ts";
 import { LONGEST_FILES } from "./support/longest-first.ts";
 
@@ -194,7 +194,7 @@ describe("the test run's order", () => {
     const shared = readdirSync(join(root, "test"))
       .filter((name) => name.endsWith(".test.ts") && !name.endsWith(".scale.test.ts"))
       .map((name) => `test/${name}`)
-      .filter((file) => !FRESH_PROCESS_FILES.includes(file));
+      .filter((file) => !runsFresh(file));
     expect(shared.filter((file) => PROCESS_WIDE.test(readFileSync(join(root, file), "utf8")))).toEqual([]);
     // The rule itself: each kind of leftover it names is recognised.
     for (const [line, leaves] of PROCESS_WIDE_EXAMPLES) expect(PROCESS_WIDE.test(line), line).toBe(leaves);

@@ -50,14 +50,14 @@ describe("certify --baseline", () => {
     timeout: 180_000,
   }, async () => {
     const first = await certify(["balance-number"], ["--write-baseline", file]);
-    expect(first.code).toBe(1);
+    expect(first.code, first.out).toBe(1);
     expect(first.out).toContain(`baseline (1 known failure) written to ${file}`);
     const recorded = parseBaseline(readFileSync(file, "utf8"), file).known;
     expect(recorded.map((k) => k.check)).toEqual(["envelope.seed-balance-fields"]);
     writeFileSync(file, readFileSync(file, "utf8").replace('reason: ""', 'reason: "balances as numbers until v2"'));
 
     const known = await certify(["balance-number"], ["--baseline", file]);
-    expect(known.code).toBe(0);
+    expect(known.code, known.out).toBe(0);
     expect(known.report.summary.baseline?.outcome).toBe("known_failures_only");
     expect(known.out).toContain(
       "1 known failure, accepted: envelope.seed-balance-fields (balances as numbers until v2)",
@@ -68,7 +68,7 @@ describe("certify --baseline", () => {
     expect(known.html).toContain('known failure <a href="#check-envelope.seed-balance-fields"');
 
     const worse = await certify(["balance-number", "error-data"], ["--baseline", file]);
-    expect(worse.code).toBe(1);
+    expect(worse.code, worse.out).toBe(1);
     const added = worse.report.summary.baseline?.new.map((n) => n.check) ?? [];
     expect(added).toContain("envelope.error-shape");
     expect(added).not.toContain("envelope.seed-balance-fields");
@@ -76,12 +76,12 @@ describe("certify --baseline", () => {
     expect(worse.junit.match(/<failure /g)?.length).toBe(added.length);
 
     const fixed = await certify([], ["--baseline", file]);
-    expect(fixed.code).toBe(0);
+    expect(fixed.code, fixed.out).toBe(0);
     expect(fixed.out).toContain(`now passing, remove from ${file}: envelope.seed-balance-fields`);
 
     writeFileSync(file, readFileSync(file, "utf8").replace(/expires: .*/, "expires: 2020-01-31"));
     const expired = await certify(["balance-number"], ["--baseline", file]);
-    expect(expired.code).toBe(1);
+    expect(expired.code, expired.out).toBe(1);
     expect(expired.out).toContain("expired on 2020-01-31, still failing: envelope.seed-balance-fields");
   });
 

@@ -35,6 +35,23 @@ export const FRESH_PROCESS_FILES = [
   "test/mcp-http.test.ts",
 ];
 
+/**
+ * Families kept apart whole: a certify run and the deployment it judges share the file's event loop and
+ * are judged by time-bound waits (per-check limits, a grace after a delete), so timers or sockets left
+ * by an earlier file in a shared process slow exactly what they measure. Two of three CI runs with
+ * these files shared failed on such a wait (certify-first-run, certify-baseline); the four runs before,
+ * every file in its own process, had not.
+ */
+export const FRESH_PROCESS_PREFIXES = ["test/conformance-", "test/certify-"];
+
+/** The include patterns of the fresh project (vitest.config.ts). */
+export const FRESH_PROCESS_GLOBS = [...FRESH_PROCESS_PREFIXES.map((p) => `${p}*.test.ts`), ...FRESH_PROCESS_FILES];
+
+/** True when `file` (test/….test.ts) runs in a fresh process. */
+export function runsFresh(file: string): boolean {
+  return FRESH_PROCESS_FILES.includes(file) || FRESH_PROCESS_PREFIXES.some((p) => file.startsWith(p));
+}
+
 /** What makes a file leave something behind in its process (the rule above). */
 export const PROCESS_WIDE =
   /vi\.(mock|doMock|spyOn|stubGlobal|stubEnv)\(|globalThis\.[A-Za-z]+ *=[^=]|process\.env(\.[A-Z_]+|\[[^\]]+\]) *=[^=]|delete process\.env|process\.chdir\(|setGlobalDispatcher\(|new Connection\(/;
