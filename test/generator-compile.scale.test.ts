@@ -1,28 +1,19 @@
 // A real public spec an npm package ships (Rebilly's API in @redocly/openapi-core: 1 MB, OpenAPI 3.0,
 // over 300 operations) generates with no operation dropped and compiles (tsc --noEmit with the
 // project's settings). npm test compiles the fixture specs and our spec (test/generator-compile.test.ts).
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { parse } from "yaml";
 import { generate } from "../generator/index.ts";
 import { typecheck } from "../generator/typecheck.ts";
 import { countOperations } from "./support/count-operations.ts";
+import { REBILLY, scratchFolder } from "./support/scratch-folder.ts";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const REBILLY = join(ROOT, "node_modules/@redocly/openapi-core/src/benchmark/benches/rebilly.yaml");
-let work: string;
-
-beforeAll(async () => {
-  work = await mkdtemp(join(ROOT, ".tmp-gen-compile-scale-"));
-});
-afterAll(async () => {
-  await rm(work, { recursive: true, force: true });
-});
+const work = scratchFolder("gen-compile-scale");
 
 it("a public spec from an npm package (Rebilly, 1 MB, OpenAPI 3.0) compiles with no operation dropped", async () => {
-  const out = join(work, "rebilly");
+  const out = join(work(), "rebilly");
   const result = await generate({ specPath: REBILLY, outDir: out });
   const doc = parse(await readFile(REBILLY, "utf8")) as Parameters<typeof countOperations>[0];
   const expected = countOperations(doc);

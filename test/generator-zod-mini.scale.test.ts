@@ -1,32 +1,24 @@
 // test/generator-zod-mini.test.ts's comparison of classic zod and zod/mini at large counts of instances:
 // this contract and the fixture documents, each generated both ways (the validators as source; npm test
 // compares the packages built with tsc at default counts).
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { renderFiles, type ZodFlavour } from "../generator/index.ts";
 import type { SpecModel } from "../generator/model/types.ts";
+import { ROOT, scratchFolder } from "./support/scratch-folder.ts";
 import { type Counts, compare, importModule, MINI_FIXTURES, type Module } from "./support/zod-agreement.ts";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const COUNTS: Counts = { perComponent: 30, perParameters: 60, sample: 120 };
-let work: string;
+const work = scratchFolder("zod-mini-scale");
 
-beforeAll(async () => {
-  work = await mkdtemp(join(ROOT, ".tmp-zod-mini-scale-"));
-});
-afterAll(async () => {
-  await rm(work, { recursive: true, force: true });
-});
-
-/** The document's schemas.ts in one flavour, written under `work` and imported. */
+/** The document's schemas.ts in one flavour, written under `work()` and imported. */
 async function schemasOf(
   specPath: string,
   name: string,
   zod: ZodFlavour,
 ): Promise<{ model: SpecModel; module: Module }> {
-  const dir = join(work, zod, name);
+  const dir = join(work(), zod, name);
   const { model, files } = await renderFiles({ specPath, outDir: dir, zod, runtime: "local" });
   for (const f of files) {
     await mkdir(join(dir, f.path, ".."), { recursive: true });
