@@ -98,19 +98,25 @@ beforeAll(async () => {
       );
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      ws.on("message", (data) => {
-        const parsed = JSON.parse(String(data));
-        if (Array.isArray(parsed)) return ws.send(JSON.stringify(parsed.map((m) => answer(m, ws)).filter(Boolean)));
-        if (parsed.method === "slow") {
-          setTimeout(() => ws.send(JSON.stringify({ jsonrpc: "2.0", id: parsed.id, result: "slow" })), 50);
-          return;
-        }
-        if (parsed.method === "drop") return ws.terminate();
-        const out = answer(parsed, ws);
-        if (out !== undefined) ws.send(JSON.stringify(out));
-      });
-    });
+    // /slow-open: the handshake completes only after 300 ms (a target far away or busy).
+    const delay = req.url?.startsWith("/slow-open") ? 300 : 0;
+    setTimeout(
+      () =>
+        wss.handleUpgrade(req, socket, head, (ws) => {
+          ws.on("message", (data) => {
+            const parsed = JSON.parse(String(data));
+            if (Array.isArray(parsed)) return ws.send(JSON.stringify(parsed.map((m) => answer(m, ws)).filter(Boolean)));
+            if (parsed.method === "slow") {
+              setTimeout(() => ws.send(JSON.stringify({ jsonrpc: "2.0", id: parsed.id, result: "slow" })), 50);
+              return;
+            }
+            if (parsed.method === "drop") return ws.terminate();
+            const out = answer(parsed, ws);
+            if (out !== undefined) ws.send(JSON.stringify(out));
+          });
+        }),
+      delay,
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -303,6 +309,24 @@ for (const [implementation, webSocket] of [
         await client.close();
       },
     );
+
+    it("a time limit that ends while the socket is still opening rejects the request, never the process", async () => {
+      const unhandled: unknown[] = [];
+      const onUnhandled = (reason: unknown) => unhandled.push(reason);
+      process.on("unhandledRejection", onUnhandled);
+      const client = wsRpc({ url: `ws://${base}/slow-open`, apiKey: KEY, timeoutMs: 50 });
+      try {
+        const timedOut = (await client.request("hang").catch((e: unknown) => e)) as RpcTransportError;
+        // The request's own limit, or the socket's (the same 50 ms) when it ends first.
+        expect(timedOut).toBeInstanceOf(RpcTransportError);
+        expect(timedOut.message).toMatch(/no answer within 50 ms|did not open within 50 ms|handshake has timed out/);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(unhandled).toEqual([]);
+      } finally {
+        process.off("unhandledRejection", onUnhandled);
+        await client.close();
+      }
+    });
 
     it("times out an unanswered request and fails pending ones when the socket closes", async () => {
       const client = wsRpc({ url: `ws://${base}/ws`, apiKey: KEY, timeoutMs: 100 });

@@ -163,13 +163,17 @@ async function send(state: WsState, payload: unknown): Promise<void> {
 }
 
 function expect(state: WsState, id: number, method: string): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
+  const answer = new Promise<Record<string, unknown>>((resolve, reject) => {
     const timer = setTimeout(() => {
       state.pending.delete(id);
       reject(new RpcTransportError("timeout", `${method} (id ${id}) got no answer within ${state.timeoutMs} ms`));
     }, state.timeoutMs);
     state.pending.set(id, { resolve, reject, timer });
   });
+  // The timer runs from here, while the socket may still be opening: a timeout before the caller awaits
+  // the answer is still the caller's error, never an unhandled rejection that stops the process.
+  answer.catch(() => {});
+  return answer;
 }
 
 function forget(state: WsState, ids: number[]): void {
@@ -187,7 +191,6 @@ async function requestOver<T>(state: WsState, method: string, params?: RpcParams
     await send(state, makeRequest(id, method, params));
   } catch (error) {
     forget(state, [id]);
-    answer.catch(() => {});
     throw error;
   }
   return unwrap<T>(outcomeOf(await answer));
@@ -203,7 +206,6 @@ async function batchOver(state: WsState, calls: readonly RpcCall[]): Promise<Bat
     );
   } catch (error) {
     forget(state, ids);
-    for (const answer of answers) answer.catch(() => {});
     throw error;
   }
   return Promise.all(answers.map((answer) => answer.then(outcomeOf)));
