@@ -90,12 +90,12 @@ export async function vendoredRuntime(
   return files;
 }
 
-/** npm package names the files import (bare specifiers, "node:" built-ins left out), read from their syntax. */
+/** npm package names the files import (bare specifiers, "node:" built-ins left out), read from their code. */
 export function importedPackages(files: readonly EmittedFile[]): string[] {
   const names = new Set<string>();
   for (const file of files) {
     if (!file.path.endsWith(".ts")) continue;
-    for (const spec of importedModules(file.path, file.content)) {
+    for (const spec of importedModules(file.content)) {
       if (spec.startsWith("node:") || spec.startsWith(".") || spec.startsWith("/")) continue;
       const parts = spec.split("/");
       names.add(spec.startsWith("@") ? `${parts[0]}/${parts[1]}` : parts[0]);
