@@ -18,7 +18,8 @@ export default defineConfig({
     hookTimeout: 300_000,
     pool: "forks",
     maxWorkers: workers,
-    setupFiles: ["test/support/file-cpu.ts"],
+    // file-cpu.ts: each file's CPU for the summary; leftovers.ts: a file sharing its process stops what it started.
+    setupFiles: ["test/support/file-cpu.ts", "test/support/leftovers.ts"],
     reporters: ["default", "./test/support/slowest-files.ts"],
     sequence: { sequencer: LongestFirst },
     // One scratch folder per run for the tarball install that test files share (test/support/packed-install.ts).

@@ -79,6 +79,8 @@ describe("custody mock in front of Prism", () => {
     const bundle = await fetch(`${mock.url}/docs/swagger-ui-bundle.js`);
     expect(bundle.status).toBe(200);
     expect(bundle.headers.get("content-type")).toMatch(/javascript/);
+    // Read whole: a body left unread holds its connection open after the mock stops.
+    expect(await bundle.text()).toContain("SwaggerUIBundle");
   });
 });
 

@@ -36,20 +36,16 @@ export const FRESH_PROCESS_FILES = [
 ];
 
 /**
- * Families kept apart whole: a certify run and the deployment it judges share the file's event loop and
- * are judged by time-bound waits (per-check limits, a grace after a delete), so timers or sockets left
- * by an earlier file in a shared process slow exactly what they measure. Two of three CI runs with
- * these files shared failed on such a wait (certify-first-run, certify-baseline); the four runs before,
- * every file in its own process, had not.
+ * The include patterns of the fresh project (vitest.config.ts). The conformance-* and certify-* files,
+ * whose certify runs judge a deployment in the same event loop by time-bound waits, were kept apart
+ * whole until test/support/leftovers.ts made every sharing file stop what it starts: with nothing of an
+ * earlier file left running, sharing cost them no more than it costs any other file.
  */
-export const FRESH_PROCESS_PREFIXES = ["test/conformance-", "test/certify-"];
-
-/** The include patterns of the fresh project (vitest.config.ts). */
-export const FRESH_PROCESS_GLOBS = [...FRESH_PROCESS_PREFIXES.map((p) => `${p}*.test.ts`), ...FRESH_PROCESS_FILES];
+export const FRESH_PROCESS_GLOBS = [...FRESH_PROCESS_FILES];
 
 /** True when `file` (test/….test.ts) runs in a fresh process. */
 export function runsFresh(file: string): boolean {
-  return FRESH_PROCESS_FILES.includes(file) || FRESH_PROCESS_PREFIXES.some((p) => file.startsWith(p));
+  return FRESH_PROCESS_FILES.includes(file);
 }
 
 /** What makes a file leave something behind in its process (the rule above). */
