@@ -28,18 +28,14 @@ export const FRESH_PROCESS_FILES = [
   // SIGKILLs the sandbox it started and waits for its chain node to stop: kept alone in its process (it
   // failed once, in a shared worker, with withdrawals its restart reported as failed; cause not found)
   "test/reference-crash.test.ts",
-  // failed in a shared worker while the files above were not yet kept apart; kept apart too (a fresh
-  // process costs about a second each)
-  "test/conformance-hostile-target.test.ts",
-  "test/reference-webhooks.test.ts",
-  "test/mcp-http.test.ts",
 ];
 
 /**
  * The include patterns of the fresh project (vitest.config.ts). The conformance-* and certify-* files,
- * whose certify runs judge a deployment in the same event loop by time-bound waits, were kept apart
- * whole until test/support/leftovers.ts made every sharing file stop what it starts: with nothing of an
- * earlier file left running, sharing cost them no more than it costs any other file.
+ * whose certify runs judge a deployment in the same event loop by time-bound waits, and three files that
+ * once failed beside them (conformance-hostile-target, reference-webhooks, mcp-http) were kept apart until
+ * test/support/leftovers.ts made every sharing file stop what it starts: with nothing of an earlier file
+ * left running, sharing costs them no more than it costs any other file.
  */
 export const FRESH_PROCESS_GLOBS = [...FRESH_PROCESS_FILES];
 
