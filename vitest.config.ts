@@ -18,8 +18,7 @@ export default defineConfig({
     hookTimeout: 300_000,
     pool: "forks",
     maxWorkers: workers,
-    // file-cpu.ts: each file's CPU for the summary; leftovers.ts: a file sharing its process stops what it started.
-    setupFiles: ["test/support/file-cpu.ts", "test/support/leftovers.ts"],
+    setupFiles: ["test/support/file-cpu.ts"],
     reporters: ["default", "./test/support/slowest-files.ts"],
     sequence: { sequencer: LongestFirst },
     // One scratch folder per run for the tarball install that test files share (test/support/packed-install.ts).
@@ -34,6 +33,8 @@ export default defineConfig({
         test: {
           name: "shared",
           isolate: false,
+          // A file that shares its process must stop what it started (test/support/leftovers.ts).
+          setupFiles: ["test/support/leftovers.ts"],
           include: ["test/**/*.test.ts"],
           exclude: [...configDefaults.exclude, "test/**/*.scale.test.ts", ...FRESH_PROCESS_GLOBS],
         },

@@ -68,6 +68,21 @@ function authorized(req: IncomingMessage): boolean {
   return url.searchParams.get("api_key") === KEY || req.headers.authorization === `APIKEY ${KEY}`;
 }
 
+/** A socket's messages: answered, a batch at once, "slow" after 50 ms, "drop" by closing it. */
+function serve(ws: ServerSocket): void {
+  ws.on("message", (data) => {
+    const parsed = JSON.parse(String(data));
+    if (Array.isArray(parsed)) return ws.send(JSON.stringify(parsed.map((m) => answer(m, ws)).filter(Boolean)));
+    if (parsed.method === "slow") {
+      setTimeout(() => ws.send(JSON.stringify({ jsonrpc: "2.0", id: parsed.id, result: "slow" })), 50);
+      return;
+    }
+    if (parsed.method === "drop") return ws.terminate();
+    const out = answer(parsed, ws);
+    if (out !== undefined) ws.send(JSON.stringify(out));
+  });
+}
+
 let server: Server;
 let base: string;
 beforeAll(async () => {
@@ -98,25 +113,10 @@ beforeAll(async () => {
       );
       return;
     }
+    const accept = () => wss.handleUpgrade(req, socket, head, serve);
     // /slow-open: the handshake completes only after 300 ms (a target far away or busy).
-    const delay = req.url?.startsWith("/slow-open") ? 300 : 0;
-    setTimeout(
-      () =>
-        wss.handleUpgrade(req, socket, head, (ws) => {
-          ws.on("message", (data) => {
-            const parsed = JSON.parse(String(data));
-            if (Array.isArray(parsed)) return ws.send(JSON.stringify(parsed.map((m) => answer(m, ws)).filter(Boolean)));
-            if (parsed.method === "slow") {
-              setTimeout(() => ws.send(JSON.stringify({ jsonrpc: "2.0", id: parsed.id, result: "slow" })), 50);
-              return;
-            }
-            if (parsed.method === "drop") return ws.terminate();
-            const out = answer(parsed, ws);
-            if (out !== undefined) ws.send(JSON.stringify(out));
-          });
-        }),
-      delay,
-    );
+    if (req.url?.startsWith("/slow-open")) setTimeout(accept, 300);
+    else accept();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `127.0.0.1:${(server.address() as AddressInfo).port}`;

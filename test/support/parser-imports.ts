@@ -1,9 +1,10 @@
 // The oracle for generator/imported-modules.ts: the module specifiers TypeScript's own parser finds in a
-// file (import and export declarations, import-equals, import() calls and types), and the TypeScript
-// sources of a folder to hold the two to each other over.
-import { readdirSync } from "node:fs";
+// file (import and export declarations, import-equals, import() calls and types), the TypeScript sources
+// of a folder, and the files on which the lexer and the parser disagree.
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
+import { importedModules } from "../../generator/imported-modules.ts";
 
 export function parserImports(path: string, source: string): string[] {
   const file = ts.createSourceFile(path, source, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
@@ -36,4 +37,12 @@ export function typescriptSources(dir: string): string[] {
     else if (entry.isFile() && entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")) out.push(path);
   }
   return out.sort();
+}
+
+/** The files whose imports the lexer reads otherwise than TypeScript's parser. */
+export function disagreements(files: readonly string[]): string[] {
+  return files.filter((file) => {
+    const source = readFileSync(file, "utf8");
+    return JSON.stringify(importedModules(source)) !== JSON.stringify(parserImports(file, source));
+  });
 }
