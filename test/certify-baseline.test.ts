@@ -6,10 +6,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../cli/certify.ts";
-import { freePort } from "../cli/mock.ts";
 import { failureKey, parseBaseline } from "../conformance/report/baseline.ts";
 import type { Report } from "../conformance/report/model.ts";
 import { loadGeneratedOperations, type OperationInfo } from "../conformance/run/operations.ts";
+import { freePort } from "./support/free-port.ts";
 import { seedLevelFlags } from "./support/seed-only-flags.ts";
 import { type SeedOnlyFault, startSeedOnlyTarget } from "./support/seed-only-target.ts";
 

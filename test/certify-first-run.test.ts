@@ -9,12 +9,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run as certify } from "../cli/certify.ts";
 import { run as init, WORKFLOW_PATH } from "../cli/init.ts";
-import { freePort } from "../cli/mock.ts";
 import type { Report } from "../conformance/report/model.ts";
 import type { OperationInfo } from "../conformance/run/operations.ts";
 import { loadGeneratedOperations } from "../conformance/run/operations.ts";
 import { RECEIVER_UNREACHED } from "../conformance/run/supply.ts";
 import { main as actionStep } from "../scripts/certify-action.ts";
+import { freePort } from "./support/free-port.ts";
 import { fixtureFlags } from "./support/seed-only-flags.ts";
 import { type SeedOnlyTarget, startSeedOnlyTarget } from "./support/seed-only-target.ts";
 

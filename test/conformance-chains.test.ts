@@ -6,7 +6,6 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { base58, createBase58check } from "@scure/base";
 import { describe, expect, it } from "vitest";
-import { freePort } from "../cli/mock.ts";
 import type { Target } from "../conformance/run/config.ts";
 import { loadGeneratedOperations } from "../conformance/run/operations.ts";
 import { runSuite } from "../conformance/run/runner.ts";
@@ -20,6 +19,7 @@ import {
   rewriteData,
   startFaultProxy,
 } from "./support/fake-proxy.ts";
+import { freePort } from "./support/free-port.ts";
 
 const stranger = keypairFromSeed(new Uint8Array(32).fill(77));
 /** A well-formed signature by another key: right shape, wrong signer. */

@@ -2,7 +2,6 @@
 // switch (one broken rule) makes the check for that rule fail. The fault-injection suite against
 // the reference deployment builds on the same idea.
 import { afterEach, describe, expect, it } from "vitest";
-import { freePort } from "../cli/mock.ts";
 import { CATALOG } from "../conformance/checks/catalog.ts";
 import { chainsChecks } from "../conformance/checks/chains/index.ts";
 import type { Group } from "../conformance/checks/types.ts";
@@ -12,6 +11,7 @@ import { runSuite } from "../conformance/run/runner.ts";
 import { signRequest } from "../runtime/http/hmac.ts";
 import { DEEP_CHECK_IDS } from "./support/deep-checks.ts";
 import { type FakeFault, type FakeTarget, fakeTargetConfig, startFakeTarget } from "./support/fake-target.ts";
+import { freePort } from "./support/free-port.ts";
 import { SEED_CHAIN_FAULT_CHECKS } from "./support/seed-only-chain-target.ts";
 import { SEED_ONLY_FAULT_CHECKS, SEED_ONLY_SHOULD_FAULT_CHECKS } from "./support/seed-only-target.ts";
 import { SEED_ONLY_B_FAULT_CHECKS } from "./support/seed-only-target-b.ts";

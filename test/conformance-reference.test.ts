@@ -7,7 +7,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { run } from "../cli/certify.ts";
-import { freePort } from "../cli/mock.ts";
 import type { Group } from "../conformance/checks/types.ts";
 import type { Report } from "../conformance/report/model.ts";
 import { loadGeneratedOperations } from "../conformance/run/operations.ts";
@@ -15,6 +14,7 @@ import { runSuite } from "../conformance/run/runner.ts";
 import { startSandbox } from "../reference/sandbox.ts";
 import { signRequest } from "../runtime/http/hmac.ts";
 import { type ProxyHooks, rewriteData, startFaultProxy } from "./support/fake-proxy.ts";
+import { freePort } from "./support/free-port.ts";
 import { sandboxTarget } from "./support/sandbox-target.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "custody-reference-"));

@@ -8,12 +8,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { run } from "../cli/certify.ts";
-import { freePort } from "../cli/mock.ts";
 import { CATALOG } from "../conformance/checks/catalog.ts";
 import type { Report } from "../conformance/report/model.ts";
 import type { Target } from "../conformance/run/config.ts";
 import { loadGeneratedOperations } from "../conformance/run/operations.ts";
 import { runSuite } from "../conformance/run/runner.ts";
+import { freePort } from "./support/free-port.ts";
 import { seedLevelFlags } from "./support/seed-only-flags.ts";
 import {
   SEED_ONLY_B_FAULT_CHECKS,

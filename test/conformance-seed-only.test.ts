@@ -6,10 +6,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { run } from "../cli/certify.ts";
-import { freePort } from "../cli/mock.ts";
 import { CATALOG } from "../conformance/checks/catalog.ts";
 import type { Report } from "../conformance/report/model.ts";
 import { loadGeneratedOperations } from "../conformance/run/operations.ts";
+import { freePort } from "./support/free-port.ts";
 import { seedLevelFlags } from "./support/seed-only-flags.ts";
 import {
   SEED_ONLY_FAULT_CHECKS,

@@ -13,6 +13,7 @@ import {
   type UpstreamChain,
 } from "../reference/chain/index.ts";
 import { type NodeAccess, startNodeAccess } from "../reference/node/index.ts";
+import { freePort } from "./support/free-port.ts";
 
 const UPSTREAM_KEY = "upstream-key";
 const FRONT_KEY = "front-key";
@@ -224,14 +225,6 @@ describe("upstream failures are bounded", () => {
     }
   });
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function waitFor(condition: () => boolean, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

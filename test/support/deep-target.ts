@@ -2,7 +2,6 @@
 // starts both and runs a catalog against them.
 
 import { afterAll, beforeAll } from "vitest";
-import { freePort } from "../../cli/mock.ts";
 import type { Check } from "../../conformance/checks/check.ts";
 import type { Group } from "../../conformance/checks/types.ts";
 import type { Report } from "../../conformance/report/model.ts";
@@ -13,6 +12,7 @@ import type { RecordedExchange } from "../../conformance/transport/probe.ts";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../reference/sandbox.ts";
 import { signRequest } from "../../runtime/http/hmac.ts";
 import { type ProxiedRequest, type ProxyHooks, startFaultProxy } from "./fake-proxy.ts";
+import { freePort } from "./free-port.ts";
 
 export interface Admin {
   apiKey: string;
