@@ -6,5 +6,12 @@ import suite from "./vitest.config.ts";
 export default defineConfig({
   ...suite,
   // Each file in a fresh process: few files, each minutes long.
-  test: { ...suite.test, projects: undefined, include: ["test/**/*.scale.test.ts"], exclude: configDefaults.exclude },
+  test: {
+    ...suite.test,
+    projects: undefined,
+    include: ["test/**/*.scale.test.ts"],
+    exclude: configDefaults.exclude,
+    // Its figures beside the suite's, not over them.
+    reporters: ["default", ["./test/support/slowest-files.ts", { output: "file-durations.scale.json" }]],
+  },
 });

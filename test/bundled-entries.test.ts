@@ -1,7 +1,17 @@
-// The clone runs .custody-run/'s entry points bundled into one file each (bin/bundled-entries.mjs):
-// a bundled module still sees its own URL (relative files, workers), CommonJS stays node's to load,
-// and a bundle follows every change of a file it was made from.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+// The clone runs .custody-run/'s entry points bundled (bin/bundled-entries.mjs), split where they
+// import on demand: a bundled module still sees its own URL (relative files, workers), CommonJS stays
+// node's to load, and a bundle follows every change of a file it was made from.
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -65,7 +75,7 @@ describe("bundledEntry", () => {
 
   it("runs the modules unbundled while another process bundles, and takes over a lock left by a dead one", async () => {
     write(".custody-run/lib/where.js", `export const where = \`\${import.meta.url}#again\`;\n`, -4); // stale bundle
-    const lock = join(runDir, "bundles/cli-main.mjs.lock");
+    const lock = join(runDir, "bundles/cli-main.lock");
     writeFileSync(lock, "");
     expect(await bundledEntry(runDir, "cli/main.js")).toBe(join(runDir, "cli/main.js"));
     const old = Date.now() / 1000 - 600;
@@ -73,6 +83,27 @@ describe("bundledEntry", () => {
     const mod = await run(await bundledEntry(runDir, "cli/main.js"));
     expect(mod.url).toBe(`${pathToFileURL(join(runDir, "lib/where.js")).href}#again`);
     expect(existsSync(lock)).toBe(false);
+  });
+
+  it("splits where the entry imports on demand: what it imports so is loaded only when asked for", async () => {
+    write(
+      ".custody-run/cli/lazy.js",
+      'export const heavy = () => import("./heavy.js");\nexport const loaded = () => globalThis.heavyLoads ?? 0;\n',
+    );
+    write(".custody-run/cli/heavy.js", 'import weight from "../node_modules/weight/index.js";\nexport { weight };\n');
+    write(".custody-run/node_modules/weight/package.json", JSON.stringify({ type: "commonjs" }));
+    write(
+      ".custody-run/node_modules/weight/index.js",
+      "globalThis.heavyLoads = (globalThis.heavyLoads ?? 0) + 1;\nmodule.exports = 42;\n",
+    );
+    const bundle = await bundledEntry(runDir, "cli/lazy.js");
+    const chunks = readdirSync(join(bundle, "..")).filter((f) => f.startsWith("chunk-"));
+    expect(chunks.length).toBeGreaterThan(0);
+    expect(readFileSync(bundle, "utf8")).not.toContain("node_modules/weight");
+    const mod = (await run(bundle)) as { heavy: () => Promise<{ weight: number }>; loaded: () => number };
+    expect(mod.loaded()).toBe(0);
+    expect((await mod.heavy()).weight).toBe(42);
+    expect(mod.loaded()).toBe(1);
   });
 
   it("throws on an entry esbuild cannot bundle", async () => {

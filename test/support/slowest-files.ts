@@ -1,7 +1,8 @@
 // A vitest reporter: at the end of the run, the ten test files that took longest (wall time, with the
 // CPU time their worker and its child processes spent, from file-cpu.ts), the run's CPU in all, and
 // every file's figures in
-// test-output/file-durations.json, so a slow file is seen in CI's log without a second run.
+// test-output/file-durations.json (file-durations.scale.json for `npm run test:scale`, which runs after
+// it in CI), so a slow file is seen in CI's log without a second run.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { Reporter, TestModule } from "vitest/node";
@@ -24,6 +25,8 @@ export interface FileFigures {
 export default class SlowestFiles implements Reporter {
   private readonly cpuDir = join(OUTPUT_DIR, `file-cpu-${process.pid}`);
 
+  constructor(private readonly options: { output?: string } = {}) {}
+
   onInit(): void {
     // Set before the workers start: they inherit the environment.
     process.env[CPU_DIR_ENV] = this.cpuDir;
@@ -44,7 +47,10 @@ export default class SlowestFiles implements Reporter {
     }));
     figures.sort((a, b) => b.wallMs - a.wallMs);
     mkdirSync(OUTPUT_DIR, { recursive: true });
-    writeFileSync(join(OUTPUT_DIR, "file-durations.json"), `${JSON.stringify(figures, null, 2)}\n`);
+    writeFileSync(
+      join(OUTPUT_DIR, this.options.output ?? "file-durations.json"),
+      `${JSON.stringify(figures, null, 2)}\n`,
+    );
     console.log(formatSlowest(figures.slice(0, SHOWN)));
     console.log(formatTotals(figures));
   }
