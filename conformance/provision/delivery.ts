@@ -68,7 +68,8 @@ export async function provideEvent(suite: Suite): Promise<EventFixture> {
         `no delivery reached ${receiver.url("…")} within ${limit} ms after requeueing ${delivery.deliveryId}: ${RECEIVER_UNREACHED.reason}`,
         RECEIVER_UNREACHED.needs,
       );
-    return named ? { ...got, requeuedEventId: named } : got;
+    const requeueLagMs = got.receivedAt - since;
+    return named ? { ...got, requeuedEventId: named, requeueLagMs } : { ...got, requeueLagMs };
   }
   const webhook = await suite.fixtures.need("webhook");
   const wallet = await suite.fixtures.need("wallet");

@@ -187,6 +187,8 @@ export interface DeliveryFixture {
 export interface EventFixture extends ReceivedDelivery {
   /** event_id of operation 6's answer to the requeue that made this delivery (seed level), when it named one. */
   requeuedEventId?: string;
+  /** From the requeue (seed level) to this delivery's arrival: how long the deployment took to deliver then. */
+  requeueLagMs?: number;
 }
 
 export interface FixtureValues {

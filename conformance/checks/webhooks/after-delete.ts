@@ -36,13 +36,23 @@ export function newEventLeak(
   return undefined;
 }
 
+/** The least grace for a delivery in flight (1 s proved too short once on a busy 2-core machine). */
+const IN_FLIGHT_MS = 2_000;
+
 /**
- * A delivery already on its way when the delete returned may land this long after it (at most a third
- * of the watch). 1 s proved too short once on a busy 2-core machine: a deployment that addresses each
- * event only to the webhooks live when it is made (test/support/seed-only-target.ts) failed the check,
- * most likely with an event addressed just before the delete.
+ * A delivery already on its way when the delete returned may land this long after it: twice the time
+ * the requeued delivery took to arrive (the deployment's delivery lag, measured on this run), at least
+ * 2 s, at most half of --timeout-ms. A fixed grace (2 s, capped at a third of the watch) failed a
+ * deployment that addresses each event only to the webhooks live when it is made
+ * (test/support/seed-only-target.ts) on a busy 2-core machine: its event made just before the delete
+ * landed after the grace.
  */
-export const IN_FLIGHT_MS = 2_000;
+export function inFlightGrace(requeueLagMs: number | undefined, timeoutMs: number): { ms: number; why: string } {
+  const wanted = Math.max(IN_FLIGHT_MS, 2 * (requeueLagMs ?? 0));
+  const ms = Math.round(Math.min(wanted, timeoutMs / 2));
+  const lag = requeueLagMs === undefined ? "the requeue's lag unknown" : `the requeue took ${requeueLagMs} ms`;
+  return { ms, why: `${lag}; twice that, at least ${IN_FLIGHT_MS} ms, at most half of --timeout-ms` };
+}
 
 /**
  * How long to watch after the delete: twice the longest interval between the first arrivals of the

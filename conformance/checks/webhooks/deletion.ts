@@ -8,7 +8,7 @@ import { carriesEventId, eventIdOf, eventTypeOf, type ReceivedDelivery } from ".
 import type { Check } from "../check.ts";
 import { expectSuccess, failWith } from "../expect.ts";
 import { fail, skip } from "../outcome.ts";
-import { IN_FLIGHT_MS, namesOtherWebhook, newEventLeak, watchAfterDelete } from "./after-delete.ts";
+import { inFlightGrace, namesOtherWebhook, newEventLeak, watchAfterDelete } from "./after-delete.ts";
 import { expectSeedRecord } from "./delivery-log.ts";
 import { deliveryEvidence } from "./received.ts";
 
@@ -101,7 +101,7 @@ export function leakAfterDelete(
 /**
  * Seed level: --webhook-id is deleted, then --delivery-id requeued: its event must not arrive, nor
  * any event on the deleted webhook's URL (the channel its deliveries came in on) after a grace for one
- * already in flight, unless it names another webhook. How long to watch comes from the receiver's own
+ * already in flight (inFlightGrace), unless it names another webhook. How long to watch comes from the receiver's own
  * history: two of the longest intervals between the deliveries it got there before the delete (a
  * deployment whose events are further apart than a fixed wait would pass), bounded by --timeout-ms.
  */
@@ -135,9 +135,13 @@ async function deleteGivenWebhook(ctx: CheckContext): Promise<void> {
     );
   }
   const eventId = record.eventId ?? known;
-  await ctx.sleep(watch.ms);
-  ctx.fact("watched", `${watch.ms} ms after the delete (${watch.why})`);
-  const grace = Math.min(IN_FLIGHT_MS, watch.ms / 3);
+  // The grace for a delivery in flight comes first, so that the whole watch still sees the pace.
+  const grace = inFlightGrace(first.value.requeueLagMs, ctx.timeoutMs);
+  await ctx.sleep(grace.ms + watch.ms);
+  ctx.fact(
+    "watched",
+    `${grace.ms + watch.ms} ms after the delete: ${grace.ms} ms for a delivery in flight (${grace.why}), then ${watch.ms} ms (${watch.why})`,
+  );
   const requeued = receiver.deliveries.find(
     (d) => d.receivedAt >= deletedAt && eventId !== undefined && carriesEventId(d, eventId),
   );
@@ -147,7 +151,7 @@ async function deleteGivenWebhook(ctx: CheckContext): Promise<void> {
       deliveryEvidence(requeued),
     );
   const onUrl = receiver.deliveries.filter((d) => d.channel === channel && !namesOtherWebhook(d, webhook.id));
-  const leak = newEventLeak(onUrl, deletedAt, deletedAt + grace, eventId);
+  const leak = newEventLeak(onUrl, deletedAt, deletedAt + grace.ms, eventId);
   if (leak)
     fail(
       `webhook ${webhook.id} still received event ${leak.id} after it was deleted: ${leak.why} (watched ${watch.ms} ms: ${watch.why})`,
