@@ -40,7 +40,7 @@ export const deleteStopsDelivery: Check = {
   ],
   timeoutScale: 2,
   sends:
-    "deleteWebhook (at full level of a second webhook of the run, then createWallet to cause an event; at seed level --webhook-id, then resendWebhookDelivery of --delivery-id, which must be a delivery of that webhook; watches twice the longest interval between earlier deliveries, at most --timeout-ms)",
+    "deleteWebhook (at full level of a second webhook of the run, then createWallet to cause an event; at seed level --webhook-id, then resendWebhookDelivery of --delivery-id, which must be a delivery of that webhook; after a grace for a delivery in flight, watches twice the longest interval between earlier deliveries, at most --timeout-ms)",
   run: (ctx) => (ctx.level === "full" ? deleteOwnWebhook(ctx) : deleteGivenWebhook(ctx)),
 };
 
