@@ -55,7 +55,8 @@ async function certifySeedOnly(
   }
 }
 
-describe("an independent seed-only deployment", () => {
+// Each test certifies a deployment of its own, and mostly waits (on paced events, watches, retries): they run side by side.
+describe.concurrent("an independent seed-only deployment", () => {
   it("certifies at --level seed: every MUST check runs and passes, its own choices are no failure", async () => {
     const { code, out, report } = await certifySeedOnly();
     const mustFailures = report.checks

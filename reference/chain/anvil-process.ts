@@ -67,6 +67,8 @@ export interface AnvilRun {
   port: number;
   /** Resolves with the exit code (or signal name) when the process is gone. */
   exited: Promise<string>;
+  /** Resolves once its output pipes are closed too: anvil, the watchdog's child, holds them open until it is gone. */
+  closed: Promise<void>;
 }
 
 /** Starts anvil with `args` (which must include `--port`), resolving once it listens. */
@@ -83,6 +85,7 @@ export async function runAnvil(bin: string, args: string[], startTimeoutMs = 30_
   const exited = new Promise<string>((resolve) =>
     child.once("exit", (code, signal) => resolve(signal ?? String(code))),
   );
+  const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => {
     if (stderr.length < 4096) stderr += chunk.toString("utf8");
@@ -114,15 +117,18 @@ export async function runAnvil(bin: string, args: string[], startTimeoutMs = 30_
   });
   // anvil logs every request and block to stdout: keep draining it so the pipe never fills up.
   child.stdout!.resume();
-  return { child, port, exited };
+  return { child, port, exited, closed };
 }
 
-/** Asks anvil to stop (it writes its state on SIGTERM), then forces it after `graceMs`. */
+/**
+ * Asks anvil to stop (it writes its state on SIGTERM), then forces its whole process group after
+ * `graceMs`. Resolves once its pipes are closed, not at the watchdog's exit: an anvil that outlived its
+ * watchdog would hold them (and its port) open after close() returned.
+ */
 export async function stopAnvil(run: AnvilRun, graceMs = 5_000): Promise<void> {
-  if (run.child.exitCode !== null || run.child.signalCode !== null) return;
-  run.child.kill("SIGTERM");
+  if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill("SIGTERM");
   const timer = setTimeout(() => killGroup(run.child), graceMs);
-  await run.exited;
+  await run.closed;
   clearTimeout(timer);
 }
 
