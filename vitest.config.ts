@@ -4,11 +4,9 @@ import { FRESH_PROCESS_GLOBS } from "./test/support/fresh-process.ts";
 import LongestFirst from "./test/support/longest-first.ts";
 
 // Most test files spend their time waiting (on a chain's blocks, webhook retries, child processes), not
-// computing: three files per core keep the cores busy. vitest's default (cores - 1) ran one file at a time
-// on a 2-core machine; two per core left the run bound by its four slots (the files' wall times summed
-// over four came to within 5 % of the run's, while their CPU over two cores was a fifth less).
-// CUSTODY_TEST_WORKERS overrides it.
-const workers = Number(process.env.CUSTODY_TEST_WORKERS) || Math.max(2, availableParallelism() * 3);
+// computing, so two files per core keep the cores busy; vitest's default (cores - 1) ran one file at a
+// time on a 2-core machine. CUSTODY_TEST_WORKERS overrides it.
+const workers = Number(process.env.CUSTODY_TEST_WORKERS) || Math.max(2, availableParallelism() * 2);
 
 export default defineConfig({
   test: {
