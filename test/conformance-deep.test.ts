@@ -1,7 +1,8 @@
 // The deep checks against the sandbox: the authorization matrix and --fuzz pass against the clean
 // sandbox, and each implementer bug injected by a proxy in front of it is caught by the check for
 // that rule. Also: the same seed draws the same cases, failures are shrunk, guarded operations get
-// only invalid cases with ids nobody has.
+// only invalid cases with ids nobody has. A group's fault runs go side by side (each behind its own
+// proxy, on records of its own), after the group's clean run.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { WebSocketServer } from "ws";
@@ -97,7 +98,7 @@ describe("the authorization matrix", () => {
     },
   ];
 
-  it.each(FAULTS)("$name → caught", async (fault) => {
+  it.concurrent.each(FAULTS)("$name → caught", async (fault) => {
     const { report } = await runBehindProxy({
       running: sandbox(),
       catalog: () => onlyThose(authzChecks, fault.expectFailed),
@@ -362,7 +363,7 @@ describe("money-path semantics", () => {
     },
   ];
 
-  it.each(FAULTS)("$name → caught", async (fault) => {
+  it.concurrent.each(FAULTS)("$name → caught", async (fault) => {
     const { report } = await runBehindProxy({
       running: sandbox(),
       catalog: () => onlyThose(moneyChecks, fault.expectFailed),
@@ -437,7 +438,7 @@ describe("delivery semantics", () => {
     },
   ];
 
-  it.each(FAULTS)("$name → caught", async (fault) => {
+  it.concurrent.each(FAULTS)("$name → caught", async (fault) => {
     // Only the check under test: the others would wait out their fixtures behind a broken receiver path.
     const { report } = await runBehindProxy({
       running: sandbox(),
@@ -557,7 +558,7 @@ describe("the resource-graph sequence", () => {
     },
   ];
 
-  it.each(FAULTS)("$name → caught", async (fault) => {
+  it.concurrent.each(FAULTS)("$name → caught", async (fault) => {
     const { report } = await runBehindProxy({
       running: sandbox(),
       catalog: () => [resourceGraphSequence],
