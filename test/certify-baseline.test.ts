@@ -26,7 +26,8 @@ async function certify(
   const port = await freePort();
   const t = await startSeedOnlyTarget(`http://127.0.0.1:${port}/in`, faults);
   const out = { text: "" };
-  const files = { json: join(dir, "r.json"), junit: join(dir, "r.xml"), html: join(dir, "r.html") };
+  // Reports of their own: the runs that read one baseline go side by side.
+  const files = { json: join(dir, `${port}.json`), junit: join(dir, `${port}.xml`), html: join(dir, `${port}.html`) };
   try {
     const code = await run(
       [...seedLevelFlags(t, port, 6000), "--json", files.json, "--junit", files.junit, "--html", files.html, ...extra],
@@ -56,7 +57,15 @@ describe("certify --baseline", () => {
     expect(recorded.map((k) => k.check)).toEqual(["envelope.seed-balance-fields"]);
     writeFileSync(file, readFileSync(file, "utf8").replace('reason: ""', 'reason: "balances as numbers until v2"'));
 
-    const known = await certify(["balance-number"], ["--baseline", file]);
+    // The runs that read this baseline, side by side; the expired one reads a copy with an old date.
+    const expiredFile = join(dir, "expired.yaml");
+    writeFileSync(expiredFile, readFileSync(file, "utf8").replace(/expires: .*/, "expires: 2020-01-31"));
+    const [known, worse, fixed, expired] = await Promise.all([
+      certify(["balance-number"], ["--baseline", file]),
+      certify(["balance-number", "error-data"], ["--baseline", file]),
+      certify([], ["--baseline", file]),
+      certify(["balance-number"], ["--baseline", expiredFile]),
+    ]);
     expect(known.code, known.out).toBe(0);
     expect(known.report.summary.baseline?.outcome).toBe("known_failures_only");
     expect(known.out).toContain(
@@ -67,7 +76,6 @@ describe("certify --baseline", () => {
     expect(known.junit).not.toContain("<failure");
     expect(known.html).toContain('known failure <a href="#check-envelope.seed-balance-fields"');
 
-    const worse = await certify(["balance-number", "error-data"], ["--baseline", file]);
     expect(worse.code, worse.out).toBe(1);
     const added = worse.report.summary.baseline?.new.map((n) => n.check) ?? [];
     expect(added).toContain("envelope.error-shape");
@@ -75,12 +83,9 @@ describe("certify --baseline", () => {
     expect(worse.out).toMatch(/new failure: envelope\.error-shape: /);
     expect(worse.junit.match(/<failure /g)?.length).toBe(added.length);
 
-    const fixed = await certify([], ["--baseline", file]);
     expect(fixed.code, fixed.out).toBe(0);
     expect(fixed.out).toContain(`now passing, remove from ${file}: envelope.seed-balance-fields`);
 
-    writeFileSync(file, readFileSync(file, "utf8").replace(/expires: .*/, "expires: 2020-01-31"));
-    const expired = await certify(["balance-number"], ["--baseline", file]);
     expect(expired.code, expired.out).toBe(1);
     expect(expired.out).toContain("expired on 2020-01-31, still failing: envelope.seed-balance-fields");
   });
