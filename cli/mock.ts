@@ -4,9 +4,11 @@
 // the /docs page and error messages that say why (web/mock-proxy.ts).
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import path from "node:path";
+import { errorEnvelope } from "../runtime/envelope.ts";
 import { parseCorsOrigins } from "../runtime/server/cors.ts";
 import { listen } from "../runtime/server/listen.ts";
 import { packageFile } from "../web/locate.ts";
@@ -125,39 +127,89 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
   const spec = path.resolve(options.spec ?? DEFAULT_SPEC);
   if (!existsSync(spec)) throw new UsageError(`spec not found: ${spec}`);
   prismScript(); // fails with the install line before anything starts
-  const prismPort = await freePort(MOCK_DEFAULT_HOST);
   // The front port first: a port already taken is one line, before Prism's seconds of start-up are spent.
-  const proxy = createMockProxy({
-    upstream: urlFor(MOCK_DEFAULT_HOST, prismPort),
+  // It forwards to Prism once Prism listens (on a port known only then: see startPrism).
+  let proxy: ReturnType<typeof createMockProxy> | undefined;
+  const front = await listen((req, res) => (proxy ?? starting)(req, res), { host, port: options.port ?? 0 }).catch(
+    (err: NodeJS.ErrnoException) => {
+      if (err.code === "EADDRINUSE")
+        throw new UsageError(
+          `port ${options.port} on ${host} is already in use; choose another with --port (0 picks a free one)`,
+        );
+      throw err;
+    },
+  );
+  let prism: Prism;
+  try {
+    prism = await startPrism(spec);
+  } catch (error) {
+    await front.close();
+    throw error;
+  }
+  proxy = createMockProxy({
+    upstream: urlFor(MOCK_DEFAULT_HOST, prism.port),
     specFile: spec,
     corsOrigins: options.corsOrigins,
   });
-  const front = await listen(proxy, { host, port: options.port ?? 0 }).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === "EADDRINUSE")
-      throw new UsageError(
-        `port ${options.port} on ${host} is already in use; choose another with --port (0 picks a free one)`,
-      );
-    throw err;
-  });
-  const child = spawnPrism(spec, prismPort);
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       await front.close();
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-      await exited;
-      clearTimeout(timer);
+      await prism.stop();
     })());
-  try {
-    await waitUntilListening(child);
-  } catch (error) {
-    await stop();
-    throw error;
+  return { url: front.url, stop, exited: prism.exited };
+}
+
+/** The front's answer while Prism starts (a fixed --port can be called before startMock resolves). */
+function starting(_req: IncomingMessage, res: ServerResponse): void {
+  const body = JSON.stringify(
+    errorEnvelope("the mock server is starting; try again in a few seconds", "internal_error"),
+  );
+  res.writeHead(503, { "content-type": "application/json", "retry-after": "2" }).end(body);
+}
+
+interface Prism {
+  port: number;
+  exited: Promise<number | null>;
+  stop(): Promise<void>;
+}
+
+/** How often Prism is started on another port when the one picked for it was taken meanwhile. */
+const PRISM_PORT_TRIES = 3;
+
+/**
+ * Prism on a free loopback port, resolved once it listens. Prism cannot listen on port 0, so the port is
+ * picked first and freed, and another process can take it before Prism binds it: Prism then exits with
+ * EADDRINUSE, and starts again on another port (PRISM_PORT_TRIES in all).
+ */
+export async function startPrism(
+  spec: string,
+  pickPort: () => Promise<number> = () => freePort(MOCK_DEFAULT_HOST),
+): Promise<Prism> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await pickPort();
+    const prism = prismOn(spec, port);
+    try {
+      await waitUntilListening(prism.child);
+      return prism;
+    } catch (error) {
+      await prism.stop();
+      if (attempt >= PRISM_PORT_TRIES || !/EADDRINUSE/.test((error as Error).message)) throw error;
+    }
   }
-  return { url: front.url, stop, exited };
+}
+
+function prismOn(spec: string, port: number): Prism & { child: ChildProcess } {
+  const child = spawnPrism(spec, port);
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  return { child, port, exited, stop };
 }
 
 function waitUntilListening(child: ChildProcess): Promise<void> {

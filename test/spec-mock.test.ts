@@ -1,9 +1,10 @@
 // `custody mock` serves spec/openapi.yaml with Prism on loopback: no ACCESS headers → 401 with the
 // contract's envelope, all three headers → 200 with the operation's example.
 import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { type MockHandle, parseMockArgs, run, startMock } from "../cli/mock.ts";
+import { DEFAULT_SPEC, freePort, type MockHandle, parseMockArgs, run, startMock, startPrism } from "../cli/mock.ts";
 import { UsageError } from "../cli/usage-error.ts";
 
 const spec: any = parse(readFileSync(new URL("../spec/openapi.yaml", import.meta.url), "utf8"), { maxAliasCount: -1 });
@@ -65,5 +66,27 @@ describe("custody mock arguments", () => {
     await expect(run(["--bogus"])).rejects.toBeInstanceOf(UsageError);
     await expect(run(["--host"])).rejects.toBeInstanceOf(UsageError);
     await expect(run(["--spec", "no/such/file.yaml"])).rejects.toThrow(/spec not found/);
+  });
+});
+
+describe("Prism's own port", () => {
+  it("is picked again when another process took it before Prism could bind it", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const busy = (taken.address() as { port: number }).port;
+    const picks = [busy];
+    try {
+      const prism = await startPrism(DEFAULT_SPEC, async () => picks.shift() ?? (await freePort()));
+      try {
+        expect(prism.port).not.toBe(busy);
+        const res = await fetch(`http://127.0.0.1:${prism.port}${OVERVIEW}`);
+        await res.text(); // read, so that no connection stays open
+        expect(res.status).toBe(401);
+      } finally {
+        await prism.stop();
+      }
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 });
