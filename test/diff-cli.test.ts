@@ -1,14 +1,15 @@
 // `custody diff` as a user runs it: exit codes, the four formats, git:REF:path, bad input in one line.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { parseDiffArgs } from "../cli/diff.ts";
 import { baseSpec } from "./diff/helpers.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "custody-diff-cli-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const write = (name: string, doc: unknown, yaml = true): string => {
   const file = join(dir, name);
   writeFileSync(file, yaml ? stringify(doc) : JSON.stringify(doc));

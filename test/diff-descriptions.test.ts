@@ -1,7 +1,7 @@
 // Documents that differ only in text an SDK user reads: each description or summary change is one
 // info change naming its pointer, and --fail-on breaking still exits 0.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -77,17 +77,21 @@ describe("custody diff: descriptions", () => {
 
   it("the CLI lists them and exits 0 with --fail-on breaking", () => {
     const dir = mkdtempSync(join(tmpdir(), "custody-diff-text-"));
-    const next = baseSpec();
-    reworded(next);
-    writeFileSync(join(dir, "old.json"), JSON.stringify(baseSpec()));
-    writeFileSync(join(dir, "new.json"), JSON.stringify(next));
-    const run = spawnSync(
-      process.execPath,
-      ["bin/custody.js", "diff", join(dir, "old.json"), join(dir, "new.json"), "--fail-on", "breaking"],
-      { encoding: "utf8" },
-    );
-    expect(run.status).toBe(0);
-    expect(run.stdout).toContain("summary: 0 breaking, 0 warning, 3 info");
-    expect(run.stdout).toContain("new.json#/paths/~1wallets/post/description");
+    try {
+      const next = baseSpec();
+      reworded(next);
+      writeFileSync(join(dir, "old.json"), JSON.stringify(baseSpec()));
+      writeFileSync(join(dir, "new.json"), JSON.stringify(next));
+      const run = spawnSync(
+        process.execPath,
+        ["bin/custody.js", "diff", join(dir, "old.json"), join(dir, "new.json"), "--fail-on", "breaking"],
+        { encoding: "utf8" },
+      );
+      expect(run.status).toBe(0);
+      expect(run.stdout).toContain("summary: 0 breaking, 0 warning, 3 info");
+      expect(run.stdout).toContain("new.json#/paths/~1wallets/post/description");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

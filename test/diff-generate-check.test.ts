@@ -1,10 +1,10 @@
 // `custody generate --check` on drift also says what the spec change means for the SDK's users: the
 // spec generated/ was made from is found in git by the sha256 its headers record.
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 
 const CLI = resolve("bin/custody.js");
@@ -17,8 +17,14 @@ const generate = (cwd: string, ...args: string[]) =>
 /** The first project's generated/ (the same spec gives the same files, wherever they are written). */
 let firstGenerated: string | undefined;
 
+const projects: string[] = [];
+afterAll(() => {
+  for (const dir of projects) rmSync(dir, { recursive: true, force: true });
+});
+
 function project(withGit: boolean): string {
   const dir = mkdtempSync(join(tmpdir(), "custody-surface-"));
+  projects.push(dir);
   writeFileSync(join(dir, "spec.yaml"), readFileSync("spec/openapi.yaml", "utf8"));
   if (withGit) {
     const git = (...a: string[]) => execFileSync("git", a, { cwd: dir, stdio: "ignore" });

@@ -2,7 +2,7 @@
 // trips against that running sandbox: signed calls by operationId and by METHOD PATH, the curl line
 // (run with curl when it is installed), and every trigger event seen in the API and at a webhook receiver.
 import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -58,6 +58,7 @@ afterAll(async () => {
     // The sandbox removes its credentials file when it stops.
     expect(existsSync(FILE)).toBe(false);
   }
+  rmSync(dir, { recursive: true, force: true });
 });
 
 describe("custody sandbox banner and file", () => {

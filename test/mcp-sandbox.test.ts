@@ -2,7 +2,7 @@
 // lists and their hints, a read answer checked against its output schema, a withdrawal that a
 // person must confirm and that is never made twice, secrets absent everywhere, and one stdio run of
 // the real command.
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -44,7 +44,10 @@ beforeAll(async () => {
     logLevel: "off",
   });
 }, 120_000);
-afterAll(async () => sandbox?.close());
+afterAll(async () => {
+  await sandbox?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 async function connect(
   policy: ToolPolicy,
