@@ -53,14 +53,15 @@ export async function bundledEntry(runDir, entry) {
   const lock = `${dir}.lock`;
   if (!takeLock(lock)) return join(runDir, entry);
   try {
-    await build(runDir, entry, dir, inputsFile);
+    await build(runDir, entry, out, inputsFile);
   } finally {
     rmSync(lock, { force: true });
   }
   return out;
 }
 
-async function build(runDir, entry, dir, inputsFile) {
+async function build(runDir, entry, out, inputsFile) {
+  const dir = dirname(out);
   const esbuild = createRequire(import.meta.url)("esbuild");
   const result = await esbuild.build({
     entryPoints: { entry: join(runDir, entry) },
@@ -95,7 +96,6 @@ async function build(runDir, entry, dir, inputsFile) {
   ];
   // The chunks before the entry that imports them: a process starting meanwhile loads the old entry
   // (whose chunks stay) or the new one, never an entry without its chunks.
-  const out = join(dir, "entry.mjs");
   const chunks = result.outputFiles.filter((f) => f.path !== out);
   for (const chunk of chunks) if (!existsSync(chunk.path)) writeAtomically(chunk.path, chunk.contents);
   writeAtomically(out, result.outputFiles.find((f) => f.path === out).contents);
