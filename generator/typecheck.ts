@@ -8,6 +8,13 @@ import { fileURLToPath } from "node:url";
 
 const PROJECT_ROOT = fileURLToPath(new URL("../", import.meta.url));
 
+/**
+ * Node flags for a tsc run: the garbage collector on the main thread only. tsc allocates fast, and V8's
+ * parallel collector threads cost it about a quarter more CPU for no shorter run (the generated SDK:
+ * 8.7 → 6.3 CPU-s, 5.8 → 4.8 s). Not allowed in NODE_OPTIONS, so each spawn of tsc passes it.
+ */
+export const TSC_NODE_FLAGS: readonly string[] = ["--single-threaded-gc"];
+
 export interface TypecheckResult {
   ok: boolean;
   /** tsc's diagnostics, one per line. */
@@ -23,7 +30,8 @@ export async function typecheck(
   const include = dirs.map((d) => `${relative(PROJECT_ROOT, resolve(d)).split(sep).join("/")}/**/*.ts`);
   await writeFile(configPath, JSON.stringify({ extends: "./tsconfig.json", include }));
   const tsc = join(PROJECT_ROOT, "node_modules", "typescript", "bin", "tsc");
-  const nodeArgs = options.maxOldSpaceMb ? [`--max-old-space-size=${options.maxOldSpaceMb}`] : [];
+  const nodeArgs = [...TSC_NODE_FLAGS];
+  if (options.maxOldSpaceMb) nodeArgs.push(`--max-old-space-size=${options.maxOldSpaceMb}`);
   try {
     return await new Promise((done) => {
       execFile(

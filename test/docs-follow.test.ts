@@ -4,7 +4,7 @@
 // page says. Every shell, TypeScript, JavaScript and Python block of such a page is either run or says
 // why not. The TypeScript files the pages write are type-checked after the last page, all in one tsc
 // program (with a file that must not compile, to show the check names the page it fails for).
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -79,6 +79,30 @@ describe("doc markers", () => {
     await expect(followPage(page, { page: "fake.md", project })).rejects.toThrow(
       /^fake\.md:10: exit 1, the page expects 0/,
     );
+  });
+});
+
+describe("the pages' npx", () => {
+  it("runs a bin the project installed (the nearest node_modules/.bin), and hands anything else to npm's npx", async () => {
+    const project = mkdtempSync(join(scratch, "npx-"));
+    const bin = join(project, "node_modules", ".bin");
+    mkdirSync(bin, { recursive: true });
+    // npm exec sets npm_command for what it runs: "direct" shows npm was not started.
+    const hello = '#!/bin/sh\necho "hello $* from $(basename "$PWD"), ${npm_command:-direct}"\n';
+    writeFileSync(join(bin, "hello"), hello, { mode: 0o755 });
+    const page = [
+      '<!-- run: expect="hello a b from sub, direct" -->',
+      "```sh",
+      "mkdir sub && cd sub && npx hello a b",
+      "```",
+      '<!-- run: expect="npm exec" -->',
+      "```sh",
+      "npx --help",
+      "```",
+    ].join("\n");
+    // Cleared, as `npm test` itself sets it for this process.
+    const followed = await followPage(page, { page: "npx.md", project, env: { npm_command: "" } });
+    expect(followed.log).toHaveLength(2);
   });
 });
 

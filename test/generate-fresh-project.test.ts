@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, expect, it } from "vitest";
+import { TSC_NODE_FLAGS } from "../generator/typecheck.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
@@ -78,7 +79,7 @@ it("compiles and loads with only the printed install lines", async () => {
   expect(existsSync(join(project, "node_modules/@types/ws"))).toBe(false);
   const built = await run(
     process.execPath,
-    [join(project, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"],
+    [...TSC_NODE_FLAGS, join(project, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"],
     project,
   );
   expect(built.code, built.stdout + built.stderr).toBe(0);

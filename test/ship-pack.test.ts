@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TSC_NODE_FLAGS } from "../generator/typecheck.ts";
 import { packedInstall, run } from "./support/packed-install.ts";
 
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
@@ -86,6 +87,9 @@ describe("custody installed from its tarball", () => {
     const bin = join(project, "node_modules", ".bin", "custody");
     expect((await run(bin, ["--version"], project)).stdout.trim()).toBe(own.version);
     expect((await run(bin, ["--help"], project)).stdout).toContain("usage: custody <command>");
+    // `npx custody` as the pages write it, through npm itself (the docs test runs the installed bin directly).
+    const npx = await run(NPM, ["exec", "--offline", "--", "custody", "--version"], project, 60_000);
+    expect(npx.stdout.trim(), npx.stderr).toBe(own.version);
     // tsx is a devDependency: a user's install does not have it
     await expect(readdir(join(project, "node_modules", "tsx"))).rejects.toThrow();
   });
@@ -121,7 +125,7 @@ describe("custody installed from its tarball", () => {
     // The project's own compiler over its tsconfig.json, without skipLibCheck: every diagnostic of the
     // client and of custody's declarations (an import a .d.ts cannot resolve is one), as tsc reports them.
     await writeFile(join(project, "check-types.mjs"), CHECK_TYPES);
-    const checked = await run(process.execPath, ["check-types.mjs"], project);
+    const checked = await run(process.execPath, [...TSC_NODE_FLAGS, "check-types.mjs"], project);
     expect(checked.code, checked.stdout + checked.stderr).toBe(0);
     const declarations = Number(/\((\d+) of custody\)/.exec(checked.stdout)?.[1]);
     expect(declarations, checked.stdout).toBeGreaterThan(0);
@@ -158,7 +162,7 @@ describe("custody installed from its tarball", () => {
     const gen = await run(bin, ["generate", "--mcp", "--package", "@acme/wallet-sdk@1.0.0", "--out", "sdk"], project);
     expect(gen.code, gen.stderr).toBe(0);
     const tsc = join(project, "node_modules", "typescript", "bin", "tsc");
-    const built = await run(process.execPath, [tsc, "-p", "sdk/tsconfig.json"], project);
+    const built = await run(process.execPath, [...TSC_NODE_FLAGS, tsc, "-p", "sdk/tsconfig.json"], project);
     expect(built.code, built.stdout + built.stderr).toBe(0);
     // The wire tests shipped with the package pass on this fresh install (one per operation, node:test).
     const wire = await run(process.execPath, ["--test", "test/wire.test.js"], join(project, "sdk"));

@@ -8,6 +8,7 @@ import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { generate, parsePackageSpec, type ZodFlavour } from "../../generator/index.ts";
+import { TSC_NODE_FLAGS } from "../../generator/typecheck.ts";
 import { runOnce } from "./run-once.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -32,8 +33,11 @@ async function build(zod: ZodFlavour, dir: string): Promise<BuiltPackage> {
   await generate({ ...specs, outDir: dir, package: pkg, zod, runtime: "vendor" });
   symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
   const built = await new Promise<{ code: number; output: string }>((done) => {
-    execFile(process.execPath, [TSC, "-p", "tsconfig.json"], { cwd: dir, maxBuffer: 64 * 1024 * 1024 }, (e, o, r) =>
-      done({ code: e ? 1 : 0, output: `${o}${r}` }),
+    execFile(
+      process.execPath,
+      [...TSC_NODE_FLAGS, TSC, "-p", "tsconfig.json"],
+      { cwd: dir, maxBuffer: 64 * 1024 * 1024 },
+      (e, o, r) => done({ code: e ? 1 : 0, output: `${o}${r}` }),
     );
   });
   return { dir, ...built };

@@ -6,8 +6,9 @@
 // TypeScript files a page wrote and did not compile itself are type-checked by typeCheckPages, one tsc
 // program for every page of the run (the compiler's libraries, @types/node and zod read once, not per page).
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { delimiter, dirname, join, relative } from "node:path";
+import { TSC_NODE_FLAGS } from "../../generator/typecheck.ts";
 import { type Block, blocksOf } from "./doc-blocks.ts";
 
 const SHELLS = new Set(["sh", "bash", "shell", "console"]);
@@ -57,6 +58,7 @@ export async function followPage(text: string, options: FollowOptions): Promise<
     ranTsc: false,
   };
   mkdirSync(page.state, { recursive: true });
+  writeNpx(join(page.state, "bin"));
   writeFileSync(
     join(page.project, "package.json"),
     JSON.stringify({ name: "doc-project", private: true, type: "module" }),
@@ -112,6 +114,38 @@ async function followBlock(page: Page, block: Block): Promise<string | undefined
   return `${at} exit ${code}`;
 }
 
+/**
+ * The pages' `npx NAME` for a bin the project installed runs what npx runs, node_modules/.bin/NAME (the
+ * nearest first), without starting npm: npm's own start costs about 0.8 CPU-s a call, and the pages make
+ * 33 such calls per run. Anything else (a flag, a package spec, a name not installed) goes to the real
+ * npx. test/ship-pack.test.ts runs `npm exec custody` through npm itself.
+ */
+function writeNpx(dir: string): void {
+  const real = realNpx();
+  const script = [
+    "#!/bin/sh",
+    `case "$1" in ""|-*|*@*|*/*) exec '${real}' "$@";; esac`,
+    'dir="$PWD"',
+    "while :; do",
+    '  if [ -x "$dir/node_modules/.bin/$1" ]; then bin="$dir/node_modules/.bin/$1"; shift; exec "$bin" "$@"; fi',
+    '  [ "$dir" = / ] && break',
+    '  dir=$(dirname "$dir")',
+    "done",
+    `exec '${real}' "$@"`,
+  ].join("\n");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "npx"), `${script}\n`);
+  chmodSync(join(dir, "npx"), 0o755);
+}
+
+/** The npx on PATH (npm's), for whatever the pages' npx does not run itself. */
+function realNpx(): string {
+  const dirs = (process.env.PATH ?? "").split(delimiter).filter(Boolean);
+  const found = dirs.map((d) => join(d, "npx")).find((f) => existsSync(f));
+  if (!found) throw new Error("no npx on PATH: the pages run npx");
+  return found;
+}
+
 /** One block in bash, in the directory and with the exports the previous blocks left. */
 function bash(page: Page, code: string) {
   const state = page.state;
@@ -124,7 +158,8 @@ function bash(page: Page, code: string) {
   ].join("\n");
   // npm reads its cache first, as the ship test's install does (no audit or funding requests).
   const npm = { npm_config_prefer_offline: "true", npm_config_audit: "false", npm_config_fund: "false" };
-  const env = { ...process.env, CUSTODY_COMPILED: undefined, ...npm, ...page.env };
+  const path = `${join(state, "bin")}${delimiter}${process.env.PATH ?? ""}`;
+  const env = { ...process.env, CUSTODY_COMPILED: undefined, ...npm, PATH: path, ...page.env };
   const child = spawn("bash", ["-c", script], {
     cwd: page.project,
     env,
@@ -223,7 +258,7 @@ export async function typeCheckPages(
   };
   const config = join(scratch, "tsconfig.pages.json");
   writeFileSync(config, JSON.stringify({ compilerOptions, files }));
-  const { code, output } = await runQuiet(process.execPath, [tsc, "-p", config], scratch);
+  const { code, output } = await runQuiet(process.execPath, [...TSC_NODE_FLAGS, tsc, "-p", config], scratch);
   if (code === 0) return {};
   const failures: Record<string, string> = {};
   let owner = "";
