@@ -3,22 +3,24 @@
 // it has them (node_modules/.vite/vitest); on a fresh clone (CI) it has none and starts larger files
 // first, which put the two longest files (small files that wait on npm and tsc) last. The list holds
 // the files that took longest in CI (its slowest-files summary); a stale list costs minutes, never a
-// result.
+// result. One exception to the order: of the files that wait for the packed tarball (about 35 s of npm
+// at the start of a run, test/support/packed-install.ts), only the first starts at once; the others come
+// after the CPU-heavy files, or three of the four workers sat waiting on it while a core was idle.
 import { relative } from "node:path";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 export const LONGEST_FILES = [
   "test/docs-follow.test.ts",
-  "test/ship-pack.test.ts",
+  "test/conformance-reference.test.ts",
   "test/conformance-deep.test.ts",
-  "test/conformance-seed-only.test.ts",
-  "test/conformance-fake-target.test.ts",
+  "test/generator-zod-mini.test.ts",
   "test/generator-github.scale.test.ts",
   "test/generator-compile.scale.test.ts",
-  "test/generator-zod-mini.test.ts",
-  "test/conformance-reference.test.ts",
-  "test/frontend-browser.test.ts",
+  "test/ship-pack.test.ts",
+  "test/conformance-seed-only.test.ts",
+  "test/conformance-fake-target.test.ts",
   "test/certify-image.test.ts",
+  "test/frontend-browser.test.ts",
   "test/conformance-seed-only-b.test.ts",
 ];
 

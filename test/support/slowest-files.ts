@@ -20,16 +20,28 @@ export interface FileFigures {
   childCpuMs?: number;
   tests: number;
   state: string;
+  /** When the file started, from the start of the run: shows which files ran side by side. */
+  startMs?: number;
 }
 
 export default class SlowestFiles implements Reporter {
   private readonly cpuDir = join(OUTPUT_DIR, `file-cpu-${process.pid}`);
+  private readonly started = new Map<string, number>();
+  private runStart = performance.now();
 
   constructor(private readonly options: { output?: string } = {}) {}
 
   onInit(): void {
     // Set before the workers start: they inherit the environment.
     process.env[CPU_DIR_ENV] = this.cpuDir;
+  }
+
+  onTestRunStart(): void {
+    this.runStart = performance.now();
+  }
+
+  onTestModuleStart(module: TestModule): void {
+    this.started.set(module.moduleId, performance.now() - this.runStart);
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
@@ -44,6 +56,7 @@ export default class SlowestFiles implements Reporter {
       childCpuMs: cpu.get(m.moduleId)?.childCpuMs,
       tests: [...m.children.allTests()].length,
       state: m.state(),
+      startMs: Math.round(this.started.get(m.moduleId) ?? 0),
     }));
     figures.sort((a, b) => b.wallMs - a.wallMs);
     mkdirSync(OUTPUT_DIR, { recursive: true });
