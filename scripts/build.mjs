@@ -1,7 +1,7 @@
 // `npm run build`: tsc compiles custody to dist/ (JavaScript + declarations, relative ".ts" imports
 // rewritten to ".js"), then the two things tsc leaves alone are fixed up: declaration files keep
 // ".ts" specifiers (rewritten here, so consumers need no allowImportingTsExtensions) and the
-// workers written as .mjs (spec validation, certify's sandbox) and the console's adapter (plain JS the
+// workers written as .mjs (spec validation and its precompiled validators, certify's sandbox) and the console's adapter (plain JS the
 // browser loads, which `custody trigger` imports too) are copied beside the modules that import them.
 // CUSTODY_BUILD_NO_CHECK=1 emits without type checking (tsc --noCheck: the same JavaScript, and
 // declarations that differ only in the order of inferred members), for the test suite's pack
@@ -28,6 +28,13 @@ for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true }))
   if (fixed !== text) writeFileSync(file, fixed);
 }
 copyFileSync(join(root, "generator/load/validate-worker.mjs"), join(dist, "generator/load/validate-worker.mjs"));
+// The OpenAPI schemas' validators, compiled ahead of time (scripts/openapi-validators.ts), that the worker loads.
+mkdirSync(join(dist, "generator/load/openapi-validators"), { recursive: true });
+for (const file of readdirSync(join(root, "generator/load/openapi-validators")))
+  copyFileSync(
+    join(root, "generator/load/openapi-validators", file),
+    join(dist, "generator/load/openapi-validators", file),
+  );
 copyFileSync(join(root, "cli/sandbox-worker.mjs"), join(dist, "cli/sandbox-worker.mjs"));
 mkdirSync(join(dist, "web/console"), { recursive: true });
 for (const file of ["adapter.js", "adapter.d.ts"])
