@@ -44,7 +44,7 @@ describe("this contract, as packages built with plain tsc", () => {
   const builds: Partial<Record<ZodFlavour, { code: number; output: string }>> = {};
 
   beforeAll(async () => {
-    // Both at once, each one tsc process; the classic one is shared with test/sdk-runtimes.test.ts.
+    // Built once per run in one tsc process (test/support/contract-package.ts), shared with test/sdk-runtimes.test.ts.
     const [classic, mini] = await Promise.all([contractPackage("classic"), contractPackage("mini")]);
     Object.assign(builds, { classic, mini });
     Object.assign(dirs, { classic: classic.dir, mini: mini.dir });
