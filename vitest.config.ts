@@ -36,6 +36,8 @@ export default defineConfig({
         test: {
           name: "shared",
           isolate: false,
+          // A spy (vi.spyOn of console, of fetch) never outlives its test into another file's.
+          restoreMocks: true,
           // A file that shares its process must stop what it started (test/support/leftovers.ts).
           setupFiles: ["test/support/leftovers.ts"],
           include: ["test/**/*.test.ts"],
