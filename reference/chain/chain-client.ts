@@ -25,8 +25,13 @@ export class ChainClient {
     return this.backend.chainId;
   }
 
+  /**
+   * The node's height, asked by this call itself. viem's getBlockNumber joins a request already in flight
+   * (cacheTime 0 only turns off its cache), whose answer can predate a block this caller has just mined:
+   * under load /_sandbox/mine answered the height from before its own blocks.
+   */
   async head(): Promise<bigint> {
-    return this.viem.getBlockNumber({ cacheTime: 0 });
+    return BigInt((await this.backend.request({ method: "eth_blockNumber", params: [] })) as string);
   }
 
   async balanceAt(address: Hex, blockNumber: bigint): Promise<bigint> {
