@@ -106,9 +106,16 @@ describe.skipIf(!available)("console and docs in Chromium", () => {
 
   it("shows a wallet's Solana side: picks SOL, sends a SOL test deposit and sees it confirmed", async () => {
     const row = page.locator("#wallets tbody tr", { hasText: "browser wallet" });
+    // Balances answered a second late: the row must not show SOL's address beside ETH's balance meanwhile.
+    const overview = /\/api\/v1\/wallets\/[^/]+\/overview/;
+    await page.route(overview, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await route.continue().catch(() => undefined); // the page may have moved on
+    });
     await row.locator("select.chain").selectOption({ label: "SOL" });
     await row.locator(".address", { hasText: /^[1-9A-HJ-NP-Za-km-z]{32,44}$/ }).waitFor();
     expect(await row.locator(".balance").textContent()).toMatch(/^0 SOL/);
+    await page.unroute(overview);
     await row.locator("input.amount").first().fill("2");
     await row.locator("button.send-deposit").click();
     const deposit = page.locator("#deposits tbody tr", { hasText: "2 SOL" });

@@ -143,9 +143,10 @@ async function refreshWallets() {
     const asset = assetOf(wallet.id);
     const key = `${wallet.id}:${asset.id}`;
     if (!addresses.has(key)) addresses.set(key, await api.depositAddress(call, ctx, wallet.id, asset.id));
-    row.querySelector(".address").textContent = addresses.get(key);
     const rows = await api.balances(call, ctx, wallet.id);
     const b = rows.find((r) => r.asset_id === asset.id);
+    // Address and balance change together: a row never shows one chain's address beside another's balance.
+    row.querySelector(".address").textContent = addresses.get(key);
     row.querySelector(".balance").textContent = b
       ? `${b.available} ${b.symbol}${b.on_hold !== "0" ? ` (${b.on_hold} on hold)` : ""}`
       : `0 ${asset.symbol}`;
