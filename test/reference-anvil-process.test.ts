@@ -1,12 +1,16 @@
 // Stopping the chain node: stopAnvil resolves only once nothing of it holds its pipes, so a process
 // the node left behind (here a stand-in binary's background child) is stopped with its process group
-// instead of outliving close().
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// instead of outliving close(). Its watchdog stops it once the process that started it is gone, even
+// by SIGKILL, and starts no process while it waits.
+import { spawn } from "node:child_process";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { runAnvil, stopAnvil } from "../reference/chain/anvil-process.ts";
 
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "custody-anvil-process-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -51,6 +55,79 @@ describe.skipIf(process.platform === "win32")("stopAnvil", () => {
       expect(run.child.stdout?.destroyed).toBe(true);
     } finally {
       if (alive(straggler)) process.kill(-(run.child.pid as number), "SIGKILL");
+    }
+  });
+});
+
+/** The pids whose parent is `pid` (from /proc). */
+function childrenOf(pid: number): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) found.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return found;
+}
+
+/** Resolves once `check` holds, testing it at each tick of `everyMs`; rejects after `boundMs` (an outer bound). */
+async function until(check: () => boolean, what: string, boundMs = 60_000, everyMs = 50): Promise<void> {
+  const deadline = Date.now() + boundMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`not within ${boundMs} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+describe.skipIf(process.platform === "win32" || !existsSync("/proc"))("the watchdog", () => {
+  it("stops the node (SIGTERM, once) when the process that started it is killed with SIGKILL, and starts no process while it waits", async () => {
+    // A stand-in for anvil that notes each SIGTERM it gets (anvil writes its state then), then exits.
+    const bin = join(dir, "fake-anvil-terms");
+    const terms = join(dir, "terms");
+    writeFileSync(
+      bin,
+      [
+        "#!/bin/sh",
+        `trap 'echo TERM >> "${terms}"; exit 0' TERM`,
+        'echo "Listening on 127.0.0.1:4243"',
+        // Kept in the foreground of a loop, so the trap runs as soon as the signal comes.
+        "while :; do sleep 1 & wait $!; done",
+      ].join("\n"),
+    );
+    chmodSync(bin, 0o755);
+    // The process that starts the node, as a sandbox does; it prints the watchdog's pid and stays.
+    const starter = [
+      `import { runAnvil } from ${JSON.stringify(join(ROOT, "reference/chain/anvil-process.ts"))};`,
+      `const run = await runAnvil(${JSON.stringify(bin)}, ["--port", "0"]);`,
+      "console.log(run.child.pid);",
+      "setInterval(() => undefined, 60_000);",
+    ].join("\n");
+    const parent = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", starter], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    parent.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    try {
+      await until(() => out.includes("\n"), "the starter printed the watchdog's pid");
+      const watchdog = Number(out.trim());
+      // Waiting, the watchdog holds anvil and its pipe reader, and starts nothing more (a polling loop
+      // started a `sleep` every half second).
+      const seen = new Set<number>();
+      for (let i = 0; i < 15; i++) {
+        for (const pid of childrenOf(watchdog)) seen.add(pid);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(seen.size).toBe(2);
+      parent.kill("SIGKILL");
+      await until(() => !alive(watchdog), "the watchdog exited after its parent was killed");
+      expect(readFileSync(terms, "utf8")).toBe("TERM\n");
+    } finally {
+      if (parent.exitCode === null && parent.signalCode === null) parent.kill("SIGKILL");
     }
   });
 });

@@ -262,7 +262,7 @@ function genesisTimestamp(file: string, fresh: boolean): number {
 }
 
 /**
- * After a crash the old node is still stopping (its watchdog notices within half a second, then anvil
+ * After a crash the old node is still stopping (its watchdog notices the parent's end at once, then anvil
  * writes its state): wait for it, so the new node loads the final state and not an older one.
  */
 async function waitForPreviousNode(pidFile: string, timeoutMs = 15_000): Promise<void> {
