@@ -2,6 +2,10 @@ import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
 import { FRESH_PROCESS_GLOBS } from "./test/support/fresh-process.ts";
 import LongestFirst from "./test/support/longest-first.ts";
+import { useTmpfsScratch } from "./test/support/scratch-tmpfs.ts";
+
+// The run's scratch folders on tmpfs where the machine has one (test/support/scratch-tmpfs.ts says why).
+useTmpfsScratch();
 
 // Most test files spend their time waiting (on a chain's blocks, webhook retries, child processes), not
 // computing, so two files per core keep the cores busy; vitest's default (cores - 1) ran one file at a

@@ -1,12 +1,26 @@
 // certify inside the deployment's network (examples/certify-image/): the image's entrypoint, run here
-// as a plain process, installs the packed tarball and certifies an independent deployment with the
-// target from the environment; the Dockerfile's instructions and the Kubernetes Job manifest (its
-// batch/v1 Job fields, the Service in front of the receiver) are checked as files. No docker engine
-// runs here, so the image itself is not built by this test.
+// as a plain process. At build time (`--install-only`, the Dockerfile's RUN) it installs the tarball with
+// npm into CUSTODY_HOME, production dependencies only; at run time it certifies an independent deployment
+// with the target from the environment, with custody as the run's packed tarball installed it (the one
+// install every test file of the run shares, test/support/packed-install.ts). The build-time npm is a
+// stand-in that records its command line: a second real install of the same tarball cost the run 17 CPU-s
+// and 40 s, and what it proved beyond the shared install is npm's own handling of --prefix and --omit=dev.
+// The Dockerfile's instructions and the Kubernetes Job manifest (its batch/v1 Job fields, the Service in
+// front of the receiver) are checked as files. No docker engine runs here, so the image itself is not
+// built by this test.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
@@ -20,13 +34,12 @@ import { startSeedOnlyTarget } from "./support/seed-only-target.ts";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const IMAGE = join(ROOT, "examples", "certify-image");
 const work = mkdtempSync(join(tmpdir(), "custody-image-"));
-// The installed tarball is a large tree: removing it on a loaded machine takes a while.
-afterAll(() => rmSync(work, { recursive: true, force: true }), 300_000);
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** The entrypoint as the container runs it, with this environment; resolves to its exit status and output. */
-function entrypoint(env: NodeJS.ProcessEnv): Promise<{ code: number; out: string }> {
+function entrypoint(env: NodeJS.ProcessEnv, args: string[] = []): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(IMAGE, "entrypoint.mjs")], {
+    const child = spawn(process.execPath, [join(IMAGE, "entrypoint.mjs"), ...args], {
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -37,12 +50,59 @@ function entrypoint(env: NodeJS.ProcessEnv): Promise<{ code: number; out: string
   });
 }
 
+/** A folder with an `npm` that writes its arguments, one per line, to `argsFile` and exits with `exit`. */
+function recordingNpm(name: string, argsFile: string, exit: number): string {
+  const bin = join(work, name);
+  mkdirSync(bin);
+  writeFileSync(join(bin, "npm"), `#!/bin/sh\nprintf '%s\\n' "$@" > '${argsFile}'\nexit ${exit}\n`);
+  chmodSync(join(bin, "npm"), 0o755);
+  return bin;
+}
+
 describe("the certify image", () => {
-  it("its entrypoint installs the packed tarball and certifies a deployment with the target from the environment", {
+  it("at build time (--install-only) its entrypoint installs the tarball with npm into CUSTODY_HOME, production dependencies only", async () => {
+    const tarball = join(work, "custody.tgz");
+    writeFileSync(tarball, "");
+    const home = join(work, "build-home");
+    const argsFile = join(work, "npm-args");
+    const npm = recordingNpm("npm-ok", argsFile, 0);
+    const built = await entrypoint(
+      { PATH: `${npm}${delimiter}${process.env.PATH}`, CUSTODY_HOME: home, CUSTODY_TARBALL: tarball },
+      ["--install-only"],
+    );
+    expect(built).toEqual({ code: 0, out: "" });
+    expect(readFileSync(argsFile, "utf8").trim().split("\n")).toEqual([
+      "install",
+      "--prefix",
+      home,
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      "--omit=dev",
+      "--ignore-scripts",
+      tarball,
+    ]);
+    expect(existsSync(home)).toBe(true);
+    // npm failing, or no tarball: exit 2 and the reason in one line.
+    const failing = recordingNpm("npm-fails", join(work, "npm-args-2"), 1);
+    const failed = await entrypoint(
+      { PATH: `${failing}${delimiter}${process.env.PATH}`, CUSTODY_HOME: home, CUSTODY_TARBALL: tarball },
+      ["--install-only"],
+    );
+    expect(failed).toEqual({ code: 2, out: `certify image: npm install ${tarball} exited 1\n` });
+    const missing = join(work, "no-such.tgz");
+    const none = await entrypoint({ CUSTODY_HOME: home, CUSTODY_TARBALL: missing }, ["--install-only"]);
+    expect(none.code).toBe(2);
+    expect(none.out).toMatch(/^certify image: no custody tarball at .*no-such\.tgz/);
+  });
+
+  it("at run time its entrypoint certifies a deployment with the target from the environment, with custody installed from the tarball", {
     timeout: 900_000,
   }, async () => {
-    // The run's one packed tarball (packed once and shared; two packs at once would both rebuild dist/).
-    const tarball = process.env.CUSTODY_TARBALL ?? (await packedInstall()).tarball;
+    // The image's home after its build: custody installed from the run's packed tarball.
+    const home = join(work, "home");
+    mkdirSync(home);
+    symlinkSync(join((await packedInstall()).project, "node_modules"), join(home, "node_modules"), "dir");
     const receiverPort = await freePort();
     const t = await startSeedOnlyTarget(`http://127.0.0.1:${receiverPort}/hooks`);
     try {
@@ -54,8 +114,9 @@ describe("the certify image", () => {
       });
       const reports = join(work, "reports");
       const { code, out } = await entrypoint({
-        CUSTODY_HOME: join(work, "home"),
-        CUSTODY_TARBALL: tarball,
+        CUSTODY_HOME: home,
+        // Never read: custody is installed, so the entrypoint does not install again.
+        CUSTODY_TARBALL: join(work, "no-tarball-needed.tgz"),
         CUSTODY_TARGET: "staging",
         CUSTODY_CONFIG: join(config, "custody.config.yaml"),
         CUSTODY_REPORTS: reports,
