@@ -113,6 +113,20 @@ describe.concurrent("an independent seed-only deployment", () => {
     expect(code).toBe(3);
   });
 
+  it("is not failed when its deliveries slow down after the first requeue (a machine that got busy): the in-flight grace follows the lag at the delete", async () => {
+    // 4.5 s a delivery from the first requeue on: with the pace of 2.5 s, an event made in the 2.5 s
+    // before the delete always lands more than 2 s after it (the grace the first requeue's lag gave).
+    const { report } = await certifySeedOnly([], ["--only", "webhooks", "--timeout-ms", "12000"], "standard-webhooks", {
+      slowDownAfterFirstRequeueMs: 4_500,
+    });
+    const deleted = report.checks.find((c) => c.id === "webhooks.delete-stops-delivery");
+    expect(deleted?.status, deleted?.message ?? undefined).toBe("passed");
+    expect(deleted?.facts?.watched).toMatch(
+      /^\d+ ms after the delete: 6000 ms for a delivery in flight \(the slower requeue took (4[5-9]\d\d|[5-9]\d{3}) ms;/,
+    );
+    expect(report.checks.filter((c) => c.status === "failed").map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+  });
+
   it("does not certify a scheme of its own signed with another key than operation 8's: incomplete, saying what it tried", async () => {
     const { code, report } = await certifySeedOnly(["signed-other-key"], ["--only", "webhooks"], "own-scheme");
     const signature = report.checks.find((c) => c.id === "webhooks.delivery-signature");

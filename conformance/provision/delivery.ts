@@ -3,7 +3,7 @@ import { fail, skip } from "../checks/outcome.ts";
 import { pollUntil, type Suite } from "../run/context.ts";
 import { missing, RECEIVER_UNREACHED } from "../run/supply.ts";
 import type { HttpExchange } from "../transport/probe.ts";
-import { carriesEventId, eventIdOf, eventTypeOf } from "../transport/receiver.ts";
+import { carriesEventId, eventIdOf, eventTypeOf, type ReceivedDelivery } from "../transport/receiver.ts";
 import type { DeliveryFixture, EventFixture } from "./registry.ts";
 import { firstString, successRecord } from "./util.ts";
 
@@ -52,23 +52,14 @@ export async function provideEvent(suite: Suite): Promise<EventFixture> {
   if (suite.supply === "given") {
     const workspaceId = await suite.fixtures.need("workspace");
     const delivery = await suite.fixtures.need("delivery");
-    const since = Date.now();
-    const ex = await suite.call("resendWebhookDelivery", {
-      params: { workspace_id: workspaceId, delivery_id: delivery.deliveryId },
-    });
-    const named = firstString(successRecord(suite, "resendWebhookDelivery", ex), "event_id");
-    // Other events may reach the receiver meanwhile: the one operation 6 named, else the first to come.
-    const got =
-      (named
-        ? await receiver.waitFor((d) => d.receivedAt >= since && carriesEventId(d, named), limit, suite.signal)
-        : undefined) ?? (await receiver.waitFor((d) => d.receivedAt >= since, named ? 0 : limit, suite.signal));
+    const requeued = await requeueAndAwait(suite, workspaceId, delivery.deliveryId, limit);
     // certify cannot see where the webhook points nor whether the deployment reaches this runner: a skip.
-    if (!got)
+    if (!requeued)
       skip(
         `no delivery reached ${receiver.url("…")} within ${limit} ms after requeueing ${delivery.deliveryId}: ${RECEIVER_UNREACHED.reason}`,
         RECEIVER_UNREACHED.needs,
       );
-    const requeueLagMs = got.receivedAt - since;
+    const { got, named, lagMs: requeueLagMs } = requeued;
     return named ? { ...got, requeuedEventId: named, requeueLagMs } : { ...got, requeueLagMs };
   }
   const webhook = await suite.fixtures.need("webhook");
@@ -80,4 +71,28 @@ export async function provideEvent(suite: Suite): Promise<EventFixture> {
   );
   if (!got) fail(`no wallet.created delivery for wallet ${wallet.walletId} reached ${webhook.url} within ${limit} ms`);
   return got;
+}
+
+/**
+ * Requeues `deliveryId` (operation 6) and waits up to `limit` ms for its arrival: the event operation 6
+ * named, else the first delivery to come (other events may reach the receiver meanwhile). Undefined when
+ * nothing arrived; `lagMs` is how long the arrival took, the deployment's delivery lag at that moment.
+ */
+export async function requeueAndAwait(
+  suite: Suite,
+  workspaceId: string,
+  deliveryId: string,
+  limit: number,
+): Promise<{ got: ReceivedDelivery; named?: string; lagMs: number } | undefined> {
+  const receiver = await suite.fixtures.need("receiver");
+  const since = Date.now();
+  const ex = await suite.call("resendWebhookDelivery", {
+    params: { workspace_id: workspaceId, delivery_id: deliveryId },
+  });
+  const named = firstString(successRecord(suite, "resendWebhookDelivery", ex), "event_id");
+  const got =
+    (named
+      ? await receiver.waitFor((d) => d.receivedAt >= since && carriesEventId(d, named), limit, suite.signal)
+      : undefined) ?? (await receiver.waitFor((d) => d.receivedAt >= since, named ? 0 : limit, suite.signal));
+  return got && { got, named, lagMs: got.receivedAt - since };
 }

@@ -105,6 +105,8 @@ export type SeedOnlyProfile = "standard-webhooks" | "canonical-json" | "own-sche
 export interface SeedOnlyOptions {
   keyFormat?: "raw" | "spki";
   deliveryOfSecondWebhook?: boolean;
+  /** Every delivery after the first requeue's waits this long first: a machine that got busy during the run. */
+  slowDownAfterFirstRequeueMs?: number;
 }
 
 /** An Ed25519 key pair: the private key's 32-byte seed, and the public key raw and as SPKI DER. */
@@ -190,9 +192,12 @@ export async function startSeedOnlyTarget(
         : event;
     const target = webhooks.find((w) => w.id === delivery.webhook_id)!;
     await post(target.url, sent);
+    slowMs = options.slowDownAfterFirstRequeueMs ?? 0;
   }
 
+  let slowMs = 0;
   async function post(url: string, sent: Sent): Promise<void> {
+    if (slowMs > 0) await new Promise((r) => setTimeout(r, slowMs));
     const body = JSON.stringify(sent);
     await fetch(url, {
       method: "POST",

@@ -1,5 +1,6 @@
 // Deleting a webhook stops its deliveries (seed 6).
 
+import { requeueAndAwait } from "../../provision/delivery.ts";
 import { createWalletAndWait } from "../../provision/wallet.ts";
 import { registerWebhook } from "../../provision/webhook.ts";
 import type { CheckContext } from "../../run/context.ts";
@@ -38,9 +39,11 @@ export const deleteStopsDelivery: Check = {
     "scope.balances-read-only",
     "webhooks.wallet-created-name",
   ],
-  timeoutScale: 2,
+  // At seed level: the requeue awaited before the delete (at most half of --timeout-ms), the grace (at
+  // most half) and the watch (at most all of it).
+  timeoutScale: 3,
   sends:
-    "deleteWebhook (at full level of a second webhook of the run, then createWallet to cause an event; at seed level --webhook-id, then resendWebhookDelivery of --delivery-id, which must be a delivery of that webhook; after a grace for a delivery in flight, watches twice the longest interval between earlier deliveries, at most --timeout-ms)",
+    "deleteWebhook (at full level of a second webhook of the run, then createWallet to cause an event; at seed level resendWebhookDelivery of --delivery-id awaited first, to measure the delivery lag at the delete, then deleteWebhook of --webhook-id and resendWebhookDelivery of --delivery-id, which must be a delivery of that webhook; after a grace for a delivery in flight (twice the slower requeue's lag, at least 2 s), watches twice the longest interval between earlier deliveries, at most --timeout-ms)",
   run: (ctx) => (ctx.level === "full" ? deleteOwnWebhook(ctx) : deleteGivenWebhook(ctx)),
 };
 
@@ -99,7 +102,8 @@ export function leakAfterDelete(
 }
 
 /**
- * Seed level: --webhook-id is deleted, then --delivery-id requeued: its event must not arrive, nor
+ * Seed level: --delivery-id is requeued and awaited (the delivery lag now), --webhook-id deleted, then
+ * --delivery-id requeued again: its event must not arrive, nor
  * any event on the deleted webhook's URL (the channel its deliveries came in on) after a grace for one
  * already in flight (inFlightGrace), unless it names another webhook. How long to watch comes from the receiver's own
  * history: two of the longest intervals between the deliveries it got there before the delete (a
@@ -120,6 +124,16 @@ async function deleteGivenWebhook(ctx: CheckContext): Promise<void> {
     ctx.timeoutMs,
     known,
   );
+  // The deployment's delivery lag as the delete goes out. The requeue at the start of the webhooks group
+  // can have been much quicker: on a 2-core machine that got busy since, a paced event made just before
+  // the delete reached the receiver after a grace drawn from it. The same delivery, requeued again and
+  // awaited here, tells the lag now.
+  const lagBound = Math.round(ctx.timeoutMs / 2);
+  const lagNow = await requeueAndAwait(ctx.suite, workspaceId, delivery.deliveryId, lagBound);
+  if (!lagNow)
+    skip(
+      `requeueing --delivery-id ${delivery.deliveryId} again just before the delete brought nothing within ${lagBound} ms: its late arrival after the delete could not be told from a leak`,
+    );
   const ex = await ctx.call("deleteWebhook", { params: { workspace_id: workspaceId, webhook_id: webhook.id } });
   expectDeleted(ctx, ex, webhook.id);
   const deletedAt = Date.now();
@@ -136,7 +150,7 @@ async function deleteGivenWebhook(ctx: CheckContext): Promise<void> {
   }
   const eventId = record.eventId ?? known;
   // The grace for a delivery in flight comes first, so that the whole watch still sees the pace.
-  const grace = inFlightGrace(first.value.requeueLagMs, ctx.timeoutMs);
+  const grace = inFlightGrace(Math.max(first.value.requeueLagMs ?? 0, lagNow.lagMs), ctx.timeoutMs);
   await ctx.sleep(grace.ms + watch.ms);
   ctx.fact(
     "watched",
