@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { pollUntil } from "../conformance/run/context.ts";
 import { runAnvil, stopAnvil } from "../reference/chain/anvil-process.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -74,13 +75,10 @@ function childrenOf(pid: number): number[] {
   return found;
 }
 
-/** Resolves once `check` holds, testing it at each tick of `everyMs`; rejects after `boundMs` (an outer bound). */
-async function until(check: () => boolean, what: string, boundMs = 60_000, everyMs = 50): Promise<void> {
-  const deadline = Date.now() + boundMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`not within ${boundMs} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
+/** Resolves once `check` holds (pollUntil, every 50 ms); fails after `boundMs`, an outer bound only. */
+async function until(check: () => boolean, what: string, boundMs = 60_000): Promise<void> {
+  const held = await pollUntil(async () => (check() ? true : undefined), boundMs, 50);
+  if (!held) throw new Error(`not within ${boundMs} ms: ${what}`);
 }
 
 describe.skipIf(process.platform === "win32" || !existsSync("/proc"))("the watchdog", () => {

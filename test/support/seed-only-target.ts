@@ -184,6 +184,8 @@ export async function startSeedOnlyTarget(
     decimals: 18,
   });
 
+  /** How long each delivery waits first: 0 until the first requeue was delivered (slowDownAfterFirstRequeueMs). */
+  let slowMs = 0;
   async function redeliver(): Promise<void> {
     const sent = broken("resend-new-event")
       ? { ...event, id: num() }
@@ -195,7 +197,6 @@ export async function startSeedOnlyTarget(
     slowMs = options.slowDownAfterFirstRequeueMs ?? 0;
   }
 
-  let slowMs = 0;
   async function post(url: string, sent: Sent): Promise<void> {
     if (slowMs > 0) await new Promise((r) => setTimeout(r, slowMs));
     const body = JSON.stringify(sent);
