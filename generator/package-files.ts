@@ -74,21 +74,7 @@ export function packageFiles(
     dependencies,
     devDependencies,
   };
-  const tsconfig = {
-    compilerOptions: {
-      target: "ES2022",
-      module: "NodeNext",
-      moduleResolution: "NodeNext",
-      strict: true,
-      declaration: true,
-      sourceMap: true,
-      skipLibCheck: true,
-      rootDir: "src",
-      outDir: "dist",
-      types: ["node"],
-    },
-    include: ["src"],
-  };
+  const tsconfig = packageTsconfig();
   const guideOptions: GuideOptions = {
     importFrom: spec.name,
     hasWebhooks: model.webhooks.length > 0,
@@ -118,4 +104,28 @@ export function packageFiles(
     { path: "README.md", content: `${readme.trimEnd()}\n`.replace(/\n{3,}/g, "\n\n") },
     { path: "test/wire.test.js", content: wireTestsSource(model, model.security.hmac !== undefined) },
   ];
+}
+
+/** The package's tsconfig.json: strict NodeNext, declarations and source maps into dist/. */
+function packageTsconfig(): Record<string, unknown> {
+  return {
+    compilerOptions: {
+      target: "ES2022",
+      // No DOM library: the package builds against what every runtime it supports has (ES2022 and the
+      // fetch, Web Crypto and WebSocket types @types/node declares), so no declaration it ships names a
+      // browser-only type that a Node project's tsc (lib ES2022) could not resolve. It also cuts what tsc
+      // reads by a third: for this contract's package, 84,000 lines instead of 125,000 (lib.dom.d.ts).
+      lib: ["ES2022"],
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      strict: true,
+      declaration: true,
+      sourceMap: true,
+      skipLibCheck: true,
+      rootDir: "src",
+      outDir: "dist",
+      types: ["node"],
+    },
+    include: ["src"],
+  };
 }

@@ -57,7 +57,7 @@ describe("custody mock in front of Prism", () => {
       body: JSON.stringify({ nam: 1 }),
     });
     expect(res.status).toBe(400);
-    const body = await res.json();
+    const body = (await res.json()) as { message: string };
     expect(body).toMatchObject({ success: false, code: 400, data: null });
     expect(body.message).toMatch(/body: Request body must have required property 'name'/);
   });
@@ -65,7 +65,7 @@ describe("custody mock in front of Prism", () => {
   it("answers an unknown path with the envelope, not Prism's problem document", async () => {
     const res = await fetch(`${mock.url}/api/v1/nothing-here`, { headers: ACCESS_HEADERS });
     expect(res.status).toBe(404);
-    const body = await res.json();
+    const body = (await res.json()) as { message: string };
     expect(body).toMatchObject({ success: false, code: 404, data: null });
     expect(body.message).toMatch(/nothing-here|route/i);
   });

@@ -37,6 +37,16 @@ function getWithHost(
   });
 }
 
+/** The error envelope's message of an answer. */
+async function messageOf(res: Response): Promise<{ message: string }> {
+  return (await res.json()) as { message: string };
+}
+
+/** The success envelope's data of an answer. */
+async function dataOf(res: Response): Promise<Record<string, unknown>> {
+  return ((await res.json()) as { data: Record<string, unknown> }).data;
+}
+
 function signed(path: string, body: unknown, key = sandbox.api_key, secret = sandbox.api_secret) {
   const text = JSON.stringify(body);
   const timestamp = String(unixSeconds());
@@ -106,27 +116,27 @@ describe("sandbox actions", () => {
   it("name bad input in the message", async () => {
     const bad = await signed("/_sandbox/faucet", { address: "0x12", amount: "1" });
     expect(bad.status).toBe(400);
-    expect((await bad.json()).message).toMatch(/^address: /);
+    expect((await messageOf(bad)).message).toMatch(/^address: /);
     const amount = await signed("/_sandbox/faucet", {
       address: "0x000000000000000000000000000000000000dEaD",
       amount: "-1",
     });
-    expect((await amount.json()).message).toMatch(/^amount: /);
+    expect((await messageOf(amount)).message).toMatch(/^amount: /);
     const blocks = await signed("/_sandbox/mine", { blocks: 1000 });
-    expect((await blocks.json()).message).toMatch(/^blocks: /);
+    expect((await messageOf(blocks)).message).toMatch(/^blocks: /);
     const unknown = await signed("/_sandbox/nope", {});
     expect(unknown.status).toBe(404);
   });
 
   it("send from the faucet and mine", async () => {
-    const before = (await (await signed("/_sandbox/mine", { blocks: 1 })).json()).data.block_number as number;
+    const before = (await dataOf(await signed("/_sandbox/mine", { blocks: 1 }))).block_number as number;
     const sent = await signed("/_sandbox/faucet", {
       address: "0x000000000000000000000000000000000000dEaD",
       amount: "0.5",
     });
     expect(sent.status).toBe(200);
-    expect((await sent.json()).data.tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
-    const after = (await (await signed("/_sandbox/mine", { blocks: 2 })).json()).data.block_number as number;
+    expect((await dataOf(sent)).tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
+    const after = (await dataOf(await signed("/_sandbox/mine", { blocks: 2 }))).block_number as number;
     expect(after).toBeGreaterThanOrEqual(before + 2);
   });
 });

@@ -88,6 +88,9 @@ describe("generate outside custody", () => {
     expect(pkg.dependencies.zod).toBe(own.dependencies.zod);
     // The runtime types what it uses of ws itself (rpc-socket.ts): TypeScript needs no @types/ws.
     expect(Object.keys(pkg.devDependencies)).toEqual(["@types/node", "typescript"]);
+    // Built without the DOM library (test/ship-pack.test.ts and the SDK guide build it so).
+    const tsconfig = JSON.parse(await readFile(join(out, "tsconfig.json"), "utf8"));
+    expect(tsconfig.compilerOptions).toMatchObject({ lib: ["ES2022"], types: ["node"], strict: true });
     const readme = await readFile(join(out, "README.md"), "utf8");
     for (const dep of Object.keys(pkg.dependencies)) expect(readme).toContain(`\`${dep}\``);
     expect(readme).toMatch(/## Webhook verification/);

@@ -179,7 +179,7 @@ describe("HTTP transport rules", () => {
     const response = await fetch(node.httpUrl, { headers: { authorization: `APIKEY ${KEY}` } });
     expect(response.status).toBe(405);
     expect(response.headers.get("allow")).toContain("POST");
-    expect((await response.json()).error.code).toBe(-32600);
+    expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32600);
   });
 
   it("requires a JSON content type but ignores its charset", async () => {

@@ -35,7 +35,7 @@ describe("custody mock (Prism)", () => {
     const res = await fetch(mock.url + OVERVIEW);
     expect(res.status).toBe(401);
     // The contract's envelope (Prism's 401 example), with the reason Prism found as its message.
-    const body = await res.json();
+    const body = (await res.json()) as { message: string };
     expect(body).toMatchObject({ success: false, code: "unauthorized", data: null });
     expect(body.message).toMatch(/missing authentication: send ACCESS-API-KEY, ACCESS-TIMESTAMP and ACCESS-SIGN/);
   });

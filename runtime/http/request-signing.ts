@@ -56,11 +56,17 @@ const nodeCrypto = (
   globalThis as { process?: { getBuiltinModule?: (name: string) => unknown } }
 ).process?.getBuiltinModule?.("node:crypto") as NodeHmac | undefined;
 const utf8 = new TextEncoder();
+/**
+ * Web Crypto's key type, named through the global `crypto` rather than as `CryptoKey`: that name is the
+ * DOM library's, and a Node project compiling this file with `"lib": ["ES2022"]` and @types/node has
+ * no such global (@types/node types `crypto.subtle` itself).
+ */
+type WebKey = Awaited<ReturnType<typeof globalThis.crypto.subtle.importKey>>;
 
 /** A client's secret prepared once (key imported), to sign every call with. */
 export interface PreparedSecret {
   readonly nodeKey?: object;
-  readonly webKey?: Promise<CryptoKey>;
+  readonly webKey?: Promise<WebKey>;
 }
 
 /** `useNode` false forces Web Crypto (tests compare both). */
@@ -91,10 +97,10 @@ export function portableSignature(secret: string | PreparedSecret, parts: Signat
     mac.update(signaturePrefix(parts)).update(body);
     return btoa((mac as unknown as { digest(encoding: "hex"): string }).digest("hex"));
   }
-  return webSignature(prepared.webKey as Promise<CryptoKey>, signaturePrefix(parts), body);
+  return webSignature(prepared.webKey as Promise<WebKey>, signaturePrefix(parts), body);
 }
 
-async function webSignature(key: Promise<CryptoKey>, prefixText: string, body: string | Uint8Array): Promise<string> {
+async function webSignature(key: Promise<WebKey>, prefixText: string, body: string | Uint8Array): Promise<string> {
   const prefix = utf8.encode(prefixText);
   const tail = typeof body === "string" ? utf8.encode(body) : body;
   const message = new Uint8Array(prefix.length + tail.length);
