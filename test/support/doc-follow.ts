@@ -9,6 +9,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join, relative } from "node:path";
 import { TSC_NODE_FLAGS } from "../../generator/typecheck.ts";
+import { childrenCpuMs } from "./children-cpu.ts";
 import { type Block, blocksOf } from "./doc-blocks.ts";
 
 const SHELLS = new Set(["sh", "bash", "shell", "console"]);
@@ -70,11 +71,14 @@ export async function followPage(text: string, options: FollowOptions): Promise<
   try {
     for (const block of blocksOf(text)) {
       const started = performance.now();
+      const cpu = childrenCpuMs();
       const step = await followBlock(page, block);
-      if (step) log.push(`${step} (${seconds(started)})`);
+      // A foreground step's processes are reaped when it ends: their CPU is the step's (Linux; 0 elsewhere).
+      if (step) log.push(`${step} (${seconds(started)}, ${cpuSeconds(cpu)})`);
     }
     typescript = await checkWritten(page, log);
   } finally {
+    // Not measured: a background step's processes are its shell's children, which the stop outlives.
     await Promise.all(page.background.map(stopGroup));
   }
   return { log, typescript };
@@ -317,6 +321,11 @@ function stopGroup(child: ChildProcess): Promise<void> {
 
 function seconds(since: number): string {
   return `${((performance.now() - since) / 1000).toFixed(1)} s`;
+}
+
+/** The CPU of the child processes reaped since `sinceMs` (childrenCpuMs). */
+function cpuSeconds(sinceMs: number): string {
+  return `${((childrenCpuMs() - sinceMs) / 1000).toFixed(1)} CPU-s`;
 }
 
 function tail(text: string): string {
