@@ -8,7 +8,6 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { run } from "../cli/certify.ts";
 import { CATALOG } from "../conformance/checks/catalog.ts";
-import type { Group } from "../conformance/checks/types.ts";
 import type { Report } from "../conformance/report/model.ts";
 import { loadGeneratedOperations } from "../conformance/run/operations.ts";
 import { runSuite } from "../conformance/run/runner.ts";
@@ -42,7 +41,6 @@ describe("the reference deployment", () => {
 interface ProxyFault {
   name: string;
   check: string;
-  group: Group;
   /** In front of the wallet API (given the admin credentials, to re-sign what it rewrites). */
   api?: ProxyHooks | ((admin: { apiKey: string; apiSecret: string }) => ProxyHooks);
   /** In front of the runner's webhook receiver (between the deployment and the runner). */
@@ -55,19 +53,16 @@ const FAULTS: ProxyFault[] = [
   {
     name: "balances show a deposit before its confirmations",
     check: "lifecycle.deposit-confirmation",
-    group: "lifecycle",
     api: { response: rewriteData(isBalanceRead, (d) => (d.balance = d.balance === "0" ? "0.01" : d.balance)) },
   },
   {
     name: "deposit.pending is never delivered",
     check: "lifecycle.deposit-detected",
-    group: "lifecycle",
     deliveries: { request: (r) => (r.body.includes('"deposit.pending"') ? null : r) },
   },
   {
     name: "balances drift from the chain",
     check: "lifecycle.balance-matches-chain",
-    group: "lifecycle",
     api: {
       response: rewriteData(isBalanceRead, (d) => (d.balance = d.balance === "0" ? "0" : `${String(d.balance)}1`)),
     },
@@ -75,7 +70,6 @@ const FAULTS: ProxyFault[] = [
   {
     name: "the Idempotency-Key is lost on the way",
     check: "lifecycle.withdrawal-idempotency",
-    group: "lifecycle",
     api: {
       request: (r) =>
         r.headers["idempotency-key"] ? { ...r, headers: { ...r.headers, "idempotency-key": randomUUID() } } : r,
@@ -84,7 +78,6 @@ const FAULTS: ProxyFault[] = [
   {
     name: "a withdrawal reports the wrong block hash",
     check: "lifecycle.withdrawal-receipt",
-    group: "lifecycle",
     api: {
       response: rewriteData(
         (r) => r.method === "GET" && /^\/api\/v1\/withdrawals\//.test(r.path),
@@ -95,7 +88,6 @@ const FAULTS: ProxyFault[] = [
   {
     name: "a withdrawal is sent somewhere else",
     check: "lifecycle.wallet-to-wallet",
-    group: "lifecycle",
     // A man in the middle holding the key: rewrites the recipient and signs the request again.
     api: (admin) => ({
       request: (r) => {
@@ -115,7 +107,6 @@ const FAULTS: ProxyFault[] = [
   {
     name: "deliveries are tampered with in transit",
     check: "webhooks.delivery-signature",
-    group: "webhooks",
     // A change of content (whitespace alone is not one under canonical-json, the default profile).
     deliveries: { request: (r) => ({ ...r, body: r.body.replace('"status":"success"', '"status":"error"') }) },
   },
@@ -144,7 +135,7 @@ describe.concurrent("faults injected in front of the reference deployment", () =
       // the control that every check passes, and a fault row asserts that one check's outcome.
       const result = await runSuite({
         target,
-        options: { level: "full", timeoutMs: 10_000, concurrency: 8, only: [fault.group] },
+        options: { level: "full", timeoutMs: 10_000, concurrency: 8 },
         operations: await loadGeneratedOperations(),
         catalog: CATALOG.filter((c) => c.id === fault.check),
       });
