@@ -1,9 +1,10 @@
-// The JavaScript a clone runs: bin/custody.js, in a clone, runs its TypeScript sources compiled once
+// The JavaScript custody runs: bin/custody.js, in a clone, runs its TypeScript sources compiled once
 // into .custody-run/ (same layout as the sources, relative ".ts" imports rewritten to ".js"; plain
 // .js/.mjs files copied beside them) instead of through tsx's loader hooks, which cost every run about
 // as much CPU again as the work itself (docs/measurements/certify.md). A file is recompiled when its
 // source is newer than its output, a file whose source is gone is removed, so the tree never runs
-// stale code. The folders are tsconfig.build.json's, the ones dist/ is built from.
+// stale code. The folders are tsconfig.build.json's. The package's dist/ is the same compile
+// (scripts/build.mjs), so an install runs the JavaScript the tests run from a clone.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative, sep } from "node:path";
@@ -14,9 +15,11 @@ export const RUN_DIR = ".custody-run";
 const SPECIFIER = /((?:from|import)\s*\(?\s*")(\.{1,2}\/[^"]+)\.ts(")/g;
 const COPIED = /\.(?:js|mjs|cjs|json)$/;
 
-/** Brings root/.custody-run up to date with the sources; returns its path. Throws when a file does not compile. */
-export function compiledSources(root) {
-  const out = join(root, RUN_DIR);
+/**
+ * Brings `out` (root/.custody-run by default; dist/ for the package, scripts/build.mjs) up to date with
+ * the sources; returns its path. Throws when a file does not compile.
+ */
+export function compiledSources(root, out = join(root, RUN_DIR)) {
   const wanted = new Set();
   let esbuild;
   for (const folder of buildFolders(root)) {

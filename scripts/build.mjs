@@ -1,24 +1,30 @@
-// `npm run build`: tsc compiles custody to dist/ (JavaScript + declarations, relative ".ts" imports
-// rewritten to ".js"), then the two things tsc leaves alone are fixed up: declaration files keep
-// ".ts" specifiers (rewritten here, so consumers need no allowImportingTsExtensions) and the
-// workers written as .mjs (spec validation and its precompiled validators, certify's sandbox) and the console's adapter (plain JS the
-// browser loads, which `custody trigger` imports too) are copied beside the modules that import them.
-// CUSTODY_BUILD_NO_CHECK=1 emits without type checking (tsc --noCheck: the same JavaScript, and
-// declarations that differ only in the order of inferred members), for the test suite's pack
-// (test/support/packed-install.ts), where `npm run typecheck` does the checking; a plain build checks.
+// `npm run build`: dist/ for the package, in two steps.
+// 1. The JavaScript: the compile a clone runs (bin/compiled-sources.mjs: esbuild, one file per source,
+//    relative ".ts" imports rewritten to ".js", the workers written as .mjs and the console's adapter
+//    copied beside them), so an install runs the JavaScript the test suite runs from a clone. tsc
+//    emitting it took twice the CPU of this whole build (13 against 6.1 CPU-s, both without type checks).
+// 2. Declarations for what the package exports (runtime/, generated/: tsconfig.declarations.json), with
+//    ".ts" specifiers rewritten to ".js" so consumers need no allowImportingTsExtensions. tsc checks those
+//    folders as it writes them; CUSTODY_BUILD_NO_CHECK=1 skips that (tsc --noCheck: the same
+//    declarations but for the order of inferred members), for the test suite's pack
+//    (test/support/packed-install.ts). The whole project's type check is `npm run typecheck`.
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { compiledSources } from "../bin/compiled-sources.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const dist = join(root, "dist");
 rmSync(dist, { recursive: true, force: true });
+
+compiledSources(root, dist);
+
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 const noCheck = process.env.CUSTODY_BUILD_NO_CHECK === "1" ? ["--noCheck"] : [];
-execFileSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json"), ...noCheck], { stdio: "inherit" });
-
+const declarations = join(root, "tsconfig.declarations.json");
+execFileSync(process.execPath, [tsc, "-p", declarations, ...noCheck], { stdio: "inherit" });
 const SPECIFIER = /((?:from|import)\s*\(?\s*")(\.{1,2}\/[^"]+)\.ts(")/g;
 for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true })) {
   if (!entry.isFile() || !entry.name.endsWith(".d.ts")) continue;
@@ -27,16 +33,6 @@ for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true }))
   const fixed = text.replace(SPECIFIER, "$1$2.js$3");
   if (fixed !== text) writeFileSync(file, fixed);
 }
-copyFileSync(join(root, "generator/load/validate-worker.mjs"), join(dist, "generator/load/validate-worker.mjs"));
-// The OpenAPI schemas' validators, compiled ahead of time (scripts/openapi-validators.ts), that the worker loads.
-mkdirSync(join(dist, "generator/load/openapi-validators"), { recursive: true });
-for (const file of readdirSync(join(root, "generator/load/openapi-validators")))
-  copyFileSync(
-    join(root, "generator/load/openapi-validators", file),
-    join(dist, "generator/load/openapi-validators", file),
-  );
-copyFileSync(join(root, "cli/sandbox-worker.mjs"), join(dist, "cli/sandbox-worker.mjs"));
-mkdirSync(join(dist, "web/console"), { recursive: true });
-for (const file of ["adapter.js", "adapter.d.ts"])
-  copyFileSync(join(root, "web/console", file), join(dist, "web/console", file));
+// `custody trigger` imports the console's adapter (plain JavaScript); its declarations are hand-written.
+copyFileSync(join(root, "web/console/adapter.d.ts"), join(dist, "web/console/adapter.d.ts"));
 console.log("custody build: dist/ written");
