@@ -40,8 +40,12 @@ export default defineConfig({
         test: {
           name: "shared",
           isolate: false,
-          // A spy (vi.spyOn of console, of fetch) never outlives its test into another file's.
+          // A spy (vi.spyOn of console, of fetch) or a stub (vi.stubEnv, vi.stubGlobal) never outlives its
+          // test into another file's (undone before each test; test/support/leftovers.ts undoes stubs at
+          // the end of each file too).
           restoreMocks: true,
+          unstubEnvs: true,
+          unstubGlobals: true,
           // A file that shares its process must stop what it started (test/support/leftovers.ts).
           setupFiles: ["test/support/leftovers.ts"],
           include: ["test/**/*.test.ts"],

@@ -14,6 +14,10 @@ import { type Receiver, startReceiver, waitFor } from "./reference-helpers.ts";
 const CHROMIUM = process.env.CUSTODY_CHROMIUM ?? "/usr/bin/chromium";
 const OUTPUT = path.resolve(import.meta.dirname, "../test-output");
 const available = existsSync(CHROMIUM);
+// Every wait of a page (navigation, a selector) waits for its event; this is only the bound for a hung
+// one, as the suite's own (vitest.config.ts). Playwright's default, 30 s, was once exceeded by the docs
+// page's first load on a machine busy enough to run the suite at half its speed.
+const OUTER_BOUND_MS = 240_000;
 if (!available)
   console.warn(
     `frontend-browser: skipped, no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CUSTODY_CHROMIUM)`,
@@ -40,6 +44,7 @@ describe.skipIf(!available)("console and docs in Chromium", () => {
     receiver = await startReceiver();
     browser = await chromium.launch({
       executablePath: CHROMIUM,
+      timeout: OUTER_BOUND_MS,
       args: [
         "--headless",
         "--no-sandbox",
@@ -52,6 +57,7 @@ describe.skipIf(!available)("console and docs in Chromium", () => {
       ],
     });
     page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    page.setDefaultTimeout(OUTER_BOUND_MS);
     page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
     page.on("console", (m) => {
       if (m.type() === "error") problems.push(`console: ${m.text()}`);
@@ -86,9 +92,9 @@ describe.skipIf(!available)("console and docs in Chromium", () => {
     await row.locator("input.amount").first().fill("1.25");
     await row.locator("button.send-deposit").click();
     const deposit = page.locator("#deposits tbody tr", { hasText: "1.25 ETH" });
-    await deposit.locator(".d-status.status-pending, .d-status.status-confirmed").waitFor({ timeout: 60_000 });
-    await deposit.locator(".d-status.status-confirmed").waitFor({ timeout: 60_000 });
-    await row.locator(".balance", { hasText: "1.25 ETH" }).waitFor({ timeout: 60_000 });
+    await deposit.locator(".d-status.status-pending, .d-status.status-confirmed").waitFor();
+    await deposit.locator(".d-status.status-confirmed").waitFor();
+    await row.locator(".balance", { hasText: "1.25 ETH" }).waitFor();
     await page.screenshot({ path: path.join(OUTPUT, "console.png"), fullPage: true });
   });
 
@@ -101,7 +107,7 @@ describe.skipIf(!available)("console and docs in Chromium", () => {
     const w = page.locator("#withdrawals tbody tr", { hasText: "0.1 ETH" });
     await w.locator(".w-status.status-pending_approval, .w-status.status-pending").waitFor();
     await w.locator("button.approve").click();
-    await w.locator(".w-status.status-completed").waitFor({ timeout: 60_000 });
+    await w.locator(".w-status.status-completed").waitFor();
   });
 
   it("shows a wallet's Solana side: picks SOL, sends a SOL test deposit and sees it confirmed", async () => {
@@ -119,13 +125,13 @@ describe.skipIf(!available)("console and docs in Chromium", () => {
     await row.locator("input.amount").first().fill("2");
     await row.locator("button.send-deposit").click();
     const deposit = page.locator("#deposits tbody tr", { hasText: "2 SOL" });
-    await deposit.locator(".d-status.status-confirmed").waitFor({ timeout: 60_000 });
-    await row.locator(".balance", { hasText: "2 SOL" }).waitFor({ timeout: 60_000 });
+    await deposit.locator(".d-status.status-confirmed").waitFor();
+    await row.locator(".balance", { hasText: "2 SOL" }).waitFor();
   });
 
   it("shows the webhook delivery log with payloads and resends a delivery", async () => {
     const created = page.locator("#deliveries tbody tr", { hasText: "wallet.created" });
-    await created.locator(".dl-status.status-delivered").waitFor({ timeout: 60_000 });
+    await created.locator(".dl-status.status-delivered").waitFor();
     await created.locator("summary").click();
     expect(await created.locator("pre").textContent()).toContain('"event": "wallet.created"');
     const before = receiver.received.filter((r) => r.event.event === "wallet.created").length;
@@ -166,7 +172,7 @@ describe.skipIf(!available)("console and docs in Chromium", () => {
       await page.screenshot({ path: path.join(OUTPUT, "console-endpoint-disabled.png"), fullPage: true });
       down.status = 200;
       await row.locator("button.enable").click();
-      await row.locator(".ep-state.status-healthy").waitFor({ timeout: 60_000 });
+      await row.locator(".ep-state.status-healthy").waitFor();
       expect(await row.locator("button.enable").isHidden()).toBe(true);
       await row.locator("button.requeue").click();
       await page.waitForSelector("#status:has-text('requeued')");
@@ -186,7 +192,7 @@ describe.skipIf(!available)("console and docs in Chromium", () => {
     });
     await docs.goto(`${sandbox.base_url}/docs`);
     expect(await docs.title()).toBe("Custodial Wallet Service API reference");
-    await docs.locator(".swagger-ui .info .title").waitFor({ timeout: 60_000 });
+    await docs.locator(".swagger-ui .info .title").waitFor();
     expect(await docs.locator(".swagger-ui .info .title").textContent()).toMatch(/Custodial Wallet Service/);
     await docs.locator(".opblock").first().waitFor();
     // Every operation (and the spec's webhooks) gets its block.

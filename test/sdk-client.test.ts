@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parse } from "yaml";
 import {
   AbortError,
@@ -324,15 +324,10 @@ describe("generated client: middleware and logs", () => {
   });
 
   it("reads the level from CUSTODY_LOG_LEVEL and names a wrong one", () => {
-    const before = process.env.CUSTODY_LOG_LEVEL;
-    try {
-      process.env.CUSTODY_LOG_LEVEL = "loud";
-      expect(() => new CustodialWalletServiceClient({ baseUrl, apiKey: "k", apiSecret: "s" })).toThrow(
-        /CUSTODY_LOG_LEVEL='loud' is not one of off, error, warn, info, debug/,
-      );
-    } finally {
-      if (before === undefined) delete process.env.CUSTODY_LOG_LEVEL;
-      else process.env.CUSTODY_LOG_LEVEL = before;
-    }
+    // Undone before the next test and at the end of the file (vitest.config.ts, test/support/leftovers.ts).
+    vi.stubEnv("CUSTODY_LOG_LEVEL", "loud");
+    expect(() => new CustodialWalletServiceClient({ baseUrl, apiKey: "k", apiSecret: "s" })).toThrow(
+      /CUSTODY_LOG_LEVEL='loud' is not one of off, error, warn, info, debug/,
+    );
   });
 });

@@ -25,7 +25,7 @@ function startUntil(
   ready: RegExp,
 ): Promise<{ child: ChildProcess; line: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...custodyEnv } });
     let out = "";
     const timer = setTimeout(() => reject(new Error(`${args.join(" ")} did not start:\n${out}`)), 90_000);
     const onData = (chunk: Buffer) => {
@@ -58,12 +58,14 @@ let work: string;
 let project: string;
 let tarball: string;
 let sandbox: ChildProcess | undefined;
+/** The environment of every installed custody command: where the sandbox writes its credentials, for
+ * the installed trigger and request to read (not the user's default file, which other tests may use). */
+let custodyEnv: Record<string, string> = {};
 
 beforeAll(async () => {
   // Packed and installed once per run, shared with the docs test (test/support/packed-install.ts).
   ({ work, project, tarball } = await packedInstall());
-  // Where the installed sandbox writes its credentials, for the installed trigger and request to read.
-  process.env.CUSTODY_SANDBOX_FILE = join(work, "ship-sandbox.json");
+  custodyEnv = { CUSTODY_SANDBOX_FILE: join(work, "ship-sandbox.json") };
 }, 600_000);
 
 afterAll(async () => {
@@ -252,9 +254,9 @@ console.log(JSON.stringify({ networks: networks.length, denied: denied instanceo
     await mcp.close();
 
     // The installed trigger and request reach the same sandbox through its credentials file.
-    const block = await run(bin, ["trigger", "block"], project, 60_000);
+    const block = await run(bin, ["trigger", "block"], project, 60_000, custodyEnv);
     expect(block.code, block.stdout + block.stderr).toBe(0);
-    const listed = await run(bin, ["request", "listNetworks"], project, 60_000);
+    const listed = await run(bin, ["request", "listNetworks"], project, 60_000, custodyEnv);
     expect(listed.code, listed.stdout + listed.stderr).toBe(0);
     expect(listed.stdout).toMatch(/listNetworks: HTTP 200/);
 

@@ -1,8 +1,9 @@
 // Which test files run in a fresh process each (vitest's isolation) and which share a worker process with
 // other files. Sharing saves each file the start of a process and the loading of custody's modules again
 // (about a second of CPU per file); a file may share only when it leaves nothing behind in the process.
-// test/architecture.test.ts holds the list to the rule: a file that mocks a module, stubs a global or sets
-// an environment variable must be listed here.
+// test/architecture.test.ts holds the list to the rule: a file that mocks a module or sets a global or an
+// environment variable by hand must be listed here (vi.stubEnv and vi.stubGlobal need not: the shared
+// project undoes them, vitest.config.ts).
 
 /** Files that change what the whole process sees, or that failed when sharing one. */
 export const FRESH_PROCESS_FILES = [
@@ -11,11 +12,10 @@ export const FRESH_PROCESS_FILES = [
   // before each test (restoreMocks in vitest.config.ts).
   "test/hardening-auth.test.ts",
   "test/frontend-cli.test.ts",
-  // environment variables and globals (CUSTODY_*; the scripts these files write set globals in their own
-  // processes, which the rule cannot tell apart)
+  // An environment variable the sandbox reads when it first loads LiteSVM, which another file of a shared
+  // process may have done already.
   "test/reference-solana-absent.test.ts",
-  "test/sdk-client.test.ts",
-  "test/ship-pack.test.ts",
+  // Globals, set by the scripts this file writes, in their own processes (which the rule cannot tell apart).
   "test/sdk-runtimes.test.ts",
   // a @solana/web3.js Connection reconnects its WebSocket for the life of the process (its API has no close)
   "test/sdk-solana.test.ts",
@@ -23,11 +23,6 @@ export const FRESH_PROCESS_FILES = [
   // SIGKILLs the sandbox it started and waits for its chain node to stop: kept alone in its process (it
   // failed once, in a shared worker, with withdrawals its restart reported as failed; cause not found)
   "test/reference-crash.test.ts",
-  // failed in a shared worker while the files above were not yet kept apart; kept apart too (a fresh
-  // process costs about a second each)
-  "test/conformance-hostile-target.test.ts",
-  "test/reference-webhooks.test.ts",
-  "test/mcp-http.test.ts",
   // A certify run and the deployment it judges share the file's event loop, judged by time-bound waits.
   // Until 2026-11-28 every conformance-* and certify-* file ran apart: two of three CI runs with them
   // shared had failed on such a wait, in these two files (webhooks.delete-stops-delivery seeing an event
@@ -49,12 +44,13 @@ export function runsFresh(file: string): boolean {
 
 /** What makes a file leave something behind in its process (the rule above). */
 export const PROCESS_WIDE =
-  /vi\.(mock|doMock|stubGlobal|stubEnv)\(|globalThis\.[A-Za-z]+ *=[^=]|process\.env(\.[A-Z_]+|\[[^\]]+\]) *=[^=]|delete process\.env|process\.chdir\(|setGlobalDispatcher\(|new Connection\(/;
+  /vi\.(mock|doMock)\(|globalThis\.[A-Za-z]+ *=[^=]|process\.env(\.[A-Z_]+|\[[^\]]+\]) *=[^=]|delete process\.env|process\.chdir\(|setGlobalDispatcher\(|new Connection\(/;
 
 /** Lines the rule must tell apart (here, not in the test, whose text the rule reads). */
 export const PROCESS_WIDE_EXAMPLES: [line: string, leavesSomething: boolean][] = [
   ['vi.mock("node:crypto", async () => ({}))', true],
   ['vi.spyOn(console, "log")', false],
+  ['vi.stubEnv("CUSTODY_LOG_LEVEL", "loud")', false],
   ["globalThis.WebSocket = FakeSocket;", true],
   ["process.env.CUSTODY_LOG_LEVEL = 'loud';", true],
   ["delete process.env.CUSTODY_LOG_LEVEL;", true],

@@ -5,13 +5,17 @@
 // waits until the process holds no more of each kind of resource than when the file began, and fails
 // the file, naming what is left, when that does not happen within LEFTOVER_WAIT_MS (a close that has
 // begun ends in milliseconds, even under load).
-import { afterAll } from "vitest";
+import { afterAll, vi } from "vitest";
 import { leftSince, resources } from "./resources.ts";
 
 const LEFTOVER_WAIT_MS = 10_000;
 const atStart = resources();
 
 afterAll(async () => {
+  // A stub of the last test is undone here, not only before the next file's first test: that file's
+  // own setup (its module, its beforeAll) runs before then.
+  vi.unstubAllEnvs();
+  vi.unstubAllGlobals();
   const left = await leftSince(atStart, LEFTOVER_WAIT_MS);
   if (left.length > 0)
     throw new Error(
