@@ -912,12 +912,18 @@ export async function startFakeTarget(
       return;
     }
     wss.handleUpgrade(req, socket, headBuf, (ws: WebSocket) => {
-      const openedAt = Date.now();
+      // rpc-ws-drop-early: a server that loses what arrives before its handler is ready, modelled as
+      // each connection's first message lost (not "the first 100 ms": under load the message itself is
+      // read later than that, and the fault then went unseen).
+      let early = has("rpc-ws-drop-early");
       // eth_subscribe("newHeads"): one notification per new block until eth_unsubscribe or close.
       let timer: NodeJS.Timeout | undefined;
       ws.on("close", () => clearInterval(timer));
       ws.on("message", (data) => {
-        if (has("rpc-ws-drop-early") && Date.now() - openedAt < 100) return;
+        if (early) {
+          early = false;
+          return;
+        }
         const sub = subscriptionCall(data.toString());
         if (sub) {
           clearInterval(timer);
