@@ -58,7 +58,12 @@ function compile(esbuild, source) {
     sourcefile: source,
     tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: false, useDefineForClassFields: true } },
   });
-  return code.replace(SPECIFIER, "$1$2.js$3");
+  return jsSpecifiers(code);
+}
+
+/** The text with its relative ".ts" import specifiers ending in ".js" (scripts/build.mjs: declarations too). */
+export function jsSpecifiers(text) {
+  return text.replace(SPECIFIER, "$1$2.js$3");
 }
 
 // Another process may compile the same file at the same moment: each writes its own file, then renames.

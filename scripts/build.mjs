@@ -13,7 +13,7 @@ import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { compiledSources } from "../bin/compiled-sources.mjs";
+import { compiledSources, jsSpecifiers } from "../bin/compiled-sources.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const dist = join(root, "dist");
@@ -25,12 +25,11 @@ const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 const noCheck = process.env.CUSTODY_BUILD_NO_CHECK === "1" ? ["--noCheck"] : [];
 const declarations = join(root, "tsconfig.declarations.json");
 execFileSync(process.execPath, [tsc, "-p", declarations, ...noCheck], { stdio: "inherit" });
-const SPECIFIER = /((?:from|import)\s*\(?\s*")(\.{1,2}\/[^"]+)\.ts(")/g;
 for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true })) {
   if (!entry.isFile() || !entry.name.endsWith(".d.ts")) continue;
   const file = join(entry.parentPath, entry.name);
   const text = readFileSync(file, "utf8");
-  const fixed = text.replace(SPECIFIER, "$1$2.js$3");
+  const fixed = jsSpecifiers(text);
   if (fixed !== text) writeFileSync(file, fixed);
 }
 // `custody trigger` imports the console's adapter (plain JavaScript); its declarations are hand-written.

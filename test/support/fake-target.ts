@@ -264,6 +264,16 @@ export async function startFakeTarget(
     }
   }
 
+  /**
+   * The last delivery of an event this webhook has not had: a copy of one it had (an event another check
+   * made while it was live, on a busy machine) would be that event delivered twice, which the check
+   * rightly calls a leak.
+   */
+  const lastEventNotDeliveredTo = (webhookId: string): Delivery | undefined => {
+    const had = new Set([...deliveries.values()].filter((d) => d.webhook_id === webhookId).map((d) => d.event_id));
+    return [...deliveries.values()].filter((d) => !had.has(d.event_id)).at(-1);
+  };
+
   // Every delivery of the deployment, one after the other: the dispatcher that issue 28 is about.
   let sharedQueue = Promise.resolve();
   const dispatch = (webhook: Webhook, delivery: Delivery, body: string): void => {
@@ -375,11 +385,8 @@ export async function startFakeTarget(
       deletedWebhooks.set(w.id, w);
       if (has("delete-keeps-delivering")) webhooks.set(w.id, w);
       // The last event made before the delete was still on its way to this webhook: it lands just after.
-      // One this webhook has not had yet: a copy of one it had (an event another check made while it was
-      // live, on a busy machine) would be that event delivered twice, which the check rightly calls a leak.
-      const had = new Set([...deliveries.values()].filter((d) => d.webhook_id === w.id).map((d) => d.event_id));
-      const last = [...deliveries.values()].filter((d) => !had.has(d.event_id)).at(-1);
-      if (has("in-flight-at-delete") && last)
+      const last = has("in-flight-at-delete") ? lastEventNotDeliveredTo(w.id) : undefined;
+      if (last)
         later(
           30,
           () =>
