@@ -86,13 +86,14 @@ export async function requeueAndAwait(
 ): Promise<{ got: ReceivedDelivery; named?: string; lagMs: number } | undefined> {
   const receiver = await suite.fixtures.need("receiver");
   const since = Date.now();
+  const mark = receiver.mark();
   const ex = await suite.call("resendWebhookDelivery", {
     params: { workspace_id: workspaceId, delivery_id: deliveryId },
   });
   const named = firstString(successRecord(suite, "resendWebhookDelivery", ex), "event_id");
   const got =
     (named
-      ? await receiver.waitFor((d) => d.receivedAt >= since && carriesEventId(d, named), limit, suite.signal)
-      : undefined) ?? (await receiver.waitFor((d) => d.receivedAt >= since, named ? 0 : limit, suite.signal));
+      ? await receiver.waitFor((d) => d.seq >= mark && carriesEventId(d, named), limit, suite.signal)
+      : undefined) ?? (await receiver.waitFor((d) => d.seq >= mark, named ? 0 : limit, suite.signal));
   return got && { got, named, lagMs: got.receivedAt - since };
 }

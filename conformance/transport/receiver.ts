@@ -16,6 +16,12 @@ export interface ReceivedDelivery {
   headers: Record<string, string | string[] | undefined>;
   body: string;
   receivedAt: number;
+  /**
+   * Its place in the order of arrival: 0 for the receiver's first delivery. Whether a delivery came after
+   * a request is told by this against mark(), not by receivedAt: one millisecond can hold a delivery and
+   * the answer to a request sent after it (a requeued event awaited, then the webhook deleted).
+   */
+  seq: number;
   /** 1 for the first attempt of this event on this channel, 2 for its first retry, ... */
   attempt?: number;
   /** What the receiver answered when a failure plan made it fail ("error": 500, "drop": connection closed, "hang": no answer). */
@@ -117,6 +123,11 @@ export class WebhookReceiver {
     return `${this.base}/${this.token}/${channel}`;
   }
 
+  /** The seq the next delivery will get: deliveries with a seq at or above it arrive after this call. */
+  mark(): number {
+    return this.deliveries.length;
+  }
+
   /** Resolves with the first delivery (already received or future) matching `predicate`, or undefined at the deadline. */
   waitFor(
     predicate: (d: ReceivedDelivery) => boolean,
@@ -165,7 +176,14 @@ export class WebhookReceiver {
       chunks.push(chunk as Buffer);
     }
     const body = Buffer.concat(chunks).toString("utf8");
-    const delivery: ReceivedDelivery = { channel, headers: { ...req.headers }, body, receivedAt: Date.now() };
+    // seq is its index in deliveries: nothing is awaited between here and the push below.
+    const delivery: ReceivedDelivery = {
+      channel,
+      headers: { ...req.headers },
+      body,
+      receivedAt: Date.now(),
+      seq: this.deliveries.length,
+    };
     try {
       const parsed = JSON.parse(body) as unknown;
       if (parsed && typeof parsed === "object" && !Array.isArray(parsed))

@@ -4,15 +4,16 @@
 import { eventIdOf, type ReceivedDelivery } from "../../transport/receiver.ts";
 
 /**
- * An event that reached the deleted webhook's URL after the delete (and a grace for one in flight)
- * as many times as each event did before it: other webhooks may deliver to the same URL, so every
- * event then arrives once per webhook, and one fewer once this one is gone. The requeued event is
- * left out of the count (each requeue delivers it once more).
+ * An event that reached the deleted webhook's URL after the delete (and a grace for one in flight, up
+ * to `graceEndsAt`, a time) as many times as each event did before it (the deliveries below
+ * `afterDelete`, the receiver's mark when the delete returned): other webhooks may deliver to the same
+ * URL, so every event then arrives once per webhook, and one fewer once this one is gone. The requeued
+ * event is left out of the count (each requeue delivers it once more).
  */
 export function newEventLeak(
   onUrl: readonly ReceivedDelivery[],
-  deletedAt: number,
-  after: number,
+  afterDelete: number,
+  graceEndsAt: number,
   requeuedId?: string,
 ): { id: string; delivery: ReceivedDelivery; why: string } | undefined {
   const copies = (list: readonly ReceivedDelivery[]) => {
@@ -23,9 +24,9 @@ export function newEventLeak(
     });
     return counts;
   };
-  const before = [...copies(onUrl.filter((d) => d.receivedAt < deletedAt)).values()];
+  const before = [...copies(onUrl.filter((d) => d.seq < afterDelete)).values()];
   const perEvent = Math.max(1, ...before.map((c) => c.length));
-  for (const [id, list] of copies(onUrl.filter((d) => d.receivedAt >= after))) {
+  for (const [id, list] of copies(onUrl.filter((d) => d.seq >= afterDelete && d.receivedAt >= graceEndsAt))) {
     if (list.length >= perEvent)
       return {
         id,

@@ -59,7 +59,7 @@ async function deleteOwnWebhook(ctx: CheckContext): Promise<void> {
   const doomed = await registerWebhook(ctx.suite, `deleted${Date.now().toString(36)}`, ctx.signal);
   const ex = await ctx.call("deleteWebhook", { params: { workspace_id: workspaceId, webhook_id: doomed.id } });
   expectDeleted(ctx, ex, doomed.id);
-  const deletedAt = Date.now();
+  const afterDelete = receiver.mark();
   const wallet = await createWalletAndWait(ctx.suite, ctx.suite.marker.name("after-delete-wallet"), ctx.signal);
   const reachedPrimary = await receiver.waitFor(
     (d) => d.channel === primary.channel && eventTypeOf(d) === "wallet.created" && d.body.includes(wallet.walletId),
@@ -69,7 +69,7 @@ async function deleteOwnWebhook(ctx: CheckContext): Promise<void> {
   if (!reachedPrimary) skip("no new event reached the primary webhook either, so deletion cannot be told apart");
   // One event goes to every webhook at about the same time: a copy for the deleted one would be close behind.
   await ctx.sleep(Math.min(1_000, ctx.timeoutMs / 4));
-  const leak = leakAfterDelete(receiver.deliveries, doomed.channel!, deletedAt, (d) =>
+  const leak = leakAfterDelete(receiver.deliveries, doomed.channel!, afterDelete, (d) =>
     d.body.includes(wallet.walletId),
   );
   if (leak)
@@ -80,19 +80,20 @@ async function deleteOwnWebhook(ctx: CheckContext): Promise<void> {
 }
 
 /**
- * The first delivery to `channel` after `deletedAt` that is a leak: an event made after the delete
- * (`isNew`), or an event that had already reached that channel (a retry or a requeue). A first
- * arrival of an older event was in flight when the delete returned: not a leak.
+ * The first delivery to `channel` that arrived after the delete returned (its seq at or above
+ * `afterDelete`, the receiver's mark then) and is a leak: an event made after the delete (`isNew`), or
+ * an event that had already reached that channel (a retry or a requeue). A first arrival of an older
+ * event was in flight when the delete returned: not a leak.
  */
 export function leakAfterDelete(
   deliveries: readonly ReceivedDelivery[],
   channel: string,
-  deletedAt: number,
+  afterDelete: number,
   isNew: (d: ReceivedDelivery) => boolean,
 ): { delivery: ReceivedDelivery; why: string } | undefined {
   const onChannel = deliveries.filter((d) => d.channel === channel);
   for (const [index, d] of onChannel.entries()) {
-    if (d.receivedAt < deletedAt) continue;
+    if (d.seq < afterDelete) continue;
     if (isNew(d)) return { delivery: d, why: "an event made after the delete" };
     const id = eventIdOf(d);
     if (id !== undefined && onChannel.slice(0, index).some((e) => eventIdOf(e) === id))
@@ -136,6 +137,9 @@ async function deleteGivenWebhook(ctx: CheckContext): Promise<void> {
     );
   const ex = await ctx.call("deleteWebhook", { params: { workspace_id: workspaceId, webhook_id: webhook.id } });
   expectDeleted(ctx, ex, webhook.id);
+  // What arrived before this (the requeue awaited above among it, in the same millisecond as this on a
+  // quick deployment) is not after the delete; the grace below is a duration, so it keeps the time too.
+  const afterDelete = receiver.mark();
   const deletedAt = Date.now();
   const resend = await ctx.call("resendWebhookDelivery", {
     params: { workspace_id: workspaceId, delivery_id: delivery.deliveryId },
@@ -157,7 +161,7 @@ async function deleteGivenWebhook(ctx: CheckContext): Promise<void> {
     `${grace.ms + watch.ms} ms after the delete: ${grace.ms} ms for a delivery in flight (${grace.why}), then ${watch.ms} ms (${watch.why})`,
   );
   const requeued = receiver.deliveries.find(
-    (d) => d.receivedAt >= deletedAt && eventId !== undefined && carriesEventId(d, eventId),
+    (d) => d.seq >= afterDelete && eventId !== undefined && carriesEventId(d, eventId),
   );
   if (requeued)
     fail(
@@ -165,7 +169,7 @@ async function deleteGivenWebhook(ctx: CheckContext): Promise<void> {
       deliveryEvidence(requeued),
     );
   const onUrl = receiver.deliveries.filter((d) => d.channel === channel && !namesOtherWebhook(d, webhook.id));
-  const leak = newEventLeak(onUrl, deletedAt, deletedAt + grace.ms, eventId);
+  const leak = newEventLeak(onUrl, afterDelete, deletedAt + grace.ms, eventId);
   if (leak)
     fail(
       `webhook ${webhook.id} still received event ${leak.id} after it was deleted: ${leak.why} (watched ${watch.ms} ms: ${watch.why})`,

@@ -77,7 +77,7 @@ export const resendSameEvent: Check = {
     const workspaceId = await ctx.need("workspace");
     const delivery = await ctx.need("delivery");
     const first = await ctx.need("event");
-    const since = Date.now();
+    const mark = receiver.mark();
     const ex = await ctx.call("resendWebhookDelivery", {
       params: { workspace_id: workspaceId, delivery_id: delivery.deliveryId },
     });
@@ -98,13 +98,9 @@ export const resendSameEvent: Check = {
     ctx.fact("event", `the event known before the requeue: ${eventId}`);
     // Within the check's own limit, with room left to say what came instead.
     const waitMs = Math.floor(ctx.timeoutMs * 0.8);
-    const again = await receiver.waitFor(
-      (d) => d.receivedAt >= since && carriesEventId(d, eventId),
-      waitMs,
-      ctx.signal,
-    );
+    const again = await receiver.waitFor((d) => d.seq >= mark && carriesEventId(d, eventId), waitMs, ctx.signal);
     if (again) return;
-    const other = receiver.deliveries.find((d) => d.receivedAt >= since);
+    const other = receiver.deliveries.find((d) => d.seq >= mark);
     if (other)
       fail(
         `after requeueing, event ${eventId} did not arrive again within ${waitMs} ms; a delivery of event ${eventIdOf(other) ?? "(no id)"} came instead (a requeue re-delivers the same event)`,
