@@ -73,9 +73,7 @@ function planned(out: string): string[] {
 }
 
 describe("a first CI run, followed to the letter", () => {
-  it("without fixtures: the plan names each check that will not run and its flag, the run skips exactly those (exit 3), the action is neutral", {
-    timeout: 120_000,
-  }, async () => {
+  it("without fixtures: the plan names each check that will not run and its flag, the run skips exactly those (exit 3), the action is neutral", async () => {
     const cwd = join(dir, "bare");
     let said = "";
     await init(["--ci", "github", "--base-url", t.baseUrl, "--rpc-url", t.rpcUrl], { cwd, stdout: (s) => (said += s) });
@@ -105,9 +103,7 @@ describe("a first CI run, followed to the letter", () => {
     expect(log).toContain("::warning title=custody certify::NOT CERTIFIED (incomplete)");
   });
 
-  it("with the fixtures init writes: every MUST check runs and passes (exit 0), as the plan said", {
-    timeout: 120_000,
-  }, async () => {
+  it("with the fixtures init writes: every MUST check runs and passes (exit 0), as the plan said", async () => {
     const cwd = join(dir, "fixtures");
     const fixtures = [...fixtureFlags(t, receiverUrl), "--restricted-keys"];
     await init(["--ci", "github", "--base-url", t.baseUrl, "--rpc-url", t.rpcUrl, ...fixtures], {
@@ -125,9 +121,7 @@ describe("a first CI run, followed to the letter", () => {
     expect(run.code).toBe(0);
   });
 
-  it("when no delivery reaches the receiver, the webhook checks are skipped naming the three ways (never a failure)", {
-    timeout: 60_000,
-  }, async () => {
+  it("when no delivery reaches the receiver, the webhook checks are skipped naming the three ways (never a failure)", async () => {
     const elsewhere = `http://127.0.0.1:${await freePort()}`; // the deployment's webhook points at receiverUrl, not here
     const args = [
       "--workspace-id",

@@ -149,7 +149,6 @@ describe.concurrent("an independent seed-only deployment", () => {
 
   it.each(SEED_ONLY_SHOULD_FAULT_CHECKS)(
     "%s is caught by %s (a SHOULD at seed level: the run certifies, the check fails)",
-    { timeout: 90_000 },
     async (fault, checkId) => {
       const { code, report } = await certifySeedOnly([fault], ["--only", checkId.split(".")[0]]);
       const check = report.checks.find((c) => c.id === checkId);

@@ -9,15 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CustodialWalletServiceClient } from "../generated/client.ts";
 import { operationList } from "../generated/operations.ts";
 import { type Sandbox, startSandbox } from "../reference/sandbox.ts";
-import { type Receiver, startReceiver, waitFor } from "./reference-helpers.ts";
+import { OUTER_BOUND_MS, type Receiver, startReceiver, waitFor } from "./reference-helpers.ts";
 
 const CHROMIUM = process.env.CUSTODY_CHROMIUM ?? "/usr/bin/chromium";
 const OUTPUT = path.resolve(import.meta.dirname, "../test-output");
 const available = existsSync(CHROMIUM);
-// Every wait of a page (navigation, a selector) waits for its event; this is only the bound for a hung
-// one, as the suite's own (vitest.config.ts). Playwright's default, 30 s, was once exceeded by the docs
+// Every wait of a page (navigation, a selector) waits for its event; OUTER_BOUND_MS is only the bound for
+// a hung one, as the suite's own (vitest.config.ts). Playwright's default, 30 s, was once exceeded by the docs
 // page's first load on a machine busy enough to run the suite at half its speed.
-const OUTER_BOUND_MS = 240_000;
 if (!available)
   console.warn(
     `frontend-browser: skipped, no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CUSTODY_CHROMIUM)`,
@@ -165,7 +164,7 @@ describe.skipIf(!available)("console and docs in Chromium", () => {
           await client.createWallet({ body: { name: "console while down" } });
           return false;
         },
-        30_000,
+        OUTER_BOUND_MS,
         300,
       );
       expect(await row.locator(".ep-health").textContent()).toMatch(/every attempt failed for \d+ s/);

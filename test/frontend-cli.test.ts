@@ -44,7 +44,7 @@ beforeAll(async () => {
     stdio: ["pipe", "pipe", "pipe"],
   });
   child.stdout.on("data", (c: Buffer) => (banner += c.toString()));
-  await waitFor("the sandbox banner", () => banner.includes("Press Ctrl+C"), 60_000);
+  await waitFor("the sandbox banner", () => banner.includes("Press Ctrl+C"));
   sandbox = JSON.parse(readFileSync(FILE, "utf8")) as SandboxFile;
   receiver = await startReceiver();
 });

@@ -102,4 +102,4 @@ it("a document whose every text is hostile generates, imports what plain text im
   expect(schemas.ThingSchema.safeParse({ ...thing, kind: hostile("enum-value").replace("\u2028", "") }).success).toBe(
     false,
   );
-}, 180_000);
+});

@@ -67,14 +67,14 @@ describe("this contract, as packages built with plain tsc", () => {
     expect(agreement.disagreements).toEqual([]);
     expect(ajv).toEqual([]);
     expect(agreement.compared).toBeGreaterThan(20_000);
-  }, 120_000);
+  });
 
   it("the mini package's wire tests pass", async () => {
     const wire = await run(["--test", "test/wire.test.js"], dirs.mini);
     expect(wire.code, wire.output).toBe(0);
     expect(wire.output).toMatch(/# fail 0/);
     expect(wire.output).toMatch(/# pass [1-9]/);
-  }, 120_000);
+  });
 
   it("one call of the mini client bundles zod/mini and none of classic zod", async () => {
     // The entries live in this file's folder: the packages' folders are shared with other test files.
@@ -99,7 +99,7 @@ describe("this contract, as packages built with plain tsc", () => {
     expect((await inputsOf(await entryOf("classic"))).some((p) => p.includes("node_modules/zod/v4/classic/"))).toBe(
       true,
     );
-  }, 60_000);
+  });
 });
 
 describe("fixture documents: every keyword, two public APIs", () => {
@@ -120,7 +120,7 @@ describe("fixture documents: every keyword, two public APIs", () => {
         models.set(name, model);
       }
     }
-  }, 120_000);
+  });
 
   for (const name of MINI_FIXTURES) {
     it(`${name}: mini and classic agree`, async () => {
@@ -129,7 +129,7 @@ describe("fixture documents: every keyword, two public APIs", () => {
       expect(agreement.disagreements).toEqual([]);
       expect(ajv).toEqual([]);
       expect(agreement.compared).toBeGreaterThan(100);
-    }, 60_000);
+    });
   }
 
   it("the comparison finds a validator that differs (a `not` that accepts everything)", async () => {
@@ -138,7 +138,7 @@ describe("fixture documents: every keyword, two public APIs", () => {
     const mini = { ...(await load("mini")), NotSchema: acceptsAll };
     const { agreement } = compare(models.get("keywords")!, await load("classic"), mini, COUNTS);
     expect(agreement.disagreements.some((d) => d.schema === "NotSchema")).toBe(true);
-  }, 60_000);
+  });
 });
 
 describe("the flag and the config key", () => {

@@ -15,7 +15,7 @@ beforeAll(async () => {
   serving = await serveHttp({
     createServer: () => createMcpServer({ name: "t", version: "0", table, policy: {}, invoke, redact: redactor([]) }),
   });
-}, 60_000);
+});
 afterAll(async () => serving?.close());
 
 const INIT = {

@@ -43,7 +43,7 @@ beforeAll(async () => {
     apiSecret: sandbox.api_secret,
     logLevel: "off",
   });
-}, 120_000);
+});
 afterAll(async () => {
   await sandbox?.close();
   rmSync(dir, { recursive: true, force: true });
@@ -208,7 +208,7 @@ describe("custody mcp over the sandbox", () => {
     expect(keys.size).toBe(1);
     expect(withdrawals.at(-1)).toMatchObject({ effect: "funds", status: 201 });
     expect(withdrawals.at(-1)!.request_id).toBeTruthy();
-  }, 90_000);
+  });
 
   it("offers three dynamic tools under the same rules", async () => {
     const auditLines = () => (existsSync(auditFile) ? readFileSync(auditFile, "utf8").split("\n").filter(Boolean) : []);
@@ -298,7 +298,7 @@ describe("custody mcp over the sandbox", () => {
     const result = await call(client, "listWallets", {});
     expect(result.isError).toBeFalsy();
     await client.close();
-  }, 90_000);
+  });
 
   it("never shows the API key or secret in a schema, an answer or an audit line", () => {
     const everything = [...seen, readFileSync(auditFile, "utf8")].join("\n");

@@ -53,7 +53,7 @@ beforeAll(async () => {
     logLevel: "off",
   });
   await sdk.createWallet({ body: { name: walletName, wallet_type: "mpc", wallet_purpose: "general" } });
-}, 60_000);
+});
 afterAll(async () => {
   await sandbox?.close();
   rmSync(dir, { recursive: true, force: true });
@@ -81,7 +81,7 @@ describe("custody mcp --target", () => {
     } finally {
       await client.close();
     }
-  }, 60_000);
+  });
 
   it("stops with one line naming the setting: an unknown target, an unset variable", async () => {
     const { STAGING_SECRET: _, ...unset } = env;
@@ -118,5 +118,5 @@ describe("custody mcp --target", () => {
       /^custody mcp: http:\/\/127\.0\.0\.1:\d+ refused the credentials \(HTTP 401: [^\n]+\): check api-key and api-secret of targets\.stale of custody\.config\.yaml\n$/,
     );
     expect(err).not.toContain(sandbox.api_secret);
-  }, 60_000);
+  });
 });

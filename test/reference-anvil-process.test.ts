@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { pollUntil } from "../conformance/run/context.ts";
 import { runAnvil, stopAnvil } from "../reference/chain/anvil-process.ts";
+import { OUTER_BOUND_MS } from "./reference-helpers.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "custody-anvil-process-"));
@@ -76,7 +77,7 @@ function childrenOf(pid: number): number[] {
 }
 
 /** Resolves once `check` holds (pollUntil, every 50 ms); fails after `boundMs`, an outer bound only. */
-async function until(check: () => boolean, what: string, boundMs = 60_000): Promise<void> {
+async function until(check: () => boolean, what: string, boundMs = OUTER_BOUND_MS): Promise<void> {
   const held = await pollUntil(async () => (check() ? true : undefined), boundMs, 50);
   if (!held) throw new Error(`not within ${boundMs} ms: ${what}`);
 }

@@ -9,7 +9,7 @@ import { SANDBOX_ETH_ASSET_ID } from "../reference/domain/catalog.ts";
 import { C, type WithdrawalRecord } from "../reference/domain/records.ts";
 import { WithdrawalExecutor } from "../reference/domain/withdrawal-executor.ts";
 import { type Sandbox, startSandbox } from "../reference/sandbox.ts";
-import { chainClients, type Receiver, startReceiver, waitFor } from "./reference-helpers.ts";
+import { chainClients, OUTER_BOUND_MS, type Receiver, startReceiver, waitFor } from "./reference-helpers.ts";
 
 const ETH = SANDBOX_ETH_ASSET_ID;
 let sandbox: Sandbox;
@@ -108,7 +108,7 @@ describe("reconciliation after a crash", () => {
           const r = await client.getWithdrawal({ params: { withdrawal_id: w.id } });
           return r.status === "completed" && r;
         },
-        20_000,
+        OUTER_BOUND_MS,
         200,
       );
       expect(done.tx_hash).toBe(w.tx_hash);
@@ -153,7 +153,7 @@ describe("reconciliation after a crash", () => {
           const r = await client.getWithdrawal({ params: { withdrawal_id: w.id } });
           return r.status === "failed" && r;
         },
-        20_000,
+        OUTER_BOUND_MS,
         200,
       );
       expect(failed.status_reason).toBe("nonce_used");

@@ -45,13 +45,16 @@ export async function startReceiver(initialStatus = 200): Promise<Receiver> {
 }
 
 /**
- * Polls `probe` until it returns something truthy; fails with `what` after `timeoutMs`, an outer bound for
- * a hung flow that a slow, busy machine does not reach (blocks and deliveries take seconds at most).
+ * How long a wait on an event may take before the test calls the flow hung: an outer bound that a slow,
+ * busy machine does not reach (blocks and deliveries take seconds at most), never a guess of the step's time.
  */
+export const OUTER_BOUND_MS = 240_000;
+
+/** Polls `probe` until it returns something truthy; fails with `what` after `timeoutMs` (an outer bound). */
 export async function waitFor<T>(
   what: string,
   probe: () => Promise<T | undefined | null | false> | T | undefined | null | false,
-  timeoutMs = 60_000,
+  timeoutMs = OUTER_BOUND_MS,
   intervalMs = 50,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;

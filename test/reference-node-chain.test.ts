@@ -5,6 +5,7 @@ import { createWalletClient, custom, defineChain, parseEther } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmbeddedChain, type NewBlock, startEmbeddedChain } from "../reference/chain/index.ts";
+import { OUTER_BOUND_MS } from "./reference-helpers.ts";
 
 const FAUCET_KEY = `0x${"4c".repeat(32)}`;
 let chain: EmbeddedChain;
@@ -21,7 +22,7 @@ async function blockNumber(): Promise<bigint> {
   return BigInt((await chain.request({ method: "eth_blockNumber" })) as string);
 }
 
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = OUTER_BOUND_MS): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

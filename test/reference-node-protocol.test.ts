@@ -13,6 +13,7 @@ import {
   type RpcCall,
 } from "../reference/chain/backend.ts";
 import { attachRpcGateway, createRpcGateway, type NodeAccess, startNodeAccess } from "../reference/node/index.ts";
+import { OUTER_BOUND_MS } from "./reference-helpers.ts";
 
 const KEY = "node-key-1";
 const UNAUTHORIZED = '{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"unauthorized"}}';
@@ -730,7 +731,7 @@ function maskedTextFrame(text: string): Buffer {
   return Buffer.concat([Buffer.from([0x81, 0x80 | payload.length]), mask, masked]);
 }
 
-async function waitFor(condition: () => boolean, timeoutMs = 60_000): Promise<void> {
+async function waitFor(condition: () => boolean, timeoutMs = OUTER_BOUND_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
 }

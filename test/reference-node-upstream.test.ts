@@ -13,6 +13,7 @@ import {
   type UpstreamChain,
 } from "../reference/chain/index.ts";
 import { type NodeAccess, startNodeAccess } from "../reference/node/index.ts";
+import { OUTER_BOUND_MS } from "./reference-helpers.ts";
 import { freePort } from "./support/free-port.ts";
 
 const UPSTREAM_KEY = "upstream-key";
@@ -226,7 +227,7 @@ describe("upstream failures are bounded", () => {
   });
 });
 
-async function waitFor(condition: () => boolean, timeoutMs = 60_000): Promise<void> {
+async function waitFor(condition: () => boolean, timeoutMs = OUTER_BOUND_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
 }

@@ -16,7 +16,7 @@ import { SANDBOX_SOL_ASSET_ID } from "../reference/domain/catalog.ts";
 import { C, type WithdrawalRecord } from "../reference/domain/records.ts";
 import { SolanaWithdrawalExecutor } from "../reference/domain/solana-withdrawal-executor.ts";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../reference/sandbox.ts";
-import { type Receiver, startReceiver, waitFor } from "./reference-helpers.ts";
+import { OUTER_BOUND_MS, type Receiver, startReceiver, waitFor } from "./reference-helpers.ts";
 
 const SOL = SANDBOX_SOL_ASSET_ID;
 const OPTIONS: SandboxOptions = {
@@ -126,7 +126,7 @@ async function settle(executor: SolanaWithdrawalExecutor, id: string, status: "c
       const r = await client.getWithdrawal({ params: { withdrawal_id: id } });
       return r.status === status && r;
     },
-    20_000,
+    OUTER_BOUND_MS,
     50,
   );
 }

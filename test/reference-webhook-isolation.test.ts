@@ -18,7 +18,7 @@ import { CustodialWalletServiceClient } from "../generated/client.ts";
 import type { Webhook } from "../generated/types.ts";
 import { C, type DeliveryRecord, type EndpointHealth, type WebhookRecord } from "../reference/domain/records.ts";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../reference/sandbox.ts";
-import { type Receiver, startReceiver, waitFor } from "./reference-helpers.ts";
+import { OUTER_BOUND_MS, type Receiver, startReceiver, waitFor } from "./reference-helpers.ts";
 
 interface HangingRequest {
   path: string;
@@ -249,7 +249,7 @@ describe("disabling", () => {
         await client.createWallet({ body: { name: "while down" } });
         return undefined;
       },
-      20_000,
+      OUTER_BOUND_MS,
       200,
     );
     expect(disabled.disabled_reason).toMatch(/every attempt failed for \d+ s/);

@@ -16,7 +16,7 @@ import { ed25519 } from "@noble/curves/ed25519";
 import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, SystemProgram, Transaction } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../reference/sandbox.ts";
-import { type Receiver, startReceiver, waitFor } from "./reference-helpers.ts";
+import { OUTER_BOUND_MS, type Receiver, startReceiver, waitFor } from "./reference-helpers.ts";
 import { sdkPoll, sdkRequest } from "./support/sdk-requests.ts";
 
 // bs58 is what the SDK decodes signatures with (a dependency of @solana/web3.js, untyped).
@@ -227,7 +227,7 @@ describe("SolanaSigner and the public examples against the sandbox", () => {
         const w = await sdk("GET", `/withdrawals/${result.withdrawal.id}`);
         return w.status === "completed" && w;
       },
-      20_000,
+      OUTER_BOUND_MS,
       100,
     );
     const landed = await connection.getTransaction(done.tx_hash, { maxSupportedTransactionVersion: 0 });
