@@ -14,9 +14,6 @@ import { OUTER_BOUND_MS, type Receiver, startReceiver, waitFor } from "./referen
 const CHROMIUM = process.env.CUSTODY_CHROMIUM ?? "/usr/bin/chromium";
 const OUTPUT = path.resolve(import.meta.dirname, "../test-output");
 const available = existsSync(CHROMIUM);
-// Every wait of a page (navigation, a selector) waits for its event; OUTER_BOUND_MS is only the bound for
-// a hung one, as the suite's own (vitest.config.ts). Playwright's default, 30 s, was once exceeded by the docs
-// page's first load on a machine busy enough to run the suite at half its speed.
 if (!available)
   console.warn(
     `frontend-browser: skipped, no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CUSTODY_CHROMIUM)`,
@@ -56,6 +53,9 @@ describe.skipIf(!available)("console and docs in Chromium", () => {
       ],
     });
     page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    // Every wait of a page (navigation, a selector) waits for its event; OUTER_BOUND_MS only bounds a hung
+    // one. Playwright's default, 30 s, was once exceeded by the docs page's first load on a machine busy
+    // enough to run the suite at half its speed.
     page.setDefaultTimeout(OUTER_BOUND_MS);
     page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
     page.on("console", (m) => {

@@ -97,7 +97,6 @@ describe("webhooks.delete-stops-delivery on a clock that stands still", () => {
         stdout: (s) => (out += s),
         stderr: (s) => (out += s),
       });
-      vi.restoreAllMocks();
       const report = JSON.parse(readFileSync(json, "utf8")) as Report;
       const check = report.checks.find((c) => c.id === "webhooks.delete-stops-delivery");
       expect(check?.status, `${check?.message}\n${out}`).toBe("passed");
